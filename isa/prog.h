@@ -1,0 +1,116 @@
+/*
+ * prog.h - the program container: an ELF64 file (e_machine NPU_EM) that
+ * holds code, constant data, the DRAM memory map, the kernel table, the
+ * provenance tables and the host-call table.  docs/program-format.md
+ * describes the sections byte by byte.
+ *
+ * The loader checks every offset, size, count and string before it uses
+ * it; a malformed file is rejected with a message that names the file, the
+ * section and what is wrong.
+ */
+#ifndef NPU_PROG_H
+#define NPU_PROG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "isa/err.h"
+
+#define NPU_EM 0x4e50          /* ELF e_machine of npusim programs ("NP") */
+#define NPU_MAX_DIMS 8
+#define NPU_NO_NODE UINT32_MAX /* insn_node entry without provenance */
+
+/* What a DRAM buffer is for. */
+enum npu_bufkind {
+	NPU_BUF_INPUT,   /* filled from --inputs before the run */
+	NPU_BUF_OUTPUT,  /* written to --outputs after the run */
+	NPU_BUF_CONST,   /* initialised from the constant data */
+	NPU_BUF_SCRATCH, /* intermediate values */
+	NPU_BUF_INOUT,   /* an input the program updates (mutation) */
+	NPU_NBUFKIND
+};
+
+typedef struct npu_buf {
+	char *name;                    /* "arg1_1", "output.0" */
+	int dtype;                     /* enum npu_dtype */
+	int ndim;                      /* 0..NPU_MAX_DIMS */
+	int64_t shape[NPU_MAX_DIMS];
+	int kind;                      /* enum npu_bufkind */
+	uint64_t addr;                 /* DRAM byte address */
+	uint64_t size;                 /* bytes */
+	uint64_t data_off;             /* CONST: offset of its bytes in cdata */
+} npu_buf;
+
+/* One FX node that code came from. */
+typedef struct npu_node {
+	char *name;      /* FX node name */
+	char *target;    /* ATen target, "aten.addmm.default" */
+	char *module;    /* nn.Module path, "layers.0.mlp" ("" if none) */
+	char *source;    /* "models.py:251" ("" if none) */
+} npu_node;
+
+typedef struct npu_kernel {
+	char *name;
+	uint32_t start, end;  /* code range [start, end), instruction indexes */
+	uint32_t node_first;  /* its nodes: kernel_nodes[node_first ..] */
+	uint32_t node_count;
+} npu_kernel;
+
+/* An operation the NPU cannot run, executed by the simulator's host model. */
+typedef struct npu_hostcall {
+	char *op;        /* "aten.cumsum.default" */
+	char *attrs;     /* JSON text of the non-tensor arguments */
+	uint32_t nin;    /* args[0..nin) are inputs, the rest outputs */
+	uint32_t nargs;
+	uint32_t *args;  /* buffer indexes */
+	uint32_t node;   /* index into nodes, or NPU_NO_NODE */
+} npu_hostcall;
+
+typedef struct npu_prog {
+	uint64_t *code;        /* instruction words */
+	uint32_t ncode;
+	uint8_t *cdata;        /* constant data */
+	uint64_t ncdata;
+	npu_buf *bufs;
+	uint32_t nbufs;
+	uint64_t dram_size;    /* bytes of DRAM the memory map spans */
+	npu_node *nodes;
+	uint32_t nnodes;
+	npu_kernel *kernels;
+	uint32_t nkernels;
+	uint32_t *kernel_nodes; /* node indexes, grouped by kernel */
+	uint32_t nkernel_nodes;
+	uint32_t *insn_node;   /* per instruction node index, or NULL */
+	npu_hostcall *hcalls;
+	uint32_t nhcalls;
+	char target_name[64];  /* target the program was built for */
+	uint64_t target_hash;  /* its npu_target_hash(), 0 if none */
+} npu_prog;
+
+/* Writes p to path atomically (temporary file, then rename). */
+int npu_prog_write(const npu_prog *p, const char *path, npu_err *e);
+
+/* Reads and validates a program file. On failure *p is left empty. */
+int npu_prog_read(npu_prog *p, const char *path, npu_err *e);
+
+/* The same from memory (fuzzing); name is used in messages. */
+int npu_prog_parse(npu_prog *p, const char *name, const void *data,
+		   size_t len, npu_err *e);
+
+/* Checks p's internal consistency (ranges, indexes); used by both. */
+int npu_prog_check(const npu_prog *p, npu_err *e);
+
+/* Frees everything p owns and zeroes it. */
+void npu_prog_free(npu_prog *p);
+
+/* Finds a buffer by name; -1 if none. */
+int npu_prog_find_buf(const npu_prog *p, const char *name);
+
+/* Kernel whose range holds pc; -1 if none (binary search, sorted ranges). */
+int npu_prog_kernel_at(const npu_prog *p, uint32_t pc);
+
+/* Name of a buffer kind ("input"); -1 / NULL when unknown. */
+const char *npu_bufkind_name(int kind);
+int npu_bufkind_from_name(const char *s);
+
+#endif
