@@ -94,6 +94,16 @@ uint64_t npu_target_hash(const npu_target *t);
 /* Writes the canonical form ("[section]\nkey = value\n...") into buf. */
 int npu_target_canonical(const npu_target *t, char *buf, size_t n);
 
+/*
+ * Resolves a target given by name ("npu-base") or path (anything with a
+ * '/' or ending in .ini) to a file path: a name is looked up as NAME.ini
+ * in each folder of $NPU_TARGET_PATH (colon-separated), then in the
+ * installed targets folder, then in the source tree's targets/ (both fixed
+ * at configure time).  0, or -1 naming the folders searched.
+ */
+int npu_target_resolve(const char *name_or_path, char *out, size_t n,
+		       npu_err *e);
+
 /* Markdown reference of every key (docs/target-format.md's table). */
 int npu_target_doc(char *buf, size_t n);
 
