@@ -91,8 +91,15 @@ int npu_target_parse(npu_target *t, const char *name, const char *text,
  */
 uint64_t npu_target_hash(const npu_target *t);
 
-/* Writes the canonical form ("[section]\nkey = value\n...") into buf. */
+/*
+ * Writes the canonical form ("[section]\nkey = value\n...") into buf.
+ * Returns the length of the whole text, as snprintf() does: the text was
+ * cut short when that is >= n.  NPU_TARGET_TEXT_MAX always suffices.
+ */
 int npu_target_canonical(const npu_target *t, char *buf, size_t n);
+
+/* A buffer size that holds any canonical form. */
+#define NPU_TARGET_TEXT_MAX 8192
 
 /*
  * Resolves a target given by name ("npu-base") or path (anything with a
@@ -104,7 +111,11 @@ int npu_target_canonical(const npu_target *t, char *buf, size_t n);
 int npu_target_resolve(const char *name_or_path, char *out, size_t n,
 		       npu_err *e);
 
-/* Markdown reference of every key (docs/target-format.md's table). */
+/*
+ * Markdown reference of every key and every rule across keys (the part of
+ * docs/target-format.md between its keys:begin and keys:end markers).
+ * Returns the whole length, as snprintf() does.
+ */
 int npu_target_doc(char *buf, size_t n);
 
 #endif
