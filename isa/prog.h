@@ -19,6 +19,7 @@
 #define NPU_EM 0x4e50          /* ELF e_machine of npusim programs ("NP") */
 #define NPU_MAX_DIMS 8
 #define NPU_NO_NODE UINT32_MAX /* insn_node entry without provenance */
+#define NPU_PROG_VERSION 1     /* format version in .npu.target */
 
 /* What a DRAM buffer is for. */
 enum npu_bufkind {
