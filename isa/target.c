@@ -20,6 +20,7 @@
 
 #include <errno.h>
 #include <ini.h>
+#include <locale.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -161,6 +162,30 @@ static const char *const dfname[] = { "ws", "os" }; /* bit i = 1 << i */
 
 /* The canonical text of any target fits here (about 1.5 KiB in practice). */
 #define CANON_MAX NPU_TARGET_TEXT_MAX
+
+/*
+ * Numbers are read with strtod() and printed with "%.17g", which follow
+ * LC_NUMERIC: a program that called setlocale() could read "0.25" as 0 or
+ * print "0,25" and so change every hash.  The public functions switch this
+ * thread to the C locale while they run.
+ */
+struct cloc {
+	locale_t c, old;
+};
+
+static void cloc_enter(struct cloc *l)
+{
+	l->c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+	l->old = l->c ? uselocale(l->c) : (locale_t)0;
+}
+
+static void cloc_leave(struct cloc *l)
+{
+	if (!l->c)
+		return;
+	uselocale(l->old);
+	freelocale(l->c);
+}
 
 static int any_rate(const npu_target *t)
 {
@@ -689,8 +714,8 @@ static int check_rules(struct pctx *c, npu_err *e)
 	return 0;
 }
 
-int npu_target_parse(npu_target *t, const char *name, const char *text,
-		     size_t len, npu_err *e)
+static int parse_text(npu_target *t, const char *name, const char *text,
+		      size_t len, npu_err *e)
 {
 	struct pctx c;
 	int rc;
@@ -714,6 +739,18 @@ int npu_target_parse(npu_target *t, const char *name, const char *text,
 		return -1;
 	t->hash = npu_target_hash(t);
 	return 0;
+}
+
+int npu_target_parse(npu_target *t, const char *name, const char *text,
+		     size_t len, npu_err *e)
+{
+	struct cloc l;
+	int rc;
+
+	cloc_enter(&l);
+	rc = parse_text(t, name, text, len, e);
+	cloc_leave(&l);
+	return rc;
 }
 
 int npu_target_load(npu_target *t, const char *path, npu_err *e)
@@ -772,7 +809,9 @@ int npu_target_canonical(const npu_target *t, char *buf, size_t n)
 	size_t len = 0;
 	int sec = -1;
 	char kn[64], v[128];
+	struct cloc l;
 
+	cloc_enter(&l);
 	if (n)
 		buf[0] = '\0';
 	for (size_t r = 0; r < NKEYROW; r++) {
@@ -789,6 +828,7 @@ int npu_target_canonical(const npu_target *t, char *buf, size_t n)
 			put(buf, n, &len, "%s = %s\n", kn, v);
 		}
 	}
+	cloc_leave(&l);
 	return (int)len;
 }
 
@@ -824,7 +864,9 @@ int npu_target_doc(char *buf, size_t n)
 	size_t len = 0;
 	int sec = -1;
 	char kn[64], range[64];
+	struct cloc l;
 
+	cloc_enter(&l);
 	if (n)
 		buf[0] = '\0';
 	for (size_t r = 0; r < NKEYROW; r++) {
@@ -857,6 +899,7 @@ int npu_target_doc(char *buf, size_t n)
 	    strcmp(key, "rate_") ? key : "rate_<dtype>", rule);
 	NPU_TARGET_CHECKS(CHECK)
 #undef CHECK
+	cloc_leave(&l);
 	return (int)len;
 }
 
