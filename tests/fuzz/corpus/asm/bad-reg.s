@@ -1,0 +1,1 @@
+loop: add x1, x2, x32

@@ -1,0 +1,2 @@
+.kernel k
+nop

@@ -1,0 +1,1 @@
+beq x1, x0, nowhere
