@@ -84,6 +84,9 @@ static const struct secinfo {
 };
 
 #define EHDR_SIZE 64u
+/* Loaded strings may take STR_BUDGET_FACTOR * file size + STR_BUDGET_MIN. */
+#define STR_BUDGET_FACTOR 8u
+#define STR_BUDGET_MIN (1u << 20)
 #define SHDR_SIZE 64u
 
 /* ---- little-endian fields -------------------------------------------- */
@@ -740,6 +743,7 @@ typedef struct rd {
 	const char *name;  /* file name for messages */
 	size_t len;
 	sect s[NSEC];
+	uint64_t str_budget; /* bytes of strings we are still willing to copy */
 	npu_err *e;
 } rd;
 
@@ -747,6 +751,7 @@ typedef struct rd {
 typedef struct range {
 	uint64_t off, size;
 	const char *what;
+	int is_sec;        /* what is a section name */
 } range;
 
 static int cmp_range(const void *a, const void *b)
@@ -885,9 +890,9 @@ static int find_sections(rd *r, Elf *elf, const uint8_t *img)
 		return -1;
 	if (!(rg = calloc((size_t)shnum + 1, sizeof *rg)))
 		return npu_errf(r->e, "%s: out of memory", r->name);
-	rg[nrg++] = (range){ 0, EHDR_SIZE, "the ELF header" };
+	rg[nrg++] = (range){ 0, EHDR_SIZE, "the ELF header", 0 };
 	rg[nrg++] = (range){ shoff, (uint64_t)shnum * SHDR_SIZE,
-			     "the section header table" };
+			     "the section header table", 0 };
 	for (uint16_t i = 1; i < shnum; i++) {
 		const char *nm;
 		int k;
@@ -907,7 +912,7 @@ static int find_sections(rd *r, Elf *elf, const uint8_t *img)
 		if (check_bounds(r, nm, &sh) < 0)
 			goto out;
 		if (sh.sh_type != SHT_NOBITS && sh.sh_size)
-			rg[nrg++] = (range){ sh.sh_offset, sh.sh_size, nm };
+			rg[nrg++] = (range){ sh.sh_offset, sh.sh_size, nm, 1 };
 		if ((k = find_known(nm)) < 0)
 			continue; /* someone else's section: bounds checked, skipped */
 		if (r->s[k].index) {
@@ -943,10 +948,10 @@ static int find_sections(rd *r, Elf *elf, const uint8_t *img)
 	for (size_t i = 1, last = 0; i < nrg; i++) {
 		if (rg[i].off < rg[last].off + rg[last].size) {
 			npu_errf(r->e, "%s: %s%s (offset %llu, size %llu) overlaps %s%s (offset %llu, size %llu)",
-				 r->name, rg[i].what[0] == '.' ? "section " : "",
+				 r->name, rg[i].is_sec ? "section " : "",
 				 rg[i].what, (unsigned long long)rg[i].off,
 				 (unsigned long long)rg[i].size,
-				 rg[last].what[0] == '.' ? "section " : "",
+				 rg[last].is_sec ? "section " : "",
 				 rg[last].what, (unsigned long long)rg[last].off,
 				 (unsigned long long)rg[last].size);
 			goto out;
@@ -966,12 +971,17 @@ out:
 	return rc;
 }
 
-/* Copies the string at off of .npu.strtab into *out. */
+/*
+ * Copies the string at off of .npu.strtab into *out.  Records may share
+ * strings, so a small hostile file could make us copy one long string a
+ * million times: the copies come out of a budget proportional to the file.
+ */
 static int get_str(rd *r, int sec, uint32_t i, const char *field,
 		   uint32_t off, char **out)
 {
 	const sect *st = &r->s[SEC_STRTAB];
 	const uint8_t *end;
+	size_t n;
 
 	if (off >= st->size)
 		return npu_errf(r->e, "%s: section %s: entry %u: %s at %u past end of .npu.strtab (%llu bytes)",
@@ -980,9 +990,15 @@ static int get_str(rd *r, int sec, uint32_t i, const char *field,
 	if (!(end = memchr(st->d + off, 0, st->size - off)))
 		return npu_errf(r->e, "%s: section .npu.strtab: string at %u is not terminated",
 				r->name, off);
-	if (!(*out = malloc((size_t)(end - (st->d + off)) + 1)))
+	n = (size_t)(end - (st->d + off)) + 1;
+	if (n > r->str_budget)
+		return npu_errf(r->e, "%s: section %s: entry %u: strings of .npu.strtab referenced too often (more than %llu bytes in all)",
+				r->name, secinfo[sec].name, i,
+				(unsigned long long)(STR_BUDGET_FACTOR * r->len + STR_BUDGET_MIN));
+	r->str_budget -= n;
+	if (!(*out = malloc(n)))
 		return npu_errf(r->e, "%s: out of memory", r->name);
-	memcpy(*out, st->d + off, (size_t)(end - (st->d + off)) + 1);
+	memcpy(*out, st->d + off, n);
 	return 0;
 }
 
@@ -1128,6 +1144,7 @@ static int load_kernels(rd *r, npu_prog *p)
 static int load_hcalls(rd *r, npu_prog *p)
 {
 	const sect *s = &r->s[SEC_HCALLS], *a = &r->s[SEC_HCARGS];
+	uint64_t next = 0;
 
 	if (alloc_n(r, s->n, sizeof *p->hcalls, &p->hcalls) < 0)
 		return -1;
@@ -1144,6 +1161,11 @@ static int load_hcalls(rd *r, npu_prog *p)
 		if ((uint64_t)first + nargs > a->n)
 			return npu_errf(r->e, "%s: section .npu.hcalls: entry %u: args %u + %u past end of .npu.hcargs (%u entries)",
 					r->name, i, first, nargs, a->n);
+		/* Lists are back to back, so no entry is copied twice. */
+		if (first != next)
+			return npu_errf(r->e, "%s: section .npu.hcalls: entry %u: args start at %u, expected %llu (lists are stored back to back)",
+					r->name, i, first, (unsigned long long)next);
+		next += nargs;
 		if (alloc_n(r, nargs, sizeof *h->args, &h->args) < 0)
 			return -1;
 		h->nargs = nargs;
@@ -1157,7 +1179,8 @@ int npu_prog_parse(npu_prog *p, const char *name, const void *data,
 		   size_t len, npu_err *e)
 {
 	npu_err dummy;
-	rd r = { .name = name ? name : "program", .len = len, .e = e ? e : &dummy };
+	rd r = { .name = name ? name : "program", .len = len, .e = e ? e : &dummy,
+		 .str_budget = (uint64_t)STR_BUDGET_FACTOR * len + STR_BUDGET_MIN };
 	char *img = NULL;
 	Elf *elf = NULL;
 	int rc = -1;

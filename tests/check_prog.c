@@ -576,6 +576,11 @@ START_TEST(reject_records)
 	/* host-call args out of range */
 	FRESH(); put(REC(".npu.hcargs", 1, 4), 4, 77);
 	expect_reject(bad, len, ".npu.hcalls entry 0: arg 1: buffer 77 out of range (3 buffers)");
+	FRESH(); put(REC(".npu.hcalls", 0, 24) + 16, 4, 1);
+	expect_reject(bad, len, "section .npu.hcalls: entry 0: args 1 + 2 past end of .npu.hcargs (2 entries)");
+	FRESH(); put(REC(".npu.hcalls", 0, 24) + 16, 4, 1);
+	put(REC(".npu.hcalls", 0, 24) + 12, 4, 1);
+	expect_reject(bad, len, "section .npu.hcalls: entry 0: args start at 1, expected 0");
 	FRESH(); put(REC(".npu.hcalls", 0, 24) + 8, 4, 3);
 	expect_reject(bad, len, ".npu.hcalls entry 0: 3 inputs but only 2 args");
 	/* buffers */
@@ -619,6 +624,67 @@ START_TEST(reject_records)
 #undef REC
 #undef FRESH
 	free(bad);
+	free(img);
+	rm_tmpdir();
+}
+END_TEST
+
+/*
+ * A short file whose records all point at one long string must not make
+ * the loader copy it over and over: 400 references to 200 KB would be 80 MB.
+ */
+START_TEST(reject_string_amplification)
+{
+	npu_prog p;
+	npu_err e;
+	char path[8192];
+	size_t len, n = 100, biglen = 200000;
+	uint8_t *img, *recs;
+	uint32_t big;
+	char *attrs;
+	FILE *f;
+
+	mk_tmpdir();
+	make_prog(&p);
+	for (uint32_t i = 0; i < p.nnodes; i++) {
+		free(p.nodes[i].name); free(p.nodes[i].target);
+		free(p.nodes[i].module); free(p.nodes[i].source);
+	}
+	free(p.nodes);
+	p.nodes = xcalloc(n, sizeof *p.nodes);
+	p.nnodes = (uint32_t)n;
+	for (size_t i = 0; i < n; i++) {
+		char nm[32];
+		snprintf(nm, sizeof nm, "n%zu", i);
+		p.nodes[i] = (npu_node){ xstrdup(nm), xstrdup("aten.relu.default"),
+					 xstrdup(""), xstrdup("") };
+	}
+	attrs = xcalloc(biglen + 1, 1);
+	memset(attrs, ' ', biglen);
+	attrs[0] = '{'; attrs[biglen - 1] = '}';
+	free(p.hcalls[0].attrs);
+	p.hcalls[0].attrs = attrs;
+	snprintf(path, sizeof path, "%s/big.bin", tmpdir);
+	ck_assert_msg(npu_prog_write(&p, path, &e) == 0, "%s", e.msg);
+	npu_prog_free(&p);
+	ck_assert_ptr_nonnull(f = fopen(path, "rb"));
+	fseek(f, 0, SEEK_END);
+	len = (size_t)ftell(f);
+	fseek(f, 0, SEEK_SET);
+	img = xcalloc(len, 1);
+	ck_assert_uint_eq(fread(img, 1, len, f), len);
+	fclose(f);
+	unlink(path);
+	/* the good file loads */
+	ck_assert_msg(npu_prog_parse(&p, "prog.bin", img, len, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(strlen(p.hcalls[0].attrs), biglen);
+	npu_prog_free(&p);
+	/* every node string -> the attrs string */
+	big = (uint32_t)get(img + sec_off(img, ".npu.hcalls") + 4, 4);
+	recs = img + sec_off(img, ".npu.nodes");
+	for (size_t i = 0; i < 4 * n; i++)
+		put(recs + 4 * i, 4, big);
+	expect_reject(img, len, "strings of .npu.strtab referenced too often");
 	free(img);
 	rm_tmpdir();
 }
@@ -767,6 +833,7 @@ static Suite *prog_suite(void)
 	tcase_add_test(tc, reject_header);
 	tcase_add_test(tc, reject_sections);
 	tcase_add_test(tc, reject_records);
+	tcase_add_test(tc, reject_string_amplification);
 	tcase_add_test(tc, read_names_file);
 	tcase_add_test(tc, check_in_memory);
 	tcase_add_test(tc, atomic_write_fails_cleanly);
