@@ -8,6 +8,14 @@
  * one transaction per run (committed in batches), in WAL mode; indexes are
  * created after loading.  Repeated strings (kernel names, FX node names,
  * ATen targets, module paths) are interned in a `strings` table.
+ *
+ * Rows of a run are buffered in memory and written a batch at a time, each
+ * batch one short write transaction, so several processes can append to
+ * the same database at once: each holds the write lock only while a batch
+ * is written, and waits (busy timeout) while another one does.  A run that
+ * is closed before npu_trace_end keeps the rows written so far and is
+ * marked status 'incomplete'; a process that dies leaves it 'running'.
+ * docs/trace-schema.md describes the tables and gives example queries.
  */
 #ifndef NPU_TRACE_H
 #define NPU_TRACE_H
@@ -28,6 +36,7 @@ enum npu_ustate {
 	NPU_US_DMA_WAIT,    /* waiting on a semaphore signalled by a DMA engine */
 	NPU_US_DEP_STALL,   /* waiting on a register, a semaphore or a full queue */
 	NPU_US_BANK_STALL,  /* waiting on an SRAM bank used by another unit */
+	NPU_US_IDLE,        /* nothing queued (optional: idle time may be left out) */
 	NPU_NUSTATE
 };
 
@@ -58,7 +67,12 @@ typedef struct npu_trace_dma {
 	int kernel;                 /* -1 if outside any kernel */
 } npu_trace_dma;
 
-/* Opens (creating if needed) a trace database. Fails on a newer schema. */
+/*
+ * Opens (creating if needed) a trace database.  An empty database is
+ * initialised; one with a newer schema version, another application's
+ * database or a file that is not a database is refused with a message that
+ * names the path.
+ */
 npu_trace *npu_trace_open(const char *path, npu_err *e);
 
 /* Starts a run: records it, its program's kernels, nodes and provenance.
@@ -66,7 +80,10 @@ npu_trace *npu_trace_open(const char *path, npu_err *e);
 int64_t npu_trace_begin(npu_trace *t, const npu_trace_run *run,
 			const npu_prog *p, npu_err *e);
 
-/* Rows of the current run. */
+/* Rows of the current run.  They are checked (unit, state, kernel and
+ * direction in range, end >= start) and buffered; every NPU_TRACE_BATCH
+ * rows a batch is written.  When writing fails the rows stay buffered for
+ * the next attempt and -1 is returned. */
 int npu_trace_kernel_exec(npu_trace *t, const npu_trace_kernel *k, npu_err *e);
 int npu_trace_activity(npu_trace *t, int unit, uint64_t start, uint64_t end,
 		       int kernel, int state, npu_err *e);
@@ -74,13 +91,39 @@ int npu_trace_dma_xfer(npu_trace *t, const npu_trace_dma *d, npu_err *e);
 /* A named per-run counter ("dram_rd_bytes", "host_calls", ...). */
 int npu_trace_counter(npu_trace *t, const char *name, double value, npu_err *e);
 
-/* Ends the run (totals, wall time), commits, creates missing indexes. */
+/* Ends the run (totals, wall time, status: 0 success, else failure),
+ * writes the rows still buffered, creates missing indexes. */
 int npu_trace_end(npu_trace *t, uint64_t total_cycles, double wall_s,
 		  int status, npu_err *e);
 
 /* Rows written so far in this process (for the benchmark). */
 uint64_t npu_trace_rows(const npu_trace *t);
 
+/* Id of the run begun last and not ended yet; 0 when none. */
+int64_t npu_trace_run_id(const npu_trace *t);
+
+/* Rows buffered before a batch is written (default NPU_TRACE_BATCH). */
+#define NPU_TRACE_BATCH 65536
+void npu_trace_set_batch(npu_trace *t, size_t rows);
+
+/* Name of a unit state ("dma_wait"); "?" when unknown. */
+const char *npu_trace_state_name(int state);
+
+/* Number of DMA directions of npu_trace_dma.dir. */
+#define NPU_TRACE_NDIR 5
+/* Name of a DMA direction ("dram_to_sram"); "?" when unknown. */
+const char *npu_trace_dir_name(int dir);
+
+/*
+ * Markdown reference of every table, column and index, generated from
+ * traces/schema.def (the part of docs/trace-schema.md between its
+ * "schema:begin" and "schema:end" markers).  Writes at most n bytes with a
+ * terminating NUL, like snprintf, and returns the length of the full text.
+ */
+size_t npu_trace_schema_doc(char *buf, size_t n);
+
+/* Closes t (NULL is fine).  A run still open is marked 'incomplete' after
+ * its buffered rows are written. */
 void npu_trace_close(npu_trace *t);
 
 #endif

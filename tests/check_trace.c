@@ -1,0 +1,602 @@
+/*
+ * check_trace.c - the trace database: appending runs, interning, refusals,
+ * a half-written run, two processes appending at once, the generated docs
+ * and every example query of docs/trace-schema.md (answers worked out by
+ * hand from the rows written here).
+ */
+#include <check.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "traces/trace.h"
+
+static char dir[4096];
+
+static void setup(void)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(dir, sizeof dir, "%s/npu-check-trace-XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void teardown(void)
+{
+	char cmd[4200];
+
+	/* the folder holds only databases (and their -wal/-shm) made here */
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+static const char *db_path(const char *name)
+{
+	static char path[2][4200];
+	static int k;
+
+	k ^= 1;
+	snprintf(path[k], sizeof path[k], "%s/%s", dir, name);
+	return path[k];
+}
+
+/*
+ * A program with a fused kernel (mm + relu) and a softmax kernel; the
+ * module path "fc" and the empty module path are shared by nodes.
+ */
+static npu_node nodes[3] = {
+	{ "mm", "aten.mm.default", "fc", "m.py:10" },
+	{ "relu", "aten.relu.default", "fc", "m.py:11" },
+	{ "softmax", "aten._softmax.default", "", "m.py:12" },
+};
+static npu_kernel kernels[2] = {
+	{ "fused_mm_relu", 0, 4, 0, 2 },
+	{ "softmax", 4, 10, 2, 1 },
+};
+static uint32_t kernel_nodes[3] = { 0, 1, 2 };
+static uint64_t code[10];
+
+static npu_prog make_prog(void)
+{
+	npu_prog p = {
+		.code = code, .ncode = 10, .nodes = nodes, .nnodes = 3,
+		.kernels = kernels, .nkernels = 2,
+		.kernel_nodes = kernel_nodes, .nkernel_nodes = 3,
+		.target_name = "npu-base", .target_hash = 0xabcdef0123456789ull,
+	};
+	return p;
+}
+
+static const npu_trace_run run_info = {
+	"prog.npu", "npu-base", 0xabcdef0123456789ull, "--trace t.db", "test"
+};
+
+/* First column of the first row of sql, as an integer. */
+static long long q_int(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	long long v;
+
+	ck_assert_msg(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK,
+		      "%s: %s", sql, sqlite3_errmsg(db));
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* Every row of sql as "a|b|c\n" lines. */
+static char *q_text(sqlite3 *db, const char *sql)
+{
+	static char buf[4096];
+	sqlite3_stmt *st;
+	size_t len = 0;
+
+	ck_assert_msg(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK,
+		      "%s: %s", sql, sqlite3_errmsg(db));
+	buf[0] = '\0';
+	while (sqlite3_step(st) == SQLITE_ROW)
+		for (int c = 0; c < sqlite3_column_count(st); c++) {
+			const unsigned char *v = sqlite3_column_text(st, c);
+			len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%c",
+				v ? (const char *)v : "NULL",
+				c + 1 < sqlite3_column_count(st) ? '|' : '\n');
+			ck_assert_uint_lt(len, sizeof buf);
+		}
+	ck_assert_msg(sqlite3_errcode(sqlite3_db_handle(st)) == SQLITE_DONE ||
+		      sqlite3_errcode(sqlite3_db_handle(st)) == SQLITE_OK,
+		      "%s: %s", sql, sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return buf;
+}
+
+static sqlite3 *db_open(const char *path)
+{
+	sqlite3 *db;
+
+	ck_assert_int_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL),
+			 SQLITE_OK);
+	return db;
+}
+
+/*
+ * The hand-made run the example queries are checked against (total 1000
+ * cycles):
+ *   fused_mm_relu runs [0,300) and [300,500), softmax [500,800);
+ *   scl busy [0,1000); vec busy [0,100) [150,250) [500,700), dma_wait
+ *   [700,800); mxu busy [50,200);
+ *   DMA of fused_mm_relu: dma0 [0,100), dma1 [80,180), dma2 [260,300);
+ *   DMA of softmax: dma0 [450,600).
+ */
+static void write_example_run(npu_trace *t)
+{
+	npu_err e = { "" };
+	npu_prog p = make_prog();
+	npu_trace_kernel k[3] = {
+		{ .kernel = 0, .start = 0, .end = 300, .macs = 1000, .insns = 4 },
+		{ .kernel = 0, .start = 300, .end = 500, .macs = 1000, .insns = 4 },
+		{ .kernel = 1, .start = 500, .end = 800, .vec_ops = 64, .insns = 6 },
+	};
+	npu_trace_dma d[4] = {
+		{ 0, 0, 4096, 4096, 0, 0, 100, 0 },
+		{ 1, 0, 4096, 8192, 0, 80, 180, 0 },
+		{ 2, 1, 1024, 1024, 250, 260, 300, 0 },
+		{ 0, 0, 2048, 2048, 440, 450, 600, 1 },
+	};
+	static const struct { int unit, state; uint64_t s, e; int k; } a[] = {
+		{ 0, NPU_US_BUSY, 0, 1000, -1 },
+		{ 1, NPU_US_BUSY, 0, 100, 0 },
+		{ 1, NPU_US_BUSY, 150, 250, 0 },
+		{ 2, NPU_US_BUSY, 50, 200, 0 },
+		{ 1, NPU_US_BUSY, 500, 700, 1 },
+		{ 1, NPU_US_DMA_WAIT, 700, 800, 1 },
+	};
+
+	ck_assert_int_gt(npu_trace_begin(t, &run_info, &p, &e), 0);
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(npu_trace_kernel_exec(t, &k[i], &e), 0);
+	for (int i = 0; i < 4; i++)
+		ck_assert_int_eq(npu_trace_dma_xfer(t, &d[i], &e), 0);
+	for (size_t i = 0; i < sizeof a / sizeof a[0]; i++)
+		ck_assert_int_eq(npu_trace_activity(t, a[i].unit, a[i].s, a[i].e,
+						    a[i].k, a[i].state, &e), 0);
+	ck_assert_int_eq(npu_trace_counter(t, "host_calls", 2, &e), 0);
+	ck_assert_int_eq(npu_trace_counter(t, "dram_rd_bytes", 11264, &e), 0);
+	ck_assert_msg(npu_trace_end(t, 1000, 0.25, 0, &e) == 0, "%s", e.msg);
+}
+
+START_TEST(append_two_runs)
+{
+	const char *path = db_path("t.db");
+	npu_err e = { "" };
+	npu_prog p = make_prog();
+	npu_trace *t;
+	sqlite3 *db;
+
+	t = npu_trace_open(path, &e);
+	ck_assert_msg(t != NULL, "%s", e.msg);
+	write_example_run(t);
+	ck_assert_int_eq(npu_trace_run_id(t), 0);
+	npu_trace_close(t);
+
+	t = npu_trace_open(path, &e);
+	ck_assert_msg(t != NULL, "%s", e.msg);
+	ck_assert_int_eq(npu_trace_begin(t, &run_info, &p, &e), 2);
+	ck_assert_int_eq(npu_trace_activity(t, 3, 10, 20, -1, NPU_US_IDLE, &e), 0);
+	ck_assert_int_eq(npu_trace_counter(t, "host_calls", 1, &e), 0);
+	ck_assert_int_eq(npu_trace_counter(t, "host_calls", 5, &e), 0);
+	ck_assert_int_eq(npu_trace_end(t, 50, 0.5, 3, &e), 0);
+	npu_trace_close(t);
+
+	db = db_open(path);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), NPU_TRACE_SCHEMA_VERSION);
+	ck_assert_str_eq(q_text(db, "PRAGMA journal_mode"), "wal\n");
+	ck_assert_str_eq(q_text(db, "SELECT id, status, exit_status, total_cycles, "
+				"wall_s, target_hash, options, label FROM runs"),
+			 "1|ok|0|1000|0.25|abcdef0123456789|--trace t.db|test\n"
+			 "2|failed|3|50|0.5|abcdef0123456789|--trace t.db|test\n");
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM runs WHERE started "
+			       "GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T"
+			       "[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z'"), 2);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM kernels"), 4);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM nodes"), 6);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM kernel_nodes"), 6);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM kernel_execs"), 3);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM activity WHERE run_id = 1"), 6);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM dma_xfers WHERE run_id = 1"), 4);
+	ck_assert_str_eq(q_text(db, "SELECT k.kernel, s.text, code_start, code_end "
+				"FROM kernels k JOIN strings s ON s.id = k.name_id "
+				"WHERE run_id = 2 ORDER BY k.kernel"),
+			 "0|fused_mm_relu|0|4\n1|softmax|4|10\n");
+	ck_assert_str_eq(q_text(db, "SELECT kn.kernel, s.text FROM kernel_nodes kn "
+				"JOIN nodes n USING (run_id, node) "
+				"JOIN strings s ON s.id = n.name_id "
+				"WHERE run_id = 1 ORDER BY 1, 2"),
+			 "0|mm\n0|relu\n1|softmax\n");
+	ck_assert_str_eq(q_text(db, "SELECT n.node, a.text, m.text, src.text FROM nodes n "
+				"JOIN strings a ON a.id = n.target_id "
+				"JOIN strings m ON m.id = n.module_id "
+				"JOIN strings src ON src.id = n.source_id "
+				"WHERE run_id = 1 ORDER BY n.node"),
+			 "0|aten.mm.default|fc|m.py:10\n"
+			 "1|aten.relu.default|fc|m.py:11\n"
+			 "2|aten._softmax.default||m.py:12\n");
+	ck_assert_str_eq(q_text(db, "SELECT engine, dir, bytes, bytes_touched, "
+				"issue_cycle, start_cycle, end_cycle, kernel "
+				"FROM dma_xfers WHERE run_id = 1 AND engine = 1"),
+			 "1|0|4096|8192|0|80|180|0\n");
+	ck_assert_str_eq(q_text(db, "SELECT u.name, st.name, start_cycle, kernel "
+				"FROM activity a JOIN units u ON u.id = a.unit "
+				"JOIN states st ON st.id = a.state "
+				"WHERE run_id = 2"),
+			 "host|idle|10|NULL\n");
+	ck_assert_str_eq(q_text(db, "SELECT kernel, start_cycle, end_cycle, macs, "
+				"vec_ops, insns FROM kernel_execs ORDER BY rowid"),
+			 "0|0|300|1000|0|4\n0|300|500|1000|0|4\n1|500|800|0|64|6\n");
+	/* a counter set twice keeps its last value */
+	ck_assert_str_eq(q_text(db, "SELECT c.run_id, s.text, c.value FROM counters c "
+				"JOIN strings s ON s.id = c.name_id ORDER BY 1, 2"),
+			 "1|dram_rd_bytes|11264.0\n1|host_calls|2.0\n"
+			 "2|host_calls|5.0\n");
+	/* interning: one row per distinct string, though two runs used them:
+	 * prog.npu npu-base, 2 kernel names (softmax is also a node name),
+	 * mm relu, 3 targets, fc "", 3 source lines, 2 counter names */
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM strings"), 16);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM strings WHERE text = 'fc'"), 1);
+	ck_assert_int_eq(q_int(db, "SELECT count(DISTINCT program_id) FROM runs"), 1);
+	ck_assert_int_eq(q_int(db, "SELECT count(DISTINCT name_id) FROM kernels"), 2);
+	/* the name tables */
+	ck_assert_str_eq(q_text(db, "SELECT name, kind FROM units WHERE id IN (0, 2, 4, 11)"),
+			 "scl|control\nmxu|compute\ndma0|dma\ndma7|dma\n");
+	ck_assert_str_eq(q_text(db, "SELECT group_concat(name, ' ') FROM states"),
+			 "busy dma_wait dep_stall bank_stall idle\n");
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM dma_dirs"), NPU_TRACE_NDIR);
+	/* the indexes exist after a run ended */
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM sqlite_master WHERE "
+			       "type = 'index' AND name IN ('activity_run', "
+			       "'dma_xfers_run', 'kernel_execs_run_kernel')"), 3);
+	ck_assert_str_eq(q_text(db, "PRAGMA integrity_check"), "ok\n");
+	sqlite3_close(db);
+}
+END_TEST
+
+START_TEST(refusals)
+{
+	const char *path = db_path("new.db"), *junk = db_path("junk.txt");
+	char want[NPU_ERR_MAX + 64];
+	npu_err e = { "" };
+	npu_trace *t;
+	sqlite3 *db;
+	FILE *f;
+
+	/* newer schema version */
+	t = npu_trace_open(path, &e);
+	ck_assert_ptr_nonnull(t);
+	npu_trace_close(t);
+	db = db_open(path);
+	ck_assert_int_eq(sqlite3_exec(db, "PRAGMA user_version = 7", NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	ck_assert_ptr_null(npu_trace_open(path, &e));
+	snprintf(want, sizeof want, "%s: schema version 7 is newer than this npusim (%d)",
+		 path, NPU_TRACE_SCHEMA_VERSION);
+	ck_assert_str_eq(e.msg, want);
+
+	/* not a database */
+	f = fopen(junk, "w");
+	ck_assert_ptr_nonnull(f);
+	for (int i = 0; i < 100; i++)
+		fputs("this is a text file, not a database\n", f);
+	fclose(f);
+	ck_assert_ptr_null(npu_trace_open(junk, &e));
+	snprintf(want, sizeof want, "%s: not an SQLite database", junk);
+	ck_assert_str_eq(e.msg, want);
+
+	/* another program's SQLite database */
+	path = db_path("other.db");
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, "CREATE TABLE runs (x)", NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	ck_assert_ptr_null(npu_trace_open(path, &e));
+	ck_assert_msg(strstr(e.msg, path) && strstr(e.msg, "not an npusim trace"),
+		      "%s", e.msg);
+
+	/* a folder that does not exist */
+	path = db_path("nowhere/t.db");
+	ck_assert_ptr_null(npu_trace_open(path, &e));
+	ck_assert_msg(strncmp(e.msg, path, strlen(path)) == 0 &&
+		      strstr(e.msg, "cannot open"), "%s", e.msg);
+
+	/* an empty file (version 0) is initialised */
+	path = db_path("empty.db");
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	t = npu_trace_open(path, &e);
+	ck_assert_msg(t != NULL, "%s", e.msg);
+	npu_trace_close(t);
+	db = db_open(path);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), NPU_TRACE_SCHEMA_VERSION);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM units"), 12);
+	sqlite3_close(db);
+}
+END_TEST
+
+START_TEST(bad_rows)
+{
+	const char *path = db_path("bad.db");
+	npu_err e = { "" };
+	npu_prog p = make_prog();
+	npu_trace_kernel k = { .kernel = 2, .start = 0, .end = 1 };
+	npu_trace_dma d = { 0, 5, 1, 1, 0, 0, 1, -1 };
+	npu_trace *t = npu_trace_open(path, &e);
+
+	ck_assert_ptr_nonnull(t);
+	ck_assert_int_eq(npu_trace_activity(t, 0, 0, 1, -1, 0, &e), -1);
+	ck_assert_msg(strstr(e.msg, path) && strstr(e.msg, "no run"), "%s", e.msg);
+	ck_assert_int_gt(npu_trace_begin(t, &run_info, &p, &e), 0);
+	ck_assert_int_eq(npu_trace_begin(t, &run_info, &p, &e), -1);
+	ck_assert_int_eq(npu_trace_activity(t, NPU_NUNIT, 0, 1, -1, 0, &e), -1);
+	ck_assert_msg(strstr(e.msg, "unit 12 out of range"), "%s", e.msg);
+	ck_assert_int_eq(npu_trace_activity(t, 0, 0, 1, -1, NPU_NUSTATE, &e), -1);
+	ck_assert_int_eq(npu_trace_activity(t, 0, 5, 1, -1, 0, &e), -1);
+	ck_assert_int_eq(npu_trace_activity(t, 0, 0, 1, 2, 0, &e), -1);
+	ck_assert_msg(strstr(e.msg, "kernel 2 out of range"), "%s", e.msg);
+	ck_assert_int_eq(npu_trace_kernel_exec(t, &k, &e), -1);
+	ck_assert_int_eq(npu_trace_dma_xfer(t, &d, &e), -1);
+	ck_assert_msg(strstr(e.msg, "direction 5"), "%s", e.msg);
+	ck_assert_int_eq(npu_trace_counter(t, "", 1, &e), -1);
+	ck_assert_int_eq(npu_trace_end(t, 1, 0, 0, &e), 0);
+	ck_assert_int_eq(npu_trace_end(t, 1, 0, 0, &e), -1);
+
+	/* a program whose provenance points past its node table */
+	kernel_nodes[2] = 7;
+	ck_assert_int_eq(npu_trace_begin(t, &run_info, &p, &e), -1);
+	kernel_nodes[2] = 2;
+	ck_assert_msg(strstr(e.msg, "node 7 out of range"), "%s", e.msg);
+	npu_trace_close(t);
+
+	ck_assert_str_eq(npu_trace_state_name(NPU_US_BANK_STALL), "bank_stall");
+	ck_assert_str_eq(npu_trace_state_name(-1), "?");
+	ck_assert_str_eq(npu_trace_dir_name(4), "gather");
+}
+END_TEST
+
+/* Closing a run that did not end: committed batches and buffered rows are
+ * kept, status 'incomplete'. */
+START_TEST(half_written_run)
+{
+	const char *path = db_path("half.db");
+	npu_err e = { "" };
+	npu_prog p = make_prog();
+	npu_trace *t = npu_trace_open(path, &e);
+	sqlite3 *db;
+
+	ck_assert_ptr_nonnull(t);
+	npu_trace_set_batch(t, 10);
+	ck_assert_int_eq(npu_trace_begin(t, &run_info, &p, &e), 1);
+	for (int i = 0; i < 25; i++)
+		ck_assert_int_eq(npu_trace_activity(t, 1, i, i + 1, 0, 0, &e), 0);
+	/* two batches of 10 are in the database while the run goes on */
+	db = db_open(path);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM activity"), 20);
+	ck_assert_str_eq(q_text(db, "SELECT status FROM runs"), "running\n");
+	npu_trace_close(t);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM activity"), 25);
+	ck_assert_str_eq(q_text(db, "SELECT status, total_cycles, exit_status FROM runs"),
+			 "incomplete|NULL|NULL\n");
+	sqlite3_close(db);
+}
+END_TEST
+
+/* Two processes append to one new database at once, in small batches so
+ * their write transactions interleave. */
+#define FORK_ROWS 3000
+
+static int append_run(const char *path, int unit)
+{
+	npu_err e = { "" };
+	npu_prog p = make_prog();
+	npu_trace *t = npu_trace_open(path, &e);
+	int rc = 0;
+
+	if (!t)
+		return 1;
+	npu_trace_set_batch(t, 100);
+	if (npu_trace_begin(t, &run_info, &p, &e) < 0)
+		rc = 1;
+	for (int i = 0; i < FORK_ROWS && !rc; i++)
+		if (npu_trace_activity(t, unit, i, i + 1, i % 2, 0, &e) ||
+		    npu_trace_dma_xfer(t, &(npu_trace_dma){ unit, 0, 8, 8, i, i, i + 1, -1 }, &e))
+			rc = 1;
+	if (!rc && npu_trace_end(t, FORK_ROWS, 0, 0, &e))
+		rc = 1;
+	if (rc)
+		fprintf(stderr, "append_run: %s\n", e.msg);
+	npu_trace_close(t);
+	return rc;
+}
+
+START_TEST(two_processes_append)
+{
+	const char *path = db_path("shared.db");
+	int status;
+	pid_t pid;
+	sqlite3 *db;
+
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0)
+		_exit(append_run(path, 1));
+	ck_assert_int_eq(append_run(path, 2), 0);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+
+	db = db_open(path);
+	ck_assert_str_eq(q_text(db, "PRAGMA integrity_check"), "ok\n");
+	ck_assert_str_eq(q_text(db, "SELECT status, count(*) FROM runs GROUP BY status"),
+			 "ok|2\n");
+	/* each run has its own rows, all of them, from one unit */
+	ck_assert_str_eq(q_text(db, "SELECT count(*), count(DISTINCT unit), "
+				"min(start_cycle), max(end_cycle) FROM activity "
+				"GROUP BY run_id"),
+			 "3000|1|0|3000\n3000|1|0|3000\n");
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM dma_xfers"), 2 * FORK_ROWS);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM kernels"), 4);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM strings WHERE text = 'mm'"), 1);
+	sqlite3_close(db);
+}
+END_TEST
+
+/* Reads srcdir/name into a malloc'd string. */
+static char *slurp(const char *name)
+{
+	const char *srcdir = getenv("srcdir");
+	char path[4200];
+	char *buf;
+	long n;
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", srcdir ? srcdir : ".", name);
+	f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_eq(fread(buf, 1, (size_t)n, f), n);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+START_TEST(docs_match_schema)
+{
+	static const char begin[] = "<!-- schema:begin -->\n";
+	char *doc = slurp("docs/trace-schema.md"), *a, *b, *gen;
+	size_t n = npu_trace_schema_doc(NULL, 0);
+
+	gen = malloc(n + 1);
+	ck_assert_ptr_nonnull(gen);
+	ck_assert_uint_eq(npu_trace_schema_doc(gen, n + 1), n);
+	a = strstr(doc, begin);
+	ck_assert_ptr_nonnull(a);
+	a += strlen(begin);
+	b = strstr(a, "<!-- schema:end -->");
+	ck_assert_ptr_nonnull(b);
+	*b = '\0';
+	ck_assert_msg(strcmp(a, gen) == 0, "docs/trace-schema.md is out of date; "
+		      "the schema part should read:\n%s", gen);
+	/* every table is documented, and truncation is reported */
+	ck_assert_ptr_nonnull(strstr(gen, "### dma_xfers"));
+	ck_assert_uint_eq(npu_trace_schema_doc(gen, 10), n);
+	ck_assert_uint_eq(strlen(gen), 9);
+	free(gen);
+	free(doc);
+}
+END_TEST
+
+/* The expected output of each example query of the docs, for the run of
+ * write_example_run(). */
+static const struct {
+	const char *name, *want;
+} examples[] = {
+	{ "top_kernels",
+	  "fused_mm_relu|2|500|50.0\n"
+	  "softmax|1|300|30.0\n" },
+	/* fused_mm_relu's 500 cycles split between mm and relu */
+	{ "node_time",
+	  "softmax|aten._softmax.default|300.0\n"
+	  "mm|aten.mm.default|250.0\n"
+	  "relu|aten.relu.default|250.0\n" },
+	/* compute busy merges into [0,250) and [500,700); fused_mm_relu's
+	 * DMA into [0,180) and [260,300): 220 cycles, 180 overlapped;
+	 * softmax's [450,600): 150 cycles, 100 overlapped */
+	{ "dma_overlap",
+	  "fused_mm_relu|220|180|81.8\n"
+	  "softmax|150|100|66.7\n" },
+	/* vec busy 100 + 100 + 200 (its dma_wait does not count) */
+	{ "utilization",
+	  "scl|1000|1000|100.0\n"
+	  "vec|400|1000|40.0\n"
+	  "mxu|150|1000|15.0\n" },
+};
+#define NEXAMPLE (sizeof examples / sizeof examples[0])
+
+START_TEST(example_queries)
+{
+	const char *path = db_path("ex.db");
+	char *doc = slurp("docs/trace-schema.md"), *p = doc;
+	int seen[NEXAMPLE] = { 0 }, nblocks = 0;
+	npu_err e = { "" };
+	npu_trace *t;
+	sqlite3 *db;
+
+	/* an earlier run, so that the queries must pick the last one */
+	t = npu_trace_open(path, &e);
+	ck_assert_ptr_nonnull(t);
+	write_example_run(t);
+	write_example_run(t);
+	npu_trace_close(t);
+	db = db_open(path);
+	ck_assert_int_eq(sqlite3_exec(db, "UPDATE activity SET end_cycle = end_cycle + 7 "
+				      "WHERE run_id = 1", NULL, NULL, NULL), SQLITE_OK);
+
+	while ((p = strstr(p, "```sql\n")) != NULL) {
+		char *sql = p + 7, *end = strstr(sql, "```"), name[64];
+		size_t i;
+
+		ck_assert_ptr_nonnull(end);
+		*end = '\0';
+		p = end + 3;
+		nblocks++;
+		ck_assert_int_eq(sscanf(sql, "-- query: %63s", name), 1);
+		for (i = 0; i < NEXAMPLE && strcmp(examples[i].name, name); i++)
+			;
+		ck_assert_msg(i < NEXAMPLE, "query %s has no expected answer", name);
+		ck_assert_msg(strcmp(q_text(db, sql), examples[i].want) == 0,
+			      "query %s gave\n%swanted\n%s", name, q_text(db, sql),
+			      examples[i].want);
+		seen[i]++;
+	}
+	ck_assert_int_eq(nblocks, (int)NEXAMPLE);
+	for (size_t i = 0; i < NEXAMPLE; i++)
+		ck_assert_msg(seen[i] == 1, "query %s not in the docs", examples[i].name);
+	sqlite3_close(db);
+	free(doc);
+}
+END_TEST
+
+static Suite *trace_suite(void)
+{
+	Suite *s = suite_create("trace");
+	TCase *tc = tcase_create("db");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, append_two_runs);
+	tcase_add_test(tc, refusals);
+	tcase_add_test(tc, bad_rows);
+	tcase_add_test(tc, half_written_run);
+	tcase_add_test(tc, two_processes_append);
+	tcase_add_test(tc, docs_match_schema);
+	tcase_add_test(tc, example_queries);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(trace_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
