@@ -1,0 +1,367 @@
+/*
+ * ref_ew.c - elementwise kernels of the reference interpreter: unary
+ * math, clamps, broadcasting binary ops and where/masked_fill.
+ *
+ * Result dtypes follow PyTorch's promotion: categories bool < integer <
+ * float; a Python scalar or 0-dim tensor does not widen a dimensioned
+ * tensor of its category; integer inputs to transcendental functions
+ * give float32.  In a graph the node's meta dtype overrides this anyway.
+ */
+#include "compiler/ref_int.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "isa/isa.h"
+
+static int cat_of(int dt)
+{
+	return ref_is_float(dt) ? 2 : ref_is_int(dt) ? 1 : 0;
+}
+
+/* Result dtype of a op b, where w* marks Python scalars. */
+static int promote_operands(const npu_reftensor *a, int wa,
+			    const npu_reftensor *b, int wb)
+{
+	int za = wa || a->ndim == 0, zb = wb || b->ndim == 0;
+	int ca = cat_of(a->dtype), cb = cat_of(b->dtype);
+
+	if (za == zb) {
+		if (wa != wb && ca == cb)  /* weak scalar vs 0-dim tensor */
+			return wa ? b->dtype : a->dtype;
+		return ref_promote(a->dtype, b->dtype);
+	}
+	if (za) {  /* make b the scalar-like one */
+		const npu_reftensor *t = a;
+		int w = wa;
+		a = b; wa = wb; b = t; wb = w;
+		ca = cat_of(a->dtype);
+		cb = cat_of(b->dtype);
+	}
+	if (cb <= ca)
+		return a->dtype;
+	return wb ? (cb == 2 ? NPU_DT_F32 : NPU_DT_I64) : b->dtype;
+}
+
+/* ---- unary ------------------------------------------------------- */
+
+static double f_abs(double x) { return fabs(x); }
+static double f_neg(double x) { return -x; }
+static double f_relu(double x) { return x > 0 ? x : isnan(x) ? x : 0; }
+static double f_relu6(double x) { return isnan(x) ? x : x < 0 ? 0 : x > 6 ? 6 : x; }
+static double f_sigmoid(double x) { return 1 / (1 + exp(-x)); }
+static double f_silu(double x) { return x / (1 + exp(-x)); }
+static double f_hardsigmoid(double x) { return f_relu6(x + 3) / 6; }
+static double f_hardswish(double x) { return x * f_relu6(x + 3) / 6; }
+static double f_rsqrt(double x) { return 1 / sqrt(x); }
+static double f_recip(double x) { return 1 / x; }
+static double f_sign(double x) { return isnan(x) ? x : (x > 0) - (x < 0); }
+static double f_not(double x) { return x == 0; }
+static double f_bnot(double x) { return (double)~(int64_t)x; }
+static double f_isnan(double x) { return isnan(x) != 0; }
+static double f_isinf(double x) { return isinf(x) != 0; }
+
+typedef double (*unary_fn)(double);
+
+static unary_fn pick_unary(int id, int *float_out, int *bool_out)
+{
+	*float_out = 1;
+	*bool_out = 0;
+	switch (id) {
+	case NPU_AOP_SIGMOID: return f_sigmoid;
+	case NPU_AOP_SILU: return f_silu;
+	case NPU_AOP_HARDSWISH: return f_hardswish;
+	case NPU_AOP_HARDSIGMOID: return f_hardsigmoid;
+	case NPU_AOP_TANH: return tanh;
+	case NPU_AOP_EXP: return exp;
+	case NPU_AOP_EXPM1: return expm1;
+	case NPU_AOP_LOG: return log;
+	case NPU_AOP_LOG1P: return log1p;
+	case NPU_AOP_LOG2: return log2;
+	case NPU_AOP_SQRT: return sqrt;
+	case NPU_AOP_RSQRT: return f_rsqrt;
+	case NPU_AOP_RECIPROCAL: return f_recip;
+	case NPU_AOP_SIN: return sin;
+	case NPU_AOP_COS: return cos;
+	case NPU_AOP_ERF: return erf;
+	}
+	*float_out = 0;
+	switch (id) {
+	case NPU_AOP_ABS: return f_abs;
+	case NPU_AOP_NEG: return f_neg;
+	case NPU_AOP_RELU: return f_relu;
+	case NPU_AOP_RELU6: return f_relu6;
+	case NPU_AOP_ROUND: return nearbyint;   /* half to even */
+	case NPU_AOP_FLOOR: return floor;
+	case NPU_AOP_CEIL: return ceil;
+	case NPU_AOP_TRUNC: return trunc;
+	case NPU_AOP_SIGN: return f_sign;
+	case NPU_AOP_BITWISE_NOT: return f_bnot;
+	}
+	*bool_out = 1;
+	switch (id) {
+	case NPU_AOP_LOGICAL_NOT: return f_not;
+	case NPU_AOP_ISNAN: return f_isnan;
+	case NPU_AOP_ISINF: return f_isinf;
+	}
+	return NULL;
+}
+
+int ref_unary(ref_op *op)
+{
+	const npu_reftensor *x;
+	npu_reftensor *y;
+	int fl, bo, dt;
+	unary_fn f = pick_unary(op->id, &fl, &bo);
+
+	if (!f)
+		return npu_errf(op->e, "no unary kernel");
+	if (ref_tensor(op, 0, "self", &x) < 0)
+		return -1;
+	dt = bo ? NPU_DT_BOOL : fl && !ref_is_float(x->dtype) ? NPU_DT_F32 : x->dtype;
+	if (op->id == NPU_AOP_BITWISE_NOT && x->dtype == NPU_DT_BOOL)
+		f = f_not;
+	if (ref_out(op, 0, dt, x->ndim, x->shape, &y) < 0)
+		return -1;
+	for (int64_t i = 0, n = npu_reftensor_numel(x); i < n; i++)
+		y->data[i] = f(x->data[i]);
+	return 0;
+}
+
+int ref_gelu(ref_op *op)
+{
+	const npu_gval *ap = ref_arg(op, 1, "approximate");
+	const npu_reftensor *x;
+	npu_reftensor *y;
+	int tanh_approx = 0;
+
+	if (ap && ap->kind == NPU_GV_STR) {
+		tanh_approx = !strcmp(ap->u.s, "tanh");
+		if (!tanh_approx && strcmp(ap->u.s, "none"))
+			return npu_errf(op->e, "approximate must be 'none' or 'tanh'");
+	}
+	if (ref_tensor(op, 0, "self", &x) < 0 ||
+	    ref_out(op, 0, x->dtype, x->ndim, x->shape, &y) < 0)
+		return -1;
+	for (int64_t i = 0, n = npu_reftensor_numel(x); i < n; i++) {
+		double v = x->data[i];
+		if (tanh_approx)
+			y->data[i] = 0.5 * v * (1 + tanh(sqrt(2 / M_PI) *
+					(v + 0.044715 * v * v * v)));
+		else
+			y->data[i] = 0.5 * v * (1 + erf(v / M_SQRT2));
+	}
+	return 0;
+}
+
+/* clamp, clamp_min, clamp_max, hardtanh, leaky_relu. */
+int ref_clamp(ref_op *op)
+{
+	const npu_reftensor *x;
+	npu_reftensor *y;
+	double lo = -INFINITY, hi = INFINITY, slope = 0;
+	int leaky = op->id == NPU_AOP_LEAKY_RELU;
+
+	if (ref_tensor(op, 0, "self", &x) < 0)
+		return -1;
+	switch (op->id) {
+	case NPU_AOP_LEAKY_RELU:
+		if (ref_double(op, 1, "negative_slope", 0.01, &slope) < 0)
+			return -1;
+		break;
+	case NPU_AOP_HARDTANH:
+		if (ref_double(op, 1, "min_val", -1, &lo) < 0 ||
+		    ref_double(op, 2, "max_val", 1, &hi) < 0)
+			return -1;
+		break;
+	case NPU_AOP_CLAMP_MAX:
+		if (ref_double(op, 1, "max", hi, &hi) < 0)
+			return -1;
+		break;
+	default:
+		if (ref_double(op, 1, "min", lo, &lo) < 0 ||
+		    ref_double(op, 2, "max", hi, &hi) < 0)
+			return -1;
+	}
+	if (ref_out(op, 0, x->dtype, x->ndim, x->shape, &y) < 0)
+		return -1;
+	for (int64_t i = 0, n = npu_reftensor_numel(x); i < n; i++) {
+		double v = x->data[i];
+		if (leaky)
+			v = v > 0 ? v : v * slope;
+		else if (v < lo)   /* NaN compares false: it stays NaN */
+			v = lo;
+		else if (v > hi)
+			v = hi;
+		if (!leaky && lo > hi)  /* PyTorch: max wins */
+			v = isnan(x->data[i]) ? x->data[i] : hi;
+		y->data[i] = v;
+	}
+	return 0;
+}
+
+/* ---- binary ------------------------------------------------------ */
+
+typedef double (*binary_fn)(double a, double b, double alpha);
+
+static double b_add(double a, double b, double al) { return a + al * b; }
+static double b_sub(double a, double b, double al) { return a - al * b; }
+static double b_rsub(double a, double b, double al) { return b - al * a; }
+static double b_mul(double a, double b, double al) { return a * b; }
+static double b_div(double a, double b, double al) { return a / b; }
+static double b_divtrunc(double a, double b, double al) { return trunc(a / b); }
+static double b_divfloor(double a, double b, double al) { return floor(a / b); }
+static double b_rem(double a, double b, double al)
+{
+	double r = fmod(a, b);
+	return r != 0 && (r < 0) != (b < 0) ? r + b : r;
+}
+static double b_fmod(double a, double b, double al) { return fmod(a, b); }
+static double b_pow(double a, double b, double al) { return pow(a, b); }
+static double b_max(double a, double b, double al)
+{
+	return isnan(a) || isnan(b) ? NAN : a > b ? a : b;
+}
+static double b_min(double a, double b, double al)
+{
+	return isnan(a) || isnan(b) ? NAN : a < b ? a : b;
+}
+static double b_eq(double a, double b, double al) { return a == b; }
+static double b_ne(double a, double b, double al) { return a != b; }
+static double b_lt(double a, double b, double al) { return a < b; }
+static double b_le(double a, double b, double al) { return a <= b; }
+static double b_gt(double a, double b, double al) { return a > b; }
+static double b_ge(double a, double b, double al) { return a >= b; }
+static double b_land(double a, double b, double al) { return a != 0 && b != 0; }
+static double b_lor(double a, double b, double al) { return a != 0 || b != 0; }
+static double b_lxor(double a, double b, double al) { return (a != 0) != (b != 0); }
+static double b_band(double a, double b, double al) { return (double)((int64_t)a & (int64_t)b); }
+static double b_bor(double a, double b, double al) { return (double)((int64_t)a | (int64_t)b); }
+static double b_bxor(double a, double b, double al) { return (double)((int64_t)a ^ (int64_t)b); }
+
+/* The kernel of op id; *kind: 0 arithmetic, 1 bool result, 2 true
+ * division (integers give float32). */
+static binary_fn pick_binary(ref_op *op, int *kind)
+{
+	const npu_gval *mode;
+
+	*kind = 0;
+	switch (op->id) {
+	case NPU_AOP_ADD_TENSOR: case NPU_AOP_ADD_SCALAR: return b_add;
+	case NPU_AOP_SUB_TENSOR: case NPU_AOP_SUB_SCALAR: return b_sub;
+	case NPU_AOP_RSUB_SCALAR: return b_rsub;
+	case NPU_AOP_MUL_TENSOR: case NPU_AOP_MUL_SCALAR: return b_mul;
+	case NPU_AOP_FLOOR_DIVIDE: return b_divfloor;
+	case NPU_AOP_REMAINDER_T: case NPU_AOP_REMAINDER_S: return b_rem;
+	case NPU_AOP_FMOD_T: return b_fmod;
+	case NPU_AOP_POW_TS: case NPU_AOP_POW_TT: case NPU_AOP_POW_ST: return b_pow;
+	case NPU_AOP_MAXIMUM: return b_max;
+	case NPU_AOP_MINIMUM: return b_min;
+	case NPU_AOP_BITWISE_AND: return b_band;
+	case NPU_AOP_BITWISE_OR: return b_bor;
+	case NPU_AOP_BITWISE_XOR: return b_bxor;
+	case NPU_AOP_DIV_MODE:
+		mode = ref_arg(op, 2, "rounding_mode");
+		if (mode && mode->kind == NPU_GV_STR && !strcmp(mode->u.s, "trunc"))
+			return b_divtrunc;
+		if (mode && mode->kind == NPU_GV_STR && !strcmp(mode->u.s, "floor"))
+			return b_divfloor;
+		*kind = 2;  /* None: true division */
+		return b_div;
+	case NPU_AOP_DIV_TENSOR: case NPU_AOP_DIV_SCALAR:
+		*kind = 2;
+		return b_div;
+	}
+	*kind = 1;
+	switch (op->id) {
+	case NPU_AOP_EQ_TENSOR: case NPU_AOP_EQ_SCALAR: return b_eq;
+	case NPU_AOP_NE_TENSOR: case NPU_AOP_NE_SCALAR: return b_ne;
+	case NPU_AOP_LT_TENSOR: case NPU_AOP_LT_SCALAR: return b_lt;
+	case NPU_AOP_LE_TENSOR: case NPU_AOP_LE_SCALAR: return b_le;
+	case NPU_AOP_GT_TENSOR: case NPU_AOP_GT_SCALAR: return b_gt;
+	case NPU_AOP_GE_TENSOR: case NPU_AOP_GE_SCALAR: return b_ge;
+	case NPU_AOP_LOGICAL_AND: return b_land;
+	case NPU_AOP_LOGICAL_OR: return b_lor;
+	case NPU_AOP_LOGICAL_XOR: return b_lxor;
+	}
+	return NULL;
+}
+
+int ref_binary(ref_op *op)
+{
+	npu_reftensor ta = { .ndim = -1 }, tb = { .ndim = -1 }, *y;
+	const npu_reftensor *a, *b;
+	int wa, wb, kind, nd, dt, rc = -1;
+	int64_t shape[NPU_MAX_DIMS], n;
+	double alpha;
+	binary_fn f = pick_binary(op, &kind);
+	ref_iter it;
+
+	if (!f)
+		return npu_errf(op->e, "no binary kernel");
+	if (ref_operand(op, ref_arg(op, 0, "self"), &ta, &a, &wa) < 0 ||
+	    ref_operand(op, ref_arg(op, 1, "other"), &tb, &b, &wb) < 0 ||
+	    ref_double(op, 2, "alpha", 1, &alpha) < 0 ||
+	    ref_bshape(op, a->ndim, a->shape, b->ndim, b->shape, &nd, shape) < 0)
+		goto out;
+	dt = promote_operands(a, wa, b, wb);
+	if (kind == 1)
+		dt = NPU_DT_BOOL;
+	else if (kind == 2 && !ref_is_float(dt))
+		dt = NPU_DT_F32;
+	if (ref_out(op, 0, dt, nd, shape, &y) < 0)
+		goto out;
+	ref_iter_init(&it, nd, shape, 2);
+	ref_bstrides(a, nd, shape, it.st[0]);
+	ref_bstrides(b, nd, shape, it.st[1]);
+	n = npu_reftensor_numel(y);
+	for (int64_t i = 0; i < n; i++, ref_iter_next(&it))
+		y->data[i] = f(a->data[it.off[0]], b->data[it.off[1]], alpha);
+	rc = 0;
+out:
+	npu_reftensor_free(&ta);
+	npu_reftensor_free(&tb);
+	return rc;
+}
+
+/* where(cond, a, b) and masked_fill(self, mask, value). */
+int ref_where(ref_op *op)
+{
+	npu_reftensor ta = { .ndim = -1 }, tb = { .ndim = -1 }, *y;
+	const npu_reftensor *c, *a, *b;
+	int wa, wb, nd, dt, rc = -1;
+	int64_t shape[NPU_MAX_DIMS], n;
+	ref_iter it;
+
+	if (op->id == NPU_AOP_WHERE) {
+		if (ref_tensor(op, 0, "condition", &c) < 0 ||
+		    ref_operand(op, ref_arg(op, 1, "self"), &ta, &a, &wa) < 0 ||
+		    ref_operand(op, ref_arg(op, 2, "other"), &tb, &b, &wb) < 0)
+			goto out;
+		dt = promote_operands(a, wa, b, wb);
+	} else {
+		/* masked_fill: the fill value is "a", self is "b" */
+		if (ref_tensor(op, 0, "self", &b) < 0 ||
+		    ref_tensor(op, 1, "mask", &c) < 0 ||
+		    ref_operand(op, ref_arg(op, 2, "value"), &ta, &a, &wa) < 0)
+			goto out;
+		dt = b->dtype;
+	}
+	if (ref_bshape(op, c->ndim, c->shape, a->ndim, a->shape, &nd, shape) < 0 ||
+	    ref_bshape(op, nd, shape, b->ndim, b->shape, &nd, shape) < 0 ||
+	    ref_out(op, 0, dt, nd, shape, &y) < 0)
+		goto out;
+	ref_iter_init(&it, nd, shape, 3);
+	ref_bstrides(c, nd, shape, it.st[0]);
+	ref_bstrides(a, nd, shape, it.st[1]);
+	ref_bstrides(b, nd, shape, it.st[2]);
+	n = npu_reftensor_numel(y);
+	for (int64_t i = 0; i < n; i++, ref_iter_next(&it))
+		y->data[i] = c->data[it.off[0]] != 0 ? a->data[it.off[1]]
+						     : b->data[it.off[2]];
+	rc = 0;
+out:
+	npu_reftensor_free(&ta);
+	npu_reftensor_free(&tb);
+	return rc;
+}

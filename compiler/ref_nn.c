@@ -1,0 +1,924 @@
+/*
+ * ref_nn.c - reductions, softmax, matrix products, convolution (forward
+ * and backward), pooling, normalization and quantization kernels of the
+ * reference interpreter.
+ *
+ * Sums accumulate in fp64 in index order; products go through OpenBLAS's
+ * dgemm (exact for the integer products of _int_mm, whose sums stay far
+ * below 2^53).  Convolution is im2col followed by one dgemm per image and
+ * group, which keeps ResNet-18 at 224x224 to a few seconds.
+ */
+#include "compiler/ref_int.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/isa.h"
+
+/* ---- reductions -------------------------------------------------- */
+
+typedef struct red {
+	int mask[NPU_MAX_DIMS];      /* reduced dims of the input */
+	int nd;                      /* result rank */
+	int64_t shape[NPU_MAX_DIMS]; /* result shape */
+	int64_t ist[NPU_MAX_DIMS];   /* per input dim: stride into the result */
+	int64_t count;               /* input elements per result element */
+} red;
+
+/* Sets up a reduction of x over dims (ndims < 0: all dims). */
+static int red_setup(ref_op *op, const npu_reftensor *x, const int64_t *dims,
+		     int ndims, int keep, red *r)
+{
+	int64_t kshape[NPU_MAX_DIMS], kst[NPU_MAX_DIMS];
+	int d;
+
+	memset(r, 0, sizeof *r);
+	for (int i = 0; i < (ndims < 0 ? x->ndim : ndims); i++) {
+		if (ndims < 0)
+			d = i;
+		else if (ref_dim(op, dims[i], x->ndim, &d) < 0)
+			return -1;
+		if (x->ndim)
+			r->mask[d] = 1;
+	}
+	r->count = 1;
+	for (int i = 0; i < x->ndim; i++) {
+		kshape[i] = r->mask[i] ? 1 : x->shape[i];
+		if (r->mask[i])
+			r->count *= x->shape[i];
+		if (keep || !r->mask[i])
+			r->shape[r->nd++] = kshape[i];
+	}
+	ref_strides(x->ndim, kshape, kst);
+	for (int i = 0; i < x->ndim; i++)
+		r->ist[i] = r->mask[i] ? 0 : kst[i];
+	return 0;
+}
+
+/* The dims argument: a list, one int, or None / [] for all (-1). */
+static int red_dims(ref_op *op, int i, const char *name, int64_t *dims, int *n)
+{
+	int present = ref_ints(op, i, name, dims, NPU_MAX_DIMS, n);
+
+	if (present < 0)
+		return -1;
+	if (!present || !*n)
+		*n = -1;
+	return 0;
+}
+
+int ref_reduce(ref_op *op)
+{
+	const npu_reftensor *x;
+	npu_reftensor *y;
+	int64_t dims[NPU_MAX_DIMS], n;
+	int nd = -1, keep = 0, id = op->id, dt;
+	int all = id == NPU_AOP_SUM || id == NPU_AOP_MEAN || id == NPU_AOP_ANY ||
+		  id == NPU_AOP_ALL;
+	red r;
+	ref_iter it;
+	double init;
+
+	if (ref_tensor(op, 0, "self", &x) < 0)
+		return -1;
+	if (!all && (red_dims(op, 1, "dim", dims, &nd) < 0 ||
+		     ref_bool(op, 2, "keepdim", 0, &keep) < 0))
+		return -1;
+	if (red_setup(op, x, dims, nd, keep, &r) < 0)
+		return -1;
+	dt = x->dtype;
+	switch (id) {
+	case NPU_AOP_ANY_DIM: case NPU_AOP_ANY_DIMS: case NPU_AOP_ANY:
+		init = 0;
+		dt = NPU_DT_BOOL;
+		break;
+	case NPU_AOP_ALL_DIM: case NPU_AOP_ALL:
+		init = 1;
+		dt = NPU_DT_BOOL;
+		break;
+	case NPU_AOP_AMAX: init = -INFINITY; break;
+	case NPU_AOP_AMIN: init = INFINITY; break;
+	default:
+		/* sum, mean, prod: integers accumulate as int64 */
+		init = id == NPU_AOP_PROD_DIM;
+		if (!ref_is_float(dt))
+			dt = NPU_DT_I64;
+		if (ref_dtype(op, -1, "dtype", dt, &dt) < 0)
+			return -1;
+	}
+	if (ref_out(op, 0, dt, r.nd, r.shape, &y) < 0)
+		return -1;
+	for (int64_t i = 0, m = npu_reftensor_numel(y); i < m; i++)
+		y->data[i] = init;
+	ref_iter_init(&it, x->ndim, x->shape, 1);
+	memcpy(it.st[0], r.ist, sizeof r.ist);
+	n = npu_reftensor_numel(x);
+	for (int64_t i = 0; i < n; i++, ref_iter_next(&it)) {
+		double v = x->data[i], *o = &y->data[it.off[0]];
+		switch (id) {
+		case NPU_AOP_AMAX: if (isnan(v) || v > *o) *o = v; break;
+		case NPU_AOP_AMIN: if (isnan(v) || v < *o) *o = v; break;
+		case NPU_AOP_PROD_DIM: *o *= v; break;
+		case NPU_AOP_ANY_DIM: case NPU_AOP_ANY_DIMS: case NPU_AOP_ANY:
+			*o = *o != 0 || v != 0; break;
+		case NPU_AOP_ALL_DIM: case NPU_AOP_ALL:
+			*o = *o != 0 && v != 0; break;
+		default: *o += v;
+		}
+	}
+	if (id == NPU_AOP_MEAN || id == NPU_AOP_MEAN_DIM)
+		for (int64_t i = 0, m = npu_reftensor_numel(y); i < m; i++)
+			y->data[i] /= (double)r.count;
+	return 0;
+}
+
+/* var, std, var_mean (correction: the divisor is N - correction). */
+int ref_var(ref_op *op)
+{
+	const npu_reftensor *x;
+	npu_reftensor *v, *mean;
+	int64_t dims[NPU_MAX_DIMS], n;
+	int nd, keep, dt;
+	double corr;
+	red r;
+	ref_iter it;
+
+	if (ref_tensor(op, 0, "self", &x) < 0 || red_dims(op, 1, "dim", dims, &nd) < 0 ||
+	    ref_double(op, -1, "correction", 1, &corr) < 0 ||
+	    ref_bool(op, -1, "keepdim", 0, &keep) < 0 ||
+	    red_setup(op, x, dims, nd, keep, &r) < 0)
+		return -1;
+	dt = ref_is_float(x->dtype) ? x->dtype : NPU_DT_F32;
+	if (ref_out(op, 0, dt, r.nd, r.shape, &v) < 0 ||
+	    ref_out(op, 1, dt, r.nd, r.shape, &mean) < 0)
+		return -1;
+	n = npu_reftensor_numel(x);
+	for (int pass = 0; pass < 2; pass++) {
+		ref_iter_init(&it, x->ndim, x->shape, 1);
+		memcpy(it.st[0], r.ist, sizeof r.ist);
+		for (int64_t i = 0; i < n; i++, ref_iter_next(&it)) {
+			double d = x->data[i];
+			if (pass == 0)
+				mean->data[it.off[0]] += d;
+			else
+				v->data[it.off[0]] += (d - mean->data[it.off[0]]) *
+						      (d - mean->data[it.off[0]]);
+		}
+		for (int64_t i = 0, m = npu_reftensor_numel(v); i < m; i++)
+			if (pass == 0)
+				mean->data[i] /= (double)r.count;
+			else
+				v->data[i] /= fmax(0, (double)r.count - corr);
+	}
+	if (op->id == NPU_AOP_STD)
+		for (int64_t i = 0, m = npu_reftensor_numel(v); i < m; i++)
+			v->data[i] = sqrt(v->data[i]);
+	if (op->id != NPU_AOP_VAR_MEAN) {
+		npu_reftensor_free(&op->out[1]);
+		op->nout = 1;
+	}
+	return 0;
+}
+
+/* x as [outer, n, inner] around dim d. */
+static void split3(const npu_reftensor *x, int d, int64_t *outer, int64_t *n,
+		   int64_t *inner)
+{
+	*outer = *inner = 1;
+	*n = x->ndim ? x->shape[d] : 1;
+	for (int i = 0; i < d; i++)
+		*outer *= x->shape[i];
+	for (int i = d + 1; i < x->ndim; i++)
+		*inner *= x->shape[i];
+}
+
+/* max.dim, min.dim, argmax, argmin: the first extreme wins; NaN is the
+ * extreme (PyTorch propagates it). */
+int ref_argred(ref_op *op)
+{
+	const npu_reftensor *x;
+	npu_reftensor *val = NULL, *idx;
+	int64_t dimv, outer, n, inner, shape[NPU_MAX_DIMS];
+	int d = 0, keep, nd = 0, flat, id = op->id;
+	int ismax = id == NPU_AOP_MAX_DIM || id == NPU_AOP_ARGMAX;
+	npu_reftensor flatx;
+
+	if (ref_tensor(op, 0, "self", &x) < 0 || ref_bool(op, 2, "keepdim", 0, &keep) < 0)
+		return -1;
+	flat = !ref_arg(op, 1, "dim");
+	if (flat && (id == NPU_AOP_MAX_DIM || id == NPU_AOP_MIN_DIM))
+		return npu_errf(op->e, "missing dim");
+	if (!flat && (ref_int(op, 1, "dim", 0, &dimv) < 0 ||
+		      ref_dim(op, dimv, x->ndim, &d) < 0))
+		return -1;
+	if (npu_reftensor_numel(x) == 0)
+		return npu_errf(op->e, "reduction of an empty tensor");
+	flatx = *x;
+	if (flat) {
+		flatx.ndim = 1;
+		flatx.shape[0] = npu_reftensor_numel(x);
+		for (int i = 0; keep && i < x->ndim; i++)
+			shape[nd++] = 1;
+	} else {
+		for (int i = 0; i < x->ndim; i++)
+			if (i != d || keep)
+				shape[nd++] = i == d ? 1 : x->shape[i];
+	}
+	split3(&flatx, d, &outer, &n, &inner);
+	if ((ismax ? id == NPU_AOP_MAX_DIM : id == NPU_AOP_MIN_DIM) &&
+	    ref_out(op, 0, x->dtype, nd, shape, &val) < 0)
+		return -1;
+	if (ref_out(op, val ? 1 : 0, NPU_DT_I64, nd, shape, &idx) < 0)
+		return -1;
+	for (int64_t o = 0; o < outer; o++)
+		for (int64_t in = 0; in < inner; in++) {
+			const double *p = flatx.data + o * n * inner + in;
+			double best = p[0];
+			int64_t bi = 0;
+			for (int64_t k = 1; k < n && !isnan(best); k++) {
+				double v = p[k * inner];
+				if (isnan(v) || (ismax ? v > best : v < best)) {
+					best = v;
+					bi = k;
+				}
+			}
+			if (val)
+				val->data[o * inner + in] = best;
+			idx->data[o * inner + in] = (double)bi;
+		}
+	return 0;
+}
+
+int ref_cumsum(ref_op *op)
+{
+	const npu_reftensor *x;
+	npu_reftensor *y;
+	int64_t dimv, outer, n, inner;
+	int d, dt;
+
+	if (ref_tensor(op, 0, "self", &x) < 0 || ref_int(op, 1, "dim", 0, &dimv) < 0 ||
+	    ref_dim(op, dimv, x->ndim, &d) < 0)
+		return -1;
+	dt = ref_is_float(x->dtype) ? x->dtype : NPU_DT_I64;
+	if (ref_dtype(op, -1, "dtype", dt, &dt) < 0 ||
+	    ref_out(op, 0, dt, x->ndim, x->shape, &y) < 0)
+		return -1;
+	split3(x, d, &outer, &n, &inner);
+	for (int64_t o = 0; o < outer; o++)
+		for (int64_t in = 0; in < inner; in++) {
+			double s = 0;
+			for (int64_t k = 0; k < n; k++) {
+				int64_t at = (o * n + k) * inner + in;
+				s += x->data[at];
+				y->data[at] = s;
+			}
+		}
+	return 0;
+}
+
+int ref_softmax(ref_op *op)
+{
+	const npu_reftensor *x;
+	npu_reftensor *y;
+	int64_t dimv, outer, n, inner;
+	int d, half, dt, logsm = op->id == NPU_AOP_LOG_SOFTMAX;
+
+	if (ref_tensor(op, 0, "self", &x) < 0 || ref_int(op, 1, "dim", 0, &dimv) < 0 ||
+	    ref_bool(op, 2, "half_to_float", 0, &half) < 0 ||
+	    ref_dim(op, dimv, x->ndim, &d) < 0)
+		return -1;
+	dt = half || !ref_is_float(x->dtype) ? NPU_DT_F32 : x->dtype;
+	if (ref_out(op, 0, dt, x->ndim, x->shape, &y) < 0)
+		return -1;
+	split3(x, d, &outer, &n, &inner);
+	for (int64_t o = 0; o < outer; o++)
+		for (int64_t in = 0; in < inner; in++) {
+			const double *p = x->data + o * n * inner + in;
+			double *q = y->data + o * n * inner + in, m = -INFINITY, s = 0;
+			for (int64_t k = 0; k < n; k++)
+				m = p[k * inner] > m || isnan(p[k * inner]) ? p[k * inner] : m;
+			for (int64_t k = 0; k < n; k++)
+				s += exp(p[k * inner] - m);
+			for (int64_t k = 0; k < n; k++)
+				q[k * inner] = logsm ? p[k * inner] - m - log(s)
+						     : exp(p[k * inner] - m) / s;
+		}
+	return 0;
+}
+
+/* ---- matrix products --------------------------------------------- */
+
+/* c[m,n] = a[m,k] x b[k,n] (+ beta * c), all row-major contiguous. */
+static void gemm(int64_t m, int64_t n, int64_t k, double alpha,
+		 const double *a, const double *b, double beta, double *c)
+{
+	if (!m || !n)
+		return;
+	if (!k) {
+		for (int64_t i = 0; i < m * n; i++)
+			c[i] *= beta;
+		return;
+	}
+	cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n,
+		    (int)k, alpha, a, (int)k, b, (int)n, beta, c, (int)n);
+}
+
+int ref_matmul(ref_op *op)
+{
+	const npu_reftensor *a, *b, *bias = NULL;
+	npu_reftensor *y;
+	int64_t shape[3], batch = 1;
+	double alpha = 1, beta = 1;
+	int base = 0, dt, bmm = op->id == NPU_AOP_BMM, r = bmm ? 3 : 2;
+
+	if (op->id == NPU_AOP_ADDMM) {
+		if (ref_tensor(op, 0, "self", &bias) < 0 ||
+		    ref_double(op, -1, "beta", 1, &beta) < 0 ||
+		    ref_double(op, -1, "alpha", 1, &alpha) < 0)
+			return -1;
+		base = 1;
+	}
+	if (ref_tensor(op, base, base ? "mat1" : "self", &a) < 0 ||
+	    ref_tensor(op, base + 1, base ? "mat2" : "mat2", &b) < 0)
+		return -1;
+	if (a->ndim != r || b->ndim != r || a->shape[r - 1] != b->shape[r - 2] ||
+	    (bmm && a->shape[0] != b->shape[0]))
+		return npu_errf(op->e, "matrix shapes do not match");
+	if (bmm)
+		batch = shape[0] = a->shape[0];
+	shape[r - 2] = a->shape[r - 2];
+	shape[r - 1] = b->shape[r - 1];
+	dt = op->id == NPU_AOP_INT_MM ? NPU_DT_I32 : ref_promote(a->dtype, b->dtype);
+	if (ref_out(op, 0, dt, r, shape, &y) < 0)
+		return -1;
+	int64_t m = shape[r - 2], n = shape[r - 1], k = a->shape[r - 1];
+	if (bias) {
+		int nd;
+		int64_t bs[NPU_MAX_DIMS], st[NPU_MAX_DIMS];
+		if (ref_bshape(op, bias->ndim, bias->shape, 2, shape, &nd, bs) < 0 ||
+		    nd != 2 || bs[0] != m || bs[1] != n)
+			return npu_errf(op->e, "bias does not broadcast to the product");
+		ref_bstrides(bias, 2, shape, st);
+		ref_gather_strided(bias, st, 0, y);
+		for (int64_t i = 0; i < m * n; i++)
+			y->data[i] *= beta;
+	}
+	for (int64_t i = 0; i < batch; i++)
+		gemm(m, n, k, alpha, a->data + i * m * k, b->data + i * k * n,
+		     bias ? 1 : 0, y->data + i * m * n);
+	return 0;
+}
+
+/* ---- convolution ------------------------------------------------- */
+
+typedef struct convp {
+	int64_t n, c, h, w;          /* input */
+	int64_t o, kh, kw, groups;   /* weight [o, c/groups, kh, kw] */
+	int64_t sh, sw, ph, pw, dh, dw;
+	int64_t oh, ow;
+	int spatial;                 /* 1 or 2 */
+} convp;
+
+/* A pair from an int list of 1 or 2 entries (1-d conv: the H entry is
+ * the identity). */
+static int pair(ref_op *op, int i, const char *name, int spatial, int64_t id,
+		int64_t *a, int64_t *b)
+{
+	int64_t v[2];
+	int n;
+
+	if (ref_ints(op, i, name, v, 2, &n) < 0)
+		return -1;
+	if (n == 0)
+		v[0] = v[1] = id;
+	else if (n == 1)
+		v[1] = v[0];
+	if (spatial == 1) {
+		*a = id == 0 ? 0 : 1;
+		*b = v[0];
+	} else {
+		*a = v[0];
+		*b = v[1];
+	}
+	return 0;
+}
+
+static int conv_params(ref_op *op, const npu_reftensor *x,
+		       const npu_reftensor *w, int base, convp *p)
+{
+	int transposed;
+
+	if (x->ndim != 3 && x->ndim != 4)
+		return npu_errf(op->e, "input must be 3-d or 4-d (NCL or NCHW)");
+	if (w->ndim != x->ndim)
+		return npu_errf(op->e, "weight rank differs from input");
+	p->spatial = x->ndim - 2;
+	p->n = x->shape[0];
+	p->c = x->shape[1];
+	p->h = p->spatial == 2 ? x->shape[2] : 1;
+	p->w = x->shape[x->ndim - 1];
+	p->o = w->shape[0];
+	p->kh = p->spatial == 2 ? w->shape[2] : 1;
+	p->kw = w->shape[w->ndim - 1];
+	if (pair(op, base, "stride", p->spatial, 1, &p->sh, &p->sw) < 0 ||
+	    pair(op, base + 1, "padding", p->spatial, 0, &p->ph, &p->pw) < 0 ||
+	    pair(op, base + 2, "dilation", p->spatial, 1, &p->dh, &p->dw) < 0 ||
+	    ref_bool(op, base + 3, "transposed", 0, &transposed) < 0 ||
+	    ref_int(op, base + 5, "groups", 1, &p->groups) < 0)
+		return -1;
+	if (transposed)
+		return npu_errf(op->e, "transposed convolution is not supported");
+	if (p->groups <= 0 || p->c % p->groups || p->o % p->groups ||
+	    w->shape[1] * p->groups != p->c)
+		return npu_errf(op->e, "channels do not match the groups");
+	if (p->sh <= 0 || p->sw <= 0 || p->dh <= 0 || p->dw <= 0 || p->ph < 0 || p->pw < 0)
+		return npu_errf(op->e, "bad stride, padding or dilation");
+	p->oh = (p->h + 2 * p->ph - p->dh * (p->kh - 1) - 1) / p->sh + 1;
+	p->ow = (p->w + 2 * p->pw - p->dw * (p->kw - 1) - 1) / p->sw + 1;
+	if (p->oh <= 0 || p->ow <= 0)
+		return npu_errf(op->e, "the kernel is larger than the padded input");
+	return 0;
+}
+
+/* col[(c*kh + i)*kw + j][oy*ow + ox] for the channels [c0, c0 + cg). */
+static void im2col(const convp *p, const double *img, int64_t c0, int64_t cg,
+		   double *col)
+{
+	int64_t hw = p->oh * p->ow;
+
+	for (int64_t c = 0; c < cg; c++)
+		for (int64_t i = 0; i < p->kh; i++)
+			for (int64_t j = 0; j < p->kw; j++) {
+				double *row = col + ((c * p->kh + i) * p->kw + j) * hw;
+				const double *plane = img + (c0 + c) * p->h * p->w;
+				for (int64_t oy = 0; oy < p->oh; oy++) {
+					int64_t y = oy * p->sh - p->ph + i * p->dh;
+					for (int64_t ox = 0; ox < p->ow; ox++) {
+						int64_t x = ox * p->sw - p->pw + j * p->dw;
+						row[oy * p->ow + ox] =
+							y >= 0 && y < p->h && x >= 0 && x < p->w
+							? plane[y * p->w + x] : 0;
+					}
+				}
+			}
+}
+
+/* The inverse scatter-add of im2col. */
+static void col2im(const convp *p, const double *col, int64_t c0, int64_t cg,
+		   double *img)
+{
+	int64_t hw = p->oh * p->ow;
+
+	for (int64_t c = 0; c < cg; c++)
+		for (int64_t i = 0; i < p->kh; i++)
+			for (int64_t j = 0; j < p->kw; j++) {
+				const double *row = col + ((c * p->kh + i) * p->kw + j) * hw;
+				double *plane = img + (c0 + c) * p->h * p->w;
+				for (int64_t oy = 0; oy < p->oh; oy++) {
+					int64_t y = oy * p->sh - p->ph + i * p->dh;
+					if (y < 0 || y >= p->h)
+						continue;
+					for (int64_t ox = 0; ox < p->ow; ox++) {
+						int64_t x = ox * p->sw - p->pw + j * p->dw;
+						if (x >= 0 && x < p->w)
+							plane[y * p->w + x] += row[oy * p->ow + ox];
+					}
+				}
+			}
+}
+
+static void out_shape(const convp *p, int64_t *shape)
+{
+	shape[0] = p->n;
+	shape[1] = p->o;
+	if (p->spatial == 2) {
+		shape[2] = p->oh;
+		shape[3] = p->ow;
+	} else {
+		shape[2] = p->ow;
+	}
+}
+
+int ref_conv(ref_op *op)
+{
+	const npu_reftensor *x, *w, *bias;
+	npu_reftensor *y;
+	int64_t shape[4], cg, og, k, hw;
+	double *col;
+	convp p;
+
+	if (ref_tensor(op, 0, "input", &x) < 0 || ref_tensor(op, 1, "weight", &w) < 0 ||
+	    conv_params(op, x, w, 3, &p) < 0)
+		return -1;
+	bias = ref_opt_tensor(op, 2, "bias");
+	if (bias && npu_reftensor_numel(bias) != p.o)
+		return npu_errf(op->e, "bias has %lld entries, not %lld",
+				(long long)npu_reftensor_numel(bias), (long long)p.o);
+	out_shape(&p, shape);
+	if (ref_out(op, 0, ref_promote(x->dtype, w->dtype), x->ndim, shape, &y) < 0)
+		return -1;
+	cg = p.c / p.groups;
+	og = p.o / p.groups;
+	k = cg * p.kh * p.kw;
+	hw = p.oh * p.ow;
+	if (!(col = malloc((size_t)(k * hw) * sizeof *col)))
+		return npu_errf(op->e, "out of memory");
+	for (int64_t n = 0; n < p.n; n++)
+		for (int64_t g = 0; g < p.groups; g++) {
+			double *out = y->data + (n * p.o + g * og) * hw;
+			im2col(&p, x->data + n * p.c * p.h * p.w, g * cg, cg, col);
+			gemm(og, hw, k, 1.0, w->data + g * og * k, col, 0, out);
+		}
+	free(col);
+	for (int64_t n = 0; bias && n < p.n; n++)
+		for (int64_t o = 0; o < p.o; o++)
+			for (int64_t i = 0; i < hw; i++)
+				y->data[(n * p.o + o) * hw + i] += bias->data[o];
+	return 0;
+}
+
+int ref_conv_bwd(ref_op *op)
+{
+	const npu_reftensor *gy, *x, *w;
+	npu_reftensor *gx = NULL, *gw = NULL, *gb = NULL;
+	int64_t mask[3] = { 1, 1, 1 }, cg, og, k, hw, shape[4];
+	int nm;
+	double *col = NULL, *gcol = NULL;
+	convp p;
+
+	if (ref_tensor(op, 0, "grad_output", &gy) < 0 ||
+	    ref_tensor(op, 1, "input", &x) < 0 || ref_tensor(op, 2, "weight", &w) < 0 ||
+	    conv_params(op, x, w, 4, &p) < 0 ||
+	    ref_ints(op, 10, "output_mask", mask, 3, &nm) < 0)
+		return -1;
+	out_shape(&p, shape);
+	if (gy->ndim != x->ndim || memcmp(gy->shape, shape, (size_t)x->ndim * sizeof *shape))
+		return npu_errf(op->e, "grad_output has the wrong shape");
+	if ((mask[0] && ref_out(op, 0, x->dtype, x->ndim, x->shape, &gx) < 0) ||
+	    (mask[1] && ref_out(op, 1, w->dtype, w->ndim, w->shape, &gw) < 0) ||
+	    (mask[2] && ref_out(op, 2, gy->dtype, 1, &p.o, &gb) < 0))
+		return -1;
+	op->nout = 3;
+	cg = p.c / p.groups;
+	og = p.o / p.groups;
+	k = cg * p.kh * p.kw;
+	hw = p.oh * p.ow;
+	col = malloc((size_t)(k * hw) * sizeof *col);
+	gcol = malloc((size_t)(k * hw) * sizeof *gcol);
+	if (!col || !gcol) {
+		free(col);
+		free(gcol);
+		return npu_errf(op->e, "out of memory");
+	}
+	for (int64_t n = 0; n < p.n; n++)
+		for (int64_t g = 0; g < p.groups; g++) {
+			const double *go = gy->data + (n * p.o + g * og) * hw;
+			if (gw) {
+				/* gw_g[og, k] += go[og, hw] x col^T[hw, k] */
+				im2col(&p, x->data + n * p.c * p.h * p.w, g * cg, cg, col);
+				cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans,
+					    (int)og, (int)k, (int)hw, 1.0, go, (int)hw,
+					    col, (int)hw, 1.0, gw->data + g * og * k, (int)k);
+			}
+			if (gx) {
+				/* gcol[k, hw] = w_g^T[k, og] x go[og, hw] */
+				cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans,
+					    (int)k, (int)hw, (int)og, 1.0,
+					    w->data + g * og * k, (int)k, go, (int)hw,
+					    0.0, gcol, (int)hw);
+				col2im(&p, gcol, g * cg, cg, gx->data + n * p.c * p.h * p.w);
+			}
+		}
+	free(col);
+	free(gcol);
+	for (int64_t n = 0; gb && n < p.n; n++)
+		for (int64_t o = 0; o < p.o; o++)
+			for (int64_t i = 0; i < hw; i++)
+				gb->data[o] += gy->data[(n * p.o + o) * hw + i];
+	return 0;
+}
+
+/* ---- pooling ----------------------------------------------------- */
+
+static int64_t pool_len(int64_t in, int64_t k, int64_t s, int64_t pad,
+			int64_t dil, int ceil_mode)
+{
+	int64_t num = in + 2 * pad - dil * (k - 1) - 1 + (ceil_mode ? s - 1 : 0);
+	int64_t out = (num < 0 ? num - s + 1 : num) / s + 1;
+
+	/* the last window must start inside the input or the left padding */
+	if (ceil_mode && (out - 1) * s >= in + pad)
+		out--;
+	return out;
+}
+
+int ref_pool(ref_op *op)
+{
+	const npu_reftensor *x;
+	npu_reftensor *y, *yi = NULL;
+	int64_t kh, kw, sh, sw, ph = 0, pw = 0, dh = 1, dw = 1, oh, ow, h, w, planes;
+	int64_t shape[4], div_override = 0;
+	int ceil_mode = 0, incl = 1, nd, id = op->id;
+
+	if (ref_tensor(op, 0, "self", &x) < 0)
+		return -1;
+	if (x->ndim != 3 && x->ndim != 4)
+		return npu_errf(op->e, "input must be 3-d or 4-d");
+	nd = x->ndim;
+	h = x->shape[nd - 2];
+	w = x->shape[nd - 1];
+	planes = h && w ? npu_reftensor_numel(x) / (h * w) : 0;
+	if (id == NPU_AOP_ADAPTIVE_AVG_POOL2D) {
+		if (pair(op, 1, "output_size", 2, 1, &oh, &ow) < 0)
+			return -1;
+		kh = kw = sh = sw = 1;
+	} else {
+		if (pair(op, 1, "kernel_size", 2, 1, &kh, &kw) < 0)
+			return -1;
+		sh = kh;
+		sw = kw;
+		if (pair(op, 2, "stride", 2, 0, &sh, &sw) < 0 ||
+		    pair(op, 3, "padding", 2, 0, &ph, &pw) < 0)
+			return -1;
+		if (!sh && !sw) {  /* stride=[] means the kernel size */
+			sh = kh;
+			sw = kw;
+		}
+		if (id == NPU_AOP_MAX_POOL2D) {
+			if (pair(op, 4, "dilation", 2, 1, &dh, &dw) < 0 ||
+			    ref_bool(op, 5, "ceil_mode", 0, &ceil_mode) < 0)
+				return -1;
+		} else if (ref_bool(op, 4, "ceil_mode", 0, &ceil_mode) < 0 ||
+			   ref_bool(op, 5, "count_include_pad", 1, &incl) < 0 ||
+			   ref_int(op, 6, "divisor_override", 0, &div_override) < 0) {
+			return -1;
+		}
+		if (kh <= 0 || kw <= 0 || sh <= 0 || sw <= 0 || ph < 0 || pw < 0 ||
+		    dh <= 0 || dw <= 0 || 2 * ph > kh || 2 * pw > kw)
+			return npu_errf(op->e, "bad kernel, stride, padding or dilation");
+		oh = pool_len(h, kh, sh, ph, dh, ceil_mode);
+		ow = pool_len(w, kw, sw, pw, dw, ceil_mode);
+	}
+	if (oh <= 0 || ow <= 0)
+		return npu_errf(op->e, "empty pooling output");
+	memcpy(shape, x->shape, sizeof shape);
+	shape[nd - 2] = oh;
+	shape[nd - 1] = ow;
+	if (ref_out(op, 0, x->dtype, nd, shape, &y) < 0 ||
+	    (id == NPU_AOP_MAX_POOL2D && ref_out(op, 1, NPU_DT_I64, nd, shape, &yi) < 0))
+		return -1;
+	for (int64_t pl = 0; pl < planes; pl++)
+		for (int64_t oy = 0; oy < oh; oy++)
+			for (int64_t ox = 0; ox < ow; ox++) {
+				const double *src = x->data + pl * h * w;
+				int64_t y0, y1, x0, x1, at = (pl * oh + oy) * ow + ox;
+				double acc = id == NPU_AOP_MAX_POOL2D ? -INFINITY : 0, cnt;
+				int64_t best = -1;
+				if (id == NPU_AOP_ADAPTIVE_AVG_POOL2D) {
+					y0 = oy * h / oh; y1 = ((oy + 1) * h + oh - 1) / oh;
+					x0 = ox * w / ow; x1 = ((ox + 1) * w + ow - 1) / ow;
+					cnt = (double)((y1 - y0) * (x1 - x0));
+				} else if (id == NPU_AOP_MAX_POOL2D) {
+					for (int64_t i = 0; i < kh; i++)
+						for (int64_t j = 0; j < kw; j++) {
+							int64_t yy = oy * sh - ph + i * dh;
+							int64_t xx = ox * sw - pw + j * dw;
+							if (yy < 0 || yy >= h || xx < 0 || xx >= w)
+								continue;
+							double v = src[yy * w + xx];
+							if (best < 0 || v > acc || isnan(v)) {
+								if (best >= 0 && isnan(acc))
+									continue;
+								acc = v;
+								best = yy * w + xx;
+							}
+						}
+					y->data[at] = acc;
+					yi->data[at] = (double)best;
+					continue;
+				} else {
+					y0 = oy * sh - ph; x0 = ox * sw - pw;
+					y1 = y0 + kh < h + ph ? y0 + kh : h + ph;
+					x1 = x0 + kw < w + pw ? x0 + kw : w + pw;
+					cnt = (double)((y1 - y0) * (x1 - x0));
+					y0 = y0 < 0 ? 0 : y0; x0 = x0 < 0 ? 0 : x0;
+					y1 = y1 > h ? h : y1; x1 = x1 > w ? w : x1;
+					if (!incl)
+						cnt = (double)((y1 - y0) * (x1 - x0));
+					if (div_override)
+						cnt = (double)div_override;
+				}
+				for (int64_t yy = y0; yy < y1; yy++)
+					for (int64_t xx = x0; xx < x1; xx++)
+						acc += src[yy * w + xx];
+				y->data[at] = acc / cnt;
+			}
+	return 0;
+}
+
+/* ---- normalization ----------------------------------------------- */
+
+/* Per-channel statistics of x [N, C, ...]: mean and biased variance. */
+static void channel_stats(const npu_reftensor *x, double *mean, double *var,
+			  int64_t *count)
+{
+	int64_t c = x->shape[1], inner = 1, n = x->shape[0];
+
+	for (int i = 2; i < x->ndim; i++)
+		inner *= x->shape[i];
+	*count = n * inner;
+	for (int64_t ch = 0; ch < c; ch++) {
+		double s = 0, q = 0;
+		for (int64_t b = 0; b < n; b++)
+			for (int64_t i = 0; i < inner; i++)
+				s += x->data[(b * c + ch) * inner + i];
+		mean[ch] = *count ? s / (double)*count : 0;
+		for (int64_t b = 0; b < n; b++)
+			for (int64_t i = 0; i < inner; i++) {
+				double d = x->data[(b * c + ch) * inner + i] - mean[ch];
+				q += d * d;
+			}
+		var[ch] = *count ? q / (double)*count : 0;
+	}
+}
+
+int ref_batchnorm(ref_op *op)
+{
+	const npu_reftensor *x, *w, *b, *rm, *rv;
+	npu_reftensor *y, *smean, *srstd, *nrm, *nrv;
+	int training = 0, id = op->id, base = 5;
+	double mom, eps;
+	int64_t c, inner = 1, count = 0, zero = 0;
+
+	if (ref_tensor(op, 0, "input", &x) < 0)
+		return -1;
+	if (x->ndim < 2)
+		return npu_errf(op->e, "input must be at least 2-d");
+	w = ref_opt_tensor(op, 1, "weight");
+	b = ref_opt_tensor(op, 2, "bias");
+	rm = ref_opt_tensor(op, 3, "running_mean");
+	rv = ref_opt_tensor(op, 4, "running_var");
+	if (id != NPU_AOP_BN_INFER && ref_bool(op, base++, "training", 0, &training) < 0)
+		return -1;
+	if (ref_double(op, base, "momentum", 0.1, &mom) < 0 ||
+	    ref_double(op, base + 1, "eps", 1e-5, &eps) < 0)
+		return -1;
+	c = x->shape[1];
+	for (int i = 2; i < x->ndim; i++)
+		inner *= x->shape[i];
+	if ((w && npu_reftensor_numel(w) != c) || (b && npu_reftensor_numel(b) != c) ||
+	    (rm && npu_reftensor_numel(rm) != c) || (rv && npu_reftensor_numel(rv) != c))
+		return npu_errf(op->e, "per-channel tensors must have %lld entries",
+				(long long)c);
+	if (!training && (!rm || !rv))
+		return npu_errf(op->e, "evaluation needs the running statistics");
+	if (ref_out(op, 0, x->dtype, x->ndim, x->shape, &y) < 0 ||
+	    ref_out(op, 1, x->dtype, 1, training ? &c : &zero, &smean) < 0 ||
+	    ref_out(op, 2, x->dtype, 1, training ? &c : &zero, &srstd) < 0)
+		return -1;
+	double *mean = calloc((size_t)c + 1, sizeof *mean);
+	double *var = calloc((size_t)c + 1, sizeof *var);
+	if (!mean || !var) {
+		free(mean);
+		free(var);
+		return npu_errf(op->e, "out of memory");
+	}
+	if (training) {
+		channel_stats(x, mean, var, &count);
+	} else {
+		memcpy(mean, rm->data, (size_t)c * sizeof *mean);
+		memcpy(var, rv->data, (size_t)c * sizeof *var);
+	}
+	for (int64_t ch = 0; ch < c; ch++) {
+		double rstd = 1 / sqrt(var[ch] + eps);
+		double sc = rstd * (w ? w->data[ch] : 1), sh = b ? b->data[ch] : 0;
+		for (int64_t n = 0; n < x->shape[0]; n++)
+			for (int64_t i = 0; i < inner; i++) {
+				int64_t at = (n * c + ch) * inner + i;
+				y->data[at] = (x->data[at] - mean[ch]) * sc + sh;
+			}
+		if (training) {
+			smean->data[ch] = mean[ch];
+			srstd->data[ch] = rstd;
+		}
+	}
+	if (id == NPU_AOP_BN_FUNC) {
+		if (!rm || !rv) {
+			free(mean);
+			free(var);
+			return npu_errf(op->e, "missing running statistics");
+		}
+		if (ref_out(op, 3, rm->dtype, 1, &c, &nrm) < 0 ||
+		    ref_out(op, 4, rv->dtype, 1, &c, &nrv) < 0) {
+			free(mean);
+			free(var);
+			return -1;
+		}
+		for (int64_t ch = 0; ch < c; ch++) {
+			double unb = count > 1 ? var[ch] * (double)count / (double)(count - 1)
+					       : var[ch];
+			nrm->data[ch] = training ? (1 - mom) * rm->data[ch] + mom * mean[ch]
+						 : rm->data[ch];
+			nrv->data[ch] = training ? (1 - mom) * rv->data[ch] + mom * unb
+						 : rv->data[ch];
+		}
+	}
+	free(mean);
+	free(var);
+	return 0;
+}
+
+int ref_layernorm(ref_op *op)
+{
+	const npu_reftensor *x, *w, *b;
+	npu_reftensor *y, *mo, *ro;
+	int64_t ns[NPU_MAX_DIMS], shape[NPU_MAX_DIMS], outer = 1, inner = 1;
+	int nn, axis;
+	double eps;
+
+	if (ref_tensor(op, 0, "input", &x) < 0 ||
+	    ref_ints(op, 1, "normalized_shape", ns, NPU_MAX_DIMS, &nn) < 0 ||
+	    ref_double(op, 4, "eps", 1e-5, &eps) < 0)
+		return -1;
+	axis = x->ndim - nn;
+	if (axis < 0)
+		return npu_errf(op->e, "normalized_shape longer than the input");
+	for (int i = 0; i < x->ndim; i++) {
+		if (i >= axis && x->shape[i] != ns[i - axis])
+			return npu_errf(op->e, "normalized_shape does not match");
+		shape[i] = i < axis ? x->shape[i] : 1;
+		if (i < axis)
+			outer *= x->shape[i];
+		else
+			inner *= x->shape[i];
+	}
+	w = ref_opt_tensor(op, 2, "weight");
+	b = ref_opt_tensor(op, 3, "bias");
+	if ((w && npu_reftensor_numel(w) != inner) || (b && npu_reftensor_numel(b) != inner))
+		return npu_errf(op->e, "weight or bias has the wrong size");
+	if (ref_out(op, 0, x->dtype, x->ndim, x->shape, &y) < 0 ||
+	    ref_out(op, 1, x->dtype, x->ndim, shape, &mo) < 0 ||
+	    ref_out(op, 2, x->dtype, x->ndim, shape, &ro) < 0)
+		return -1;
+	for (int64_t o = 0; o < outer; o++) {
+		const double *p = x->data + o * inner;
+		double s = 0, q = 0, m, r;
+		for (int64_t i = 0; i < inner; i++)
+			s += p[i];
+		m = inner ? s / (double)inner : 0;
+		for (int64_t i = 0; i < inner; i++)
+			q += (p[i] - m) * (p[i] - m);
+		r = 1 / sqrt((inner ? q / (double)inner : 0) + eps);
+		for (int64_t i = 0; i < inner; i++)
+			y->data[o * inner + i] = (p[i] - m) * r * (w ? w->data[i] : 1) +
+						 (b ? b->data[i] : 0);
+		mo->data[o] = m;
+		ro->data[o] = r;
+	}
+	return 0;
+}
+
+/* ---- quantization ------------------------------------------------ */
+
+/*
+ * quantize_per_tensor is computed the way PyTorch's decomposition does,
+ * in the input's precision: fp32 inputs multiply by (float)(1 / scale)
+ * in fp32, round half to even, add the zero point, clamp.  The rounding
+ * step makes this exactness part of the semantics, so it holds in both
+ * precision modes.
+ */
+int ref_quant(ref_op *op)
+{
+	const npu_reftensor *x;
+	npu_reftensor *y;
+	double scale, zp, qmin, qmax;
+	int dt, f32;
+
+	if (ref_tensor(op, 0, "input", &x) < 0 ||
+	    ref_double(op, 1, "scale", 1, &scale) < 0 ||
+	    ref_double(op, 2, "zero_point", 0, &zp) < 0 ||
+	    ref_double(op, 3, "quant_min", 0, &qmin) < 0 ||
+	    ref_double(op, 4, "quant_max", 0, &qmax) < 0 ||
+	    ref_dtype(op, 5, "dtype", NPU_DT_I8, &dt) < 0)
+		return -1;
+	if (op->id == NPU_AOP_DEQUANTIZE) {
+		if (ref_dtype(op, -1, "out_dtype", NPU_DT_F32, &dt) < 0 ||
+		    ref_out(op, 0, dt, x->ndim, x->shape, &y) < 0)
+			return -1;
+		for (int64_t i = 0, n = npu_reftensor_numel(x); i < n; i++)
+			y->data[i] = (x->data[i] - zp) * scale;
+		return 0;
+	}
+	if (ref_out(op, 0, dt, x->ndim, x->shape, &y) < 0)
+		return -1;
+	f32 = x->dtype != NPU_DT_F64;
+	for (int64_t i = 0, n = npu_reftensor_numel(x); i < n; i++) {
+		double v = f32 ? (double)((float)x->data[i] * (float)(1.0 / scale))
+			       : x->data[i] * (1.0 / scale);
+		v = nearbyint(v) + zp;
+		y->data[i] = v < qmin ? qmin : v > qmax ? qmax : v;
+	}
+	return 0;
+}

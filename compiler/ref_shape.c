@@ -1,0 +1,786 @@
+/*
+ * ref_shape.c - views, data movement and creation kernels of the
+ * reference interpreter.  Views are copies here: a view reads its input
+ * through (strides, offset) once and owns the result, which keeps every
+ * tensor contiguous and the kernels simple.
+ */
+#include "compiler/ref_int.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "isa/isa.h"
+
+static void unravel(int64_t i, int nd, const int64_t *shape, int64_t *idx)
+{
+	for (int d = nd - 1; d >= 0; d--) {
+		idx[d] = shape[d] ? i % shape[d] : 0;
+		i = shape[d] ? i / shape[d] : 0;
+	}
+}
+
+/* PyTorch's slice bounds: negative from the end, clamped. */
+static void slice_bounds(int64_t size, int64_t *start, int64_t *end)
+{
+	if (*start < 0)
+		*start += size;
+	if (*end < 0)
+		*end += size;
+	if (*start < 0)
+		*start = 0;
+	if (*start > size)
+		*start = size;
+	if (*end < *start)
+		*end = *start;
+	if (*end > size)
+		*end = size;
+}
+
+/* ---- reshape family ---------------------------------------------- */
+
+/* The target shape of view/reshape, with one -1 inferred. */
+static int view_shape(ref_op *op, const npu_reftensor *x, int64_t *shape,
+		      int *nd)
+{
+	int infer = -1;
+	int64_t known = 1, numel = npu_reftensor_numel(x);
+
+	if (ref_ints(op, 1, "size", shape, NPU_MAX_DIMS, nd) < 0)
+		return -1;
+	for (int i = 0; i < *nd; i++) {
+		if (shape[i] == -1 && infer < 0)
+			infer = i;
+		else if (shape[i] < 0)
+			return npu_errf(op->e, "bad size %lld", (long long)shape[i]);
+		else
+			known *= shape[i];
+	}
+	if (infer >= 0) {
+		if (!known)
+			return npu_errf(op->e, "cannot infer -1 with zero elements");
+		shape[infer] = numel / known;
+		known *= shape[infer];
+	}
+	if (known != numel)
+		return npu_errf(op->e, "shape has %lld elements, input %lld",
+				(long long)known, (long long)numel);
+	return 0;
+}
+
+int ref_reshape(ref_op *op)
+{
+	const npu_reftensor *x;
+	npu_reftensor *y;
+	int64_t shape[NPU_MAX_DIMS], dims[NPU_MAX_DIMS];
+	int nd = 0, nd2, d, drop[NPU_MAX_DIMS] = { 0 };
+
+	if (ref_tensor(op, 0, "self", &x) < 0)
+		return -1;
+	switch (op->id) {
+	case NPU_AOP_SQUEEZE: case NPU_AOP_SQUEEZE_DIM: case NPU_AOP_SQUEEZE_DIMS:
+		if (op->id == NPU_AOP_SQUEEZE) {
+			for (int i = 0; i < x->ndim; i++)
+				drop[i] = 1;
+		} else {
+			if (ref_ints(op, 1, "dim", dims, NPU_MAX_DIMS, &nd2) < 0)
+				return -1;
+			for (int i = 0; i < nd2; i++) {
+				if (ref_dim(op, dims[i], x->ndim, &d) < 0)
+					return -1;
+				drop[d] = 1;
+			}
+		}
+		for (int i = 0; i < x->ndim; i++)
+			if (!drop[i] || x->shape[i] != 1)
+				shape[nd++] = x->shape[i];
+		break;
+	case NPU_AOP_UNSQUEEZE:
+		if (ref_ints(op, 1, "dim", dims, 1, &nd2) < 0 || nd2 != 1 ||
+		    ref_dim(op, dims[0], x->ndim + 1, &d) < 0)
+			return npu_errf(op->e, "bad dim");
+		if (x->ndim >= NPU_MAX_DIMS)
+			return npu_errf(op->e, "rank too large");
+		for (int i = 0; i <= x->ndim; i++)
+			shape[nd++] = i == d ? 1 : x->shape[i < d ? i : i - 1];
+		break;
+	default:
+		if (view_shape(op, x, shape, &nd) < 0)
+			return -1;
+	}
+	if (ref_out(op, 0, x->dtype, nd, shape, &y) < 0)
+		return -1;
+	memcpy(y->data, x->data, (size_t)npu_reftensor_numel(x) * sizeof(double));
+	return 0;
+}
+
+/* ---- strided views ----------------------------------------------- */
+
+int ref_strided(ref_op *op)
+{
+	const npu_reftensor *x;
+	npu_reftensor *y;
+	int64_t st[NPU_MAX_DIMS], ost[NPU_MAX_DIMS], shape[NPU_MAX_DIMS];
+	int64_t v[NPU_MAX_DIMS], off = 0, a, b, step;
+	int nd = 0, n, d, d2, seen[NPU_MAX_DIMS] = { 0 };
+
+	if (ref_tensor(op, 0, "self", &x) < 0)
+		return -1;
+	ref_strides(x->ndim, x->shape, st);
+	switch (op->id) {
+	case NPU_AOP_PERMUTE:
+		if (ref_ints(op, 1, "dims", v, NPU_MAX_DIMS, &n) < 0)
+			return -1;
+		if (n != x->ndim)
+			return npu_errf(op->e, "permute of rank %d with %d dims",
+					x->ndim, n);
+		for (int i = 0; i < n; i++) {
+			if (ref_dim(op, v[i], x->ndim, &d) < 0)
+				return -1;
+			if (seen[d]++)
+				return npu_errf(op->e, "repeated dim in permute");
+			shape[i] = x->shape[d];
+			ost[i] = st[d];
+		}
+		nd = n;
+		break;
+	case NPU_AOP_TRANSPOSE: case NPU_AOP_T:
+		if (op->id == NPU_AOP_T) {
+			if (x->ndim > 2)
+				return npu_errf(op->e, "t() of a rank-%d tensor", x->ndim);
+			a = 0;
+			b = x->ndim - 1;
+		} else if (ref_int(op, 1, "dim0", 0, &a) < 0 ||
+			   ref_int(op, 2, "dim1", 0, &b) < 0) {
+			return -1;
+		}
+		if (ref_dim(op, a, x->ndim, &d) < 0 || ref_dim(op, b, x->ndim, &d2) < 0)
+			return -1;
+		nd = x->ndim;
+		memcpy(shape, x->shape, (size_t)nd * sizeof *shape);
+		memcpy(ost, st, (size_t)nd * sizeof *st);
+		if (nd) {
+			shape[d] = x->shape[d2]; shape[d2] = x->shape[d];
+			ost[d] = st[d2]; ost[d2] = st[d];
+		}
+		break;
+	case NPU_AOP_EXPAND:
+		if (ref_ints(op, 1, "size", v, NPU_MAX_DIMS, &n) < 0)
+			return -1;
+		if (n < x->ndim)
+			return npu_errf(op->e, "expand to fewer dims");
+		for (int i = 0; i < n; i++) {
+			int k = i - (n - x->ndim);
+			int64_t have = k >= 0 ? x->shape[k] : 1;
+			shape[i] = v[i] == -1 && k >= 0 ? have : v[i];
+			if (shape[i] < 0 || (have != 1 && have != shape[i]))
+				return npu_errf(op->e, "cannot expand dim %d of size "
+						"%lld to %lld", i, (long long)have,
+						(long long)v[i]);
+			ost[i] = k >= 0 && have == shape[i] && have != 1 ? st[k] : 0;
+		}
+		nd = n;
+		break;
+	case NPU_AOP_SELECT:
+		if (ref_int(op, 1, "dim", 0, &a) < 0 || ref_int(op, 2, "index", 0, &b) < 0 ||
+		    ref_dim(op, a, x->ndim, &d) < 0)
+			return -1;
+		if (!x->ndim || b < -x->shape[d] || b >= x->shape[d])
+			return npu_errf(op->e, "index %lld out of range", (long long)b);
+		if (b < 0)
+			b += x->shape[d];
+		off = b * st[d];
+		for (int i = 0; i < x->ndim; i++)
+			if (i != d) {
+				shape[nd] = x->shape[i];
+				ost[nd++] = st[i];
+			}
+		break;
+	default: /* slice */
+		if (ref_int(op, 1, "dim", 0, &a) < 0 || ref_dim(op, a, x->ndim, &d) < 0 ||
+		    ref_int(op, 2, "start", 0, &b) < 0 ||
+		    ref_int(op, 3, "end", INT64_MAX, &v[0]) < 0 ||
+		    ref_int(op, 4, "step", 1, &step) < 0)
+			return -1;
+		if (step <= 0 || !x->ndim)
+			return npu_errf(op->e, "slice step must be positive");
+		slice_bounds(x->shape[d], &b, &v[0]);
+		nd = x->ndim;
+		memcpy(shape, x->shape, (size_t)nd * sizeof *shape);
+		memcpy(ost, st, (size_t)nd * sizeof *st);
+		shape[d] = (v[0] - b + step - 1) / step;
+		ost[d] = st[d] * step;
+		off = b * st[d];
+	}
+	if (ref_out(op, 0, x->dtype, nd, shape, &y) < 0)
+		return -1;
+	ref_gather_strided(x, ost, off, y);
+	return 0;
+}
+
+/* alias, clone, lift_fresh_copy, detach, _to_copy, copy, item. */
+int ref_copy(ref_op *op)
+{
+	const npu_reftensor *x, *src;
+	npu_reftensor *y;
+	int64_t st[NPU_MAX_DIMS];
+	int dt;
+
+	if (ref_tensor(op, 0, "self", &x) < 0)
+		return -1;
+	if (op->id == NPU_AOP_COPY) {
+		if (ref_tensor(op, 1, "src", &src) < 0)
+			return -1;
+		if (src->ndim > x->ndim)
+			return npu_errf(op->e, "src has more dims than self");
+		for (int i = 0; i < src->ndim; i++) {
+			int64_t s = src->shape[i], t = x->shape[i + x->ndim - src->ndim];
+			if (s != 1 && s != t)
+				return npu_errf(op->e, "src does not broadcast to self");
+		}
+		if (ref_out(op, 0, x->dtype, x->ndim, x->shape, &y) < 0)
+			return -1;
+		ref_bstrides(src, x->ndim, x->shape, st);
+		ref_gather_strided(src, st, 0, y);
+		for (int64_t i = 0, n = npu_reftensor_numel(y); i < n; i++)
+			y->data[i] = ref_to_dtype(x->dtype, y->data[i]);
+		return 0;
+	}
+	if (op->id == NPU_AOP_ITEM && npu_reftensor_numel(x) != 1)
+		return npu_errf(op->e, "item() of a tensor with %lld elements",
+				(long long)npu_reftensor_numel(x));
+	dt = x->dtype;
+	if (op->id == NPU_AOP_TO_COPY && ref_dtype(op, -1, "dtype", x->dtype, &dt) < 0)
+		return -1;
+	if (ref_out(op, 0, dt, op->id == NPU_AOP_ITEM ? 0 : x->ndim, x->shape, &y) < 0)
+		return -1;
+	memcpy(y->data, x->data, (size_t)npu_reftensor_numel(x) * sizeof(double));
+	return 0;
+}
+
+/* ---- movement ---------------------------------------------------- */
+
+/* The tensors of a list argument. */
+static int tensor_list(ref_op *op, int i, const char *name,
+		       const npu_reftensor **ts, int max, int *n)
+{
+	const npu_gval *l = ref_arg(op, i, name);
+
+	if (!l || l->kind != NPU_GV_LIST || !l->u.list.n || l->u.list.n > max)
+		return npu_errf(op->e, "expected a list of 1 to %d tensors", max);
+	for (int k = 0; k < l->u.list.n; k++) {
+		const npu_gval *v = &l->u.list.v[k];
+		if (v->kind != NPU_GV_NODE || v->u.node >= op->cx->nvals ||
+		    op->cx->vals[v->u.node].n < 1 ||
+		    op->cx->vals[v->u.node].t[0].ndim < 0)
+			return npu_errf(op->e, "list entry %d is not a tensor", k);
+		ts[k] = &op->cx->vals[v->u.node].t[0];
+	}
+	*n = l->u.list.n;
+	return 0;
+}
+
+int ref_cat(ref_op *op)
+{
+	const npu_reftensor *ts[256], *ref = NULL;
+	npu_reftensor *y;
+	int64_t dim, shape[NPU_MAX_DIMS], pos = 0;
+	int n = 0, d, nd, dt = -1, stack = op->id == NPU_AOP_STACK;
+
+	if (tensor_list(op, 0, "tensors", ts, 256, &n) < 0 ||
+	    ref_int(op, 1, "dim", 0, &dim) < 0)
+		return -1;
+	/* legacy: 1-d empty tensors are skipped by cat */
+	for (int k = 0; k < n; k++)
+		if (stack || !(ts[k]->ndim == 1 && ts[k]->shape[0] == 0) || !ref)
+			if (!ref || ref->ndim < ts[k]->ndim)
+				ref = ts[k];
+	nd = ref->ndim + stack;
+	if (nd > NPU_MAX_DIMS || ref_dim(op, dim, nd, &d) < 0)
+		return -1;
+	memcpy(shape, ref->shape, sizeof shape);
+	if (stack) {
+		memmove(shape + d + 1, shape + d, (size_t)(ref->ndim - d) * sizeof *shape);
+		shape[d] = 0;
+	} else if (!nd) {
+		return npu_errf(op->e, "cannot cat 0-dim tensors");
+	} else {
+		shape[d] = 0;
+	}
+	for (int k = 0; k < n; k++) {
+		if (!stack && ts[k]->ndim == 1 && ts[k]->shape[0] == 0 && ref->ndim != 1)
+			continue;
+		if (ts[k]->ndim != ref->ndim)
+			return npu_errf(op->e, "tensor %d has rank %d, not %d", k,
+					ts[k]->ndim, ref->ndim);
+		for (int i = 0; i < ref->ndim; i++)
+			if ((stack || i != d) && ts[k]->shape[i] != ref->shape[i])
+				return npu_errf(op->e, "tensor %d: size mismatch in dim %d", k, i);
+		shape[d] += stack ? 1 : ts[k]->shape[d];
+		dt = dt < 0 ? ts[k]->dtype : ref_promote(dt, ts[k]->dtype);
+	}
+	if (ref_out(op, 0, dt, nd, shape, &y) < 0)
+		return -1;
+	/* copy each input as [outer, its part of dim d * inner] blocks */
+	int64_t outer = 1, inner = 1;
+	for (int i = 0; i < d; i++)
+		outer *= shape[i];
+	for (int i = d + 1; i < nd; i++)
+		inner *= shape[i];
+	for (int k = 0; k < n; k++) {
+		int64_t part;
+		if (!stack && ts[k]->ndim == 1 && ts[k]->shape[0] == 0 && ref->ndim != 1)
+			continue;
+		part = (stack ? 1 : ts[k]->shape[d]) * inner;
+		for (int64_t o = 0; o < outer; o++)
+			memcpy(y->data + o * shape[d] * inner + pos,
+			       ts[k]->data + o * part, (size_t)part * sizeof(double));
+		pos += part;
+	}
+	return 0;
+}
+
+/* split, split_with_sizes, unbind: several results. */
+int ref_split(ref_op *op)
+{
+	const npu_reftensor *x;
+	npu_reftensor *y;
+	int64_t sizes[REF_MAX_OUT], dimv, chunk, shape[NPU_MAX_DIMS];
+	int n = 0, d, unbind = op->id == NPU_AOP_UNBIND;
+	int64_t outer = 1, inner = 1, pos = 0;
+
+	if (ref_tensor(op, 0, "self", &x) < 0 ||
+	    ref_int(op, unbind ? 1 : 2, "dim", 0, &dimv) < 0 ||
+	    ref_dim(op, dimv, x->ndim, &d) < 0 || !x->ndim)
+		return x && !x->ndim ? npu_errf(op->e, "cannot split a 0-dim tensor") : -1;
+	if (op->id == NPU_AOP_SPLIT_SIZES) {
+		if (ref_ints(op, 1, "split_sizes", sizes, REF_MAX_OUT, &n) < 0)
+			return -1;
+	} else {
+		chunk = 1;
+		if (!unbind && ref_int(op, 1, "split_size", 1, &chunk) < 0)
+			return -1;
+		if (chunk <= 0)
+			return npu_errf(op->e, "split_size must be positive");
+		for (int64_t s = 0; s < x->shape[d] || (!n && !s); s += chunk) {
+			if (n >= REF_MAX_OUT)
+				return npu_errf(op->e, "more than %d pieces", REF_MAX_OUT);
+			sizes[n++] = x->shape[d] - s < chunk ? x->shape[d] - s : chunk;
+		}
+	}
+	for (int i = 0, tot = 0; i <= n; i++) {
+		if (i == n) {
+			if (tot != x->shape[d])
+				return npu_errf(op->e, "sizes sum to %d, dim is %lld",
+						tot, (long long)x->shape[d]);
+			break;
+		}
+		if (sizes[i] < 0)
+			return npu_errf(op->e, "negative split size");
+		tot += (int)sizes[i];
+	}
+	for (int i = 0; i < d; i++)
+		outer *= x->shape[i];
+	for (int i = d + 1; i < x->ndim; i++)
+		inner *= x->shape[i];
+	for (int k = 0; k < n; k++) {
+		int nd = 0;
+		for (int i = 0; i < x->ndim; i++)
+			if (!unbind || i != d)
+				shape[nd++] = i == d ? sizes[k] : x->shape[i];
+		if (ref_out(op, k, x->dtype, nd, shape, &y) < 0)
+			return -1;
+		for (int64_t o = 0; o < outer; o++)
+			memcpy(y->data + o * sizes[k] * inner,
+			       x->data + (o * x->shape[d] + pos) * inner,
+			       (size_t)(sizes[k] * inner) * sizeof(double));
+		pos += sizes[k];
+	}
+	return 0;
+}
+
+/* An index value checked against a size (negative counts from the end). */
+static int fix_index(ref_op *op, double v, int64_t size, int64_t *out)
+{
+	int64_t i = (int64_t)v;
+
+	*out = 0;
+	if (i < -size || i >= size)
+		return npu_errf(op->e, "index %lld out of range for size %lld",
+				(long long)i, (long long)size);
+	*out = i < 0 ? i + size : i;
+	return 0;
+}
+
+/* index.Tensor: advanced indexing by a list of optional index tensors. */
+int ref_index(ref_op *op)
+{
+	const npu_reftensor *x, *ix[NPU_MAX_DIMS] = { 0 };
+	const npu_gval *l = ref_arg(op, 1, "indices");
+	npu_reftensor *y;
+	int64_t bshape[NPU_MAX_DIMS], shape[NPU_MAX_DIMS], xst[NPU_MAX_DIMS];
+	int64_t ist[NPU_MAX_DIMS][NPU_MAX_DIMS], oidx[NPU_MAX_DIMS];
+	int nb = 0, first = -1, lastd = -1, adjacent = 1, nd = 0, bpos, n;
+
+	if (ref_tensor(op, 0, "self", &x) < 0)
+		return -1;
+	if (!l || l->kind != NPU_GV_LIST || l->u.list.n > x->ndim)
+		return npu_errf(op->e, "indices must be a list of at most %d", x->ndim);
+	n = l->u.list.n;
+	for (int k = 0; k < n; k++) {
+		const npu_gval *v = &l->u.list.v[k];
+		if (v->kind == NPU_GV_NONE)
+			continue;
+		if (v->kind != NPU_GV_NODE || op->cx->vals[v->u.node].n < 1)
+			return npu_errf(op->e, "index %d is not a tensor", k);
+		ix[k] = &op->cx->vals[v->u.node].t[0];
+		if (ix[k]->dtype == NPU_DT_BOOL || ref_is_float(ix[k]->dtype))
+			return npu_errf(op->e, "index %d: only integer index tensors "
+					"are supported", k);
+		if (first < 0)
+			first = k;
+		else if (lastd != k - 1)
+			adjacent = 0;
+		lastd = k;
+		if (ref_bshape(op, nb, bshape, ix[k]->ndim, ix[k]->shape, &nb, bshape) < 0)
+			return -1;
+	}
+	if (first < 0)
+		return npu_errf(op->e, "no index tensor");
+	/* the result: broadcast index dims in place of the indexed dims when
+	 * those are adjacent, else first */
+	bpos = adjacent ? first : 0;
+	if (nb + x->ndim > NPU_MAX_DIMS)
+		return npu_errf(op->e, "result rank too large");
+	for (int i = 0; i <= x->ndim; i++) {
+		if (i == bpos) {
+			memcpy(shape + nd, bshape, (size_t)nb * sizeof *bshape);
+			nd += nb;
+		}
+		if (i < x->ndim && (i >= n || !ix[i]))
+			shape[nd++] = x->shape[i];
+	}
+	if (ref_out(op, 0, x->dtype, nd, shape, &y) < 0)
+		return -1;
+	ref_strides(x->ndim, x->shape, xst);
+	for (int k = 0; k < n; k++)
+		if (ix[k]) {
+			npu_reftensor tmp = *ix[k];
+			ref_bstrides(&tmp, nb, bshape, ist[k]);
+		}
+	for (int64_t i = 0, cnt = npu_reftensor_numel(y); i < cnt; i++) {
+		int64_t off = 0, bo[NPU_MAX_DIMS], od = 0;
+		unravel(i, nd, shape, oidx);
+		memcpy(bo, oidx + bpos, (size_t)nb * sizeof *bo);
+		for (int k = 0; k < x->ndim; k++) {
+			int64_t v = 0;
+			if (k < n && ix[k]) {
+				int64_t io = 0;
+				for (int j = 0; j < nb; j++)
+					io += bo[j] * ist[k][j];
+				if (fix_index(op, ix[k]->data[io], x->shape[k], &v) < 0)
+					return -1;
+			} else {
+				if (od == bpos)
+					od += nb;
+				v = oidx[od++];
+			}
+			off += v * xst[k];
+		}
+		y->data[i] = x->data[off];
+	}
+	return 0;
+}
+
+/* index_select, gather, embedding. */
+int ref_gather(ref_op *op)
+{
+	const npu_reftensor *x, *ix;
+	npu_reftensor *y;
+	int64_t dimv = 0, shape[NPU_MAX_DIMS], idx[NPU_MAX_DIMS], st[NPU_MAX_DIMS];
+	int d = 0, nd;
+
+	if (op->id == NPU_AOP_EMBEDDING) {
+		if (ref_tensor(op, 0, "weight", &x) < 0 ||
+		    ref_tensor(op, 1, "indices", &ix) < 0)
+			return -1;
+		if (x->ndim != 2 || ix->ndim >= NPU_MAX_DIMS)
+			return npu_errf(op->e, "embedding weight must be 2-d");
+		memcpy(shape, ix->shape, (size_t)ix->ndim * sizeof *shape);
+		shape[ix->ndim] = x->shape[1];
+		if (ref_out(op, 0, x->dtype, ix->ndim + 1, shape, &y) < 0)
+			return -1;
+		for (int64_t i = 0, n = npu_reftensor_numel(ix); i < n; i++) {
+			int64_t r;
+			if (fix_index(op, ix->data[i], x->shape[0], &r) < 0)
+				return -1;
+			memcpy(y->data + i * x->shape[1], x->data + r * x->shape[1],
+			       (size_t)x->shape[1] * sizeof(double));
+		}
+		return 0;
+	}
+	if (ref_tensor(op, 0, "self", &x) < 0 || ref_int(op, 1, "dim", 0, &dimv) < 0 ||
+	    ref_tensor(op, 2, "index", &ix) < 0 || ref_dim(op, dimv, x->ndim, &d) < 0)
+		return -1;
+	ref_strides(x->ndim, x->shape, st);
+	if (op->id == NPU_AOP_INDEX_SELECT) {
+		if (ix->ndim > 1)
+			return npu_errf(op->e, "index must be 0-d or 1-d");
+		nd = x->ndim;
+		memcpy(shape, x->shape, (size_t)nd * sizeof *shape);
+		if (nd)
+			shape[d] = npu_reftensor_numel(ix);
+	} else {
+		if (ix->ndim != x->ndim)
+			return npu_errf(op->e, "index rank differs from self");
+		nd = ix->ndim;
+		memcpy(shape, ix->shape, (size_t)nd * sizeof *shape);
+	}
+	if (ref_out(op, 0, x->dtype, nd, shape, &y) < 0)
+		return -1;
+	for (int64_t i = 0, n = npu_reftensor_numel(y); i < n; i++) {
+		int64_t off = 0, r;
+		unravel(i, nd, shape, idx);
+		double iv = op->id == NPU_AOP_INDEX_SELECT ? ix->data[nd ? idx[d] : 0]
+							   : ix->data[i];
+		if (fix_index(op, iv, x->ndim ? x->shape[d] : 1, &r) < 0)
+			return -1;
+		for (int k = 0; k < nd; k++) {
+			if (k != d && idx[k] >= x->shape[k])
+				return npu_errf(op->e, "index larger than self in dim %d", k);
+			off += (k == d ? r : idx[k]) * st[k];
+		}
+		y->data[i] = x->data[off];
+	}
+	return 0;
+}
+
+/* slice_scatter, select_scatter. */
+int ref_scatter(ref_op *op)
+{
+	const npu_reftensor *x, *src;
+	npu_reftensor *y;
+	int64_t dimv, start, end = INT64_MAX, step = 1, st[NPU_MAX_DIMS];
+	int64_t sshape[NPU_MAX_DIMS], idx[NPU_MAX_DIMS];
+	int d, nd = 0, sel = op->id == NPU_AOP_SELECT_SCATTER;
+
+	if (ref_tensor(op, 0, "self", &x) < 0 || ref_tensor(op, 1, "src", &src) < 0 ||
+	    ref_int(op, 2, "dim", 0, &dimv) < 0 || ref_dim(op, dimv, x->ndim, &d) < 0 ||
+	    ref_int(op, 3, sel ? "index" : "start", 0, &start) < 0 ||
+	    (!sel && (ref_int(op, 4, "end", INT64_MAX, &end) < 0 ||
+		      ref_int(op, 5, "step", 1, &step) < 0)))
+		return -1;
+	if (!x->ndim || step <= 0)
+		return npu_errf(op->e, "bad self rank or step");
+	if (sel) {
+		if (fix_index(op, (double)start, x->shape[d], &start) < 0)
+			return -1;
+		end = start + 1;
+	} else {
+		slice_bounds(x->shape[d], &start, &end);
+	}
+	for (int i = 0; i < x->ndim; i++)
+		if (!sel || i != d)
+			sshape[nd++] = i == d ? (end - start + step - 1) / step : x->shape[i];
+	if (nd != src->ndim || memcmp(sshape, src->shape, (size_t)nd * sizeof *sshape))
+		return npu_errf(op->e, "src shape does not match the slice");
+	if (ref_out(op, 0, x->dtype, x->ndim, x->shape, &y) < 0)
+		return -1;
+	memcpy(y->data, x->data, (size_t)npu_reftensor_numel(x) * sizeof(double));
+	ref_strides(x->ndim, x->shape, st);
+	for (int64_t i = 0, n = npu_reftensor_numel(src); i < n; i++) {
+		int64_t off = 0;
+		unravel(i, nd, sshape, idx);
+		for (int k = 0, s = 0; k < x->ndim; k++)
+			off += (k == d ? start + (sel ? 0 : idx[s] * step) : idx[s]) * st[k],
+			s += !(sel && k == d);
+		y->data[off] = ref_to_dtype(x->dtype, src->data[i]);
+	}
+	return 0;
+}
+
+int ref_pad(ref_op *op)
+{
+	const npu_reftensor *x;
+	npu_reftensor *y;
+	int64_t pad[2 * NPU_MAX_DIMS], shape[NPU_MAX_DIMS], lo[NPU_MAX_DIMS] = { 0 };
+	int64_t idx[NPU_MAX_DIMS], st[NPU_MAX_DIMS];
+	double val;
+	int np;
+
+	if (ref_tensor(op, 0, "self", &x) < 0 ||
+	    ref_ints(op, 1, "pad", pad, 2 * NPU_MAX_DIMS, &np) < 0 ||
+	    ref_double(op, 2, "value", 0, &val) < 0)
+		return -1;
+	if (np % 2 || np / 2 > x->ndim)
+		return npu_errf(op->e, "pad needs pairs for at most %d dims", x->ndim);
+	memcpy(shape, x->shape, (size_t)x->ndim * sizeof *shape);
+	for (int k = 0; k < np / 2; k++) {
+		int d = x->ndim - 1 - k;
+		lo[d] = pad[2 * k];
+		shape[d] += pad[2 * k] + pad[2 * k + 1];
+		if (shape[d] < 0)
+			return npu_errf(op->e, "padding makes dim %d negative", d);
+	}
+	if (ref_out(op, 0, x->dtype, x->ndim, shape, &y) < 0)
+		return -1;
+	ref_strides(x->ndim, x->shape, st);
+	for (int64_t i = 0, n = npu_reftensor_numel(y); i < n; i++) {
+		int64_t off = 0;
+		int in = 1;
+		unravel(i, x->ndim, shape, idx);
+		for (int k = 0; k < x->ndim; k++) {
+			int64_t s = idx[k] - lo[k];
+			in &= s >= 0 && s < x->shape[k];
+			off += s * st[k];
+		}
+		y->data[i] = in ? x->data[off] : val;
+	}
+	return 0;
+}
+
+int ref_repeat(ref_op *op)
+{
+	const npu_reftensor *x;
+	npu_reftensor *y;
+	int64_t rep[NPU_MAX_DIMS], shape[NPU_MAX_DIMS], xs[NPU_MAX_DIMS];
+	int64_t idx[NPU_MAX_DIMS], st[NPU_MAX_DIMS];
+	int n;
+
+	if (ref_tensor(op, 0, "self", &x) < 0 ||
+	    ref_ints(op, 1, "repeats", rep, NPU_MAX_DIMS, &n) < 0)
+		return -1;
+	if (n < x->ndim)
+		return npu_errf(op->e, "fewer repeats than dims");
+	for (int i = 0; i < n; i++) {
+		xs[i] = i < n - x->ndim ? 1 : x->shape[i - (n - x->ndim)];
+		if (rep[i] < 0)
+			return npu_errf(op->e, "negative repeat");
+		shape[i] = xs[i] * rep[i];
+	}
+	if (ref_out(op, 0, x->dtype, n, shape, &y) < 0)
+		return -1;
+	ref_strides(n, xs, st);
+	for (int64_t i = 0, cnt = npu_reftensor_numel(y); i < cnt; i++) {
+		int64_t off = 0;
+		unravel(i, n, shape, idx);
+		for (int k = 0; k < n; k++)
+			off += (idx[k] % xs[k]) * st[k];
+		y->data[i] = x->data[off];
+	}
+	return 0;
+}
+
+/* ---- creation ---------------------------------------------------- */
+
+int ref_create(ref_op *op)
+{
+	const npu_reftensor *like = NULL;
+	const npu_gval *fv = NULL;
+	npu_reftensor *y;
+	int64_t shape[NPU_MAX_DIMS];
+	int nd = 0, dt, is_like = 0;
+	double fill = 0;
+
+	switch (op->id) {
+	case NPU_AOP_FULL_LIKE: case NPU_AOP_ZEROS_LIKE: case NPU_AOP_ONES_LIKE:
+	case NPU_AOP_EMPTY_LIKE:
+		if (ref_tensor(op, 0, "self", &like) < 0)
+			return -1;
+		nd = like->ndim;
+		memcpy(shape, like->shape, (size_t)nd * sizeof *shape);
+		is_like = 1;
+		break;
+	case NPU_AOP_SCALAR_TENSOR:
+		fv = ref_arg(op, 0, "s");
+		break;
+	default:
+		if (ref_ints(op, 0, "size", shape, NPU_MAX_DIMS, &nd) < 0)
+			return -1;
+	}
+	if (op->id == NPU_AOP_FULL || op->id == NPU_AOP_FULL_LIKE)
+		fv = ref_arg(op, 1, "fill_value");
+	if (op->id == NPU_AOP_ONES || op->id == NPU_AOP_ONES_LIKE)
+		fill = 1;
+	if (fv && ref_gval_num(op, fv, &fill) < 0)
+		return -1;
+	if ((op->id == NPU_AOP_FULL || op->id == NPU_AOP_FULL_LIKE ||
+	     op->id == NPU_AOP_SCALAR_TENSOR) && !fv)
+		return npu_errf(op->e, "missing fill value");
+	dt = is_like ? like->dtype : NPU_DT_F32;
+	if (op->id == NPU_AOP_FULL && fv)
+		dt = fv->kind == NPU_GV_BOOL ? NPU_DT_BOOL :
+		     fv->kind == NPU_GV_INT ? NPU_DT_I64 : NPU_DT_F32;
+	if (ref_dtype(op, -1, "dtype", dt, &dt) < 0 ||
+	    ref_out(op, 0, dt, nd, shape, &y) < 0)
+		return -1;
+	for (int64_t i = 0, n = npu_reftensor_numel(y); i < n; i++)
+		y->data[i] = fill;
+	return 0;
+}
+
+int ref_arange(ref_op *op)
+{
+	const npu_gval *g[3] = { NULL, NULL, NULL };
+	double v[3] = { 0, 0, 1 };
+	npu_reftensor *y;
+	int64_t n;
+	int dt = NPU_DT_I64, first = op->id == NPU_AOP_ARANGE ? 1 : 0;
+	int cnt = op->id == NPU_AOP_ARANGE_STEP ? 3 : op->id == NPU_AOP_ARANGE ? 2 : 2;
+
+	for (int i = first; i < cnt; i++) {
+		g[i] = ref_arg(op, i - first, NULL);
+		if (!g[i] && i < 2)
+			return npu_errf(op->e, "missing argument %d", i - first);
+		if (g[i] && ref_gval_num(op, g[i], &v[i]) < 0)
+			return -1;
+		if (g[i] && g[i]->kind == NPU_GV_FLOAT)
+			dt = NPU_DT_F32;
+	}
+	if (v[2] == 0 || !isfinite(v[0]) || !isfinite(v[1]))
+		return npu_errf(op->e, "bad range");
+	n = (int64_t)ceil((v[1] - v[0]) / v[2]);
+	if (n < 0)
+		n = 0;
+	if (ref_dtype(op, -1, "dtype", dt, &dt) < 0 ||
+	    ref_out(op, 0, dt, 1, &n, &y) < 0)
+		return -1;
+	for (int64_t i = 0; i < n; i++)
+		y->data[i] = v[0] + (double)i * v[2];
+	return 0;
+}
+
+/* ---- plumbing ---------------------------------------------------- */
+
+int ref_getitem(ref_op *op)
+{
+	const npu_gval *src = ref_arg(op, 0, NULL);
+	int64_t k;
+	npu_reftensor *y;
+	const ref_val *v;
+
+	if (!src || src->kind != NPU_GV_NODE || ref_int(op, 1, NULL, 0, &k) < 0)
+		return npu_errf(op->e, "getitem needs a node and an index");
+	v = &op->cx->vals[src->u.node];
+	if (k < 0 || k >= v->n || v->t[k].ndim < 0)
+		return npu_errf(op->e, "no result %lld", (long long)k);
+	if (ref_out(op, 0, v->t[k].dtype, v->t[k].ndim, v->t[k].shape, &y) < 0)
+		return -1;
+	memcpy(y->data, v->t[k].data,
+	       (size_t)npu_reftensor_numel(y) * sizeof(double));
+	return 0;
+}
+
+int ref_symsize(ref_op *op)
+{
+	const npu_reftensor *x;
+	npu_reftensor *y;
+	int64_t dimv;
+	int d;
+
+	if (ref_tensor(op, 0, "self", &x) < 0 || ref_int(op, 1, "dim", 0, &dimv) < 0 ||
+	    ref_dim(op, dimv, x->ndim, &d) < 0 ||
+	    ref_out(op, 0, NPU_DT_I64, 0, NULL, &y) < 0)
+		return -1;
+	y->data[0] = x->ndim ? (double)x->shape[d] : 1;
+	return 0;
+}
