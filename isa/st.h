@@ -4,6 +4,12 @@
  * the raw little-endian tensor bytes.  Used for inputs, outputs and frozen
  * weights.  The reader validates the header completely (offsets in range,
  * sizes equal to shape x dtype, no overlaps) before anything is used.
+ *
+ * Tensor data is NOT aligned: the format allows any byte offset, so read
+ * elements with memcpy or the npu_load_* helpers of isa/dtype.h, never by
+ * casting t->data to float * or the like.  Zero-element tensors (a 0 in
+ * the shape) are valid; their data pointer must not be dereferenced.
+ * docs/numerics.md lists every check.
  */
 #ifndef NPU_ST_H
 #define NPU_ST_H
@@ -50,7 +56,23 @@ void npu_st_free(npu_stfile *f);
 int npu_st_write(const char *path, const npu_tensor *t, size_t n,
 		 const char *metadata_json, npu_err *e);
 
-/* Number of elements of a shape. */
+/*
+ * The same file built in memory: *out (malloc'd, the caller frees) gets
+ * exactly the bytes npu_st_write would write.
+ */
+int npu_st_encode(const npu_tensor *t, size_t n, const char *metadata_json,
+		  void **out, size_t *len, npu_err *e);
+
+/* safetensors dtype code ("BF16", "F8_E4M3") of a dtype; NULL if none. */
+const char *npu_st_dtype_code(int dt);
+
+/* The dtype of a safetensors code; -1 if unknown or unsupported. */
+int npu_st_dtype_from_code(const char *code);
+
+/*
+ * Number of elements of a shape (1 for ndim 0); 0 if an entry is negative,
+ * UINT64_MAX if the product overflows.
+ */
 uint64_t npu_numel(int ndim, const int64_t *shape);
 
 #endif
