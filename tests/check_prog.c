@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -801,6 +803,21 @@ START_TEST(atomic_write_fails_cleanly)
 	chmod(sub, 0700);
 	unlink(path);
 	rmdir(sub);
+	/* a write that fails halfway (file size limit) removes its temporary */
+	{
+		struct rlimit old, lim;
+		void (*oldsig)(int) = signal(SIGXFSZ, SIG_IGN);
+		ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
+		lim = old;
+		lim.rlim_cur = 300;
+		ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+		snprintf(path, sizeof path, "%s/prog.bin", tmpdir);
+		ck_assert_int_eq(npu_prog_write(&p, path, &e), -1);
+		ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &old), 0);
+		signal(SIGXFSZ, oldsig);
+		ck_assert_msg(strstr(e.msg, "prog.bin: cannot write "), "%s", e.msg);
+		ck_assert_int_eq(count_entries(tmpdir), 0);
+	}
 	/* a failed write leaves an existing file untouched */
 	snprintf(path, sizeof path, "%s/prog.bin", tmpdir);
 	ck_assert_msg(npu_prog_write(&p, path, &e) == 0, "%s", e.msg);
