@@ -1079,6 +1079,8 @@ static int float_value(as *a, int dt, int sz, uint8_t *d)
 /* Extends the constant data to n bytes, zero-filled. */
 static int data_room(as *a, uint64_t n)
 {
+	if (n <= a->p.ncdata)
+		return 0;
 	if (grow(&a->p.cdata, &a->cap_cdata, n, 1) < 0)
 		return oom(a);
 	memset(a->p.cdata + a->p.ncdata, 0, n - a->p.ncdata);
