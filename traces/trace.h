@@ -16,6 +16,9 @@
  * is closed before npu_trace_end keeps the rows written so far and is
  * marked status 'incomplete'; a process that dies leaves it 'running'.
  * docs/trace-schema.md describes the tables and gives example queries.
+ *
+ * A npu_trace is used by one thread at a time (its SQLite connection is
+ * opened without a mutex); processes share a database file, not a handle.
  */
 #ifndef NPU_TRACE_H
 #define NPU_TRACE_H
