@@ -1,0 +1,383 @@
+/*
+ * cmd_run.c - `npusim run PROG.bin`: load a program and a target, fill the
+ * input buffers, simulate, write outputs and a trace, print a summary.
+ * docs/cli.md describes the options.  Exit: 0 ok, 1 the program faulted,
+ * 2 bad usage or bad input.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "isa/st.h"
+#include "sim/cmd.h"
+#include "sim/sim.h"
+
+typedef struct run_opts {
+	const char *prog, *target, *inputs, *outputs, *trace, *label;
+	int timing_only, force, quiet;
+	uint64_t max_cycles;
+} run_opts;
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: npusim run PROG.bin [options]\n"
+		"  --target FILE|NAME   target description (default: the program's)\n"
+		"  --inputs FILE        safetensors with a tensor per input buffer\n"
+		"  --outputs FILE       write every output and inout buffer here\n"
+		"  --trace FILE         append the run to this SQLite trace\n"
+		"  --timing-only        skip vector, matrix and host values\n"
+		"  --max-cycles N       fault past cycle N (default %llu)\n"
+		"  --force              run on a target whose hash differs\n"
+		"  --quiet              no summary\n"
+		"  --label TEXT         label of the run in the trace\n"
+		"Exit status: 0 ok, 1 the program faulted, 2 bad usage or input.\n",
+		(unsigned long long)NPU_SIM_DEFAULT_MAX_CYCLES);
+}
+
+static int parse(int argc, char **argv, run_opts *o)
+{
+	static const struct option lo[] = {
+		{ "target", required_argument, NULL, 't' },
+		{ "inputs", required_argument, NULL, 'i' },
+		{ "outputs", required_argument, NULL, 'o' },
+		{ "trace", required_argument, NULL, 'T' },
+		{ "timing-only", no_argument, NULL, 'm' },
+		{ "max-cycles", required_argument, NULL, 'c' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "label", required_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+	char *end;
+
+	optind = 0; /* reinitialise: the tests call this more than once */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "t:i:o:T:c:fqhl:", lo, NULL)) != -1) {
+		switch (c) {
+		case 't': o->target = optarg; break;
+		case 'i': o->inputs = optarg; break;
+		case 'o': o->outputs = optarg; break;
+		case 'T': o->trace = optarg; break;
+		case 'm': o->timing_only = 1; break;
+		case 'f': o->force = 1; break;
+		case 'q': o->quiet = 1; break;
+		case 'l': o->label = optarg; break;
+		case 'c':
+			o->max_cycles = strtoull(optarg, &end, 10);
+			if (!*optarg || *end || o->max_cycles == 0) {
+				fprintf(stderr, "npusim run: --max-cycles: '%s' is not "
+					"a positive number\n", optarg);
+				return -1;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		default:
+			fprintf(stderr, "npusim run: unknown or incomplete option '%s'\n",
+				argv[optind - 1]);
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "npusim run: expected one program file\n");
+		usage(stderr);
+		return -1;
+	}
+	o->prog = argv[optind];
+	return 0;
+}
+
+static int load_target(const npu_prog *p, const run_opts *o, npu_target *t)
+{
+	const char *want = o->target ? o->target : p->target_name;
+	char path[4096];
+	npu_err e = { "" };
+
+	if (!want || !*want) {
+		fprintf(stderr, "npusim run: %s names no target; use --target\n", o->prog);
+		return -1;
+	}
+	if (npu_target_resolve(want, path, sizeof path, &e) < 0 ||
+	    npu_target_load(t, path, &e) < 0) {
+		fprintf(stderr, "npusim run: %s\n", e.msg);
+		return -1;
+	}
+	if (p->target_hash && p->target_hash != t->hash && !o->force) {
+		fprintf(stderr, "npusim run: %s was built for target '%s' (hash "
+			"%016llx), but target '%s' has hash %016llx; rebuild it or "
+			"use --force\n", o->prog, p->target_name,
+			(unsigned long long)p->target_hash, t->name,
+			(unsigned long long)t->hash);
+		return -1;
+	}
+	return 0;
+}
+
+static int shape_eq(const npu_tensor *t, const npu_buf *b)
+{
+	if (t->ndim != b->ndim)
+		return 0;
+	for (int i = 0; i < b->ndim; i++)
+		if (t->shape[i] != b->shape[i])
+			return 0;
+	return 1;
+}
+
+static void shape_str(int ndim, const int64_t *shape, char *buf, size_t n)
+{
+	size_t len;
+
+	snprintf(buf, n, "[");
+	for (int i = 0; i < ndim; i++) {
+		len = strlen(buf);
+		snprintf(buf + len, n - len, "%s%lld", i ? ", " : "", (long long)shape[i]);
+	}
+	len = strlen(buf);
+	snprintf(buf + len, n - len, "]");
+}
+
+static int load_inputs(npu_sim *s, const npu_prog *p, const run_opts *o)
+{
+	npu_stfile f = { 0 };
+	npu_err e = { "" };
+	int rc = -1;
+
+	if (o->inputs && npu_st_read(&f, o->inputs, &e) < 0) {
+		fprintf(stderr, "npusim run: %s\n", e.msg);
+		return -1;
+	}
+	for (uint32_t i = 0; i < p->nbufs; i++) {
+		const npu_buf *b = &p->bufs[i];
+		const npu_tensor *t;
+		char s1[160], s2[160];
+		if (b->kind != NPU_BUF_INPUT && b->kind != NPU_BUF_INOUT)
+			continue;
+		t = o->inputs ? npu_st_find(&f, b->name) : NULL;
+		if (!t) {
+			fprintf(stderr, "npusim run: input '%s' is missing%s%s\n", b->name,
+				o->inputs ? " from " : " (no --inputs)",
+				o->inputs ? o->inputs : "");
+			goto out;
+		}
+		if (t->dtype != b->dtype) {
+			fprintf(stderr, "npusim run: %s: input '%s' is %s, the program "
+				"wants %s\n", o->inputs, b->name, npu_dtype_name(t->dtype),
+				npu_dtype_name(b->dtype));
+			goto out;
+		}
+		if (!shape_eq(t, b) || t->nbytes != b->size) {
+			shape_str(t->ndim, t->shape, s1, sizeof s1);
+			shape_str(b->ndim, b->shape, s2, sizeof s2);
+			fprintf(stderr, "npusim run: %s: input '%s' has shape %s, the "
+				"program wants %s\n", o->inputs, b->name, s1, s2);
+			goto out;
+		}
+		memcpy(npu_sim_buf_data(s, (int)i), t->data, b->size);
+	}
+	rc = 0;
+out:
+	npu_st_free(&f);
+	return rc;
+}
+
+static int write_outputs(npu_sim *s, const npu_prog *p, const char *path)
+{
+	npu_tensor *t = calloc(p->nbufs ? p->nbufs : 1, sizeof *t);
+	npu_err e = { "" };
+	size_t n = 0;
+	int rc;
+
+	if (!t) {
+		fprintf(stderr, "npusim run: out of memory\n");
+		return -1;
+	}
+	for (uint32_t i = 0; i < p->nbufs; i++) {
+		const npu_buf *b = &p->bufs[i];
+		if (b->kind != NPU_BUF_OUTPUT && b->kind != NPU_BUF_INOUT)
+			continue;
+		t[n].name = b->name;
+		t[n].dtype = b->dtype;
+		t[n].ndim = b->ndim;
+		memcpy(t[n].shape, b->shape, sizeof b->shape);
+		t[n].nbytes = b->size;
+		t[n].data = npu_sim_buf_data(s, (int)i);
+		n++;
+	}
+	rc = npu_st_write(path, t, n, NULL, &e);
+	if (rc < 0)
+		fprintf(stderr, "npusim run: %s\n", e.msg);
+	free(t);
+	return rc;
+}
+
+static int write_trace(npu_sim *s, const npu_prog *p, const npu_target *tg,
+		       const run_opts *o, const char *cmdline, double wall,
+		       int status)
+{
+	npu_err e = { "" };
+	npu_trace *t = npu_trace_open(o->trace, &e);
+	npu_trace_run run = { o->prog, tg->name, tg->hash, cmdline, o->label };
+
+	if (!t)
+		goto fail;
+	if (npu_trace_begin(t, &run, p, &e) < 0 ||
+	    npu_sim_write_trace(s, t, &e) < 0 ||
+	    npu_trace_end(t, npu_sim_stats_get(s)->total_cycles, wall, status, &e) < 0)
+		goto fail;
+	npu_trace_close(t);
+	return 0;
+fail:
+	npu_trace_close(t);
+	fprintf(stderr, "npusim run: trace %s: %s\n", o->trace, e.msg);
+	return -1;
+}
+
+static double pct(uint64_t a, uint64_t b)
+{
+	return b ? 100.0 * (double)a / (double)b : 0.0;
+}
+
+static void summary(npu_sim *s, const npu_prog *p, const npu_target *tg,
+		    const run_opts *o)
+{
+	const npu_sim_stats *st = npu_sim_stats_get(s);
+	const npu_trace_kernel *kx;
+	size_t nkx = npu_sim_kexecs(s, &kx);
+	uint64_t T = st->total_cycles;
+
+	printf("%s on %s%s: %llu cycles, %.3f us at %g MHz, %llu instructions\n",
+	       o->prog, tg->name, o->timing_only ? " (timing only)" : "",
+	       (unsigned long long)T, (double)T / tg->clock_mhz, tg->clock_mhz,
+	       (unsigned long long)st->insns);
+	printf("\n%-6s %8s %8s %8s %8s %8s %10s\n", "unit", "busy%", "dmawait%",
+	       "dep%", "bank%", "idle%", "insns");
+	for (int u = 0; u < st->nunits; u++) {
+		const npu_sim_unit_stats *us = &st->unit[u];
+		printf("%-6s %8.2f %8.2f %8.2f %8.2f %8.2f %10llu\n", npu_unit_name(u),
+		       pct(us->cycles[NPU_US_BUSY], T), pct(us->cycles[NPU_US_DMA_WAIT], T),
+		       pct(us->cycles[NPU_US_DEP_STALL], T),
+		       pct(us->cycles[NPU_US_BANK_STALL], T), pct(us->cycles[NPU_US_IDLE], T),
+		       (unsigned long long)us->insns);
+	}
+	printf("\nDRAM: %llu bytes read, %llu written (%llu in bursts); "
+	       "SRAM: %llu read, %llu written\n",
+	       (unsigned long long)st->dram_rd, (unsigned long long)st->dram_wr,
+	       (unsigned long long)st->dram_touched, (unsigned long long)st->sram_rd,
+	       (unsigned long long)st->sram_wr);
+	printf("MACs: %llu (utilization %.2f%%); vector lane ops: %llu; "
+	       "DMA transfers: %llu; host calls: %llu\n",
+	       (unsigned long long)st->macs,
+	       T ? 100.0 * st->mac_cycles / ((double)tg->mxu_rows * tg->mxu_cols * T) : 0.0,
+	       (unsigned long long)st->vec_ops, (unsigned long long)st->dma_xfers,
+	       (unsigned long long)st->host_calls);
+	if (!nkx)
+		return;
+	printf("\n%-24s %6s %12s %7s %7s %12s %12s\n", "kernel", "runs", "cycles",
+	       "share%", "mac%", "dram rd", "dram wr");
+	for (uint32_t k = 0; k < p->nkernels; k++) {
+		uint64_t cyc = 0, rd = 0, wr = 0, runs = 0;
+		double mac = 0;
+		for (size_t i = 0; i < nkx; i++) {
+			if (kx[i].kernel != (int)k)
+				continue;
+			runs++;
+			cyc += kx[i].end - kx[i].start;
+			rd += kx[i].dram_rd;
+			wr += kx[i].dram_wr;
+			mac += npu_sim_kexec_mac_util(s, i) * (double)(kx[i].end - kx[i].start);
+		}
+		if (!runs)
+			continue;
+		printf("%-24s %6llu %12llu %7.2f %7.2f %12llu %12llu\n",
+		       p->kernels[k].name, (unsigned long long)runs,
+		       (unsigned long long)cyc, pct(cyc, T),
+		       cyc ? 100.0 * mac / (double)cyc : 0.0,
+		       (unsigned long long)rd, (unsigned long long)wr);
+	}
+}
+
+static char *join_args(int argc, char **argv)
+{
+	size_t n = 1;
+	char *s;
+
+	for (int i = 0; i < argc; i++)
+		n += strlen(argv[i]) + 1;
+	s = malloc(n);
+	if (!s)
+		return NULL;
+	*s = 0;
+	for (int i = 0; i < argc; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
+int npu_cmd_run(int argc, char **argv)
+{
+	run_opts o = { 0 };
+	npu_prog p = { 0 };
+	npu_target t;
+	npu_sim *s = NULL;
+	npu_sim_opts so = { 0 };
+	npu_err e = { "" };
+	char *cmdline = NULL;
+	struct timespec t0, t1;
+	int rc = NPU_EXIT_USAGE, r;
+
+	r = parse(argc, argv, &o);
+	if (r)
+		return r > 0 ? NPU_EXIT_OK : NPU_EXIT_USAGE;
+	if (npu_prog_read(&p, o.prog, &e) < 0) {
+		fprintf(stderr, "npusim run: %s\n", e.msg);
+		return NPU_EXIT_USAGE;
+	}
+	memset(&t, 0, sizeof t);
+	if (load_target(&p, &o, &t) < 0)
+		goto out;
+	so.timing_only = o.timing_only;
+	so.max_cycles = o.max_cycles;
+	s = npu_sim_new(&p, &t, &so, &e);
+	if (!s) {
+		fprintf(stderr, "npusim run: %s: %s\n", o.prog, e.msg);
+		goto out;
+	}
+	if (load_inputs(s, &p, &o) < 0)
+		goto out;
+	cmdline = join_args(argc, argv);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	r = npu_sim_run(s, &e);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (r < 0) {
+		fprintf(stderr, "npusim run: %s: %s\n", o.prog, e.msg);
+		goto out;
+	}
+	rc = r == NPU_SIM_FAULT ? NPU_EXIT_FAULT : NPU_EXIT_OK;
+	if (r == NPU_SIM_FAULT)
+		fprintf(stderr, "npusim run: %s: %s\n", o.prog, e.msg);
+	if (o.trace &&
+	    write_trace(s, &p, &t, &o, cmdline ? cmdline : "",
+			(double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec),
+			rc) < 0)
+		rc = NPU_EXIT_USAGE;
+	if (rc == NPU_EXIT_OK && o.outputs && write_outputs(s, &p, o.outputs) < 0)
+		rc = NPU_EXIT_USAGE;
+	if (!o.quiet && rc != NPU_EXIT_USAGE)
+		summary(s, &p, &t, &o);
+out:
+	free(cmdline);
+	npu_sim_free(s);
+	npu_prog_free(&p);
+	return rc;
+}

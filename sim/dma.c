@@ -1,0 +1,286 @@
+/*
+ * dma.c - DMA engines and the DRAM they share.
+ *
+ * An engine runs its queue in order.  dcfg/dcfgi set descriptor fields and
+ * take no time; a transfer copies, for i2 < n2 and i1 < n1, rowb bytes from
+ * src + i1*ss1 + i2*ss2 to dst + i1*ds1 + i2*ds2 (a gather takes row i's
+ * source offset from the index list instead: idx[i2*n1 + i1] * ss1).
+ *
+ * Timing (docs/timing-model.md):
+ *   start  = max(engine free, dispatch + 1)
+ *   engine = start + setup + bytes / bytes_per_cycle
+ *   DRAM   every burst-aligned range a row touches is charged to the
+ *          channels its interleave stripes map to (channel =
+ *          addr / interleave % channels); channel c finishes at
+ *          max(free_c, start + setup) + bytes_c / (dram_bw / channels)
+ *   end    = ceil(max(engine, finish of every channel used) + latency)
+ *          (no DRAM side: ceil(engine))
+ * and the SRAM banks of the local side are held for
+ * ceil(bytes on bank / port_bytes) cycles ending at `end`; a conflict with
+ * another unit's window moves the end later (a bank stall).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "sim/sim_int.h"
+
+#define DMA_MAX_ROWS (1ll << 22)     /* rows of one transfer */
+#define DMA_MAX_BYTES (1ll << 36)    /* bytes of one transfer */
+
+enum { DIR_LD, DIR_ST, DIR_CP, DIR_MV, DIR_GAT };
+
+typedef struct xfer {
+	int src_dram, dst_dram, gather;
+	uint64_t touched;        /* DRAM burst bytes charged */
+	uint64_t ps, pe;         /* pending contiguous DRAM range to charge */
+} xfer;
+
+/* Adds [a, a + n) (burst aligned already) to the channels' byte counts. */
+static void chan_add(npu_sim *s, uint64_t a, uint64_t n)
+{
+	uint64_t il = (uint64_t)s->tg->dram_interleave;
+	uint64_t nc = (uint64_t)s->tg->dram_channels, period = il * nc;
+
+	while (n) {
+		if (a % il == 0 && n >= period) {
+			double each = (double)(n / period * il);
+			for (uint64_t c = 0; c < nc; c++)
+				s->chan_bytes[c] += each;
+			a += n / period * period;
+			n %= period;
+			continue;
+		}
+		uint64_t room = il - a % il, k = n < room ? n : room;
+		s->chan_bytes[a / il % nc] += (double)k;
+		a += k;
+		n -= k;
+	}
+}
+
+/* Charges the bursts of DRAM range [a, a + n). */
+static void charge(npu_sim *s, xfer *x, uint64_t a, uint64_t n)
+{
+	uint64_t b = (uint64_t)s->tg->dram_burst, first, end;
+
+	if (!n)
+		return;
+	first = a - a % b;
+	end = a + n;
+	if (end % b)
+		end += b - end % b;
+	x->touched += end - first;
+	chan_add(s, first, end - first);
+}
+
+/* Rows that follow each other in DRAM are one range, not many. */
+static void charge_row(npu_sim *s, xfer *x, uint64_t a, uint64_t n)
+{
+	if (x->pe == a && x->pe != x->ps) {
+		x->pe += n;
+		return;
+	}
+	charge(s, x, x->ps, x->pe - x->ps);
+	x->ps = a;
+	x->pe = a + n;
+}
+
+static uint8_t *side(npu_sim *s, int dram, uint64_t a, uint64_t n)
+{
+	return dram ? sim_dram(s, a, n) : sim_local(s, a, n);
+}
+
+static int side_fault(npu_sim *s, const sim_entry *e, int eng, uint64_t t,
+		      const char *what, int dram, uint64_t a, int64_t n)
+{
+	return sim_fault(s, NPU_UNIT_DMA0 + eng, e->pc, t,
+			 "%s address 0x%llx (%lld bytes) is outside %s", what,
+			 (unsigned long long)a, (long long)n,
+			 dram ? "every DRAM buffer" : "SRAM and the accumulator");
+}
+
+/* Copies the rows and counts bytes; -1 on a fault. */
+static int move(npu_sim *s, int eng, const sim_entry *e, uint64_t t0, xfer *x)
+{
+	const int64_t *f = s->dma[eng].f;
+	uint64_t src = (uint64_t)e->x[2], dst = (uint64_t)e->x[1];
+	int64_t rowb = f[NPU_DF_ROWB], n1 = f[NPU_DF_N1], n2 = f[NPU_DF_N2];
+	int64_t w = f[NPU_DF_IDXW];
+	const uint8_t *idx = NULL;
+
+	if (x->gather) {
+		if (w != 4 && w != 8)
+			return sim_fault(s, NPU_UNIT_DMA0 + eng, e->pc, t0,
+					 "gather index width %lld is not 4 or 8",
+					 (long long)w);
+		idx = sim_local(s, (uint64_t)f[NPU_DF_IDX], (uint64_t)(n1 * n2 * w));
+		if (!idx)
+			return side_fault(s, e, eng, t0, "index list", 0,
+					  (uint64_t)f[NPU_DF_IDX], n1 * n2 * w);
+	}
+	for (int64_t i2 = 0; i2 < n2; i2++) {
+		for (int64_t i1 = 0; i1 < n1; i1++) {
+			uint64_t sa, da;
+			uint8_t *ps, *pd;
+			int64_t off = i1;
+			if (x->gather) {
+				if (w == 4) {
+					int32_t v;
+					memcpy(&v, idx + (i2 * n1 + i1) * 4, 4);
+					off = v;
+				} else {
+					memcpy(&off, idx + (i2 * n1 + i1) * 8, 8);
+				}
+			}
+			sa = src + (uint64_t)off * (uint64_t)f[NPU_DF_SS1] +
+			     (uint64_t)i2 * (uint64_t)f[NPU_DF_SS2];
+			da = dst + (uint64_t)i1 * (uint64_t)f[NPU_DF_DS1] +
+			     (uint64_t)i2 * (uint64_t)f[NPU_DF_DS2];
+			if (!(ps = side(s, x->src_dram, sa, (uint64_t)rowb)))
+				return side_fault(s, e, eng, t0, "source",
+						  x->src_dram, sa, rowb);
+			if (!(pd = side(s, x->dst_dram, da, (uint64_t)rowb)))
+				return side_fault(s, e, eng, t0, "destination",
+						  x->dst_dram, da, rowb);
+			memmove(pd, ps, (size_t)rowb);
+			if (x->src_dram && !x->gather)
+				charge_row(s, x, sa, (uint64_t)rowb);
+			if (x->dst_dram)
+				charge_row(s, x, da, (uint64_t)rowb);
+			if (!x->src_dram)
+				sim_bank_add(s, sa, (uint64_t)rowb);
+			if (!x->dst_dram)
+				sim_bank_add(s, da, (uint64_t)rowb);
+		}
+	}
+	charge(s, x, x->ps, x->pe - x->ps);
+	if (x->gather && rowb > 0 && n1 * n2 > 0) {
+		/* Every gathered row is charged as if it started at the
+		 * alignment of the base address, one after the other, so the
+		 * timing does not depend on the index values. */
+		uint64_t b = (uint64_t)s->tg->dram_burst;
+		uint64_t first = src - src % b, end = src + (uint64_t)rowb;
+		if (end % b)
+			end += b - end % b;
+		x->touched += (end - first) * (uint64_t)(n1 * n2);
+		chan_add(s, first, (end - first) * (uint64_t)(n1 * n2));
+	}
+	return 0;
+}
+
+static int transfer(npu_sim *s, int eng, const sim_insn *in,
+		    const sim_entry *e, uint64_t t0)
+{
+	const npu_target *tg = s->tg;
+	const int64_t *f = s->dma[eng].f;
+	int ui = NPU_UNIT_DMA0 + eng;
+	sim_unit *u = &s->u[ui];
+	int64_t rowb = f[NPU_DF_ROWB], n1 = f[NPU_DF_N1], n2 = f[NPU_DF_N2];
+	xfer x = { 0 };
+	uint64_t bytes, end, shift = 0, start = t0;
+	double fin;
+	int dir;
+	npu_trace_dma *d;
+
+	switch (in->op) {
+	case NPU_OP_DLD: x.src_dram = 1; dir = DIR_LD; break;
+	case NPU_OP_DST: x.dst_dram = 1; dir = DIR_ST; break;
+	case NPU_OP_DCP: dir = DIR_CP; break;
+	case NPU_OP_DMV: x.src_dram = x.dst_dram = 1; dir = DIR_MV; break;
+	default: x.src_dram = x.gather = 1; dir = DIR_GAT; break;
+	}
+	if (rowb < 0 || n1 < 0 || n2 < 0 || rowb > DMA_MAX_BYTES ||
+	    n1 > DMA_MAX_ROWS || n2 > DMA_MAX_ROWS || n1 * n2 > DMA_MAX_ROWS ||
+	    rowb * n1 * n2 > DMA_MAX_BYTES)
+		return sim_fault(s, ui, e->pc, t0,
+				 "descriptor rowb %lld, n1 %lld, n2 %lld is out of "
+				 "range (at most %lld rows and %lld bytes)",
+				 (long long)rowb, (long long)n1, (long long)n2,
+				 DMA_MAX_ROWS, DMA_MAX_BYTES);
+	bytes = (uint64_t)(rowb * n1 * n2);
+	for (int c = 0; c < tg->dram_channels; c++)
+		s->chan_bytes[c] = 0;
+	if (move(s, eng, e, t0, &x) < 0) {
+		sim_bank_clear(s);
+		return -1;
+	}
+	fin = (double)start + tg->dma_setup + (double)bytes / tg->dma_bytes_per_cycle;
+	if (x.src_dram || x.dst_dram) {
+		double bw = tg->dram_bytes_per_cycle / tg->dram_channels;
+		for (int c = 0; c < tg->dram_channels; c++) {
+			double cf;
+			if (s->chan_bytes[c] <= 0)
+				continue;
+			cf = s->chan_free[c];
+			if (cf < (double)(start + tg->dma_setup))
+				cf = (double)(start + tg->dma_setup);
+			cf += s->chan_bytes[c] / bw;
+			s->chan_free[c] = cf;
+			if (cf > fin)
+				fin = cf;
+		}
+		fin += tg->dram_latency;
+	}
+	end = (uint64_t)ceil(fin);
+	if (s->nbt) {
+		uint64_t st2 = sim_bank_fit(s, ui, start, end - start, 1);
+		shift = st2 - start;
+		sim_bank_take(s, ui, st2, end - start, 1);
+		end += shift;
+	}
+	s->start = start;
+	sim_rec(s, u, start, end - shift, NPU_US_BUSY, e->kx);
+	sim_rec(s, u, end - shift, end, NPU_US_BANK_STALL, e->kx);
+	u->t = end;
+	sim_done(s, u, e->kx, end);
+
+	s->st.dma_xfers++;
+	s->st.dram_touched += x.touched;
+	if (x.src_dram)
+		s->st.dram_rd += bytes;
+	else
+		s->st.sram_rd += bytes;
+	if (x.dst_dram)
+		s->st.dram_wr += bytes;
+	else
+		s->st.sram_wr += bytes;
+	if (e->kx != SIM_NONE) {
+		npu_trace_kernel *k = &s->kx[e->kx];
+		*(x.src_dram ? &k->dram_rd : &k->sram_rd) += bytes;
+		*(x.dst_dram ? &k->dram_wr : &k->sram_wr) += bytes;
+	}
+	if (sim_grow((void **)&s->dmas, &s->cdmas, s->ndmas + 1, sizeof *s->dmas) < 0) {
+		s->oom = 1;
+		return -1;
+	}
+	d = &s->dmas[s->ndmas++];
+	d->engine = eng;
+	d->dir = dir;
+	d->bytes = bytes;
+	d->bytes_touched = x.touched;
+	d->issue = e->t;
+	d->start = start;
+	d->end = end;
+	d->kernel = s->code[e->pc].kernel;
+	return 0;
+}
+
+int sim_dma_exec(npu_sim *s, int eng, const sim_insn *in, const sim_entry *e,
+		 uint64_t t0)
+{
+	sim_unit *u = &s->u[NPU_UNIT_DMA0 + eng];
+
+	switch (in->op) {
+	case NPU_OP_DCFG:
+		s->dma[eng].f[in->b] = e->x[2];
+		u->t = t0;
+		return 0;
+	case NPU_OP_DCFGI:
+		s->dma[eng].f[in->b] = in->imm;
+		u->t = t0;
+		return 0;
+	default:
+		return transfer(s, eng, in, e, t0);
+	}
+}

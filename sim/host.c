@@ -1,0 +1,205 @@
+/*
+ * host.c - the host model: `hcall i` runs entry i of the program's
+ * host-call table on the host CPU, through the registered function of its
+ * op (looked up by ATen name), with its operands in DRAM.
+ *
+ * Time of one call (docs/timing-model.md):
+ *   latency + (input + output bytes) / link_bytes_per_cycle
+ *           + flops / flops_per_cycle, rounded up
+ * with flops estimated from the op name and shapes: 2*M*N*K for matrix
+ * products (an op whose name contains "mm", "matmul" or "linear": M*N the
+ * output's elements, K the last dimension of the first input), no flops
+ * for pure data movement ("copy", "fill"), one per output element for
+ * everything else.
+ */
+#include "config.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <string.h>
+
+#include "isa/dtype.h"
+#include "isa/st.h"
+#include "sim/sim_int.h"
+
+#define HOSTOP_MAX 512
+
+static struct hostop {
+	char name[96];
+	npu_hostop_fn fn;
+} hostops[HOSTOP_MAX];
+static int nhostops;
+
+/* copy: out = in, converting the dtype when the two differ. */
+static int op_copy(const npu_hostop_args *a, npu_err *e)
+{
+	const npu_buf *in, *out;
+	uint64_t ni, no;
+
+	if (a->nin != 1 || a->nargs != 2)
+		return npu_errf(e, "copy: expects one input and one output");
+	in = a->bufs[0];
+	out = a->bufs[1];
+	ni = npu_numel(in->ndim, in->shape);
+	no = npu_numel(out->ndim, out->shape);
+	if (ni != no)
+		return npu_errf(e, "copy: '%s' has %llu elements, '%s' %llu",
+				in->name, (unsigned long long)ni, out->name,
+				(unsigned long long)no);
+	if (in->dtype == out->dtype)
+		memmove(a->data[1], a->data[0], (size_t)(ni * npu_dtype_size(in->dtype)));
+	else
+		npu_convert(out->dtype, a->data[1], in->dtype, a->data[0], (size_t)ni);
+	return 0;
+}
+
+/* fill: every output element = attrs "value". */
+static int op_fill(const npu_hostop_args *a, npu_err *e)
+{
+	json_error_t je;
+	json_t *root = json_loads(a->hc->attrs ? a->hc->attrs : "", 0, &je);
+	json_t *v = root ? json_object_get(root, "value") : NULL;
+	double x;
+
+	if (!v || !json_is_number(v)) {
+		json_decref(root);
+		return npu_errf(e, "fill: attrs need a number \"value\"");
+	}
+	x = json_number_value(v);
+	json_decref(root);
+	for (uint32_t i = a->nin; i < a->nargs; i++) {
+		const npu_buf *b = a->bufs[i];
+		uint64_t n = npu_numel(b->ndim, b->shape);
+		for (uint64_t j = 0; j < n; j++)
+			npu_store_f64(b->dtype, a->data[i], (size_t)j, x);
+	}
+	return 0;
+}
+
+static int find(const char *name)
+{
+	for (int i = 0; i < nhostops; i++)
+		if (!strcmp(hostops[i].name, name))
+			return i;
+	return -1;
+}
+
+static int add(const char *name, npu_hostop_fn fn)
+{
+	int i = find(name);
+
+	if (i < 0) {
+		if (nhostops == HOSTOP_MAX || strlen(name) >= sizeof hostops[0].name)
+			return -1;
+		i = nhostops++;
+		strcpy(hostops[i].name, name);
+	}
+	hostops[i].fn = fn;
+	return 0;
+}
+
+static void builtins(void)
+{
+	static int done;
+
+	if (done)
+		return;
+	done = 1;
+	add("copy", op_copy);
+	add("fill", op_fill);
+}
+
+int npu_sim_register_hostop(const char *name, npu_hostop_fn fn)
+{
+	builtins();
+	return add(name, fn);
+}
+
+npu_hostop_fn npu_sim_find_hostop(const char *name)
+{
+	int i;
+
+	builtins();
+	i = find(name);
+	return i < 0 ? NULL : hostops[i].fn;
+}
+
+uint64_t npu_sim_host_flops(const npu_prog *p, const npu_hostcall *hc)
+{
+	uint64_t out = 0;
+
+	if (!strcmp(hc->op, "copy") || !strcmp(hc->op, "fill"))
+		return 0;
+	for (uint32_t i = hc->nin; i < hc->nargs; i++) {
+		const npu_buf *b = &p->bufs[hc->args[i]];
+		out += npu_numel(b->ndim, b->shape);
+	}
+	if ((strstr(hc->op, "mm") || strstr(hc->op, "matmul") ||
+	     strstr(hc->op, "linear")) && hc->nin > 0) {
+		const npu_buf *a = &p->bufs[hc->args[0]];
+		uint64_t k = a->ndim ? (uint64_t)a->shape[a->ndim - 1] : 1;
+		return 2 * out * k;
+	}
+	return out;
+}
+
+int sim_host_exec(npu_sim *s, const sim_insn *in, const sim_entry *e,
+		  uint64_t t0)
+{
+	const npu_target *tg = s->tg;
+	const npu_prog *p = s->p;
+	sim_unit *u = &s->u[NPU_UNIT_HOST];
+	const npu_hostcall *hc;
+	npu_hostop_fn fn;
+	uint64_t bytes = 0, flops, dur;
+	uint8_t *data[64];
+	const npu_buf *bufs[64];
+	npu_hostop_args a;
+	npu_err he;
+
+	if (in->imm < 0 || (uint32_t)in->imm >= p->nhcalls)
+		return sim_fault(s, NPU_UNIT_HOST, e->pc, t0,
+				 "host call %d is not in the table (%u entries)",
+				 in->imm, p->nhcalls);
+	hc = &p->hcalls[in->imm];
+	fn = npu_sim_find_hostop(hc->op);
+	if (!fn)
+		return sim_fault(s, NPU_UNIT_HOST, e->pc, t0,
+				 "host op '%s' is not registered", hc->op);
+	if (hc->nargs > 64 || hc->nin > hc->nargs)
+		return sim_fault(s, NPU_UNIT_HOST, e->pc, t0,
+				 "host call %d has %u arguments (at most 64)",
+				 in->imm, hc->nargs);
+	for (uint32_t i = 0; i < hc->nargs; i++) {
+		if (hc->args[i] >= p->nbufs)
+			return sim_fault(s, NPU_UNIT_HOST, e->pc, t0,
+					 "host call %d: argument %u is not a buffer",
+					 in->imm, i);
+		bufs[i] = &p->bufs[hc->args[i]];
+		data[i] = s->dram + bufs[i]->addr;
+		bytes += bufs[i]->size;
+	}
+	flops = npu_sim_host_flops(p, hc);
+	dur = tg->host_latency +
+	      (uint64_t)ceil((double)bytes / tg->host_bytes_per_cycle +
+			     (double)flops / tg->host_flops_per_cycle);
+	if (!s->o.timing_only) {
+		a.prog = p;
+		a.hc = hc;
+		a.data = data;
+		a.bufs = bufs;
+		a.nin = hc->nin;
+		a.nargs = hc->nargs;
+		npu_err_clear(&he);
+		if (fn(&a, &he) < 0)
+			return sim_fault(s, NPU_UNIT_HOST, e->pc, t0,
+					 "host op '%s' failed: %s", hc->op, he.msg);
+	}
+	s->st.host_calls++;
+	s->st.host_flops += flops;
+	s->start = t0;
+	sim_rec(s, u, t0, t0 + dur, NPU_US_BUSY, e->kx);
+	u->t = t0 + dur;
+	sim_done(s, u, e->kx, t0 + dur);
+	return 0;
+}

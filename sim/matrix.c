@@ -1,0 +1,309 @@
+/*
+ * matrix.c - the systolic matrix unit: a rows x cols array (K x N).
+ *
+ * Weight-stationary (default): mldw shifts K x N weights into a shadow
+ * buffer along the weight path; mmac streams M input rows through the
+ * array, which holds the previous weights until the stream starts.
+ * Output-stationary (mcfg imm bit 0): mldw records where the weights are;
+ * mmac keeps an M x N output tile in the array and streams K.
+ * docs/timing-model.md has the formulas; the code below follows them term
+ * by term.
+ *
+ * Values: float inputs (bf16, f16, e4m3, e5m2, f32) are converted to fp32
+ * and multiplied with cblas_sgemm into the fp32 accumulator (beta 1 when
+ * accumulating), so within one mmac the sum order is the BLAS library's
+ * (deterministic for a given build), and across mmacs program order.
+ * Integer inputs accumulate exactly in int32 (wrapping) with plain loops.
+ */
+#include "config.h"
+
+#include <cblas.h>
+#include <string.h>
+
+#include "isa/dtype.h"
+#include "sim/sim_int.h"
+
+#define MXU_MAX_M 65536      /* rows one mmac may stream */
+#define MXU_MAX_K 65536      /* K of an output-stationary tile */
+
+static int is_int(int dt)
+{
+	return dt == NPU_DT_I8 || dt == NPU_DT_U8 || dt == NPU_DT_I16 ||
+	       dt == NPU_DT_I32 || dt == NPU_DT_I64 || dt == NPU_DT_BOOL;
+}
+
+static int32_t load_int(int dt, const uint8_t *p)
+{
+	switch (dt) {
+	case NPU_DT_I8: return (int8_t)*p;
+	case NPU_DT_U8: case NPU_DT_BOOL: return *p;
+	case NPU_DT_I16: { int16_t v; memcpy(&v, p, 2); return v; }
+	case NPU_DT_I32: { int32_t v; memcpy(&v, p, 4); return v; }
+	default: { int64_t v; memcpy(&v, p, 8); return (int32_t)v; }
+	}
+}
+
+#define mfault(s, e, t, ...) sim_fault(s, NPU_UNIT_MXU, (e)->pc, t, __VA_ARGS__)
+
+static int mcfg(npu_sim *s, const sim_insn *in, const sim_entry *e, uint64_t t0)
+{
+	const npu_target *tg = s->tg;
+	sim_mxu *m = &s->m;
+	int os = in->imm & NPU_MXU_OS;
+
+	if (os && !(tg->dataflows & NPU_DF_OS))
+		return sim_fault(s, NPU_UNIT_MXU, e->pc, t0, "target has no output-stationary dataflow");
+	if (!os && !(tg->dataflows & NPU_DF_WS))
+		return sim_fault(s, NPU_UNIT_MXU, e->pc, t0, "target has no weight-stationary dataflow");
+	if (tg->mxu_rate[in->c] <= 0)
+		return sim_fault(s, NPU_UNIT_MXU, e->pc, t0,
+				 "the array does not take %s inputs (rate 0)",
+				 npu_dtype_name(in->c));
+	if (e->x[0] < 1 || (!os && e->x[0] > tg->mxu_rows) || e->x[0] > MXU_MAX_K)
+		return mfault(s, e, t0, "K = %lld does not fit the array", (long long)e->x[0]);
+	if (e->x[1] < 1 || e->x[1] > tg->mxu_cols)
+		return mfault(s, e, t0, "N = %lld does not fit the array", (long long)e->x[1]);
+	m->K = e->x[0];
+	m->N = e->x[1];
+	m->dt = in->c;
+	m->os = os;
+	m->configured = 1;
+	m->have_w = 0;
+	m->istride = m->K * npu_dtype_size(m->dt);
+	m->astride = m->N * 4;
+	return 0;
+}
+
+/* Checks rows r of len bytes at a + i*stride, i < r; the base or NULL. */
+static uint8_t *rows_ok(npu_sim *s, uint64_t a, int64_t stride, int64_t r,
+			int64_t len)
+{
+	__int128 lo = (__int128)a, hi;
+	__int128 span = (__int128)stride * (r - 1);
+
+	if (r <= 0)
+		return s->sram;
+	hi = lo;
+	if (span < 0)
+		lo += span;
+	else
+		hi += span;
+	hi += len;
+	if (lo < 0 || hi > (__int128)UINT64_MAX)
+		return NULL;
+	if (!sim_local(s, (uint64_t)lo, (uint64_t)(hi - lo)))
+		return NULL;
+	return sim_local(s, a, 0) ? sim_local(s, a, 0) : s->sram;
+}
+
+/* Reads weights K x N at a (row stride ws) into m->wf or m->wi. */
+static int load_weights(npu_sim *s, uint64_t a, int64_t ws)
+{
+	sim_mxu *m = &s->m;
+	int sz = npu_dtype_size(m->dt);
+	size_t cnt = (size_t)(m->K * m->N);
+
+	if (sim_grow((void **)&m->wf, &m->cwf, cnt, sizeof *m->wf) < 0 ||
+	    sim_grow((void **)&m->wi, &m->cwi, cnt, sizeof *m->wi) < 0) {
+		s->oom = 1;
+		return -1;
+	}
+	for (int64_t k = 0; k < m->K; k++) {
+		const uint8_t *row = sim_local(s, a + (uint64_t)(k * ws), m->N * sz);
+		for (int64_t n = 0; n < m->N; n++) {
+			if (is_int(m->dt))
+				m->wi[k * m->N + n] = load_int(m->dt, row + n * sz);
+			else
+				m->wf[k * m->N + n] = npu_load_f32(m->dt, row, n);
+		}
+	}
+	return 0;
+}
+
+static int mldw(npu_sim *s, const sim_insn *in, const sim_entry *e, uint64_t t0)
+{
+	sim_mxu *m = &s->m;
+	sim_unit *u = &s->u[NPU_UNIT_MXU];
+	uint64_t start, end;
+	int sz;
+
+	if (!m->configured)
+		return sim_fault(s, NPU_UNIT_MXU, e->pc, t0, "mldw before mcfg");
+	sz = npu_dtype_size(m->dt);
+	if (!rows_ok(s, (uint64_t)e->x[0], e->x[1], m->K, m->N * sz))
+		return sim_fault(s, NPU_UNIT_MXU, e->pc, t0,
+				 "weights at local address 0x%llx (%lld x %lld, row "
+				 "stride %lld) are outside SRAM and the accumulator",
+				 (unsigned long long)e->x[0], (long long)m->K,
+				 (long long)m->N, (long long)e->x[1]);
+	if (m->os) {
+		start = t0;
+		end = start + 1;
+		m->waddr = e->x[0];
+		m->wstride = e->x[1];
+	} else {
+		start = sim_max(t0, sim_max(m->wpath_free, m->last_mmac_start));
+		end = start + m->K;
+		if (!s->o.timing_only &&
+		    load_weights(s, (uint64_t)e->x[0], e->x[1]) < 0)
+			return -1;
+	}
+	m->have_w = 1;
+	m->wpath_free = end;
+	m->wready = end;
+	s->st.sram_rd += (uint64_t)(m->K * m->N * sz);
+	if (e->kx != SIM_NONE)
+		s->kx[e->kx].sram_rd += (uint64_t)(m->K * m->N * sz);
+	s->start = start;
+	sim_rec(s, u, t0, start, NPU_US_DEP_STALL, e->kx);
+	sim_rec(s, u, start, end, NPU_US_BUSY, e->kx);
+	u->t = start;
+	sim_done(s, u, e->kx, end);
+	return 0;
+}
+
+/* The values of one mmac: acc[m][n] (+)= sum_k in[m][k] * W[k][n]. */
+static int mmac_values(npu_sim *s, const sim_entry *e, int64_t M, int acc)
+{
+	sim_mxu *m = &s->m;
+	int sz = npu_dtype_size(m->dt);
+	int64_t K = m->K, N = m->N, is = m->istride, as = m->astride;
+	uint64_t ia = (uint64_t)e->x[0], oa = (uint64_t)e->x[1];
+
+	if (m->os && load_weights(s, (uint64_t)m->waddr, m->wstride) < 0)
+		return -1;
+	if (is_int(m->dt)) {
+		for (int64_t i = 0; i < M; i++) {
+			const uint8_t *in = sim_local(s, ia + (uint64_t)(i * is), K * sz);
+			uint8_t *out = sim_local(s, oa + (uint64_t)(i * as), N * 4);
+			for (int64_t n = 0; n < N; n++) {
+				int32_t sum;
+				uint32_t us = 0;
+				if (acc)
+					memcpy(&sum, out + n * 4, 4), us = (uint32_t)sum;
+				for (int64_t k = 0; k < K; k++)
+					us += (uint32_t)(load_int(m->dt, in + k * sz) *
+							 m->wi[k * N + n]);
+				memcpy(out + n * 4, &us, 4);
+			}
+		}
+		return 0;
+	}
+	if (sim_grow((void **)&s->sa, &s->nsa, (size_t)(M * K), sizeof *s->sa) < 0)
+		return -1;
+	for (int64_t i = 0; i < M; i++) {
+		const uint8_t *in = sim_local(s, ia + (uint64_t)(i * is), K * sz);
+		if (m->dt == NPU_DT_F32)
+			memcpy(s->sa + i * K, in, (size_t)K * 4);
+		else
+			for (int64_t k = 0; k < K; k++)
+				s->sa[i * K + k] = npu_load_f32(m->dt, in, k);
+	}
+	if (as >= N * 4 && as % 4 == 0) {
+		float *c = (float *)(void *)sim_local(s, oa, 0);
+		cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)M, (int)N,
+			    (int)K, 1.0f, s->sa, (int)K, m->wf, (int)N,
+			    acc ? 1.0f : 0.0f, c, (int)(as / 4));
+		return 0;
+	}
+	/* Overlapping output rows: one row at a time, in order. */
+	for (int64_t i = 0; i < M; i++) {
+		float *c = (float *)(void *)sim_local(s, oa + (uint64_t)(i * as), 0);
+		cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 1, (int)N,
+			    (int)K, 1.0f, s->sa + i * K, (int)K, m->wf, (int)N,
+			    acc ? 1.0f : 0.0f, c, (int)N);
+	}
+	return 0;
+}
+
+static int mmac(npu_sim *s, const sim_insn *in, const sim_entry *e, uint64_t t0)
+{
+	const npu_target *tg = s->tg;
+	sim_mxu *m = &s->m;
+	sim_unit *u = &s->u[NPU_UNIT_MXU];
+	int64_t M = e->x[2];
+	uint64_t start, stream, done, macs;
+	double rate;
+	int sz;
+
+	if (!m->configured || !m->have_w)
+		return sim_fault(s, NPU_UNIT_MXU, e->pc, t0, "mmac without weights (mcfg and mldw first)");
+	if (M < 0 || M > MXU_MAX_M || (m->os && M > tg->mxu_rows))
+		return mfault(s, e, t0, "M = %lld rows is out of range", (long long)M);
+	sz = npu_dtype_size(m->dt);
+	if ((uint64_t)e->x[1] % 4 || m->astride % 4)
+		return sim_fault(s, NPU_UNIT_MXU, e->pc, t0,
+				 "accumulator address 0x%llx or row stride %lld is "
+				 "not a multiple of 4", (unsigned long long)e->x[1],
+				 (long long)m->astride);
+	if (!rows_ok(s, (uint64_t)e->x[0], m->istride, M, m->K * sz))
+		return sim_fault(s, NPU_UNIT_MXU, e->pc, t0,
+				 "inputs at local address 0x%llx (%lld x %lld, row "
+				 "stride %lld) are outside SRAM and the accumulator",
+				 (unsigned long long)e->x[0], (long long)M,
+				 (long long)m->K, (long long)m->istride);
+	if (!rows_ok(s, (uint64_t)e->x[1], m->astride, M, m->N * 4))
+		return sim_fault(s, NPU_UNIT_MXU, e->pc, t0,
+				 "outputs at local address 0x%llx (%lld x %lld, row "
+				 "stride %lld) are outside SRAM and the accumulator",
+				 (unsigned long long)e->x[1], (long long)M,
+				 (long long)m->N, (long long)m->astride);
+	rate = tg->mxu_rate[m->dt];
+	start = sim_max(t0, sim_max(m->stream_free, m->wready));
+	if (m->os) {
+		stream = (uint64_t)((double)m->K / rate);
+		if ((double)stream * rate < (double)m->K)
+			stream++;
+		m->stream_free = start + stream + (uint64_t)M;
+		done = m->stream_free + tg->mxu_rows + tg->mxu_cols - 2 + tg->mxu_latency;
+	} else {
+		stream = (uint64_t)((double)M / rate);
+		if ((double)stream * rate < (double)M)
+			stream++;
+		m->stream_free = start + stream;
+		done = m->stream_free + tg->mxu_rows + tg->mxu_cols - 2 + tg->mxu_latency;
+	}
+	m->last_mmac_start = start;
+	macs = (uint64_t)(M * m->K * m->N);
+	s->st.macs += macs;
+	s->st.mac_cycles += (double)macs / rate;
+	s->st.sram_rd += (uint64_t)(M * m->K * sz);
+	s->st.sram_wr += (uint64_t)(M * m->N * 4);
+	if (e->kx != SIM_NONE) {
+		s->kx[e->kx].macs += macs;
+		s->kxmac[e->kx] += (double)macs / rate;
+		s->kx[e->kx].sram_rd += (uint64_t)(M * m->K * sz);
+		s->kx[e->kx].sram_wr += (uint64_t)(M * m->N * 4);
+	}
+	if (!s->o.timing_only && M > 0 &&
+	    mmac_values(s, e, M, in->imm & NPU_MMAC_ACC) < 0) {
+		s->oom = 1;
+		return -1;
+	}
+	s->start = start;
+	sim_rec(s, u, t0, start, NPU_US_DEP_STALL, e->kx);
+	sim_rec(s, u, start, m->stream_free, NPU_US_BUSY, e->kx);
+	u->t = start;
+	sim_done(s, u, e->kx, done);
+	return 0;
+}
+
+int sim_mxu_exec(npu_sim *s, const sim_insn *in, const sim_entry *e, uint64_t t0)
+{
+	sim_unit *u = &s->u[NPU_UNIT_MXU];
+
+	switch (in->op) {
+	case NPU_OP_MCFG:
+		u->t = t0;
+		return mcfg(s, in, e, t0);
+	case NPU_OP_MSTRIDE:
+		s->m.istride = e->x[0];
+		s->m.astride = e->x[1];
+		u->t = t0;
+		return 0;
+	case NPU_OP_MLDW:
+		return mldw(s, in, e, t0);
+	default:
+		return mmac(s, in, e, t0);
+	}
+}

@@ -1,0 +1,162 @@
+/*
+ * stats.c - cycle accounting: every unit's timeline as intervals, kernel
+ * executions, and the rows a trace receives.
+ *
+ * A unit's timeline is recorded left to right: sim_rec() appends [a, b)
+ * in one state, fills any gap before it with idle, and clips what lies
+ * before the recorded end (the matrix unit's weight and stream paths
+ * overlap; the union is busy).  Consecutive intervals with the same state
+ * and kernel merge, so a steady stream of work is one row, not one per
+ * instruction.  At the end every timeline is padded with idle up to the
+ * total, so the intervals tile [0, total) exactly; the per-state sums are
+ * kept as the intervals are appended.
+ */
+#include "config.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/sim_int.h"
+
+static void append(npu_sim *s, sim_unit *u, uint64_t a, uint64_t b, int state,
+		   int32_t kernel)
+{
+	npu_sim_interval *l = u->niv ? &u->iv[u->niv - 1] : NULL;
+
+	u->st.cycles[state] += b - a;
+	u->rec = b;
+	if (l && l->end == a && l->state == state && l->kernel == kernel) {
+		l->end = b;
+		return;
+	}
+	if (sim_grow((void **)&u->iv, &u->civ, u->niv + 1, sizeof *u->iv) < 0) {
+		s->oom = 1;
+		return;
+	}
+	u->iv[u->niv++] = (npu_sim_interval){ a, b, kernel, state };
+}
+
+void sim_rec(npu_sim *s, sim_unit *u, uint64_t a, uint64_t b, int state,
+	     uint32_t kx)
+{
+	npu_trace_kernel *k;
+
+	if (b <= u->rec)
+		return;
+	if (a < u->rec)
+		a = u->rec;
+	if (a >= b)
+		return;
+	if (a > u->rec)
+		append(s, u, u->rec, a, NPU_US_IDLE, -1);
+	k = sim_kx(s, kx);
+	append(s, u, a, b, state, k ? k->kernel : -1);
+	if (!k)
+		return;
+	switch (state) {
+	case NPU_US_BUSY: k->compute += b - a; break;
+	case NPU_US_DMA_WAIT: k->dma_wait += b - a; break;
+	case NPU_US_DEP_STALL: k->dep_stall += b - a; break;
+	case NPU_US_BANK_STALL: k->bank_stall += b - a; break;
+	default: break;
+	}
+}
+
+uint32_t sim_kx_begin(npu_sim *s, int kernel, uint64_t t)
+{
+	if (sim_grow((void **)&s->kx, &s->ckx, s->nkx + 1, sizeof *s->kx) < 0 ||
+	    sim_grow((void **)&s->kxmac, &s->ckxmac, s->nkx + 1, sizeof *s->kxmac) < 0) {
+		s->oom = 1;
+		return SIM_NONE;
+	}
+	memset(&s->kx[s->nkx], 0, sizeof *s->kx);
+	s->kx[s->nkx].kernel = kernel;
+	s->kx[s->nkx].start = t;
+	s->kx[s->nkx].end = t;
+	s->kxmac[s->nkx] = 0;
+	return (uint32_t)s->nkx++;
+}
+
+int sim_stats_finish(npu_sim *s)
+{
+	uint64_t total = 0;
+
+	for (int i = 0; i < s->nunits; i++) {
+		sim_unit *u = &s->u[i];
+		total = sim_max(total, sim_max(u->done, u->rec));
+		if (i == NPU_UNIT_SCL || !u->blocked)
+			total = sim_max(total, u->t);
+	}
+	for (size_t k = 0; k < s->nkx; k++)
+		total = sim_max(total, s->kx[k].end);
+	for (int i = 0; i < s->nunits; i++) {
+		sim_unit *u = &s->u[i];
+		/* A unit still blocked at a fault waited until the end. */
+		if (u->blocked)
+			sim_rec(s, u, u->bsince, total, NPU_US_DEP_STALL, u->bkx);
+		if (u->rec < total)
+			append(s, u, u->rec, total, NPU_US_IDLE, -1);
+		s->st.unit[i] = u->st;
+	}
+	s->st.total_cycles = total;
+	return s->oom ? -1 : 0;
+}
+
+int npu_sim_write_trace(const npu_sim *s, npu_trace *t, npu_err *e)
+{
+	static const struct { const char *name; size_t off; } ctr[] = {
+#define C(f) { #f, offsetof(npu_sim_stats, f) }
+		C(total_cycles), C(insns), C(macs), C(vec_ops), C(dram_rd),
+		C(dram_wr), C(dram_touched), C(sram_rd), C(sram_wr),
+		C(host_calls), C(host_flops), C(dma_xfers),
+#undef C
+	};
+
+	for (size_t k = 0; k < s->nkx; k++)
+		if (npu_trace_kernel_exec(t, &s->kx[k], e) < 0)
+			return -1;
+	for (int i = 0; i < s->nunits; i++) {
+		const sim_unit *u = &s->u[i];
+		for (size_t j = 0; j < u->niv; j++) {
+			const npu_sim_interval *iv = &u->iv[j];
+			if (iv->state == NPU_US_IDLE)
+				continue;
+			if (npu_trace_activity(t, i, iv->start, iv->end, iv->kernel,
+					       iv->state, e) < 0)
+				return -1;
+		}
+	}
+	for (size_t d = 0; d < s->ndmas; d++)
+		if (npu_trace_dma_xfer(t, &s->dmas[d], e) < 0)
+			return -1;
+	for (size_t c = 0; c < sizeof ctr / sizeof *ctr; c++) {
+		uint64_t v;
+		memcpy(&v, (const char *)&s->st + ctr[c].off, sizeof v);
+		if (npu_trace_counter(t, ctr[c].name, (double)v, e) < 0)
+			return -1;
+	}
+	for (int i = 0; i < s->nunits; i++) {
+		char name[64];
+		for (int st = 0; st < NPU_SIM_NSTATE; st++) {
+			snprintf(name, sizeof name, "%s.%s", npu_unit_name(i),
+				 npu_trace_state_name(st));
+			if (npu_trace_counter(t, name, (double)s->u[i].st.cycles[st], e) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+double npu_sim_kexec_mac_util(const npu_sim *s, size_t i)
+{
+	const npu_trace_kernel *k;
+
+	if (i >= s->nkx)
+		return 0;
+	k = &s->kx[i];
+	if (k->end <= k->start)
+		return 0;
+	return s->kxmac[i] / ((double)s->tg->mxu_rows * s->tg->mxu_cols *
+			      (double)(k->end - k->start));
+}

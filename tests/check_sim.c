@@ -1,0 +1,1507 @@
+/*
+ * check_sim.c - the simulator: values of every unit, cycle counts against
+ * the formulas of docs/timing-model.md computed by hand, faults, and the
+ * command line end to end.
+ *
+ * Every program goes through run_prog(), which also runs it a second time
+ * (the results must be bit-identical) and with --timing-only (the cycle
+ * counts, intervals and transfers must be identical), and checks on each
+ * run that every unit's intervals tile [0, total) with per-state sums
+ * that match the reported ones.
+ *
+ * Most tests use a small hand-made target (test_target()) whose numbers
+ * make the hand computations short.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "isa/asm.h"
+#include "isa/dtype.h"
+#include "isa/st.h"
+#include "sim/sim.h"
+
+#define ACC "0x40000000"
+
+static npu_target T;
+
+static void test_target(npu_target *t)
+{
+	memset(t, 0, sizeof *t);
+	strcpy(t->name, "test");
+	t->clock_mhz = 1000;
+	t->mxu_rows = 4;
+	t->mxu_cols = 4;
+	t->dataflows = NPU_DF_WS | NPU_DF_OS;
+	t->mxu_rate[NPU_DT_BF16] = 1;
+	t->mxu_rate[NPU_DT_F16] = 1;
+	t->mxu_rate[NPU_DT_F32] = 0.5;
+	t->mxu_rate[NPU_DT_I8] = 2;
+	t->mxu_latency = 3;
+	t->sram_bytes = 65536;
+	t->sram_banks = 4;          /* 16 KiB each */
+	t->sram_port_bytes = 16;
+	t->acc_bytes = 16384;
+	t->acc_banks = 2;
+	t->vlen = 8;
+	t->vec_lanes = 4;
+	t->lat_alu = 2;
+	t->lat_mul = 3;
+	t->lat_div = 8;
+	t->lat_trans = 12;
+	t->ii_trans = 2;
+	t->lat_red = 5;
+	t->lat_ld = 4;
+	t->queue_depth = 4;
+	t->lat_branch = 1;
+	t->dma_engines = 2;
+	t->dma_bytes_per_cycle = 8;
+	t->dma_setup = 10;
+	t->dram_bytes = 1ull << 30;
+	t->dram_bytes_per_cycle = 16;
+	t->dram_latency = 20;
+	t->dram_channels = 2;
+	t->dram_burst = 16;
+	t->dram_interleave = 64;
+	t->host_bytes_per_cycle = 8;
+	t->host_latency = 100;
+	t->host_flops_per_cycle = 4;
+}
+
+/* --- the harness --------------------------------------------------------- */
+
+typedef struct run {
+	npu_prog p;
+	npu_sim *s;
+	npu_err e;
+	int rc;
+	uint64_t max_cycles;
+	/* filled before the run by the test */
+	void (*setup)(npu_sim *s, struct run *r);
+	void *arg;
+} run;
+
+/* The accounting identity, checked on the recorded intervals. */
+static void check_tiling(npu_sim *s)
+{
+	const npu_sim_stats *st = npu_sim_stats_get(s);
+
+	for (int u = 0; u < st->nunits; u++) {
+		const npu_sim_interval *iv;
+		size_t n = npu_sim_intervals(s, u, &iv);
+		uint64_t sum[NPU_SIM_NSTATE] = { 0 }, at = 0, all = 0;
+		for (size_t i = 0; i < n; i++) {
+			ck_assert_msg(iv[i].start == at, "unit %s: interval %zu starts "
+				      "at %llu, previous ended at %llu", npu_unit_name(u),
+				      i, (unsigned long long)iv[i].start,
+				      (unsigned long long)at);
+			ck_assert_uint_gt(iv[i].end, iv[i].start);
+			ck_assert_int_ge(iv[i].state, 0);
+			ck_assert_int_lt(iv[i].state, NPU_SIM_NSTATE);
+			sum[iv[i].state] += iv[i].end - iv[i].start;
+			at = iv[i].end;
+		}
+		ck_assert_msg(at == st->total_cycles, "unit %s: timeline ends at "
+			      "%llu, total %llu", npu_unit_name(u),
+			      (unsigned long long)at,
+			      (unsigned long long)st->total_cycles);
+		for (int k = 0; k < NPU_SIM_NSTATE; k++) {
+			ck_assert_uint_eq(sum[k], st->unit[u].cycles[k]);
+			all += sum[k];
+		}
+		ck_assert_uint_eq(all, st->total_cycles);
+	}
+}
+
+static int asm_text(npu_prog *p, const char *text)
+{
+	npu_err e = { "" };
+	int rc = npu_asm("test.s", text, strlen(text), p, &e);
+
+	ck_assert_msg(rc == 0, "asm: %s", e.msg);
+	return rc;
+}
+
+static char *read_data(const char *name)
+{
+	const char *dir = getenv("srcdir") ? getenv("srcdir") : ".";
+	char path[4096];
+	FILE *f;
+	char *buf;
+	long n;
+
+	snprintf(path, sizeof path, "%s/tests/data/asm/%s", dir, name);
+	f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = calloc(1, (size_t)n + 1);
+	ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	return buf;
+}
+
+static npu_sim *one(run *r, int timing_only)
+{
+	npu_sim_opts o = { timing_only, r->max_cycles };
+	npu_err e = { "" };
+	npu_sim *s = npu_sim_new(&r->p, &T, &o, &e);
+
+	ck_assert_msg(s != NULL, "npu_sim_new: %s", e.msg);
+	if (r->setup)
+		r->setup(s, r);
+	return s;
+}
+
+static void same_timing(npu_sim *a, npu_sim *b)
+{
+	const npu_sim_stats *x = npu_sim_stats_get(a), *y = npu_sim_stats_get(b);
+	const npu_trace_dma *da, *db;
+	const npu_trace_kernel *ka, *kb;
+	size_t nd, nk;
+
+	ck_assert_uint_eq(x->total_cycles, y->total_cycles);
+	ck_assert_uint_eq(x->insns, y->insns);
+	ck_assert_uint_eq(x->macs, y->macs);
+	ck_assert_uint_eq(x->dram_rd, y->dram_rd);
+	ck_assert_uint_eq(x->dram_wr, y->dram_wr);
+	ck_assert_int_eq(memcmp(x->unit, y->unit, sizeof x->unit), 0);
+	for (int u = 0; u < x->nunits; u++) {
+		const npu_sim_interval *ia, *ib;
+		size_t na = npu_sim_intervals(a, u, &ia), nb = npu_sim_intervals(b, u, &ib);
+		ck_assert_uint_eq(na, nb);
+		ck_assert_int_eq(memcmp(ia, ib, na * sizeof *ia), 0);
+	}
+	nd = npu_sim_dmas(a, &da);
+	ck_assert_uint_eq(nd, npu_sim_dmas(b, &db));
+	for (size_t i = 0; i < nd; i++) {
+		ck_assert_int_eq(da[i].engine, db[i].engine);
+		ck_assert_int_eq(da[i].dir, db[i].dir);
+		ck_assert_int_eq(da[i].kernel, db[i].kernel);
+		ck_assert_uint_eq(da[i].bytes, db[i].bytes);
+		ck_assert_uint_eq(da[i].bytes_touched, db[i].bytes_touched);
+		ck_assert_uint_eq(da[i].issue, db[i].issue);
+		ck_assert_uint_eq(da[i].start, db[i].start);
+		ck_assert_uint_eq(da[i].end, db[i].end);
+	}
+	nk = npu_sim_kexecs(a, &ka);
+	ck_assert_uint_eq(nk, npu_sim_kexecs(b, &kb));
+	ck_assert_int_eq(memcmp(ka, kb, nk * sizeof *ka), 0);
+}
+
+/*
+ * Runs r->p: returns the simulator of the full run (kept in r->s), after
+ * checking determinism, timing-only equality and the accounting identity.
+ */
+static npu_sim *run_prog(run *r)
+{
+	npu_sim *b, *c;
+	npu_err eb = { "" }, ec = { "" };
+	int rb, rcc;
+
+	r->s = one(r, 0);
+	r->rc = npu_sim_run(r->s, &r->e);
+	ck_assert_msg(r->rc >= 0, "run: %s", r->e.msg);
+	check_tiling(r->s);
+
+	/* determinism: a second full run is bit-identical */
+	b = one(r, 0);
+	rb = npu_sim_run(b, &eb);
+	ck_assert_int_eq(rb, r->rc);
+	check_tiling(b);
+	same_timing(r->s, b);
+	for (uint32_t i = 0; i < r->p.nbufs; i++)
+		ck_assert_int_eq(memcmp(npu_sim_buf_data(r->s, (int)i),
+					npu_sim_buf_data(b, (int)i), r->p.bufs[i].size), 0);
+	ck_assert_int_eq(memcmp(npu_sim_local(r->s, 0, T.sram_bytes),
+				npu_sim_local(b, 0, T.sram_bytes), T.sram_bytes), 0);
+	ck_assert_int_eq(memcmp(npu_sim_local(r->s, NPU_ACC_BASE, T.acc_bytes),
+				npu_sim_local(b, NPU_ACC_BASE, T.acc_bytes), T.acc_bytes), 0);
+	for (int v = 0; v < NPU_NVREG; v++)
+		ck_assert_int_eq(memcmp(npu_sim_vreg(r->s, v), npu_sim_vreg(b, v),
+					T.vlen * sizeof(float)), 0);
+	ck_assert_str_eq(eb.msg, r->e.msg);
+	npu_sim_free(b);
+
+	/* timing only: the same cycles */
+	c = one(r, 1);
+	rcc = npu_sim_run(c, &ec);
+	ck_assert_int_eq(rcc, r->rc);
+	check_tiling(c);
+	same_timing(r->s, c);
+	npu_sim_free(c);
+	return r->s;
+}
+
+static npu_sim *run_text(run *r, const char *text)
+{
+	asm_text(&r->p, text);
+	return run_prog(r);
+}
+
+static npu_sim *run_file(run *r, const char *name)
+{
+	char *text = read_data(name);
+	npu_err e = { "" };
+	int rc = npu_asm(name, text, strlen(text), &r->p, &e);
+
+	ck_assert_msg(rc == 0, "asm %s: %s", name, e.msg);
+	free(text);
+	return run_prog(r);
+}
+
+static void run_free(run *r)
+{
+	npu_sim_free(r->s);
+	npu_prog_free(&r->p);
+	memset(r, 0, sizeof *r);
+}
+
+static const npu_sim_stats *stats(run *r)
+{
+	return npu_sim_stats_get(r->s);
+}
+
+static uint64_t ucyc(run *r, int unit, int state)
+{
+	return stats(r)->unit[unit].cycles[state];
+}
+
+static float *sram_f32(run *r, uint64_t addr, size_t n)
+{
+	return (float *)(void *)npu_sim_local(r->s, addr, n * 4);
+}
+
+/* --- scalar ----------------------------------------------------------- */
+
+START_TEST(scalar_loop_cycles)
+{
+	run r = { 0 };
+
+	run_file(&r, "sim_scalar.s");
+	ck_assert_int_eq(r.rc, 0);
+	/* 2 li + 10 x (addi, addi, bne) + 9 taken branches x lat_branch + halt */
+	ck_assert_uint_eq(stats(&r)->total_cycles, 2 + 30 + 9 + 1);
+	ck_assert_uint_eq(ucyc(&r, NPU_UNIT_SCL, NPU_US_BUSY), 42);
+	ck_assert_int_eq(npu_sim_xreg(r.s, 1), 30);
+	ck_assert_uint_eq(stats(&r)->insns, 2 + 30 + 1);
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(scalar_ops_values)
+{
+	run r = { 0 };
+
+	run_text(&r,
+		 "li x1, -7\n li x2, 2\n"
+		 "div x3, x1, x2\n rem x4, x1, x2\n mul x5, x1, x2\n"
+		 "shli x6, x2, 40\n sra x7, x1, x2\n shr x8, x1, x2\n"
+		 "slt x9, x1, x2\n sltu x10, x1, x2\n min x11, x1, x2\n max x12, x1, x2\n"
+		 "li x13, 5\n lih x13, 1\n"
+		 "li x14, 64\n st x13, x14, 8\n ld x15, x14, 8\n"
+		 "st32 x1, x14, 0\n ld32 x16, x14, 0\n"
+		 "jal x17, sub\n li x18, 99\n halt\n"
+		 "sub: li x19, 3\n jr x17\n");
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_int_eq(npu_sim_xreg(r.s, 3), -3);
+	ck_assert_int_eq(npu_sim_xreg(r.s, 4), -1);
+	ck_assert_int_eq(npu_sim_xreg(r.s, 5), -14);
+	ck_assert_int_eq(npu_sim_xreg(r.s, 6), 2ll << 40);
+	ck_assert_int_eq(npu_sim_xreg(r.s, 7), -2);
+	ck_assert_int_eq(npu_sim_xreg(r.s, 8), (int64_t)(~(uint64_t)6 >> 2));
+	ck_assert_int_eq(npu_sim_xreg(r.s, 9), 1);
+	ck_assert_int_eq(npu_sim_xreg(r.s, 10), 0);
+	ck_assert_int_eq(npu_sim_xreg(r.s, 11), -7);
+	ck_assert_int_eq(npu_sim_xreg(r.s, 12), 2);
+	ck_assert_int_eq(npu_sim_xreg(r.s, 13), (1ll << 32) | 5);
+	ck_assert_int_eq(npu_sim_xreg(r.s, 15), (1ll << 32) | 5);
+	ck_assert_int_eq(npu_sim_xreg(r.s, 16), -7);
+	ck_assert_int_eq(npu_sim_xreg(r.s, 17), 20);
+	ck_assert_int_eq(npu_sim_xreg(r.s, 18), 99);
+	ck_assert_int_eq(npu_sim_xreg(r.s, 19), 3);
+	run_free(&r);
+}
+END_TEST
+
+/* --- vector ----------------------------------------------------------- */
+
+START_TEST(vector_chain_cycles)
+{
+	run r = { 0 };
+	const npu_sim_interval *iv;
+
+	run_file(&r, "sim_vchain.s");
+	ck_assert_int_eq(r.rc, 0);
+	/*
+	 * li t0, setvl t1, vli/vli/vadd/vexp dispatched at 2, 3, 4, 5.
+	 * occ = ceil(8 / 4) = 2.  vli v1: issue 3, busy [3,5), ready 3+1+2 = 6.
+	 * vli v2: issue 5, busy [5,7), ready 8.  vadd: unit free 7, sources
+	 * ready 8: stall [7,8), busy [8,10), ready 8+1+2 = 11.  vexp: free 10,
+	 * source ready 11: stall [10,11), occ 2*ii_trans = 4, busy [11,15),
+	 * ready 11+3+12 = 26 = total.
+	 */
+	ck_assert_uint_eq(stats(&r)->total_cycles, 26);
+	ck_assert_uint_eq(ucyc(&r, NPU_UNIT_VEC, NPU_US_BUSY), 10);
+	ck_assert_uint_eq(ucyc(&r, NPU_UNIT_VEC, NPU_US_DEP_STALL), 2);
+	ck_assert_uint_eq(ucyc(&r, NPU_UNIT_VEC, NPU_US_IDLE), 14);
+	ck_assert_uint_eq(npu_sim_intervals(r.s, NPU_UNIT_VEC, &iv), 7);
+	ck_assert_uint_eq(iv[0].end, 3);
+	ck_assert_uint_eq(iv[1].start, 3);
+	ck_assert_uint_eq(iv[1].end, 7);
+	ck_assert_int_eq(iv[2].state, NPU_US_DEP_STALL);
+	ck_assert_uint_eq(ucyc(&r, NPU_UNIT_SCL, NPU_US_BUSY), 7);
+	ck_assert(npu_sim_vreg(r.s, 3)[7] == 5.0f);
+	ck_assert(npu_sim_vreg(r.s, 4)[0] == expf(5.0f));
+	run_free(&r);
+}
+END_TEST
+
+typedef struct vop {
+	const char *text;      /* v3 = OP(v1, v2) */
+	float (*fn)(float b, float c, float a);
+} vop;
+
+static float f_add(float b, float c, float a) { (void)a; return b + c; }
+static float f_sub(float b, float c, float a) { (void)a; return b - c; }
+static float f_mul(float b, float c, float a) { (void)a; return b * c; }
+static float f_div(float b, float c, float a) { (void)a; return b / c; }
+static float f_max(float b, float c, float a) { (void)a; return b > c ? b : c; }
+static float f_min(float b, float c, float a) { (void)a; return b < c ? b : c; }
+static float f_fma(float b, float c, float a) { return fmaf(b, c, a); }
+static float f_pow(float b, float c, float a) { (void)a; return powf(b, c); }
+static float f_eq(float b, float c, float a) { (void)a; return b == c; }
+static float f_lt(float b, float c, float a) { (void)a; return b < c; }
+static float f_le(float b, float c, float a) { (void)a; return b <= c; }
+static float f_sel(float b, float c, float a) { return b != 0 ? c : a; }
+static float f_addi(float b, float c, float a) { (void)a; (void)c; return b + 1.5f; }
+static float f_muli(float b, float c, float a) { (void)a; (void)c; return b * -2.0f; }
+static float f_maxi(float b, float c, float a) { (void)a; (void)c; return b > 0.5f ? b : 0.5f; }
+static float f_mini(float b, float c, float a) { (void)a; (void)c; return b < 0.5f ? b : 0.5f; }
+static float f_rsubi(float b, float c, float a) { (void)a; (void)c; return 1.0f - b; }
+static float f_divi(float b, float c, float a) { (void)a; (void)c; return b / 3.0f; }
+static float f_powi(float b, float c, float a) { (void)a; (void)c; return powf(b, 2.0f); }
+static float f_eqi(float b, float c, float a) { (void)a; (void)c; return b == 0.5f; }
+static float f_neg(float b, float c, float a) { (void)a; (void)c; return -b; }
+static float f_abs(float b, float c, float a) { (void)a; (void)c; return fabsf(b); }
+static float f_exp(float b, float c, float a) { (void)a; (void)c; return expf(b); }
+static float f_log(float b, float c, float a) { (void)a; (void)c; return logf(b); }
+static float f_sqrt(float b, float c, float a) { (void)a; (void)c; return sqrtf(b); }
+static float f_rsqrt(float b, float c, float a) { (void)a; (void)c; return 1.0f / sqrtf(b); }
+static float f_rcp(float b, float c, float a) { (void)a; (void)c; return 1.0f / b; }
+static float f_tanh(float b, float c, float a) { (void)a; (void)c; return tanhf(b); }
+static float f_erf(float b, float c, float a) { (void)a; (void)c; return erff(b); }
+static float f_sigm(float b, float c, float a) { (void)a; (void)c; return 1.0f / (1.0f + expf(-b)); }
+static float f_sin(float b, float c, float a) { (void)a; (void)c; return sinf(b); }
+static float f_cos(float b, float c, float a) { (void)a; (void)c; return cosf(b); }
+static float f_floor(float b, float c, float a) { (void)a; (void)c; return floorf(b); }
+static float f_not(float b, float c, float a) { (void)a; (void)c; return b == 0; }
+static float f_rnd(float b, float c, float a) { (void)a; (void)c; return npu_round_through(NPU_DT_BF16, b); }
+static float f_rndi(float b, float c, float a) { (void)a; (void)c; return npu_round_through(NPU_DT_I8, b); }
+static float f_mov(float b, float c, float a) { (void)a; (void)c; return b; }
+
+static const vop vops[] = {
+	{ "vadd v3, v1, v2", f_add }, { "vsub v3, v1, v2", f_sub },
+	{ "vmul v3, v1, v2", f_mul }, { "vdiv v3, v1, v2", f_div },
+	{ "vmax v3, v1, v2", f_max }, { "vmin v3, v1, v2", f_min },
+	{ "vfma v3, v1, v2", f_fma }, { "vpow v3, v1, v2", f_pow },
+	{ "vcmpeq v3, v1, v2", f_eq }, { "vcmplt v3, v1, v2", f_lt },
+	{ "vcmple v3, v1, v2", f_le }, { "vsel v3, v1, v2", f_sel },
+	{ "vaddi v3, v1, 1.5", f_addi }, { "vmuli v3, v1, -2.0", f_muli },
+	{ "vmaxi v3, v1, 0.5", f_maxi }, { "vmini v3, v1, 0.5", f_mini },
+	{ "vrsubi v3, v1, 1.0", f_rsubi }, { "vdivi v3, v1, 3.0", f_divi },
+	{ "vpowi v3, v1, 2.0", f_powi }, { "vcmpeqi v3, v1, 0.5", f_eqi },
+	{ "vneg v3, v1", f_neg }, { "vabs v3, v1", f_abs },
+	{ "vexp v3, v1", f_exp }, { "vlog v3, v1", f_log },
+	{ "vsqrt v3, v1", f_sqrt }, { "vrsqrt v3, v1", f_rsqrt },
+	{ "vrcp v3, v1", f_rcp }, { "vtanh v3, v1", f_tanh },
+	{ "verf v3, v1", f_erf }, { "vsigm v3, v1", f_sigm },
+	{ "vsin v3, v1", f_sin }, { "vcos v3, v1", f_cos },
+	{ "vfloor v3, v1", f_floor }, { "vnot v3, v1", f_not },
+	{ "vrnd v3, v1, bf16", f_rnd }, { "vrnd v3, v1, i8", f_rndi },
+	{ "vmov v3, v1", f_mov },
+};
+
+/* Inputs: v1 = {-2.5, -1, -0.0, 0.5, 0.5, 1.3, 2.5, 7}, v2 = {...}; v3 is
+ * preset to 9.0 for the ops that read it. */
+static const float vin1[8] = { -2.5f, -1.0f, -0.0f, 0.5f, 0.5f, 1.3f, 2.5f, 7.0f };
+static const float vin2[8] = { 0.5f, -1.0f, 0.0f, 3.0f, 0.5f, -2.0f, 1.5f, 0.25f };
+
+static void setup_vin(npu_sim *s, run *r)
+{
+	(void)r;
+	memcpy(npu_sim_local(s, 0, 32), vin1, 32);
+	memcpy(npu_sim_local(s, 32, 32), vin2, 32);
+}
+
+START_TEST(vector_op_values)
+{
+	char *text = malloc(16384);
+	size_t n = 0, nops = sizeof vops / sizeof *vops;
+	run r = { 0 };
+
+	n += sprintf(text + n, "li x1, 8\n setvl x1, x1\n"
+		     "vld v1, x0, 0, f32\n vld v2, x0, 32, f32\n");
+	for (size_t i = 0; i < nops; i++)
+		n += sprintf(text + n, "vli v3, 9.0\n %s\n vst v3, x0, %zu, f32\n",
+			     vops[i].text, 64 + 32 * i);
+	sprintf(text + n, "halt\n");
+	r.setup = setup_vin;
+	run_text(&r, text);
+	ck_assert_int_eq(r.rc, 0);
+	for (size_t i = 0; i < nops; i++) {
+		const float *got = sram_f32(&r, 64 + 32 * i, 8);
+		for (int l = 0; l < 8; l++) {
+			float want = vops[i].fn(vin1[l], vin2[l], 9.0f);
+			ck_assert_msg(memcmp(&got[l], &want, 4) == 0 ||
+				      (isnan(got[l]) && isnan(want)),
+				      "%s lane %d: got %a, want %a", vops[i].text, l,
+				      (double)got[l], (double)want);
+		}
+	}
+	free(text);
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(vector_nan_reduce_moves)
+{
+	run r = { 0 };
+	const float *v;
+	float tree;
+
+	r.setup = setup_vin;
+	run_text(&r,
+		 "li x1, 8\n setvl x1, x1\n vld v1, x0, 0, f32\n"
+		 "vli v2, nan\n vmax v3, v1, v2\n vmini v4, v2, 1.0\n"
+		 "vredsum v5, v1\n vredmax v6, v1\n vredmin v7, v1\n"
+		 "li x2, -3\n vmovx v8, x2\n vidx v9\n vbcast v10, x0, 20, f32\n"
+		 "li x3, 5\n setvl x3, x3\n vredsum v11, v1\n"
+		 "li x4, 8\n setvl x4, x4\n vredmax v12, v3\n halt\n");
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert(isnan(npu_sim_vreg(r.s, 3)[0]));
+	ck_assert(isnan(npu_sim_vreg(r.s, 4)[5]));
+	/* pairwise: ((a0+a1)+(a2+a3)) + ((a4+a5)+(a6+a7)) */
+	tree = ((vin1[0] + vin1[1]) + (vin1[2] + vin1[3])) +
+	       ((vin1[4] + vin1[5]) + (vin1[6] + vin1[7]));
+	v = npu_sim_vreg(r.s, 5);
+	for (int l = 0; l < 8; l++)
+		ck_assert(memcmp(&v[l], &tree, 4) == 0);
+	ck_assert(npu_sim_vreg(r.s, 6)[2] == 7.0f);
+	ck_assert(npu_sim_vreg(r.s, 7)[7] == -2.5f);
+	ck_assert(npu_sim_vreg(r.s, 8)[4] == -3.0f);
+	ck_assert(npu_sim_vreg(r.s, 9)[6] == 6.0f);
+	ck_assert(npu_sim_vreg(r.s, 10)[0] == 1.3f);
+	/* vl 5: a0+a1 + (a2 + (a3+a4)) */
+	tree = (vin1[0] + vin1[1]) + (vin1[2] + (vin1[3] + vin1[4]));
+	ck_assert(npu_sim_vreg(r.s, 11)[0] == tree);
+	ck_assert(isnan(npu_sim_vreg(r.s, 12)[0]));
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(vector_dtype_load_store)
+{
+	static const int dts[] = { NPU_DT_BF16, NPU_DT_F16, NPU_DT_E4M3,
+				   NPU_DT_E5M2, NPU_DT_I8, NPU_DT_U8, NPU_DT_I32,
+				   NPU_DT_I16 };
+	static const char *names[] = { "bf16", "f16", "e4m3", "e5m2", "i8", "u8",
+				       "i32", "i16" };
+	char text[4096];
+	size_t n = 0;
+	run r = { 0 };
+
+	n += sprintf(text + n, "li x1, 8\n setvl x1, x1\n vld v1, x0, 0, f32\n"
+		     "vmuli v1, v1, 3.3\n");
+	for (int i = 0; i < 8; i++)
+		n += sprintf(text + n, "vst v1, x0, %d, %s\n vld v%d, x0, %d, %s\n",
+			     1024 + 64 * i, names[i], 2 + i, 1024 + 64 * i, names[i]);
+	/* strided: every other f32 of 64..; store as bf16 with stride 6 */
+	n += sprintf(text + n, "li x2, 4096\n li x3, 6\n vsts v1, x2, x3, bf16\n"
+		     "vlds v20, x2, x3, bf16\n halt\n");
+	r.setup = setup_vin;
+	run_text(&r, text);
+	ck_assert_int_eq(r.rc, 0);
+	for (int i = 0; i < 8; i++) {
+		const float *got = npu_sim_vreg(r.s, 2 + i);
+		for (int l = 0; l < 8; l++) {
+			float want = npu_round_through(dts[i], vin1[l] * 3.3f);
+			ck_assert_msg(memcmp(&got[l], &want, 4) == 0,
+				      "%s lane %d: %g != %g", names[i], l,
+				      (double)got[l], (double)want);
+		}
+	}
+	for (int l = 0; l < 8; l++) {
+		uint16_t h;
+		memcpy(&h, npu_sim_local(r.s, 4096 + 6 * l, 2), 2);
+		ck_assert_uint_eq(h, npu_f32_to_bf16(vin1[l] * 3.3f));
+		ck_assert(npu_sim_vreg(r.s, 20)[l] == npu_bf16_to_f32(h));
+	}
+	run_free(&r);
+}
+END_TEST
+
+/* --- matrix ------------------------------------------------------------ */
+
+typedef struct gemm {
+	int dt, M, K, N;
+	uint64_t a_addr, w_addr;
+	float a[64 * 16], w[16 * 4];
+} gemm;
+
+/* Deterministic small values that are exact in every input type. */
+static float val(int i, int j, int salt)
+{
+	return (float)(((i * 7 + j * 3 + salt) % 9) - 4) * (salt & 1 ? 0.5f : 1.0f);
+}
+
+static void setup_gemm(npu_sim *s, run *r)
+{
+	gemm *g = r->arg;
+	int sz = npu_dtype_size(g->dt);
+
+	for (int i = 0; i < g->M; i++)
+		for (int k = 0; k < g->K; k++) {
+			g->a[i * g->K + k] = npu_round_through(g->dt, val(i, k, 1));
+			npu_store_f32(g->dt, npu_sim_local(s, g->a_addr, 0),
+				      (size_t)(i * g->K + k), g->a[i * g->K + k]);
+		}
+	for (int k = 0; k < g->K; k++)
+		for (int n = 0; n < g->N; n++) {
+			g->w[k * g->N + n] = npu_round_through(g->dt, val(k, n, 2));
+			npu_store_f32(g->dt, npu_sim_local(s, g->w_addr, 0),
+				      (size_t)(k * g->N + n), g->w[k * g->N + n]);
+		}
+	(void)sz;
+}
+
+/* Checks acc[m][n] = times * sum_k a[m][k] w[k][n] (exact: small ints). */
+static void check_gemm(run *r, const gemm *g, int times, int is_int)
+{
+	for (int i = 0; i < g->M; i++)
+		for (int n = 0; n < g->N; n++) {
+			double ref = 0;
+			for (int k = 0; k < g->K; k++)
+				ref += (double)g->a[i * g->K + k] * g->w[k * g->N + n];
+			ref *= times;
+			uint8_t *p = npu_sim_local(r->s, NPU_ACC_BASE + (uint64_t)(i * g->N + n) * 4, 4);
+			if (is_int) {
+				int32_t v;
+				memcpy(&v, p, 4);
+				ck_assert_int_eq(v, (int32_t)ref);
+			} else {
+				float v;
+				memcpy(&v, p, 4);
+				ck_assert_msg(fabs(v - ref) <= 1e-5 * (1 + fabs(ref)),
+					      "acc[%d][%d] = %g, want %g", i, n, (double)v, ref);
+			}
+		}
+}
+
+static const char *gemm_prog =
+	"li x1, %d\n li x2, %d\n mcfg x1, x2, %s, %d\n"
+	"li x3, %d\n li x4, %d\n mldw x3, x4\n"
+	"li x5, %d\n li x6, " ACC "\n li x7, %d\n mmac x5, x6, x7, 0\n%s"
+	"halt\n";
+
+START_TEST(matrix_ws_bf16)
+{
+	gemm g = { .dt = NPU_DT_BF16, .M = 6, .K = 4, .N = 4, .w_addr = 1024 };
+	char text[1024];
+	run r = { 0 };
+
+	snprintf(text, sizeof text, gemm_prog, 4, 4, "bf16", 0, 1024, 8, 0, 6, "");
+	r.setup = setup_gemm;
+	r.arg = &g;
+	run_text(&r, text);
+	ck_assert_int_eq(r.rc, 0);
+	check_gemm(&r, &g, 1, 0);
+	/*
+	 * mcfg dispatched at 2 (0 cycles), mldw at 5: start 6, K = 4 cycles,
+	 * weights ready 10.  mmac dispatched at 9: start max(10, 0, 10) = 10,
+	 * stream ceil(6 / 1) = 6, done 10 + 6 + 4 + 4 - 2 + 3 = 25.
+	 */
+	ck_assert_uint_eq(stats(&r)->total_cycles, 25);
+	ck_assert_uint_eq(ucyc(&r, NPU_UNIT_MXU, NPU_US_BUSY), 4 + 6);
+	ck_assert_uint_eq(stats(&r)->macs, 6 * 4 * 4);
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(matrix_ws_int8_accumulate)
+{
+	gemm g = { .dt = NPU_DT_I8, .M = 6, .K = 4, .N = 3, .w_addr = 1024 };
+	char text[1024];
+	run r = { 0 };
+
+	/* a second mmac accumulates: stream ceil(6 / 2) = 3 each; the second
+	 * starts when the stream path frees at 10 + 3 = 13, done 13 + 3 + 9 = 25 */
+	snprintf(text, sizeof text, gemm_prog, 4, 3, "i8", 0, 1024, 3, 0, 6,
+		 "mmac x5, x6, x7, 1\n");
+	r.setup = setup_gemm;
+	r.arg = &g;
+	run_text(&r, text);
+	ck_assert_int_eq(r.rc, 0);
+	check_gemm(&r, &g, 2, 1);
+	ck_assert_uint_eq(stats(&r)->total_cycles, 25);
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(matrix_ws_f32_strided)
+{
+	gemm g = { .dt = NPU_DT_F32, .M = 5, .K = 3, .N = 4, .w_addr = 1024 };
+	char text[1024];
+	run r = { 0 };
+
+	/* f32 at rate 0.5: stream ceil(5 / 0.5) = 10; done 10 + 10 + 9 = 29 */
+	snprintf(text, sizeof text, gemm_prog, 3, 4, "f32", 0, 1024, 16, 0, 5, "");
+	r.setup = setup_gemm;
+	r.arg = &g;
+	run_text(&r, text);
+	ck_assert_int_eq(r.rc, 0);
+	check_gemm(&r, &g, 1, 0);
+	ck_assert_uint_eq(stats(&r)->total_cycles, 10 + 10 + 9);
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(matrix_os_bf16)
+{
+	gemm g = { .dt = NPU_DT_BF16, .M = 4, .K = 16, .N = 4, .w_addr = 1024 };
+	char text[1024];
+	run r = { 0 };
+
+	/*
+	 * Output-stationary: K = 16 > rows is fine.  mldw at 5: start 6, one
+	 * cycle, ready 7.  mmac at 9: start 10, stream ceil(16 / 1) = 16,
+	 * shift-out M = 4: stream path busy [10, 30), done 30 + 4 + 4 - 2 + 3 = 39.
+	 */
+	snprintf(text, sizeof text, gemm_prog, 16, 4, "bf16", 1, 1024, 8, 0, 4, "");
+	r.setup = setup_gemm;
+	r.arg = &g;
+	run_text(&r, text);
+	ck_assert_int_eq(r.rc, 0);
+	check_gemm(&r, &g, 1, 0);
+	ck_assert_uint_eq(stats(&r)->total_cycles, 39);
+	ck_assert_uint_eq(ucyc(&r, NPU_UNIT_MXU, NPU_US_BUSY), 1 + 20);
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(matrix_weight_double_buffer)
+{
+	gemm g = { .dt = NPU_DT_BF16, .M = 6, .K = 4, .N = 4, .w_addr = 1024 };
+	char text[1024];
+	run r = { 0 };
+
+	/*
+	 * The second mldw (dispatched at 10) may start at the first mmac's
+	 * start (10): [11, 15) overlaps the stream [10, 16); the second mmac
+	 * starts when both the stream path (16) and the weights (15) are
+	 * free: 16, done 16 + 6 + 9 = 31.
+	 */
+	snprintf(text, sizeof text, gemm_prog, 4, 4, "bf16", 0, 1024, 8, 0, 6,
+		 "mldw x3, x4\n mmac x5, x6, x7, 1\n");
+	r.setup = setup_gemm;
+	r.arg = &g;
+	run_text(&r, text);
+	ck_assert_int_eq(r.rc, 0);
+	check_gemm(&r, &g, 2, 0);
+	ck_assert_uint_eq(stats(&r)->total_cycles, 31);
+	/* busy: [6, 10) weights, [10, 22) streams (the second mldw overlaps) */
+	ck_assert_uint_eq(ucyc(&r, NPU_UNIT_MXU, NPU_US_BUSY), 4 + 12);
+	run_free(&r);
+}
+END_TEST
+
+/* --- DMA ---------------------------------------------------------------- */
+
+static void setup_dram_pattern(npu_sim *s, run *r)
+{
+	for (uint32_t i = 0; i < r->p.nbufs; i++) {
+		uint8_t *d = npu_sim_buf_data(s, (int)i);
+		if (r->p.bufs[i].kind == NPU_BUF_INPUT)
+			for (uint64_t j = 0; j < r->p.bufs[i].size; j++)
+				d[j] = (uint8_t)(j * 13 + i);
+	}
+}
+
+static const char *dma_prog =
+	".buffer a u8 [4096] input\n"
+	".buffer b u8 [4096] output\n"
+	"%s"
+	"sig dma0, s0\n wait scl, s0\n halt\n";
+
+static void dma_run(run *r, const char *body)
+{
+	char text[4096];
+
+	snprintf(text, sizeof text, dma_prog, body);
+	r->setup = setup_dram_pattern;
+	run_text(r, text);
+	ck_assert_int_eq(r->rc, 0);
+}
+
+START_TEST(dma_1d_cycles)
+{
+	run r = { 0 };
+	const npu_trace_dma *d;
+	const uint8_t *a, *m;
+
+	dma_run(&r, "dcfgi dma0, rowb, 256\n li x1, 0\n li x2, &a\n dld dma0, x1, x2\n");
+	/*
+	 * dld dispatched at 3, starts 4.  Engine: 4 + 10 + 256/8 = 46.  DRAM:
+	 * 256 bytes in stripes of 64 alternate between the 2 channels: 128
+	 * each at 16/2 = 8 bytes/cycle: 4 + 10 + 16 = 30.  End = max(46, 30)
+	 * + 20 = 66.  The wait (scalar, at 5) ends at 66: dma_wait 61; then
+	 * wait and halt: total 68.
+	 */
+	ck_assert_uint_eq(npu_sim_dmas(r.s, &d), 1);
+	ck_assert_uint_eq(d[0].start, 4);
+	ck_assert_uint_eq(d[0].end, 66);
+	ck_assert_uint_eq(d[0].issue, 3);
+	ck_assert_uint_eq(d[0].bytes, 256);
+	ck_assert_uint_eq(d[0].bytes_touched, 256);
+	ck_assert_uint_eq(stats(&r)->total_cycles, 68);
+	ck_assert_uint_eq(ucyc(&r, NPU_UNIT_SCL, NPU_US_DMA_WAIT), 61);
+	ck_assert_uint_eq(ucyc(&r, NPU_UNIT_DMA0, NPU_US_BUSY), 62);
+	a = npu_sim_buf_data(r.s, 0);
+	m = npu_sim_local(r.s, 0, 256);
+	ck_assert_int_eq(memcmp(a, m, 256), 0);
+	ck_assert_uint_eq(stats(&r)->dram_rd, 256);
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(dma_2d_strided_unaligned)
+{
+	run r = { 0 };
+	const npu_trace_dma *d;
+	const uint8_t *a;
+
+	/*
+	 * 4 rows of 32 bytes, source stride 128 from &a + 8: each row touches
+	 * bursts [16k, 16k + 48): 48 bytes, all on channel 0 (offsets 0, 128,
+	 * 256, 384 are stripes 0, 2, 4, 6).  dld dispatched at 7, start 8:
+	 * engine 8 + 10 + 128/8 = 34; channel 0: 8 + 10 + 192/8 = 42; end
+	 * 42 + 20 = 62.
+	 */
+	dma_run(&r, "dcfgi dma0, rowb, 32\n dcfgi dma0, n1, 4\n dcfgi dma0, ss1, 128\n"
+		"dcfgi dma0, ds1, 32\n li x1, 512\n li x2, &a\n addi x2, x2, 8\n"
+		"dld dma0, x1, x2\n");
+	ck_assert_uint_eq(npu_sim_dmas(r.s, &d), 1);
+	ck_assert_uint_eq(d[0].start, 8);
+	ck_assert_uint_eq(d[0].bytes, 128);
+	ck_assert_uint_eq(d[0].bytes_touched, 4 * 48);
+	ck_assert_uint_eq(d[0].end, 62);
+	a = npu_sim_buf_data(r.s, 0);
+	for (int i = 0; i < 4; i++)
+		ck_assert_int_eq(memcmp(npu_sim_local(r.s, 512 + 32 * i, 32),
+					a + 8 + 128 * i, 32), 0);
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(dma_3d_store)
+{
+	run r = { 0 };
+	const npu_trace_dma *d;
+	const uint8_t *b;
+	uint8_t *sram;
+
+	/*
+	 * SRAM -> DRAM, 2 x 3 rows of 16 bytes: source (SRAM) strides 16 and
+	 * 64, destination strides 32 and 256.  Rows at &b + {0, 32, 64} and
+	 * {256, 288, 320}: bursts of 16, 96 bytes in total; stripes 0, 0, 1
+	 * and 4, 4, 5: channel 0 gets 64 bytes, channel 1 32.  dst dispatched
+	 * at 9, start 10: engine 10 + 10 + 96/8 = 32; channel 0: 20 + 8 = 28;
+	 * end 32 + 20 = 52.
+	 */
+	dma_run(&r, "dcfgi dma0, rowb, 16\n dcfgi dma0, n1, 3\n dcfgi dma0, ss1, 16\n"
+		"dcfgi dma0, ds1, 32\n dcfgi dma0, n2, 2\n dcfgi dma0, ss2, 64\n"
+		"dcfgi dma0, ds2, 256\n li x1, &b\n li x2, 0\n dst dma0, x1, x2\n");
+	ck_assert_uint_eq(npu_sim_dmas(r.s, &d), 1);
+	ck_assert_int_eq(d[0].dir, 1);
+	ck_assert_uint_eq(d[0].start, 10);
+	ck_assert_uint_eq(d[0].bytes, 96);
+	ck_assert_uint_eq(d[0].bytes_touched, 96);
+	ck_assert_uint_eq(d[0].end, 52);
+	b = npu_sim_buf_data(r.s, 1);
+	sram = npu_sim_local(r.s, 0, 256);
+	for (int i2 = 0; i2 < 2; i2++)
+		for (int i1 = 0; i1 < 3; i1++)
+			ck_assert_int_eq(memcmp(b + 256 * i2 + 32 * i1,
+						sram + 64 * i2 + 16 * i1, 16), 0);
+	ck_assert_uint_eq(stats(&r)->dram_wr, 96);
+	run_free(&r);
+}
+END_TEST
+
+static void setup_gather(npu_sim *s, run *r)
+{
+	static const int32_t idx[5] = { 7, 0, 3, 3, 12 };
+
+	setup_dram_pattern(s, r);
+	memcpy(npu_sim_local(s, 8192, sizeof idx), idx, sizeof idx);
+}
+
+START_TEST(dma_gather)
+{
+	static const int32_t idx[5] = { 7, 0, 3, 3, 12 };
+	run r = { 0 };
+	const npu_trace_dma *d;
+	const uint8_t *a;
+	char text[4096];
+
+	/*
+	 * 5 rows of 24 bytes at a + idx*100, charged as if they were 5
+	 * consecutive rows of 32 bytes (24 rounded up to the burst from the
+	 * base's alignment) from &a: 160 bytes, stripes 0 (64 B), 1 (64 B),
+	 * 2 (32 B): channel 0 gets 96 bytes, channel 1 64.  dgat dispatched
+	 * at 7, start 8: engine 8 + 10 + 120/8 = 33; channel 0: 18 + 12 = 30;
+	 * end 33 + 20 = 53.
+	 */
+	snprintf(text, sizeof text, dma_prog,
+		 "dcfgi dma0, rowb, 24\n dcfgi dma0, n1, 5\n dcfgi dma0, ss1, 100\n"
+		 "dcfgi dma0, ds1, 24\n dcfgi dma0, idx, 8192\n li x1, 0\n li x2, &a\n"
+		 "dgat dma0, x1, x2\n");
+	r.setup = setup_gather;
+	run_text(&r, text);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_uint_eq(npu_sim_dmas(r.s, &d), 1);
+	ck_assert_int_eq(d[0].dir, 4);
+	ck_assert_uint_eq(d[0].bytes, 120);
+	ck_assert_uint_eq(d[0].bytes_touched, 160);
+	ck_assert_uint_eq(d[0].start, 8);
+	ck_assert_uint_eq(d[0].end, 53);
+	a = npu_sim_buf_data(r.s, 0);
+	for (int i = 0; i < 5; i++)
+		ck_assert_int_eq(memcmp(npu_sim_local(r.s, 24 * i, 24),
+					a + idx[i] * 100, 24), 0);
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(dma_local_and_dram_copies)
+{
+	run r = { 0 };
+	const npu_trace_dma *d;
+
+	/*
+	 * dcp: SRAM -> SRAM 100 bytes at 3: start 4, end 4 + 10 + 12.5 ->
+	 * 27 (rounded up).  dmv: DRAM -> DRAM 128 bytes, a -> b (b is
+	 * 4096 bytes after a, so both sides alternate channels from stripe
+	 * 0): 128 bytes per channel, dispatched at 6: the engine is free at
+	 * 27: engine 27 + 10 + 16 = 53; channels 37 + 16 = 53; end 73.
+	 */
+	dma_run(&r, "dcfgi dma0, rowb, 100\n li x1, 4096\n li x2, 0\n dcp dma0, x1, x2\n"
+		"dcfgi dma0, rowb, 128\n li x3, &a\n li x4, &b\n dmv dma0, x4, x3\n");
+	ck_assert_uint_eq(npu_sim_dmas(r.s, &d), 2);
+	ck_assert_int_eq(d[0].dir, 2);
+	ck_assert_uint_eq(d[0].start, 4);
+	ck_assert_uint_eq(d[0].end, 27);
+	ck_assert_int_eq(d[1].dir, 3);
+	ck_assert_uint_eq(d[1].start, 27);
+	ck_assert_uint_eq(d[1].bytes_touched, 256);
+	ck_assert_uint_eq(d[1].end, 73);
+	ck_assert_int_eq(memcmp(npu_sim_buf_data(r.s, 0), npu_sim_buf_data(r.s, 1), 128), 0);
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(dma_channels_shared)
+{
+	run r = { 0 };
+	const npu_trace_dma *d;
+
+	/*
+	 * Two engines each load 1024 contiguous bytes at once: 512 bytes per
+	 * channel each.  dma0 (dispatched at 3, start 4): engine 4 + 10 + 128
+	 * = 142, channels 14 + 64 = 78, end 162.  dma1 (dispatched at 5,
+	 * start 6): its channels queue behind dma0's: 78 + 64 = 142; engine
+	 * 6 + 10 + 128 = 144; end 164.
+	 */
+	dma_run(&r, "dcfgi dma0, rowb, 1024\n dcfgi dma1, rowb, 1024\n li x2, &a\n"
+		"dld dma0, x0, x2\n li x1, 16384\n dld dma1, x1, x2\n sig dma1, s0\n"
+		"wait scl, s0\n");
+	ck_assert_uint_eq(npu_sim_dmas(r.s, &d), 2);
+	ck_assert_uint_eq(d[0].end, 162);
+	ck_assert_uint_eq(d[1].start, 6);
+	ck_assert_uint_eq(d[1].end, 164);
+	run_free(&r);
+}
+END_TEST
+
+/* --- semaphores, overlap, banks ----------------------------------------- */
+
+START_TEST(bank_conflict_vector_waits)
+{
+	run r = { 0 };
+	const npu_trace_dma *d;
+
+	/*
+	 * The DMA load into bank 0 ends at 66 (see dma_1d_cycles) and holds
+	 * the bank for 256/16 = 16 cycles: [50, 66).  The vector unit runs
+	 * four dependent vexp (each ready 15 cycles after issue plus one:
+	 * issues at 6, 22, 38, 54 ... see below) and then loads from bank 0.
+	 */
+	run_file(&r, "sim_bank.s");
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_uint_eq(npu_sim_dmas(r.s, &d), 1);
+	ck_assert_uint_eq(d[0].end, 66);
+	/*
+	 * vli at 7 (ready 10), vexp issues at 10, 25, 40, 55 (each 4 cycles
+	 * busy, ready 15 later); vld when the unit frees at 59, but bank 0 is
+	 * the DMA's until 66.
+	 */
+	ck_assert_uint_eq(ucyc(&r, NPU_UNIT_VEC, NPU_US_BANK_STALL), 66 - 59);
+	ck_assert_uint_eq(ucyc(&r, NPU_UNIT_DMA0, NPU_US_BANK_STALL), 0);
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(bank_conflict_dma_waits)
+{
+	int stalled = 0;
+
+	/*
+	 * The vector unit's store to bank 1 issues when exp's result is ready,
+	 * 11 cycles after the unit is free: the simulator processes it (and
+	 * reserves the bank) before a DMA copy that starts a little later but
+	 * whose SRAM window (its last cycles) falls on the store's.  Which
+	 * delay lines the two up depends on the dispatch times, so try a few:
+	 * at least one must stall the DMA, and every transfer must last its
+	 * formula plus exactly its bank stall.
+	 */
+	for (int d = 0; d < 12; d++) {
+		char text[2048];
+		size_t n = 0;
+		run r = { 0 };
+		const npu_trace_dma *dm;
+		uint64_t stall;
+
+		n += sprintf(text + n, "li x1, 8\n setvl x1, x1\n dcfgi dma0, rowb, 16\n"
+			     "li x2, 16400\n li x3, 20000\n vli v1, 0.5\n vexp v1, v1\n"
+			     "vst v1, x0, 16384, f32\n");
+		for (int i = 0; i < d; i++)
+			n += sprintf(text + n, "nop\n");
+		sprintf(text + n, "dcp dma0, x3, x2\n halt\n");
+		run_text(&r, text);
+		ck_assert_int_eq(r.rc, 0);
+		ck_assert_uint_eq(npu_sim_dmas(r.s, &dm), 1);
+		stall = ucyc(&r, NPU_UNIT_DMA0, NPU_US_BANK_STALL);
+		/* SRAM to SRAM: setup + 16 / 8 */
+		ck_assert_uint_eq(dm[0].end - dm[0].start, 10 + 2 + stall);
+		stalled += stall > 0;
+		run_free(&r);
+	}
+	ck_assert_int_gt(stalled, 0);
+}
+END_TEST
+
+/* Cycles in which both units are busy. */
+static uint64_t busy_overlap(npu_sim *s, int ua, int ub)
+{
+	const npu_sim_interval *a, *b;
+	size_t na = npu_sim_intervals(s, ua, &a), nb = npu_sim_intervals(s, ub, &b);
+	size_t i = 0, j = 0;
+	uint64_t sum = 0;
+
+	while (i < na && j < nb) {
+		uint64_t lo = a[i].start > b[j].start ? a[i].start : b[j].start;
+		uint64_t hi = a[i].end < b[j].end ? a[i].end : b[j].end;
+		if (hi > lo && a[i].state == NPU_US_BUSY && b[j].state == NPU_US_BUSY)
+			sum += hi - lo;
+		if (a[i].end < b[j].end)
+			i++;
+		else
+			j++;
+	}
+	return sum;
+}
+
+START_TEST(semaphore_overlap_demo)
+{
+	run r = { 0 };
+	const float *x, *b, *y;
+	const npu_trace_kernel *kx;
+	int ix, iy;
+
+	run_file(&r, "demo.s");
+	ck_assert_int_eq(r.rc, 0);
+	ix = npu_prog_find_buf(&r.p, "x");
+	iy = npu_prog_find_buf(&r.p, "y");
+	ck_assert_int_ge(ix, 0);
+	ck_assert_int_ge(iy, 0);
+	x = (const float *)(const void *)npu_sim_buf_data(r.s, ix);
+	b = sram_f32(&r, 0, 4096);
+	y = (const float *)(const void *)npu_sim_buf_data(r.s, iy);
+	ck_assert(x[5 * 4096 + 100] == 3.0f * sinf((100.0f + 35.0f) * 0.01f));
+	ck_assert(b[1000] == 0.5f * cosf(1000.0f * 0.003f));
+	for (int i = 0; i < 64; i++)
+		for (int j = 0; j < 4096; j++) {
+			float v = x[i * 4096 + j] + b[j];
+			float want = v > 0 ? v : 0;
+			ck_assert_msg(memcmp(&y[i * 4096 + j], &want, 4) == 0,
+				      "y[%d][%d]", i, j);
+		}
+	/* DMA and compute overlap: both engines move data while the vector
+	 * unit computes. */
+	ck_assert_uint_gt(busy_overlap(r.s, NPU_UNIT_VEC, NPU_UNIT_DMA0), 10000);
+	ck_assert_uint_gt(busy_overlap(r.s, NPU_UNIT_VEC, NPU_UNIT_DMA0 + 1), 10000);
+	ck_assert_uint_gt(ucyc(&r, NPU_UNIT_VEC, NPU_US_DMA_WAIT), 0);
+	ck_assert_uint_eq(npu_sim_kexecs(r.s, &kx), 2);
+	ck_assert_uint_eq(kx[1].dram_rd, 64 * 4096 * 4);
+	ck_assert_uint_eq(stats(&r)->dram_rd, 64 * 4096 * 4);
+	ck_assert_uint_eq(stats(&r)->dram_wr, 2 * 64 * 4096 * 4);
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(kernels_executions)
+{
+	run r = { 0 };
+	const npu_trace_kernel *kx;
+
+	/* k1 runs twice (called from a loop outside it), k2 once. */
+	run_text(&r,
+		 "li x1, 2\n"
+		 "top:\n jal x31, k1\n addi x1, x1, -1\n bne x1, x0, top\n"
+		 "jal x31, k2\n halt\n"
+		 ".kernel k1 n1=aten.add.Tensor\n"
+		 "k1:\n li x2, 8\n setvl x2, x2\n vli v1, 1.0\n jr x31\n"
+		 ".endkernel\n"
+		 ".kernel k2\n"
+		 "k2:\n vli v2, 2.0\n vexp v3, v2\n jr x31\n"
+		 ".endkernel\n");
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_uint_eq(npu_sim_kexecs(r.s, &kx), 3);
+	ck_assert_int_eq(kx[0].kernel, 0);
+	ck_assert_int_eq(kx[1].kernel, 0);
+	ck_assert_int_eq(kx[2].kernel, 1);
+	ck_assert_uint_eq(kx[0].insns, 4);
+	ck_assert_uint_eq(kx[2].insns, 3);
+	ck_assert_uint_eq(kx[2].vec_ops, 16);
+	/* k2 lasts until vexp's result: after the scalar unit left it */
+	ck_assert_uint_eq(kx[2].end, stats(&r)->total_cycles);
+	ck_assert_uint_gt(kx[1].start, kx[0].end - 1);
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(queue_full_stalls_scalar)
+{
+	run r = { 0 };
+
+	/* 6 transcendental ops on one register: queue depth 4, so the scalar
+	 * unit waits for the vector unit to start older entries. */
+	run_text(&r, "li x1, 8\n setvl x1, x1\n vli v1, 0.5\n"
+		 "vexp v1, v1\n vexp v1, v1\n vexp v1, v1\n vexp v1, v1\n"
+		 "vexp v1, v1\n vexp v1, v1\n halt\n");
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_uint_gt(ucyc(&r, NPU_UNIT_SCL, NPU_US_DEP_STALL), 0);
+	run_free(&r);
+}
+END_TEST
+
+/* --- host calls ------------------------------------------------------- */
+
+static int custom_calls;
+
+static int op_double(const npu_hostop_args *a, npu_err *e)
+{
+	const float *in = (const float *)(const void *)a->data[0];
+	float *out = (float *)(void *)a->data[1];
+
+	(void)e;
+	custom_calls++;
+	for (uint64_t i = 0; i < a->bufs[0]->size / 4; i++)
+		out[i] = 2 * in[i];
+	return 0;
+}
+
+static void add_hcall(npu_prog *p, const char *op, const char *attrs,
+		      uint32_t in, uint32_t out)
+{
+	npu_hostcall *h;
+
+	p->hcalls = realloc(p->hcalls, (p->nhcalls + 1) * sizeof *p->hcalls);
+	h = &p->hcalls[p->nhcalls++];
+	memset(h, 0, sizeof *h);
+	h->op = strdup(op);
+	h->attrs = strdup(attrs);
+	h->nin = in == UINT32_MAX ? 0 : 1;
+	h->nargs = h->nin + 1;
+	h->args = calloc(2, sizeof *h->args);
+	if (h->nin)
+		h->args[0] = in;
+	h->args[h->nin] = out;
+	h->node = NPU_NO_NODE;
+}
+
+START_TEST(host_copy_fill_custom)
+{
+	run r = { 0 };
+	const float *a, *b, *c, *d;
+
+	ck_assert_int_eq(npu_sim_register_hostop("test.double", op_double), 0);
+	asm_text(&r.p, ".buffer a f32 [64] input\n .buffer b f32 [64] output\n"
+		 ".buffer c f32 [16] output\n .buffer d f32 [64] output\n"
+		 "hcall 0\n hcall 1\n hcall 2\n sig host, s0\n wait scl, s0\n halt\n");
+	add_hcall(&r.p, "copy", "{}", 0, 1);
+	add_hcall(&r.p, "fill", "{\"value\": 2.5}", UINT32_MAX, 2);
+	add_hcall(&r.p, "test.double", "{}", 0, 3);
+	r.setup = setup_dram_pattern;
+	custom_calls = 0;
+	run_prog(&r);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_int_eq(custom_calls, 2); /* full runs only */
+	a = (const float *)(const void *)npu_sim_buf_data(r.s, 0);
+	b = (const float *)(const void *)npu_sim_buf_data(r.s, 1);
+	c = (const float *)(const void *)npu_sim_buf_data(r.s, 2);
+	d = (const float *)(const void *)npu_sim_buf_data(r.s, 3);
+	ck_assert_int_eq(memcmp(a, b, 256), 0);
+	for (int i = 0; i < 16; i++)
+		ck_assert(c[i] == 2.5f);
+	for (int i = 0; i < 64; i++)
+		ck_assert(memcmp(&d[i], &(float){ 2 * a[i] }, 4) == 0 || isnan(a[i]));
+	/*
+	 * copy: 100 + 512/8 = 164 (no flops); fill: 100 + 64/8 = 108; double:
+	 * 100 + 512/8 + 64 flops / 4 = 180.  Dispatched at 0: 1 -> 165 -> 273
+	 * -> 453; the scalar unit waits, then wait and halt: 455.
+	 */
+	ck_assert_uint_eq(stats(&r)->host_calls, 3);
+	ck_assert_uint_eq(ucyc(&r, NPU_UNIT_HOST, NPU_US_BUSY), 164 + 108 + 180);
+	ck_assert_uint_eq(stats(&r)->total_cycles, 455);
+	run_free(&r);
+}
+END_TEST
+
+/* --- faults -------------------------------------------------------------- */
+
+typedef struct fcase {
+	const char *text;
+	int unit;
+	int64_t pc;
+	const char *what;
+	uint64_t max_cycles;
+} fcase;
+
+static const fcase faults[] = {
+	{ "li x1, 65536\n li x2, 8\n setvl x2, x2\n vld v1, x1, -16, f32\n halt\n",
+	  NPU_UNIT_VEC, 3, "outside SRAM", 0 },
+	{ "li x1, " ACC "\n li x2, 8\n setvl x2, x2\n vst v1, x1, 16380, f32\n halt\n",
+	  NPU_UNIT_VEC, 3, "outside SRAM", 0 },
+	{ ".buffer a f32 [16] input\n dcfgi dma0, rowb, 65\n li x1, &a\n"
+	  "dld dma0, x0, x1\n halt\n", NPU_UNIT_DMA0, 2, "every DRAM buffer", 0 },
+	{ "dcfgi dma1, rowb, 16\n li x1, 65536\n dcp dma1, x1, x0\n halt\n",
+	  NPU_UNIT_DMA0 + 1, 2, "destination", 0 },
+	{ "#illegal\n nop\n nop\n halt\n", NPU_UNIT_SCL, 1, "illegal instruction", 0 },
+	{ "li x1, 3\n div x2, x1, x0\n halt\n", NPU_UNIT_SCL, 1, "division by zero", 0 },
+	{ "li x1, 3\n rem x2, x1, x0\n halt\n", NPU_UNIT_SCL, 1, "division by zero", 0 },
+	{ "li x1, 8\n setvl x1, x1\n wait vec, s5\n vli v1, 1.0\n halt\n",
+	  NPU_UNIT_VEC, 2, "deadlock", 0 },
+	{ "wait scl, s1\n halt\n", NPU_UNIT_SCL, 0, "deadlock", 0 },
+	{ "li x1, 1\n jmp @5\n halt\n", NPU_UNIT_SCL, -1, "outside the code", 0 },
+	{ "nop\n", NPU_UNIT_SCL, -1, "outside the code", 0 },
+	{ "top: jmp top\n", NPU_UNIT_SCL, 0, "cycle limit", 1000 },
+	{ "li x1, 4\n mcfg x1, x1, bf16, 0\n li x2, 0\n mmac x2, x2, x1, 0\n halt\n",
+	  NPU_UNIT_MXU, 3, "without weights", 0 },
+	{ "li x1, 5\n li x2, 4\n mcfg x1, x2, bf16, 0\n halt\n",
+	  NPU_UNIT_MXU, 2, "does not fit", 0 },
+	{ "li x1, 4\n mcfg x1, x1, e4m3, 0\n halt\n", NPU_UNIT_MXU, 1, "rate 0", 0 },
+	{ "li x1, 4\n mcfg x1, x1, bf16, 0\n li x2, 65530\n mldw x2, x0\n halt\n",
+	  NPU_UNIT_MXU, 3, "weights", 0 },
+	{ "dcfgi dma3, rowb, 4\n halt\n", NPU_UNIT_SCL, 0, "does not exist", 0 },
+	{ "hcall 0\n halt\n", NPU_UNIT_HOST, 0, "not in the table", 0 },
+	{ "dcfgi dma0, rowb, -1\n dld dma0, x0, x0\n halt\n", NPU_UNIT_DMA0, 1,
+	  "out of range", 0 },
+};
+
+START_TEST(fault_kinds)
+{
+	const fcase *f = &faults[_i];
+	run r = { 0 };
+	const npu_sim_fault *fi;
+
+	r.max_cycles = f->max_cycles;
+	asm_text(&r.p, f->text);
+	if (!strncmp(f->text, "#illegal", 8))
+		r.p.code[1] = 0xff; /* the assembler refuses to write one */
+	run_prog(&r);
+	ck_assert_int_eq(r.rc, NPU_SIM_FAULT);
+	fi = npu_sim_fault_info(r.s);
+	ck_assert_ptr_nonnull(fi);
+	ck_assert_msg(fi->unit == f->unit, "case %d: unit %s, want %s (%s)", _i,
+		      npu_unit_name(fi->unit), npu_unit_name(f->unit), r.e.msg);
+	ck_assert_msg(fi->pc == f->pc, "case %d: pc %lld (%s)", _i,
+		      (long long)fi->pc, r.e.msg);
+	ck_assert_msg(strstr(r.e.msg, f->what), "case %d: %s", _i, r.e.msg);
+	ck_assert_msg(strstr(r.e.msg, "fault at cycle"), "%s", r.e.msg);
+	ck_assert_msg(strstr(r.e.msg, npu_unit_name(f->unit)), "%s", r.e.msg);
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(fault_report_names_kernel)
+{
+	run r = { 0 };
+
+	run_text(&r, ".kernel bad add=aten.add.Tensor relu\n li x1, 7\n div x1, x1, x0\n"
+		 ".endkernel\n halt\n");
+	ck_assert_int_eq(r.rc, NPU_SIM_FAULT);
+	ck_assert_msg(strstr(r.e.msg, "kernel 'bad'"), "%s", r.e.msg);
+	ck_assert_msg(strstr(r.e.msg, "add, relu"), "%s", r.e.msg);
+	ck_assert_msg(strstr(r.e.msg, "div x1, x1, x0"), "%s", r.e.msg);
+	ck_assert_msg(strstr(r.e.msg, "cycle 1"), "%s", r.e.msg);
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(unregistered_host_op_faults)
+{
+	run r = { 0 };
+
+	asm_text(&r.p, ".buffer a f32 [4] input\n .buffer b f32 [4] output\n"
+		 "hcall 0\n halt\n");
+	add_hcall(&r.p, "aten.nothing.default", "{}", 0, 1);
+	run_prog(&r);
+	ck_assert_int_eq(r.rc, NPU_SIM_FAULT);
+	ck_assert_msg(strstr(r.e.msg, "not registered"), "%s", r.e.msg);
+	run_free(&r);
+}
+END_TEST
+
+/* --- command line ------------------------------------------------------ */
+
+static char tmpdir[256];
+
+static void mk_tmp(void)
+{
+	const char *t = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	snprintf(tmpdir, sizeof tmpdir, "%s/check_sim.XXXXXX", t);
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+static void rm_tmp(void)
+{
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sh(const char *fmt, ...)
+{
+	char cmd[8192];
+	va_list ap;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof cmd, fmt, ap);
+	va_end(ap);
+	st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+START_TEST(cli_end_to_end)
+{
+	const char *top = getenv("top_builddir") ? getenv("top_builddir") : ".";
+	const char *src = getenv("srcdir") ? getenv("srcdir") : ".";
+	char npusim[4096], path[4600];
+	npu_tensor in[2];
+	float x[16], y[16];
+	npu_stfile out = { 0 };
+	npu_err e = { "" };
+	npu_prog p = { 0 };
+	FILE *f;
+
+	snprintf(npusim, sizeof npusim, "%s/npusim", top);
+	mk_tmp();
+	snprintf(path, sizeof path, "%s/p.s", tmpdir);
+	f = fopen(path, "w");
+	fputs(".target npu-base\n .buffer x f32 [16] input\n .buffer y f32 [16] output\n"
+	      ".kernel k\n li x1, 16\n setvl x1, x1\n"
+	      "dcfgi dma0, rowb, 64\n li x2, &x\n dld dma0, x0, x2\n sig dma0, s0\n"
+	      "wait vec, s0\n vld v1, x0, 0, f32\n vmuli v1, v1, 2.0\n"
+	      "vst v1, x0, 64, f32\n sig vec, s1\n wait dma0, s1\n li x3, &y\n"
+	      "li x4, 64\n dst dma0, x3, x4\n sig dma0, s2\n wait scl, s2\n halt\n"
+	      ".endkernel\n", f);
+	fclose(f);
+	ck_assert_int_eq(sh("'%s' asm '%s/p.s' -o '%s/p.bin'", npusim, tmpdir, tmpdir), 0);
+	for (int i = 0; i < 16; i++)
+		x[i] = (float)i - 3.25f;
+	memset(in, 0, sizeof in);
+	in[0].name = "x";
+	in[0].dtype = NPU_DT_F32;
+	in[0].ndim = 1;
+	in[0].shape[0] = 16;
+	in[0].nbytes = 64;
+	in[0].data = x;
+	in[1] = in[0];
+	in[1].name = "unused";
+	snprintf(path, sizeof path, "%s/in.safetensors", tmpdir);
+	ck_assert_msg(npu_st_write(path, in, 2, NULL, &e) == 0, "%s", e.msg);
+
+	/* ok: outputs, trace (twice: appended), summary */
+	ck_assert_int_eq(sh("'%s' run '%s/p.bin' --target '%s/targets/npu-base.ini' "
+			    "--inputs '%s/in.safetensors' --outputs '%s/out.safetensors' "
+			    "--trace '%s/t.db' --label test > '%s/sum.txt'", npusim, tmpdir,
+			    src, tmpdir, tmpdir, tmpdir, tmpdir), 0);
+	ck_assert_int_eq(sh("grep -q 'cycles' '%s/sum.txt'", tmpdir), 0);
+	ck_assert_int_eq(sh("grep -q '^k ' '%s/sum.txt'", tmpdir), 0);
+	snprintf(path, sizeof path, "%s/out.safetensors", tmpdir);
+	ck_assert_msg(npu_st_read(&out, path, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(out.n, 1);
+	memcpy(y, npu_st_find(&out, "y")->data, 64);
+	for (int i = 0; i < 16; i++)
+		ck_assert(y[i] == 2 * x[i]);
+	npu_st_free(&out);
+	/* the program's own target by name, timing only, quiet */
+	ck_assert_int_eq(sh("'%s' run '%s/p.bin' --inputs '%s/in.safetensors' "
+			    "--timing-only --quiet --trace '%s/t.db' > '%s/q.txt'",
+			    npusim, tmpdir, tmpdir, tmpdir, tmpdir), 0);
+	ck_assert_int_eq(sh("test -s '%s/q.txt'", tmpdir), 1);
+	ck_assert_int_eq(sh("test \"$(sqlite3 '%s/t.db' 'select count(*) from runs')\" = 2",
+			    tmpdir), 0);
+
+	/* usage and input errors: 2 */
+	ck_assert_int_eq(sh("'%s' run 2>/dev/null", npusim), 2);
+	ck_assert_int_eq(sh("'%s' run --bogus '%s/p.bin' 2>/dev/null", npusim, tmpdir), 2);
+	ck_assert_int_eq(sh("'%s' run '%s/p.bin' --quiet 2>'%s/err.txt'", npusim,
+			    tmpdir, tmpdir), 2);
+	ck_assert_int_eq(sh("grep -q \"input 'x' is missing\" '%s/err.txt'", tmpdir), 0);
+	ck_assert_int_eq(sh("'%s' run '%s/nothing.bin' 2>/dev/null", npusim, tmpdir), 2);
+	ck_assert_int_eq(sh("'%s' run '%s/p.bin' --max-cycles x 2>/dev/null", npusim,
+			    tmpdir), 2);
+	in[0].shape[0] = 8;
+	in[0].nbytes = 32;
+	snprintf(path, sizeof path, "%s/bad.safetensors", tmpdir);
+	ck_assert_int_eq(npu_st_write(path, in, 1, NULL, &e), 0);
+	ck_assert_int_eq(sh("'%s' run '%s/p.bin' --inputs '%s' 2>'%s/err.txt'", npusim,
+			    tmpdir, path, tmpdir), 2);
+	ck_assert_int_eq(sh("grep -q 'shape' '%s/err.txt'", tmpdir), 0);
+	ck_assert_int_eq(sh("'%s' run --help | grep -q max-cycles", npusim), 0);
+
+	/* a fault: 1, with a report */
+	ck_assert_int_eq(sh("'%s' run '%s/p.bin' --inputs '%s/in.safetensors' "
+			    "--max-cycles 10 --quiet 2>'%s/err.txt'", npusim, tmpdir,
+			    tmpdir, tmpdir), 1);
+	ck_assert_int_eq(sh("grep -q 'cycle limit' '%s/err.txt'", tmpdir), 0);
+
+	/* target hash mismatch: 2 unless --force */
+	snprintf(path, sizeof path, "%s/p.bin", tmpdir);
+	ck_assert_int_eq(npu_prog_read(&p, path, &e), 0);
+	p.target_hash = 0x1234;
+	snprintf(path, sizeof path, "%s/h.bin", tmpdir);
+	ck_assert_int_eq(npu_prog_write(&p, path, &e), 0);
+	npu_prog_free(&p);
+	ck_assert_int_eq(sh("'%s' run '%s' --inputs '%s/in.safetensors' --quiet "
+			    "2>'%s/err.txt'", npusim, path, tmpdir, tmpdir), 2);
+	ck_assert_int_eq(sh("grep -q 'npu-base' '%s/err.txt'", tmpdir), 0);
+	ck_assert_int_eq(sh("'%s' run '%s' --inputs '%s/in.safetensors' --quiet --force",
+			    npusim, path, tmpdir), 0);
+	rm_tmp();
+}
+END_TEST
+
+START_TEST(demo_on_npu_base)
+{
+	const char *src = getenv("srcdir") ? getenv("srcdir") : ".";
+	char path[4096];
+	npu_target t;
+	npu_err e = { "" };
+	run r = { 0 };
+	npu_sim *s;
+	char *text = read_data("demo.s");
+
+	snprintf(path, sizeof path, "%s/targets/npu-base.ini", src);
+	ck_assert_msg(npu_target_load(&t, path, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(npu_asm("demo.s", text, strlen(text), &r.p, &e), 0);
+	free(text);
+	s = npu_sim_new(&r.p, &t, NULL, &e);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_int_eq(npu_sim_run(s, &e), 0);
+	r.s = s;
+	check_tiling(s);
+	ck_assert_uint_gt(stats(&r)->total_cycles, 1000);
+	run_free(&r);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("sim");
+	TCase *tc;
+
+	tc = tcase_create("scalar");
+	tcase_add_test(tc, scalar_loop_cycles);
+	tcase_add_test(tc, scalar_ops_values);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("vector");
+	tcase_add_test(tc, vector_chain_cycles);
+	tcase_add_test(tc, vector_op_values);
+	tcase_add_test(tc, vector_nan_reduce_moves);
+	tcase_add_test(tc, vector_dtype_load_store);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("matrix");
+	tcase_add_test(tc, matrix_ws_bf16);
+	tcase_add_test(tc, matrix_ws_int8_accumulate);
+	tcase_add_test(tc, matrix_ws_f32_strided);
+	tcase_add_test(tc, matrix_os_bf16);
+	tcase_add_test(tc, matrix_weight_double_buffer);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("dma");
+	tcase_add_test(tc, dma_1d_cycles);
+	tcase_add_test(tc, dma_2d_strided_unaligned);
+	tcase_add_test(tc, dma_3d_store);
+	tcase_add_test(tc, dma_gather);
+	tcase_add_test(tc, dma_local_and_dram_copies);
+	tcase_add_test(tc, dma_channels_shared);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("sync");
+	tcase_add_test(tc, bank_conflict_vector_waits);
+	tcase_add_test(tc, bank_conflict_dma_waits);
+	tcase_add_test(tc, semaphore_overlap_demo);
+	tcase_add_test(tc, kernels_executions);
+	tcase_add_test(tc, queue_full_stalls_scalar);
+	tcase_add_test(tc, host_copy_fill_custom);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("faults");
+	tcase_add_loop_test(tc, fault_kinds, 0, sizeof faults / sizeof *faults);
+	tcase_add_test(tc, fault_report_names_kernel);
+	tcase_add_test(tc, unregistered_host_op_faults);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("cli");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, cli_end_to_end);
+	tcase_add_test(tc, demo_on_npu_base);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	int failed;
+
+	test_target(&T);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
