@@ -56,7 +56,8 @@ int npu_reftensor_alloc(npu_reftensor *t, int dtype, int ndim,
 		return npu_errf(e, "out of memory (%lld elements)", (long long)n);
 	t->dtype = dtype;
 	t->ndim = ndim;
-	memcpy(t->shape, shape, (size_t)ndim * sizeof *shape);
+	if (ndim)
+		memcpy(t->shape, shape, (size_t)ndim * sizeof *shape);
 	return 0;
 }
 

@@ -618,6 +618,7 @@ START_TEST(conv_semantics)
 	 * the windows that read each input (checked by total) */
 	npu_reftensor go;
 	double ones[2 * 6 * 2 * 8], gwsum = 0, gxsum = 0, xwin = 0, wsum = 0;
+	npu_reftensor_free(&out[0]);
 	for (int i = 0; i < 192; i++)
 		ones[i] = 1;
 	go = tens(NPU_DT_F32, 4, (int64_t[]){ 2, 6, 2, 8 }, ones);
