@@ -668,7 +668,7 @@ int npu_prog_write(const npu_prog *p, const char *path, npu_err *e)
 {
 	bbuf sec[NSEC] = { { 0 } };
 	char *tmp = NULL, eb[128];
-	int fd = -1, rc = -1;
+	int fd = -1, rc = -1, closed;
 	npu_err dummy;
 
 	if (!e)
@@ -700,13 +700,13 @@ int npu_prog_write(const npu_prog *p, const char *path, npu_err *e)
 		npu_err_prefix(e, "%s: cannot write %s", path, tmp);
 		goto out;
 	}
-	if (fsync(fd) < 0 || close(fd) < 0) {
-		fd = -1;
-		npu_errf(e, "%s: cannot write %s: %s", path, tmp,
-			 errstr(errno, eb, sizeof eb));
-		goto out;
-	}
+	/* close() can report a failed write too (NFS); both must succeed. */
+	if (fsync(fd) < 0)
+		goto write_fail;
+	closed = close(fd);
 	fd = -1;
+	if (closed < 0)
+		goto write_fail;
 	if (rename(tmp, path) < 0) {
 		npu_errf(e, "%s: cannot rename %s into place: %s", path, tmp,
 			 errstr(errno, eb, sizeof eb));
@@ -716,6 +716,10 @@ int npu_prog_write(const npu_prog *p, const char *path, npu_err *e)
 	tmp = NULL; /* it is the final file now: keep it */
 	sync_dir_of(path);
 	rc = 0;
+	goto out;
+write_fail:
+	npu_errf(e, "%s: cannot write %s: %s", path, tmp,
+		 errstr(errno, eb, sizeof eb));
 out:
 	if (fd >= 0)
 		close(fd);
