@@ -126,7 +126,7 @@ struct dma_row { npu_trace_dma d; };
 struct ctr_row { char *name; double value; };
 
 /* A growable array of rows of one kind. */
-#define ROWVEC(type) struct { type *v; size_t n, cap; }
+#define ROWVEC(type) struct { type *v; size_t n, cap; void *grown; }
 
 struct npu_trace {
 	sqlite3 *db;
@@ -149,21 +149,27 @@ struct npu_trace {
 	uint64_t rows;
 };
 
-/* Grows a ROWVEC to hold one more row; 0 or -1. */
+/* Makes room for one more row in a ROWVEC: true, or false with e set
+ * (the rows already there are kept). */
 #define ROWVEC_PUSH(vec, e, path) \
-	((vec).n < (vec).cap || grow((void **)&(vec).v, &(vec).cap, \
-				     sizeof *(vec).v, (e), (path)) == 0)
+	((vec).n < (vec).cap || \
+	 (((vec).grown = grow((vec).v, &(vec).cap, sizeof *(vec).v)) ? \
+	  ((vec).v = (vec).grown, 1) : oom((e), (path))))
 
-static int grow(void **v, size_t *cap, size_t size, npu_err *e,
-		const char *path)
+/* realloc to twice the rows; NULL (v untouched) when out of memory. */
+static void *grow(void *v, size_t *cap, size_t size)
 {
 	size_t ncap = *cap ? *cap * 2 : 1024;
-	void *p = realloc(*v, ncap * size);
+	void *p = realloc(v, ncap * size);
 
-	if (!p)
-		return npu_errf(e, "%s: out of memory buffering rows", path);
-	*v = p;
-	*cap = ncap;
+	if (p)
+		*cap = ncap;
+	return p;
+}
+
+static int oom(npu_err *e, const char *path)
+{
+	npu_errf(e, "%s: out of memory buffering rows", path);
 	return 0;
 }
 
@@ -608,9 +614,14 @@ static int insert_run(npu_trace *t, const npu_trace_run *run,
 	gmtime_r(&now, &tm);
 	strftime(started, sizeof started, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	snprintf(hash, sizeof hash, "%016" PRIx64, run->target_hash);
+	if (!run->target_hash) /* 0: no target hash */
+		hash[0] = '\0';
 	sqlite3_bind_int64(st, COL(runs, program_id), prog_id);
 	sqlite3_bind_int64(st, COL(runs, target_name_id), tname_id);
-	sqlite3_bind_text(st, COL(runs, target_hash), hash, -1, SQLITE_TRANSIENT);
+	if (hash[0])
+		sqlite3_bind_text(st, COL(runs, target_hash), hash, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, COL(runs, target_hash));
 	sqlite3_bind_text(st, COL(runs, options), run->options, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, COL(runs, label), run->label, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, COL(runs, started), started, -1, SQLITE_TRANSIENT);
@@ -928,7 +939,9 @@ int npu_trace_counter(npu_trace *t, const char *name, double value, npu_err *e)
 		return no_run(t, e);
 	if (!name || !*name)
 		return npu_errf(e, "%s: counter without a name", t->path);
-	if (!ROWVEC_PUSH(t->ctr, e, t->path) || !(copy = strdup(name)))
+	if (!ROWVEC_PUSH(t->ctr, e, t->path))
+		return -1;
+	if (!(copy = strdup(name)))
 		return npu_errf(e, "%s: out of memory buffering rows", t->path);
 	t->ctr.v[t->ctr.n].name = copy;
 	t->ctr.v[t->ctr.n++].value = value;
