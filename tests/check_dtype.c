@@ -16,6 +16,13 @@
 #include "isa/dtype.h"
 #include "isa/isa.h"
 
+/*
+ * ck_assert_msg for loops over many thousand elements: Check records every
+ * passing assertion (a write to its pipe), which is slow; this only calls
+ * into Check on a failure.
+ */
+#define expect(cond, ...) do { if (!(cond)) ck_abort_msg(__VA_ARGS__); } while (0)
+
 /* Reads tests/data/numerics/NAME whole; *n is its size in elements. */
 static void *vec(const char *name, size_t elsize, size_t *n)
 {
@@ -64,9 +71,9 @@ static void exhaustive16(const char *prefix, int dt)
 					    : npu_f16_to_f32((uint16_t)h);
 		uint16_t y = dt == NPU_DT_BF16 ? npu_f32_to_bf16(x)
 					       : npu_f32_to_f16(x);
-		ck_assert_msg(fbits(x) == to32[h], "%s 0x%04x -> f32 0x%08x, torch 0x%08x",
+		expect(fbits(x) == to32[h], "%s 0x%04x -> f32 0x%08x, torch 0x%08x",
 			      prefix, h, fbits(x), to32[h]);
-		ck_assert_msg(y == rt[h], "%s 0x%04x -> f32 -> 0x%04x, torch 0x%04x",
+		expect(y == rt[h], "%s 0x%04x -> f32 -> 0x%04x, torch 0x%04x",
 			      prefix, h, y, rt[h]);
 		pat[h] = (uint16_t)h;
 	}
@@ -116,10 +123,10 @@ START_TEST(f32_cases_bf16_f16)
 	ck_assert_uint_gt(n, 10000);
 	for (size_t i = 0; i < n; i++) {
 		float x = bitsf(in[i]);
-		ck_assert_msg(npu_f32_to_bf16(x) == bf[i],
+		expect(npu_f32_to_bf16(x) == bf[i],
 			      "bf16(0x%08x) = 0x%04x, torch 0x%04x", in[i],
 			      npu_f32_to_bf16(x), bf[i]);
-		ck_assert_msg(npu_f32_to_f16(x) == hf[i],
+		expect(npu_f32_to_f16(x) == hf[i],
 			      "f16(0x%08x) = 0x%04x, torch 0x%04x", in[i],
 			      npu_f32_to_f16(x), hf[i]);
 	}
@@ -207,7 +214,7 @@ START_TEST(f32_to_int_round_clamp)
 			float x = bitsf(in[i]);
 			int64_t want = get_int(ref, r[k].size, r[k].dt == NPU_DT_U8, i);
 			int64_t got = store_int(r[k].dt, x, NPU_CVT_RNE);
-			ck_assert_msg(got == want, "%s: %a -> %lld, torch %lld",
+			expect(got == want, "%s: %a -> %lld, torch %lld",
 				      r[k].file, (double)x, (long long)got, (long long)want);
 		}
 		free(ref);
@@ -253,12 +260,12 @@ START_TEST(f32_to_int_casts)
 			int64_t want = get_int(ref, c[k].size, uns, i);
 			/* NPU_CVT_WRAP reproduces eager x86 everywhere */
 			int64_t got = store_int(c[k].dt, x, NPU_CVT_WRAP);
-			ck_assert_msg(got == want, "%s wrap: %a -> %lld, torch %lld",
+			expect(got == want, "%s wrap: %a -> %lld, torch %lld",
 				      c[k].file, (double)x, (long long)got, (long long)want);
 			/* NPU_CVT_TRUNC agrees wherever the cast is defined */
 			if (in_range_trunc(x, c[k].dt)) {
 				got = store_int(c[k].dt, x, NPU_CVT_TRUNC);
-				ck_assert_msg(got == want, "%s trunc: %a -> %lld, torch %lld",
+				expect(got == want, "%s trunc: %a -> %lld, torch %lld",
 					      c[k].file, (double)x, (long long)got,
 					      (long long)want);
 				checked_trunc++;
@@ -326,6 +333,45 @@ START_TEST(int_saturation_rules)
 }
 END_TEST
 
+/* The fast fp32 store path and npu_f64_to_int agree on every exponent. */
+START_TEST(int_store_paths_agree)
+{
+	static const struct { int dt, bits, uns; } ty[] = {
+		{ NPU_DT_I8, 8, 0 }, { NPU_DT_U8, 8, 1 }, { NPU_DT_I16, 16, 0 },
+		{ NPU_DT_I32, 32, 0 }, { NPU_DT_I64, 64, 0 },
+	};
+	enum { N = 1 << 16 };
+	static float in[N];
+	static unsigned char bulk[N * 8];
+
+	for (uint32_t i = 0; i < N; i++) {
+		uint32_t u = i * 0x9e3779b1u;
+		/* bias towards the exponents where integers live */
+		if (i & 1)
+			u = (u & 0x807fffffu) | ((120u + (i >> 1) % 50) << 23);
+		in[i] = bitsf(u);
+	}
+	in[0] = 0x1p31f;
+	in[1] = -0x1p31f;
+	in[2] = 2147483520.0f;
+	in[3] = NAN;
+	for (size_t k = 0; k < sizeof ty / sizeof ty[0]; k++)
+		for (int mode = 0; mode < 4; mode++) {
+			npu_store_f32_n(ty[k].dt, bulk, in, N, mode);
+			for (size_t i = 0; i < N; i++) {
+				int64_t want = npu_f64_to_int(in[i], ty[k].bits, ty[k].uns, mode);
+				int64_t got = store_int(ty[k].dt, in[i], mode);
+				int64_t got_n = get_int(bulk, (size_t)npu_dtype_size(ty[k].dt),
+							ty[k].uns, i);
+				expect(got == want && got_n == want,
+					      "%s mode %d: %a -> %lld / %lld, want %lld",
+					      npu_dtype_name(ty[k].dt), mode, (double)in[i],
+					      (long long)got, (long long)got_n, (long long)want);
+			}
+		}
+}
+END_TEST
+
 /* ---- int64 and fp64 sources -------------------------------------------- */
 
 START_TEST(i64_to_f32)
@@ -337,7 +383,7 @@ START_TEST(i64_to_f32)
 
 	ck_assert_uint_eq(n, m);
 	for (size_t i = 0; i < n; i++)
-		ck_assert_msg(fbits(npu_load_f32(NPU_DT_I64, in, i)) == ref[i],
+		expect(fbits(npu_load_f32(NPU_DT_I64, in, i)) == ref[i],
 			      "%lld -> 0x%08x, torch 0x%08x", (long long)in[i],
 			      fbits(npu_load_f32(NPU_DT_I64, in, i)), ref[i]);
 	npu_convert(NPU_DT_F32, out, NPU_DT_I64, in, n);
@@ -366,10 +412,10 @@ START_TEST(f64_to_floats)
 		npu_store_f64(NPU_DT_F32, &f, 0, in[i]);
 		ck_assert_uint_eq(f, r32[i]);
 		npu_store_f64(NPU_DT_BF16, &h, 0, in[i]);
-		ck_assert_msg(h == rbf[i], "bf16(%a) = 0x%04x, torch 0x%04x",
+		expect(h == rbf[i], "bf16(%a) = 0x%04x, torch 0x%04x",
 			      in[i], h, rbf[i]);
 		npu_store_f64(NPU_DT_F16, &h, 0, in[i]);
-		ck_assert_msg(h == rhf[i], "f16(%a) = 0x%04x, torch 0x%04x",
+		expect(h == rhf[i], "f16(%a) = 0x%04x, torch 0x%04x",
 			      in[i], h, rhf[i]);
 	}
 	npu_convert(NPU_DT_BF16, o16, NPU_DT_F64, in, n);
@@ -425,12 +471,12 @@ static void fp8_decode_all(int dt, int ebits, int mbits, int bias, int fn)
 		float got = fp8_decode(dt, (uint8_t)b);
 		codes[b] = (uint8_t)b;
 		if (isnan(want)) {
-			ck_assert_msg(isnan(got), "code 0x%02x should be NaN", b);
+			expect(isnan(got), "code 0x%02x should be NaN", b);
 			ck_assert_int_eq(!!signbit(got), b >> 7);
 			nans++;
 			continue;
 		}
-		ck_assert_msg(fbits(got) == fbits((float)want),
+		expect(fbits(got) == fbits((float)want),
 			      "code 0x%02x: got %a, want %a", b, (double)got, want);
 	}
 	ck_assert_int_eq(nans, fn ? 2 : 6);
@@ -477,7 +523,7 @@ static void fp8_encode_all(int dt, int ebits, int mbits, int bias, int fn,
 			uint8_t code = (uint8_t)(s | c);
 			float v = (float)fp8_value(code, ebits, mbits, bias, fn);
 			for (int sat = 0; sat < 2; sat++)
-				ck_assert_msg(fp8_encode(dt, v, sat) == code,
+				expect(fp8_encode(dt, v, sat) == code,
 					      "%a -> 0x%02x, want 0x%02x", (double)v,
 					      fp8_encode(dt, v, sat), code);
 			if (c == top)
@@ -485,9 +531,9 @@ static void fp8_encode_all(int dt, int ebits, int mbits, int bias, int fn,
 			float w = (float)fp8_value((uint8_t)(code + 1), ebits, mbits, bias, fn);
 			float mid = (float)(((double)v + (double)w) / 2);
 			uint8_t even = (c & 1) ? (uint8_t)(code + 1) : code;
-			ck_assert_msg((double)mid == ((double)v + (double)w) / 2,
+			expect((double)mid == ((double)v + (double)w) / 2,
 				      "midpoint not exact");
-			ck_assert_msg(fp8_encode(dt, mid, 0) == even,
+			expect(fp8_encode(dt, mid, 0) == even,
 				      "tie %a -> 0x%02x, want 0x%02x", (double)mid,
 				      fp8_encode(dt, mid, 0), even);
 			ck_assert_uint_eq(fp8_encode(dt, nextafterf(mid, 0), 0), code);
@@ -588,7 +634,7 @@ START_TEST(load_store_every_dtype_unaligned)
 		for (size_t i = 0; i < 6; i++) {
 			float want = npu_round_through(dt, vals[i]);
 			npu_store_f32(dt, buf + 1, i, vals[i]);
-			ck_assert_msg(npu_load_f32(dt, buf + 1, i) == want,
+			expect(npu_load_f32(dt, buf + 1, i) == want,
 				      "%s element %zu", npu_dtype_name(dt), i);
 			ck_assert(npu_load_f64(dt, buf + 1, i) == (double)want);
 			npu_store_f64(dt, buf + 1, i, vals[i]);
@@ -666,6 +712,7 @@ static Suite *dtype_suite(void)
 	tcase_add_test(t, f32_to_int_casts);
 	tcase_add_test(t, f32_to_bool);
 	tcase_add_test(t, int_saturation_rules);
+	tcase_add_test(t, int_store_paths_agree);
 	tcase_add_test(t, i64_to_f32);
 	tcase_add_test(t, f64_to_floats);
 	suite_add_tcase(s, t);
