@@ -368,6 +368,32 @@ START_TEST(op_table)
 }
 END_TEST
 
+/* docs/fx-format.md lists every op of the table. */
+START_TEST(docs_list_every_op)
+{
+	char path[1024], *text, needle[160];
+	const char *srcdir = getenv("srcdir");
+	FILE *f;
+	long n;
+
+	snprintf(path, sizeof path, "%s/docs/fx-format.md", srcdir ? srcdir : ".");
+	f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "%s", path);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	text = calloc((size_t)n + 1, 1);
+	ck_assert_int_eq((long)fread(text, 1, (size_t)n, f), n);
+	fclose(f);
+	for (int i = 0; i < NPU_NAOP; i++) {
+		snprintf(needle, sizeof needle, "| `%s` |", npu_aoptab[i].target);
+		ck_assert_msg(strstr(text, needle), "docs/fx-format.md lacks %s",
+			      npu_aoptab[i].target);
+	}
+	free(text);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
 	Suite *s = suite_create("graph");
@@ -386,6 +412,7 @@ static Suite *graph_suite(void)
 	tcase_add_test(tc, read_missing_file);
 	tcase_add_test(tc, module_paths);
 	tcase_add_test(tc, op_table);
+	tcase_add_test(tc, docs_list_every_op);
 	suite_add_tcase(s, tc);
 	return s;
 }
