@@ -863,7 +863,6 @@ static int *last_uses(const npu_graph *g)
 
 static void drop_dead(ref_ctx *cx, const int *last, int i, int upto)
 {
-	(void)i;
 	for (int k = 0; k < upto; k++)
 		if (last[k] == i && cx->vals[k].t) {
 			for (int j = 0; j < cx->vals[k].n; j++)

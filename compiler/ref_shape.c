@@ -725,7 +725,7 @@ int ref_arange(ref_op *op)
 	npu_reftensor *y;
 	int64_t n;
 	int dt = NPU_DT_I64, first = op->id == NPU_AOP_ARANGE ? 1 : 0;
-	int cnt = op->id == NPU_AOP_ARANGE_STEP ? 3 : op->id == NPU_AOP_ARANGE ? 2 : 2;
+	int cnt = op->id == NPU_AOP_ARANGE_STEP ? 3 : 2;  /* v[first..cnt) given */
 
 	for (int i = first; i < cnt; i++) {
 		g[i] = ref_arg(op, i - first, NULL);
