@@ -110,12 +110,12 @@ static int load_weights(npu_sim *s, uint64_t a, int64_t ws)
 	}
 	for (int64_t k = 0; k < m->K; k++) {
 		const uint8_t *row = sim_local(s, a + (uint64_t)(k * ws), m->N * sz);
-		for (int64_t n = 0; n < m->N; n++) {
-			if (is_int(m->dt))
-				m->wi[k * m->N + n] = load_int(m->dt, row + n * sz);
-			else
-				m->wf[k * m->N + n] = npu_load_f32(m->dt, row, n);
+		if (!is_int(m->dt)) {
+			npu_load_f32_n(m->dt, m->wf + k * m->N, row, (size_t)m->N);
+			continue;
 		}
+		for (int64_t n = 0; n < m->N; n++)
+			m->wi[k * m->N + n] = load_int(m->dt, row + n * sz);
 	}
 	return 0;
 }
@@ -193,11 +193,7 @@ static int mmac_values(npu_sim *s, const sim_entry *e, int64_t M, int acc)
 		return -1;
 	for (int64_t i = 0; i < M; i++) {
 		const uint8_t *in = sim_local(s, ia + (uint64_t)(i * is), K * sz);
-		if (m->dt == NPU_DT_F32)
-			memcpy(s->sa + i * K, in, (size_t)K * 4);
-		else
-			for (int64_t k = 0; k < K; k++)
-				s->sa[i * K + k] = npu_load_f32(m->dt, in, k);
+		npu_load_f32_n(m->dt, s->sa + i * K, in, (size_t)K);
 	}
 	if (as >= N * 4 && as % 4 == 0) {
 		float *c = (float *)(void *)sim_local(s, oa, 0);

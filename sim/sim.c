@@ -215,6 +215,8 @@ npu_sim *npu_sim_new(const npu_prog *p, const npu_target *t,
 		s->o = *o;
 	if (!s->o.max_cycles)
 		s->o.max_cycles = NPU_SIM_DEFAULT_MAX_CYCLES;
+	if (s->o.max_cycles > SIM_MAX_CYCLES)
+		s->o.max_cycles = SIM_MAX_CYCLES; /* what an interval can hold */
 	s->vlen = t->vlen;
 	s->nunits = NPU_UNIT_DMA0 + t->dma_engines;
 	s->cur_kernel = -1;
@@ -265,6 +267,7 @@ void npu_sim_free(npu_sim *s)
 	for (int u = 0; u < NPU_NUNIT; u++) {
 		free(s->u[u].q);
 		free(s->u[u].iv);
+		free(s->u[u].ivx);
 	}
 	for (int i = 0; i < NPU_NSEM; i++)
 		free(s->sem[i].tok);
@@ -349,6 +352,8 @@ void sim_sem_post(npu_sim *s, int sem, uint64_t t, int src)
 		if (w < 0)
 			break;
 		s->u[w].blocked = BLK_NONE;
+		if (w != NPU_UNIT_SCL)
+			sim_ready(s, w);
 		sem_take(s, &s->u[w], w, sem, s->u[w].bsince, s->u[w].bkx);
 	}
 }
@@ -386,6 +391,8 @@ static void sync_exec(npu_sim *s, int ui, const sim_insn *in, uint32_t pc,
 	u->bsince = t0;
 	u->bpc = pc;
 	u->bkx = kx;
+	if (ui != NPU_UNIT_SCL)
+		sim_ready(s, ui);
 }
 
 void sim_done(npu_sim *s, sim_unit *u, uint32_t kx, uint64_t t)
@@ -420,6 +427,7 @@ static int unit_step(npu_sim *s, int ui, uint64_t t0)
 	if (++u->qhead == (uint32_t)s->tg->queue_depth)
 		u->qhead = 0;
 	u->qn--;
+	sim_ready(s, ui);
 	if (sc->blocked == BLK_QUEUE && sc->bsem == ui) {
 		uint64_t go = sim_max(sc->bsince, s->start);
 		sc->blocked = BLK_NONE;
@@ -473,6 +481,7 @@ int sim_dispatch(npu_sim *s, const sim_insn *in, uint32_t pc)
 		uint64_t k = sim_max(u->t, en->t + 1);
 		if (k < s->sched_lim)
 			s->sched_lim = k;
+		sim_ready(s, ui);
 	}
 	sim_rec(s, sc, sc->t, sc->t + 1, NPU_US_BUSY, s->cur_kx);
 	sc->t += 1;
@@ -514,12 +523,10 @@ int npu_sim_run(npu_sim *s, npu_err *e)
 			best = NPU_UNIT_SCL;
 			bt = sc->t;
 		}
-		for (int i = 1; i < s->nunits; i++) {
+		for (uint32_t m = s->ready; m; m &= m - 1) {
+			int i = __builtin_ctz(m);
 			sim_unit *u = &s->u[i];
-			uint64_t k;
-			if (!u->qn || u->blocked)
-				continue;
-			k = sim_max(u->t, u->q[u->qhead].t + 1);
+			uint64_t k = sim_max(u->t, u->q[u->qhead].t + 1);
 			if (k < bt) {
 				bt = k;
 				best = i;
@@ -538,13 +545,11 @@ int npu_sim_run(npu_sim *s, npu_err *e)
 		if (best == NPU_UNIT_SCL) {
 			/* Run the scalar unit while it stays the earliest. */
 			uint64_t lim = UINT64_MAX;
-			for (int i = 1; i < s->nunits; i++) {
-				sim_unit *u = &s->u[i];
-				if (u->qn && !u->blocked) {
-					uint64_t k = sim_max(u->t, u->q[u->qhead].t + 1);
-					if (k < lim)
-						lim = k;
-				}
+			for (uint32_t m = s->ready; m; m &= m - 1) {
+				sim_unit *u = &s->u[__builtin_ctz(m)];
+				uint64_t k = sim_max(u->t, u->q[u->qhead].t + 1);
+				if (k < lim)
+					lim = k;
 			}
 			s->sched_lim = lim < maxc ? lim : maxc;
 			rc = sim_scalar_step(s);
@@ -606,17 +611,6 @@ const npu_sim_stats *npu_sim_stats_get(const npu_sim *s)
 const npu_sim_fault *npu_sim_fault_info(const npu_sim *s)
 {
 	return s->faulted ? &s->fault : NULL;
-}
-
-size_t npu_sim_intervals(const npu_sim *s, int unit,
-			 const npu_sim_interval **out)
-{
-	if (unit < 0 || unit >= s->nunits) {
-		*out = NULL;
-		return 0;
-	}
-	*out = s->u[unit].iv;
-	return s->u[unit].niv;
 }
 
 size_t npu_sim_kexecs(const npu_sim *s, const npu_trace_kernel **out)

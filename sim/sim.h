@@ -108,9 +108,10 @@ const npu_sim_stats *npu_sim_stats_get(const npu_sim *s);
 const npu_sim_fault *npu_sim_fault_info(const npu_sim *s); /* NULL if none */
 
 /* The recorded timeline of a unit: intervals in time order that tile
- * [0, total_cycles) exactly once the run is over. */
-size_t npu_sim_intervals(const npu_sim *s, int unit,
-			 const npu_sim_interval **out);
+ * [0, total_cycles) exactly once the run is over.  The array is built on
+ * each call (the simulator keeps a packed form) and lives until the next
+ * call for that unit or npu_sim_free(). */
+size_t npu_sim_intervals(npu_sim *s, int unit, const npu_sim_interval **out);
 
 /* Kernel executions, in start order (trace rows). */
 size_t npu_sim_kexecs(const npu_sim *s, const npu_trace_kernel **out);

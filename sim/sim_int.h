@@ -63,10 +63,13 @@ typedef struct sim_unit {
 	int bsem;            /* semaphore waited on / unit whose queue is full */
 	uint64_t bsince;     /* cycle the block began */
 	uint32_t bpc, bkx;   /* the blocked instruction */
-	/* timeline */
+	/* timeline: packed intervals (see SIM_IV_*), start = previous end */
 	uint64_t rec;        /* intervals recorded up to here */
-	npu_sim_interval *iv;
+	uint64_t *iv;
 	size_t niv, civ;
+	int last_state;      /* of iv[niv - 1] */
+	uint32_t last_kx;
+	npu_sim_interval *ivx; /* unpacked on request (npu_sim_intervals) */
 	npu_sim_unit_stats st;
 } sim_unit;
 
@@ -140,6 +143,7 @@ struct npu_sim {
 
 	sim_unit u[NPU_NUNIT];
 	int nunits;
+	uint32_t ready;      /* bit u: unit u (not scalar) has work and can run */
 	sim_sem sem[NPU_NSEM];
 
 	npu_sim_stats st;
@@ -160,12 +164,23 @@ struct npu_sim {
 	int oom;
 };
 
+static inline uint64_t sim_max(uint64_t a, uint64_t b) { return a > b ? a : b; }
+static inline uint64_t sim_ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
 /* sim.c */
 int sim_fault(npu_sim *s, int unit, int64_t pc, uint64_t cycle,
 	      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 int sim_grow(void **p, size_t *cap, size_t need, size_t elem);
 void sim_sem_post(npu_sim *s, int sem, uint64_t t, int src);
 void sim_done(npu_sim *s, sim_unit *u, uint32_t kx, uint64_t t);
+/* Updates unit u's bit in s->ready. */
+static inline void sim_ready(npu_sim *s, int u)
+{
+	if (s->u[u].qn && !s->u[u].blocked)
+		s->ready |= 1u << u;
+	else
+		s->ready &= ~(1u << u);
+}
 /* Dispatches pc's instruction: 1 done, 0 blocked on a full queue, -1 fault. */
 int sim_dispatch(npu_sim *s, const sim_insn *in, uint32_t pc);
 
@@ -196,16 +211,58 @@ void sim_bank_take(npu_sim *s, int unit, uint64_t t, uint64_t len, int end_align
 uint64_t sim_bank_occ(const npu_sim *s); /* max cycles over touched banks */
 void sim_bank_clear(npu_sim *s);
 
-/* stats.c */
-void sim_rec(npu_sim *s, sim_unit *u, uint64_t a, uint64_t b, int state, uint32_t kx);
+/*
+ * stats.c.  A recorded interval is one uint64_t: its end in the low 40
+ * bits (so runs are limited to SIM_MAX_CYCLES), the state in 3 bits and
+ * kernel + 1 in the top 21; its start is the previous interval's end.
+ */
+#define SIM_IV_ENDBITS 40
+#define SIM_MAX_CYCLES ((1ull << SIM_IV_ENDBITS) - 1)
+#define SIM_IV_END(v) ((v) & SIM_MAX_CYCLES)
+#define SIM_IV_STATE(v) ((int)((v) >> SIM_IV_ENDBITS & 7))
+#define SIM_IV_KERNEL(v) ((int32_t)((v) >> (SIM_IV_ENDBITS + 3)) - 1)
+
+void sim_rec_slow(npu_sim *s, sim_unit *u, uint64_t a, uint64_t b, int state,
+		  uint32_t kx);
 uint32_t sim_kx_begin(npu_sim *s, int kernel, uint64_t t);
 static inline npu_trace_kernel *sim_kx(npu_sim *s, uint32_t kx)
 {
 	return kx == SIM_NONE ? NULL : &s->kx[kx];
 }
+
+static inline void sim_kx_add(npu_trace_kernel *k, int state, uint64_t n)
+{
+	switch (state) {
+	case NPU_US_BUSY: k->compute += n; break;
+	case NPU_US_DMA_WAIT: k->dma_wait += n; break;
+	case NPU_US_DEP_STALL: k->dep_stall += n; break;
+	case NPU_US_BANK_STALL: k->bank_stall += n; break;
+	default: break;
+	}
+}
+
+/*
+ * Records [a, b) of unit u in a state, for kernel execution kx: the part
+ * before what is already recorded is dropped, a gap before it is idle.
+ * The common case, extending the last interval, stays inline.
+ */
+static inline void sim_rec(npu_sim *s, sim_unit *u, uint64_t a, uint64_t b,
+			   int state, uint32_t kx)
+{
+	if (b <= u->rec)
+		return;
+	if (a <= u->rec && u->niv && state == u->last_state && kx == u->last_kx) {
+		uint64_t n = b - u->rec;
+		u->iv[u->niv - 1] += n;
+		u->st.cycles[state] += n;
+		u->rec = b;
+		if (kx != SIM_NONE)
+			sim_kx_add(&s->kx[kx], state, n);
+		return;
+	}
+	sim_rec_slow(s, u, a, b, state, kx);
+}
 int sim_stats_finish(npu_sim *s);
 
-static inline uint64_t sim_max(uint64_t a, uint64_t b) { return a > b ? a : b; }
-static inline uint64_t sim_ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 #endif

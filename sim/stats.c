@@ -15,33 +15,42 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim/sim_int.h"
 
 static void append(npu_sim *s, sim_unit *u, uint64_t a, uint64_t b, int state,
-		   int32_t kernel)
+		   int32_t kernel, uint32_t kx)
 {
-	npu_sim_interval *l = u->niv ? &u->iv[u->niv - 1] : NULL;
+	uint64_t key = (uint64_t)state << SIM_IV_ENDBITS |
+		       (uint64_t)(kernel + 1) << (SIM_IV_ENDBITS + 3);
 
 	u->st.cycles[state] += b - a;
 	u->rec = b;
-	if (l && l->end == a && l->state == state && l->kernel == kernel) {
-		l->end = b;
+	u->last_state = state;
+	u->last_kx = kx;
+	if (u->niv && (u->iv[u->niv - 1] & ~SIM_MAX_CYCLES) == key) {
+		u->iv[u->niv - 1] = key | b;
 		return;
 	}
 	if (sim_grow((void **)&u->iv, &u->civ, u->niv + 1, sizeof *u->iv) < 0) {
 		s->oom = 1;
 		return;
 	}
-	u->iv[u->niv++] = (npu_sim_interval){ a, b, kernel, state };
+	u->iv[u->niv++] = key | b;
 }
 
-void sim_rec(npu_sim *s, sim_unit *u, uint64_t a, uint64_t b, int state,
-	     uint32_t kx)
+/* Kernel indexes beyond the packed field's range share its last value. */
+static int32_t kernel_of(npu_sim *s, uint32_t kx)
 {
-	npu_trace_kernel *k;
+	int32_t k = kx == SIM_NONE ? -1 : s->kx[kx].kernel;
+	return k < (1 << 21) - 2 ? k : (1 << 21) - 2;
+}
 
+void sim_rec_slow(npu_sim *s, sim_unit *u, uint64_t a, uint64_t b, int state,
+		  uint32_t kx)
+{
 	if (b <= u->rec)
 		return;
 	if (a < u->rec)
@@ -49,18 +58,10 @@ void sim_rec(npu_sim *s, sim_unit *u, uint64_t a, uint64_t b, int state,
 	if (a >= b)
 		return;
 	if (a > u->rec)
-		append(s, u, u->rec, a, NPU_US_IDLE, -1);
-	k = sim_kx(s, kx);
-	append(s, u, a, b, state, k ? k->kernel : -1);
-	if (!k)
-		return;
-	switch (state) {
-	case NPU_US_BUSY: k->compute += b - a; break;
-	case NPU_US_DMA_WAIT: k->dma_wait += b - a; break;
-	case NPU_US_DEP_STALL: k->dep_stall += b - a; break;
-	case NPU_US_BANK_STALL: k->bank_stall += b - a; break;
-	default: break;
-	}
+		append(s, u, u->rec, a, NPU_US_IDLE, -1, SIM_NONE);
+	append(s, u, a, b, state, kernel_of(s, kx), kx);
+	if (kx != SIM_NONE)
+		sim_kx_add(&s->kx[kx], state, b - a);
 }
 
 uint32_t sim_kx_begin(npu_sim *s, int kernel, uint64_t t)
@@ -96,7 +97,7 @@ int sim_stats_finish(npu_sim *s)
 		if (u->blocked)
 			sim_rec(s, u, u->bsince, total, NPU_US_DEP_STALL, u->bkx);
 		if (u->rec < total)
-			append(s, u, u->rec, total, NPU_US_IDLE, -1);
+			append(s, u, u->rec, total, NPU_US_IDLE, -1, SIM_NONE);
 		s->st.unit[i] = u->st;
 	}
 	s->st.total_cycles = total;
@@ -118,13 +119,14 @@ int npu_sim_write_trace(const npu_sim *s, npu_trace *t, npu_err *e)
 			return -1;
 	for (int i = 0; i < s->nunits; i++) {
 		const sim_unit *u = &s->u[i];
+		uint64_t start = 0;
 		for (size_t j = 0; j < u->niv; j++) {
-			const npu_sim_interval *iv = &u->iv[j];
-			if (iv->state == NPU_US_IDLE)
-				continue;
-			if (npu_trace_activity(t, i, iv->start, iv->end, iv->kernel,
-					       iv->state, e) < 0)
+			uint64_t v = u->iv[j], end = SIM_IV_END(v);
+			if (SIM_IV_STATE(v) != NPU_US_IDLE &&
+			    npu_trace_activity(t, i, start, end, SIM_IV_KERNEL(v),
+					       SIM_IV_STATE(v), e) < 0)
 				return -1;
+			start = end;
 		}
 	}
 	for (size_t d = 0; d < s->ndmas; d++)
@@ -159,4 +161,27 @@ double npu_sim_kexec_mac_util(const npu_sim *s, size_t i)
 		return 0;
 	return s->kxmac[i] / ((double)s->tg->mxu_rows * s->tg->mxu_cols *
 			      (double)(k->end - k->start));
+}
+
+size_t npu_sim_intervals(npu_sim *s, int unit, const npu_sim_interval **out)
+{
+	sim_unit *u;
+	uint64_t start = 0;
+
+	*out = NULL;
+	if (unit < 0 || unit >= s->nunits)
+		return 0;
+	u = &s->u[unit];
+	free(u->ivx);
+	u->ivx = malloc((u->niv ? u->niv : 1) * sizeof *u->ivx);
+	if (!u->ivx)
+		return 0;
+	for (size_t j = 0; j < u->niv; j++) {
+		uint64_t v = u->iv[j];
+		u->ivx[j] = (npu_sim_interval){ start, SIM_IV_END(v), SIM_IV_KERNEL(v),
+						SIM_IV_STATE(v) };
+		start = SIM_IV_END(v);
+	}
+	*out = u->ivx;
+	return u->niv;
 }

@@ -198,12 +198,12 @@ static void vmem_do(npu_sim *s, const sim_insn *in, const vmem *m, float *va)
 			va[i] = f;
 		return;
 	}
-	if (m->stride == m->size && m->dt == NPU_DT_F32 && m->n) {
-		p = sim_local(s, m->addr, (uint64_t)m->n * 4);
+	if (m->stride == m->size && m->n) {
+		p = sim_local(s, m->addr, (uint64_t)m->n * m->size);
 		if (ld)
-			memcpy(va, p, (size_t)m->n * 4);
+			npu_load_f32_n(m->dt, va, p, m->n);
 		else
-			memcpy(p, va, (size_t)m->n * 4);
+			npu_store_f32_n(m->dt, p, va, m->n, 0);
 		return;
 	}
 	for (uint32_t i = 0; i < m->n; i++) {

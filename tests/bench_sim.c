@@ -1,0 +1,180 @@
+/*
+ * bench_sim.c - measurements for scripts/bench (not a test):
+ *   bench_sim gemm  PROG.s TARGET   functional GEMM vs host cblas_sgemm
+ *   bench_sim speed PROG.s TARGET   timing-only instructions and cycles/s
+ *   bench_sim trace PROG.s TARGET DB   full run with and without a trace
+ * Each prints one line of key=value pairs.
+ */
+#include <cblas.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "isa/asm.h"
+#include "isa/dtype.h"
+#include "sim/sim.h"
+
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void die(const char *what, const npu_err *e)
+{
+	fprintf(stderr, "bench_sim: %s: %s\n", what, e ? e->msg : "");
+	exit(2);
+}
+
+/* Fills input buffers with values in [-1, 1) of their dtype. */
+static void fill_inputs(npu_sim *s, const npu_prog *p)
+{
+	uint32_t seed = 12345;
+
+	for (uint32_t i = 0; i < p->nbufs; i++) {
+		const npu_buf *b = &p->bufs[i];
+		uint64_t n = b->size / (uint64_t)npu_dtype_size(b->dtype);
+		if (b->kind != NPU_BUF_INPUT)
+			continue;
+		for (uint64_t j = 0; j < n; j++) {
+			seed = seed * 1664525u + 1013904223u;
+			npu_store_f32(b->dtype, npu_sim_buf_data(s, (int)i), j,
+				      (float)(seed >> 8) / (float)(1u << 23) - 1.0f);
+		}
+	}
+}
+
+static npu_sim *make(const npu_prog *p, const npu_target *t, int timing_only)
+{
+	npu_sim_opts o = { timing_only, 0 };
+	npu_err e = { "" };
+	npu_sim *s = npu_sim_new(p, t, &o, &e);
+
+	if (!s)
+		die("npu_sim_new", &e);
+	fill_inputs(s, p);
+	return s;
+}
+
+static double run(npu_sim *s)
+{
+	npu_err e = { "" };
+	double t0 = now();
+
+	if (npu_sim_run(s, &e) != 0)
+		die("run", &e);
+	return now() - t0;
+}
+
+static int gemm(const npu_prog *p, const npu_target *t)
+{
+	int ia = npu_prog_find_buf(p, "a"), iw = npu_prog_find_buf(p, "w");
+	int ic = npu_prog_find_buf(p, "c");
+	const npu_buf *ba = &p->bufs[ia], *bw = &p->bufs[iw];
+	int M = (int)ba->shape[0], K = (int)ba->shape[1], N = (int)bw->shape[1];
+	npu_sim *s = make(p, t, 0);
+	float *a = malloc((size_t)M * K * 4), *w = malloc((size_t)K * N * 4);
+	float *c = malloc((size_t)M * N * 4);
+	double tsim, thost, maxerr = 0;
+
+	tsim = run(s);
+	/* The same product on the host, from the same bf16 inputs. */
+	npu_load_f32_n(NPU_DT_BF16, a, npu_sim_buf_data(s, ia), (size_t)M * K);
+	npu_load_f32_n(NPU_DT_BF16, w, npu_sim_buf_data(s, iw), (size_t)K * N);
+	cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, a, K,
+		    w, N, 0.0f, c, N); /* warm-up: thread pool, pages */
+	thost = now();
+	cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, a, K,
+		    w, N, 0.0f, c, N);
+	thost = now() - thost;
+	for (size_t i = 0; i < (size_t)M * N; i++) {
+		float got = npu_load_f32(NPU_DT_BF16, npu_sim_buf_data(s, ic), i);
+		double err = fabs((double)got - c[i]) / (1.0 + fabs(c[i]));
+		if (err > maxerr)
+			maxerr = err;
+	}
+	printf("shape=%dx%dx%d sim_s=%.4f host_sgemm_s=%.4f ratio=%.2f "
+	       "cycles=%llu max_rel_err=%.2g\n", M, K, N, tsim, thost, tsim / thost,
+	       (unsigned long long)npu_sim_stats_get(s)->total_cycles, maxerr);
+	npu_sim_free(s);
+	free(a);
+	free(w);
+	free(c);
+	return maxerr < 1e-2 ? 0 : 1;
+}
+
+static int speed(const npu_prog *p, const npu_target *t)
+{
+	npu_sim *s = make(p, t, 1);
+	double dt = run(s);
+	const npu_sim_stats *st = npu_sim_stats_get(s);
+
+	printf("insns=%llu cycles=%llu seconds=%.4f minsn_per_s=%.1f mcycles_per_s=%.1f\n",
+	       (unsigned long long)st->insns, (unsigned long long)st->total_cycles,
+	       dt, (double)st->insns / dt / 1e6, (double)st->total_cycles / dt / 1e6);
+	npu_sim_free(s);
+	return 0;
+}
+
+static int trace(const npu_prog *p, const npu_target *t, const char *db)
+{
+	npu_sim *s = make(p, t, 0);
+	double plain = run(s), traced, tw;
+	npu_err e = { "" };
+	npu_trace *tr;
+	npu_trace_run r = { "bench", t->name, t->hash, "", "bench_sim" };
+	uint64_t rows;
+
+	npu_sim_free(s);
+	s = make(p, t, 0);
+	tr = npu_trace_open(db, &e);
+	if (!tr)
+		die(db, &e);
+	traced = now();
+	if (npu_trace_begin(tr, &r, p, &e) < 0)
+		die("trace", &e);
+	run(s);
+	tw = now();
+	if (npu_sim_write_trace(s, tr, &e) < 0 ||
+	    npu_trace_end(tr, npu_sim_stats_get(s)->total_cycles, 0, 0, &e) < 0)
+		die("trace", &e);
+	tw = now() - tw;
+	traced = now() - traced;
+	rows = npu_trace_rows(tr);
+	npu_trace_close(tr);
+	printf("rows=%llu run_s=%.4f traced_s=%.4f trace_write_s=%.4f rows_per_s=%.0f "
+	       "overhead_pct=%.1f\n", (unsigned long long)rows, plain, traced, tw,
+	       (double)rows / tw, 100.0 * (traced - plain) / plain);
+	npu_sim_free(s);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	npu_prog p = { 0 };
+	npu_target t;
+	npu_err e = { "" };
+	int rc;
+
+	if (argc < 4) {
+		fprintf(stderr, "usage: bench_sim gemm|speed|trace PROG.s TARGET [DB]\n");
+		return 2;
+	}
+	if (npu_asm_file(argv[2], &p, &e) < 0)
+		die(argv[2], &e);
+	if (npu_target_load(&t, argv[3], &e) < 0)
+		die(argv[3], &e);
+	if (!strcmp(argv[1], "gemm"))
+		rc = gemm(&p, &t);
+	else if (!strcmp(argv[1], "speed"))
+		rc = speed(&p, &t);
+	else if (!strcmp(argv[1], "trace") && argc > 4)
+		rc = trace(&p, &t, argv[4]);
+	else
+		rc = 2;
+	npu_prog_free(&p);
+	return rc;
+}
