@@ -19,7 +19,7 @@
 typedef struct run_opts {
 	const char *prog, *target, *inputs, *outputs, *trace, *label;
 	int timing_only, force, quiet;
-	uint64_t max_cycles;
+	uint64_t max_cycles, trace_res;
 } run_opts;
 
 static void usage(FILE *f)
@@ -30,6 +30,8 @@ static void usage(FILE *f)
 		"  --inputs FILE        safetensors with a tensor per input buffer\n"
 		"  --outputs FILE       write every output and inout buffer here\n"
 		"  --trace FILE         append the run to this SQLite trace\n"
+		"  --trace-resolution Q sum activity in windows of Q cycles (1: every\n"
+		"                       interval; default: automatic)\n"
 		"  --timing-only        skip vector, matrix and host values\n"
 		"  --max-cycles N       fault past cycle N (default %llu)\n"
 		"  --force              run on a target whose hash differs\n"
@@ -51,6 +53,7 @@ static int parse(int argc, char **argv, run_opts *o)
 		{ "force", no_argument, NULL, 'f' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "label", required_argument, NULL, 'l' },
+		{ "trace-resolution", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -59,7 +62,7 @@ static int parse(int argc, char **argv, run_opts *o)
 
 	optind = 0; /* reinitialise: the tests call this more than once */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "t:i:o:T:c:fqhl:", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:i:o:T:c:fqhl:r:", lo, NULL)) != -1) {
 		switch (c) {
 		case 't': o->target = optarg; break;
 		case 'i': o->inputs = optarg; break;
@@ -70,13 +73,17 @@ static int parse(int argc, char **argv, run_opts *o)
 		case 'q': o->quiet = 1; break;
 		case 'l': o->label = optarg; break;
 		case 'c':
-			o->max_cycles = strtoull(optarg, &end, 10);
-			if (!*optarg || *end || o->max_cycles == 0) {
-				fprintf(stderr, "npusim run: --max-cycles: '%s' is not "
-					"a positive number\n", optarg);
+		case 'r': {
+			uint64_t v = strtoull(optarg, &end, 10);
+			if (!*optarg || *end || v == 0 || *optarg == '-') {
+				fprintf(stderr, "npusim run: --%s: '%s' is not a "
+					"positive number\n",
+					c == 'c' ? "max-cycles" : "trace-resolution", optarg);
 				return -1;
 			}
+			*(c == 'c' ? &o->max_cycles : &o->trace_res) = v;
 			break;
+		}
 		case 'h':
 			usage(stdout);
 			return 1;
@@ -348,6 +355,7 @@ int npu_cmd_run(int argc, char **argv)
 		goto out;
 	so.timing_only = o.timing_only;
 	so.max_cycles = o.max_cycles;
+	so.trace_resolution = o.trace_res;
 	s = npu_sim_new(&p, &t, &so, &e);
 	if (!s) {
 		fprintf(stderr, "npusim run: %s: %s\n", o.prog, e.msg);

@@ -38,6 +38,12 @@ typedef struct npu_sim npu_sim;
 typedef struct npu_sim_opts {
 	int timing_only;       /* skip vector, matrix and host value computation */
 	uint64_t max_cycles;   /* fault past this cycle; 0 means the default */
+	/* Activity rows of the trace: 1 writes every interval as it is; Q > 1
+	 * sums the states within windows of Q cycles (each window's rows keep
+	 * their exact per-state, per-kernel cycles, in order of first
+	 * appearance; an interval of Q cycles or more stays one row); 0 picks
+	 * Q automatically so that a run writes at most about max(4096, insns / 64) rows. */
+	uint64_t trace_resolution;
 } npu_sim_opts;
 
 /* One stretch of a unit's timeline, [start, end), in one state. */

@@ -104,8 +104,100 @@ int sim_stats_finish(npu_sim *s)
 	return s->oom ? -1 : 0;
 }
 
+/* Rows buffered for one window of the binned activity. */
+typedef struct bin {
+	int n;
+	struct { int state, kernel; uint64_t len; } r[64];
+} bin;
+
+static int flush_bin(npu_trace *t, int unit, bin *b, uint64_t *at, npu_err *e)
+{
+	for (int i = 0; i < b->n; i++) {
+		if (b->r[i].state != NPU_US_IDLE &&
+		    npu_trace_activity(t, unit, *at, *at + b->r[i].len, b->r[i].kernel,
+				       b->r[i].state, e) < 0)
+			return -1;
+		*at += b->r[i].len;
+	}
+	b->n = 0;
+	return 0;
+}
+
+static void bin_add(bin *b, int state, int kernel, uint64_t len)
+{
+	for (int i = 0; i < b->n; i++)
+		if (b->r[i].state == state && b->r[i].kernel == kernel) {
+			b->r[i].len += len;
+			return;
+		}
+	b->r[b->n].state = state;
+	b->r[b->n].kernel = kernel;
+	b->r[b->n].len = len;
+	b->n++;
+}
+
+/*
+ * Activity rows of one unit at resolution q.  Within a window the rows
+ * are laid end to end from the window's start, so they still tile the
+ * unit's timeline and keep every state's cycles exactly.
+ */
+static int write_activity(const npu_sim *s, npu_trace *t, int unit, uint64_t q,
+			  npu_err *e)
+{
+	const sim_unit *u = &s->u[unit];
+	uint64_t a = 0, bs = 0, at = 0;
+	bin b = { 0 };
+
+	for (size_t j = 0; j < u->niv; j++) {
+		uint64_t v = u->iv[j], end = SIM_IV_END(v);
+		int st = SIM_IV_STATE(v), k = SIM_IV_KERNEL(v);
+		while (a < end) {
+			uint64_t take;
+			if (!b.n && end - a >= q) {
+				/* a long stretch stays one row */
+				if (st != NPU_US_IDLE &&
+				    npu_trace_activity(t, unit, a, end, k, st, e) < 0)
+					return -1;
+				a = bs = at = end;
+				break;
+			}
+			take = (end < bs + q ? end : bs + q) - a;
+			if (b.n == 64 && flush_bin(t, unit, &b, &at, e) < 0)
+				return -1;
+			bin_add(&b, st, k, take);
+			a += take;
+			if (a == bs + q) {
+				if (flush_bin(t, unit, &b, &at, e) < 0)
+					return -1;
+				bs = a;
+			}
+		}
+	}
+	return flush_bin(t, unit, &b, &at, e);
+}
+
+/* The window size: exact for short runs, else about insns / 64 rows. */
+static uint64_t resolution(const npu_sim *s)
+{
+	uint64_t rows = 0, budget, q = 1;
+
+	if (s->o.trace_resolution)
+		return s->o.trace_resolution;
+	for (int i = 0; i < s->nunits; i++)
+		rows += s->u[i].niv;
+	budget = s->st.insns / 64 > 4096 ? s->st.insns / 64 : 4096;
+	if (rows <= budget)
+		return 1;
+	/* Binned rows: at most a few per window and unit. */
+	while ((uint64_t)s->nunits * 3 * (s->st.total_cycles / q) > budget)
+		q *= 2;
+	return q;
+}
+
 int npu_sim_write_trace(const npu_sim *s, npu_trace *t, npu_err *e)
 {
+	uint64_t q;
+
 	static const struct { const char *name; size_t off; } ctr[] = {
 #define C(f) { #f, offsetof(npu_sim_stats, f) }
 		C(total_cycles), C(insns), C(macs), C(vec_ops), C(dram_rd),
@@ -117,18 +209,10 @@ int npu_sim_write_trace(const npu_sim *s, npu_trace *t, npu_err *e)
 	for (size_t k = 0; k < s->nkx; k++)
 		if (npu_trace_kernel_exec(t, &s->kx[k], e) < 0)
 			return -1;
-	for (int i = 0; i < s->nunits; i++) {
-		const sim_unit *u = &s->u[i];
-		uint64_t start = 0;
-		for (size_t j = 0; j < u->niv; j++) {
-			uint64_t v = u->iv[j], end = SIM_IV_END(v);
-			if (SIM_IV_STATE(v) != NPU_US_IDLE &&
-			    npu_trace_activity(t, i, start, end, SIM_IV_KERNEL(v),
-					       SIM_IV_STATE(v), e) < 0)
-				return -1;
-			start = end;
-		}
-	}
+	q = resolution(s);
+	for (int i = 0; i < s->nunits; i++)
+		if (write_activity(s, t, i, q, e) < 0)
+			return -1;
 	for (size_t d = 0; d < s->ndmas; d++)
 		if (npu_trace_dma_xfer(t, &s->dmas[d], e) < 0)
 			return -1;
@@ -147,7 +231,7 @@ int npu_sim_write_trace(const npu_sim *s, npu_trace *t, npu_err *e)
 				return -1;
 		}
 	}
-	return 0;
+	return npu_trace_counter(t, "trace_resolution", (double)q, e);
 }
 
 double npu_sim_kexec_mac_util(const npu_sim *s, size_t i)

@@ -49,7 +49,7 @@ static void fill_inputs(npu_sim *s, const npu_prog *p)
 
 static npu_sim *make(const npu_prog *p, const npu_target *t, int timing_only)
 {
-	npu_sim_opts o = { timing_only, 0 };
+	npu_sim_opts o = { timing_only, 0, 0 };
 	npu_err e = { "" };
 	npu_sim *s = npu_sim_new(p, t, &o, &e);
 

@@ -13,6 +13,7 @@
  * make the hand computations short.
  */
 #include <check.h>
+#include <sqlite3.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -150,7 +151,7 @@ static char *read_data(const char *name)
 
 static npu_sim *one(run *r, int timing_only)
 {
-	npu_sim_opts o = { timing_only, r->max_cycles };
+	npu_sim_opts o = { timing_only, r->max_cycles, 0 };
 	npu_err e = { "" };
 	npu_sim *s = npu_sim_new(&r->p, &T, &o, &e);
 
@@ -1437,6 +1438,73 @@ START_TEST(demo_on_npu_base)
 }
 END_TEST
 
+/* Sums of the trace's activity rows per unit and state equal the run's. */
+static void check_trace_sums(npu_sim *s, const char *db, int64_t run_id)
+{
+	const npu_sim_stats *st = npu_sim_stats_get(s);
+	uint64_t sum[NPU_NUNIT][NPU_SIM_NSTATE] = { { 0 } };
+	sqlite3 *d;
+	sqlite3_stmt *q;
+
+	ck_assert_int_eq(sqlite3_open(db, &d), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(d, "select unit, state, "
+		"sum(end_cycle - start_cycle), min(start_cycle), max(end_cycle) "
+		"from activity where run_id = ? group by unit, state", -1, &q, NULL),
+		SQLITE_OK);
+	sqlite3_bind_int64(q, 1, run_id);
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		int u = sqlite3_column_int(q, 0), k = sqlite3_column_int(q, 1);
+		ck_assert_int_lt(u, st->nunits);
+		ck_assert_int_lt(k, NPU_US_IDLE);
+		sum[u][k] = (uint64_t)sqlite3_column_int64(q, 2);
+		ck_assert_uint_le((uint64_t)sqlite3_column_int64(q, 4), st->total_cycles);
+	}
+	sqlite3_finalize(q);
+	sqlite3_close(d);
+	for (int u = 0; u < st->nunits; u++)
+		for (int k = 0; k < NPU_US_IDLE; k++)
+			ck_assert_msg(sum[u][k] == st->unit[u].cycles[k], "unit %d state "
+				      "%d: trace %llu, run %llu", u, k,
+				      (unsigned long long)sum[u][k],
+				      (unsigned long long)st->unit[u].cycles[k]);
+}
+
+START_TEST(trace_rows_exact_and_binned)
+{
+	uint64_t rows[2];
+	char db[512];
+	npu_err e = { "" };
+
+	mk_tmp();
+	snprintf(db, sizeof db, "%s/t.db", tmpdir);
+	for (int i = 0; i < 2; i++) {
+		run r = { 0 };
+		char *text = read_data("demo.s");
+		npu_sim_opts o = { 0, 0, i ? 4096 : 1 };
+		npu_trace_run tr = { "demo.s", T.name, 0, "", NULL };
+		npu_trace *t = npu_trace_open(db, &e);
+		int64_t id;
+
+		ck_assert_ptr_nonnull(t);
+		ck_assert_int_eq(npu_asm("demo.s", text, strlen(text), &r.p, &e), 0);
+		free(text);
+		r.s = npu_sim_new(&r.p, &T, &o, &e);
+		ck_assert_int_eq(npu_sim_run(r.s, &e), 0);
+		id = npu_trace_begin(t, &tr, &r.p, &e);
+		ck_assert_int_gt(id, 0);
+		ck_assert_msg(npu_sim_write_trace(r.s, t, &e) == 0, "%s", e.msg);
+		ck_assert_int_eq(npu_trace_end(t, stats(&r)->total_cycles, 0, 0, &e), 0);
+		rows[i] = npu_trace_rows(t);
+		npu_trace_close(t);
+		check_trace_sums(r.s, db, id);
+		run_free(&r);
+	}
+	/* binning keeps every sum but writes far fewer rows */
+	ck_assert_uint_lt(rows[1] * 4, rows[0]);
+	rm_tmp();
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("sim");
@@ -1490,6 +1558,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, cli_end_to_end);
 	tcase_add_test(tc, demo_on_npu_base);
+	tcase_add_test(tc, trace_rows_exact_and_binned);
 	suite_add_tcase(s, tc);
 	return s;
 }
