@@ -2,7 +2,8 @@
  * bench_sim.c - measurements for scripts/bench (not a test):
  *   bench_sim gemm  PROG.s TARGET   functional GEMM vs host cblas_sgemm
  *   bench_sim speed PROG.s TARGET   timing-only instructions and cycles/s
- *   bench_sim trace PROG.s TARGET DB   full run with and without a trace
+ *   bench_sim trace PROG.s TARGET DB [RES]   full run with and without a
+ *                                   trace (RES: trace resolution, 0 auto)
  * Each prints one line of key=value pairs.
  */
 #include <cblas.h>
@@ -47,9 +48,11 @@ static void fill_inputs(npu_sim *s, const npu_prog *p)
 	}
 }
 
+static uint64_t trace_res; /* bench_sim trace ... RES */
+
 static npu_sim *make(const npu_prog *p, const npu_target *t, int timing_only)
 {
-	npu_sim_opts o = { timing_only, 0, 0 };
+	npu_sim_opts o = { timing_only, 0, trace_res };
 	npu_err e = { "" };
 	npu_sim *s = npu_sim_new(p, t, &o, &e);
 
@@ -171,8 +174,10 @@ int main(int argc, char **argv)
 		rc = gemm(&p, &t);
 	else if (!strcmp(argv[1], "speed"))
 		rc = speed(&p, &t);
-	else if (!strcmp(argv[1], "trace") && argc > 4)
+	else if (!strcmp(argv[1], "trace") && argc > 4) {
+		trace_res = argc > 5 ? strtoull(argv[5], NULL, 10) : 0;
 		rc = trace(&p, &t, argv[4]);
+	}
 	else
 		rc = 2;
 	npu_prog_free(&p);
