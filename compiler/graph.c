@@ -106,6 +106,28 @@ int npu_graph_find(const npu_graph *g, const char *name)
 	return *index_slot(ix, g->nodes, name) - 1;
 }
 
+/* Rebuilds the name index after nodes were added, removed or reordered
+ * (compiler/gedit.c); names must still be unique. */
+int npu_graph_reindex(npu_graph *g, npu_err *e)
+{
+	name_index *ix = g->index;
+
+	if (!ix && !(ix = g->index = calloc(1, sizeof *ix)))
+		return npu_errf(e, "out of memory");
+	free(ix->slot);
+	ix->slot = NULL;
+	if (index_init(ix, g->nnodes) < 0)
+		return npu_errf(e, "out of memory");
+	for (int i = 0; i < g->nnodes; i++) {
+		int *slot = index_slot(ix, g->nodes, g->nodes[i].name);
+		if (*slot)
+			return npu_errf(e, "%s: node '%s': duplicate name",
+					g->file, g->nodes[i].name);
+		*slot = i + 1;
+	}
+	return 0;
+}
+
 /* ---- freeing ----------------------------------------------------- */
 
 static void gval_free(npu_gval *v)

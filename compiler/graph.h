@@ -165,6 +165,9 @@ void npu_graph_free(npu_graph *g);
 /* Index of the node called name, or -1. */
 int npu_graph_find(const npu_graph *g, const char *name);
 
+/* Rebuilds the name lookup after the node array changed (passes). */
+int npu_graph_reindex(npu_graph *g, npu_err *e);
+
 /* The output node's values (args[0]), and how many there are. */
 const npu_gval *npu_graph_outputs(const npu_graph *g, int *n);
 
