@@ -194,7 +194,8 @@ static void same_timing(npu_sim *a, npu_sim *b)
 	}
 	nk = npu_sim_kexecs(a, &ka);
 	ck_assert_uint_eq(nk, npu_sim_kexecs(b, &kb));
-	ck_assert_int_eq(memcmp(ka, kb, nk * sizeof *ka), 0);
+	if (nk)
+		ck_assert_int_eq(memcmp(ka, kb, nk * sizeof *ka), 0);
 }
 
 /*
