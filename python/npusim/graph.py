@@ -1,0 +1,275 @@
+"""One captured graph, run on the simulator: write, compile, run, return.
+
+An NpuGraph wraps a GraphModule and its fxgraph document.  It compiles
+lazily, at its first call, because only then are the real values of the
+frozen placeholders (parameters and buffers of an inference graph, which
+become `npucc --weights`) at hand; Dynamo and aot_autograd hand compilers
+fake tensors.  Each call then:
+
+1. checks that the frozen tensors are the same objects at the same
+   version (`tensor._version` moves on every in-place update); if not, the
+   weights changed and the program is looked up (or compiled) again;
+2. writes the other tensor placeholders to inputs.safetensors by name;
+3. runs `npusim run prog.bin --inputs ... --outputs ...` (with the trace
+   database and a label naming the call, when asked);
+4. reads `output.i` back and gives each output the dtype, shape and
+   strides the graph's meta promises (empty_strided + copy).
+
+The graph's own output list is returned in order: for aot graphs that is
+the mutated inputs' new values first, which aot_autograd's runtime wrapper
+copies back (the 1.13 path does it itself, see export.CompiledModule).
+
+When npucc cannot compile the graph, or npusim faults, the graph runs
+eagerly on the host instead (option fallback="eager", the default) and the
+session records it as a failure; fallback="error" raises.
+"""
+
+import os
+import shutil
+import tempfile
+import time
+import uuid
+
+import torch
+
+from . import cache as cache_mod
+from . import fxjson, st, tools
+
+DEFAULTS = {
+    "target": None,        # target file or name (npucc and npusim --target)
+    "trace": None,         # trace database path (npusim run --trace)
+    "timing_only": False,  # npusim run --timing-only; values from the host
+    "keep": None,          # folder to keep every artifact in
+    "cache_dir": None,     # compile cache (default cache.default_dir())
+    "cache": True,         # False: always compile
+    "fallback": "eager",   # or "error"
+    "npucc_args": (),      # extra npucc options (part of the cache key)
+}
+
+
+def options(given=None):
+    """DEFAULTS overridden by NPUSIM_TARGET/NPUSIM_TRACE/NPUSIM_KEEP from
+    the environment, then by the given dict."""
+    o = dict(DEFAULTS)
+    env = {"target": "NPUSIM_TARGET", "trace": "NPUSIM_TRACE", "keep": "NPUSIM_KEEP"}
+    for k, var in env.items():
+        if os.environ.get(var):
+            o[k] = os.environ[var]
+    if os.environ.get("NPUSIM_TIMING_ONLY"):
+        o["timing_only"] = os.environ["NPUSIM_TIMING_ONLY"] not in ("", "0")
+    for k, v in (given or {}).items():
+        if k not in DEFAULTS:
+            raise ValueError("npusim: unknown option '%s' (known: %s)"
+                             % (k, ", ".join(sorted(DEFAULTS))))
+        o[k] = v
+    if o["fallback"] not in ("eager", "error"):
+        raise ValueError("npusim: fallback must be 'eager' or 'error'")
+    return o
+
+
+class NpuGraph:
+    def __init__(self, gm, doc, opts, session, frozen=()):
+        """gm: the GraphModule (used for the eager fallback and timing-only
+        values); doc: its fxgraph document; frozen: placeholder names whose
+        values are compiled into the program."""
+        self.gm = gm
+        self.doc = doc
+        self.opts = opts
+        self.session = session
+        self.name = doc["name"]
+        self.record = session.new_graph(doc["name"], doc["graph_kind"],
+                                        len(doc["nodes"]))
+        self.ph = [n for n in doc["nodes"] if n["op"] == "placeholder"]
+        self.frozen = [i for i, n in enumerate(self.ph) if n["name"] in set(frozen)]
+        self.byname = {n["name"]: n for n in doc["nodes"]}
+        self.outs = doc["nodes"][-1]["args"][0]
+        self.prog = None
+        self.failed = None          # reason, once compiling has failed
+        self.snapshot = None        # (id, _version) of the frozen tensors
+        if opts.get("keep"):
+            self.dir = os.path.join(opts["keep"], self.name.replace("/", "_"))
+            os.makedirs(self.dir, exist_ok=True)
+            self._tmp = None
+        else:
+            self._tmp = tempfile.mkdtemp(prefix="npusim-")
+            self.dir = self._tmp
+        self.cache = cache_mod.Cache(opts.get("cache_dir"))
+
+    def __del__(self):
+        if getattr(self, "_tmp", None):
+            shutil.rmtree(self._tmp, ignore_errors=True)
+
+    # --- compiling -----------------------------------------------------
+    def _weights(self, args):
+        w = {}
+        for i in self.frozen:
+            w[self.ph[i]["name"]] = args[i]
+        for n in self.doc["nodes"]:
+            if n["op"] == "get_attr":
+                v = self.gm
+                for part in n["target"].split("."):
+                    v = getattr(v, part)
+                if isinstance(v, torch.Tensor):
+                    w["attr." + n["target"]] = v
+        return w
+
+    def _snap(self, args):
+        return [(id(args[i]), args[i]._version) for i in self.frozen]
+
+    def _compile(self, args):
+        """Sets self.prog (cache or npucc) or raises ToolError."""
+        t0 = time.time()
+        w = self._weights(args)
+        npucc = tools.find("npucc")
+        extra = list(self.opts.get("npucc_args") or ())
+        key, parts = cache_mod.make_key(
+            fxjson.canonical_text(self.doc), cache_mod.weights_hash(w),
+            tools.target_hash(self.opts.get("target")), tools.version("npucc"),
+            {"target": self.opts.get("target"), "args": extra})
+        self.record.key = key
+        prog = self.cache.get(key) if self.opts.get("cache", True) else None
+        if prog:
+            self.prog = prog
+            self.record.status = "cached"
+            self.record.compile_s = time.time() - t0
+            return
+        gpath = os.path.join(self.dir, "graph.json")
+        with open(gpath, "w") as f:
+            f.write(fxjson.dumps(self.doc))
+        argv = [npucc, gpath, "-o", os.path.join(self.dir, "prog.bin")]
+        if w:
+            wpath = os.path.join(self.dir, "weights.safetensors")
+            st.save(w, wpath)
+            argv[2:2] = ["--weights", wpath]
+        if self.opts.get("target"):
+            argv[2:2] = ["--target", self.opts["target"]]
+        argv[2:2] = extra
+        status, out, err = tools.run(argv)
+        if status != 0:
+            first = (err.strip().splitlines() or ["exit status %d" % status])[0]
+            raise tools.ToolError("npucc: %s" % first, err, status)
+        prog = os.path.join(self.dir, "prog.bin")
+        if self.opts.get("cache", True):
+            prog = self.cache.put(key, prog, parts)
+        self.prog = prog
+        self.record.status = "compiled"
+        self.record.compile_s = time.time() - t0
+
+    # --- running -------------------------------------------------------
+    def __call__(self, *args):
+        call = self.session.new_call(self.record)
+        t0 = time.time()
+        try:
+            if self.failed is None:
+                snap = self._snap(args)
+                if self.prog is None or snap != self.snapshot:
+                    self._compile(args)
+                    self.snapshot = snap
+                out = self._run(args, call)
+                call.wall_s = time.time() - t0
+                return out
+        except (tools.ToolError, OSError, st.FormatError, ValueError) as ex:
+            if self.opts.get("fallback") == "error":
+                raise
+            self.failed = str(ex)
+            self.record.status = "fallback"
+            self.record.reason = self.failed
+        call.fallback = self.failed
+        out = self._eager(args)
+        call.wall_s = time.time() - t0
+        return out
+
+    def _eager(self, args):
+        with torch.no_grad() if self.doc["graph_kind"] == "inference" else _nullctx():
+            out = self.gm(*args)
+        return list(out) if isinstance(out, (list, tuple)) else [out]
+
+    def _run(self, args, call):
+        frozen = {self.ph[i]["name"] for i in self.frozen}
+        ins = {}
+        for i, n in enumerate(self.ph):
+            if n["name"] in frozen or not isinstance(args[i], torch.Tensor):
+                continue
+            ins[n["name"]] = args[i]
+        tag = uuid.uuid4().hex[:12]
+        ipath = os.path.join(self.dir, "inputs-%s.safetensors" % tag)
+        opath = os.path.join(self.dir, "outputs-%s.safetensors" % tag)
+        st.save(ins, ipath)
+        argv = [tools.find("npusim"), "run", self.prog, "--inputs", ipath,
+                "--outputs", opath]
+        if self.opts.get("target"):
+            argv += ["--target", self.opts["target"]]
+        if self.opts.get("timing_only"):
+            argv.append("--timing-only")
+        if self.opts.get("trace"):
+            call.label = "npusim-frontend %s call %d %s" % (self.name, call.seq, tag)
+            argv += ["--trace", self.opts["trace"], "--label", call.label]
+        try:
+            status, out, err = tools.run(argv)
+            if status != 0:
+                first = (err.strip().splitlines() or ["exit status %d" % status])[0]
+                raise tools.ToolError("npusim run: %s" % first, err, status)
+            call.cycles, call.host_calls = tools.parse_summary(out)
+            if self.opts.get("timing_only"):
+                return self._eager(args)
+            res = st.load(opath)
+        finally:
+            if not self.opts.get("keep"):
+                for p in (ipath, opath):
+                    try:
+                        os.unlink(p)
+                    except OSError:
+                        pass
+        return [self._output(i, a, res, args) for i, a in enumerate(self.outs)]
+
+    def _output(self, i, a, res, args):
+        key = "output.%d" % i
+        if key in res:
+            return _restride(res[key], self.byname.get(a["node"]) if
+                             isinstance(a, dict) and "node" in a else None)
+        if a is None or not isinstance(a, dict):
+            return a
+        if "node" in a:
+            n = self.byname[a["node"]]
+            if n["op"] == "placeholder":   # an input returned as is
+                return args[self.ph.index(n)]
+            if isinstance(n.get("meta"), dict) and "scalar" in n["meta"]:
+                raise ValueError("output %d (%s) is a scalar the program "
+                                 "does not return" % (i, a["node"]))
+        raise ValueError("npusim run wrote no '%s' (%s)" % (key, a))
+
+
+class _nullctx:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *a):
+        return False
+
+
+def _restride(t, node):
+    """`t` (contiguous, from the simulator) with the dtype, shape and
+    strides the node's meta gives, when they are concrete."""
+    m = node.get("meta") if node else None
+    if not isinstance(m, dict) or "shape" not in m:
+        return t
+    shape, stride = m["shape"], m.get("stride")
+    dt = st.torch_dtype(m["dtype"])
+    if all(isinstance(d, int) for d in shape) and list(t.shape) != shape:
+        if t.numel() != _prod(shape):
+            raise ValueError("output %s: simulator gave shape %s, meta says %s"
+                             % (node["name"], list(t.shape), shape))
+        t = t.reshape(shape)
+    if stride is None or not all(isinstance(s, int) for s in stride) or \
+            not all(isinstance(d, int) for d in shape):
+        return t.to(dt)
+    out = torch.empty_strided(list(t.shape), stride, dtype=dt)
+    out.copy_(t)
+    return out
+
+
+def _prod(xs):
+    p = 1
+    for x in xs:
+        p *= x
+    return p

@@ -1,0 +1,92 @@
+"""Small models for the frontend's tests (and the exporter's examples):
+RMSNorm + MLP, conv-BN-ReLU, causal attention, and a module with buffer
+mutation.  Written with ops PyTorch 1.13 has (no nn.RMSNorm, no SDPA)."""
+
+import math
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class RMSNorm(nn.Module):
+    def __init__(self, dim, eps=1e-6):
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.ones(dim) + 0.1 * torch.randn(dim))
+
+    def forward(self, x):
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self.weight
+
+
+class RMSNormMLP(nn.Module):
+    def __init__(self, dim=64, hidden=128):
+        super().__init__()
+        self.norm = RMSNorm(dim)
+        self.fc1 = nn.Linear(dim, hidden)
+        self.fc2 = nn.Linear(hidden, dim)
+
+    def forward(self, x):
+        return x + self.fc2(F.gelu(self.fc1(self.norm(x))))
+
+
+class ConvBN(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(4, 8, 3, padding=1)
+        self.bn = nn.BatchNorm2d(8)
+        with torch.no_grad():
+            self.bn.running_mean.uniform_(-0.5, 0.5)
+            self.bn.running_var.uniform_(0.5, 1.5)
+
+    def forward(self, x):
+        return torch.relu(self.bn(self.conv(x)))
+
+
+class Attention(nn.Module):
+    def __init__(self, dim=32, heads=2):
+        super().__init__()
+        self.h = heads
+        self.qkv = nn.Linear(dim, 3 * dim)
+        self.o = nn.Linear(dim, dim)
+
+    def forward(self, x):
+        B, T, D = x.shape
+        q, k, v = self.qkv(x).view(B, T, 3, self.h, D // self.h).permute(2, 0, 3, 1, 4)
+        s = q @ k.transpose(-2, -1) / math.sqrt(D // self.h)
+        mask = torch.ones(T, T, dtype=torch.bool).tril()
+        s = s.masked_fill(~mask, float("-inf"))
+        y = (s.softmax(-1) @ v).transpose(1, 2).reshape(B, T, D)
+        return self.o(y)
+
+
+class Counter(nn.Module):
+    """Updates a buffer in place: the aot mutation path."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("acc", torch.zeros(16))
+
+    def forward(self, x):
+        self.acc.mul_(0.5).add_(x.mean(0))
+        return x * 2
+
+
+def rmsnorm_mlp():
+    torch.manual_seed(1)
+    return RMSNormMLP().eval(), [torch.randn(4, 64)]
+
+
+def conv_bn():
+    torch.manual_seed(2)
+    return ConvBN().eval(), [torch.randn(2, 4, 8, 8)]
+
+
+def attention():
+    torch.manual_seed(3)
+    return Attention().eval(), [torch.randn(2, 8, 32)]
+
+
+def counter():
+    torch.manual_seed(4)
+    return Counter(), [torch.randn(4, 16)]
