@@ -1,0 +1,773 @@
+/*
+ * pass_decomp.c - decomposition of composite ops: an interpreter for the
+ * expressions of compiler/decomp.def (the syntax is described there).
+ *
+ * Evaluating an expression builds nodes: each call becomes a new node
+ * placed just before the composite, with its meta inferred from its
+ * operands (the few rules below cover the ops the table uses) and the
+ * composite's provenance.  A call whose target is itself in the table is
+ * expanded on the spot rather than built and revisited, which keeps the
+ * new nodes in dependency order.  The last node of each output is
+ * checked against the composite's recorded meta before any use is
+ * rewired, so a table mistake leaves the op in place (with the reason in
+ * the log) instead of producing a wrong graph.
+ *
+ * Only float32 and float64 composites are expanded: for reduced-precision
+ * ones PyTorch computes in the opmath type (fp32) and rounds once, which
+ * a chain of bf16 ops would not reproduce; those stay for the backend.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/pass_int.h"
+#include "isa/isa.h"
+
+typedef struct dentry {
+	int aop;
+	const char *target, *params, *when, *outs;
+} dentry;
+
+static const dentry dtab[] = {
+#define NPU_DECOMP(id, target, params, when, outs) \
+	{ NPU_AOP_##id, target, params, when, outs },
+#include "compiler/decomp.def"
+#undef NPU_DECOMP
+};
+#define NDECOMP ((int)(sizeof dtab / sizeof dtab[0]))
+
+#define MAX_PARAMS 12
+
+typedef struct bind {
+	char name[32];
+	npu_gval v;                /* owned */
+	int given;                 /* from the node, not the default */
+	npu_gval dflt;             /* NONE when no default */
+} bind;
+
+typedef struct dcx {
+	pass_cx *pc;
+	npu_gedit *ge;
+	int site;                  /* the composite node */
+	int made;                  /* nodes built */
+	int depth;
+	char why[200];             /* why an expansion failed */
+} dcx;
+
+typedef struct scope {
+	bind b[MAX_PARAMS];
+	int n;
+} scope;
+
+static const dentry *find_entry(pass_cx *pc, int aop)
+{
+	if (aop < 0 || (pc->o->native && pc->o->native(pc->o->native_ctx, aop)))
+		return NULL;
+	for (int i = 0; i < NDECOMP; i++)
+		if (dtab[i].aop == aop)
+			return &dtab[i];
+	return NULL;
+}
+
+static void scope_free(scope *s)
+{
+	for (int i = 0; i < s->n; i++) {
+		npu_gval_clear(&s->b[i].v);
+		npu_gval_clear(&s->b[i].dflt);
+	}
+	s->n = 0;
+}
+
+static int fail(dcx *d, const char *fmt, const char *arg)
+{
+	if (!d->why[0])
+		snprintf(d->why, sizeof d->why, fmt, arg);
+	return -1;
+}
+
+/* ---- lexing ------------------------------------------------------ */
+
+typedef struct lex {
+	const char *p;
+} lex;
+
+static void skip(lex *l)
+{
+	while (isspace((unsigned char)*l->p))
+		l->p++;
+}
+
+static int accept(lex *l, char c)
+{
+	skip(l);
+	if (*l->p != c)
+		return 0;
+	l->p++;
+	return 1;
+}
+
+static int ident(lex *l, char *buf, size_t n)
+{
+	size_t k = 0;
+
+	skip(l);
+	while ((isalnum((unsigned char)*l->p) || *l->p == '_' || *l->p == '.') &&
+	       k + 1 < n)
+		buf[k++] = *l->p++;
+	buf[k] = 0;
+	return k ? 0 : -1;
+}
+
+/* A literal from the params list ("1", "-1", "none", "false"). */
+static int literal(const char *s, npu_gval *v)
+{
+	char *end;
+
+	memset(v, 0, sizeof *v);
+	if (!strcmp(s, "none"))
+		return 0;
+	if (!strcmp(s, "true") || !strcmp(s, "false")) {
+		*v = npu_gv_bool(s[0] == 't');
+		return 0;
+	}
+	if (strpbrk(s, ".e")) {
+		*v = npu_gv_float(strtod(s, &end));
+		return *end ? -1 : 0;
+	}
+	*v = npu_gv_int(strtoll(s, &end, 10));
+	return *end ? -1 : 0;
+}
+
+/* ---- meta inference ---------------------------------------------- */
+
+static int dt_rank(int dt)
+{
+	switch (dt) {
+	case NPU_DT_F64: return 5;
+	case NPU_DT_F32: return 4;
+	case NPU_DT_BF16: case NPU_DT_F16: return 3;
+	case NPU_DT_BOOL: return 0;
+	default: return 1;
+	}
+}
+
+static const npu_gmeta *node_meta(dcx *d, const npu_gval *v)
+{
+	const npu_gnode *n;
+
+	if (v->kind != NPU_GV_NODE)
+		return NULL;
+	n = npu_gedit_node(d->ge, v->u.node);
+	return n->nmeta && !n->multi && n->meta[0].kind == NPU_GM_TENSOR ?
+	       &n->meta[0] : NULL;
+}
+
+/* Broadcast of the tensor operands; dtype by a simplified promotion
+ * (enough for the table: float tensors, scalars of any kind). */
+static int infer_ew(dcx *d, int aop, const npu_gval *a, int na, npu_gmeta *m)
+{
+	int64_t shp[NPU_MAX_DIMS], s[NPU_MAX_DIMS];
+	int nd = 0, dt = -1, fscalar = 0;
+
+	for (int i = 0; i < na; i++) {
+		const npu_gmeta *am = node_meta(d, &a[i]);
+		int k;
+		if (!am) {
+			fscalar |= a[i].kind == NPU_GV_FLOAT;
+			continue;
+		}
+		if ((k = npu_gmeta_shape(am, s)) < 0)
+			return fail(d, "%s", "symbolic shape");
+		for (int j = 0; j < k; j++) {         /* align right */
+			int o = nd > k ? nd - k + j : j;
+			if (k > nd) {
+				memmove(shp + (k - nd), shp, (size_t)nd * sizeof *shp);
+				for (int t = 0; t < k - nd; t++)
+					shp[t] = 1;
+				nd = k;
+				o = j;
+			}
+			if (shp[o] == 1)
+				shp[o] = s[j];
+			else if (s[j] != 1 && s[j] != shp[o])
+				return fail(d, "%s", "shapes do not broadcast");
+		}
+		if (dt < 0 || dt_rank(am->dtype) > dt_rank(dt))
+			dt = am->dtype;
+	}
+	if (dt < 0)
+		return fail(d, "%s", "no tensor operand");
+	if (fscalar && dt_rank(dt) < 3)
+		dt = NPU_DT_F32;
+	if (dt_rank(dt) < 3 && aop != NPU_AOP_ADD_TENSOR &&
+	    aop != NPU_AOP_MUL_TENSOR && aop != NPU_AOP_SUB_TENSOR &&
+	    aop != NPU_AOP_NEG && aop != NPU_AOP_CLAMP)
+		dt = NPU_DT_F32;          /* sqrt, exp, div of integers */
+	npu_gmeta_set(m, dt, nd, shp);
+	return 0;
+}
+
+static int infer_reduce(dcx *d, const npu_gval *a, int na, const npu_gkwarg *kw,
+			int nkw, npu_gmeta *m)
+{
+	const npu_gmeta *in = na ? node_meta(d, &a[0]) : NULL;
+	int64_t shp[NPU_MAX_DIMS], out[NPU_MAX_DIMS];
+	int red[NPU_MAX_DIMS] = { 0 }, nd, keep = 0, k = 0;
+	const npu_gval *dims = na > 1 ? &a[1] : NULL;
+
+	if (na > 2 && a[2].kind == NPU_GV_BOOL)
+		keep = a[2].u.b;
+	for (int i = 0; i < nkw; i++)
+		if (!strcmp(kw[i].key, "keepdim") && kw[i].val.kind == NPU_GV_BOOL)
+			keep = kw[i].val.u.b;
+	if (!in || (nd = npu_gmeta_shape(in, shp)) < 0)
+		return fail(d, "%s", "symbolic shape");
+	if (!dims || dims->kind == NPU_GV_NONE ||
+	    (dims->kind == NPU_GV_LIST && !dims->u.list.n))
+		for (int i = 0; i < nd; i++)
+			red[i] = 1;
+	else if (dims->kind == NPU_GV_LIST)
+		for (int i = 0; i < dims->u.list.n; i++) {
+			int64_t x = dims->u.list.v[i].u.i;
+			if (dims->u.list.v[i].kind != NPU_GV_INT || x < -nd || x >= nd)
+				return fail(d, "%s", "bad reduction dim");
+			red[x < 0 ? x + nd : x] = 1;
+		}
+	else
+		return fail(d, "%s", "bad reduction dims");
+	for (int i = 0; i < nd; i++)
+		if (!red[i])
+			out[k++] = shp[i];
+		else if (keep)
+			out[k++] = 1;
+	npu_gmeta_set(m, in->dtype, k, out);
+	return 0;
+}
+
+static int infer_view(dcx *d, const npu_gval *a, int na, npu_gmeta *m)
+{
+	const npu_gmeta *in = na ? node_meta(d, &a[0]) : NULL;
+	int64_t shp[NPU_MAX_DIMS], out[NPU_MAX_DIMS], numel = 1, known = 1;
+	int nd, k, infer = -1;
+
+	if (!in || (nd = npu_gmeta_shape(in, shp)) < 0 || na < 2 ||
+	    a[1].kind != NPU_GV_LIST || a[1].u.list.n > NPU_MAX_DIMS)
+		return fail(d, "%s", "view of unknown shape");
+	for (int i = 0; i < nd; i++)
+		numel *= shp[i];
+	k = a[1].u.list.n;
+	for (int i = 0; i < k; i++) {
+		out[i] = a[1].u.list.v[i].u.i;
+		if (out[i] == -1)
+			infer = i;
+		else
+			known *= out[i];
+	}
+	if (infer >= 0)
+		out[infer] = known ? numel / known : 0;
+	npu_gmeta_set(m, in->dtype, k, out);
+	return 0;
+}
+
+static int infer_mm(dcx *d, const npu_gval *a, int na, npu_gmeta *m)
+{
+	const npu_gmeta *x = na > 1 ? node_meta(d, &a[0]) : NULL;
+	const npu_gmeta *y = na > 1 ? node_meta(d, &a[1]) : NULL;
+	int64_t sx[NPU_MAX_DIMS], sy[NPU_MAX_DIMS], o[2];
+
+	if (!x || !y || npu_gmeta_shape(x, sx) != 2 ||
+	    npu_gmeta_shape(y, sy) != 2 || sx[1] != sy[0])
+		return fail(d, "%s", "mm of unknown shapes");
+	o[0] = sx[0];
+	o[1] = sy[1];
+	npu_gmeta_set(m, x->dtype, 2, o);
+	return 0;
+}
+
+static int infer(dcx *d, int aop, const npu_gval *a, int na,
+		 const npu_gkwarg *kw, int nkw, npu_gmeta *m)
+{
+	if (aop < 0)
+		return fail(d, "%s", "unknown op in decomp.def");
+	switch (aop) {
+	case NPU_AOP_VIEW: case NPU_AOP_RESHAPE:
+		return infer_view(d, a, na, m);
+	case NPU_AOP_MM:
+		return infer_mm(d, a, na, m);
+	case NPU_AOP_MEAN_DIM: case NPU_AOP_SUM_DIM: case NPU_AOP_AMAX:
+	case NPU_AOP_AMIN:
+		return infer_reduce(d, a, na, kw, nkw, m);
+	}
+	if (npu_aoptab[aop].cat == NPU_ACAT_ELEMWISE)
+		return infer_ew(d, aop, a, na, m);
+	return fail(d, "no meta rule for %s", npu_aoptab[aop].target);
+}
+
+/* ---- evaluation -------------------------------------------------- */
+
+static int eval(dcx *d, lex *l, scope *s, npu_gval *out);
+static int expand(dcx *d, const dentry *en, int out_k, const npu_gval *a,
+		  int na, const npu_gkwarg *kw, int nkw, npu_gval *res);
+
+static int is_num(const npu_gval *v, double x)
+{
+	return (v->kind == NPU_GV_INT && v->u.i == x) ||
+	       (v->kind == NPU_GV_FLOAT && v->u.f == x);
+}
+
+/* The identities of decomp.def's header: none operands, *1, +0, -0, /1.
+ * Returns 1 with *res set when one applies. */
+static int simplify(int aop, const npu_gval *a, int na, npu_gval *res)
+{
+	int bin = aop == NPU_AOP_ADD_TENSOR || aop == NPU_AOP_SUB_TENSOR ||
+		  aop == NPU_AOP_MUL_TENSOR || aop == NPU_AOP_DIV_TENSOR;
+
+	if (!bin || na != 2)
+		return 0;
+	if (a[1].kind == NPU_GV_NONE ||
+	    ((aop == NPU_AOP_MUL_TENSOR || aop == NPU_AOP_DIV_TENSOR) &&
+	     is_num(&a[1], 1)) ||
+	    ((aop == NPU_AOP_ADD_TENSOR || aop == NPU_AOP_SUB_TENSOR) &&
+	     is_num(&a[1], 0)))
+		return npu_gval_copy(res, &a[0]) < 0 ? -1 : 1;
+	if ((a[0].kind == NPU_GV_NONE && aop != NPU_AOP_SUB_TENSOR &&
+	     aop != NPU_AOP_DIV_TENSOR) ||
+	    (aop == NPU_AOP_MUL_TENSOR && is_num(&a[0], 1)) ||
+	    (aop == NPU_AOP_ADD_TENSOR && is_num(&a[0], 0)))
+		return npu_gval_copy(res, &a[1]) < 0 ? -1 : 1;
+	return 0;
+}
+
+/* Builds one call node (or expands it, when composite itself). */
+static int make_call(dcx *d, const char *target, npu_gval *a, int na,
+		     npu_gkwarg *kw, int nkw, npu_gval *res)
+{
+	int aop = npu_aop_find(target), idx, r;
+	const dentry *en;
+	npu_gnode n;
+	npu_gmeta m;
+	const npu_gnode *site = npu_gedit_node(d->ge, d->site);
+	char name[96];
+
+	if ((r = simplify(aop, a, na, res)) != 0)
+		return r < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
+	if (aop == NPU_AOP_MEAN_DIM || aop == NPU_AOP_SUM_DIM)
+		if (na > 1 && a[1].kind == NPU_GV_NONE) {
+			a[1].kind = NPU_GV_LIST;   /* all dims: [] */
+			a[1].u.list.v = NULL;
+			a[1].u.list.n = 0;
+		}
+	if ((en = find_entry(d->pc, aop)))
+		return expand(d, en, 0, a, na, kw, nkw, res);
+	if (infer(d, aop, a, na, kw, nkw, &m) < 0)
+		return -1;
+	snprintf(name, sizeof name, "%s", target + (strncmp(target, "aten.", 5)
+						   ? 0 : 5));
+	*strchrnul(name, '.') = 0;
+	if (npu_gnode_make(&n, name, target, a, na, &m, site) < 0)
+		return npu_errf(d->pc->e, "out of memory");
+	if (nkw) {
+		n.kwargs = calloc((size_t)nkw, sizeof *n.kwargs);
+		for (int i = 0; n.kwargs && i < nkw; i++) {
+			n.nkwargs++;
+			n.kwargs[i].key = strdup(kw[i].key);
+			if (!n.kwargs[i].key ||
+			    npu_gval_copy(&n.kwargs[i].val, &kw[i].val) < 0)
+				break;
+		}
+		if (n.nkwargs != nkw || !n.kwargs[nkw - 1].key) {
+			npu_gnode_clear(&n);
+			return npu_errf(d->pc->e, "out of memory");
+		}
+	}
+	if ((idx = npu_gedit_add(d->ge, d->site, &n, d->pc->e)) < 0)
+		return -1;
+	if (pass_prov(d->pc, npu_gedit_node(d->ge, idx)->name,
+		      npu_gedit_node(d->ge, d->site)->name) < 0)
+		return -1;
+	d->made++;
+	*res = npu_gv_node(idx);
+	return 0;
+}
+
+static void free_args(npu_gval *a, int na, npu_gkwarg *kw, int nkw)
+{
+	for (int i = 0; i < na; i++)
+		npu_gval_clear(&a[i]);
+	for (int i = 0; i < nkw; i++) {
+		free(kw[i].key);
+		npu_gval_clear(&kw[i].val);
+	}
+}
+
+/* "(a, b, key=v)" after a call's name. */
+static int eval_args(dcx *d, lex *l, scope *s, npu_gval *a, int *na,
+		     npu_gkwarg *kw, int *nkw)
+{
+	*na = *nkw = 0;
+	if (!accept(l, '('))
+		return fail(d, "%s", "decomp.def: '(' expected");
+	if (accept(l, ')'))
+		return 0;
+	do {
+		const char *save = l->p;
+		char key[32];
+		if (*na >= MAX_PARAMS || *nkw >= MAX_PARAMS)
+			return fail(d, "%s", "decomp.def: too many arguments");
+		if (!ident(l, key, sizeof key) && accept(l, '=')) {
+			if (!(kw[*nkw].key = strdup(key)))
+				return npu_errf(d->pc->e, "out of memory");
+			(*nkw)++;
+			if (eval(d, l, s, &kw[*nkw - 1].val) < 0)
+				return -1;
+			continue;
+		}
+		l->p = save;
+		memset(&a[*na], 0, sizeof a[*na]);
+		(*na)++;
+		if (eval(d, l, s, &a[*na - 1]) < 0)
+			return -1;
+	} while (accept(l, ','));
+	return accept(l, ')') ? 0 : fail(d, "%s", "decomp.def: ')' expected");
+}
+
+static int builtin(dcx *d, const char *name, npu_gval *a, int na,
+		   npu_gval *res)
+{
+	const npu_gmeta *x = na > 1 ? node_meta(d, &a[1]) : NULL;
+	const npu_gmeta *x0 = na > 0 ? node_meta(d, &a[0]) : NULL;
+	int64_t shp[NPU_MAX_DIMS];
+
+	memset(res, 0, sizeof *res);
+	if (!strcmp(name, "rdims")) {               /* (x, ns) */
+		int k = na > 1 && a[1].kind == NPU_GV_LIST ? a[1].u.list.n : -1;
+		int nd = x0 ? x0->ndim : -1;
+		if (k < 0 || nd < k)
+			return fail(d, "%s", "@rdims: bad operands");
+		for (int i = 0; i < k; i++)
+			shp[i] = nd - k + i;
+		return npu_gv_ints(res, shp, k) < 0 ?
+		       npu_errf(d->pc->e, "out of memory") : 0;
+	}
+	if (!strcmp(name, "ch")) {                  /* (v, x) */
+		npu_gval va[2];
+		int r;
+		if (na > 0 && a[0].kind == NPU_GV_NONE)
+			return 0;
+		if (!x0 || !x || x0->ndim != 1 || x->ndim < 2 ||
+		    x0->shape[0].sym)
+			return fail(d, "%s", "@ch: bad operands");
+		if (x->ndim == 2)
+			return npu_gval_copy(res, &a[0]);
+		shp[0] = x0->shape[0].v;
+		for (int i = 1; i < x->ndim - 1; i++)
+			shp[i] = 1;
+		va[0] = a[0];
+		if (npu_gv_ints(&va[1], shp, x->ndim - 1) < 0)
+			return npu_errf(d->pc->e, "out of memory");
+		r = make_call(d, "aten.view.default", va, 2, NULL, 0, res);
+		npu_gval_clear(&va[1]);
+		return r;
+	}
+	if (!strcmp(name, "bessel")) {              /* (x, dims, c) */
+		int nd = x0 ? npu_gmeta_shape(x0, shp) : -1;
+		double n = 1, c;
+		if (nd < 0 || na < 3)
+			return fail(d, "%s", "@bessel: bad operands");
+		c = a[2].kind == NPU_GV_INT ? (double)a[2].u.i :
+		    a[2].kind == NPU_GV_FLOAT ? a[2].u.f : 1;
+		if (a[1].kind == NPU_GV_LIST && a[1].u.list.n)
+			for (int i = 0; i < a[1].u.list.n; i++) {
+				int64_t k = a[1].u.list.v[i].u.i;
+				if (k < -nd || k >= nd)
+					return fail(d, "%s", "@bessel: bad dim");
+				n *= (double)shp[k < 0 ? k + nd : k];
+			}
+		else if (a[1].kind == NPU_GV_INT)
+			n = (double)shp[a[1].u.i < 0 ? a[1].u.i + nd : a[1].u.i];
+		else
+			for (int i = 0; i < nd; i++)
+				n *= (double)shp[i];
+		*res = npu_gv_float(n / (n - c));
+		return 0;
+	}
+	return fail(d, "decomp.def: unknown builtin @%s", name);
+}
+
+static int eval(dcx *d, lex *l, scope *s, npu_gval *out)
+{
+	char name[64], target[80];
+	npu_gval a[MAX_PARAMS];
+	npu_gkwarg kw[MAX_PARAMS];
+	int na = 0, nkw = 0, rc;
+
+	memset(out, 0, sizeof *out);
+	skip(l);
+	if (accept(l, '$')) {
+		if (ident(l, name, sizeof name) < 0)
+			return fail(d, "%s", "decomp.def: name expected after $");
+		for (int i = 0; i < s->n; i++)
+			if (!strcmp(s->b[i].name, name))
+				return npu_gval_copy(out, &s->b[i].v) < 0 ?
+				       npu_errf(d->pc->e, "out of memory") : 0;
+		return fail(d, "decomp.def: unknown parameter $%s", name);
+	}
+	if (accept(l, '[')) {
+		out->kind = NPU_GV_LIST;
+		out->u.list.v = calloc(NPU_MAX_DIMS + 1, sizeof *out->u.list.v);
+		if (!out->u.list.v)
+			return npu_errf(d->pc->e, "out of memory");
+		if (accept(l, ']'))
+			return 0;
+		do {
+			if (out->u.list.n >= NPU_MAX_DIMS)
+				return fail(d, "%s", "decomp.def: list too long");
+			if (eval(d, l, s, &out->u.list.v[out->u.list.n++]) < 0)
+				return -1;
+		} while (accept(l, ','));
+		return accept(l, ']') ? 0 : fail(d, "%s", "decomp.def: ']' expected");
+	}
+	if (*l->p == '-' || isdigit((unsigned char)*l->p)) {
+		char *end;
+		size_t len = strspn(l->p, "-+.0123456789e");
+		snprintf(name, sizeof name, "%.*s", (int)len, l->p);
+		l->p += len;
+		if (literal(name, out) < 0)
+			return fail(d, "decomp.def: bad number '%s'", name);
+		(void)end;
+		return 0;
+	}
+	if (accept(l, '@')) {
+		if (ident(l, name, sizeof name) < 0)
+			return fail(d, "%s", "decomp.def: builtin name expected");
+		rc = eval_args(d, l, s, a, &na, kw, &nkw);
+		if (!rc)
+			rc = builtin(d, name, a, na, out);
+		free_args(a, na, kw, nkw);
+		return rc;
+	}
+	if (ident(l, name, sizeof name) < 0)
+		return fail(d, "decomp.def: unexpected '%.20s'", l->p);
+	if (!strcmp(name, "none") || !strcmp(name, "true") || !strcmp(name, "false"))
+		return literal(name, out);
+	snprintf(target, sizeof target, "aten.%s%s", name,
+		 strchr(name, '.') ? "" : ".default");
+	rc = eval_args(d, l, s, a, &na, kw, &nkw);
+	if (!rc)
+		rc = make_call(d, target, a, na, kw, nkw, out);
+	free_args(a, na, kw, nkw);
+	return rc;
+}
+
+/* Binds an entry's parameters to arguments a / keywords kw. */
+static int bind_params(dcx *d, const dentry *en, const npu_gval *a, int na,
+		       const npu_gkwarg *kw, int nkw, scope *s)
+{
+	const char *p = en->params;
+
+	s->n = 0;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		char item[64], *eq;
+		bind *b = &s->b[s->n];
+		if (s->n >= MAX_PARAMS || len >= sizeof item)
+			return fail(d, "%s", "decomp.def: bad params");
+		memcpy(item, p, len);
+		item[len] = 0;
+		p += len + (p[len] == ',');
+		memset(b, 0, sizeof *b);
+		if ((eq = strchr(item, '='))) {
+			*eq = 0;
+			if (literal(eq + 1, &b->dflt) < 0)
+				return fail(d, "decomp.def: bad default '%s'", eq + 1);
+		}
+		snprintf(b->name, sizeof b->name, "%s", item);
+		s->n++;
+		if (s->n - 1 < na) {
+			b->given = 1;
+			if (npu_gval_copy(&b->v, &a[s->n - 1]) < 0)
+				return npu_errf(d->pc->e, "out of memory");
+			continue;
+		}
+		for (int k = 0; k < nkw; k++)
+			if (!strcmp(kw[k].key, b->name)) {
+				b->given = 1;
+				if (npu_gval_copy(&b->v, &kw[k].val) < 0)
+					return npu_errf(d->pc->e, "out of memory");
+			}
+		if (!b->given && npu_gval_copy(&b->v, &b->dflt) < 0)
+			return npu_errf(d->pc->e, "out of memory");
+	}
+	return 0;
+}
+
+/* Does the node need decomposing: some "when" parameter off its default? */
+static int wanted(const dentry *en, const scope *s)
+{
+	const char *p = en->when;
+
+	if (!*p)
+		return 1;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		for (int i = 0; i < s->n; i++)
+			if (strlen(s->b[i].name) == len &&
+			    !strncmp(s->b[i].name, p, len) && s->b[i].given &&
+			    !(is_num(&s->b[i].v, s->b[i].dflt.kind == NPU_GV_INT ?
+				     (double)s->b[i].dflt.u.i : s->b[i].dflt.u.f)))
+				return 1;
+		p += len + (p[len] == ',');
+	}
+	return 0;
+}
+
+/* Evaluates output out_k of en with the given arguments. */
+static int expand(dcx *d, const dentry *en, int out_k, const npu_gval *a,
+		  int na, const npu_gkwarg *kw, int nkw, npu_gval *res)
+{
+	scope s;
+	lex l = { en->outs };
+	int rc;
+
+	if (++d->depth > 8) {
+		d->depth--;
+		return fail(d, "%s", "decomp.def: expansion too deep");
+	}
+	rc = bind_params(d, en, a, na, kw, nkw, &s);
+	for (int k = 0; !rc && k < out_k; k++) {     /* skip to output k */
+		l.p = strchr(l.p, ';');
+		if (!l.p)
+			rc = fail(d, "%s", "no such output");
+		else
+			l.p++;
+	}
+	if (!rc)
+		rc = eval(d, &l, &s, res);
+	skip(&l);
+	if (!rc && *l.p && *l.p != ';')
+		rc = fail(d, "decomp.def: junk '%.20s'", l.p);
+	scope_free(&s);
+	d->depth--;
+	return rc;
+}
+
+/* ---- the pass ---------------------------------------------------- */
+
+static int meta_matches(dcx *d, const npu_gval *v, const npu_gmeta *want)
+{
+	const npu_gmeta *m = node_meta(d, v);
+	int64_t a[NPU_MAX_DIMS], b[NPU_MAX_DIMS];
+	int na, nb;
+
+	if (!m || m->dtype != want->dtype)
+		return 0;
+	na = npu_gmeta_shape(m, a);
+	nb = npu_gmeta_shape(want, b);
+	return na == nb && na >= 0 && !memcmp(a, b, (size_t)na * sizeof *a);
+}
+
+/* Expands output k of node i for replacing `user` (i itself when the
+ * node has a single output). */
+static int replace_output(dcx *d, const dentry *en, int i, int k, int user,
+			  const npu_gmeta *want)
+{
+	npu_gnode *n = npu_gedit_node(d->ge, i);
+	npu_gval res;
+
+	if (expand(d, en, k, n->args, n->nargs, n->kwargs, n->nkwargs, &res) < 0)
+		return -1;
+	if (res.kind != NPU_GV_NODE || !meta_matches(d, &res, want)) {
+		npu_gval_clear(&res);
+		return fail(d, "%s", "result does not match the recorded meta");
+	}
+	npu_gedit_replace_uses(d->ge, user, res.u.node);
+	npu_gedit_kill(d->ge, user);
+	return 0;
+}
+
+static int decomp_node(pass_cx *pc, npu_gedit *ge, int i, const dentry *en)
+{
+	dcx d = { pc, ge, i, 0, 0, "" };
+	npu_gnode *n = npu_gedit_node(ge, i);
+	const int *u;
+	int nu, *users = NULL, rc = 0;
+	scope s;
+	char *name = n->name;
+
+	if (!n->nmeta || n->meta[0].kind != NPU_GM_TENSOR)
+		return 0;
+	if (n->meta[0].dtype != NPU_DT_F32 && n->meta[0].dtype != NPU_DT_F64)
+		return pass_note(pc, name, "kept %s (%s: computed in opmath)",
+				 name, npu_dtype_torch(n->meta[0].dtype));
+	rc = bind_params(&d, en, n->args, n->nargs, n->kwargs, n->nkwargs, &s);
+	if (!rc && !wanted(en, &s)) {
+		scope_free(&s);
+		return 0;
+	}
+	scope_free(&s);
+	if (!n->multi) {
+		if (!rc)
+			rc = replace_output(&d, en, i, 0, i, &n->meta[0]);
+		goto out;
+	}
+	/* multi-output: each getitem user gets its own expansion */
+	nu = npu_gedit_users(ge, i, &u);
+	if (nu < 0 || !(users = malloc(((size_t)nu + 1) * sizeof *users)))
+		return npu_errf(pc->e, "out of memory");
+	memcpy(users, u, (size_t)nu * sizeof *users);
+	for (int k = 0; k < nu && !rc; k++) {
+		npu_gnode *g = npu_gedit_node(ge, users[k]);
+		if (g->aop != NPU_AOP_GETITEM || g->nargs != 2 ||
+		    g->args[1].kind != NPU_GV_INT || !g->nmeta) {
+			rc = fail(&d, "%s", "used other than through getitem");
+			break;
+		}
+		rc = replace_output(&d, en, i, (int)g->args[1].u.i, users[k],
+				    &g->meta[0]);
+	}
+	free(users);
+	if (!rc)
+		npu_gedit_kill(ge, i);
+out:
+	n = npu_gedit_node(ge, i);
+	if (rc < 0 && !d.why[0])
+		return -1;
+	if (rc < 0)
+		return pass_note(pc, n->name, "kept %s (%s)", n->name, d.why);
+	if (!n->multi)
+		npu_gedit_kill(ge, i);
+	return pass_log(pc, n->name, "decomposed %s (%s) into %d nodes", n->name,
+			n->target, d.made);
+}
+
+static int decomp_session(pass_cx *pc, npu_gedit *ge)
+{
+	int n = npu_gedit_n(ge);
+
+	for (int i = 0; i < n; i++) {
+		npu_gnode *nd = npu_gedit_node(ge, i);
+		const dentry *en;
+		if (npu_gedit_dead(ge, i) || nd->op != NPU_GOP_CALL_FUNCTION ||
+		    !(en = find_entry(pc, nd->aop)))
+			continue;
+		if (decomp_node(pc, ge, i, en) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int pass_decomp(pass_cx *pc)
+{
+	npu_gedit ge;
+
+	if (npu_gedit_begin(&ge, pc->g, pc->e) < 0)
+		return -1;
+	if (decomp_session(pc, &ge) < 0) {
+		npu_err keep = *pc->e;
+		npu_gedit_commit(&ge, pc->e);
+		*pc->e = keep;
+		return -1;
+	}
+	return npu_gedit_commit(&ge, pc->e);
+}

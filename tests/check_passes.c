@@ -1,0 +1,637 @@
+/*
+ * check_passes.c - the normalization passes (compiler/passes.h).
+ *
+ * Semantics: every captured graph with recorded values runs through the
+ * reference interpreter before and after the passes, parameters and
+ * buffers frozen, and the outputs must agree: bit for bit when no pass
+ * changed arithmetic, within 1e-6 relative L2 error (fp32/fp64) when
+ * folding or decomposition reassociated it.  Structure: conv-BN folding
+ * on conv_bn_relu, the kept conv of conv_bn_shared, DCE/CSE counts,
+ * no-op removal, layout canonicalization and decompositions on small
+ * hand-made graphs, mutated inputs and their copies kept.
+ */
+#include <check.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "compiler/gedit.h"
+#include "compiler/graph.h"
+#include "compiler/passes.h"
+#include "compiler/ref.h"
+#include "isa/isa.h"
+#include "isa/st.h"
+
+/* ---- values ------------------------------------------------------ */
+
+typedef struct env {
+	npu_stfile f;
+	int loaded;
+	npu_reftensor *t;          /* from the safetensors file */
+	int nt;
+	char **gen_name;           /* generated values (resnet18) */
+	npu_reftensor *gen;
+	int ngen;
+	const npu_graph *g;        /* the graph frozen values are taken from */
+	npu_passconsts consts;
+} env;
+
+static const npu_reftensor *env_value(env *s, const char *name)
+{
+	for (int i = 0; i < s->nt; i++)
+		if (!strcmp(s->f.t[i].name, name))
+			return &s->t[i];
+	for (int i = 0; i < s->ngen; i++)
+		if (!strcmp(s->gen_name[i], name))
+			return &s->gen[i];
+	return NULL;
+}
+
+/* Run-time lookup: folded constants first, then the recorded values. */
+static const npu_reftensor *run_lookup(void *ctx, const char *name)
+{
+	env *s = ctx;
+	const npu_reftensor *t = npu_passconsts_find(&s->consts, name);
+
+	return t ? t : env_value(s, name);
+}
+
+/* Frozen: parameters, buffers and get_attr tensors. */
+static const npu_reftensor *frozen_lookup(void *ctx, const char *name)
+{
+	env *s = ctx;
+	int i;
+
+	if (!strncmp(name, "attr.", 5))
+		return env_value(s, name);
+	i = npu_graph_find(s->g, name);
+	if (i < 0 || (s->g->nodes[i].phkind != NPU_PH_PARAMETER &&
+		      s->g->nodes[i].phkind != NPU_PH_BUFFER))
+		return NULL;
+	return env_value(s, name);
+}
+
+static void path_of(char *buf, size_t n, const char *rel)
+{
+	const char *srcdir = getenv("srcdir");
+
+	snprintf(buf, n, "%s/tests/data/fx/%s", srcdir ? srcdir : ".", rel);
+}
+
+static npu_graph *graph_load(const char *graph)
+{
+	char rel[512], path[1024];
+	npu_graph *g;
+	npu_err e = { "" };
+
+	snprintf(rel, sizeof rel, "%s.json", graph);
+	path_of(path, sizeof path, rel);
+	ck_assert_msg(npu_graph_read(&g, path, &e) == 0, "%s", e.msg);
+	return g;
+}
+
+static void env_load(env *s, const char *graph)
+{
+	char rel[512], path[1024];
+	npu_err e = { "" };
+
+	memset(s, 0, sizeof *s);
+	snprintf(rel, sizeof rel, "%s.safetensors", graph);
+	path_of(path, sizeof path, rel);
+	ck_assert_msg(npu_st_read(&s->f, path, &e) == 0, "%s", e.msg);
+	s->loaded = 1;
+	s->nt = (int)s->f.n;
+	s->t = calloc(s->f.n + 1, sizeof *s->t);
+	for (size_t i = 0; i < s->f.n; i++)
+		ck_assert_msg(npu_reftensor_load(&s->t[i], s->f.t[i].dtype,
+						 s->f.t[i].ndim, s->f.t[i].shape,
+						 s->f.t[i].data, &e) == 0, "%s", e.msg);
+}
+
+static void env_free(env *s)
+{
+	for (int i = 0; i < s->nt; i++)
+		npu_reftensor_free(&s->t[i]);
+	free(s->t);
+	for (int i = 0; i < s->ngen; i++) {
+		npu_reftensor_free(&s->gen[i]);
+		free(s->gen_name[i]);
+	}
+	free(s->gen);
+	free(s->gen_name);
+	if (s->loaded)
+		npu_st_free(&s->f);
+	npu_passconsts_free(&s->consts);
+}
+
+/* Deterministic values for every placeholder of g (no recorded ones):
+ * small, centred weights; variances positive. */
+static void env_generate(env *s, const npu_graph *g)
+{
+	uint64_t x = 88172645463325252u;
+	npu_err e = { "" };
+	int n = npu_graph_nplaceholders(g);
+
+	memset(s, 0, sizeof *s);
+	s->gen = calloc((size_t)n + 1, sizeof *s->gen);
+	s->gen_name = calloc((size_t)n + 1, sizeof *s->gen_name);
+	for (int i = 0; i < n; i++) {
+		const npu_gnode *p = &g->nodes[npu_graph_placeholder(g, i)];
+		const npu_gmeta *m = &p->meta[0];
+		int64_t shape[NPU_MAX_DIMS];
+		npu_reftensor *t = &s->gen[s->ngen];
+		ck_assert_int_ge(npu_gmeta_shape(m, shape), 0);
+		ck_assert_msg(npu_reftensor_alloc(t, m->dtype, m->ndim, shape, &e)
+			      == 0, "%s", e.msg);
+		for (int64_t k = 0; k < npu_reftensor_numel(t); k++) {
+			x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+			t->data[k] = (double)(x >> 40) / (double)(1 << 24) - 0.5;
+			if (strstr(p->phsource ? p->phsource : "", "running_var"))
+				t->data[k] += 1.0;
+			t->data[k] = (double)(float)t->data[k];
+		}
+		s->gen_name[s->ngen++] = strdup(p->name);
+	}
+}
+
+/* ---- comparing runs ---------------------------------------------- */
+
+static double rel_err(const char *what, const npu_reftensor *a,
+		      const npu_reftensor *b, int exact)
+{
+	double num = 0, den = 0;
+	int64_t n = npu_reftensor_numel(b);
+
+	ck_assert_msg(a->ndim == b->ndim, "%s: rank %d vs %d", what, a->ndim,
+		      b->ndim);
+	for (int i = 0; i < a->ndim; i++)
+		ck_assert_msg(a->shape[i] == b->shape[i], "%s: dim %d", what, i);
+	ck_assert_msg(a->dtype == b->dtype, "%s: dtype", what);
+	for (int64_t i = 0; i < n; i++) {
+		double x = a->data[i], y = b->data[i];
+		if (exact || !isfinite(x) || !isfinite(y)) {
+			ck_assert_msg((isnan(x) && isnan(y)) || x == y,
+				      "%s: element %lld is %.17g, was %.17g", what,
+				      (long long)i, x, y);
+			continue;
+		}
+		num += (x - y) * (x - y);
+		den += y * y;
+	}
+	return den > 0 ? sqrt(num / den) : sqrt(num);
+}
+
+static int arithmetic_changed(const npu_passlog *log)
+{
+	return log->changes[NPU_PASS_FOLD] || log->changes[NPU_PASS_CONVBN] ||
+	       log->changes[NPU_PASS_DECOMP] ||
+	       npu_passlog_count(log, NPU_PASS_CLEANUP, "folded");
+}
+
+static int count_aop(const npu_graph *g, int aop)
+{
+	int n = 0;
+
+	for (int i = 0; i < g->nnodes; i++)
+		n += g->nodes[i].aop == aop;
+	return n;
+}
+
+/* Runs g, the passes on it, and g again; compares.  Returns the log in
+ * *logp when asked. */
+static void roundtrip(const char *what, npu_graph *g, env *s,
+		      npu_passlog *logp, double tol)
+{
+	npu_refenv renv = { NPU_REF_FP64, run_lookup, s };
+	npu_passopts o = { 0 };
+	npu_passlog log;
+	npu_reftensor *before, *after;
+	int nb, na, exact;
+	npu_err e = { "" };
+
+	s->g = g;
+	ck_assert_msg(npu_ref_run(g, &renv, &before, &nb, &e) == 0,
+		      "%s before: %s", what, e.msg);
+	o.frozen = frozen_lookup;
+	o.ctx = s;
+	o.consts = &s->consts;
+	npu_passlog_init(&log);
+	ck_assert_msg(npu_passes_run(g, &o, &log, &e) == 0, "%s: %s", what,
+		      e.msg);
+	ck_assert_msg(npu_ref_run(g, &renv, &after, &na, &e) == 0,
+		      "%s after: %s", what, e.msg);
+	ck_assert_int_eq(na, nb);
+	exact = !arithmetic_changed(&log);
+	for (int i = 0; i < nb; i++) {
+		char w[256];
+		double err;
+		snprintf(w, sizeof w, "%s output %d", what, i);
+		if (before[i].ndim < 0) {
+			ck_assert_int_lt(after[i].ndim, 0);
+			continue;
+		}
+		err = rel_err(w, &after[i], &before[i], exact);
+		ck_assert_msg(err <= tol, "%s: rel. L2 error %.3g", w, err);
+	}
+	npu_ref_free_outputs(before, nb);
+	npu_ref_free_outputs(after, na);
+	if (logp)
+		*logp = log;
+	else
+		npu_passlog_free(&log);
+}
+
+static double dtype_tol(const npu_graph *g)
+{
+	for (int i = 0; i < g->nnodes; i++)
+		if (g->nodes[i].nmeta && (g->nodes[i].meta[0].dtype == NPU_DT_BF16 ||
+					  g->nodes[i].meta[0].dtype == NPU_DT_F16))
+			return 8e-3;
+	return 1e-6;
+}
+
+static const char *const fixtures[] = {
+	"attention_manual/inference2", "attention_sdpa/inference2",
+	"bias_relu/inference2", "conv_bn_relu/inference2",
+	"conv_bn_shared/inference2", "conv_bn_train/forward2",
+	"conv_bn_train/backward3", "graph_breaks/inference2",
+	"graph_breaks/inference4", "graph_breaks/inference6",
+	"llama_tiny/inference2", "mlp_bf16/inference2",
+	"mlp_dynamic/inference2", "mlp_fp32/inference2",
+	"mlp_train/forward2", "mlp_train/backward3",
+	"mutation_views/inference2", "quant_int8_mm/inference2",
+	"quant_qdq_linear/inference2", "rmsnorm_bfloat16/inference2",
+	"rmsnorm_dynamic/inference2", "rmsnorm_empty/inference2",
+	"rmsnorm_eps1e-6_noaffine/inference2", "rmsnorm_float32/inference2",
+	"rmsnorm_float64/inference2", "rmsnorm_noncontig/inference2",
+	"rmsnorm_train/forward2", "rmsnorm_train/backward3",
+};
+
+START_TEST(fixture_semantics)
+{
+	const char *name = fixtures[_i];
+	npu_graph *g = graph_load(name);
+	env s;
+
+	env_load(&s, name);
+	roundtrip(name, g, &s, NULL, dtype_tol(g));
+	env_free(&s);
+	npu_graph_free(g);
+}
+END_TEST
+
+/* ---- conv-BN ----------------------------------------------------- */
+
+START_TEST(conv_bn_relu_folded)
+{
+	npu_graph *g = graph_load("conv_bn_relu/inference2");
+	npu_passlog log;
+	env s;
+	const char *org;
+	int c;
+
+	env_load(&s, "conv_bn_relu/inference2");
+	roundtrip("conv_bn_relu", g, &s, &log, 1e-6);
+	ck_assert_int_eq(count_aop(g, NPU_AOP_BN_INFER), 0);
+	ck_assert_int_eq(count_aop(g, NPU_AOP_CONV), 1);
+	ck_assert_int_eq(npu_passlog_count(&log, NPU_PASS_CONVBN,
+		"folded convolution + _native_batch_norm_legit_no_training"), 1);
+	/* the conv keeps its name and remembers the BN */
+	c = npu_graph_find(g, "convolution");
+	ck_assert_int_ge(c, 0);
+	org = npu_passlog_origins(&log, "convolution");
+	ck_assert_ptr_nonnull(org);
+	ck_assert_ptr_nonnull(strstr(org, "_native_batch_norm_legit_no_training"));
+	/* frozen: the new weight and bias are folded constants */
+	ck_assert_int_eq(g->nodes[c].args[1].kind, NPU_GV_NODE);
+	ck_assert_int_eq(g->nodes[g->nodes[c].args[1].u.node].op, NPU_GOP_GET_ATTR);
+	ck_assert_int_eq(g->nodes[g->nodes[c].args[2].u.node].op, NPU_GOP_GET_ATTR);
+	ck_assert_int_ge(s.consts.n, 2);
+	npu_passlog_free(&log);
+	env_free(&s);
+	npu_graph_free(g);
+}
+END_TEST
+
+START_TEST(conv_bn_shared_kept)
+{
+	npu_graph *g = graph_load("conv_bn_shared/inference2");
+	npu_passlog log;
+	env s;
+	int c, w;
+
+	env_load(&s, "conv_bn_shared/inference2");
+	roundtrip("conv_bn_shared", g, &s, &log, 1e-6);
+	ck_assert_int_eq(npu_passlog_count(&log, NPU_PASS_CONVBN,
+					   "kept convolution (2 users)"), 1);
+	ck_assert_int_eq(log.changes[NPU_PASS_CONVBN], 0);
+	c = npu_graph_find(g, "convolution");
+	ck_assert_int_ge(c, 0);
+	w = g->nodes[c].args[1].u.node;
+	ck_assert_str_eq(g->nodes[w].name, "arg0_1");   /* weight untouched */
+	npu_passlog_free(&log);
+	env_free(&s);
+	npu_graph_free(g);
+}
+END_TEST
+
+/* Without frozen values conv-BN still folds, as run-time arithmetic on
+ * the parameters. */
+START_TEST(conv_bn_unfrozen)
+{
+	npu_graph *g = graph_load("conv_bn_relu/inference2");
+	npu_refenv renv;
+	npu_passlog log;
+	npu_reftensor *before, *after;
+	int nb, na;
+	env s;
+	npu_err e = { "" };
+
+	env_load(&s, "conv_bn_relu/inference2");
+	renv = (npu_refenv){ NPU_REF_FP64, run_lookup, &s };
+	ck_assert(npu_ref_run(g, &renv, &before, &nb, &e) == 0);
+	npu_passlog_init(&log);
+	ck_assert_msg(npu_passes_run(g, NULL, &log, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(count_aop(g, NPU_AOP_BN_INFER), 0);
+	ck_assert_int_eq(log.changes[NPU_PASS_CONVBN], 1);
+	ck_assert_msg(npu_ref_run(g, &renv, &after, &na, &e) == 0, "%s", e.msg);
+	ck_assert_double_le(rel_err("unfrozen", &after[0], &before[0], 0), 1e-6);
+	npu_ref_free_outputs(before, nb);
+	npu_ref_free_outputs(after, na);
+	npu_passlog_free(&log);
+	env_free(&s);
+	npu_graph_free(g);
+}
+END_TEST
+
+START_TEST(resnet18_generated)
+{
+	npu_graph *g = graph_load("resnet18/inference2");
+	npu_passlog log;
+	env s;
+	struct timespec t0, t1;
+	double secs;
+	int convs = count_aop(g, NPU_AOP_CONV);
+
+	env_generate(&s, g);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	roundtrip("resnet18", g, &s, &log, 1e-6);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+	ck_assert_int_eq(count_aop(g, NPU_AOP_BN_INFER), 0);
+	ck_assert_int_eq(count_aop(g, NPU_AOP_CONV), convs);
+	ck_assert_int_eq(log.changes[NPU_PASS_CONVBN], convs);
+	double ptime = 0;
+	for (int p = 0; p < NPU_NPASS; p++)
+		ptime += log.seconds[p];
+	fprintf(stderr, "resnet18: %d conv-bn folds, passes %.1f ms "
+		"(with two reference runs %.2f s), nodes %d -> %d\n",
+		convs, ptime * 1e3, secs, log.nodes_before, log.nodes_after);
+	ck_assert_double_lt(ptime, 0.5);
+	npu_passlog_free(&log);
+	env_free(&s);
+	npu_graph_free(g);
+}
+END_TEST
+
+/* ---- hand-made graphs -------------------------------------------- */
+
+#define PH(name, shape) "{\"name\":\"" name "\",\"op\":\"placeholder\"," \
+	"\"target\":\"" name "\",\"args\":[],\"kwargs\":{},\"meta\":" shape "}"
+#define F32(...) "{\"shape\":[" #__VA_ARGS__ "],\"dtype\":\"float32\"}"
+#define CALL(name, target, args, meta) ",{\"name\":\"" name "\"," \
+	"\"op\":\"call_function\",\"target\":\"" target "\",\"args\":" args \
+	",\"kwargs\":{},\"meta\":" meta "}"
+#define CALLKW(name, target, args, kw, meta) ",{\"name\":\"" name "\"," \
+	"\"op\":\"call_function\",\"target\":\"" target "\",\"args\":" args \
+	",\"kwargs\":" kw ",\"meta\":" meta "}"
+#define OUT(args) ",{\"name\":\"output\",\"op\":\"output\"," \
+	"\"target\":\"output\",\"args\":[" args "],\"kwargs\":{}}"
+#define N(x) "{\"node\":\"" x "\"}"
+#define GRAPH(nodes) "{\"format\":\"fxgraph\",\"version\":1,\"name\":\"t\"," \
+	"\"graph_kind\":\"inference\",\"nodes\":[" nodes "]}"
+
+static npu_graph *parse(const char *json)
+{
+	npu_graph *g;
+	npu_err e = { "" };
+
+	ck_assert_msg(npu_graph_parse(&g, "t.json", json, strlen(json), &e) == 0,
+		      "%s", e.msg);
+	return g;
+}
+
+/* Random inputs for every placeholder of a hand-made graph. */
+static void env_random(env *s, const npu_graph *g)
+{
+	env_generate(s, g);
+	for (int i = 0; i < s->ngen; i++)
+		for (int64_t k = 0; k < npu_reftensor_numel(&s->gen[i]); k++)
+			s->gen[i].data[k] *= 4;
+}
+
+static int run_one(npu_graph *g, int pass, npu_passlog *log)
+{
+	npu_err e = { "" };
+	int rc = npu_pass_run(pass, g, NULL, log, &e);
+
+	ck_assert_msg(rc == 0, "%s", e.msg);
+	return log->changes[pass];
+}
+
+START_TEST(dce_and_cse_counts)
+{
+	npu_graph *g = parse(GRAPH(PH("x", F32(4, 8))
+		CALL("a", "aten.relu.default", "[" N("x") "]", F32(4, 8))
+		CALL("b", "aten.relu.default", "[" N("x") "]", F32(4, 8))
+		CALL("c", "aten.exp.default", "[" N("a") "]", F32(4, 8))
+		CALL("d", "aten.exp.default", "[" N("b") "]", F32(4, 8))
+		CALL("s", "aten.add.Tensor", "[" N("c") "," N("d") "]", F32(4, 8))
+		CALL("m1", "aten.mul.Tensor", "[" N("s") ", 2]", F32(4, 8))
+		CALL("m2", "aten.mul.Tensor", "[" N("s") ", 2.0]", F32(4, 8))
+		CALL("dead1", "aten.neg.default", "[" N("x") "]", F32(4, 8))
+		CALL("dead2", "aten.tanh.default", "[" N("dead1") "]", F32(4, 8))
+		CALL("o", "aten.add.Tensor", "[" N("m1") "," N("m2") "]", F32(4, 8))
+		OUT("[" N("o") "]")));
+	npu_passlog log;
+
+	npu_passlog_init(&log);
+	ck_assert_int_eq(run_one(g, NPU_PASS_DCE, &log), 2);
+	ck_assert_int_eq(g->nnodes, 10);
+	ck_assert_int_lt(npu_graph_find(g, "dead1"), 0);
+	/* b = a, then d = c; m1 and m2 differ (int 2 vs float 2.0) */
+	ck_assert_int_eq(run_one(g, NPU_PASS_CSE, &log), 2);
+	ck_assert_int_eq(g->nnodes, 8);
+	ck_assert_int_lt(npu_graph_find(g, "d"), 0);
+	ck_assert_int_ge(npu_graph_find(g, "m2"), 0);
+	ck_assert_int_eq(npu_passlog_count(&log, NPU_PASS_CSE, "b = a"), 1);
+	/* indexes stay consistent: s uses c twice now */
+	{
+		const npu_gnode *s = &g->nodes[npu_graph_find(g, "s")];
+		ck_assert_int_eq(s->args[0].u.node, npu_graph_find(g, "c"));
+		ck_assert_int_eq(s->args[1].u.node, npu_graph_find(g, "c"));
+	}
+	ck_assert_int_eq(g->output, g->nnodes - 1);
+	npu_passlog_free(&log);
+	npu_graph_free(g);
+}
+END_TEST
+
+START_TEST(noop_views_removed)
+{
+	npu_graph *g = parse(GRAPH(PH("x", F32(4, 8))
+		CALL("v", "aten.view.default", "[" N("x") ", [4, 8]]", F32(4, 8))
+		CALL("p", "aten.permute.default", "[" N("v") ", [0, 1]]", F32(4, 8))
+		CALL("e", "aten.expand.default", "[" N("p") ", [4, 8]]", F32(4, 8))
+		CALL("sl", "aten.slice.Tensor", "[" N("e") ", 1, 0, 9223372036854775807]", F32(4, 8))
+		CALL("sl2", "aten.slice.Tensor", "[" N("sl") ", 1, 0, 4]", F32(4, 4))
+		CALL("c", "aten.clone.default", "[" N("sl2") "]", F32(4, 4))
+		CALL("r", "aten.relu.default", "[" N("c") "]", F32(4, 4))
+		CALL("c2", "aten.clone.default", "[" N("r") "]", F32(4, 4))
+		OUT("[" N("c2") "]")));
+	npu_passlog log;
+	env s;
+
+	npu_passlog_init(&log);
+	ck_assert_int_eq(run_one(g, NPU_PASS_NOOP, &log), 5);
+	/* kept: the real slice, and the clone that is the graph's output */
+	ck_assert_int_ge(npu_graph_find(g, "sl2"), 0);
+	ck_assert_int_ge(npu_graph_find(g, "c2"), 0);
+	ck_assert_int_eq(g->nodes[npu_graph_find(g, "sl2")].args[0].u.node,
+			 npu_graph_find(g, "x"));
+	env_random(&s, g);
+	roundtrip("noop", g, &s, NULL, 0);
+	env_free(&s);
+	npu_passlog_free(&log);
+	npu_graph_free(g);
+}
+END_TEST
+
+START_TEST(layout_canonical)
+{
+	npu_graph *g = parse(GRAPH(PH("x", F32(2, 3, 4))
+		CALL("t1", "aten.transpose.int", "[" N("x") ", 0, -1]", F32(4, 3, 2))
+		CALL("p", "aten.permute.default", "[" N("t1") ", [1, 0, 2]]", F32(3, 4, 2))
+		CALL("v1", "aten.view.default", "[" N("p") ", [12, 2]]", F32(12, 2))
+		CALL("v2", "aten.view.default", "[" N("v1") ", [24]]", F32(24))
+		CALL("m", "aten.view.default", "[" N("x") ", [6, 4]]", F32(6, 4))
+		CALL("tt", "aten.t.default", "[" N("m") "]", F32(4, 6))
+		CALL("e", "aten.expand.default", "[" N("v2") ", [2, 24]]", F32(2, 24))
+		OUT("[" N("e") "," N("tt") "]")));
+	npu_passlog log;
+	env s;
+	int p;
+	const npu_gval *perm;
+
+	env_random(&s, g);
+	roundtrip("layout", g, &s, &log, 0);
+	ck_assert_int_eq(count_aop(g, NPU_AOP_TRANSPOSE), 0);
+	ck_assert_int_eq(count_aop(g, NPU_AOP_T), 0);
+	ck_assert_int_eq(count_aop(g, NPU_AOP_EXPAND), 1);
+	/* x.transpose(0, 2).permute(1, 0, 2) = x.permute(1, 2, 0) */
+	p = npu_graph_find(g, "p");
+	ck_assert_int_ge(p, 0);
+	ck_assert_int_eq(g->nodes[p].args[0].u.node, npu_graph_find(g, "x"));
+	perm = &g->nodes[p].args[1];
+	ck_assert_int_eq(perm->u.list.v[0].u.i, 1);
+	ck_assert_int_eq(perm->u.list.v[1].u.i, 2);
+	ck_assert_int_eq(perm->u.list.v[2].u.i, 0);
+	/* view chains: v2 reads p directly, v1 is gone */
+	ck_assert_int_lt(npu_graph_find(g, "v1"), 0);
+	ck_assert_int_eq(g->nodes[npu_graph_find(g, "v2")].args[0].u.node, p);
+	npu_passlog_free(&log);
+	env_free(&s);
+	npu_graph_free(g);
+}
+END_TEST
+
+START_TEST(decompositions)
+{
+	npu_graph *g = parse(GRAPH(PH("x", F32(4, 8)) "," PH("w", F32(8)) ","
+		PH("b", F32(8)) "," PH("m", F32(8, 8))
+		CALL("si", "aten.silu.default", "[" N("x") "]", F32(4, 8))
+		CALL("hs", "aten.hardswish.default", "[" N("si") "]", F32(4, 8))
+		CALL("hg", "aten.hardsigmoid.default", "[" N("hs") "]", F32(4, 8))
+		CALL("ls", "aten._log_softmax.default", "[" N("hg") ", -1, false]", F32(4, 8))
+		CALL("ln", "aten.native_layer_norm.default", "[" N("ls") ", [8], "
+		     N("w") "," N("b") ", 1e-5]", "[" F32(4, 8) "," F32(4, 1) ","
+		     F32(4, 1) "]")
+		CALL("g0", "_operator.getitem", "[" N("ln") ", 0]", F32(4, 8))
+		CALL("g2", "_operator.getitem", "[" N("ln") ", 2]", F32(4, 1))
+		CALLKW("vm", "aten.var_mean.correction", "[" N("g0") ", [0]]",
+		       "{\"correction\": 1, \"keepdim\": true}",
+		       "[" F32(1, 8) "," F32(1, 8) "]")
+		CALL("v0", "_operator.getitem", "[" N("vm") ", 0]", F32(1, 8))
+		CALL("v1", "_operator.getitem", "[" N("vm") ", 1]", F32(1, 8))
+		CALLKW("am", "aten.addmm.default", "[" N("b") "," N("x") "," N("m") "]",
+		       "{\"beta\": 0.5, \"alpha\": 2}", F32(4, 8))
+		CALL("am1", "aten.addmm.default", "[" N("b") "," N("x") "," N("m") "]",
+		     F32(4, 8))
+		OUT("[" N("g0") "," N("g2") "," N("v0") "," N("v1") "," N("am") ","
+		    N("am1") "]")));
+	static const int composite[] = {
+		NPU_AOP_SILU, NPU_AOP_HARDSWISH, NPU_AOP_HARDSIGMOID,
+		NPU_AOP_LOG_SOFTMAX, NPU_AOP_LAYER_NORM, NPU_AOP_VAR_MEAN,
+		NPU_AOP_VAR, NPU_AOP_GETITEM,
+	};
+	npu_passlog log;
+	env s;
+
+	env_random(&s, g);
+	roundtrip("decompositions", g, &s, &log, 1e-9);
+	for (size_t i = 0; i < sizeof composite / sizeof *composite; i++)
+		ck_assert_msg(count_aop(g, composite[i]) == 0, "%s left",
+			      npu_aoptab[composite[i]].target);
+	/* addmm with alpha = beta = 1 is a primitive and stays */
+	ck_assert_int_eq(count_aop(g, NPU_AOP_ADDMM), 1);
+	ck_assert_int_eq(log.changes[NPU_PASS_DECOMP], 7);
+	ck_assert_int_eq(npu_passlog_count(&log, NPU_PASS_DECOMP,
+					   "decomposed ln (aten.native_layer_norm"), 1);
+	/* new nodes keep the composite's origin */
+	for (int i = 0; i < g->nnodes; i++)
+		if (g->nodes[i].aop == NPU_AOP_RSQRT) {
+			const char *o = npu_passlog_origins(&log, g->nodes[i].name);
+			ck_assert_ptr_nonnull(o);
+			ck_assert_ptr_nonnull(strstr(o, "ln"));
+		}
+	npu_passlog_free(&log);
+	env_free(&s);
+	npu_graph_free(g);
+}
+END_TEST
+
+static Suite *passes_suite(void)
+{
+	Suite *s = suite_create("passes");
+	TCase *tc = tcase_create("fixtures");
+
+	tcase_add_loop_test(tc, fixture_semantics, 0,
+			    (int)(sizeof fixtures / sizeof fixtures[0]));
+	tcase_add_test(tc, conv_bn_relu_folded);
+	tcase_add_test(tc, conv_bn_shared_kept);
+	tcase_add_test(tc, conv_bn_unfrozen);
+	tcase_add_test(tc, resnet18_generated);
+	tcase_set_timeout(tc, 300);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("structure");
+	tcase_add_test(tc, dce_and_cse_counts);
+	tcase_add_test(tc, noop_views_removed);
+	tcase_add_test(tc, layout_canonical);
+	tcase_add_test(tc, decompositions);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(passes_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
