@@ -25,18 +25,28 @@ static void query_usage(FILE *f)
 		"  --run N       the run to query (default: the latest)\n"
 		"  --format F    table (aligned, default), csv or json\n"
 		"  --sql TEXT    run one read-only SQL statement\n"
+		"  --doc         print the reference of the canned queries (Markdown)\n"
 		"Canned queries (docs/queries.md shows their SQL):\n");
-	for (int i = 0; i < npu_query_count(); i++) {
-		const char *d = npu_query_desc(i);
-		const char *dot = strstr(d, ": ");
-		/* The first sentence (or clause) is the summary. */
-		size_t n = strcspn(d, ".");
-		if (dot && (size_t)(dot - d) < n)
-			n = (size_t)(dot - d);
-		fprintf(f, "  %-9s%s %.*s\n", npu_query_name(i),
-			npu_query_nargs(i) ? " A B" : "    ", (int)n, d);
-	}
+	for (int i = 0; i < npu_query_count(); i++)
+		fprintf(f, "  %-9s%s %s\n", npu_query_name(i),
+			npu_query_nargs(i) ? " A B" : "    ", npu_query_summary(i));
 	fprintf(f, "Exit status: 0 ok, 2 bad usage or bad input.\n");
+}
+
+/* --doc: the query reference of docs/queries.md (between its markers). */
+static int print_doc(void)
+{
+	size_t n = npu_query_doc(NULL, 0);
+	char *s = malloc(n + 1);
+
+	if (!s) {
+		fprintf(stderr, "npusim query: out of memory\n");
+		return NPU_EXIT_USAGE;
+	}
+	npu_query_doc(s, n + 1);
+	fputs(s, stdout);
+	free(s);
+	return NPU_EXIT_OK;
 }
 
 /* A run id: a positive integer. */
@@ -87,6 +97,7 @@ int npu_cmd_query(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "sql", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "doc", no_argument, NULL, 'd' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *sql = NULL;
@@ -112,6 +123,7 @@ int npu_cmd_query(int argc, char **argv)
 			break;
 		case 's': sql = optarg; break;
 		case 'h': query_usage(stdout); return NPU_EXIT_OK;
+		case 'd': return print_doc();
 		default:
 			fprintf(stderr, "npusim query: unknown or incomplete option '%s'\n",
 				argv[optind - 1]);

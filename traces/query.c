@@ -51,9 +51,10 @@
 	"  ORDER BY s, e) AS g FROM " SRC "_prev),\n" \
 	DST " AS (SELECT k, min(s) AS s, max(e) AS e FROM " SRC "_grp GROUP BY k, g)"
 
-/* NPU_QUERY(name, nargs, column formats, description, SQL) */
+/* NPU_QUERY(name, nargs, column formats, summary, description, SQL) */
 #define NPU_QUERIES(Q) \
 Q(runs, 0, "isssiifss", \
+  "every run in the file", \
   "Every run in the file: program, target, status, total cycles, wall-clock " \
   "seconds, kernel executions and label.", \
   "SELECT r.id AS run, p.text AS program, t.text AS target, r.status,\n" \
@@ -65,6 +66,7 @@ Q(runs, 0, "isssiifss", \
   "LEFT JOIN strings t ON t.id = r.target_name_id\n" \
   "ORDER BY r.id") \
 Q(kernels, 0, "siipfiifs", \
+  "top kernels by cycles: share, MAC utilization, DRAM bytes, bound", \
   "Kernels by cycles (summed over executions), with their share of the " \
   "run's cycles, MAC utilization (MACs over the array's peak MACs/cycle " \
   "times the kernel's cycles), DRAM bytes, MACs per DRAM byte and what " \
@@ -92,6 +94,7 @@ Q(kernels, 0, "siipfiifs", \
   "JOIN strings s ON s.id = kk.name_id\n" \
   "ORDER BY t.cycles DESC, kernel") \
 Q(nodes, 0, "sssiips", \
+  "time per FX node (fused kernels split equally)", \
   "Time per FX node.  Apportioning rule: each execution of a fused kernel " \
   "gives its cycles to the kernel's nodes in equal parts (a kernel " \
   "computing mm and relu gives half to each); kernels without nodes are " \
@@ -106,6 +109,7 @@ Q(nodes, 0, "sssiips", \
   "JOIN runs r ON r.id = :run\n" \
   "ORDER BY nc.cycles DESC, node") \
 Q(ops, 0, "siip", \
+  "time per ATen op", \
   "Time per ATen op (the nodes' time, apportioned as in nodes, summed by " \
   "ATen target).", \
   "WITH " NODE_CYCLES(":run") "\n" \
@@ -115,6 +119,7 @@ Q(ops, 0, "siip", \
   "JOIN strings t ON t.id = n.target_id JOIN runs r ON r.id = :run\n" \
   "GROUP BY n.target_id ORDER BY cycles DESC, aten") \
 Q(modules, 0, "siiip", \
+  "time per nn.Module path, rolled up the hierarchy", \
   "Time per nn.Module path, rolled up the hierarchy: a node of module " \
   "a.b.c counts in a.b.c, a.b and a (nodes apportioned as in nodes); " \
   "nodes without a module count in '(none)'.  Rows are in tree order; " \
@@ -137,6 +142,7 @@ Q(modules, 0, "siiip", \
   "    AS pct_run\n" \
   "FROM split GROUP BY prefix ORDER BY replace(prefix, '.', char(1))") \
 Q(units, 0, "ssipppppp", \
+  "utilization and stall breakdown per unit", \
   "Utilization and stall breakdown per unit: the share of the run's cycles " \
   "each unit spent busy, waiting on DMA, stalled on a dependency, stalled " \
   "on an SRAM bank, and idle (from the UNIT.STATE counters the simulator " \
@@ -157,6 +163,7 @@ Q(units, 0, "ssipppppp", \
   "FROM c JOIN units u ON u.name = c.unit, tot\n" \
   "GROUP BY u.id ORDER BY u.id") \
 Q(overlap, 0, "siiiip", \
+  "DMA/compute overlap per kernel", \
   "DMA/compute overlap per kernel: dma_cycles is the time the kernel's " \
   "transfers were moving data (their union, so two engines at once count " \
   "once), overlapped the part of it when the vector or matrix unit was " \
@@ -191,6 +198,7 @@ Q(overlap, 0, "siiiip", \
   "LEFT JOIN kx ON kx.kernel = ov.k\n" \
   "ORDER BY ov.k") \
 Q(diff, 2, "ssiiip", \
+  "per-kernel and per-node cycle deltas between two runs", \
   "Differences between two runs (diff RUN_A RUN_B): total cycles, then " \
   "cycles per kernel and per FX node (apportioned as in nodes), matched " \
   "by name; delta is B - A and pct is delta over A.  A name missing from " \
@@ -224,9 +232,9 @@ Q(diff, 2, "ssiiip", \
 static const struct query {
 	const char *name;
 	int nargs;
-	const char *fmt, *desc, *sql;
+	const char *fmt, *summary, *desc, *sql;
 } queries[] = {
-#define Q(name, nargs, fmt, desc, sql) { #name, nargs, fmt, desc, sql },
+#define Q(name, nargs, fmt, summary, desc, sql) { #name, nargs, fmt, summary, desc, sql },
 	NPU_QUERIES(Q)
 #undef Q
 };
@@ -416,6 +424,7 @@ int npu_query_count(void) { return NQUERY; }
 const char *npu_query_name(int i) { return queries[i].name; }
 int npu_query_nargs(int i) { return queries[i].nargs; }
 const char *npu_query_desc(int i) { return queries[i].desc; }
+const char *npu_query_summary(int i) { return queries[i].summary; }
 const char *npu_query_sql(int i) { return queries[i].sql; }
 
 int npu_query_find(const char *name)
@@ -689,8 +698,8 @@ static int print_table(const npu_qres *r, FILE *f)
 		}
 	/* Text left-aligned, numbers right-aligned, as people read them. */
 	for (int c = 0; c < r->ncols; c++)
-		fprintf(f, "%s%-*s", c ? "  " : "", c == r->ncols - 1 &&
-			r->fmt[c] == 's' ? 0 : (int)w[c], r->names[c]);
+		fprintf(f, "%s%*s", c ? "  " : "", r->fmt[c] != 's' ? (int)w[c] :
+			c == r->ncols - 1 ? 0 : -(int)w[c], r->names[c]);
 	fputc('\n', f);
 	for (int c = 0; c < r->ncols; c++) {
 		fputs(c ? "  " : "", f);

@@ -79,6 +79,7 @@ int npu_query_count(void);
 const char *npu_query_name(int i);
 int npu_query_nargs(int i);            /* run ids after the name (diff: 2) */
 const char *npu_query_desc(int i);
+const char *npu_query_summary(int i);   /* one line, for --help */
 const char *npu_query_sql(int i);
 int npu_query_find(const char *name);  /* index or -1 */
 

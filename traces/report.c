@@ -186,6 +186,7 @@ static int roofline(rep *p)
 	int ccol = npu_qres_col(k, "cycles"), rd = npu_qres_col(k, "dram_rd"),
 	    wr = npu_qres_col(k, "dram_wr");
 	double ghz = p->r->clock_mhz / 1000, xmin = INFINITY, xmax = 0, ymax = 0;
+	double ymin = INFINITY;
 	double mpk = 2 * p->r->mxu_peak * ghz, vpk = p->r->vec_peak * ghz;
 	double bw = p->r->mem_bw * ghz;
 	sqlite3_stmt *st;
@@ -219,13 +220,18 @@ static int roofline(rep *p)
 		xmin = x < xmin ? x : xmin;
 		xmax = x > xmax ? x : xmax;
 		ymax = y > ymax ? y : ymax;
+		ymin = y < ymin ? y : ymin;
 		n++;
 	}
 	(void)ccol; (void)rd; (void)wr;
+	/* Without a point the ceilings still say where kernels could be. */
+	if (!n)
+		fprintf(f, "%g %g \"(no kernel with both DRAM traffic and work)\"\n",
+			mpk / bw, vpk / 10);
 	if (step_done(p, st, rc) | close_in(p, f, "roofline.dat"))
 		return -1;
 	if (!n)
-		return 0;
+		xmin = xmax = mpk / bw, ymin = ymax = vpk / 10;
 	xmin = fmin(xmin / 4, mpk / bw / 16);
 	xmax = fmax(xmax * 4, mpk / bw * 16);
 	return add(p, C_roofline,
@@ -235,12 +241,13 @@ static int roofline(rep *p)
 		"set ylabel \"achieved GFLOP/s\"\n"
 		"set xrange [%g:%g]\nset yrange [%g:%g]\n"
 		"set key bottom right box opaque\nset samples 400\n"
+		"min(a, b) = a < b ? a : b\n"
 		"plot min(%g * x, %g) title \"matrix peak %.0f GFLOP/s, DRAM %.0f GB/s\" lw 2 lc rgb \"#1565c0\", \\\n"
 		"  min(%g * x, %g) title \"vector peak %.0f GFLOP/s\" lw 2 dt 2 lc rgb \"#2e7d32\", \\\n"
 		"  \"roofline.dat\" using 1:2 with points pt 7 ps 1.2 lc rgb \"#c62828\" title \"kernels\", \\\n"
 		"  \"roofline.dat\" using 1:2:3 with labels offset 0.6,0.6 left font \",8\" notitle\n",
 		p->r->id, p->r->target_name, p->r->clock_mhz, xmin, xmax,
-		fmin(ymax, vpk) / 1e4 > 0 ? fmin(ymax / 100, vpk / 100) : 1e-3,
+		fmin(ymin / 4, bw * xmin),
 		fmax(mpk, ymax) * 3, bw, mpk, mpk, bw, bw, vpk, vpk);
 }
 
@@ -265,7 +272,7 @@ static int categories(rep *p)
 		sqlite3_finalize(st);
 		return -1;
 	}
-	fprintf(f, "kernel compute dma_wait dep_stall bank_stall\n");
+	fprintf(f, "# kernel compute dma_wait dep_stall bank_stall\n");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		char name[NAMELEN + 1];
 		shorten((const char *)sqlite3_column_text(st, 0), name);
@@ -283,14 +290,15 @@ static int categories(rep *p)
 		"set title \"Cycles per kernel by category (top %d kernels by time)\"\n"
 		"set style data histograms\nset style histogram rowstacked\n"
 		"set style fill solid 0.9 border -1\nset boxwidth 0.75\n"
-		"set ylabel \"unit-cycles (summed over units)\"\nset format y \"%%.2s%%c\"\n"
-		"set xtics rotate by -40 font \",9\" nomirror\nset grid ytics\n"
+		"set ylabel \"unit-cycles (summed over units)\"\nset format y \"%%.1s%%c\"\n"
+		"set xtics rotate by 30 right font \",9\" nomirror\nset grid ytics\n"
 		"set key top right box opaque\nset yrange [0:*]\nset bmargin 10\n"
+		"set xrange [-0.6:%d.6]\n"
 		"plot \"categories.dat\" using 2:xtic(1) title \"compute\" lc rgb \"%s\", \\\n"
 		"  \"\" using 3 title \"DMA wait\" lc rgb \"%s\", \\\n"
 		"  \"\" using 4 title \"dependency stall\" lc rgb \"%s\", \\\n"
 		"  \"\" using 5 title \"bank conflict\" lc rgb \"%s\"\n",
-		n, state_rgb[0], state_rgb[1], state_rgb[2], state_rgb[3]);
+		n, n - 1, state_rgb[0], state_rgb[1], state_rgb[2], state_rgb[3]);
 }
 
 /* Clustered bars of DRAM bytes read and written by the top kernels. */
@@ -328,10 +336,11 @@ static int dram(rep *p)
 		"set style data histograms\nset style histogram clustered gap 1\n"
 		"set style fill solid 0.9 border -1\n"
 		"set ylabel \"MiB (payload bytes)\"\nset yrange [0:*]\n"
-		"set xtics rotate by -40 font \",9\" nomirror\nset grid ytics\n"
+		"set xtics rotate by 30 right font \",9\" nomirror\nset grid ytics\n"
 		"set key top right box opaque\nset bmargin 10\n"
+		"set xrange [-0.6:%d.6]\n"
 		"plot \"dram.dat\" using 2:xtic(1) title \"read\" lc rgb \"#1565c0\", \\\n"
-		"  \"\" using 3 title \"written\" lc rgb \"#ef6c00\"\n", n);
+		"  \"\" using 3 title \"written\" lc rgb \"#ef6c00\"\n", n, n - 1);
 }
 
 /* Total cycles of every finished run in the file, when there are several. */
@@ -381,10 +390,11 @@ static int runs(rep *p)
 		"set title \"Total cycles per run (latest %d runs in the file)\"\n"
 		"set style data histograms\nset style fill solid 0.9 border -1\n"
 		"set boxwidth 0.7\nset ylabel \"cycles\"\n%s"
-		"set xtics rotate by -40 font \",9\" nomirror\nset grid ytics\n"
-		"set bmargin 9\n"
+		"set xtics rotate by 30 right font \",9\" nomirror\nset grid ytics\n"
+		"set bmargin 9\nset xrange [-0.6:%d.6]\n"
 		"plot \"runs.dat\" using 2:xtic(1) notitle lc rgb \"#1565c0\"\n",
-		n, hi > 100 * lo ? "set logscale y\n" : "set yrange [0:*]\nset format y \"%.2s%c\"\n");
+		n, hi > 100 * lo ? "set logscale y\n" : "set yrange [0:*]\nset format y \"%.1s%c\"\n",
+		n - 1);
 }
 
 /* Per-unit Gantt chart, binned (see the top of the file). */
@@ -479,7 +489,7 @@ static int timeline(rep *p)
 	if (add(p, C_timeline,
 		"set title \"Unit timeline of run %" PRId64 " (%" PRIu64 " cycles, "
 		"%.1f us at %.0f MHz; each bin shows its main state)\"\n"
-		"set xlabel \"cycle\"\nset format x \"%%.1s%%c\"\n"
+		"set xlabel \"cycle\" offset 0,0.5\nset format x \"%%.1s%%c\"\n"
 		"set yrange [0.4:%d.6]\nset xrange [0:%" PRIu64 "]\n"
 		"set ytics (\"kernels\" %d", p->r->id, total,
 		(double)total / p->r->clock_mhz, p->r->clock_mhz, nrow + 1,
