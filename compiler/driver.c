@@ -1,0 +1,376 @@
+/*
+ * driver.c - npucc's pipeline: runs the stages in order (driver.h), with
+ * --dump-ir-after, --time-passes, --knob and the compile report.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "compiler/driver.h"
+
+static const char *const stage_names[NPU_NSTAGE] = {
+#define X(id, name) name,
+	NPU_STAGES(X)
+#undef X
+};
+
+const char *npu_stage_name(int s)
+{
+	return s >= 0 && s < NPU_NSTAGE ? stage_names[s] : "?";
+}
+
+int npu_stage_find(const char *name)
+{
+	for (int i = 0; i < NPU_NSTAGE; i++)
+		if (!strcmp(name, stage_names[i]))
+			return i;
+	return -1;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Knobs: KERNEL.NAME=VALUE; names from this table. */
+#define KNOBS(X) \
+	X(tile_m) X(tile_n) X(tile_k) X(tile_c) X(bufs) X(loop_order)
+
+int npu_cc_parse_knob(npu_ccopts *o, const char *arg, npu_err *e)
+{
+	const char *eq = strchr(arg, '='), *dot;
+	npu_knobset *k;
+	char *end;
+	int ok = 0;
+
+	if (!eq)
+		return npu_errf(e, "--knob '%s': expected KERNEL.NAME=VALUE", arg);
+	dot = eq;
+	while (dot > arg && dot[-1] != '.')
+		dot--;
+	if (dot == arg || o->nknobs == NPU_MAX_KNOBS)
+		return npu_errf(e, "--knob '%s': expected KERNEL.NAME=VALUE", arg);
+	k = &o->knobs[o->nknobs];
+	snprintf(k->kernel, sizeof k->kernel, "%.*s", (int)(dot - 1 - arg), arg);
+	snprintf(k->name, sizeof k->name, "%.*s", (int)(eq - dot), dot);
+#define X(n) ok |= !strcmp(k->name, #n);
+	KNOBS(X)
+#undef X
+	if (!strcmp(k->name, "fuse"))
+		ok = 1;
+	if (!ok)
+		return npu_errf(e, "--knob '%s': unknown knob '%s' (tile_m tile_n tile_k tile_c bufs loop_order fuse)",
+				arg, k->name);
+	k->value = strtoll(eq + 1, &end, 10);
+	if (end == eq + 1 || *end || k->value < 0)
+		return npu_errf(e, "--knob '%s': the value must be a non-negative integer", arg);
+	o->nknobs++;
+	return 0;
+}
+
+static void apply_knobs(const npu_ccopts *o, npu_kir *ir)
+{
+	for (int i = 0; i < o->nknobs; i++) {
+		const npu_knobset *s = &o->knobs[i];
+		for (int k = 0; k < ir->nk; k++) {
+			npu_kern *K = &ir->k[k];
+			if (strcmp(s->kernel, "*") && strcmp(s->kernel, K->name))
+				continue;
+#define X(n) if (!strcmp(s->name, #n)) K->set.n = s->value;
+			KNOBS(X)
+#undef X
+		}
+	}
+}
+
+static const void *frozen(void *ctx, const char *name, int *dtype, int *ndim,
+			  int64_t *shape)
+{
+	const npu_stfile *f = ctx;
+	const npu_tensor *t = npu_st_find(f, name);
+
+	if (!t)
+		return NULL;
+	*dtype = t->dtype;
+	*ndim = t->ndim;
+	memcpy(shape, t->shape, (size_t)t->ndim * sizeof *shape);
+	return t->nbytes ? t->data : (const void *)"";
+}
+
+static void dump(const npu_ccopts *o, npu_ccresult *r, int stage,
+		 npu_mfunc *fs)
+{
+	FILE *f = o->dumpf ? o->dumpf : stdout;
+
+	if (!(o->dump >> stage & 1))
+		return;
+	fprintf(f, "; ---- IR after %s ----\n", npu_stage_name(stage));
+	switch (stage) {
+	case NPU_STAGE_IMPORT:
+	case NPU_STAGE_PASSES:
+		npu_graph_print(r->g, f);
+		break;
+	case NPU_STAGE_FUSE:
+	case NPU_STAGE_TILE:
+		npu_kir_print(&r->ir, f);
+		break;
+	case NPU_STAGE_EMIT:
+	case NPU_STAGE_REGALLOC:
+		for (int k = 0; k < r->ir.nk; k++) {
+			fprintf(f, "kernel %d %s:\n", k, r->ir.k[k].name);
+			npu_mfunc_print(&fs[k], f);
+		}
+		break;
+	default:
+		fprintf(f, "program: %u instructions, %u kernels, %u buffers, %u host calls, %llu bytes of DRAM, %llu bytes of constants\n",
+			r->prog.ncode, r->prog.nkernels, r->prog.nbufs,
+			r->prog.nhcalls, (unsigned long long)r->prog.dram_size,
+			(unsigned long long)r->prog.ncdata);
+		for (uint32_t i = 0; i < r->prog.nbufs; i++)
+			fprintf(f, "  buf %s %s at 0x%llx, %llu bytes\n",
+				r->prog.bufs[i].name,
+				npu_bufkind_name(r->prog.bufs[i].kind),
+				(unsigned long long)r->prog.bufs[i].addr,
+				(unsigned long long)r->prog.bufs[i].size);
+		break;
+	}
+}
+
+int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
+{
+	char tpath[4096];
+	npu_fuse_env env = { 0 };
+	npu_mfunc *fs = NULL;
+	int rc = -1, *hcall = NULL, nh = 0;
+	double t0;
+
+	/* import */
+	t0 = now();
+	if (npu_graph_read(&r->g, o->graph, e) < 0)
+		return -1;
+	if (o->weights && npu_st_read(&r->weights, o->weights, e) < 0)
+		return -1;
+	if (npu_target_resolve(o->target ? o->target : "npu-base", tpath,
+			       sizeof tpath, e) < 0 ||
+	    npu_target_load(&r->t, tpath, e) < 0)
+		return -1;
+	r->seconds[NPU_STAGE_IMPORT] = now() - t0;
+	dump(o, r, NPU_STAGE_IMPORT, NULL);
+	/* passes: the normalization passes run here once they are built in */
+	dump(o, r, NPU_STAGE_PASSES, NULL);
+	/* fuse */
+	t0 = now();
+	r->ir.nofuse = o->nofuse;
+	r->ir.fp32prec = o->fp32prec;
+	r->ir.t = &r->t;
+	if (o->weights) {
+		env.frozen = frozen;
+		env.ctx = &r->weights;
+	}
+	if (npu_fuse(&r->ir, r->g, &env, e) < 0)
+		return -1;
+	r->seconds[NPU_STAGE_FUSE] = now() - t0;
+	dump(o, r, NPU_STAGE_FUSE, NULL);
+	/* tile */
+	t0 = now();
+	apply_knobs(o, &r->ir);
+	if (npu_tile(&r->ir, &r->t, e) < 0)
+		return -1;
+	r->seconds[NPU_STAGE_TILE] = now() - t0;
+	dump(o, r, NPU_STAGE_TILE, NULL);
+	/* emit */
+	t0 = now();
+	if (npu_link_layout(&r->ir, &r->prog, e) < 0)
+		return -1;
+	fs = calloc((size_t)r->ir.nk + 1, sizeof *fs);
+	hcall = calloc((size_t)r->ir.nk + 1, sizeof *hcall);
+	if (!fs || !hcall) {
+		npu_errf(e, "out of memory");
+		goto out;
+	}
+	for (int k = 0; k < r->ir.nk; k++)
+		hcall[k] = r->ir.k[k].kind == NPU_KK_HOST ? nh++ : -1;
+	{
+		npu_emitctx c = { .ir = &r->ir, .p = &r->prog, .t = &r->t,
+				  .hcall = hcall };
+		for (int k = 0; k < r->ir.nk; k++) {
+			if (npu_emit_kernel(&c, k, &fs[k], e) < 0)
+				goto out;
+			if (fs[k].oom) {
+				npu_errf(e, "out of memory");
+				goto out;
+			}
+		}
+	}
+	r->seconds[NPU_STAGE_EMIT] = now() - t0;
+	dump(o, r, NPU_STAGE_EMIT, fs);
+	/* regalloc */
+	t0 = now();
+	{
+		npu_ra_opts ra = { .nxr = o->nxr ? o->nxr : 28,
+				   .nvr = o->nvr ? o->nvr : 29,
+				   .spill_base = r->t.sram_bytes - NPU_SPILL_BYTES,
+				   .spill_bytes = NPU_SPILL_BYTES,
+				   .vlen = r->t.vlen };
+		for (int k = 0; k < r->ir.nk; k++) {
+			if (npu_regalloc(&fs[k], &ra, e) < 0) {
+				npu_err_prefix(e, "kernel %s", r->ir.k[k].name);
+				goto out;
+			}
+			r->spills += fs[k].spills;
+		}
+	}
+	r->seconds[NPU_STAGE_REGALLOC] = now() - t0;
+	dump(o, r, NPU_STAGE_REGALLOC, fs);
+	/* link */
+	t0 = now();
+	if (npu_link_finish(&r->ir, fs, &r->prog, &r->t, e) < 0)
+		goto out;
+	r->seconds[NPU_STAGE_LINK] = now() - t0;
+	dump(o, r, NPU_STAGE_LINK, fs);
+	if (o->out && npu_prog_write(&r->prog, o->out, e) < 0)
+		goto out;
+	if (o->time_passes) {
+		double tot = 0;
+		fprintf(stderr, "%-10s %10s\n", "stage", "seconds");
+		for (int s = 0; s < NPU_NSTAGE; s++) {
+			fprintf(stderr, "%-10s %10.6f\n", npu_stage_name(s), r->seconds[s]);
+			tot += r->seconds[s];
+		}
+		fprintf(stderr, "%-10s %10.6f\n", "total", tot);
+	}
+	if (o->report && npu_cc_report_json(r, o->report, e) < 0)
+		goto out;
+	rc = 0;
+out:
+	if (fs)
+		for (int k = 0; k < r->ir.nk; k++)
+			npu_mfunc_free(&fs[k]);
+	free(fs);
+	free(hcall);
+	return rc;
+}
+
+void npu_cc_free(npu_ccresult *r)
+{
+	npu_prog_free(&r->prog);
+	npu_kir_free(&r->ir);
+	npu_graph_free(r->g);
+	npu_st_free(&r->weights);
+	memset(r, 0, sizeof *r);
+}
+
+/* ----------------------------------------------------------------- */
+/* The report */
+
+static uint64_t vbytes(const npu_kir *ir, int v)
+{
+	return (uint64_t)npu_kir_numel(ir->v[v].ndim, ir->v[v].shape) *
+	       (uint64_t)npu_dtype_size(ir->v[v].dtype);
+}
+
+void npu_cc_report(const npu_ccresult *r, FILE *f)
+{
+	const npu_kir *ir = &r->ir;
+	int native = 0, host = 0;
+
+	fprintf(f, "kernels: %d\n", ir->nk);
+	for (int k = 0; k < ir->nk; k++) {
+		const npu_kern *K = &ir->k[k];
+		fprintf(f, "  %-24s %-4s", K->name, npu_kkind_name(K->kind));
+		for (int j = 0; j < K->nnodes; j++)
+			fprintf(f, " %s", ir->g->nodes[K->nodes[j]].name);
+		if (K->kind == NPU_KK_MM)
+			fprintf(f, "  [%s x%d]", npu_dtype_name(K->mm_dtype), K->mm_passes);
+		fprintf(f, "  (model %.0f cycles)\n", K->cost);
+		if (K->kind == NPU_KK_HOST)
+			host++;
+		else
+			native += K->nnodes;
+	}
+	fprintf(f, "nodes lowered natively: %d; host calls: %d\n", native, host);
+	for (int k = 0; k < ir->nk; k++) {
+		const npu_kern *K = &ir->k[k];
+		uint64_t b = 0;
+		if (K->kind != NPU_KK_HOST)
+			continue;
+		for (int i = 0; i < K->nhin; i++)
+			b += vbytes(ir, K->hin[i]);
+		for (int i = 0; i < K->nhout; i++)
+			b += vbytes(ir, K->hout[i]);
+		fprintf(f, "host: %s (%s): %s; %llu bytes across the boundary\n",
+			ir->g->nodes[K->hnode].name, ir->g->nodes[K->hnode].target,
+			K->hreason, (unsigned long long)b);
+	}
+	for (int i = 0; i < ir->nd; i++)
+		fprintf(f, "%s: %s\n", ir->d[i].fused ? "fused" : "not fused",
+			ir->d[i].what);
+	fprintf(f, "register spills: %d\n", r->spills);
+}
+
+static void jstr(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+int npu_cc_report_json(const npu_ccresult *r, const char *path, npu_err *e)
+{
+	const npu_kir *ir = &r->ir;
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return npu_errf(e, "%s: cannot open for writing", path);
+	fprintf(f, "{\"kernels\": [");
+	for (int k = 0; k < ir->nk; k++) {
+		const npu_kern *K = &ir->k[k];
+		fprintf(f, "%s{\"name\": ", k ? ", " : "");
+		jstr(f, K->name);
+		fprintf(f, ", \"kind\": \"%s\", \"nodes\": [", npu_kkind_name(K->kind));
+		for (int j = 0; j < K->nnodes; j++) {
+			fputs(j ? ", " : "", f);
+			jstr(f, ir->g->nodes[K->nodes[j]].name);
+		}
+		fprintf(f, "], \"cost\": %.0f, \"dram_bytes\": %llu", K->cost,
+			(unsigned long long)K->dram_bytes);
+		if (K->kind == NPU_KK_MM)
+			fprintf(f, ", \"mm_dtype\": \"%s\", \"passes\": %d, \"tile_m\": %lld, \"tile_n\": %lld",
+				npu_dtype_name(K->mm_dtype), K->mm_passes,
+				(long long)K->kn.tile_m, (long long)K->kn.tile_n);
+		if (K->kind == NPU_KK_HOST) {
+			uint64_t b = 0;
+			for (int i = 0; i < K->nhin; i++)
+				b += vbytes(ir, K->hin[i]);
+			for (int i = 0; i < K->nhout; i++)
+				b += vbytes(ir, K->hout[i]);
+			fprintf(f, ", \"reason\": ");
+			jstr(f, K->hreason ? K->hreason : "");
+			fprintf(f, ", \"host_bytes\": %llu", (unsigned long long)b);
+		}
+		fputc('}', f);
+	}
+	fprintf(f, "], \"decisions\": [");
+	for (int i = 0; i < ir->nd; i++) {
+		fprintf(f, "%s{\"fused\": %s, \"what\": ", i ? ", " : "",
+			ir->d[i].fused ? "true" : "false");
+		jstr(f, ir->d[i].what);
+		fputc('}', f);
+	}
+	fprintf(f, "], \"spills\": %d}\n", r->spills);
+	if (fclose(f))
+		return npu_errf(e, "%s: write error", path);
+	return 0;
+}

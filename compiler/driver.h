@@ -1,0 +1,116 @@
+/*
+ * driver.h - the compiler's pipeline (npucc): options, the stages in
+ * order, IR dumps, pass timing and the compile report.  Also the
+ * interfaces between the back-end stages (emit*.c, link.c), which only
+ * the driver calls.
+ *
+ *   import   graph.c      FX JSON -> graph IR
+ *   passes   passes.c     normalization (when built in)
+ *   fuse     fuse.c       graph -> kernel IR
+ *   tile     tile.c       tiles, loop order, buffering; cost model
+ *   emit     emit*.c      templates -> instructions on virtual registers
+ *   regalloc regalloc.c   physical registers, spills
+ *   link     link.c       DRAM layout, constants, tables -> npu_prog
+ */
+#ifndef NPU_DRIVER_H
+#define NPU_DRIVER_H
+
+#include <stdio.h>
+
+#include "compiler/graph.h"
+#include "compiler/kir.h"
+#include "compiler/mir.h"
+#include "isa/err.h"
+#include "isa/prog.h"
+#include "isa/st.h"
+#include "isa/target.h"
+
+/* X(ID, "name"): the stages, in pipeline order. */
+#define NPU_STAGES(X) \
+	X(IMPORT, "import") X(PASSES, "passes") X(FUSE, "fuse") \
+	X(TILE, "tile") X(EMIT, "emit") X(REGALLOC, "regalloc") \
+	X(LINK, "link")
+
+enum npu_stage {
+#define X(id, name) NPU_STAGE_##id,
+	NPU_STAGES(X)
+#undef X
+	NPU_NSTAGE
+};
+const char *npu_stage_name(int s);
+int npu_stage_find(const char *name); /* -1 when unknown */
+
+#define NPU_MAX_KNOBS 64
+
+/* One --knob KERNEL.NAME=VALUE setting ("*" matches every kernel). */
+typedef struct npu_knobset {
+	char kernel[128];
+	char name[32];
+	long long value;
+} npu_knobset;
+
+typedef struct npu_ccopts {
+	const char *graph;       /* GRAPH.json */
+	const char *weights;     /* W.safetensors or NULL */
+	const char *target;      /* name or path; default npu-base */
+	const char *out;         /* PROG.bin */
+	unsigned dump;           /* bit per stage: --dump-ir-after */
+	FILE *dumpf;             /* where dumps go (stdout by default) */
+	int time_passes;
+	int nofuse;
+	int fp32prec;            /* 0 highest, 1 high, 2 medium */
+	int nxr, nvr;            /* register budget (0: all) */
+	const char *report;      /* --report FILE (JSON) */
+	int report_text;         /* print the report as text */
+	npu_knobset knobs[NPU_MAX_KNOBS];
+	int nknobs;
+} npu_ccopts;
+
+/* What one compile produced, for the report and the tests. */
+typedef struct npu_ccresult {
+	npu_prog prog;
+	npu_kir ir;
+	npu_graph *g;
+	npu_stfile weights;
+	npu_target t;
+	double seconds[NPU_NSTAGE];
+	int spills;
+} npu_ccresult;
+
+/* Parses one --knob argument "KERNEL.NAME=VALUE"; 0 or -1. */
+int npu_cc_parse_knob(npu_ccopts *o, const char *arg, npu_err *e);
+
+/* Runs the whole pipeline; r must be zeroed; free it with npu_cc_free. */
+int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e);
+void npu_cc_free(npu_ccresult *r);
+
+/* The compile report: text, or JSON. */
+void npu_cc_report(const npu_ccresult *r, FILE *f);
+int npu_cc_report_json(const npu_ccresult *r, const char *path, npu_err *e);
+
+/* --- between the back-end stages --- */
+
+/* link.c, first half: a DRAM buffer for every materialized value. */
+int npu_link_layout(npu_kir *ir, npu_prog *p, npu_err *e);
+
+/* emit.c: kernel k's code on virtual registers. */
+typedef struct npu_emitctx {
+	const npu_kir *ir;
+	const npu_prog *p;       /* buffers laid out */
+	const npu_target *t;
+	int *hcall;              /* host kernels: their host-call index */
+} npu_emitctx;
+int npu_emit_kernel(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e);
+int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e);
+
+/* SRAM kept back at the top for register spills. */
+#define NPU_SPILL_BYTES (64 * 1024)
+
+/* link.c, second half: code, kernels, provenance, host calls. */
+int npu_link_finish(npu_kir *ir, npu_mfunc *fs, npu_prog *p,
+		    const npu_target *t, npu_err *e);
+
+/* hostops.c: registers npu_ref_exec_op for every ATen op. */
+void npu_hostops_register_all(void);
+
+#endif

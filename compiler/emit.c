@@ -1,0 +1,653 @@
+/*
+ * emit.c - the ew and row templates, and host calls: kernel IR to
+ * instructions on virtual registers (mir.h).
+ *
+ * ew and row kernels share one skeleton.  The index space is coalesced
+ * (adjacent dims merged when every operand allows it; a row kernel's
+ * reduced dims stay apart) and cut into tiles of tile_m x tile_c over its
+ * last two dims; outer dims and tiles are unrolled.  Each operand has
+ * `bufs` SRAM slots; a tile's inputs arrive by DMA (strides from the
+ * operand: 0 to broadcast), the vector unit runs the expression program
+ * over the tile, a DMA engine writes the outputs.  In program order the
+ * loads of tile t+1 come before the compute of tile t, so the engines
+ * fetch ahead while the vector unit works; semaphores order the rest:
+ *
+ *   LD_q   load engine q -> vec      tile in SRAM
+ *   FREE_q vec -> load engine q      input slot may be overwritten
+ *   CMP    vec -> store engine       tile computed
+ *   ST     store engine -> vec       output slot may be overwritten
+ *   END    store engine -> scalar    kernel done (the next may start)
+ *
+ * The expression program is emitted on demand: each pass over a row (or
+ * a tile) emits, once per loop body, the instructions its results need;
+ * per-row values (reductions, constants) are computed once per row and
+ * stay in registers across passes.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/driver.h"
+#include "compiler/emit_int.h"
+
+/* ----------------------------------------------------------------- */
+/* Coalescing and DMA */
+
+int npu_emit_dims(const npu_kir *ir, const npu_kern *K, int64_t *n,
+		  int64_t (*st)[NPU_MAX_DIMS], int *q)
+{
+	int nd = K->ndim, split = K->kind == NPU_KK_ROW ? nd - K->rdims : -1;
+	int out = 0;
+	int64_t cn[NPU_MAX_DIMS];
+
+	(void)ir;
+	/* drop size-1 dims except in the row part */
+	for (int d = 0; d < nd; d++) {
+		if (K->shape[d] == 1 && d < (split < 0 ? nd : split) && nd > 1)
+			continue;
+		cn[out] = K->shape[d];
+		for (int o = 0; o < K->nops; o++)
+			st[o][out] = K->ops[o].stride[d];
+		if (d == split)
+			split = out;
+		out++;
+	}
+	if (split >= 0 && split > out)
+		split = out;
+	/* merge d into d-1 when every operand is contiguous across them */
+	int m = 0;
+	for (int d = 0; d < out; d++) {
+		int ok = m > 0 && d != split;
+		for (int o = 0; ok && o < K->nops; o++)
+			ok = st[o][m - 1] == st[o][d] * cn[d];
+		if (ok) {
+			n[m - 1] *= cn[d];
+			for (int o = 0; o < K->nops; o++)
+				st[o][m - 1] = st[o][d];
+		} else {
+			n[m] = cn[d];
+			for (int o = 0; o < K->nops; o++)
+				st[o][m] = st[o][d];
+			if (d == split)
+				split = m;
+			m++;
+		}
+	}
+	if (K->kind == NPU_KK_ROW && m - split != 1)
+		return -1; /* the reduced dims do not form one run */
+	if (m == 0) {
+		n[0] = 1;
+		for (int o = 0; o < K->nops; o++)
+			st[o][0] = 0;
+		m = 1;
+	}
+	if (m == 1) {
+		/* a second dim so that tiles are [rows, cols] */
+		int64_t W = n[0];
+		if (K->kind != NPU_KK_ROW && n[0] > 4096) {
+			W = 1;
+			for (int64_t w = 4096; w >= 1; w--)
+				if (n[0] % w == 0) {
+					W = w;
+					break;
+				}
+		}
+		n[1] = W;
+		n[0] = W ? n[0] / W : 0;
+		for (int o = 0; o < K->nops; o++) {
+			st[o][1] = st[o][0];
+			st[o][0] *= W;
+		}
+		m = 2;
+	}
+	*q = m;
+	return 0;
+}
+
+static int64_t field(emit_t *g, int q, int fld, int64_t v)
+{
+	if (g->dstate[q][fld] != v || !g->dvalid[q][fld]) {
+		npu_memit(g->f, NPU_OP_DCFGI, q, fld, 0, v);
+		g->dstate[q][fld] = v;
+		g->dvalid[q][fld] = 1;
+	}
+	return v;
+}
+
+/* One 2-level transfer; local side packed rows of `cols` elements.
+ * store: local -> DRAM. */
+void npu_emit_dma(emit_t *g, int q, int store, uint64_t dram, uint64_t local,
+		  int esz, int64_t rows, int64_t cols, int64_t sa, int64_t sb)
+{
+	int xl = npu_mx(g->f), xd = npu_mx(g->f);
+
+	if (rows <= 0 || cols <= 0)
+		return;
+	if (sb == 1 || cols == 1) {
+		field(g, q, NPU_DF_ROWB, cols * esz);
+		field(g, q, NPU_DF_N1, rows);
+		field(g, q, store ? NPU_DF_SS1 : NPU_DF_DS1, cols * esz);
+		field(g, q, store ? NPU_DF_DS1 : NPU_DF_SS1, sa * esz);
+		field(g, q, NPU_DF_N2, 1);
+	} else {
+		field(g, q, NPU_DF_ROWB, esz);
+		field(g, q, NPU_DF_N1, cols);
+		field(g, q, store ? NPU_DF_SS1 : NPU_DF_DS1, esz);
+		field(g, q, store ? NPU_DF_DS1 : NPU_DF_SS1, sb * esz);
+		field(g, q, NPU_DF_N2, rows);
+		field(g, q, store ? NPU_DF_SS2 : NPU_DF_DS2, cols * esz);
+		field(g, q, store ? NPU_DF_DS2 : NPU_DF_SS2, sa * esz);
+	}
+	npu_mli(g->f, xl, (int64_t)local);
+	npu_mli(g->f, xd, (int64_t)dram);
+	if (store)
+		npu_memit(g->f, NPU_OP_DST, q, xd, xl, 0);
+	else
+		npu_memit(g->f, NPU_OP_DLD, q, xl, xd, 0);
+	g->dram_bytes += (uint64_t)(rows * cols * esz);
+}
+
+/* ----------------------------------------------------------------- */
+/* Expression programs */
+
+static int esz_idx(int esz)
+{
+	return esz == 1 ? 0 : esz == 2 ? 1 : esz == 4 ? 2 : 3;
+}
+
+int npu_emit_level(const npu_kern *K, int *lv)
+{
+	for (int i = 0; i < K->nx; i++) {
+		const npu_xins *x = &K->x[i];
+		switch (x->op) {
+		case NPU_X_LOAD: case NPU_X_ACC: lv[i] = 0; break;
+		case NPU_X_CONST: case NPU_X_RFIN: lv[i] = 1; break;
+		case NPU_X_RED: lv[i] = 2; break;
+		case NPU_X_UN: case NPU_X_BINI: case NPU_X_RND:
+			lv[i] = lv[x->a] == 1; break;
+		case NPU_X_BIN:
+			lv[i] = lv[x->a] == 1 && lv[x->b] == 1; break;
+		case NPU_X_SEL:
+			lv[i] = lv[x->a] == 1 && lv[x->b] == 1 && lv[x->c] == 1; break;
+		case NPU_X_STORE:
+			lv[i] = K->kind == NPU_KK_ROW ? lv[x->a] : 0;
+			break;
+		default: lv[i] = 1; break;
+		}
+	}
+	return 0;
+}
+
+/* The vector register holding value i in the current body. */
+int npu_emit_x(emit_t *g, int i)
+{
+	const npu_xins *x = &g->K->x[i];
+	npu_mfunc *f = g->f;
+	int v, a, b, c;
+
+	if (g->lv[i] == 1 && g->rowm[i] >= 0)
+		return g->rowm[i];
+	if (g->lv[i] == 0 && g->memo[i] >= 0)
+		return g->memo[i];
+	f->node = x->node;
+	switch (x->op) {
+	case NPU_X_LOAD: {
+		const npu_kopnd *o = &g->K->ops[x->a];
+		int dt = g->ir->v[o->val].dtype, esz = npu_dtype_size(dt);
+		v = npu_mv(f);
+		npu_memit(f, NPU_OP_VLD, v, g->xoff[esz_idx(esz)], dt,
+			  (int64_t)g->slot[x->a]);
+		break;
+	}
+	case NPU_X_ACC:
+		v = npu_mv(f);
+		npu_memit(f, NPU_OP_VLD, v, g->xoff[esz_idx(4)], NPU_DT_F32,
+			  (int64_t)g->accslot);
+		break;
+	case NPU_X_CONST:
+		v = npu_mv(f);
+		npu_memit(f, NPU_OP_VLI, v, 0, 0, npu_mfimm(x->imm));
+		break;
+	case NPU_X_UN:
+		a = npu_emit_x(g, x->a);
+		v = npu_mv(f);
+		npu_memit(f, x->vop, v, a, 0, 0);
+		break;
+	case NPU_X_BIN:
+		a = npu_emit_x(g, x->a);
+		b = npu_emit_x(g, x->b);
+		v = npu_mv(f);
+		npu_memit(f, x->vop, v, a, b, 0);
+		break;
+	case NPU_X_BINI:
+		a = npu_emit_x(g, x->a);
+		v = npu_mv(f);
+		npu_memit(f, x->vop, v, a, 0, npu_mfimm(x->imm));
+		break;
+	case NPU_X_SEL:
+		a = npu_emit_x(g, x->a);
+		b = npu_emit_x(g, x->b);
+		c = npu_emit_x(g, x->c);
+		v = npu_mv(f);
+		npu_memit(f, NPU_OP_VMOV, v, c, 0, 0);
+		npu_memit(f, NPU_OP_VSEL, v, a, b, 0);
+		break;
+	case NPU_X_RND:
+		a = npu_emit_x(g, x->a);
+		v = npu_mv(f);
+		npu_memit(f, NPU_OP_VRND, v, a, x->dtype, 0);
+		break;
+	default:
+		v = npu_mv(f); /* not reached: RED/RFIN are emitted by passes */
+		break;
+	}
+	if (g->lv[i] == 1)
+		g->rowm[i] = v;
+	else
+		g->memo[i] = v;
+	return v;
+}
+
+/* One pass over `n` elements from the current row start: body(g, arg)
+ * runs once per chunk of vlen (and once for the tail, with a shorter vl). */
+void npu_emit_pass(emit_t *g, int64_t n, void (*body)(emit_t *, void *),
+		   void *arg)
+{
+	npu_mfunc *f = g->f;
+	int64_t vlen = g->t->vlen, nfull = n / vlen, rem = n % vlen;
+
+	for (int e = 0; e < 4; e++)
+		if (g->xrowc[e])
+			npu_memit(f, NPU_OP_MOV, g->xoff[e], g->xrowc[e], 0, 0);
+		else
+			npu_memit(f, NPU_OP_LI, g->xoff[e], 0, 0, 0);
+	for (int pass = 0; pass < 2; pass++) {
+		int64_t cnt = pass ? (rem ? 1 : 0) : nfull;
+		int lab = -1, xc = 0;
+		if (!cnt)
+			continue;
+		if (pass) {
+			int xt = npu_mx(f), xv = npu_mx(f);
+			npu_memit(f, NPU_OP_LI, xt, 0, 0, rem);
+			npu_memit(f, NPU_OP_SETVL, xv, xt, 0, 0);
+		}
+		if (cnt > 1) {
+			xc = npu_mx(f);
+			npu_mli(f, xc, cnt);
+			lab = npu_mlabel(f);
+			npu_mbind(f, lab);
+		}
+		for (int i = 0; i < g->K->nx; i++)
+			g->memo[i] = -1;
+		body(g, arg);
+		if (cnt > 1 || (!pass && rem)) {
+			for (int e = 0; e < 4; e++)
+				npu_memit(f, NPU_OP_ADDI, g->xoff[e], g->xoff[e], 0,
+					  vlen << e);
+		}
+		if (cnt > 1) {
+			npu_memit(f, NPU_OP_ADDI, xc, xc, 0, -1);
+			npu_memit_br(f, NPU_OP_BNE, xc, 0, lab);
+		}
+		if (pass) {
+			int xv = npu_mx(f);
+			npu_memit(f, NPU_OP_SETVL, xv, g->xvlen, 0, 0);
+		}
+	}
+}
+
+static void body_red(emit_t *g, void *arg)
+{
+	int i = *(int *)arg;
+	const npu_xins *x = &g->K->x[i];
+	int v = npu_emit_x(g, x->a);
+
+	g->f->node = x->node;
+	npu_memit(g->f, x->vop, g->rowm[i], g->rowm[i], v, 0);
+}
+
+static void body_stores(emit_t *g, void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < g->K->nx; i++) {
+		const npu_xins *x = &g->K->x[i];
+		if (x->op != NPU_X_STORE || g->lv[i] != 0)
+			continue;
+		const npu_kopnd *o = &g->K->ops[x->b];
+		int dt = g->ir->v[o->val].dtype, esz = npu_dtype_size(dt);
+		int v = npu_emit_x(g, x->a);
+		g->f->node = x->node;
+		npu_memit(g->f, NPU_OP_VST, v, g->xoff[esz_idx(esz)], dt,
+			  (int64_t)g->slot[x->b]);
+	}
+}
+
+/* Computes one row (row kernels) or one whole tile (ew) of n elements. */
+void npu_emit_row(emit_t *g, int64_t n)
+{
+	npu_mfunc *f = g->f;
+	int nelem_st = 0;
+
+	for (int i = 0; i < g->K->nx; i++)
+		g->rowm[i] = -1;
+	for (int i = 0; i < g->K->nx; i++) {
+		const npu_xins *x = &g->K->x[i];
+		f->node = x->node;
+		if (x->op == NPU_X_RED) {
+			int acc = npu_mv(f);
+			npu_memit(f, NPU_OP_VLI, acc, 0, 0,
+				  npu_mfimm(x->vop == NPU_OP_VMAX ? -INFINITY : 0.0f));
+			g->rowm[i] = acc;
+			npu_emit_pass(g, n, body_red, &i);
+		} else if (x->op == NPU_X_RFIN) {
+			int v = npu_mv(f);
+			const npu_xins *r = &g->K->x[x->a];
+			npu_memit(f, r->vop == NPU_OP_VMAX ? NPU_OP_VREDMAX
+				  : NPU_OP_VREDSUM, v, g->rowm[x->a], 0, 0);
+			g->rowm[i] = v;
+		} else if (x->op == NPU_X_STORE) {
+			if (g->lv[i] == 0) {
+				nelem_st++;
+				continue;
+			}
+			const npu_kopnd *o = &g->K->ops[x->b];
+			int dt = g->ir->v[o->val].dtype;
+			int v = npu_emit_x(g, x->a), xv = npu_mx(f);
+			int e = esz_idx(npu_dtype_size(dt));
+			npu_memit(f, NPU_OP_SETVL, xv, g->xone, 0, 0);
+			npu_memit(f, NPU_OP_VST, v, g->xrow[e] ? g->xrow[e] : 0, dt,
+				  (int64_t)g->slot[x->b]);
+			xv = npu_mx(f);
+			npu_memit(f, NPU_OP_SETVL, xv, g->xvlen, 0, 0);
+		} else if (g->lv[i] == 1 && g->K->kind == NPU_KK_ROW) {
+			npu_emit_x(g, i);
+		}
+	}
+	if (nelem_st)
+		npu_emit_pass(g, n, body_stores, NULL);
+}
+
+/* ----------------------------------------------------------------- */
+/* The tiled skeleton */
+
+static uint64_t dram_of(const emit_t *g, int op)
+{
+	const npu_kopnd *o = &g->K->ops[op];
+	const npu_kval *v = &g->ir->v[o->val];
+
+	return g->p->bufs[v->buf].addr + (uint64_t)(o->off * npu_dtype_size(v->dtype));
+}
+
+typedef struct tile {
+	int64_t outer;       /* linear index over dims 0..q-3 */
+	int64_t r0, rn, c0, cn;
+} tile;
+
+static void tile_dram(const emit_t *g, const tile *t, int op, int64_t *base)
+{
+	int64_t o = t->outer, off = 0;
+	int q = g->q;
+
+	for (int d = q - 3; d >= 0; d--) {
+		off += (o % g->n[d]) * g->st[op][d];
+		o /= g->n[d];
+	}
+	off += t->r0 * g->st[op][q - 2] + t->c0 * g->st[op][q - 1];
+	*base = off;
+}
+
+/* Is operand op row-level (stride 0 over the row) in a row kernel? */
+static int rowlevel_out(const emit_t *g, int op)
+{
+	return g->K->kind == NPU_KK_ROW && g->K->ops[op].out &&
+	       g->st[op][g->q - 1] == 0;
+}
+
+static void tile_io(emit_t *g, const tile *t, int s, int store)
+{
+	const npu_kern *K = g->K;
+
+	for (int o = 0; o < K->nops; o++) {
+		const npu_kval *v = &g->ir->v[K->ops[o].val];
+		int esz = npu_dtype_size(v->dtype), q;
+		int64_t off;
+		if (K->ops[o].out != store)
+			continue;
+		if (!store && g->used[o] == 0)
+			continue;
+		tile_dram(g, t, o, &off);
+		q = store ? g->steng : g->ldeng[o];
+		if (rowlevel_out(g, o))
+			npu_emit_dma(g, q, store, dram_of(g, o) + (uint64_t)(off * esz),
+				     g->slotb[o][s], esz, t->rn, 1,
+				     g->st[o][g->q - 2], 1);
+		else
+			npu_emit_dma(g, q, store, dram_of(g, o) + (uint64_t)(off * esz),
+				     g->slotb[o][s], esz, t->rn, t->cn,
+				     g->st[o][g->q - 2], g->st[o][g->q - 1]);
+	}
+}
+
+static void compute_tile(emit_t *g, const tile *t, int s)
+{
+	npu_mfunc *f = g->f;
+	const npu_kern *K = g->K;
+
+	for (int o = 0; o < K->nops; o++)
+		g->slot[o] = g->slotb[o][s];
+	memset(g->xrowc, 0, sizeof g->xrowc);
+	memset(g->xrow, 0, sizeof g->xrow);
+	if (K->kind != NPU_KK_ROW) {
+		npu_emit_row(g, t->rn * t->cn);
+		return;
+	}
+	/* rows loop */
+	int xc = 0, lab = -1;
+	for (int e = 0; e < 4; e++) {
+		g->xrowc[e] = npu_mx(f);
+		g->xrow[e] = npu_mx(f);
+		npu_memit(f, NPU_OP_LI, g->xrowc[e], 0, 0, 0);
+		npu_memit(f, NPU_OP_LI, g->xrow[e], 0, 0, 0);
+	}
+	if (t->rn > 1) {
+		xc = npu_mx(f);
+		npu_mli(f, xc, t->rn);
+		lab = npu_mlabel(f);
+		npu_mbind(f, lab);
+	}
+	npu_emit_row(g, t->cn);
+	if (t->rn > 1) {
+		for (int e = 0; e < 4; e++) {
+			npu_memit(f, NPU_OP_ADDI, g->xrowc[e], g->xrowc[e], 0,
+				  t->cn << e);
+			npu_memit(f, NPU_OP_ADDI, g->xrow[e], g->xrow[e], 0, 1 << e);
+		}
+		npu_memit(f, NPU_OP_ADDI, xc, xc, 0, -1);
+		npu_memit_br(f, NPU_OP_BNE, xc, 0, lab);
+	}
+}
+
+int npu_emit_setup(emit_t *g, const npu_emitctx *c, int k, npu_mfunc *f)
+{
+	memset(g, 0, sizeof *g);
+	g->ir = c->ir;
+	g->p = c->p;
+	g->t = c->t;
+	g->K = &c->ir->k[k];
+	g->f = f;
+	g->lv = malloc((size_t)(g->K->nx + 1) * sizeof *g->lv);
+	g->memo = malloc((size_t)(g->K->nx + 1) * sizeof *g->memo);
+	g->rowm = malloc((size_t)(g->K->nx + 1) * sizeof *g->rowm);
+	g->st = malloc((size_t)(g->K->nops + 1) * sizeof *g->st);
+	g->slot = calloc((size_t)(g->K->nops + 1), sizeof *g->slot);
+	g->slotb = calloc((size_t)(g->K->nops + 1), sizeof *g->slotb);
+	g->ldeng = calloc((size_t)(g->K->nops + 1), sizeof *g->ldeng);
+	g->used = calloc((size_t)(g->K->nops + 1), sizeof *g->used);
+	if (!g->lv || !g->memo || !g->rowm || !g->st || !g->slot || !g->slotb ||
+	    !g->ldeng || !g->used)
+		return -1;
+	npu_emit_level(g->K, g->lv);
+	for (int i = 0; i < g->K->nx; i++)
+		if (g->K->x[i].op == NPU_X_LOAD)
+			g->used[g->K->x[i].a] = 1;
+	for (int e = 0; e < 4; e++)
+		g->xoff[e] = npu_mx(f);
+	g->xvlen = npu_mx(f);
+	g->xone = npu_mx(f);
+	npu_mli(f, g->xvlen, g->t->vlen);
+	npu_memit(f, NPU_OP_LI, g->xone, 0, 0, 1);
+	{
+		int xv = npu_mx(f);
+		npu_memit(f, NPU_OP_SETVL, xv, g->xvlen, 0, 0);
+	}
+	return 0;
+}
+
+void npu_emit_cleanup(emit_t *g)
+{
+	free(g->lv);
+	free(g->memo);
+	free(g->rowm);
+	free(g->st);
+	free(g->slot);
+	free(g->slotb);
+	free(g->ldeng);
+	free(g->used);
+}
+
+static int emit_ew(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
+{
+	emit_t g;
+	const npu_kern *K = &c->ir->k[k];
+	int rc = -1, nbuf = K->kn.bufs > 1 ? 2 : 1;
+	int E = c->t->dma_engines, nld = E > 1 ? E - 1 : 1;
+	int64_t tm, tc, ntr, ntc, nouter = 1;
+	tile *tl = NULL;
+	int64_t nt = 0;
+	uint64_t addr = 0;
+	int ldsem_used[NPU_MAX_DMA] = { 0 };
+
+	if (npu_emit_setup(&g, c, k, f) < 0)
+		return npu_errf(e, "out of memory");
+	if (npu_kir_numel(K->ndim, K->shape) == 0 || !K->nops) {
+		rc = 0;
+		goto out;
+	}
+	if (npu_emit_dims(c->ir, K, g.n, g.st, &g.q) < 0) {
+		npu_errf(e, "kernel %s: the reduced dims are not contiguous in every operand",
+			 K->name);
+		goto out;
+	}
+	tm = K->kn.tile_m > 0 ? K->kn.tile_m : 1;
+	tc = K->kind == NPU_KK_ROW ? g.n[g.q - 1] : K->kn.tile_c > 0 ? K->kn.tile_c : g.n[g.q - 1];
+	if (tc > g.n[g.q - 1])
+		tc = g.n[g.q - 1];
+	if (tm > g.n[g.q - 2])
+		tm = g.n[g.q - 2];
+	for (int d = 0; d < g.q - 2; d++)
+		nouter *= g.n[d];
+	ntr = (g.n[g.q - 2] + tm - 1) / tm;
+	ntc = (g.n[g.q - 1] + tc - 1) / tc;
+	/* SRAM slots */
+	for (int o = 0; o < K->nops; o++) {
+		int esz = npu_dtype_size(c->ir->v[K->ops[o].val].dtype);
+		uint64_t bytes = (uint64_t)(tm * (rowlevel_out(&g, o) ? 1 : tc) * esz);
+		bytes = (bytes + 63) & ~63ull;
+		for (int s = 0; s < nbuf; s++) {
+			g.slotb[o][s] = addr;
+			addr += bytes;
+		}
+		g.ldeng[o] = o % nld;
+	}
+	if (addr > c->t->sram_bytes - NPU_SPILL_BYTES) {
+		npu_errf(e, "kernel %s: tile %lldx%lld needs %llu KiB of SRAM, %llu KiB available",
+			 K->name, (long long)tm, (long long)tc,
+			 (unsigned long long)(addr >> 10),
+			 (unsigned long long)((c->t->sram_bytes - NPU_SPILL_BYTES) >> 10));
+		goto out;
+	}
+	g.steng = E - 1;
+	nt = nouter * ntr * ntc;
+	if (!(tl = malloc((size_t)nt * sizeof *tl))) {
+		npu_errf(e, "out of memory");
+		goto out;
+	}
+	for (int64_t o = 0, i = 0; o < nouter; o++)
+		for (int64_t r = 0; r < ntr; r++)
+			for (int64_t cc = 0; cc < ntc; cc++, i++) {
+				tl[i].outer = o;
+				tl[i].r0 = r * tm;
+				tl[i].rn = g.n[g.q - 2] - r * tm < tm ? g.n[g.q - 2] - r * tm : tm;
+				tl[i].c0 = cc * tc;
+				tl[i].cn = g.n[g.q - 1] - cc * tc < tc ? g.n[g.q - 1] - cc * tc : tc;
+			}
+	for (int o = 0; o < K->nops; o++)
+		if (!K->ops[o].out && g.used[o])
+			ldsem_used[g.ldeng[o]] = 1;
+	/* loads of tile 0, then per tile: loads of t+1, compute t, store t */
+	for (int64_t t = -1; t < nt; t++) {
+		int64_t lt = t + 1;
+		if (lt < nt) {
+			int s = (int)(lt % nbuf);
+			if (lt >= nbuf)
+				for (int q = 0; q < nld; q++)
+					if (ldsem_used[q])
+						npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + q,
+							  SEM_FREE + q, 0, 0);
+			tile_io(&g, &tl[lt], s, 0);
+			for (int q = 0; q < nld; q++)
+				if (ldsem_used[q])
+					npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + q,
+						  SEM_LD + q, 0, 0);
+		}
+		if (t < 0)
+			continue;
+		int s = (int)(t % nbuf);
+		for (int q = 0; q < nld; q++)
+			if (ldsem_used[q])
+				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, SEM_LD + q, 0, 0);
+		if (t >= nbuf)
+			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, SEM_ST, 0, 0);
+		compute_tile(&g, &tl[t], s);
+		if (t + nbuf < nt)
+			for (int q = 0; q < nld; q++)
+				if (ldsem_used[q])
+					npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC,
+						  SEM_FREE + q, 0, 0);
+		npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, SEM_CMP, 0, 0);
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + g.steng, SEM_CMP, 0, 0);
+		tile_io(&g, &tl[t], s, 1);
+		if (t + nbuf < nt)
+			npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + g.steng, SEM_ST, 0, 0);
+	}
+	npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + g.steng, SEM_END, 0, 0);
+	npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, SEM_END, 0, 0);
+	rc = 0;
+out:
+	free(tl);
+	npu_emit_cleanup(&g);
+	return rc;
+}
+
+static int emit_host(const npu_emitctx *c, int k, npu_mfunc *f)
+{
+	f->node = c->ir->k[k].hnode;
+	npu_memit(f, NPU_OP_HCALL, 0, 0, 0, c->hcall[k]);
+	npu_memit(f, NPU_OP_SIG, NPU_UNIT_HOST, SEM_END, 0, 0);
+	npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, SEM_END, 0, 0);
+	return 0;
+}
+
+int npu_emit_kernel(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
+{
+	const npu_kern *K = &c->ir->k[k];
+
+	f->node = K->nnodes ? K->nodes[0] : -1;
+	switch (K->kind) {
+	case NPU_KK_HOST: return emit_host(c, k, f);
+	case NPU_KK_MM: return npu_emit_mm(c, k, f, e);
+	default: return emit_ew(c, k, f, e);
+	}
+}

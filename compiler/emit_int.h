@@ -1,0 +1,55 @@
+/*
+ * emit_int.h - private to the templates (emit*.c): the code-generation
+ * context shared by the ew/row skeleton and the mm template.
+ */
+#ifndef NPU_EMIT_INT_H
+#define NPU_EMIT_INT_H
+
+#include "compiler/driver.h"
+
+/* Semaphores (balanced within each kernel: every sig has its wait). */
+enum {
+	SEM_LD = 0,          /* + engine: tile loaded (to vec) */
+	SEM_FREE = 8,        /* + engine: input slot free (from vec / mxu) */
+	SEM_ST = 16,         /* output slot stored */
+	SEM_CMP = 17,        /* tile computed */
+	SEM_END = 18,        /* kernel done, to the scalar unit */
+	SEM_MLD = 19,        /* mm: + 0/1: A/B panel loaded (to mxu) */
+	SEM_MFREE = 21,      /* mm: + 0/1: A/B slot free (from mxu) */
+	SEM_MMD = 23,        /* mm: block accumulated (to vec) */
+	SEM_ACCF = 24        /* mm: accumulator slot read (to mxu) */
+};
+
+typedef struct emit_t {
+	const npu_kir *ir;
+	const npu_prog *p;
+	const npu_target *t;
+	const npu_kern *K;
+	npu_mfunc *f;
+	int *lv, *memo, *rowm;   /* per expression value */
+	int64_t (*st)[NPU_MAX_DIMS]; /* per operand, coalesced strides */
+	int64_t n[NPU_MAX_DIMS];
+	int q;
+	uint64_t *slot;          /* per operand: SRAM address this tile */
+	uint64_t (*slotb)[2];    /* per operand and buffer */
+	uint64_t accslot;
+	int *ldeng, *used, steng;
+	int xoff[4], xrowc[4], xrow[4], xvlen, xone;
+	int64_t dstate[NPU_MAX_DMA][NPU_NDFIELD];
+	int dvalid[NPU_MAX_DMA][NPU_NDFIELD];
+	uint64_t dram_bytes;
+} emit_t;
+
+int npu_emit_setup(emit_t *g, const npu_emitctx *c, int k, npu_mfunc *f);
+void npu_emit_cleanup(emit_t *g);
+int npu_emit_dims(const npu_kir *ir, const npu_kern *K, int64_t *n,
+		  int64_t (*st)[NPU_MAX_DIMS], int *q);
+int npu_emit_level(const npu_kern *K, int *lv);
+int npu_emit_x(emit_t *g, int i);
+void npu_emit_pass(emit_t *g, int64_t n, void (*body)(emit_t *, void *),
+		   void *arg);
+void npu_emit_row(emit_t *g, int64_t n);
+void npu_emit_dma(emit_t *g, int q, int store, uint64_t dram, uint64_t local,
+		  int esz, int64_t rows, int64_t cols, int64_t sa, int64_t sb);
+
+#endif

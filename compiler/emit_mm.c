@@ -1,0 +1,256 @@
+/*
+ * emit_mm.c - the mm template: C[b] = A[b] . B[b] on the matrix unit,
+ * weight-stationary, with the fused epilogue (bias, activation, residual,
+ * cast) on the vector unit reading the accumulator.
+ *
+ * The output is cut into blocks of tile_m x tile_n (K whole: the A panel
+ * [mb][K] and the B panel [K][nb] both sit in SRAM, packed).  For each
+ * block the matrix unit walks K in slices of the array's rows and N in
+ * slices of its columns: mldw loads a [Kt][Nt] weight slice, mmac streams
+ * the mb rows of A through it into the accumulator ([mb][nb], packed),
+ * accumulating after the first K slice.  The next mldw overlaps the
+ * current mmac's stream, so the array stays busy when mb >= its rows.
+ *
+ * Everything is double-buffered: panel slots, epilogue input slots,
+ * output slots and accumulator slots alternate between blocks.  Program
+ * order is loads(t+1), matrix work(t), epilogue(t-1), store(t-1), so DMA,
+ * the array and the vector unit overlap; semaphores (emit_int.h) keep
+ * each slot from being overwritten before its reader is done.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/emit_int.h"
+
+typedef struct blk {
+	int64_t b, m0, mn, n0, nn;
+} blk;
+
+static uint64_t dram_of(const emit_t *g, int op)
+{
+	const npu_kopnd *o = &g->K->ops[op];
+	const npu_kval *v = &g->ir->v[o->val];
+
+	return g->p->bufs[v->buf].addr +
+	       (uint64_t)(o->off * npu_dtype_size(v->dtype));
+}
+
+int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
+{
+	const npu_kern *K = &c->ir->k[k];
+	const npu_target *t = c->t;
+	emit_t g;
+	int rc = -1, E = t->dma_engines;
+	int dt = K->mm_dtype, esz = npu_dtype_size(dt), nd = K->ndim;
+	int64_t M = K->mm_m, N = K->mm_n, KK = K->mm_k, B = K->mm_batch;
+	int64_t mb = K->kn.tile_m, nb = K->kn.tile_n, nbm, nbn, nt;
+	int64_t R = t->mxu_rows, C = t->mxu_cols;
+	const npu_kopnd *A = &K->ops[K->mm_a], *W = &K->ops[K->mm_b];
+	int andim = c->ir->v[A->val].ndim;
+	uint64_t addr = 0, slotA[2], slotB[2], accs[2];
+	int qa = 0, qb = E > 1 ? 1 : 0, qe = E > 2 ? 2 : 0, qs = E - 1;
+	blk *bl = NULL;
+	int epi_loads = 0;
+
+	(void)andim;
+	if (npu_emit_setup(&g, c, k, f) < 0)
+		return npu_errf(e, "out of memory");
+	if (!M || !N || !B) {
+		rc = 0;
+		goto out;
+	}
+	if (dt != c->ir->v[A->val].dtype) {
+		npu_errf(e, "kernel %s: matmul precision conversion is not implemented", K->name);
+		goto out;
+	}
+	if (mb <= 0 || mb > M)
+		mb = M;
+	if (nb <= 0 || nb > N)
+		nb = N;
+	nbm = (M + mb - 1) / mb;
+	nbn = (N + nb - 1) / nb;
+	nt = B * nbm * nbn;
+	/* SRAM: panels, then epilogue operands [mb][nb] */
+	for (int s = 0; s < 2; s++) {
+		slotA[s] = addr;
+		addr += ((uint64_t)(mb * KK * esz) + 63) & ~63ull;
+		slotB[s] = addr;
+		addr += ((uint64_t)(KK * nb * esz) + 63) & ~63ull;
+	}
+	for (int o = 0; o < K->nops; o++) {
+		if (o == K->mm_a || o == K->mm_b)
+			continue;
+		int oe = npu_dtype_size(c->ir->v[K->ops[o].val].dtype);
+		for (int s = 0; s < 2; s++) {
+			g.slotb[o][s] = addr;
+			addr += ((uint64_t)(mb * nb * oe) + 63) & ~63ull;
+		}
+		if (!K->ops[o].out && g.used[o])
+			epi_loads = 1;
+	}
+	if (addr > t->sram_bytes - NPU_SPILL_BYTES) {
+		npu_errf(e, "kernel %s: K tile %lld with blocks %lldx%lld needs %llu KiB, SRAM holds %llu KiB",
+			 K->name, (long long)KK, (long long)mb, (long long)nb,
+			 (unsigned long long)(addr >> 10),
+			 (unsigned long long)((t->sram_bytes - NPU_SPILL_BYTES) >> 10));
+		goto out;
+	}
+	if ((uint64_t)(2 * mb * nb * 4) > t->acc_bytes) {
+		npu_errf(e, "kernel %s: block %lldx%lld needs %llu KiB of accumulator, it holds %llu KiB",
+			 K->name, (long long)mb, (long long)nb,
+			 (unsigned long long)((2 * mb * nb * 4) >> 10),
+			 (unsigned long long)(t->acc_bytes >> 10));
+		goto out;
+	}
+	accs[0] = NPU_ACC_BASE;
+	accs[1] = NPU_ACC_BASE + (((uint64_t)(mb * nb * 4) + 63) & ~63ull);
+	if (!(bl = malloc((size_t)nt * sizeof *bl))) {
+		npu_errf(e, "out of memory");
+		goto out;
+	}
+	{
+		int64_t i = 0;
+		for (int64_t b = 0; b < B; b++)
+			for (int64_t x = 0; x < (K->kn.loop_order ? nbm : nbn); x++)
+				for (int64_t y = 0; y < (K->kn.loop_order ? nbn : nbm); y++, i++) {
+					int64_t im = K->kn.loop_order ? x : y;
+					int64_t in = K->kn.loop_order ? y : x;
+					bl[i].b = b;
+					bl[i].m0 = im * mb;
+					bl[i].mn = M - im * mb < mb ? M - im * mb : mb;
+					bl[i].n0 = in * nb;
+					bl[i].nn = N - in * nb < nb ? N - in * nb : nb;
+				}
+	}
+	for (int64_t it = -1; it <= nt; it++) {
+		/* loads of block it + 1 */
+		int64_t lt = it + 1;
+		if (lt < nt) {
+			const blk *L = &bl[lt];
+			int s = (int)(lt & 1);
+			int64_t aoff = A->off + L->m0 * A->stride[andim - 2];
+			int64_t boff = W->off + L->n0 * W->stride[c->ir->v[W->val].ndim - 1];
+			if (andim == 3)
+				aoff += L->b * A->stride[0];
+			if (c->ir->v[W->val].ndim == 3)
+				boff += L->b * W->stride[0];
+			if (lt >= 2) {
+				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + qa, SEM_MFREE, 0, 0);
+				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + qb, SEM_MFREE + 1, 0, 0);
+			}
+			npu_emit_dma(&g, qa, 0, c->p->bufs[c->ir->v[A->val].buf].addr + (uint64_t)(aoff * esz),
+				     slotA[s], esz, L->mn, KK, A->stride[andim - 2], 1);
+			npu_emit_dma(&g, qb, 0, c->p->bufs[c->ir->v[W->val].buf].addr + (uint64_t)(boff * esz),
+				     slotB[s], esz, KK, L->nn,
+				     W->stride[c->ir->v[W->val].ndim - 2], 1);
+			npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + qa, SEM_MLD, 0, 0);
+			npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + qb, SEM_MLD + 1, 0, 0);
+			if (epi_loads) {
+				if (lt >= 2)
+					npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + qe, SEM_FREE, 0, 0);
+				for (int o = 0; o < K->nops; o++) {
+					const npu_kopnd *P = &K->ops[o];
+					if (o == K->mm_a || o == K->mm_b || P->out || !g.used[o])
+						continue;
+					int pe = npu_dtype_size(c->ir->v[P->val].dtype);
+					int64_t off = L->m0 * P->stride[nd - 2] + L->n0 * P->stride[nd - 1];
+					if (nd == 3)
+						off += L->b * P->stride[0];
+					npu_emit_dma(&g, qe, 0, dram_of(&g, o) + (uint64_t)(off * pe),
+						     g.slotb[o][s], pe, L->mn, L->nn,
+						     P->stride[nd - 2], P->stride[nd - 1]);
+				}
+				npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + qe, SEM_LD, 0, 0);
+			}
+		}
+		/* matrix work of block it */
+		if (it >= 0 && it < nt) {
+			const blk *T = &bl[it];
+			int s = (int)(it & 1);
+			int64_t lastk = -1, lastn = -1;
+			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_MLD, 0, 0);
+			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_MLD + 1, 0, 0);
+			if (it >= 2)
+				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_ACCF, 0, 0);
+			for (int64_t k0 = 0; k0 < KK; k0 += R)
+				for (int64_t n0 = 0; n0 < T->nn; n0 += C) {
+					int64_t kt = KK - k0 < R ? KK - k0 : R;
+					int64_t ntl = T->nn - n0 < C ? T->nn - n0 : C;
+					int xa = npu_mx(f), xb = npu_mx(f), xc = npu_mx(f);
+					if (kt != lastk || ntl != lastn) {
+						int x1 = npu_mx(f), x2 = npu_mx(f);
+						npu_mli(f, x1, kt);
+						npu_mli(f, x2, ntl);
+						npu_memit(f, NPU_OP_MCFG, x1, x2, dt, 0);
+						x1 = npu_mx(f);
+						x2 = npu_mx(f);
+						npu_mli(f, x1, KK * esz);
+						npu_mli(f, x2, T->nn * 4);
+						npu_memit(f, NPU_OP_MSTRIDE, x1, x2, 0, 0);
+						lastk = kt;
+						lastn = ntl;
+					}
+					npu_mli(f, xa, (int64_t)(slotB[s] + (uint64_t)((k0 * T->nn + n0) * esz)));
+					npu_mli(f, xb, T->nn * esz);
+					npu_memit(f, NPU_OP_MLDW, xa, xb, 0, 0);
+					xa = npu_mx(f);
+					xb = npu_mx(f);
+					npu_mli(f, xa, (int64_t)(slotA[s] + (uint64_t)(k0 * esz)));
+					npu_mli(f, xb, (int64_t)(accs[s] + (uint64_t)(n0 * 4)));
+					npu_mli(f, xc, T->mn);
+					npu_memit(f, NPU_OP_MMAC, xa, xb, xc, k0 ? NPU_MMAC_ACC : 0);
+				}
+			npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, SEM_MMD, 0, 0);
+			if (it + 2 < nt) {
+				npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, SEM_MFREE, 0, 0);
+				npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, SEM_MFREE + 1, 0, 0);
+			}
+		}
+		/* epilogue and store of block it - 1 */
+		int64_t et = it - 1;
+		if (et >= 0 && et < nt) {
+			const blk *T = &bl[et];
+			int s = (int)(et & 1);
+			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, SEM_MMD, 0, 0);
+			if (epi_loads)
+				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, SEM_LD, 0, 0);
+			if (et >= 2)
+				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, SEM_ST, 0, 0);
+			for (int o = 0; o < K->nops; o++)
+				g.slot[o] = g.slotb[o][s];
+			g.accslot = accs[s];
+			memset(g.xrowc, 0, sizeof g.xrowc);
+			npu_emit_row(&g, T->mn * T->nn);
+			if (et + 2 < nt) {
+				npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, SEM_ACCF, 0, 0);
+				if (epi_loads)
+					npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, SEM_FREE, 0, 0);
+			}
+			npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, SEM_CMP, 0, 0);
+			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + qs, SEM_CMP, 0, 0);
+			for (int o = 0; o < K->nops; o++) {
+				const npu_kopnd *P = &K->ops[o];
+				if (!P->out)
+					continue;
+				int pe = npu_dtype_size(c->ir->v[P->val].dtype);
+				int64_t off = T->m0 * P->stride[nd - 2] + T->n0 * P->stride[nd - 1];
+				if (nd == 3)
+					off += T->b * P->stride[0];
+				npu_emit_dma(&g, qs, 1, dram_of(&g, o) + (uint64_t)(off * pe),
+					     g.slotb[o][s], pe, T->mn, T->nn,
+					     P->stride[nd - 2], P->stride[nd - 1]);
+			}
+			if (et + 2 < nt)
+				npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + qs, SEM_ST, 0, 0);
+		}
+	}
+	npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + qs, SEM_END, 0, 0);
+	npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, SEM_END, 0, 0);
+	rc = 0;
+out:
+	free(bl);
+	npu_emit_cleanup(&g);
+	return rc;
+}

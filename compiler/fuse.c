@@ -1,0 +1,1464 @@
+/*
+ * fuse.c - partition the graph into kernels (kernel IR, kir.h).
+ *
+ * One walk over the nodes in topological order keeps one open kernel.  A
+ * node joins it when the template can take it (support.def says how the
+ * op lowers) and every tensor it reads is either computed in that kernel
+ * over the same index space ("in register") or comes from a kernel that
+ * is already closed; otherwise the open kernel closes and the node starts
+ * a new one.  Kernels are therefore contiguous runs of the topological
+ * order, so they can never depend on each other in a cycle, and a value
+ * computed inside a kernel is written to DRAM only when something outside
+ * reads it.  Each decision, and each refusal with its reason, goes to the
+ * report.
+ *
+ * Views (support.def VIEW) make no code: they become offsets and strides
+ * into the materialized value they view, and kernels read them through
+ * DMA descriptors.  Constant fills become immediates.  Ops the backend
+ * does not lower, and float64 or integer arithmetic, become host kernels
+ * that run the reference interpreter's implementation of the op.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/kir.h"
+#include "isa/isa.h"
+
+typedef struct fz {
+	npu_kir *ir;
+	const npu_graph *g;
+	const npu_fuse_env *env;
+	npu_err *e;
+	int cur;            /* open kernel, -1 */
+	int *level;         /* per value: 0 elem, 1 row (in its producer) */
+	int nlevel;
+} fz;
+
+enum { LV_ELEM, LV_ROW };
+
+static int fz_level(fz *z, int v)
+{
+	return v < z->nlevel ? z->level[v] : LV_ELEM;
+}
+
+static int set_level(fz *z, int v, int lv)
+{
+	if (v >= z->nlevel) {
+		int n = z->ir->capv > v ? z->ir->capv : v + 16;
+		int *p = realloc(z->level, (size_t)n * sizeof *p);
+		if (!p)
+			return -1;
+		memset(p + z->nlevel, 0, (size_t)(n - z->nlevel) * sizeof *p);
+		z->level = p;
+		z->nlevel = n;
+	}
+	z->level[v] = lv;
+	return 0;
+}
+
+static int isfloat(int dt)
+{
+	return dt == NPU_DT_F32 || dt == NPU_DT_BF16 || dt == NPU_DT_F16;
+}
+
+static int vecok(int dt)
+{
+	return isfloat(dt) || dt == NPU_DT_BOOL;
+}
+
+/*
+ * PyTorch's view stride rule: strides of newshape over the same memory
+ * as (oshape, ostride), or -1 when the view would need a copy.
+ */
+static int restride(int on, const int64_t *oshape, const int64_t *ostride,
+		    int nn, const int64_t *nshape, int64_t *nstride)
+{
+	int64_t numel = npu_kir_numel(on, oshape), base, tn = 1, vn = 1;
+	int vd = nn - 1;
+
+	if (numel != npu_kir_numel(nn, nshape))
+		return -1;
+	if (numel == 0 || on == 0) {
+		npu_kir_contig(nn, nshape, nstride);
+		if (on == 0)
+			for (int d = 0; d < nn; d++)
+				nstride[d] = 0;
+		return 0;
+	}
+	base = ostride[on - 1];
+	for (int td = on - 1; td >= 0; td--) {
+		tn *= oshape[td];
+		if (td == 0 || (oshape[td - 1] != 1 &&
+				ostride[td - 1] != tn * base)) {
+			while (vd >= 0 && (vn < tn || nshape[vd] == 1)) {
+				nstride[vd] = vn * base;
+				vn *= nshape[vd];
+				vd--;
+			}
+			if (vn != tn)
+				return -1;
+			if (td > 0) {
+				base = ostride[td - 1];
+				tn = vn = 1;
+			}
+		}
+	}
+	return vd == -1 ? 0 : -1;
+}
+
+static int iscontig(const npu_kval *v)
+{
+	int64_t s[NPU_MAX_DIMS];
+
+	npu_kir_contig(v->ndim, v->shape, s);
+	for (int d = 0; d < v->ndim; d++)
+		if (v->shape[d] != 1 && s[d] != v->stride[d])
+			return 0;
+	return v->off == 0;
+}
+
+/* The tensor meta of node n's output k, or NULL. */
+static const npu_gmeta *tmeta(const npu_gnode *n, int k)
+{
+	if (!n->meta || k >= n->nmeta || n->meta[k].kind != NPU_GM_TENSOR)
+		return NULL;
+	for (int d = 0; d < n->meta[k].ndim; d++)
+		if (n->meta[k].shape[d].sym)
+			return NULL;
+	return &n->meta[k];
+}
+
+static int meta_val(fz *z, int node, int k, const char *name)
+{
+	const npu_gmeta *m = tmeta(&z->g->nodes[node], k);
+	int64_t shape[NPU_MAX_DIMS];
+
+	if (!m)
+		return npu_errf(z->e, "%s: node '%s': no concrete tensor meta (dynamic shapes are not supported)",
+				z->g->file, z->g->nodes[node].name);
+	for (int d = 0; d < m->ndim; d++)
+		shape[d] = m->shape[d].v;
+	return npu_kir_val(z->ir, name, node, m->dtype, m->ndim, shape);
+}
+
+/* A view value of src (root or view) with given shape, offset, strides. */
+static int view_val(fz *z, int node, int src, int ndim, const int64_t *shape,
+		    int64_t off, const int64_t *stride)
+{
+	npu_kir *ir = z->ir;
+	int v = npu_kir_val(ir, z->g->nodes[node].name, node, ir->v[src].dtype,
+			    ndim, shape);
+	int root;
+
+	if (v < 0)
+		return npu_errf(z->e, "out of memory");
+	root = ir->v[src].root < 0 ? src : ir->v[src].root;
+	ir->v[v].root = root;
+	ir->v[v].off = off;
+	memcpy(ir->v[v].stride, stride, (size_t)ndim * sizeof *stride);
+	ir->v[v].isconst = ir->v[src].isconst;
+	ir->v[v].fill = ir->v[src].fill;
+	return v;
+}
+
+static int root_of(const npu_kir *ir, int v)
+{
+	return ir->v[v].root < 0 ? v : ir->v[v].root;
+}
+
+/* ----------------------------------------------------------------- */
+/* Kernels */
+
+static void close_cur(fz *z)
+{
+	z->cur = -1;
+}
+
+static int new_kern(fz *z, int kind, int node)
+{
+	int k;
+
+	close_cur(z);
+	k = npu_kir_kern(z->ir, kind, z->g->nodes[node].name);
+	if (k < 0)
+		return npu_errf(z->e, "out of memory");
+	if (npu_kir_addnode(&z->ir->k[k], node) < 0)
+		return npu_errf(z->e, "out of memory");
+	return k;
+}
+
+/* Element strides of value v read over index space (ndim, shape) with
+ * broadcasting (right-aligned); -1 when v does not broadcast to it. */
+static int bcast_strides(const npu_kval *v, int ndim, const int64_t *shape,
+			 int64_t *st)
+{
+	int sh = ndim - v->ndim;
+
+	if (sh < 0)
+		return -1;
+	for (int d = 0; d < ndim; d++) {
+		int vd = d - sh;
+		if (vd < 0)
+			st[d] = 0;
+		else if (v->shape[vd] == shape[d])
+			st[d] = v->shape[vd] == 1 ? 0 : v->stride[vd];
+		else if (v->shape[vd] == 1)
+			st[d] = 0;
+		else
+			return -1;
+	}
+	return 0;
+}
+
+/* Operand of kernel k reading value v (broadcast to the op's shape os,
+ * then re-expressed over the kernel's space); -1 when not expressible. */
+static int ext_opnd(fz *z, int k, int v, int ondim, const int64_t *oshape)
+{
+	npu_kir *ir = z->ir;
+	npu_kern *K = &ir->k[k];
+	int64_t st[NPU_MAX_DIMS], kst[NPU_MAX_DIMS];
+	int root = root_of(ir, v);
+
+	if (bcast_strides(&ir->v[v], ondim, oshape, st) < 0)
+		return -1;
+	if (ondim != K->ndim || memcmp(oshape, K->shape, (size_t)ondim * sizeof *oshape)) {
+		if (restride(ondim, oshape, st, K->ndim, K->shape, kst) < 0)
+			return -1;
+	} else {
+		memcpy(kst, st, sizeof st);
+	}
+	for (int i = 0; i < K->nops; i++)
+		if (!K->ops[i].out && K->ops[i].val == root &&
+		    K->ops[i].off == ir->v[v].off &&
+		    !memcmp(K->ops[i].stride, kst, (size_t)K->ndim * sizeof *kst))
+			return i;
+	ir->v[root].needed = 1;
+	return npu_kir_opnd(K, root, 0, ir->v[v].off, kst);
+}
+
+static int xadd(fz *z, int k, int op, int vop, int a, int b, int c,
+		float imm, int node)
+{
+	npu_xins x = { .op = op, .vop = vop, .a = a, .b = b, .c = c,
+		       .imm = imm, .dtype = 0, .node = node };
+	int r = npu_kir_x(&z->ir->k[k], x);
+
+	if (r < 0)
+		npu_errf(z->e, "out of memory");
+	return r;
+}
+
+/*
+ * An argument of an elementwise node as an expression value of kernel k:
+ * in register when computed there, an immediate for a constant fill,
+ * else a LOAD of a new operand.  -2 when it cannot be read in k.
+ */
+static int arg_x(fz *z, int k, int v, int ondim, const int64_t *oshape,
+		 int node, int *lv)
+{
+	npu_kir *ir = z->ir;
+	const npu_kval *V = &ir->v[v];
+	int root = root_of(ir, v), o;
+
+	if (V->isconst) {
+		*lv = LV_ROW;
+		return xadd(z, k, NPU_X_CONST, 0, 0, 0, 0, (float)V->fill, node);
+	}
+	if (ir->v[root].producer == k) {
+		/* in register: the value itself, or a contiguous reshape */
+		if (v != root && !(iscontig(V) &&
+				   npu_kir_numel(V->ndim, V->shape) ==
+				   npu_kir_numel(ir->v[root].ndim, ir->v[root].shape)))
+			return -2;
+		*lv = fz_level(z, root);
+		return ir->v[root].xdef;
+	}
+	if (ir->v[root].producer >= 0 && ir->v[root].xdef >= 0 &&
+	    ir->v[root].producer == z->cur && k == z->cur)
+		return -2;
+	o = ext_opnd(z, k, v, ondim, oshape);
+	if (o < 0)
+		return -2;
+	*lv = LV_ELEM;
+	return xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node);
+}
+
+/* ----------------------------------------------------------------- */
+/* Elementwise ops as expression programs */
+
+static const npu_gval *arg(const npu_gnode *n, int i)
+{
+	return i < n->nargs ? &n->args[i] : NULL;
+}
+
+static int gnum(const npu_gval *v, double *out)
+{
+	if (!v)
+		return -1;
+	if (v->kind == NPU_GV_INT)
+		*out = (double)v->u.i;
+	else if (v->kind == NPU_GV_FLOAT)
+		*out = v->u.f;
+	else if (v->kind == NPU_GV_BOOL)
+		*out = v->u.b;
+	else
+		return -1;
+	return 0;
+}
+
+/* Emits the op of node n into kernel k given its tensor args' values x[]
+ * (scalars read from the node); the result value, -1 on error, -3 when
+ * the op's form is not supported natively. */
+static int ew_expr(fz *z, int k, const npu_gnode *n, int node, const int *x,
+		   int nx)
+{
+	double s = 0, s2 = 0;
+	int a = nx > 0 ? x[0] : -1, b = nx > 1 ? x[1] : -1, t, u;
+	const npu_gval *kw;
+
+#define UN(v, src) xadd(z, k, NPU_X_UN, NPU_OP_##v, (src), 0, 0, 0, node)
+#define BIN(v, p, q) xadd(z, k, NPU_X_BIN, NPU_OP_##v, (p), (q), 0, 0, node)
+#define BINI(v, p, f) xadd(z, k, NPU_X_BINI, NPU_OP_##v, (p), 0, 0, (float)(f), node)
+#define CST(f) xadd(z, k, NPU_X_CONST, 0, 0, 0, 0, (float)(f), node)
+	switch (n->aop) {
+	case NPU_AOP_ABS: return UN(VABS, a);
+	case NPU_AOP_NEG: return UN(VNEG, a);
+	case NPU_AOP_RELU: return BINI(VMAXI, a, 0);
+	case NPU_AOP_RELU6: return BINI(VMINI, BINI(VMAXI, a, 0), 6);
+	case NPU_AOP_SIGMOID: return UN(VSIGM, a);
+	case NPU_AOP_SILU: return BIN(VMUL, a, UN(VSIGM, a));
+	case NPU_AOP_TANH: return UN(VTANH, a);
+	case NPU_AOP_EXP: return UN(VEXP, a);
+	case NPU_AOP_LOG: return UN(VLOG, a);
+	case NPU_AOP_SQRT: return UN(VSQRT, a);
+	case NPU_AOP_RSQRT: return UN(VRSQRT, a);
+	case NPU_AOP_RECIPROCAL: return UN(VRCP, a);
+	case NPU_AOP_SIN: return UN(VSIN, a);
+	case NPU_AOP_COS: return UN(VCOS, a);
+	case NPU_AOP_ERF: return UN(VERF, a);
+	case NPU_AOP_FLOOR: return UN(VFLOOR, a);
+	case NPU_AOP_LOGICAL_NOT: return UN(VNOT, a);
+	case NPU_AOP_GELU:
+		kw = npu_gnode_kwarg(n, "approximate");
+		if (!kw && n->nargs > 1)
+			kw = &n->args[1];
+		if (kw && kw->kind == NPU_GV_STR && !strcmp(kw->u.s, "tanh")) {
+			/* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
+			t = BIN(VMUL, BIN(VMUL, a, a), a);
+			t = BIN(VADD, a, BINI(VMULI, t, 0.044715));
+			t = UN(VTANH, BINI(VMULI, t, 0.7978845608028654));
+			return BIN(VMUL, BINI(VMULI, a, 0.5), BINI(VADDI, t, 1));
+		}
+		/* x * 0.5 * (1 + erf(x / sqrt 2)) */
+		t = UN(VERF, BINI(VMULI, a, 0.7071067811865476));
+		return BIN(VMUL, BINI(VMULI, a, 0.5), BINI(VADDI, t, 1));
+	case NPU_AOP_HARDTANH:
+	case NPU_AOP_CLAMP:
+		t = a;
+		if (n->aop == NPU_AOP_HARDTANH) {
+			s = -1, s2 = 1;
+			gnum(arg(n, 1), &s);
+			gnum(arg(n, 2), &s2);
+			return BINI(VMINI, BINI(VMAXI, a, s), s2);
+		}
+		if (!gnum(arg(n, 1), &s))
+			t = BINI(VMAXI, t, s);
+		if (!gnum(arg(n, 2), &s2))
+			t = BINI(VMINI, t, s2);
+		return t;
+	case NPU_AOP_CLAMP_MIN:
+		return gnum(arg(n, 1), &s) ? -3 : BINI(VMAXI, a, s);
+	case NPU_AOP_CLAMP_MAX:
+		return gnum(arg(n, 1), &s) ? -3 : BINI(VMINI, a, s);
+	case NPU_AOP_ADD_TENSOR:
+	case NPU_AOP_SUB_TENSOR:
+		kw = npu_gnode_kwarg(n, "alpha");
+		if (kw && !gnum(kw, &s) && s != 1)
+			b = BINI(VMULI, b, s);
+		return n->aop == NPU_AOP_ADD_TENSOR ? BIN(VADD, a, b)
+						    : BIN(VSUB, a, b);
+	case NPU_AOP_ADD_SCALAR:
+	case NPU_AOP_SUB_SCALAR:
+	case NPU_AOP_RSUB_SCALAR:
+	case NPU_AOP_MUL_SCALAR:
+	case NPU_AOP_DIV_SCALAR:
+		if (gnum(arg(n, 1), &s))
+			return -3;
+		kw = npu_gnode_kwarg(n, "alpha");
+		if (kw && !gnum(kw, &s2) && s2 != 1)
+			s *= s2;
+		switch (n->aop) {
+		case NPU_AOP_ADD_SCALAR: return BINI(VADDI, a, s);
+		case NPU_AOP_SUB_SCALAR: return BINI(VADDI, a, -s);
+		case NPU_AOP_RSUB_SCALAR: return BINI(VRSUBI, a, s);
+		case NPU_AOP_MUL_SCALAR: return BINI(VMULI, a, s);
+		default: return BINI(VDIVI, a, s);
+		}
+	case NPU_AOP_MUL_TENSOR: return BIN(VMUL, a, b);
+	case NPU_AOP_DIV_TENSOR: return BIN(VDIV, a, b);
+	case NPU_AOP_POW_TS:
+		if (gnum(arg(n, 1), &s))
+			return -3;
+		if (s == 2)
+			return BIN(VMUL, a, a);
+		if (s == 1)
+			return a;
+		if (s == 0.5)
+			return UN(VSQRT, a);
+		return BINI(VPOWI, a, s);
+	case NPU_AOP_POW_TT: return BIN(VPOW, a, b);
+	case NPU_AOP_MAXIMUM: return BIN(VMAX, a, b);
+	case NPU_AOP_MINIMUM: return BIN(VMIN, a, b);
+	case NPU_AOP_EQ_TENSOR: return BIN(VCMPEQ, a, b);
+	case NPU_AOP_NE_TENSOR: return UN(VNOT, BIN(VCMPEQ, a, b));
+	case NPU_AOP_LT_TENSOR: return BIN(VCMPLT, a, b);
+	case NPU_AOP_LE_TENSOR: return BIN(VCMPLE, a, b);
+	case NPU_AOP_GT_TENSOR: return BIN(VCMPLT, b, a);
+	case NPU_AOP_GE_TENSOR: return BIN(VCMPLE, b, a);
+	case NPU_AOP_EQ_SCALAR:
+	case NPU_AOP_NE_SCALAR:
+	case NPU_AOP_LT_SCALAR:
+	case NPU_AOP_LE_SCALAR:
+	case NPU_AOP_GT_SCALAR:
+	case NPU_AOP_GE_SCALAR:
+		if (gnum(arg(n, 1), &s))
+			return -3;
+		if (n->aop == NPU_AOP_EQ_SCALAR)
+			return BINI(VCMPEQI, a, s);
+		if (n->aop == NPU_AOP_NE_SCALAR)
+			return UN(VNOT, BINI(VCMPEQI, a, s));
+		t = CST(s);
+		switch (n->aop) {
+		case NPU_AOP_LT_SCALAR: return BIN(VCMPLT, a, t);
+		case NPU_AOP_LE_SCALAR: return BIN(VCMPLE, a, t);
+		case NPU_AOP_GT_SCALAR: return BIN(VCMPLT, t, a);
+		default: return BIN(VCMPLE, t, a);
+		}
+	case NPU_AOP_LOGICAL_AND:
+	case NPU_AOP_BITWISE_AND:
+		t = UN(VNOT, UN(VNOT, a));
+		u = UN(VNOT, UN(VNOT, b));
+		return BIN(VMUL, t, u);
+	case NPU_AOP_LOGICAL_OR:
+	case NPU_AOP_BITWISE_OR:
+		t = UN(VNOT, UN(VNOT, a));
+		u = UN(VNOT, UN(VNOT, b));
+		return BIN(VMAX, t, u);
+	case NPU_AOP_WHERE:
+		return xadd(z, k, NPU_X_SEL, 0, a, b, x[2], 0, node);
+	case NPU_AOP_MASKED_FILL_S:
+		if (gnum(arg(n, 2), &s))
+			return -3;
+		return xadd(z, k, NPU_X_SEL, 0, b, CST(s), a, 0, node);
+	case NPU_AOP_TO_COPY:
+	case NPU_AOP_CLONE:
+		return a;
+	case NPU_AOP_COPY:
+		return b;
+	default:
+		return -3;
+	}
+#undef UN
+#undef BIN
+#undef BINI
+#undef CST
+}
+
+/* Tensor arguments of a node (node refs in args, lists flattened one level). */
+static int tensor_args(const npu_gnode *n, int *out, int max)
+{
+	int c = 0;
+
+	for (int i = 0; i < n->nargs; i++) {
+		const npu_gval *v = &n->args[i];
+		if (v->kind == NPU_GV_NODE && c < max)
+			out[c++] = v->u.node;
+		else if (v->kind == NPU_GV_LIST)
+			for (int j = 0; j < v->u.list.n; j++)
+				if (v->u.list.v[j].kind == NPU_GV_NODE && c < max)
+					out[c++] = v->u.list.v[j].u.node;
+	}
+	return c;
+}
+
+static int node_val(fz *z, int node)
+{
+	return z->ir->nodeval[node];
+}
+
+/* ----------------------------------------------------------------- */
+/* Host kernels and copies */
+
+/* A copy kernel that materializes value v contiguously; the new value. */
+static int copy_val(fz *z, int v, int node, const char *why)
+{
+	npu_kir *ir = z->ir;
+	int k, nv, o, x;
+	int64_t st[NPU_MAX_DIMS];
+	char name[256];
+
+	snprintf(name, sizeof name, "%s.copy", ir->v[v].name);
+	if ((k = new_kern(z, NPU_KK_EW, node)) < 0)
+		return -1;
+	free(ir->k[k].name);
+	ir->k[k].name = strdup(name);
+	ir->k[k].ndim = ir->v[v].ndim;
+	memcpy(ir->k[k].shape, ir->v[v].shape, sizeof ir->k[k].shape);
+	if ((nv = npu_kir_val(ir, name, ir->v[v].node, ir->v[v].dtype,
+			      ir->v[v].ndim, ir->v[v].shape)) < 0)
+		return npu_errf(z->e, "out of memory");
+	if (ir->v[v].isconst) {
+		x = xadd(z, k, NPU_X_CONST, 0, 0, 0, 0, (float)ir->v[v].fill, node);
+	} else {
+		if (bcast_strides(&ir->v[v], ir->v[v].ndim, ir->v[v].shape, st) < 0)
+			return npu_errf(z->e, "internal: copy of %s", ir->v[v].name);
+		ir->v[root_of(ir, v)].needed = 1;
+		o = npu_kir_opnd(&ir->k[k], root_of(ir, v), 0, ir->v[v].off, st);
+		x = xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node);
+	}
+	ir->v[nv].producer = k;
+	ir->v[nv].xdef = x;
+	ir->v[nv].needed = 1;
+	set_level(z, nv, LV_ELEM);
+	npu_kir_decide(ir, 0, "%s: materialized by a copy kernel (%s)",
+		       ir->v[v].name, why);
+	close_cur(z);
+	return nv;
+}
+
+static void json_str(char **p, size_t *n, size_t *cap, const char *s);
+
+static int jput(char **p, size_t *n, size_t *cap, const char *s)
+{
+	size_t l = strlen(s);
+
+	if (*n + l + 1 > *cap) {
+		size_t nc = (*cap + l + 1) * 2;
+		char *q = realloc(*p, nc);
+		if (!q)
+			return -1;
+		*p = q;
+		*cap = nc;
+	}
+	memcpy(*p + *n, s, l + 1);
+	*n += l;
+	return 0;
+}
+
+static void json_str(char **p, size_t *n, size_t *cap, const char *s)
+{
+	char c[8];
+
+	jput(p, n, cap, "\"");
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\') {
+			c[0] = '\\', c[1] = *s, c[2] = 0;
+		} else if ((unsigned char)*s < 0x20) {
+			snprintf(c, sizeof c, "\\u%04x", (unsigned char)*s);
+		} else {
+			c[0] = *s, c[1] = 0;
+		}
+		jput(p, n, cap, c);
+	}
+	jput(p, n, cap, "\"");
+}
+
+/* Writes v in the fxgraph value encoding, node refs as {"input": K}. */
+static int json_val(fz *z, const npu_gval *v, const int *innode, int nin,
+		    char **p, size_t *n, size_t *cap)
+{
+	char b[64];
+
+	switch (v->kind) {
+	case NPU_GV_NONE: return jput(p, n, cap, "null");
+	case NPU_GV_NODE:
+		for (int i = 0; i < nin; i++)
+			if (innode[i] == v->u.node) {
+				snprintf(b, sizeof b, "{\"input\": %d}", i);
+				return jput(p, n, cap, b);
+			}
+		return -1;
+	case NPU_GV_INT:
+		snprintf(b, sizeof b, "%lld", (long long)v->u.i);
+		return jput(p, n, cap, b);
+	case NPU_GV_FLOAT:
+		if (isnan(v->u.f))
+			return jput(p, n, cap, "{\"float\": \"nan\"}");
+		if (isinf(v->u.f))
+			return jput(p, n, cap, v->u.f > 0 ? "{\"float\": \"inf\"}"
+						   : "{\"float\": \"-inf\"}");
+		snprintf(b, sizeof b, "%.17g", v->u.f);
+		if (!strpbrk(b, ".eE"))
+			strcat(b, ".0");
+		return jput(p, n, cap, b);
+	case NPU_GV_BOOL: return jput(p, n, cap, v->u.b ? "true" : "false");
+	case NPU_GV_STR: json_str(p, n, cap, v->u.s); return 0;
+	case NPU_GV_DTYPE:
+		jput(p, n, cap, "{\"dtype\": ");
+		json_str(p, n, cap, npu_dtype_torch(v->u.dtype));
+		return jput(p, n, cap, "}");
+	case NPU_GV_DEVICE:
+	case NPU_GV_LAYOUT:
+	case NPU_GV_MEMFMT:
+		snprintf(b, sizeof b, "{\"%s\": ", v->kind == NPU_GV_DEVICE ? "device"
+			 : v->kind == NPU_GV_LAYOUT ? "layout" : "memory_format");
+		jput(p, n, cap, b);
+		json_str(p, n, cap, v->u.s);
+		return jput(p, n, cap, "}");
+	case NPU_GV_LIST:
+		jput(p, n, cap, "[");
+		for (int i = 0; i < v->u.list.n; i++) {
+			if (i)
+				jput(p, n, cap, ", ");
+			if (json_val(z, &v->u.list.v[i], innode, nin, p, n, cap) < 0)
+				return -1;
+		}
+		return jput(p, n, cap, "]");
+	default:
+		return -1;
+	}
+}
+
+static int host_kern(fz *z, int node, const char *reason)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	int tn[64], nt = tensor_args(n, tn, 64), k, *vals;
+	int innode[64], nin = 0;
+	char *js = NULL;
+	size_t jn = 0, jc = 0;
+	char nm[300];
+
+	/* inputs: materialized and contiguous */
+	int inv[64];
+	for (int i = 0; i < nt; i++) {
+		int v = node_val(z, tn[i]), dup = 0;
+		if (v < 0)
+			return npu_errf(z->e, "%s: node '%s': argument '%s' has no tensor value",
+					z->g->file, n->name, z->g->nodes[tn[i]].name);
+		for (int j = 0; j < nin; j++)
+			dup |= innode[j] == tn[i];
+		if (dup)
+			continue;
+		if (ir->v[v].root >= 0 || ir->v[v].isconst) {
+			if (ir->v[v].root >= 0 && !ir->v[v].isconst &&
+			    iscontig(&ir->v[v]) &&
+			    npu_kir_numel(ir->v[v].ndim, ir->v[v].shape) ==
+			    npu_kir_numel(ir->v[ir->v[v].root].ndim, ir->v[ir->v[v].root].shape)) {
+				/* a contiguous reshape: host gets a copy anyway */
+			}
+			if ((v = copy_val(z, v, node, "a host call reads it")) < 0)
+				return -1;
+		}
+		inv[nin] = v;
+		innode[nin++] = tn[i];
+	}
+	if ((k = new_kern(z, NPU_KK_HOST, node)) < 0)
+		return -1;
+	ir->k[k].hnode = node;
+	ir->k[k].hreason = strdup(reason);
+	ir->k[k].hin = malloc((size_t)(nin + 1) * sizeof(int));
+	if (!ir->k[k].hin)
+		return npu_errf(z->e, "out of memory");
+	for (int i = 0; i < nin; i++) {
+		ir->k[k].hin[i] = inv[i];
+		ir->v[inv[i]].needed = 1;
+	}
+	ir->k[k].nhin = nin;
+	/* attrs */
+	jput(&js, &jn, &jc, "{\"args\": [");
+	for (int i = 0; i < n->nargs; i++) {
+		if (i)
+			jput(&js, &jn, &jc, ", ");
+		if (json_val(z, &n->args[i], innode, nin, &js, &jn, &jc) < 0)
+			goto bad;
+	}
+	jput(&js, &jn, &jc, "], \"kwargs\": {");
+	for (int i = 0; i < n->nkwargs; i++) {
+		if (i)
+			jput(&js, &jn, &jc, ", ");
+		json_str(&js, &jn, &jc, n->kwargs[i].key);
+		jput(&js, &jn, &jc, ": ");
+		if (json_val(z, &n->kwargs[i].val, innode, nin, &js, &jn, &jc) < 0)
+			goto bad;
+	}
+	jput(&js, &jn, &jc, "}, \"dtype\": [");
+	vals = calloc((size_t)(n->nmeta + 1), sizeof *vals);
+	ir->k[k].hout = malloc((size_t)(n->nmeta + 1) * sizeof(int));
+	if (!vals || !ir->k[k].hout || !js) {
+		free(vals);
+		free(js);
+		return npu_errf(z->e, "out of memory");
+	}
+	for (int i = 0; i < n->nmeta; i++) {
+		int v;
+		if (i)
+			jput(&js, &jn, &jc, ", ");
+		if (n->meta[i].kind != NPU_GM_TENSOR) {
+			jput(&js, &jn, &jc, "null");
+			vals[i] = -1;
+			continue;
+		}
+		json_str(&js, &jn, &jc, npu_dtype_torch(n->meta[i].dtype));
+		snprintf(nm, sizeof nm, n->multi ? "%s.%d" : "%s", n->name, i);
+		if ((v = meta_val(z, node, i, nm)) < 0) {
+			free(vals);
+			free(js);
+			return -1;
+		}
+		ir->v[v].producer = k;
+		vals[i] = v;
+		ir->k[k].hout[ir->k[k].nhout++] = v;
+	}
+	jput(&js, &jn, &jc, "], \"precision\": \"torch\"}");
+	ir->k[k].hattrs = js;
+	ir->nodeval[node] = vals[0];
+	if (n->multi)
+		ir->nodevals[node] = vals;
+	else
+		free(vals);
+	close_cur(z);
+	return 0;
+bad:
+	free(js);
+	return npu_errf(z->e, "%s: node '%s': an argument cannot be passed to a host call",
+			z->g->file, n->name);
+}
+
+/* ----------------------------------------------------------------- */
+/* Views */
+
+static int64_t wrapdim(int64_t d, int nd)
+{
+	return d < 0 ? d + nd : d;
+}
+
+/* Computes the view node's value; 1 when it needs a copy (not expressible). */
+static int do_view(fz *z, int node)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	int src, v;
+	int64_t shape[NPU_MAX_DIMS], st[NPU_MAX_DIMS], off;
+	const npu_kval *S;
+	int nd;
+	double d0, d1, d2;
+
+	if (!m || n->nargs < 1 || n->args[0].kind != NPU_GV_NODE)
+		return npu_errf(z->e, "%s: node '%s': a view without a tensor input and meta",
+				z->g->file, n->name);
+	src = node_val(z, n->args[0].u.node);
+	if (src < 0)
+		return npu_errf(z->e, "%s: node '%s': its input has no value",
+				z->g->file, n->name);
+	S = &ir->v[src];
+	nd = m->ndim;
+	for (int d = 0; d < nd; d++)
+		shape[d] = m->shape[d].v;
+	off = S->off;
+	if (npu_kir_numel(nd, shape) == 0) {
+		npu_kir_contig(nd, shape, st);
+		goto make;
+	}
+	switch (n->aop) {
+	case NPU_AOP_VIEW:
+	case NPU_AOP_UNSAFE_VIEW:
+	case NPU_AOP_RESHAPE:
+	case NPU_AOP_SQUEEZE:
+	case NPU_AOP_SQUEEZE_DIM:
+	case NPU_AOP_SQUEEZE_DIMS:
+	case NPU_AOP_UNSQUEEZE:
+		if (restride(S->ndim, S->shape, S->stride, nd, shape, st) < 0)
+			return 1;
+		break;
+	case NPU_AOP_PERMUTE: {
+		const npu_gval *l = arg(n, 1);
+		if (!l || l->kind != NPU_GV_LIST || l->u.list.n != S->ndim)
+			return 1;
+		for (int d = 0; d < nd; d++) {
+			int64_t p = wrapdim(l->u.list.v[d].u.i, nd);
+			if (p < 0 || p >= S->ndim)
+				return 1;
+			st[d] = S->stride[p];
+		}
+		break;
+	}
+	case NPU_AOP_TRANSPOSE:
+	case NPU_AOP_T:
+		memcpy(st, S->stride, sizeof st);
+		if (S->ndim >= 2) {
+			int64_t a = S->ndim - 2, b = S->ndim - 1, t;
+			if (n->aop == NPU_AOP_TRANSPOSE) {
+				if (gnum(arg(n, 1), &d0) || gnum(arg(n, 2), &d1))
+					return 1;
+				a = wrapdim((int64_t)d0, nd);
+				b = wrapdim((int64_t)d1, nd);
+			}
+			t = st[a], st[a] = st[b], st[b] = t;
+		}
+		break;
+	case NPU_AOP_EXPAND: {
+		int sh = nd - S->ndim;
+		for (int d = 0; d < nd; d++) {
+			int sd = d - sh;
+			st[d] = sd < 0 || (S->shape[sd] == 1 && shape[d] != 1) ? 0
+				: S->stride[sd];
+		}
+		break;
+	}
+	case NPU_AOP_SELECT: {
+		int64_t dim, idx;
+		if (gnum(arg(n, 1), &d0) || gnum(arg(n, 2), &d1))
+			return 1;
+		dim = wrapdim((int64_t)d0, S->ndim);
+		idx = (int64_t)d1;
+		if (idx < 0)
+			idx += S->shape[dim];
+		off += idx * S->stride[dim];
+		for (int d = 0, j = 0; d < S->ndim; d++)
+			if (d != dim)
+				st[j++] = S->stride[d];
+		break;
+	}
+	case NPU_AOP_SLICE: {
+		int64_t dim = 0, start = 0, step = 1;
+		if (!gnum(arg(n, 1), &d0))
+			dim = wrapdim((int64_t)d0, S->ndim);
+		if (!gnum(arg(n, 2), &d1))
+			start = d1 < -9e18 ? 0 : (int64_t)d1;
+		if (!gnum(arg(n, 4), &d2))
+			step = (int64_t)d2;
+		if (start < 0)
+			start += S->shape[dim];
+		if (start < 0)
+			start = 0;
+		if (start > S->shape[dim])
+			start = S->shape[dim];
+		memcpy(st, S->stride, sizeof st);
+		off += start * S->stride[dim];
+		st[dim] *= step;
+		break;
+	}
+	default: /* alias, detach, lift_fresh_copy, clone as a view */
+		if (nd != S->ndim)
+			return 1;
+		memcpy(st, S->stride, sizeof st);
+		break;
+	}
+make:
+	if ((v = view_val(z, node, src, nd, shape, off, st)) < 0)
+		return -1;
+	ir->nodeval[node] = v;
+	return 0;
+}
+
+/* ----------------------------------------------------------------- */
+/* The walk */
+
+/* Finishes a computed value of kernel k at expression x (rounding to the
+ * node's dtype as eager PyTorch does after every op). */
+static int def_val(fz *z, int k, int node, int x, int lv)
+{
+	npu_kir *ir = z->ir;
+	int v = meta_val(z, node, 0, z->g->nodes[node].name);
+
+	if (v < 0)
+		return -1;
+	if (ir->v[v].dtype == NPU_DT_BF16 || ir->v[v].dtype == NPU_DT_F16) {
+		npu_xins r = { .op = NPU_X_RND, .a = x, .dtype = ir->v[v].dtype,
+			       .node = node };
+		if ((x = npu_kir_x(&ir->k[k], r)) < 0)
+			return npu_errf(z->e, "out of memory");
+	}
+	ir->v[v].producer = k;
+	ir->v[v].xdef = x;
+	if (set_level(z, v, lv) < 0)
+		return npu_errf(z->e, "out of memory");
+	ir->nodeval[node] = v;
+	npu_kir_addnode(&ir->k[k], node);
+	return 0;
+}
+
+/* Tries to put elementwise node n into kernel k; 1 when it does not fit. */
+static int try_ew(fz *z, int k, int node, int fresh)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	int tn[8], nt = tensor_args(n, tn, 8), x[8], lv = LV_ROW, l;
+	int nx0 = ir->k[k].nx, nops0 = ir->k[k].nops, r;
+	int64_t shape[NPU_MAX_DIMS], numel, knumel;
+	npu_kern *K = &ir->k[k];
+
+	for (int d = 0; d < m->ndim; d++)
+		shape[d] = m->shape[d].v;
+	numel = npu_kir_numel(m->ndim, shape);
+	knumel = npu_kir_numel(K->ndim, K->shape);
+	for (int i = 0; i < nt; i++) {
+		int v = node_val(z, tn[i]);
+		if (v < 0)
+			return npu_errf(z->e, "%s: node '%s': argument '%s' has no tensor value",
+					z->g->file, n->name, z->g->nodes[tn[i]].name);
+		if ((x[i] = arg_x(z, k, v, m->ndim, shape, node, &l)) < 0) {
+			if (x[i] == -1)
+				return -1;
+			goto nofit;
+		}
+		if (l == LV_ELEM)
+			lv = LV_ELEM;
+	}
+	if (lv == LV_ROW && K->kind == NPU_KK_ROW) {
+		int64_t rows = knumel;
+		for (int d = K->ndim - K->rdims; d < K->ndim; d++)
+			rows /= K->shape[d] ? K->shape[d] : 1;
+		if (numel != rows && numel != knumel)
+			goto nofit;
+		if (numel != rows)
+			lv = LV_ELEM;
+	} else {
+		lv = LV_ELEM;
+		if (numel != knumel)
+			goto nofit;
+		if (K->kind == NPU_KK_ROW && fz_level(z, 0) < 0)
+			goto nofit;
+	}
+	r = ew_expr(z, k, n, node, x, nt);
+	if (r == -1)
+		return -1;
+	if (r == -3) {
+		ir->k[k].nx = nx0;
+		ir->k[k].nops = nops0;
+		return 2;
+	}
+	if (!fresh)
+		npu_kir_decide(ir, 1, "%s: fused into kernel %s (%s)", n->name,
+			       K->name, npu_kkind_name(K->kind));
+	return def_val(z, k, node, r, lv);
+nofit:
+	ir->k[k].nx = nx0;
+	ir->k[k].nops = nops0;
+	return 1;
+}
+
+static int do_ew(fz *z, int node)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	int k, r;
+
+	if (z->cur >= 0 && !ir->nofuse && ir->k[z->cur].kind != NPU_KK_HOST) {
+		r = try_ew(z, z->cur, node, 0);
+		if (r <= 0)
+			return r;
+		if (r == 2)
+			return host_kern(z, node, "this form of the op has no lowering");
+		npu_kir_decide(ir, 0, "%s: not fused into kernel %s: %s", n->name,
+			       ir->k[z->cur].name,
+			       "different index space, or reads a view of a value computed there");
+	} else if (z->cur >= 0 && ir->nofuse) {
+		npu_kir_decide(ir, 0, "%s: not fused: fusion is off (--no-fuse)", n->name);
+	}
+	if ((k = new_kern(z, NPU_KK_EW, node)) < 0)
+		return -1;
+	ir->k[k].ndim = m->ndim;
+	for (int d = 0; d < m->ndim; d++)
+		ir->k[k].shape[d] = m->shape[d].v;
+	z->cur = k;
+	r = try_ew(z, k, node, 1);
+	if (r == 1 || r == 2) {
+		/* cannot even start a kernel with it */
+		ir->nk--;
+		free(ir->k[k].name);
+		free(ir->k[k].nodes);
+		free(ir->k[k].ops);
+		free(ir->k[k].x);
+		z->cur = -1;
+		return host_kern(z, node, "operands not expressible as strided reads");
+	}
+	return r;
+}
+
+/* Reduction dims of a RED node: count of trailing dims reduced, 0 if not trailing. */
+static int red_dims(const npu_gnode *n, int nd)
+{
+	const npu_gval *l = arg(n, 1);
+	int mask = 0, r = 0;
+
+	if (n->aop == NPU_AOP_VAR) {
+		if (!l || l->kind == NPU_GV_NONE)
+			return 0;
+	}
+	if (!l || l->kind == NPU_GV_NONE)
+		return 0;
+	if (l->kind == NPU_GV_INT) {
+		mask = 1 << wrapdim(l->u.i, nd);
+	} else if (l->kind == NPU_GV_LIST) {
+		if (!l->u.list.n)
+			return 0;
+		for (int i = 0; i < l->u.list.n; i++) {
+			int64_t d = wrapdim(l->u.list.v[i].u.i, nd);
+			if (d < 0 || d >= nd)
+				return 0;
+			mask |= 1 << d;
+		}
+	} else {
+		return 0;
+	}
+	for (int d = nd - 1; d >= 0 && (mask >> d & 1); d--)
+		r++;
+	return (mask >> (nd - r)) == ((1 << r) - 1) && !(mask & ((1 << (nd - r)) - 1)) ? r : 0;
+}
+
+static int do_red(fz *z, int node)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	int src = node_val(z, n->args[0].u.node), k = -1, x, lv, r, rd;
+	const npu_kval *S = &ir->v[src];
+	int64_t C = 1;
+	double corr = 1;
+	int sm = n->aop == NPU_AOP_SOFTMAX;
+
+	if (sm) {
+		double dim;
+		if (gnum(arg(n, 1), &dim) || wrapdim((int64_t)dim, S->ndim) != S->ndim - 1)
+			return host_kern(z, node, "softmax over a dim that is not the last");
+		rd = 1;
+	} else {
+		rd = red_dims(n, S->ndim);
+	}
+	if (!rd || S->ndim == 0)
+		return host_kern(z, node, "reduction over dims that are not trailing");
+	if (n->aop == NPU_AOP_SUM_DIM && npu_gnode_kwarg(n, "dtype"))
+		return host_kern(z, node, "sum with a dtype argument");
+	if (n->aop == NPU_AOP_VAR) {
+		const npu_gval *c = npu_gnode_kwarg(n, "correction");
+		if (c && gnum(c, &corr))
+			corr = 1;
+	}
+	for (int d = S->ndim - rd; d < S->ndim; d++)
+		C *= S->shape[d];
+	/* join: the open kernel computes src elementwise over src's shape */
+	if (z->cur >= 0 && !ir->nofuse) {
+		npu_kern *K = &ir->k[z->cur];
+		int root = root_of(ir, src);
+		if ((K->kind == NPU_KK_EW || (K->kind == NPU_KK_ROW && K->rdims == rd)) &&
+		    ir->v[root].producer == z->cur && root == src &&
+		    fz_level(z, src) == LV_ELEM && K->ndim == S->ndim &&
+		    !memcmp(K->shape, S->shape, (size_t)S->ndim * sizeof *S->shape)) {
+			k = z->cur;
+			if (K->kind == NPU_KK_EW)
+				npu_kir_decide(ir, 1, "%s: reduction fused with its elementwise prologue in kernel %s (row)",
+					       n->name, K->name);
+			else
+				npu_kir_decide(ir, 1, "%s: reduction fused into row kernel %s",
+					       n->name, K->name);
+			K->kind = NPU_KK_ROW;
+			K->rdims = rd;
+		} else {
+			npu_kir_decide(ir, 0, "%s: reduction not fused into kernel %s: its input is not computed there over the same rows",
+				       n->name, K->name);
+		}
+	}
+	if (k < 0) {
+		if ((k = new_kern(z, NPU_KK_ROW, node)) < 0)
+			return -1;
+		ir->k[k].ndim = S->ndim;
+		memcpy(ir->k[k].shape, S->shape, sizeof S->shape);
+		ir->k[k].rdims = rd;
+		z->cur = k;
+	}
+	if ((x = arg_x(z, k, src, S->ndim, S->shape, node, &lv)) < 0)
+		return x == -1 ? -1 : host_kern(z, node, "input not readable");
+#define XA(op, vop, a, b, c, f) xadd(z, k, NPU_X_##op, NPU_OP_##vop, a, b, c, (float)(f), node)
+	switch (n->aop) {
+	case NPU_AOP_SUM_DIM:
+		r = XA(RFIN, NOP, XA(RED, VADD, x, 0, 0, 0), 0, 0, 0);
+		break;
+	case NPU_AOP_MEAN_DIM:
+		r = XA(RFIN, NOP, XA(RED, VADD, x, 0, 0, 0), 0, 0, 0);
+		r = XA(BINI, VDIVI, r, 0, 0, (double)C);
+		break;
+	case NPU_AOP_AMAX:
+		r = XA(RFIN, NOP, XA(RED, VMAX, x, 0, 0, 0), 0, 0, 0);
+		break;
+	case NPU_AOP_VAR: {
+		int mean = XA(RFIN, NOP, XA(RED, VADD, x, 0, 0, 0), 0, 0, 0), d;
+		mean = XA(BINI, VDIVI, mean, 0, 0, (double)C);
+		d = XA(BIN, VSUB, x, mean, 0, 0);
+		d = XA(BIN, VMUL, d, d, 0, 0);
+		r = XA(RFIN, NOP, XA(RED, VADD, d, 0, 0, 0), 0, 0, 0);
+		r = XA(BINI, VDIVI, r, 0, 0, (double)C - corr);
+		break;
+	}
+	default: { /* _softmax */
+		int mx = XA(RFIN, NOP, XA(RED, VMAX, x, 0, 0, 0), 0, 0, 0), ex, s;
+		ex = XA(UN, VEXP, XA(BIN, VSUB, x, mx, 0, 0), 0, 0, 0);
+		s = XA(RFIN, NOP, XA(RED, VADD, ex, 0, 0, 0), 0, 0, 0);
+		r = XA(BIN, VDIV, ex, s, 0, 0);
+		return def_val(z, k, node, r, LV_ELEM);
+	}
+	}
+#undef XA
+	return def_val(z, k, node, r, LV_ROW);
+}
+
+/* Constant operand for mm: the view of a CONST folded into a new
+ * contiguous CONST (the weight transposes of linear layers). */
+static int fold_const_view(fz *z, int v)
+{
+	npu_kir *ir = z->ir;
+	const npu_kval *V = &ir->v[v];
+	int root = root_of(ir, v), nv, esz = npu_dtype_size(V->dtype);
+	int64_t n = npu_kir_numel(V->ndim, V->shape), idx[NPU_MAX_DIMS] = { 0 };
+	uint8_t *dst;
+	const uint8_t *src = ir->v[root].cdata;
+
+	if ((nv = npu_kir_val(ir, V->name, V->node, V->dtype, V->ndim, V->shape)) < 0)
+		return npu_errf(z->e, "out of memory");
+	if (!(dst = malloc((size_t)(n * esz) + 1)))
+		return npu_errf(z->e, "out of memory");
+	for (int64_t i = 0; i < n; i++) {
+		int64_t o = ir->v[v].off;
+		for (int d = 0; d < ir->v[v].ndim; d++)
+			o += idx[d] * ir->v[v].stride[d];
+		memcpy(dst + i * esz, src + o * esz, (size_t)esz);
+		for (int d = ir->v[v].ndim - 1; d >= 0; d--) {
+			if (++idx[d] < ir->v[v].shape[d])
+				break;
+			idx[d] = 0;
+		}
+	}
+	ir->v[nv].kind = NPU_BUF_CONST;
+	ir->v[nv].cown = dst;
+	ir->v[nv].cdata = dst;
+	ir->v[nv].needed = 1;
+	npu_kir_decide(ir, 1, "%s: constant view folded at compile time", ir->v[v].name);
+	return nv;
+}
+
+/* An mm operand: contiguous rows (inner stride 1, no broadcast rows). */
+static int mm_operand(fz *z, int v, int node)
+{
+	npu_kir *ir = z->ir;
+	const npu_kval *V = &ir->v[v];
+	int nd = V->ndim, root = root_of(ir, v);
+
+	if (!V->isconst && nd >= 2 && (V->stride[nd - 1] == 1 || V->shape[nd - 1] == 1) &&
+	    V->stride[nd - 2] >= V->shape[nd - 1] && (nd < 3 || V->stride[0] != 0 || V->shape[0] == 1))
+		return v;
+	if (!V->isconst && ir->v[root].kind == NPU_BUF_CONST && ir->v[root].cdata)
+		return fold_const_view(z, v);
+	return copy_val(z, v, node, "a matmul operand needs contiguous rows");
+}
+
+static int do_mm(fz *z, int node)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	int ai = n->aop == NPU_AOP_ADDMM ? 1 : 0, a, b, k, x, bias = -1;
+	int64_t st[NPU_MAX_DIMS], oshape[NPU_MAX_DIMS];
+	double alpha = 1, beta = 1;
+	const npu_gval *kw;
+
+	if ((kw = npu_gnode_kwarg(n, "alpha")))
+		gnum(kw, &alpha);
+	if ((kw = npu_gnode_kwarg(n, "beta")))
+		gnum(kw, &beta);
+	if (alpha != 1 || beta != 1)
+		return host_kern(z, node, "addmm with alpha or beta");
+	a = node_val(z, n->args[ai].u.node);
+	b = node_val(z, n->args[ai + 1].u.node);
+	if (!isfloat(ir->v[a].dtype) || ir->v[a].dtype != ir->v[b].dtype ||
+	    m->dtype != ir->v[a].dtype)
+		return host_kern(z, node, "matmul of float64 or integer tensors");
+	if ((a = mm_operand(z, a, node)) < 0 || (b = mm_operand(z, b, node)) < 0)
+		return -1;
+	if (ai) {
+		bias = node_val(z, n->args[0].u.node);
+		if (ir->v[bias].ndim > 2)
+			return host_kern(z, node, "addmm bias of more than 2 dims");
+	}
+	if ((k = new_kern(z, NPU_KK_MM, node)) < 0)
+		return -1;
+	npu_kern *K = &ir->k[k];
+	K->ndim = m->ndim;
+	for (int d = 0; d < m->ndim; d++)
+		oshape[d] = K->shape[d] = m->shape[d].v;
+	K->mm_batch = m->ndim == 3 ? oshape[0] : 1;
+	K->mm_m = oshape[m->ndim - 2];
+	K->mm_n = oshape[m->ndim - 1];
+	K->mm_k = ir->v[a].shape[ir->v[a].ndim - 1];
+	K->mm_dtype = ir->v[a].dtype;
+	if (K->mm_dtype == NPU_DT_F32 && ir->fp32prec == 2)
+		K->mm_dtype = NPU_DT_BF16;
+	else if (K->mm_dtype == NPU_DT_F32 && ir->fp32prec == 1)
+		K->mm_dtype = NPU_DT_BF16, K->mm_passes = 3;
+	/* operands 0 and 1: A and B with their own strides (not over the space) */
+	memcpy(st, ir->v[a].stride, sizeof st);
+	ir->v[root_of(ir, a)].needed = 1;
+	ir->v[root_of(ir, b)].needed = 1;
+	K->mm_a = npu_kir_opnd(K, root_of(ir, a), 0, ir->v[a].off, ir->v[a].stride);
+	K->mm_b = npu_kir_opnd(K, root_of(ir, b), 0, ir->v[b].off, ir->v[b].stride);
+	if (K->mm_a < 0 || K->mm_b < 0)
+		return npu_errf(z->e, "out of memory");
+	z->cur = k;
+	x = xadd(z, k, NPU_X_ACC, 0, 0, 0, 0, 0, node);
+	if (bias >= 0) {
+		int lv, bx = arg_x(z, k, bias, m->ndim, oshape, node, &lv);
+		if (bx < 0)
+			return npu_errf(z->e, "%s: node '%s': bias does not broadcast",
+					z->g->file, n->name);
+		x = xadd(z, k, NPU_X_BIN, NPU_OP_VADD, x, bx, 0, 0, node);
+	}
+	return def_val(z, k, node, x, LV_ELEM);
+}
+
+static int do_const(fz *z, int node)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	double f = 0;
+	int v;
+
+	switch (n->aop) {
+	case NPU_AOP_FULL: if (gnum(arg(n, 1), &f)) return 1; break;
+	case NPU_AOP_FULL_LIKE: if (gnum(arg(n, 1), &f)) return 1; break;
+	case NPU_AOP_SCALAR_TENSOR: if (gnum(arg(n, 0), &f)) return 1; break;
+	case NPU_AOP_ONES: case NPU_AOP_ONES_LIKE: f = 1; break;
+	default: f = 0; break;
+	}
+	if ((v = meta_val(z, node, 0, n->name)) < 0)
+		return -1;
+	if (!vecok(ir->v[v].dtype))
+		return 1;
+	ir->v[v].isconst = 1;
+	ir->v[v].fill = f;
+	ir->nodeval[node] = v;
+	return 0;
+}
+
+static int do_placeholder(fz *z, int node)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	char key[512];
+	int v, dt, nd;
+	int64_t sh[NPU_MAX_DIMS];
+	const void *data = NULL;
+
+	if (n->phkind == NPU_PH_SYMINT || !m)
+		return npu_errf(z->e, "%s: node '%s': symbolic or non-tensor placeholders are not supported (dynamic shapes)",
+				z->g->file, n->name);
+	if (n->op == NPU_GOP_GET_ATTR)
+		snprintf(key, sizeof key, "attr.%s", n->target);
+	else
+		snprintf(key, sizeof key, "%s", n->name);
+	if ((v = meta_val(z, node, 0, n->name)) < 0)
+		return -1;
+	if (z->env && z->env->frozen)
+		data = z->env->frozen(z->env->ctx, key, &dt, &nd, sh);
+	if (data) {
+		if (dt != ir->v[v].dtype || nd != ir->v[v].ndim ||
+		    memcmp(sh, ir->v[v].shape, (size_t)nd * sizeof *sh)) {
+			char a[128] = "", b[128] = "";
+			for (int d = 0; d < nd; d++)
+				snprintf(a + strlen(a), sizeof a - strlen(a), "%s%lld", d ? "," : "", (long long)sh[d]);
+			for (int d = 0; d < ir->v[v].ndim; d++)
+				snprintf(b + strlen(b), sizeof b - strlen(b), "%s%lld", d ? "," : "", (long long)ir->v[v].shape[d]);
+			return npu_errf(z->e, "%s: node '%s': weights hold %s[%s], the graph says %s[%s]",
+					z->g->file, n->name, npu_dtype_name(dt), a,
+					npu_dtype_name(ir->v[v].dtype), b);
+		}
+		ir->v[v].kind = NPU_BUF_CONST;
+		ir->v[v].cdata = data;
+	} else if (n->op == NPU_GOP_GET_ATTR) {
+		return npu_errf(z->e, "%s: node '%s': get_attr tensor '%s' is not in the weights",
+				z->g->file, n->name, n->target);
+	} else {
+		ir->v[v].kind = NPU_BUF_INPUT;
+	}
+	ir->nodeval[node] = v;
+	return 0;
+}
+
+static int do_node(fz *z, int i)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[i];
+	int lk, tn[16], nt, r;
+
+	if (n->op == NPU_GOP_PLACEHOLDER || n->op == NPU_GOP_GET_ATTR)
+		return do_placeholder(z, i);
+	if (n->op == NPU_GOP_OUTPUT)
+		return 0;
+	if (n->op != NPU_GOP_CALL_FUNCTION)
+		return npu_errf(z->e, "%s: node '%s': %s nodes are not supported",
+				z->g->file, n->name, npu_gop_name(n->op));
+	if (n->aop == NPU_AOP_GETITEM) {
+		double idx;
+		int src = n->args[0].kind == NPU_GV_NODE ? n->args[0].u.node : -1;
+		if (src < 0 || gnum(arg(n, 1), &idx) || !ir->nodevals[src] ||
+		    idx < 0 || idx >= z->g->nodes[src].nmeta)
+			return npu_errf(z->e, "%s: node '%s': getitem of something that is not a multi-output node",
+					z->g->file, n->name);
+		ir->nodeval[i] = ir->nodevals[src][(int)idx];
+		return 0;
+	}
+	if (n->aop == NPU_AOP_UNKNOWN)
+		return npu_errf(z->e, "%s: node '%s': unknown operator '%s'",
+				z->g->file, n->name, n->target);
+	lk = npu_support_kind(n->aop);
+	if (lk != NPU_LK_HOST && (n->multi || !tmeta(n, 0)))
+		return host_kern(z, i, "multi-output or symbolic meta");
+	nt = tensor_args(n, tn, 16);
+	if (lk == NPU_LK_VIEW) {
+		if ((r = do_view(z, i)) <= 0)
+			return r;
+		return host_kern(z, i, "a view that needs a copy");
+	}
+	if (lk == NPU_LK_CONST) {
+		if ((r = do_const(z, i)) <= 0)
+			return r;
+		return host_kern(z, i, "a fill of an integer type");
+	}
+	if (lk == NPU_LK_HOST)
+		return host_kern(z, i, "no native lowering (not in support.def)");
+	for (int j = 0; j < nt; j++) {
+		int v = node_val(z, tn[j]);
+		if (v < 0)
+			return npu_errf(z->e, "%s: node '%s': argument '%s' has no tensor value",
+					z->g->file, n->name, z->g->nodes[tn[j]].name);
+		if (!vecok(ir->v[v].dtype))
+			return host_kern(z, i, ir->v[v].dtype == NPU_DT_F64
+					 ? "float64: runs on the host in fp64"
+					 : "integer operands");
+	}
+	if (!vecok(tmeta(n, 0)->dtype))
+		return host_kern(z, i, tmeta(n, 0)->dtype == NPU_DT_F64
+				 ? "float64: runs on the host in fp64" : "integer result");
+	if (lk == NPU_LK_MM)
+		return do_mm(z, i);
+	if (lk == NPU_LK_RED || lk == NPU_LK_SOFTMAX) {
+		if (!isfloat(tmeta(n, 0)->dtype))
+			return host_kern(z, i, "reduction of bool");
+		return do_red(z, i);
+	}
+	return do_ew(z, i);
+}
+
+/* Graph outputs: each gets its own OUTPUT buffer "output.i". */
+static int do_outputs(fz *z)
+{
+	npu_kir *ir = z->ir;
+	int n;
+	const npu_gval *o = npu_graph_outputs(z->g, &n);
+	char name[32];
+
+	if (!(ir->outs = calloc((size_t)n + 1, sizeof *ir->outs)))
+		return npu_errf(z->e, "out of memory");
+	for (int i = 0; i < n; i++) {
+		int v;
+		if (o[i].kind != NPU_GV_NODE || (v = node_val(z, o[i].u.node)) < 0)
+			return npu_errf(z->e, "%s: output %d is not a tensor", z->g->file, i);
+		if (ir->v[v].root >= 0 || ir->v[v].isconst || ir->v[v].kind != NPU_BUF_SCRATCH ||
+		    ir->v[v].outidx >= 0) {
+			close_cur(z);
+			if ((v = copy_val(z, v, o[i].u.node, "a graph output")) < 0)
+				return -1;
+		}
+		snprintf(name, sizeof name, "output.%d", i);
+		free(ir->v[v].name);
+		ir->v[v].name = strdup(name);
+		ir->v[v].kind = NPU_BUF_OUTPUT;
+		ir->v[v].outidx = i;
+		ir->v[v].needed = 1;
+		ir->outs[i] = v;
+	}
+	ir->nouts = n;
+	return 0;
+}
+
+/* Adds STORE operands for every value computed in a kernel and needed
+ * outside it. */
+static int add_stores(fz *z)
+{
+	npu_kir *ir = z->ir;
+
+	for (int v = 0; v < ir->nv; v++) {
+		npu_kval *V = &ir->v[v];
+		npu_kern *K;
+		int o, s;
+		if (!V->needed || V->producer < 0 || V->xdef < 0)
+			continue;
+		K = &ir->k[V->producer];
+		if (K->kind == NPU_KK_HOST)
+			continue;
+		if ((o = npu_kir_opnd(K, v, 1, 0, NULL)) < 0)
+			return npu_errf(z->e, "out of memory");
+		/* over the kernel's space: contiguous, or row-level per row */
+		if (fz_level(z, v) == LV_ROW && K->kind == NPU_KK_ROW) {
+			int64_t sh[NPU_MAX_DIMS];
+			memcpy(sh, K->shape, sizeof sh);
+			for (int d = K->ndim - K->rdims; d < K->ndim; d++)
+				sh[d] = 1;
+			npu_kir_contig(K->ndim, sh, K->ops[o].stride);
+			for (int d = K->ndim - K->rdims; d < K->ndim; d++)
+				K->ops[o].stride[d] = 0;
+		} else {
+			npu_kir_contig(K->ndim, K->shape, K->ops[o].stride);
+		}
+		npu_xins st = { .op = NPU_X_STORE, .a = V->xdef, .b = o,
+				.node = V->node };
+		if ((s = npu_kir_x(K, st)) < 0)
+			return npu_errf(z->e, "out of memory");
+	}
+	return 0;
+}
+
+int npu_fuse(npu_kir *ir, const npu_graph *g, const npu_fuse_env *env,
+	     npu_err *e)
+{
+	fz z = { .ir = ir, .g = g, .env = env, .e = e, .cur = -1 };
+	int rc = -1;
+
+	ir->g = g;
+	ir->nodeval = malloc((size_t)g->nnodes * sizeof *ir->nodeval);
+	ir->nodevals = calloc((size_t)g->nnodes, sizeof *ir->nodevals);
+	if (!ir->nodeval || !ir->nodevals) {
+		npu_errf(e, "out of memory");
+		goto out;
+	}
+	for (int i = 0; i < g->nnodes; i++)
+		ir->nodeval[i] = -1;
+	for (int i = 0; i < g->nnodes; i++)
+		if (do_node(&z, i) < 0)
+			goto out;
+	if (do_outputs(&z) < 0 || add_stores(&z) < 0)
+		goto out;
+	/* drop kernels that store nothing (dead code) */
+	for (int k = 0; k < ir->nk; k++) {
+		npu_kern *K = &ir->k[k];
+		int outs = 0;
+		for (int i = 0; i < K->nops; i++)
+			outs += K->ops[i].out;
+		if (K->kind != NPU_KK_HOST && !outs) {
+			npu_kir_decide(ir, 0, "kernel %s: nothing it computes is used; dropped", K->name);
+			K->nops = 0;
+			K->nx = 0;
+			K->ndim = 1;
+			K->shape[0] = 0;
+		}
+	}
+	rc = 0;
+out:
+	free(z.level);
+	return rc;
+}

@@ -1,0 +1,188 @@
+/*
+ * link.c - the program: DRAM layout, constant data, code, the kernel
+ * table, provenance and the host-call table (isa/prog.h).
+ *
+ * Layout (npu_link_layout, before emission, since instructions carry DRAM
+ * addresses): inputs first, in placeholder order, then outputs, then
+ * constants, then scratch, each 64-byte aligned (a DRAM burst).  Every
+ * materialized value that something reads gets its own buffer: the
+ * simulator requires a DMA row to stay inside one buffer, and a host call
+ * receives whole buffers with their shapes.
+ *
+ * Provenance: the program's node table is the graph's node list (index =
+ * graph node), with ATen target, module path and source line; every
+ * kernel lists the nodes fused into it and every instruction names its
+ * node, so traces attribute each cycle to an FX node.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/driver.h"
+
+static char *xstrdup(const char *s)
+{
+	return strdup(s ? s : "");
+}
+
+static int wants_buf(const npu_kval *v)
+{
+	if (v->root >= 0 || v->isconst)
+		return 0;
+	if (v->kind == NPU_BUF_INPUT || v->kind == NPU_BUF_OUTPUT)
+		return 1;
+	return v->needed;
+}
+
+int npu_link_layout(npu_kir *ir, npu_prog *p, npu_err *e)
+{
+	static const int order[] = { NPU_BUF_INPUT, NPU_BUF_OUTPUT,
+				     NPU_BUF_CONST, NPU_BUF_SCRATCH };
+	uint64_t addr = 0, cdata = 0;
+	int n = 0;
+
+	for (int i = 0; i < ir->nv; i++)
+		n += wants_buf(&ir->v[i]);
+	p->bufs = calloc((size_t)n + 1, sizeof *p->bufs);
+	if (!p->bufs)
+		return npu_errf(e, "out of memory");
+	for (int i = 0; i < ir->nv; i++)
+		if (wants_buf(&ir->v[i]) && ir->v[i].kind == NPU_BUF_CONST)
+			cdata += (npu_dtype_size(ir->v[i].dtype) *
+				  (uint64_t)npu_kir_numel(ir->v[i].ndim, ir->v[i].shape) + 63) & ~63ull;
+	if (cdata && !(p->cdata = calloc(1, cdata)))
+		return npu_errf(e, "out of memory");
+	cdata = 0;
+	for (int o = 0; o < 4; o++) {
+		/* outputs in output order */
+		int lim = order[o] == NPU_BUF_OUTPUT ? ir->nouts : ir->nv;
+		for (int j = 0; j < lim; j++) {
+			int i = order[o] == NPU_BUF_OUTPUT ? ir->outs[j] : j;
+			npu_kval *v = &ir->v[i];
+			npu_buf *b;
+			if (!wants_buf(v) || v->kind != order[o] || v->buf >= 0)
+				continue;
+			b = &p->bufs[p->nbufs];
+			b->dtype = v->dtype;
+			b->ndim = v->ndim;
+			memcpy(b->shape, v->shape, sizeof b->shape);
+			b->kind = v->kind;
+			b->size = (uint64_t)npu_kir_numel(v->ndim, v->shape) *
+				  (uint64_t)npu_dtype_size(v->dtype);
+			b->addr = addr;
+			addr += (b->size + 63) & ~63ull;
+			/* names are unique: synthetic copies get a suffix */
+			{
+				char nm[300];
+				int dup = 0;
+				snprintf(nm, sizeof nm, "%s", v->name);
+				for (;;) {
+					int clash = 0;
+					for (uint32_t q = 0; q < p->nbufs; q++)
+						clash |= !strcmp(p->bufs[q].name, nm);
+					if (!clash)
+						break;
+					snprintf(nm, sizeof nm, "%s.%d", v->name, ++dup);
+				}
+				if (!(b->name = strdup(nm)))
+					return npu_errf(e, "out of memory");
+			}
+			if (v->kind == NPU_BUF_CONST) {
+				b->data_off = cdata;
+				if (b->size)
+					memcpy(p->cdata + cdata, v->cdata, b->size);
+				cdata += (b->size + 63) & ~63ull;
+			}
+			v->buf = (int)p->nbufs++;
+		}
+	}
+	p->ncdata = cdata;
+	p->dram_size = addr ? addr : 64;
+	return 0;
+}
+
+int npu_link_finish(npu_kir *ir, npu_mfunc *fs, npu_prog *p,
+		    const npu_target *t, npu_err *e)
+{
+	const npu_graph *g = ir->g;
+	uint32_t total = 1, pc = 0, nk = 0, nkn = 0, nh = 0;
+
+	for (int k = 0; k < ir->nk; k++)
+		total += (uint32_t)fs[k].n;
+	p->code = calloc(total, sizeof *p->code);
+	p->insn_node = calloc(total, sizeof *p->insn_node);
+	p->nodes = calloc((size_t)g->nnodes + 1, sizeof *p->nodes);
+	p->kernels = calloc((size_t)ir->nk + 1, sizeof *p->kernels);
+	for (int k = 0; k < ir->nk; k++)
+		nkn += (uint32_t)ir->k[k].nnodes;
+	p->kernel_nodes = calloc(nkn + 1, sizeof *p->kernel_nodes);
+	p->hcalls = calloc((size_t)ir->nk + 1, sizeof *p->hcalls);
+	if (!p->code || !p->insn_node || !p->nodes || !p->kernels ||
+	    !p->kernel_nodes || !p->hcalls)
+		return npu_errf(e, "out of memory");
+	for (int i = 0; i < g->nnodes; i++) {
+		const npu_gnode *n = &g->nodes[i];
+		npu_node *d = &p->nodes[i];
+		d->name = xstrdup(n->name);
+		d->target = xstrdup(n->op == NPU_GOP_CALL_FUNCTION ? n->target
+				    : npu_gop_name(n->op));
+		d->module = xstrdup(n->module);
+		d->source = xstrdup(n->srcloc);
+		if (!d->name || !d->target || !d->module || !d->source)
+			return npu_errf(e, "out of memory");
+	}
+	p->nnodes = (uint32_t)g->nnodes;
+	nkn = 0;
+	for (int k = 0; k < ir->nk; k++) {
+		const npu_kern *K = &ir->k[k];
+		npu_mfunc *f = &fs[k];
+		if (npu_mfunc_finish(f, pc, e) < 0)
+			return -1;
+		if (K->kind == NPU_KK_HOST) {
+			npu_hostcall *h = &p->hcalls[nh++];
+			h->op = xstrdup(g->nodes[K->hnode].target);
+			h->attrs = xstrdup(K->hattrs);
+			h->nin = (uint32_t)K->nhin;
+			h->nargs = (uint32_t)(K->nhin + K->nhout);
+			h->args = calloc(h->nargs + 1, sizeof *h->args);
+			h->node = (uint32_t)K->hnode;
+			if (!h->op || !h->attrs || !h->args)
+				return npu_errf(e, "out of memory");
+			for (int i = 0; i < K->nhin; i++)
+				h->args[i] = (uint32_t)ir->v[K->hin[i]].buf;
+			for (int i = 0; i < K->nhout; i++)
+				h->args[K->nhin + i] = (uint32_t)ir->v[K->hout[i]].buf;
+		}
+		if (!f->n)
+			continue;
+		npu_kernel *kk = &p->kernels[nk++];
+		kk->name = xstrdup(K->name);
+		kk->start = pc;
+		kk->end = pc + (uint32_t)f->n;
+		kk->node_first = nkn;
+		kk->node_count = (uint32_t)K->nnodes;
+		for (int j = 0; j < K->nnodes; j++)
+			p->kernel_nodes[nkn++] = (uint32_t)K->nodes[j];
+		for (int i = 0; i < f->n; i++) {
+			npu_insn in = npu_minsn_insn(&f->v[i]);
+			p->code[pc] = npu_encode(&in);
+			p->insn_node[pc] = f->v[i].node >= 0 ? (uint32_t)f->v[i].node
+							     : NPU_NO_NODE;
+			pc++;
+		}
+	}
+	{
+		npu_insn h = { .op = NPU_OP_HALT };
+		p->code[pc] = npu_encode(&h);
+		p->insn_node[pc] = NPU_NO_NODE;
+		pc++;
+	}
+	p->ncode = pc;
+	p->nkernels = nk;
+	p->nkernel_nodes = nkn;
+	p->nhcalls = nh;
+	snprintf(p->target_name, sizeof p->target_name, "%s", t->name);
+	p->target_hash = t->hash;
+	return npu_prog_check(p, e);
+}

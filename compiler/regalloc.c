@@ -1,0 +1,272 @@
+/*
+ * regalloc.c - linear-scan register allocation of a kernel's instruction
+ * stream (Poletto and Sarkar), for the scalar and the vector file apart.
+ *
+ * Live intervals run from a register's first to its last mention in
+ * program order; a register live into a loop (the target of a backward
+ * branch) stays live to the loop's end, since the next iteration reads
+ * it again.  When no register is free the interval that ends last is
+ * spilled as a whole: each of its definitions is stored to an SRAM slot
+ * right after the instruction and each use is reloaded right before,
+ * through registers reserved for that (three per file, enough for the
+ * widest instruction).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/mir.h"
+
+#define NTEMP 3
+
+typedef struct ival {
+	int reg, cls;        /* virtual register, 0 scalar / 1 vector */
+	int start, end;
+	int phys;            /* -1 when spilled */
+	int64_t slot;        /* spill address */
+} ival;
+
+/* Register operands of m: fields, classes, read/write. */
+typedef struct ropd {
+	int fld, cls, rd, wr;
+} ropd;
+
+static int ropds(const npu_minsn *m, ropd *r)
+{
+	const npu_opinfo *oi = &npu_optab[m->op & 0xff];
+	const npu_fmtinfo *fi = &npu_fmttab[oi->fmt];
+	int n = 0;
+
+	for (int k = 0; k < fi->nopd; k++) {
+		const npu_operand *o = &fi->opd[k];
+		if (o->kind != NPU_K_X && o->kind != NPU_K_V)
+			continue;
+		if (o->kind == NPU_K_X && m->f[o->field] == 0)
+			continue; /* x0 */
+		r[n].fld = o->field;
+		r[n].cls = o->kind == NPU_K_V;
+		if (o->field == NPU_F_A && (oi->flags & NPU_WA)) {
+			r[n].wr = 1;
+			r[n].rd = !!(oi->flags & NPU_RA);
+		} else {
+			r[n].wr = 0;
+			r[n].rd = 1;
+		}
+		n++;
+	}
+	return n;
+}
+
+static int cmp_start(const void *a, const void *b)
+{
+	const ival *x = *(ival *const *)a, *y = *(ival *const *)b;
+
+	return x->start != y->start ? (x->start < y->start ? -1 : 1)
+				    : (x->reg < y->reg ? -1 : x->reg > y->reg);
+}
+
+static int scan(ival **iv, int n, int nphys, int cls, int64_t *spill_next,
+		uint64_t spill_end, int vlen, int *nspill, npu_err *e)
+{
+	ival **active = malloc((size_t)(n + 1) * sizeof *active);
+	int na = 0, *freep = malloc((size_t)(nphys + 1) * sizeof *freep), nf = 0;
+	int first = cls ? 0 : 1; /* x0 is not allocatable */
+	int64_t slotsz = cls ? (int64_t)vlen * 4 : 8;
+
+	if (!active || !freep) {
+		free(active);
+		free(freep);
+		return npu_errf(e, "out of memory");
+	}
+	for (int p = first + nphys - 1; p >= first; p--)
+		freep[nf++] = p;
+	for (int i = 0; i < n; i++) {
+		ival *cur = iv[i];
+		/* expire */
+		for (int j = 0; j < na;) {
+			if (active[j]->end < cur->start) {
+				freep[nf++] = active[j]->phys;
+				active[j] = active[--na];
+			} else {
+				j++;
+			}
+		}
+		if (nf) {
+			cur->phys = freep[--nf];
+			active[na++] = cur;
+			continue;
+		}
+		/* spill the interval that ends last */
+		int far = -1;
+		for (int j = 0; j < na; j++)
+			if (far < 0 || active[j]->end > active[far]->end)
+				far = j;
+		ival *victim = cur;
+		if (far >= 0 && active[far]->end > cur->end) {
+			victim = active[far];
+			cur->phys = victim->phys;
+			active[far] = cur;
+		}
+		victim->phys = -1;
+		if ((uint64_t)(*spill_next + slotsz) > spill_end) {
+			free(active);
+			free(freep);
+			return npu_errf(e, "register spills need more than the %llu bytes of spill space",
+					(unsigned long long)spill_end);
+		}
+		victim->slot = *spill_next;
+		*spill_next += slotsz;
+		(*nspill)++;
+	}
+	free(active);
+	free(freep);
+	return 0;
+}
+
+int npu_regalloc(npu_mfunc *f, const npu_ra_opts *o, npu_err *e)
+{
+	int nreg[2] = { f->nx + 1, f->nv };
+	ival *iv[2] = { NULL, NULL }, **ord[2] = { NULL, NULL };
+	int nord[2] = { 0, 0 }, rc = -1, changed;
+	int64_t spill_next = (int64_t)o->spill_base;
+	npu_minsn *out = NULL;
+	int *map = NULL, nout = 0, capout;
+	ropd r[4];
+
+	if (o->nxr < 4 || o->nxr > 31 - NTEMP || o->nvr < 2 || o->nvr > 32 - NTEMP)
+		return npu_errf(e, "register budget out of range (scalar 4..%d, vector 2..%d)",
+				31 - NTEMP, 32 - NTEMP);
+	for (int c = 0; c < 2; c++) {
+		iv[c] = malloc((size_t)(nreg[c] + 1) * sizeof *iv[c]);
+		ord[c] = malloc((size_t)(nreg[c] + 1) * sizeof *ord[c]);
+		if (!iv[c] || !ord[c]) {
+			npu_errf(e, "out of memory");
+			goto out;
+		}
+		for (int i = 0; i < nreg[c]; i++)
+			iv[c][i] = (ival){ .reg = i, .cls = c, .start = -1,
+					   .end = -1, .phys = -1 };
+	}
+	for (int i = 0; i < f->n; i++) {
+		int n = ropds(&f->v[i], r);
+		for (int k = 0; k < n; k++) {
+			ival *v = &iv[r[k].cls][f->v[i].f[r[k].fld]];
+			if (v->start < 0)
+				v->start = i;
+			v->end = i;
+		}
+	}
+	/* loops: live into a loop means live to its back edge */
+	do {
+		changed = 0;
+		for (int i = 0; i < f->n; i++) {
+			int l = f->v[i].label, L;
+			if (l < 0 || (L = f->lab[l]) > i)
+				continue;
+			for (int c = 0; c < 2; c++)
+				for (int j = 0; j < nreg[c]; j++) {
+					ival *v = &iv[c][j];
+					if (v->start >= 0 && v->start < L &&
+					    v->end >= L && v->end < i) {
+						v->end = i;
+						changed = 1;
+					}
+				}
+		}
+	} while (changed);
+	for (int c = 0; c < 2; c++) {
+		for (int j = 0; j < nreg[c]; j++)
+			if (iv[c][j].start >= 0 && !(c == 0 && j == 0))
+				ord[c][nord[c]++] = &iv[c][j];
+		qsort(ord[c], (size_t)nord[c], sizeof *ord[c], cmp_start);
+		if (scan(ord[c], nord[c], c ? o->nvr : o->nxr, c, &spill_next,
+			 o->spill_base + o->spill_bytes, o->vlen, &f->spills, e) < 0)
+			goto out;
+	}
+	/* rewrite, with spill code */
+	capout = f->n + 16;
+	out = malloc((size_t)capout * sizeof *out);
+	map = malloc((size_t)(f->n + 1) * sizeof *map);
+	if (!out || !map) {
+		npu_errf(e, "out of memory");
+		goto out;
+	}
+	for (int i = 0; i < f->n; i++) {
+		npu_minsn m = f->v[i], ld[4], st[4];
+		int nld = 0, nst = 0, tmp[2] = { 0, 0 };
+		int n = ropds(&m, r);
+		for (int k = 0; k < n; k++) {
+			ival *v = &iv[r[k].cls][f->v[i].f[r[k].fld]];
+			int c = r[k].cls;
+			if (v->phys >= 0) {
+				m.f[r[k].fld] = v->phys;
+				continue;
+			}
+			int t = c ? 32 - NTEMP + tmp[c] : 32 - NTEMP + tmp[c];
+			/* the same spilled register twice uses one temp */
+			for (int q = 0; q < k; q++)
+				if (r[q].cls == c && f->v[i].f[r[q].fld] == f->v[i].f[r[k].fld])
+					t = m.f[r[q].fld];
+			if (t == 32 - NTEMP + tmp[c])
+				tmp[c]++;
+			m.f[r[k].fld] = t;
+			npu_minsn s = { .label = -1, .node = m.node };
+			if (r[k].rd) {
+				s.op = c ? NPU_OP_VLD : NPU_OP_LD;
+				s.f[0] = t;
+				s.f[1] = 0;
+				if (c) {
+					s.f[2] = NPU_DT_F32;
+					s.imm = (int32_t)v->slot;
+				} else {
+					s.imm = (int32_t)v->slot;
+				}
+				ld[nld++] = s;
+			}
+			if (r[k].wr) {
+				s.op = c ? NPU_OP_VST : NPU_OP_ST;
+				s.f[0] = t;
+				s.f[1] = 0;
+				s.f[2] = c ? NPU_DT_F32 : 0;
+				s.imm = (int32_t)v->slot;
+				st[nst++] = s;
+			}
+		}
+		if (nout + nld + nst + 1 > capout) {
+			capout = (nout + nld + nst + 1) * 2;
+			npu_minsn *p = realloc(out, (size_t)capout * sizeof *p);
+			if (!p) {
+				npu_errf(e, "out of memory");
+				goto out;
+			}
+			out = p;
+		}
+		map[i] = nout;
+		for (int k = 0; k < nld; k++)
+			out[nout++] = ld[k];
+		out[nout++] = m;
+		for (int k = 0; k < nst; k++)
+			out[nout++] = st[k];
+	}
+	map[f->n] = nout;
+	for (int l = 0; l < f->nlab; l++)
+		if (f->lab[l] >= 0)
+			f->lab[l] = map[f->lab[l]];
+	free(f->v);
+	f->v = out;
+	f->n = f->cap = nout;
+	if (!nout)
+		f->cap = 0;
+	out = NULL;
+	f->allocated = 1;
+	rc = 0;
+out:
+	free(out);
+	free(map);
+	for (int c = 0; c < 2; c++) {
+		free(iv[c]);
+		free(ord[c]);
+	}
+	return rc;
+}

@@ -1,0 +1,218 @@
+/*
+ * tile.c - tile sizes, loop order and buffering depth for every kernel,
+ * chosen by an analytical cost model built from the target's numbers
+ * (docs/timing-model.md), unless the command line fixed them (--knob).
+ *
+ * Model, per kernel: tiles run as a pipeline (double-buffered), so the
+ * time is about the number of tiles times the slowest stage (DMA in,
+ * compute, DMA out), plus one tile of fill.  DMA time is bytes over the
+ * engines' rate (capped by DRAM bandwidth) plus setup and latency per
+ * transfer; vector time is one cycle per instruction per chunk of vlen
+ * lanes (the scalar unit dispatches one instruction per cycle); matrix
+ * time per (K slice, N slice) is the larger of the weight load (K rows)
+ * and the stream (mb / rate).  Choices that do not fit SRAM or the
+ * accumulator are illegal; when none fits, the error says which
+ * constraint failed and by how much.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "compiler/emit_int.h"
+
+static double dma_time(const npu_target *t, double bytes, int engines)
+{
+	double bw = t->dma_bytes_per_cycle * engines;
+
+	if (bw > t->dram_bytes_per_cycle)
+		bw = t->dram_bytes_per_cycle;
+	return bytes / bw + t->dma_setup + t->dram_latency;
+}
+
+static int tile_ew(npu_kir *ir, npu_kern *K, const npu_target *t, npu_err *e)
+{
+	int64_t n[NPU_MAX_DIMS], st[64][NPU_MAX_DIMS], tm, tc, numel, target;
+	int q, E = t->dma_engines;
+	double bpe = 0, bprow = 0, budget = (double)(t->sram_bytes - NPU_SPILL_BYTES);
+	int bufs = K->set.bufs ? K->set.bufs : 2;
+	int64_t (*stp)[NPU_MAX_DIMS] = st;
+
+	numel = npu_kir_numel(K->ndim, K->shape);
+	if (!numel || !K->nops || K->nops > 64) {
+		K->kn.bufs = bufs;
+		K->kn.tile_m = K->kn.tile_c = 1;
+		if (K->nops > 64)
+			return npu_errf(e, "kernel %s: more than 64 operands", K->name);
+		return 0;
+	}
+	if (npu_emit_dims(ir, K, n, stp, &q) < 0)
+		return npu_errf(e, "kernel %s: the reduced dims are not contiguous in every operand",
+				K->name);
+	for (int o = 0; o < K->nops; o++) {
+		int esz = npu_dtype_size(ir->v[K->ops[o].val].dtype);
+		if (K->kind == NPU_KK_ROW && K->ops[o].out && st[o][q - 1] == 0)
+			bprow += esz;
+		else
+			bpe += esz;
+	}
+	/* ~32K elements per tile amortizes DMA setup and latency */
+	target = 32768;
+	if ((double)target * bpe * bufs > budget)
+		target = (int64_t)(budget / (bpe * bufs));
+	if (K->kind == NPU_KK_ROW) {
+		tc = n[q - 1];
+		double row = (double)tc * bpe + bprow;
+		if (row * bufs > budget)
+			return npu_errf(e, "kernel %s: a row of %lld elements needs %.0f KiB with %d buffers, SRAM holds %.0f KiB (multi-pass rows are not implemented)",
+					K->name, (long long)tc, row * bufs / 1024, bufs,
+					budget / 1024);
+		tm = target / (tc ? tc : 1);
+		if (tm < 1)
+			tm = 1;
+		if ((double)tm * row * bufs > budget)
+			tm = (int64_t)(budget / (row * bufs));
+	} else {
+		tc = n[q - 1] < target ? n[q - 1] : (target / t->vlen) * t->vlen;
+		if (tc < 1)
+			tc = 1;
+		tm = target / tc;
+		if (tm < 1)
+			tm = 1;
+	}
+	if (tm > n[q - 2])
+		tm = n[q - 2];
+	if (K->set.tile_m)
+		tm = K->set.tile_m;
+	if (K->set.tile_c && K->kind != NPU_KK_ROW)
+		tc = K->set.tile_c;
+	if ((double)tm * ((double)tc * bpe + bprow) * bufs > budget)
+		return npu_errf(e, "kernel %s: tile %lldx%lld needs %.0f KiB with %d buffers, SRAM holds %.0f KiB",
+				K->name, (long long)tm, (long long)tc,
+				(double)tm * ((double)tc * bpe + bprow) * bufs / 1024,
+				bufs, budget / 1024);
+	K->kn.tile_m = tm;
+	K->kn.tile_c = tc;
+	K->kn.bufs = bufs;
+	/* cost */
+	{
+		double tiles = ceil((double)numel / (double)(tm * tc));
+		double el = (double)tm * (double)tc;
+		double passes = 1;
+		for (int i = 0; i < K->nx; i++)
+			passes += K->x[i].op == NPU_X_RED;
+		double vec = el / t->vlen * (K->nx + 3) * passes;
+		double in = el * bpe, dma = dma_time(t, in, E > 1 ? E - 1 : 1);
+		double stage = vec > dma ? vec : dma;
+		K->cost = tiles * stage + (bufs > 1 ? (vec < dma ? vec : dma) : tiles * (vec < dma ? vec : dma));
+		K->dram_bytes = (uint64_t)((double)numel * bpe + (double)numel / tc * bprow);
+	}
+	return 0;
+}
+
+static double mm_cost(const npu_kern *K, const npu_target *t, int64_t mb,
+		      int64_t nb, double *bytes)
+{
+	int esz = npu_dtype_size(K->mm_dtype);
+	double rate = t->mxu_rate[K->mm_dtype] > 0 ? t->mxu_rate[K->mm_dtype] : 1;
+	double ks = ceil((double)K->mm_k / t->mxu_rows);
+	double ns = ceil((double)nb / t->mxu_cols);
+	double stream = ceil(mb / rate);
+	double mx = ks * ns * (stream > t->mxu_rows ? stream : t->mxu_rows);
+	double la = (double)mb * K->mm_k * esz, lb = (double)K->mm_k * nb * esz;
+	double dma = dma_time(t, la > lb ? la : lb, 1);
+	double epi = (double)mb * nb / t->vlen * (K->nx + 4);
+	double blocks = K->mm_batch * ceil((double)K->mm_m / mb) * ceil((double)K->mm_n / nb);
+	double stage = mx;
+
+	if (dma > stage)
+		stage = dma;
+	if (epi > stage)
+		stage = epi;
+	*bytes = blocks * (la + lb + (double)mb * nb * 4);
+	return blocks * stage + dma + epi + t->mxu_rows + t->mxu_cols + t->mxu_latency;
+}
+
+static int tile_mm(npu_kir *ir, npu_kern *K, const npu_target *t, npu_err *e)
+{
+	static const int64_t cand[] = { 64, 128, 256, 384, 512, 1024 };
+	int esz = npu_dtype_size(K->mm_dtype);
+	double best = -1, budget = (double)(t->sram_bytes - NPU_SPILL_BYTES);
+	int64_t bm = 0, bn = 0;
+	double need_min = -1;
+	int64_t need_m = 0, need_n = 0;
+
+	(void)ir;
+	K->kn.bufs = 2;
+	K->kn.loop_order = K->set.loop_order;
+	for (int i = -1; i < (int)(sizeof cand / sizeof *cand); i++)
+		for (int j = -1; j < (int)(sizeof cand / sizeof *cand); j++) {
+			int64_t mb = i < 0 ? K->mm_m : cand[i];
+			int64_t nb = j < 0 ? K->mm_n : cand[j];
+			double bytes, c, need;
+			if (mb > K->mm_m || nb > K->mm_n || mb < 1 || nb < 1)
+				continue;
+			if (K->set.tile_m && mb != K->set.tile_m)
+				continue;
+			if (K->set.tile_n && nb != K->set.tile_n)
+				continue;
+			need = 2.0 * ((double)mb * K->mm_k + (double)K->mm_k * nb) * esz;
+			for (int o = 0; o < K->nops; o++)
+				if (o != K->mm_a && o != K->mm_b)
+					need += 2.0 * mb * nb * npu_dtype_size(ir->v[K->ops[o].val].dtype);
+			if (need > budget || 2.0 * mb * nb * 4 > (double)t->acc_bytes || mb > 65536) {
+				if (need_min < 0 || need < need_min)
+					need_min = need, need_m = mb, need_n = nb;
+				continue;
+			}
+			c = mm_cost(K, t, mb, nb, &bytes);
+			if (best < 0 || c < best) {
+				best = c;
+				bm = mb;
+				bn = nb;
+				K->dram_bytes = (uint64_t)bytes;
+			}
+		}
+	if (best < 0) {
+		if (K->set.tile_m || K->set.tile_n)
+			return npu_errf(e, "kernel %s: K tile %lld with blocks %lldx%lld needs %.0f KiB, SRAM holds %.0f KiB",
+					K->name, (long long)K->mm_k,
+					(long long)(K->set.tile_m ? K->set.tile_m : need_m),
+					(long long)(K->set.tile_n ? K->set.tile_n : need_n),
+					need_min / 1024, budget / 1024);
+		return npu_errf(e, "kernel %s: K tile %lld needs %.0f KiB even with %lldx%lld blocks, SRAM holds %.0f KiB",
+				K->name, (long long)K->mm_k, need_min / 1024,
+				(long long)need_m, (long long)need_n, budget / 1024);
+	}
+	K->kn.tile_m = bm;
+	K->kn.tile_n = bn;
+	K->kn.tile_k = K->mm_k;
+	K->cost = best;
+	return 0;
+}
+
+int npu_tile(npu_kir *ir, const npu_target *t, npu_err *e)
+{
+	for (int k = 0; k < ir->nk; k++) {
+		npu_kern *K = &ir->k[k];
+		int rc = 0;
+		if (K->kind == NPU_KK_EW || K->kind == NPU_KK_ROW)
+			rc = tile_ew(ir, K, t, e);
+		else if (K->kind == NPU_KK_MM)
+			rc = tile_mm(ir, K, t, e);
+		else {
+			double bytes = 0;
+			for (int i = 0; i < K->nhin; i++)
+				bytes += (double)npu_kir_numel(ir->v[K->hin[i]].ndim, ir->v[K->hin[i]].shape) *
+					 npu_dtype_size(ir->v[K->hin[i]].dtype);
+			for (int i = 0; i < K->nhout; i++)
+				bytes += (double)npu_kir_numel(ir->v[K->hout[i]].ndim, ir->v[K->hout[i]].shape) *
+					 npu_dtype_size(ir->v[K->hout[i]].dtype);
+			K->dram_bytes = (uint64_t)bytes;
+			K->cost = t->host_latency + bytes / t->host_bytes_per_cycle;
+		}
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
