@@ -327,13 +327,17 @@ static int add_const(fold_cx *fx, int i)
 	g.aop = NPU_AOP_UNKNOWN;
 	pcst = &cs->v[cs->n];
 	memset(pcst, 0, sizeof *pcst);
-	if (!(pcst->name = strdup(name)) || !(pcst->origin = strdup(n->name)) ||
-	    npu_reftensor_copy(&pcst->t, &fx->v[i].t[0], pc->e) < 0) {
+	if (!(pcst->name = strdup(name)) || !(pcst->origin = strdup(n->name))) {
 		free(pcst->name);
 		free(pcst->origin);
 		npu_gnode_clear(&g);
 		return npu_errf(pc->e, "out of memory");
 	}
+	/* the value moves into the table (no copy of a large weight); the
+	 * node stays marked constant for the users still to be visited */
+	pcst->t = fx->v[i].t[0];
+	fx->v[i].t[0].data = NULL;
+	fx->v[i].t[0].ndim = -1;
 	cs->n++;
 	if ((idx = npu_gedit_add(fx->ge, i, &g, pc->e)) < 0)
 		return -1;

