@@ -120,6 +120,18 @@ def _compile_id():
         return None
 
 
+def _boxed(fn):
+    """aot_autograd's boxed calling convention: one list of arguments,
+    which the callee may free early (here it is kept for the call)."""
+    def call(args):
+        a = list(args)
+        args.clear()
+        return fn(*a)
+    call._boxed_call = True
+    call.graph = fn
+    return call
+
+
 class _CaptureGraph:
     """Capture mode: run eagerly; at the first call write the graph with
     its placeholder values and outputs."""
@@ -186,14 +198,14 @@ class Backend:
                     captured_from=(dname.split("/")[-1] + ".json")
                     if kind != "backward" else None)
                 if self.capture:
-                    return _CaptureGraph(agm, doc, self.capture, self.written)
+                    return _boxed(_CaptureGraph(agm, doc, self.capture, self.written))
                 frozen = []
                 if kind == "inference" and info:
                     flags = (aot or {}).get("input_mutates_data") or [False] * nph
                     frozen = [n["name"] for n, pi, fl in zip(
                         [x for x in doc["nodes"] if x["op"] == "placeholder"],
                         info, flags) if pi["kind"] in ("parameter", "buffer") and not fl]
-                return graph_mod.NpuGraph(agm, doc, opts, sess, frozen)
+                return _boxed(graph_mod.NpuGraph(agm, doc, opts, sess, frozen))
             return compiler
 
         kwargs = dict(fw_compiler=make("forward"), bw_compiler=make("backward"),

@@ -390,9 +390,16 @@ def export(model, inputs, out_dir, name=None, method="auto"):
             entry["graphs"].append(write_graph(out_dir, c.doc, c.gm, c.args, c.outputs))
     elif method == "dynamo":
         from . import backend
+        # A fresh Dynamo: earlier calls of the same code would otherwise
+        # make this capture a recompilation with dynamic shapes.
+        import torch._dynamo as dynamo
+        dynamo.reset()
         b = backend.Backend(capture=out_dir, name=name)
         cm = torch.compile(copy.deepcopy(model), backend=b)
-        cm(*copy.deepcopy(inputs))
+        # no_grad: the inference graph, as the reference captures have it
+        # (with grad enabled aot_autograd makes forward and backward).
+        with torch.no_grad():
+            cm(*copy.deepcopy(inputs))
         for stem, kind in b.written:
             (entry["dynamo_graphs"] if kind == "dynamo" else entry["graphs"]).append(stem)
     else:

@@ -206,7 +206,8 @@ def graph_to_dict(gm, name, graph_kind, producer=None, placeholders=None,
             ent["args"] = [encode_value(list(a))]
             nodes.append(ent)
             continue
-        v = n.meta.get("val", n.meta.get("tensor_meta"))
+        # "val": aot and make_fx graphs; "example_value": Dynamo graphs.
+        v = n.meta.get("val", n.meta.get("example_value", n.meta.get("tensor_meta")))
         if values is not None and n.name in values:
             v = values[n.name]
         meta = encode_meta(v)

@@ -146,7 +146,7 @@ class NpuGraph:
         argv[2:2] = extra
         status, out, err = tools.run(argv)
         if status != 0:
-            first = (err.strip().splitlines() or ["exit status %d" % status])[0]
+            first = _reason(err, status)
             raise tools.ToolError("npucc: %s" % first, err, status)
         prog = os.path.join(self.dir, "prog.bin")
         if self.opts.get("cache", True):
@@ -207,7 +207,7 @@ class NpuGraph:
         try:
             status, out, err = tools.run(argv)
             if status != 0:
-                first = (err.strip().splitlines() or ["exit status %d" % status])[0]
+                first = _reason(err, status)
                 raise tools.ToolError("npusim run: %s" % first, err, status)
             call.cycles, call.host_calls = tools.parse_summary(out)
             if self.opts.get("timing_only"):
@@ -237,6 +237,19 @@ class NpuGraph:
                 raise ValueError("output %d (%s) is a scalar the program "
                                  "does not return" % (i, a["node"]))
         raise ValueError("npusim run wrote no '%s' (%s)" % (key, a))
+
+
+def _reason(err, status):
+    """The line of a tool's stderr that says what failed: the last one
+    (usage text comes before the message), without the program's name."""
+    lines = [ln.strip() for ln in err.splitlines() if ln.strip()]
+    if not lines:
+        return "exit status %d" % status
+    last = lines[-1]
+    for prog in ("npucc: ", "npusim run: "):
+        if last.startswith(prog):
+            last = last[len(prog):]
+    return last
 
 
 class _nullctx:

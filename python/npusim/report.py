@@ -30,6 +30,7 @@ import json
 import os
 import sqlite3
 import traceback
+import urllib.parse
 
 import torch
 
@@ -125,7 +126,8 @@ class Session:
         self.reset()
 
     def reset(self):
-        self.started = datetime.datetime.utcnow().strftime("%Y-%m-%dT%H:%M:%SZ")
+        self.started = datetime.datetime.now(datetime.timezone.utc).strftime(
+            "%Y-%m-%dT%H:%M:%SZ")
         self.graphs = []
         self.calls = []
         self.breaks = collections.Counter()
@@ -180,7 +182,13 @@ class Session:
         session's id there, or raises ValueError when the file is not (yet)
         an npusim trace."""
         self._collect_dynamo()
-        con = sqlite3.connect(path, timeout=60)
+        try:
+            # mode=rw: never create the file; npusim must make it first.
+            con = sqlite3.connect("file:%s?mode=rw" % urllib.parse.quote(
+                os.path.abspath(path)), uri=True, timeout=60)
+        except sqlite3.OperationalError as ex:
+            raise ValueError("%s: cannot open as a trace database: %s "
+                             "(npusim run --trace creates it)" % (path, ex))
         try:
             app = con.execute("PRAGMA application_id").fetchone()[0]
             ver = con.execute("PRAGMA user_version").fetchone()[0]
@@ -246,6 +254,11 @@ def _dynamo_counters():
     return {k: dict(v) for k, v in counters.items()}
 
 
+def _first_line(text):
+    lines = [ln.strip() for ln in str(text).splitlines() if ln.strip()]
+    return lines[0] if lines else ""
+
+
 class Report:
     """A snapshot of a Session, as numbers (to_dict) and as text."""
 
@@ -303,7 +316,7 @@ class Report:
                   sum(self.breaks.values()), len(self.recompiles),
                   len(self.fallbacks))]
         for r, n in sorted(self.breaks.items()):
-            out.append("  graph break x%d: %s" % (n, r))
+            out.append("  graph break x%d: %s" % (n, _first_line(r)))
         for w, r in self.recompiles:
             out.append("  recompiled %s: guard failed: %s" % (w, r))
         for r, n in sorted(self.eager_frames.items()):

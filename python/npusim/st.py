@@ -118,7 +118,9 @@ def save(tensors, path, metadata=None):
     """Writes name -> tensor to a safetensors file (atomically)."""
     if _sft is not None:
         md = {str(k): str(v) for k, v in (metadata or {}).items()} or None
-        data = _sft.save({k: v.detach().cpu().contiguous()
+        # clone(): the package refuses tensors that share memory (a graph
+        # that returns one of its inputs), which this file format allows.
+        data = _sft.save({k: v.detach().cpu().contiguous().clone()
                           for k, v in tensors.items()}, metadata=md)
         atomic_write(path, data)
         return

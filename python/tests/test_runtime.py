@@ -1,0 +1,385 @@
+"""The runtime side: compile cache, the runner (with fake npucc/npusim, so
+the plumbing is tested whatever the compiler can do), the accounting
+report and its trace-database tables, and end to end with the real tools
+once npucc compiles graphs."""
+
+import json
+import os
+import sqlite3
+import subprocess
+import unittest
+
+import torch
+
+import helpers
+import models
+from npusim import cache, export, fxjson, graph, st, tools
+from npusim.report import Session
+
+
+class CacheTest(unittest.TestCase):
+    def test_key_parts(self):
+        with open(helpers.data("fx", "bias_relu", "inference2.json")) as f:
+            doc = json.load(f)
+        base = cache.make_key(fxjson.canonical_text(doc), "w", "t", "v1", {"a": 1})[0]
+        self.assertEqual(base, cache.make_key(fxjson.canonical_text(doc), "w", "t", "v1",
+                                              {"a": 1})[0])
+        for other in (("w2", "t", "v1", {"a": 1}), ("w", "t2", "v1", {"a": 1}),
+                      ("w", "t", "v2", {"a": 1}), ("w", "t", "v1", {"a": 2})):
+            self.assertNotEqual(base, cache.make_key(fxjson.canonical_text(doc), *other)[0])
+        # Provenance and the graph's name are not part of the program.
+        d2 = json.loads(json.dumps(doc))
+        d2["name"] = "elsewhere/inference9"
+        for n in d2["nodes"]:
+            n.pop("provenance", None)
+        self.assertEqual(fxjson.canonical_text(doc), fxjson.canonical_text(d2))
+        d2["nodes"][-2]["target"] = "aten.sigmoid.default"
+        self.assertNotEqual(fxjson.canonical_text(doc), fxjson.canonical_text(d2))
+
+    def test_weights_hash(self):
+        a = {"w": torch.ones(4)}
+        self.assertEqual(cache.weights_hash(a), cache.weights_hash({"w": torch.ones(4)}))
+        self.assertNotEqual(cache.weights_hash(a), cache.weights_hash({"w": torch.ones(2, 2)}))
+        self.assertNotEqual(cache.weights_hash(a), cache.weights_hash({"v": torch.ones(4)}))
+        b = torch.ones(4)
+        b[2] = 1.5
+        self.assertNotEqual(cache.weights_hash(a), cache.weights_hash({"w": b}))
+
+    def test_put_get_and_corruption(self):
+        d = helpers.tmpdir(self)
+        c = cache.Cache(os.path.join(d, "c"))
+        prog = os.path.join(d, "p.bin")
+        with open(prog, "wb") as f:
+            f.write(b"\x7fELF program bytes")
+        key = "ab" * 32
+        self.assertIsNone(c.get(key))
+        p = c.put(key, prog, {"x": 1})
+        self.assertEqual(c.get(key), p)
+        with open(p, "rb") as f:
+            self.assertEqual(f.read(), b"\x7fELF program bytes")
+        self.assertFalse([x for x in os.listdir(os.path.dirname(p)) if x.startswith(".tmp")])
+        # A flipped byte, a truncated program, a bad .json: each a miss,
+        # and the entry is gone afterwards.
+        for damage in ("flip", "truncate", "json", "otherkey"):
+            c.put(key, prog)
+            if damage == "flip":
+                with open(p, "r+b") as f:
+                    f.seek(3)
+                    f.write(b"X")
+            elif damage == "truncate":
+                with open(p, "r+b") as f:
+                    f.truncate(5)
+            elif damage == "json":
+                with open(p[:-4] + ".json", "w") as f:
+                    f.write("{not json")
+            else:
+                with open(p[:-4] + ".json") as f:
+                    info = json.load(f)
+                info["key"] = "cd" * 32
+                with open(p[:-4] + ".json", "w") as f:
+                    json.dump(info, f)
+            before = c.corrupt
+            self.assertIsNone(c.get(key), damage)
+            self.assertEqual(c.corrupt, before + 1, damage)
+            self.assertFalse(os.path.exists(p), damage)
+        self.assertEqual(c.hits, 1)
+
+
+class RunnerTest(unittest.TestCase):
+    def setUp(self):
+        self.d = helpers.tmpdir(self)
+        self.env = helpers.fake_tools(self, self.d)
+        export.session().reset()
+
+    def expect(self, tensors):
+        st.save(tensors, self.env["FAKE_OUTPUTS"])
+
+    def test_outputs_mutation_cache_and_report(self):
+        model, (x,) = models.counter()
+        acc0 = model.acc.clone()
+        new_acc = acc0 * 0.5 + x.mean(0)
+        self.expect({"output.0": new_acc, "output.1": x * 2})
+        cm = export.CompiledModule(model, [x])
+        y = cm(x)
+        self.assertTrue(torch.equal(y, x * 2))
+        self.assertTrue(torch.equal(model.acc, new_acc), "mutated buffer copied back")
+        # The inputs file: the mutated buffer and the input, by name (the
+        # buffer is not frozen because it is mutated).
+        seen = st.load(self.env["FAKE_SEEN"])
+        self.assertEqual(sorted(seen), ["arg0_1", "arg1_1"])
+        self.assertTrue(torch.equal(seen["arg1_1"], x))
+        self.assertEqual(len(helpers.log_lines(self.env, "npucc")), 1)
+        cm(x)
+        self.assertEqual(len(helpers.log_lines(self.env, "npucc")), 1, "compiled once")
+        self.assertEqual(len(helpers.log_lines(self.env, "npusim")), 2)
+        # The same graph in a new module: the compile cache answers.
+        model2, _ = models.counter()
+        cm2 = export.CompiledModule(model2, [x])
+        cm2(x)
+        self.assertEqual(len(helpers.log_lines(self.env, "npucc")), 1, "cache hit")
+        rep = export.session().report()
+        self.assertTrue(rep.ok, rep.text())
+        d = rep.to_dict()
+        self.assertEqual(d["graphs_captured"], 2)
+        self.assertEqual(d["host_fallbacks"], 0)
+        self.assertEqual([g["status"] for g in d["graphs"]], ["compiled", "cached"])
+        self.assertEqual(d["graphs"][0]["cycles"], [777, 777])
+        self.assertIn("simulated cycles, all calls: 2331", rep.text())
+
+    def test_frozen_weights_and_strides(self):
+        model, (x,) = models.rmsnorm_mlp()
+        with torch.no_grad():
+            want = model(x)
+        self.expect({"output.0": want})
+        cm = export.CompiledModule(model, [x], target="npu-base", keep=self.d + "/keep")
+        self.assertTrue(torch.equal(cm(x), want))
+        seen = st.load(self.env["FAKE_SEEN"])
+        self.assertEqual(list(seen), [n["name"] for n in cm.cap.doc["nodes"]
+                                      if n.get("kind") == "input"])
+        args = helpers.log_lines(self.env, "npucc")[0].split()
+        self.assertIn("--weights", args)
+        self.assertEqual(args[args.index("--target") + 1], "npu-base")
+        w = st.load(args[args.index("--weights") + 1])
+        self.assertEqual(len(w), 5)     # the norm's weight, two linears' weight and bias
+        self.assertTrue(os.path.exists(self.d + "/keep/RMSNormMLP_inference1/graph.json"))
+        # Changing a parameter in place recompiles with the new weights.
+        with torch.no_grad():
+            model.fc1.bias.add_(1)
+        cm(x)
+        self.assertEqual(len(helpers.log_lines(self.env, "npucc")), 2)
+        # Another input shape: a recompilation, with the reason.
+        self.expect({"output.0": torch.zeros(3, 64)})
+        cm(torch.randn(3, 64))
+        rep = export.session().report()
+        self.assertEqual(len(rep.recompiles), 1)
+        self.assertIn("input", rep.recompiles[0][1])
+        self.assertIn("recompiled", rep.text())
+
+    def test_output_strides_follow_meta(self):
+        doc = {"nodes": [{"name": "t", "op": "call_function", "meta": {
+            "shape": [3, 2], "dtype": "float32", "stride": [1, 3], "storage_offset": 0}}]}
+        out = graph._restride(torch.arange(6.).reshape(3, 2), doc["nodes"][0])
+        self.assertEqual(out.stride(), (1, 3))
+        self.assertTrue(torch.equal(out, torch.arange(6.).reshape(3, 2)))
+        with self.assertRaises(ValueError):
+            graph._restride(torch.zeros(7), doc["nodes"][0])
+
+    def test_fallback_is_a_reported_failure(self):
+        helpers.setenv(self, {"FAKE_NPUCC_FAIL": "1"})
+        model, (x,) = models.conv_bn()
+        with torch.no_grad():
+            want = model(x)
+        cm = export.CompiledModule(model, [x])
+        self.assertTrue(torch.allclose(cm(x), want, atol=1e-6))
+        rep = export.session().report()
+        self.assertFalse(rep.ok)
+        self.assertEqual(rep.to_dict()["host_fallbacks"], 1)
+        self.assertIn("FAILED", rep.text())
+        self.assertIn("no lowering for aten.foo.default", rep.text())
+        cm2 = export.CompiledModule(model, [x], fallback="error")
+        with self.assertRaises(tools.ToolError):
+            cm2(x)
+
+    def test_fault_falls_back(self):
+        helpers.setenv(self, {"FAKE_NPUSIM_FAULT": "1"})
+        model, (x,) = models.counter()
+        acc0 = model.acc.clone()
+        cm = export.CompiledModule(model, [x])
+        self.assertTrue(torch.equal(cm(x), x * 2))
+        self.assertTrue(torch.allclose(model.acc, acc0 * 0.5 + x.mean(0)))
+        rep = export.session().report()
+        self.assertFalse(rep.ok)
+        self.assertIn("fault at cycle 12", rep.text())
+
+    def test_options(self):
+        self.assertEqual(graph.options({"trace": "x.db"})["trace"], "x.db")
+        with self.assertRaises(ValueError):
+            graph.options({"tagret": "x"})
+        helpers.setenv(self, {"NPUSIM_TARGET": "npu-edge"})
+        self.assertEqual(graph.options()["target"], "npu-edge")
+        self.assertEqual(tools.parse_summary(
+            "p.bin on npu-base: 123 cycles, 0.1 us\nDMA transfers: 2; host calls: 4\n"),
+            (123, 4))
+
+
+class TraceDbTest(unittest.TestCase):
+    def test_frontend_tables(self):
+        npusim = helpers.real_tool("npusim")
+        demo = helpers.data("asm", "demo.s")
+        if not npusim or not os.path.exists(demo):
+            self.skipTest("needs the build's npusim")
+        d = helpers.tmpdir(self)
+        db = os.path.join(d, "trace.db")
+        prog = os.path.join(d, "demo.bin")
+        s = Session()
+        g = s.new_graph("m/inference1", "inference", 5)
+        # Not an npusim trace yet: refused, and the file is left alone.
+        with self.assertRaises(ValueError):
+            s.write_db(db)
+        subprocess.check_call([npusim, "asm", demo, "-o", prog])
+        c = s.new_call(g)
+        c.label = "npusim-frontend test call 1"
+        c.cycles = 42
+        g.status = "compiled"
+        subprocess.check_call([npusim, "run", prog, "--target", "npu-base", "--quiet",
+                               "--trace", db, "--label", c.label])
+        s.graph_break("print() is not traceable")
+        s.recompiled("frame 0", "tensor 'x' size mismatch at index 0")
+        sid = s.write_db(db)
+        sid2 = s.write_db(db)      # rewriting replaces, never duplicates
+        self.assertEqual(sid, sid2)
+        con = sqlite3.connect(db)
+        try:
+            rows = con.execute(
+                "SELECT g.name, g.status, c.seq, c.cycles, r.label, r.status "
+                "FROM frontend_calls c JOIN frontend_graphs g ON g.id = c.graph_id "
+                "JOIN runs r ON r.id = c.run_id").fetchall()
+            self.assertEqual(rows, [("m/inference1", "compiled", 1, 42, c.label, "ok")])
+            ev = con.execute("SELECT kind, detail, count FROM frontend_events "
+                             "ORDER BY kind").fetchall()
+            self.assertEqual([e[0] for e in ev], ["graph_break", "recompile"])
+            self.assertEqual(con.execute("SELECT count(*) FROM frontend_sessions").fetchone(), (1,))
+            self.assertEqual(con.execute("PRAGMA user_version").fetchone(), (1,))
+        finally:
+            con.close()
+        # npusim still accepts the database with the frontend's tables in it.
+        subprocess.check_call([npusim, "run", prog, "--target", "npu-base", "--quiet",
+                               "--trace", db])
+
+
+def _npucc_works():
+    """True once the build's npucc compiles a reference graph."""
+    npucc = helpers.real_tool("npucc")
+    if not npucc:
+        return False, "no npucc"
+    p = subprocess.run([npucc, helpers.data("fx", "bias_relu", "inference2.json"),
+                        "-o", os.devnull], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    err = p.stderr.decode(errors="replace")
+    if p.returncode != 0 and "not built yet" in err:
+        return False, err.strip().splitlines()[-1]
+    return True, ""
+
+
+class EndToEndTest(unittest.TestCase):
+    """Export, compile with the real npucc, run on the real npusim,
+    compare with eager.  Skipped (with the reason) only while npucc is the
+    placeholder that compiles nothing."""
+
+    def setUp(self):
+        ok, why = _npucc_works()
+        if not ok:
+            self.skipTest("npucc cannot compile yet: %s" % why)
+        export.session().reset()
+        tools._versions.clear()
+
+    def run_model(self, factory, rtol=1e-4, atol=1e-4):
+        model, inputs = factory()
+        with torch.no_grad():
+            want = model(*inputs)
+        d = helpers.tmpdir(self)
+        cm = export.CompiledModule(model, inputs, target="npu-base", fallback="error",
+                                   trace=os.path.join(d, "t.db"), cache_dir=d + "/cache")
+        got = cm(*inputs)
+        self.assertEqual(got.shape, want.shape)
+        self.assertEqual(got.dtype, want.dtype)
+        err = (got - want).abs().max().item()
+        self.assertTrue(torch.allclose(got, want, rtol=rtol, atol=atol),
+                        "%s: max abs error %g" % (factory.__name__, err))
+        rep = export.session().report()
+        self.assertTrue(rep.ok, rep.text())
+        cyc = rep.to_dict()["graphs"][0]["cycles"]
+        self.assertTrue(cyc and cyc[0] > 0)
+        print("\n%s: max abs error %.3g, %d cycles" % (factory.__name__, err, cyc[0]))
+
+    def test_rmsnorm_mlp(self):
+        self.run_model(models.rmsnorm_mlp)
+
+    def test_conv_bn(self):
+        self.run_model(models.conv_bn)
+
+    def test_attention(self):
+        self.run_model(models.attention)
+
+
+@unittest.skipUnless(export.has_dynamo(), "torch.compile needs PyTorch >= 2.1 "
+                     "(this is %s); scripts/torch_compile_check covers it" % torch.__version__)
+class BackendTest(unittest.TestCase):
+    def setUp(self):
+        import torch._dynamo
+        torch._dynamo.reset()
+        export.session().reset()
+        self.d = helpers.tmpdir(self)
+        self.env = helpers.fake_tools(self, self.d)
+
+    def test_registered_and_captures(self):
+        from torch._dynamo.backends.registry import list_backends
+        import npusim  # noqa: F401
+        self.assertIn("npusim", list_backends(exclude_tags=()))
+        model, inputs = models.rmsnorm_mlp()
+        entry = export.export(model, inputs, self.d + "/x", name="mlp", method="dynamo")
+        self.assertTrue(entry["dynamo_graphs"] and entry["graphs"])
+        with open(os.path.join(self.d, "x", entry["graphs"][0] + ".json")) as f:
+            doc = json.load(f)
+        self.assertEqual(fxjson.validate(doc), [])
+        self.assertEqual(doc["graph_kind"], "inference")
+        self.assertEqual(doc["captured_from"], entry["dynamo_graphs"][0] + ".json")
+        with open(os.path.join(self.d, "x", entry["dynamo_graphs"][0] + ".json")) as f:
+            dyn = json.load(f)
+        self.assertTrue(all("meta" in n for n in dyn["nodes"] if n["op"] == "placeholder"))
+        vals = st.load(os.path.join(self.d, "x", entry["graphs"][0] + ".safetensors"))
+        with torch.no_grad():
+            got = helpers.run_doc(doc, vals)
+            want = model(*inputs)
+        self.assertTrue(torch.allclose(got[0], want, atol=1e-5))
+
+    def test_compile_run_mutation_and_report(self):
+        model, (x,) = models.counter()
+        acc0 = model.acc.clone()
+        new_acc = acc0 * 0.5 + x.mean(0)
+        st.save({"output.0": new_acc, "output.1": x * 2}, self.env["FAKE_OUTPUTS"])
+        cm = torch.compile(model, backend="npusim", options={"trace": None})
+        with torch.no_grad():
+            y = cm(x)
+        self.assertTrue(torch.equal(y, x * 2))
+        self.assertTrue(torch.equal(model.acc, new_acc), "aot copies the buffer back")
+        rep = export.session().report()
+        self.assertTrue(rep.ok, rep.text())
+        self.assertEqual(rep.to_dict()["graphs"][1]["cycles"], [777])
+
+    def test_breaks_recompiles_and_fallbacks(self):
+        helpers.setenv(self, {"FAKE_NPUCC_FAIL": "1"})
+
+        def f(x):
+            y = torch.relu(x) + 1
+            if y.sum().item() > 0:      # a graph break (.item())
+                y = y * 2
+            return y - 1
+        cf = torch.compile(f, backend="npusim", dynamic=False)
+        x = torch.randn(4, 8)
+        self.assertTrue(torch.allclose(cf(x), f(x)))
+        cf(torch.randn(5, 8))           # another shape: a recompilation
+        rep = export.session().report()
+        self.assertFalse(rep.ok)        # everything fell back to eager
+        self.assertGreaterEqual(sum(rep.breaks.values()), 1)
+        self.assertGreaterEqual(len(rep.recompiles), 1, rep.text())
+        self.assertIn("FAILED", rep.text())
+
+    def test_training_graphs_fall_back_correctly(self):
+        helpers.setenv(self, {"FAKE_NPUCC_FAIL": "1"})
+        model, (x,) = models.rmsnorm_mlp()
+        ref = [p.detach().clone() for p in model.parameters()]
+        model(x).sum().backward()
+        want = [p.grad.clone() for p in model.parameters()]
+        model.zero_grad()
+        cm = torch.compile(model, backend="npusim")
+        cm(x).sum().backward()
+        for p, g in zip(model.parameters(), want):
+            self.assertTrue(torch.allclose(p.grad, g, atol=1e-5))
+        kinds = [g["kind"] for g in export.session().report().to_dict()["graphs"]]
+        self.assertIn("forward", kinds)
+        self.assertIn("backward", kinds)
+        del ref
+
+
+if __name__ == "__main__":
+    unittest.main()
