@@ -48,13 +48,11 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	int64_t mb = K->kn.tile_m, nb = K->kn.tile_n, nbm, nbn, nt;
 	int64_t R = t->mxu_rows, C = t->mxu_cols;
 	const npu_kopnd *A = &K->ops[K->mm_a], *W = &K->ops[K->mm_b];
-	int andim = c->ir->v[A->val].ndim;
 	uint64_t addr = 0, slotA[2], slotB[2], accs[2];
 	int qa = 0, qb = E > 1 ? 1 : 0, qe = E > 2 ? 2 : 0, qs = E - 1;
 	blk *bl = NULL;
 	int epi_loads = 0;
 
-	(void)andim;
 	if (npu_emit_setup(&g, c, k, f) < 0)
 		return npu_errf(e, "out of memory");
 	if (!M || !N || !B) {
@@ -130,21 +128,16 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		if (lt < nt) {
 			const blk *L = &bl[lt];
 			int s = (int)(lt & 1);
-			int64_t aoff = A->off + L->m0 * A->stride[andim - 2];
-			int64_t boff = W->off + L->n0 * W->stride[c->ir->v[W->val].ndim - 1];
-			if (andim == 3)
-				aoff += L->b * A->stride[0];
-			if (c->ir->v[W->val].ndim == 3)
-				boff += L->b * W->stride[0];
+			int64_t aoff = A->off + L->m0 * A->stride[1] + L->b * A->stride[0];
+			int64_t boff = W->off + L->n0 * W->stride[2] + L->b * W->stride[0];
 			if (lt >= 2) {
 				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + qa, SEM_MFREE, 0, 0);
 				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + qb, SEM_MFREE + 1, 0, 0);
 			}
 			npu_emit_dma(&g, qa, 0, c->p->bufs[c->ir->v[A->val].buf].addr + (uint64_t)(aoff * esz),
-				     slotA[s], esz, L->mn, KK, A->stride[andim - 2], 1);
+				     slotA[s], esz, L->mn, KK, A->stride[1], 1);
 			npu_emit_dma(&g, qb, 0, c->p->bufs[c->ir->v[W->val].buf].addr + (uint64_t)(boff * esz),
-				     slotB[s], esz, KK, L->nn,
-				     W->stride[c->ir->v[W->val].ndim - 2], 1);
+				     slotB[s], esz, KK, L->nn, W->stride[1], 1);
 			npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + qa, SEM_MLD, 0, 0);
 			npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + qb, SEM_MLD + 1, 0, 0);
 			if (epi_loads) {

@@ -710,6 +710,7 @@ static int host_kern(fz *z, int node, const char *reason)
 			return -1;
 		}
 		ir->v[v].producer = k;
+		ir->v[v].needed = 1; /* the host writes every result */
 		vals[i] = v;
 		ir->k[k].hout[ir->k[k].nhout++] = v;
 	}
@@ -898,11 +899,22 @@ static int try_ew(fz *z, int k, int node, int fresh)
 		shape[d] = m->shape[d].v;
 	numel = npu_kir_numel(m->ndim, shape);
 	knumel = npu_kir_numel(K->ndim, K->shape);
+	/* x[i]: positional argument i (a tensor, or a number as a constant) */
+	(void)tn;
+	nt = n->nargs < 8 ? n->nargs : 8;
 	for (int i = 0; i < nt; i++) {
-		int v = node_val(z, tn[i]);
-		if (v < 0)
+		const npu_gval *a = &n->args[i];
+		int v;
+		double num;
+		x[i] = -1;
+		if (a->kind != NPU_GV_NODE) {
+			if (!gnum(a, &num))
+				x[i] = xadd(z, k, NPU_X_CONST, 0, 0, 0, 0, (float)num, node);
+			continue;
+		}
+		if ((v = node_val(z, a->u.node)) < 0)
 			return npu_errf(z->e, "%s: node '%s': argument '%s' has no tensor value",
-					z->g->file, n->name, z->g->nodes[tn[i]].name);
+					z->g->file, n->name, z->g->nodes[a->u.node].name);
 		if ((x[i] = arg_x(z, k, v, m->ndim, shape, node, &l)) < 0) {
 			if (x[i] == -1)
 				return -1;
@@ -1163,7 +1175,7 @@ static int do_mm(fz *z, int node)
 	const npu_gnode *n = &z->g->nodes[node];
 	const npu_gmeta *m = tmeta(n, 0);
 	int ai = n->aop == NPU_AOP_ADDMM ? 1 : 0, a, b, k, x, bias = -1;
-	int64_t st[NPU_MAX_DIMS], oshape[NPU_MAX_DIMS];
+	int64_t oshape[NPU_MAX_DIMS];
 	double alpha = 1, beta = 1;
 	const npu_gval *kw;
 
@@ -1201,11 +1213,21 @@ static int do_mm(fz *z, int node)
 	else if (K->mm_dtype == NPU_DT_F32 && ir->fp32prec == 1)
 		K->mm_dtype = NPU_DT_BF16, K->mm_passes = 3;
 	/* operands 0 and 1: A and B with their own strides (not over the space) */
-	memcpy(st, ir->v[a].stride, sizeof st);
 	ir->v[root_of(ir, a)].needed = 1;
 	ir->v[root_of(ir, b)].needed = 1;
-	K->mm_a = npu_kir_opnd(K, root_of(ir, a), 0, ir->v[a].off, ir->v[a].stride);
-	K->mm_b = npu_kir_opnd(K, root_of(ir, b), 0, ir->v[b].off, ir->v[b].stride);
+	/* A and B keep their own strides, as [batch, row, col] */
+	{
+		int64_t sa[NPU_MAX_DIMS] = { 0 }, sb[NPU_MAX_DIMS] = { 0 };
+		const npu_kval *VA = &ir->v[a], *VB = &ir->v[b];
+		sa[0] = VA->ndim == 3 ? VA->stride[0] : 0;
+		sa[1] = VA->stride[VA->ndim - 2];
+		sa[2] = VA->stride[VA->ndim - 1];
+		sb[0] = VB->ndim == 3 ? VB->stride[0] : 0;
+		sb[1] = VB->stride[VB->ndim - 2];
+		sb[2] = VB->stride[VB->ndim - 1];
+		K->mm_a = npu_kir_opnd(K, root_of(ir, a), 0, VA->off, sa);
+		K->mm_b = npu_kir_opnd(K, root_of(ir, b), 0, VB->off, sb);
+	}
 	if (K->mm_a < 0 || K->mm_b < 0)
 		return npu_errf(z->e, "out of memory");
 	z->cur = k;
