@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "compiler/driver.h"
 #include "isa/st.h"
 #include "sim/cmd.h"
 #include "sim/sim.h"
@@ -343,6 +344,8 @@ int npu_cmd_run(int argc, char **argv)
 	struct timespec t0, t1;
 	int rc = NPU_EXIT_USAGE, r;
 
+	/* host calls of compiled programs run the reference interpreter */
+	npu_hostops_register_all();
 	r = parse(argc, argv, &o);
 	if (r)
 		return r > 0 ? NPU_EXIT_OK : NPU_EXIT_USAGE;
