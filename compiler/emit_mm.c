@@ -48,7 +48,10 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	int64_t mb = K->kn.tile_m, nb = K->kn.tile_n, nbm, nbn, nt;
 	int64_t R = t->mxu_rows, C = t->mxu_cols;
 	const npu_kopnd *A = &K->ops[K->mm_a], *W = &K->ops[K->mm_b];
-	uint64_t addr = 0, slotA[2], slotB[2], accs[2];
+	uint64_t addr = 0, slotA[2], slotB[2], slotAl[2], slotBl[2], accs[2];
+	int split = K->mm_alo >= 0;
+	const npu_kopnd *Al = split ? &K->ops[K->mm_alo] : NULL;
+	const npu_kopnd *Wl = split ? &K->ops[K->mm_blo] : NULL;
 	int qa = 0, qb = E > 1 ? 1 : 0, qe = E > 2 ? 2 : 0, qs = E - 1;
 	blk *bl = NULL;
 	int epi_loads = 0;
@@ -76,9 +79,16 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		addr += ((uint64_t)(mb * KK * esz) + 63) & ~63ull;
 		slotB[s] = addr;
 		addr += ((uint64_t)(KK * nb * esz) + 63) & ~63ull;
+		slotAl[s] = slotBl[s] = 0;
+		if (split) {
+			slotAl[s] = addr;
+			addr += ((uint64_t)(mb * KK * esz) + 63) & ~63ull;
+			slotBl[s] = addr;
+			addr += ((uint64_t)(KK * nb * esz) + 63) & ~63ull;
+		}
 	}
 	for (int o = 0; o < K->nops; o++) {
-		if (o == K->mm_a || o == K->mm_b)
+		if (o == K->mm_a || o == K->mm_b || o == K->mm_alo || o == K->mm_blo)
 			continue;
 		int oe = npu_dtype_size(c->ir->v[K->ops[o].val].dtype);
 		for (int s = 0; s < 2; s++) {
@@ -138,6 +148,12 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				     slotA[s], esz, L->mn, KK, A->stride[1], 1);
 			npu_emit_dma(&g, qb, 0, c->p->bufs[c->ir->v[W->val].buf].addr + (uint64_t)(boff * esz),
 				     slotB[s], esz, KK, L->nn, W->stride[1], 1);
+			if (split) {
+				npu_emit_dma(&g, qa, 0, c->p->bufs[c->ir->v[Al->val].buf].addr + (uint64_t)((Al->off + L->m0 * Al->stride[1] + L->b * Al->stride[0]) * esz),
+					     slotAl[s], esz, L->mn, KK, Al->stride[1], 1);
+				npu_emit_dma(&g, qb, 0, c->p->bufs[c->ir->v[Wl->val].buf].addr + (uint64_t)((Wl->off + L->n0 * Wl->stride[2] + L->b * Wl->stride[0]) * esz),
+					     slotBl[s], esz, KK, L->nn, Wl->stride[1], 1);
+			}
 			npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + qa, SEM_MLD, 0, 0);
 			npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + qb, SEM_MLD + 1, 0, 0);
 			if (epi_loads) {
@@ -145,7 +161,8 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + qe, SEM_FREE, 0, 0);
 				for (int o = 0; o < K->nops; o++) {
 					const npu_kopnd *P = &K->ops[o];
-					if (o == K->mm_a || o == K->mm_b || P->out || !g.used[o])
+					if (o == K->mm_a || o == K->mm_b || o == K->mm_alo ||
+					    o == K->mm_blo || P->out || !g.used[o])
 						continue;
 					int pe = npu_dtype_size(c->ir->v[P->val].dtype);
 					int64_t off = L->m0 * P->stride[nd - 2] + L->n0 * P->stride[nd - 1];
@@ -194,6 +211,16 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					npu_mli(f, xb, (int64_t)(accs[s] + (uint64_t)(n0 * 4)));
 					npu_mli(f, xc, T->mn);
 					npu_memit(f, NPU_OP_MMAC, xa, xb, xc, k0 ? NPU_MMAC_ACC : 0);
+					if (split) {
+						/* lo(A).hi(B), then hi(A).lo(B) */
+						int xl = npu_mx(f), xw = npu_mx(f), xs = npu_mx(f);
+						npu_mli(f, xl, (int64_t)(slotAl[s] + (uint64_t)(k0 * esz)));
+						npu_memit(f, NPU_OP_MMAC, xl, xb, xc, NPU_MMAC_ACC);
+						npu_mli(f, xw, (int64_t)(slotBl[s] + (uint64_t)((k0 * T->nn + n0) * esz)));
+						npu_mli(f, xs, T->nn * esz);
+						npu_memit(f, NPU_OP_MLDW, xw, xs, 0, 0);
+						npu_memit(f, NPU_OP_MMAC, xa, xb, xc, NPU_MMAC_ACC);
+					}
 				}
 			npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, SEM_MMD, 0, 0);
 			if (it + 2 < nt) {

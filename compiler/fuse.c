@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "compiler/kir.h"
+#include "isa/dtype.h"
 #include "isa/isa.h"
 
 typedef struct fz {
@@ -1169,12 +1170,95 @@ static int mm_operand(fz *z, int v, int node)
 	return copy_val(z, v, node, "a matmul operand needs contiguous rows");
 }
 
+/*
+ * fp32 matmul precision high/medium: the operand as bf16 parts, hi =
+ * bf16(x) and (high) lo = bf16(x - hi), so that hi.hi + lo.hi + hi.lo
+ * recovers about 16 bits of each product.  Constants are split here, at
+ * compile time; other values by an ew kernel.  Writes the parts' values.
+ */
+static int split_bf16(fz *z, int v, int node, int nparts, int *hi, int *lo)
+{
+	npu_kir *ir = z->ir;
+	const npu_kval *V = &ir->v[v];
+	int root = root_of(ir, v), k, x, h, o;
+	int64_t n = npu_kir_numel(V->ndim, V->shape), st[NPU_MAX_DIMS];
+	char nm[300];
+
+	*lo = -1;
+	snprintf(nm, sizeof nm, "%s.hi", V->name);
+	if ((*hi = npu_kir_val(ir, nm, V->node, NPU_DT_BF16, V->ndim, V->shape)) < 0)
+		return npu_errf(z->e, "out of memory");
+	if (nparts > 1) {
+		snprintf(nm, sizeof nm, "%s.lo", ir->v[v].name);
+		if ((*lo = npu_kir_val(ir, nm, ir->v[v].node, NPU_DT_BF16,
+				       ir->v[v].ndim, ir->v[v].shape)) < 0)
+			return npu_errf(z->e, "out of memory");
+	}
+	V = &ir->v[v];
+	if (!V->isconst && V->root < 0 && V->kind == NPU_BUF_CONST && V->cdata) {
+		uint16_t *ph = malloc((size_t)n * 2 + 2), *pl = malloc((size_t)n * 2 + 2);
+		if (!ph || !pl) {
+			free(ph);
+			free(pl);
+			return npu_errf(z->e, "out of memory");
+		}
+		for (int64_t i = 0; i < n; i++) {
+			float f = npu_load_f32(NPU_DT_F32, V->cdata, (size_t)i);
+			ph[i] = npu_f32_to_bf16(f);
+			pl[i] = npu_f32_to_bf16(f - npu_bf16_to_f32(ph[i]));
+		}
+		ir->v[*hi].kind = NPU_BUF_CONST;
+		ir->v[*hi].cdata = ir->v[*hi].cown = ph;
+		ir->v[*hi].needed = 1;
+		if (*lo >= 0) {
+			ir->v[*lo].kind = NPU_BUF_CONST;
+			ir->v[*lo].cdata = ir->v[*lo].cown = pl;
+			ir->v[*lo].needed = 1;
+		} else {
+			free(pl);
+		}
+		npu_kir_decide(ir, 1, "%s: split into %d bf16 part(s) at compile time",
+			       V->name, nparts);
+		return 0;
+	}
+	if ((k = new_kern(z, NPU_KK_EW, node)) < 0)
+		return -1;
+	snprintf(nm, sizeof nm, "%s.split", ir->v[v].name);
+	free(ir->k[k].name);
+	ir->k[k].name = strdup(nm);
+	ir->k[k].ndim = ir->v[v].ndim;
+	memcpy(ir->k[k].shape, ir->v[v].shape, sizeof ir->k[k].shape);
+	if (bcast_strides(&ir->v[v], ir->v[v].ndim, ir->v[v].shape, st) < 0)
+		return npu_errf(z->e, "internal: split of %s", ir->v[v].name);
+	ir->v[root].needed = 1;
+	o = npu_kir_opnd(&ir->k[k], root, 0, ir->v[v].off, st);
+	x = xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node);
+	h = xadd(z, k, NPU_X_RND, 0, x, 0, 0, 0, node);
+	ir->k[k].x[h].dtype = NPU_DT_BF16;
+	ir->v[*hi].producer = k;
+	ir->v[*hi].xdef = h;
+	ir->v[*hi].needed = 1;
+	set_level(z, *hi, LV_ELEM);
+	if (*lo >= 0) {
+		int d = xadd(z, k, NPU_X_BIN, NPU_OP_VSUB, x, h, 0, 0, node);
+		ir->v[*lo].producer = k;
+		ir->v[*lo].xdef = d;
+		ir->v[*lo].needed = 1;
+		set_level(z, *lo, LV_ELEM);
+	}
+	npu_kir_decide(ir, 1, "%s: split into %d bf16 part(s) by kernel %s",
+		       ir->v[v].name, nparts, nm);
+	close_cur(z);
+	return 0;
+}
+
 static int do_mm(fz *z, int node)
 {
 	npu_kir *ir = z->ir;
 	const npu_gnode *n = &z->g->nodes[node];
 	const npu_gmeta *m = tmeta(n, 0);
 	int ai = n->aop == NPU_AOP_ADDMM ? 1 : 0, a, b, k, x, bias = -1;
+	int alo = -1, blo = -1;
 	int64_t oshape[NPU_MAX_DIMS];
 	double alpha = 1, beta = 1;
 	const npu_gval *kw;
@@ -1192,6 +1276,14 @@ static int do_mm(fz *z, int node)
 		return host_kern(z, node, "matmul of float64 or integer tensors");
 	if ((a = mm_operand(z, a, node)) < 0 || (b = mm_operand(z, b, node)) < 0)
 		return -1;
+	if (ir->v[a].dtype == NPU_DT_F32 && ir->fp32prec > 0) {
+		int np = ir->fp32prec == 1 ? 3 : 1, ah, al, bh, bl;
+		if (split_bf16(z, a, node, np > 1 ? 2 : 1, &ah, &al) < 0 ||
+		    split_bf16(z, b, node, np > 1 ? 2 : 1, &bh, &bl) < 0)
+			return -1;
+		a = ah, b = bh;
+		alo = al, blo = bl;
+	}
 	if (ai) {
 		bias = node_val(z, n->args[0].u.node);
 		if (ir->v[bias].ndim > 2)
@@ -1208,10 +1300,7 @@ static int do_mm(fz *z, int node)
 	K->mm_n = oshape[m->ndim - 1];
 	K->mm_k = ir->v[a].shape[ir->v[a].ndim - 1];
 	K->mm_dtype = ir->v[a].dtype;
-	if (K->mm_dtype == NPU_DT_F32 && ir->fp32prec == 2)
-		K->mm_dtype = NPU_DT_BF16;
-	else if (K->mm_dtype == NPU_DT_F32 && ir->fp32prec == 1)
-		K->mm_dtype = NPU_DT_BF16, K->mm_passes = 3;
+	K->mm_passes = alo >= 0 ? 3 : 1;
 	/* operands 0 and 1: A and B with their own strides (not over the space) */
 	ir->v[root_of(ir, a)].needed = 1;
 	ir->v[root_of(ir, b)].needed = 1;
@@ -1227,6 +1316,12 @@ static int do_mm(fz *z, int node)
 		sb[2] = VB->stride[VB->ndim - 1];
 		K->mm_a = npu_kir_opnd(K, root_of(ir, a), 0, VA->off, sa);
 		K->mm_b = npu_kir_opnd(K, root_of(ir, b), 0, VB->off, sb);
+		if (alo >= 0) {
+			/* the lo parts: contiguous like the hi parts */
+			ir->v[alo].needed = ir->v[blo].needed = 1;
+			K->mm_alo = npu_kir_opnd(K, alo, 0, 0, sa);
+			K->mm_blo = npu_kir_opnd(K, blo, 0, 0, sb);
+		}
 	}
 	if (K->mm_a < 0 || K->mm_b < 0)
 		return npu_errf(z->e, "out of memory");

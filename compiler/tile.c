@@ -118,7 +118,7 @@ static double mm_cost(const npu_kern *K, const npu_target *t, int64_t mb,
 	double ks = ceil((double)K->mm_k / t->mxu_rows);
 	double ns = ceil((double)nb / t->mxu_cols);
 	double stream = ceil(mb / rate);
-	double mx = ks * ns * (stream > t->mxu_rows ? stream : t->mxu_rows);
+	double mx = ks * ns * (stream > t->mxu_rows ? stream : t->mxu_rows) * K->mm_passes;
 	double la = (double)mb * K->mm_k * esz, lb = (double)K->mm_k * nb * esz;
 	double dma = dma_time(t, la > lb ? la : lb, 1);
 	double epi = (double)mb * nb / t->vlen * (K->nx + 4);
@@ -156,7 +156,8 @@ static int tile_mm(npu_kir *ir, npu_kern *K, const npu_target *t, npu_err *e)
 				continue;
 			if (K->set.tile_n && nb != K->set.tile_n)
 				continue;
-			need = 2.0 * ((double)mb * K->mm_k + (double)K->mm_k * nb) * esz;
+			need = 2.0 * ((double)mb * K->mm_k + (double)K->mm_k * nb) * esz *
+			       (K->mm_passes > 1 ? 2 : 1);
 			for (int o = 0; o < K->nops; o++)
 				if (o != K->mm_a && o != K->mm_b)
 					need += 2.0 * mb * nb * npu_dtype_size(ir->v[K->ops[o].val].dtype);

@@ -141,6 +141,7 @@ typedef struct fxrun {
 	uint64_t cycles, dram_rd, dram_wr, host_calls;
 	double worst_rec, worst_ref;
 	int nkernels;
+	int spills;
 } fxrun;
 
 /*
@@ -189,6 +190,7 @@ static void run_values(const char *graph, const npu_stfile *st, int has_rec,
 		fr->o.target = "npu-base";
 	ck_assert_msg(npu_cc_compile(&fr->o, &r, &e) == 0, "%s: %s", graph, e.msg);
 	fr->nkernels = r.ir.nk;
+	fr->spills += r.spills;
 	npu_hostops_register_all();
 	s = npu_sim_new(&r.prog, &r.t, &so, &e);
 	ck_assert_msg(s != NULL, "%s", e.msg);
@@ -315,6 +317,231 @@ START_TEST(t_bias_relu_traffic)
 }
 END_TEST
 
+
+/* Deterministic values for every placeholder of a graph (resnet18 has no
+ * recorded values): uniform in [-a, a], a = 1/sqrt(fan-in) for weights;
+ * BatchNorm scales near 1, running variances positive. */
+static void gen_values(const npu_graph *g, const char *path)
+{
+	npu_tensor *t = calloc((size_t)g->nnodes + 1, sizeof *t);
+	size_t n = 0;
+	uint64_t seed = 12345;
+	npu_err e;
+
+	for (int i = 0; i < g->nnodes; i++) {
+		const npu_gnode *nd = &g->nodes[i];
+		const npu_gmeta *m = nd->meta;
+		int64_t numel = 1;
+		float *d;
+		double a = 1;
+		const char *src = nd->phsource ? nd->phsource : "";
+		if (nd->op != NPU_GOP_PLACEHOLDER || !m)
+			continue;
+		t[n].name = nd->name;
+		t[n].dtype = m->dtype;
+		t[n].ndim = m->ndim;
+		for (int d2 = 0; d2 < m->ndim; d2++) {
+			t[n].shape[d2] = m->shape[d2].v;
+			numel *= m->shape[d2].v;
+		}
+		if (m->ndim >= 2 && m->shape[0].v)
+			a = 1 / sqrt((double)(numel / m->shape[0].v));
+		d = malloc((size_t)numel * 4 + 4);
+		for (int64_t k = 0; k < numel; k++) {
+			double u;
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			u = (double)(seed >> 11) / 9007199254740992.0 * 2 - 1;
+			if (strstr(src, "running_var"))
+				d[k] = (float)(1 + 0.5 * fabs(u));
+			else if (m->ndim == 1 && strstr(src, "weight"))
+				d[k] = (float)(1 + 0.1 * u);
+			else if (m->ndim == 1)
+				d[k] = (float)(0.1 * u);
+			else
+				d[k] = (float)(a * u);
+		}
+		t[n].data = d;
+		t[n].nbytes = (uint64_t)numel * 4;
+		n++;
+	}
+	ck_assert_msg(npu_st_write(path, t, n, NULL, &e) == 0, "%s", e.msg);
+	for (size_t i = 0; i < n; i++)
+		free(t[i].data);
+	free(t);
+}
+
+START_TEST(t_resnet18)
+{
+	char graph[1024], vals[1024];
+	npu_graph *g;
+	npu_stfile st;
+	npu_err e;
+	fxrun fr = { 0 };
+
+	setup_tmp();
+	snprintf(graph, sizeof graph, "%s/tests/data/fx/resnet18/inference2.json", srcdir());
+	snprintf(vals, sizeof vals, "%s/in.safetensors", tmpdir);
+	ck_assert_msg(npu_graph_read(&g, graph, &e) == 0, "%s", e.msg);
+	gen_values(g, vals);
+	npu_graph_free(g);
+	ck_assert_msg(npu_st_read(&st, vals, &e) == 0, "%s", e.msg);
+	run_values(graph, &st, 0, &fr);
+	npu_st_free(&st);
+	teardown_tmp();
+	ck_assert(fr.worst_ref <= 1e-5);
+}
+END_TEST
+
+/* The spill path: a vector budget of 4 registers and 6 scalar ones. */
+START_TEST(t_spills)
+{
+	fxrun fr = { 0 };
+
+	setup_tmp();
+	fr.o.nvr = 4;
+	fr.o.nxr = 6;
+	run_fixture("mlp_fp32", &fr);
+	fr.o.nvr = 3;
+	run_fixture("rmsnorm_bfloat16", &fr);
+	run_fixture("attention_sdpa", &fr);
+	teardown_tmp();
+	ck_assert_int_gt(fr.spills, 0);
+}
+END_TEST
+
+/* fp32 matmul precision: high (bf16 x3) meets 1e-5, medium (bf16 x1) 1e-2. */
+static double prec_err(int prec)
+{
+	char graph[1024], vals[1024];
+	npu_stfile st;
+	npu_err e;
+	npu_ccresult r = { 0 };
+	npu_ccopts o = { 0 };
+	npu_sim *s;
+	npu_sim_opts so = { 0 };
+	double err;
+
+	snprintf(graph, sizeof graph, "%s/tests/data/fx/mlp_fp32/inference2.json", srcdir());
+	snprintf(vals, sizeof vals, "%s/tests/data/fx/mlp_fp32/inference2.safetensors", srcdir());
+	ck_assert_msg(npu_st_read(&st, vals, &e) == 0, "%s", e.msg);
+	o.graph = graph;
+	o.fp32prec = prec;
+	ck_assert_msg(npu_cc_compile(&o, &r, &e) == 0, "%s", e.msg);
+	for (int k = 0; k < r.ir.nk; k++)
+		if (r.ir.k[k].kind == NPU_KK_MM)
+			ck_assert_int_eq(r.ir.k[k].mm_passes, prec == 1 ? 3 : 1);
+	npu_hostops_register_all();
+	s = npu_sim_new(&r.prog, &r.t, &so, &e);
+	ck_assert_ptr_nonnull(s);
+	for (uint32_t i = 0; i < r.prog.nbufs; i++)
+		if (r.prog.bufs[i].kind == NPU_BUF_INPUT)
+			memcpy(npu_sim_buf_data(s, (int)i),
+			       npu_st_find(&st, r.prog.bufs[i].name)->data,
+			       r.prog.bufs[i].size);
+	ck_assert_msg(npu_sim_run(s, &e) == 0, "%s", e.msg);
+	{
+		int bi = npu_prog_find_buf(&r.prog, "output.0");
+		int64_t n = (int64_t)npu_numel(r.prog.bufs[bi].ndim, r.prog.bufs[bi].shape);
+		double *got = widen(NPU_DT_F32, npu_sim_buf_data(s, bi), n);
+		double *want = widen(NPU_DT_F32, npu_st_find(&st, "output.0")->data, n);
+		err = relerr(got, want, n);
+		free(got);
+		free(want);
+	}
+	npu_sim_free(s);
+	npu_cc_free(&r);
+	npu_st_free(&st);
+	return err;
+}
+
+START_TEST(t_fp32_precision)
+{
+	double hi = prec_err(1), med = prec_err(2), top = prec_err(0);
+
+	ck_assert_msg(top <= 1e-5, "highest: %g", top);
+	ck_assert_msg(hi <= 1e-5, "high: %g", hi);
+	ck_assert_msg(med <= 1e-2 && med > hi, "medium: %g", med);
+}
+END_TEST
+
+/* Once through the real command lines: npucc, then npusim run. */
+START_TEST(t_cli)
+{
+	char cmd[4096], out[1024];
+	const char *b = getenv("top_builddir");
+	npu_stfile got, want;
+	npu_err e;
+	double *x, *y;
+
+	if (!b)
+		b = ".";
+	setup_tmp();
+	snprintf(cmd, sizeof cmd,
+		 "%s/npucc %s/tests/data/fx/bias_relu/inference2.json -o %s/p.bin --time-passes "
+		 "--report %s/report.json 2>/dev/null && %s/npusim run %s/p.bin --quiet "
+		 "--inputs %s/tests/data/fx/bias_relu/inference2.safetensors --outputs %s/out.safetensors",
+		 b, srcdir(), tmpdir, tmpdir, b, tmpdir, srcdir(), tmpdir);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(out, sizeof out, "%s/out.safetensors", tmpdir);
+	ck_assert_msg(npu_st_read(&got, out, &e) == 0, "%s", e.msg);
+	snprintf(out, sizeof out, "%s/tests/data/fx/bias_relu/inference2.safetensors", srcdir());
+	ck_assert_msg(npu_st_read(&want, out, &e) == 0, "%s", e.msg);
+	x = widen(NPU_DT_F32, npu_st_find(&got, "output.0")->data, 64 * 4096);
+	y = widen(NPU_DT_F32, npu_st_find(&want, "output.0")->data, 64 * 4096);
+	ck_assert(relerr(x, y, 64 * 4096) == 0);
+	free(x);
+	free(y);
+	npu_st_free(&got);
+	npu_st_free(&want);
+	teardown_tmp();
+}
+END_TEST
+
+/* Errors name the node and what is wrong; knobs that do not fit say why. */
+START_TEST(t_errors)
+{
+	char graph[1024], path[1024];
+	npu_ccopts o = { 0 };
+	npu_ccresult r = { 0 };
+	npu_err e = { "" };
+	npu_tensor t = { 0 };
+	float z[4] = { 0 };
+
+	setup_tmp();
+	snprintf(graph, sizeof graph, "%s/tests/data/fx/bias_relu/inference2.json", srcdir());
+	/* weights of the wrong shape */
+	snprintf(path, sizeof path, "%s/w.safetensors", tmpdir);
+	t.name = "arg0_1";
+	t.dtype = NPU_DT_F32;
+	t.ndim = 1;
+	t.shape[0] = 4;
+	t.nbytes = sizeof z;
+	t.data = z;
+	ck_assert_int_eq(npu_st_write(path, &t, 1, NULL, &e), 0);
+	o.graph = graph;
+	o.weights = path;
+	ck_assert_int_eq(npu_cc_compile(&o, &r, &e), -1);
+	ck_assert_msg(strstr(e.msg, "arg0_1") && strstr(e.msg, "f32[4]"), "%s", e.msg);
+	npu_cc_free(&r);
+	/* a tile that cannot fit */
+	memset(&o, 0, sizeof o);
+	o.graph = graph;
+	ck_assert_int_eq(npu_cc_parse_knob(&o, "add.tile_m=100000", &e), 0);
+	ck_assert_int_eq(npu_cc_parse_knob(&o, "add.nonsense=1", &e), -1);
+	ck_assert_int_eq(npu_cc_compile(&o, &r, &e), -1);
+	ck_assert_msg(strstr(e.msg, "KiB") && strstr(e.msg, "SRAM holds"), "%s", e.msg);
+	npu_cc_free(&r);
+	/* a knob that fits changes the tiling */
+	memset(&o, 0, sizeof o);
+	o.graph = graph;
+	ck_assert_int_eq(npu_cc_parse_knob(&o, "*.tile_m=2", &e), 0);
+	ck_assert_int_eq(npu_cc_compile(&o, &r, &e), 0);
+	ck_assert_int_eq(r.ir.k[0].kn.tile_m, 2);
+	npu_cc_free(&r);
+	teardown_tmp();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("compile");
@@ -337,6 +564,11 @@ int main(void)
 	tcase_add_test(tc, t_attention_sdpa);
 	tcase_add_test(tc, t_attention_manual);
 	tcase_add_test(tc, t_llama_tiny);
+	tcase_add_test(tc, t_resnet18);
+	tcase_add_test(tc, t_spills);
+	tcase_add_test(tc, t_fp32_precision);
+	tcase_add_test(tc, t_cli);
+	tcase_add_test(tc, t_errors);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
