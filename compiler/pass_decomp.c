@@ -644,9 +644,11 @@ static int expand(dcx *d, const dentry *en, int out_k, const npu_gval *a,
 	}
 	if (!rc)
 		rc = eval(d, &l, &s, res);
-	skip(&l);
-	if (!rc && *l.p && *l.p != ';')
-		rc = fail(d, "decomp.def: junk '%.20s'", l.p);
+	if (!rc) {
+		skip(&l);
+		if (*l.p && *l.p != ';')
+			rc = fail(d, "decomp.def: junk '%.20s'", l.p);
+	}
 	scope_free(&s);
 	d->depth--;
 	return rc;
@@ -697,15 +699,15 @@ static int decomp_node(pass_cx *pc, npu_gedit *ge, int i, const dentry *en)
 
 	if (!n->nmeta || n->meta[0].kind != NPU_GM_TENSOR)
 		return 0;
-	if (n->meta[0].dtype != NPU_DT_F32 && n->meta[0].dtype != NPU_DT_F64)
-		return pass_note(pc, name, "kept %s (%s: computed in opmath)",
-				 name, npu_dtype_torch(n->meta[0].dtype));
 	rc = bind_params(&d, en, n->args, n->nargs, n->kwargs, n->nkwargs, &s);
 	if (!rc && !wanted(en, &s)) {
 		scope_free(&s);
 		return 0;
 	}
 	scope_free(&s);
+	if (n->meta[0].dtype != NPU_DT_F32 && n->meta[0].dtype != NPU_DT_F64)
+		return pass_note(pc, name, "kept %s (%s: computed in opmath)",
+				 name, npu_dtype_torch(n->meta[0].dtype));
 	if (!n->multi) {
 		if (!rc)
 			rc = replace_output(&d, en, i, 0, i, &n->meta[0]);
@@ -719,7 +721,8 @@ static int decomp_node(pass_cx *pc, npu_gedit *ge, int i, const dentry *en)
 	for (int k = 0; k < nu && !rc; k++) {
 		npu_gnode *g = npu_gedit_node(ge, users[k]);
 		if (g->aop != NPU_AOP_GETITEM || g->nargs != 2 ||
-		    g->args[1].kind != NPU_GV_INT || !g->nmeta) {
+		    g->args[1].kind != NPU_GV_INT || !g->nmeta ||
+		    g->args[1].u.i < 0 || g->args[1].u.i >= n->nmeta) {
 			rc = fail(&d, "%s", "used other than through getitem");
 			break;
 		}

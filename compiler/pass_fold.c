@@ -303,6 +303,36 @@ static int needed_at_runtime(fold_cx *fx, int i)
 	return 0;
 }
 
+typedef struct sumcx { fold_cx *fx; long long n; } sumcx;
+
+static void sum_ref(int *ref, void *ctx)
+{
+	sumcx *s = ctx;
+	cval *c = &s->fx->v[*ref];
+
+	for (int k = 0; c->t && k < c->n; k++)
+		s->n += npu_reftensor_numel(&c->t[k]);
+}
+
+/* Elements of the constant tensors a node reads. */
+static long long input_elems(fold_cx *fx, npu_gnode *n)
+{
+	sumcx s = { fx, 0 };
+
+	npu_gnode_refs(n, sum_ref, &s);
+	return s.n;
+}
+
+/* A large result made from much less data (full, arange, an expand of a
+ * scalar): storing it in the program would cost more DRAM than
+ * computing it, so it stays a run-time op on its (folded) inputs. */
+static int expands(fold_cx *fx, int i)
+{
+	long long out = npu_reftensor_numel(&fx->v[i].t[0]);
+
+	return out > 65536 && out > 2 * input_elems(fx, npu_gedit_node(fx->ge, i));
+}
+
 static int add_const(fold_cx *fx, int i)
 {
 	pass_cx *pc = fx->pc;
@@ -385,6 +415,15 @@ static int fold_session(pass_cx *pc, npu_gedit *ge)
 		    nd->op != NPU_GOP_CALL_FUNCTION || npu_gedit_dead(ge, i) ||
 		    fx.v[i].t[0].ndim < 0 || !needed_at_runtime(&fx, i))
 			continue;
+		if (expands(&fx, i)) {
+			if (pass_note(pc, nd->name, "kept %s (%lld elements made "
+				      "from %lld: cheaper to compute than to "
+				      "store)", nd->name,
+				      (long long)npu_reftensor_numel(&fx.v[i].t[0]),
+				      input_elems(&fx, nd)) < 0)
+				goto out;
+			continue;
+		}
 		if (add_const(&fx, i) < 0)
 			goto out;
 	}
