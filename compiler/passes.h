@@ -19,7 +19,8 @@
  *   noop      views and clones that do nothing
  *   layout    t/transpose -> permute, permute/view chains composed
  *   decomp    composite ops -> primitives (compiler/decomp.def)
- *   cleanup   dce + cse + fold again, over what the others left behind
+ *   cleanup   dce, cse, fold, noop and dce again, over what the others
+ *             left behind
  *
  * Every change goes to an npu_passlog: one line per decision, in text
  * or JSON, with per-pass timing.  Nodes the passes create keep their
@@ -46,7 +47,7 @@
 	X(NOOP,     "noop",     "removal of no-op views and clones") \
 	X(LAYOUT,   "layout",   "canonical permute/view chains") \
 	X(DECOMP,   "decomp",   "decomposition of composite ops") \
-	X(CLEANUP,  "cleanup",  "dce, cse and fold again")
+	X(CLEANUP,  "cleanup",  "dce, cse, fold and noop again")
 
 enum npu_pass {
 #define X(id, name, what) NPU_PASS_##id,
