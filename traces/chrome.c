@@ -58,17 +58,28 @@ static sqlite3_stmt *prep(exporter *x, const char *sql)
 	return st;
 }
 
-/* Writes one event and frees it. */
+/* Writes one event and frees it.  Dumped into a buffer first: Jansson
+ * writes a stream in many small pieces, and fwrite per piece was the
+ * biggest cost of a large export. */
 static int emit(exporter *x, json_t *ev)
 {
+	enum { FLAGS = JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15) };
+	char buf[8192], *big = NULL;
+	size_t n;
 	int rc = -1;
 
 	if (!ev)
 		return npu_errf(x->e, "out of memory");
-	if (fputs(x->first ? "\n" : ",\n", x->f) != EOF &&
-	    json_dumpf(ev, x->f, JSON_COMPACT | JSON_PRESERVE_ORDER) == 0)
+	n = json_dumpb(ev, buf, sizeof buf, FLAGS);
+	if (n > sizeof buf) {   /* a kernel with many nodes */
+		big = json_dumps(ev, FLAGS);
+		n = big ? strlen(big) : 0;
+	}
+	if (n && fputs(x->first ? "\n" : ",\n", x->f) != EOF &&
+	    fwrite(big ? big : buf, 1, n, x->f) == n)
 		rc = 0;
 	x->first = 0;
+	free(big);
 	json_decref(ev);
 	return rc ? npu_errf(x->e, "cannot write: %s", strerror(errno)) : 0;
 }
@@ -246,28 +257,60 @@ static int kernels(exporter *x)
 		dberr(x, "cannot read its kernel executions");
 }
 
+/*
+ * Activity rows are most of a trace, so one event object is reused:
+ * its values are set in place for each row (with the kernel names made
+ * once), instead of building and hashing a new object per event.
+ */
 static int activity(exporter *x)
 {
+	/* The run's rowid range, scanned: faster than the run_id index. */
 	sqlite3_stmt *st = prep(x, "SELECT unit, state, start_cycle, end_cycle, "
-				"kernel FROM activity WHERE run_id = :run AND "
-				"state <> 4");
-	int rc;
+		"kernel FROM activity WHERE rowid BETWEEN (SELECT min(rowid) "
+		"FROM activity WHERE run_id = :run) AND (SELECT max(rowid) FROM "
+		"activity WHERE run_id = :run) AND +run_id = :run AND state <> 4");
+	json_t *ev = json_pack("{s:s,s:s,s:s,s:f,s:f,s:i,s:i,s:{s:n}}", "name", "",
+			       "cat", "activity", "ph", "X", "ts", 0.0, "dur", 0.0,
+			       "pid", PID, "tid", 0, "args", "kernel");
+	json_t *name, *ts, *dur, *tid, *args, *null = json_null();
+	json_t **kn = calloc((size_t)x->nk + 1, sizeof *kn);
+	int rc = SQLITE_ERROR;
 
-	if (!st)
-		return -1;
+	if (!st || !ev || !kn) {
+		if (st && (!ev || !kn))
+			npu_errf(x->e, "out of memory");
+		goto out;
+	}
+	name = json_object_get(ev, "name");
+	ts = json_object_get(ev, "ts");
+	dur = json_object_get(ev, "dur");
+	tid = json_object_get(ev, "tid");
+	args = json_object_get(ev, "args");
+	for (int k = 0; k < x->nk; k++)
+		kn[k] = json_string(x->k[k].name ? x->k[k].name : "?");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *k = kname(x, st, 4);
-		json_t *args = json_pack("{s:s?}", "kernel", k);
-		if (emit(x, x_event(x, npu_trace_state_name(sqlite3_column_int(st, 1)),
-				    "activity",
-				    NPU_CHROME_TID_UNIT(sqlite3_column_int(st, 0)),
-				    (uint64_t)sqlite3_column_int64(st, 2),
-				    (uint64_t)sqlite3_column_int64(st, 3), args)))
+		uint64_t s = (uint64_t)sqlite3_column_int64(st, 2);
+		uint64_t e = (uint64_t)sqlite3_column_int64(st, 3);
+		int k = sqlite3_column_type(st, 4) == SQLITE_NULL ? -1 :
+			sqlite3_column_int(st, 4);
+		json_string_set(name, npu_trace_state_name(sqlite3_column_int(st, 1)));
+		json_real_set(ts, us(x, s));
+		json_real_set(dur, us(x, e - s));
+		json_integer_set(tid, NPU_CHROME_TID_UNIT(sqlite3_column_int(st, 0)));
+		json_object_set(args, "kernel", k >= 0 && k < x->nk && kn[k] ? kn[k] : null);
+		json_incref(ev);  /* emit() drops one reference */
+		if (emit(x, ev))
 			break;
 	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : rc == SQLITE_ROW ? -1 :
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
 		dberr(x, "cannot read its activity");
+out:
+	sqlite3_finalize(st);
+	for (int k = 0; kn && k < x->nk; k++)
+		json_decref(kn[k]);
+	free(kn);
+	json_decref(ev);
+	return rc == SQLITE_DONE ? 0 : -1;
 }
 
 /* Spreads n bytes evenly over [s, e) into the bins of bw. */

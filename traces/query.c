@@ -4,7 +4,9 @@
  *
  * Each canned query is one NPU_QUERY entry below: its SQL is the whole
  * answer (no C post-processing), so `npusim query TRACE --sql` can run the
- * same text by hand and docs/queries.md shows it.  Every query reads one
+ * same text by hand and docs/queries.md shows it.  One helper is C: the
+ * SQL function npu_compute_busy(run, s, e), because merging a run's
+ * compute intervals with window functions took seconds on big traces.  Every query reads one
  * run through the run_id indexes the trace writer creates, so it scales
  * with the rows of that run, not of the file.  Aggregates over the
  * activity table are avoided where a per-run counter already holds the sum
@@ -43,10 +45,14 @@
 	"nc AS (SELECT part.node, count(*) AS kernels, sum(kc.cycles * part.share) AS cycles\n" \
 	"  FROM part JOIN kc ON kc.kernel = part.kernel GROUP BY part.node)"
 
-/* Merges intervals (s, e) of a CTE into disjoint islands per key k. */
+/* Merges intervals (s, e) of a CTE into disjoint islands per key k.  The
+ * running maximum includes the current row and lag() shifts it, because
+ * a frame ending at 1 PRECEDING makes SQLite recompute max() per row. */
 #define ISLANDS(SRC, DST) \
-	SRC "_prev AS (SELECT k, s, e, max(e) OVER (PARTITION BY k ORDER BY s, e\n" \
-	"  ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev FROM " SRC "),\n" \
+	SRC "_max AS (SELECT k, s, e, max(e) OVER (PARTITION BY k ORDER BY s, e\n" \
+	"  ROWS UNBOUNDED PRECEDING) AS m FROM " SRC "),\n" \
+	SRC "_prev AS (SELECT k, s, e, lag(m) OVER (PARTITION BY k ORDER BY s, e)\n" \
+	"  AS prev FROM " SRC "_max),\n" \
 	SRC "_grp AS (SELECT k, s, e, sum(prev IS NULL OR s > prev) OVER (PARTITION BY k\n" \
 	"  ORDER BY s, e) AS g FROM " SRC "_prev),\n" \
 	DST " AS (SELECT k, min(s) AS s, max(e) AS e FROM " SRC "_grp GROUP BY k, g)"
@@ -168,25 +174,17 @@ Q(overlap, 0, "siiiip", \
   "transfers were moving data (their union, so two engines at once count " \
   "once), overlapped the part of it when the vector or matrix unit was " \
   "busy (with any kernel's work), next to the kernel's cycles and the " \
-  "cycles its units waited on DMA.", \
-  "WITH busy AS (SELECT 0 AS k, start_cycle AS s, end_cycle AS e\n" \
-  "  FROM activity WHERE run_id = :run AND unit IN (1, 2) AND state = 0),\n" \
-  ISLANDS("busy", "compute") ",\n" \
-  "cum AS (SELECT s, e, coalesce(sum(e - s) OVER (ORDER BY s ROWS BETWEEN\n" \
-  "  UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS before FROM compute),\n" \
-  "xfer AS (SELECT kernel AS k, start_cycle AS s, end_cycle AS e\n" \
+  "cycles its units waited on DMA.  npu_compute_busy(RUN, S, E) is a " \
+  "function of npusim's connection: the cycles of [S, E) in which the " \
+  "vector or matrix unit of the run was busy (their activity merged once " \
+  "per run into sorted islands with prefix sums, then two binary " \
+  "searches per call), which keeps the query interactive on millions of " \
+  "activity rows.", \
+  "WITH xfer AS (SELECT kernel AS k, start_cycle AS s, end_cycle AS e\n" \
   "  FROM dma_xfers WHERE run_id = :run AND kernel IS NOT NULL),\n" \
   ISLANDS("xfer", "dma") ",\n" \
-  "ev AS (SELECT s AS t, 0 AS o, 2 * s + 1 AS tag, before AS c, NULL AS k, 0 AS side FROM cum\n" \
-  "  UNION ALL SELECT e, 0, 2 * e, before + e - s, NULL, 0 FROM cum\n" \
-  "  UNION ALL SELECT s, 1, NULL, NULL, k, -1 FROM dma\n" \
-  "  UNION ALL SELECT e, 1, NULL, NULL, k, 1 FROM dma),\n" \
-  "sweep AS (SELECT t, o, k, side, max(tag) OVER w AS tag, max(c) OVER w AS c\n" \
-  "  FROM ev WINDOW w AS (ORDER BY t, o ROWS UNBOUNDED PRECEDING)),\n" \
-  "ov AS (SELECT k, sum(side * t) AS dma_cycles,\n" \
-  "    sum(side * CASE WHEN tag IS NULL THEN 0 WHEN tag % 2 = 1\n" \
-  "      THEN c + t - tag / 2 ELSE c END) AS overlapped\n" \
-  "  FROM sweep WHERE o = 1 GROUP BY k),\n" \
+  "ov AS (SELECT k, sum(e - s) AS dma_cycles,\n" \
+  "    sum(npu_compute_busy(:run, s, e)) AS overlapped FROM dma GROUP BY k),\n" \
   "kx AS (SELECT kernel, sum(end_cycle - start_cycle) AS cycles,\n" \
   "    sum(dma_wait_cycles) AS dma_wait FROM kernel_execs WHERE run_id = :run\n" \
   "  GROUP BY kernel)\n" \
@@ -240,10 +238,149 @@ static const struct query {
 };
 #define NQUERY ((int)(sizeof queries / sizeof *queries))
 
+/* The compute-busy islands of one run, for npu_compute_busy(). */
+typedef struct busy_cache {
+	int64_t run;           /* 0: not loaded */
+	size_t n;
+	uint64_t *s, *e;       /* disjoint islands, sorted */
+	uint64_t *before;      /* busy cycles before island i */
+} busy_cache;
+
 struct npu_qdb {
 	sqlite3 *db;
 	char *path;
+	busy_cache busy;
 };
+
+/* ---- npu_compute_busy(run, s, e) ---- */
+
+typedef struct ival { uint64_t s, e; } ival;
+
+static int ival_cmp(const void *a, const void *b)
+{
+	const ival *x = a, *y = b;
+	return x->s < y->s ? -1 : x->s > y->s ? 1 : 0;
+}
+
+static void busy_free(busy_cache *c)
+{
+	free(c->s);
+	free(c->e);
+	free(c->before);
+	memset(c, 0, sizeof *c);
+}
+
+/*
+ * Loads the vector and matrix units' busy intervals of a run.  The rows of
+ * a run sit in one rowid range (batches of concurrent writers interleave,
+ * hence the run_id test), and scanning that range is about twice as fast
+ * as visiting every row through the run_id index.
+ */
+static int busy_load(npu_qdb *q, int64_t run)
+{
+	static const char sql[] =
+		"SELECT start_cycle, end_cycle FROM activity\n"
+		"WHERE rowid BETWEEN (SELECT min(rowid) FROM activity WHERE run_id = ?1)\n"
+		"  AND (SELECT max(rowid) FROM activity WHERE run_id = ?1)\n"
+		"  AND +run_id = ?1 AND unit IN (1, 2) AND state = 0";
+	sqlite3_stmt *st;
+	ival *v = NULL;
+	size_t n = 0, cap = 0, m = 0;
+	busy_cache c = { 0 };
+	int rc;
+
+	if (sqlite3_prepare_v2(q->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, run);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (n == cap) {
+			ival *nv = realloc(v, (cap = cap ? 2 * cap : 4096) * sizeof *v);
+			if (!nv)
+				break;
+			v = nv;
+		}
+		v[n].s = (uint64_t)sqlite3_column_int64(st, 0);
+		v[n].e = (uint64_t)sqlite3_column_int64(st, 1);
+		if (v[n].e > v[n].s)
+			n++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		goto fail;
+	if (n)
+		qsort(v, n, sizeof *v, ival_cmp);
+	/* Merge into islands in place; vec and mxu may be busy at once. */
+	for (size_t i = 0; i < n; i++) {
+		if (m && v[i].s <= v[m - 1].e) {
+			if (v[i].e > v[m - 1].e)
+				v[m - 1].e = v[i].e;
+		} else {
+			v[m++] = v[i];
+		}
+	}
+	c.s = malloc((m + 1) * sizeof *c.s);
+	c.e = malloc((m + 1) * sizeof *c.e);
+	c.before = malloc((m + 1) * sizeof *c.before);
+	if (!c.s || !c.e || !c.before)
+		goto fail;
+	for (size_t i = 0; i < m; i++) {
+		c.s[i] = v[i].s;
+		c.e[i] = v[i].e;
+		c.before[i] = i ? c.before[i - 1] + (c.e[i - 1] - c.s[i - 1]) : 0;
+	}
+	c.n = m;
+	c.run = run;
+	free(v);
+	busy_free(&q->busy);
+	q->busy = c;
+	return 0;
+fail:
+	free(v);
+	busy_free(&c);
+	return -1;
+}
+
+/* Busy cycles in [0, t). */
+static uint64_t busy_upto(const busy_cache *c, uint64_t t)
+{
+	size_t lo = 0, hi = c->n;
+
+	/* the first island starting at or after t */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c->s[mid] < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return 0;
+	lo--;
+	return c->before[lo] + ((t < c->e[lo] ? t : c->e[lo]) - c->s[lo]);
+}
+
+static void fn_compute_busy(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	npu_qdb *q = sqlite3_user_data(ctx);
+	int64_t run = sqlite3_value_int64(argv[0]);
+	sqlite3_int64 s = sqlite3_value_int64(argv[1]);
+	sqlite3_int64 e = sqlite3_value_int64(argv[2]);
+
+	(void)argc;
+	if (q->busy.run != run && busy_load(q, run) < 0) {
+		sqlite3_result_error(ctx, "npu_compute_busy: cannot read the "
+				     "activity", -1);
+		return;
+	}
+	if (s < 0)
+		s = 0;
+	if (e <= s) {
+		sqlite3_result_int64(ctx, 0);
+		return;
+	}
+	sqlite3_result_int64(ctx, (sqlite3_int64)(busy_upto(&q->busy, (uint64_t)e) -
+						  busy_upto(&q->busy, (uint64_t)s)));
+}
 
 /* ---- opening ---- */
 
@@ -320,8 +457,15 @@ npu_qdb *npu_qdb_open(const char *path, npu_err *e)
 		goto fail;
 	}
 	sqlite3_busy_timeout(q->db, 10000);
+	/* Reading pages through a map saves a copy per page on big scans. */
+	sqlite3_exec(q->db, "PRAGMA mmap_size = 1073741824", NULL, NULL, NULL);
 	if (check_schema(q, e))
 		goto fail;
+	if (sqlite3_create_function(q->db, "npu_compute_busy", 3, SQLITE_UTF8,
+				    q, fn_compute_busy, NULL, NULL) != SQLITE_OK) {
+		dberr(q, e, "cannot register npu_compute_busy");
+		goto fail;
+	}
 	return q;
 fail:
 	npu_qdb_close(q);
@@ -333,6 +477,7 @@ void npu_qdb_close(npu_qdb *q)
 	if (!q)
 		return;
 	sqlite3_close(q->db);
+	busy_free(&q->busy);
 	free(q->path);
 	free(q);
 }

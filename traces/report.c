@@ -413,8 +413,11 @@ static int timeline(rep *p)
 	bins = calloc((size_t)NPU_NUNIT * NBIN, sizeof *bins);
 	if (!bins)
 		return npu_errf(p->e, "out of memory");
+	/* The run's rowid range, scanned: faster than the run_id index. */
 	if (!(st = prep(p, "SELECT unit, state, start_cycle, end_cycle FROM "
-			"activity WHERE run_id = :run AND state <> 4")))
+			"activity WHERE rowid BETWEEN (SELECT min(rowid) FROM activity WHERE run_id = :run) "
+			"AND (SELECT max(rowid) FROM activity WHERE run_id = :run) AND +run_id = :run AND "
+			"state <> 4")))
 		goto out;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int u = sqlite3_column_int(st, 0), s = sqlite3_column_int(st, 1);
