@@ -198,13 +198,13 @@ int npu_emit_x(emit_t *g, int i)
 		int dt = g->ir->v[o->val].dtype, esz = npu_dtype_size(dt);
 		v = npu_mv(f);
 		npu_memit(f, NPU_OP_VLD, v, g->xoff[esz_idx(esz)], dt,
-			  (int64_t)g->slot[x->a]);
+			  (int64_t)g->slot[x->a] + g->ioff[esz_idx(esz)]);
 		break;
 	}
 	case NPU_X_ACC:
 		v = npu_mv(f);
 		npu_memit(f, NPU_OP_VLD, v, g->xoff[esz_idx(4)], NPU_DT_F32,
-			  (int64_t)g->accslot);
+			  (int64_t)g->accslot + g->ioff[esz_idx(4)]);
 		break;
 	case NPU_X_CONST:
 		v = npu_mv(f);
@@ -250,51 +250,76 @@ int npu_emit_x(emit_t *g, int i)
 	return v;
 }
 
-/* One pass over `n` elements from the current row start: body(g, arg)
- * runs once per chunk of vlen (and once for the tail, with a shorter vl). */
+#define UNROLL 4
+
+/* Emits one body instance at chunk u of the current iteration. */
+static void body_at(emit_t *g, int u, void (*body)(emit_t *, void *), void *arg)
+{
+	for (int e = 0; e < 4; e++)
+		g->ioff[e] = (int64_t)u * g->t->vlen << e;
+	for (int i = 0; i < g->K->nx; i++)
+		g->memo[i] = -1;
+	body(g, arg);
+	memset(g->ioff, 0, sizeof g->ioff);
+}
+
+static void bump(emit_t *g, int64_t chunks)
+{
+	for (int e = 0; e < 4; e++)
+		if (g->emask >> e & 1)
+			npu_memit(g->f, NPU_OP_ADDI, g->xoff[e], g->xoff[e], 0,
+				  chunks * g->t->vlen << e);
+}
+
+/*
+ * One pass over `n` elements from the current row start: body(g, arg)
+ * runs once per chunk of vlen lanes.  The loop is unrolled UNROLL times
+ * (the scalar unit dispatches every instruction, so loop overhead is
+ * vector throughput); leftover chunks follow straight, then the tail
+ * with a shorter vl.
+ */
 void npu_emit_pass(emit_t *g, int64_t n, void (*body)(emit_t *, void *),
 		   void *arg)
 {
 	npu_mfunc *f = g->f;
 	int64_t vlen = g->t->vlen, nfull = n / vlen, rem = n % vlen;
+	int64_t iters = nfull / UNROLL, left = nfull % UNROLL;
 
-	for (int e = 0; e < 4; e++)
+	for (int e = 0; e < 4; e++) {
+		if (!(g->emask >> e & 1))
+			continue;
 		if (g->xrowc[e])
 			npu_memit(f, NPU_OP_MOV, g->xoff[e], g->xrowc[e], 0, 0);
 		else
 			npu_memit(f, NPU_OP_LI, g->xoff[e], 0, 0, 0);
-	for (int pass = 0; pass < 2; pass++) {
-		int64_t cnt = pass ? (rem ? 1 : 0) : nfull;
-		int lab = -1, xc = 0;
-		if (!cnt)
-			continue;
-		if (pass) {
-			int xt = npu_mx(f), xv = npu_mx(f);
-			npu_memit(f, NPU_OP_LI, xt, 0, 0, rem);
-			npu_memit(f, NPU_OP_SETVL, xv, xt, 0, 0);
-		}
-		if (cnt > 1) {
-			xc = npu_mx(f);
-			npu_mli(f, xc, cnt);
-			lab = npu_mlabel(f);
-			npu_mbind(f, lab);
-		}
-		for (int i = 0; i < g->K->nx; i++)
-			g->memo[i] = -1;
-		body(g, arg);
-		if (cnt > 1 || (!pass && rem)) {
-			for (int e = 0; e < 4; e++)
-				npu_memit(f, NPU_OP_ADDI, g->xoff[e], g->xoff[e], 0,
-					  vlen << e);
-		}
-		if (cnt > 1) {
-			npu_memit(f, NPU_OP_ADDI, xc, xc, 0, -1);
-			npu_memit_br(f, NPU_OP_BNE, xc, 0, lab);
-		}
-		if (pass) {
-			int xv = npu_mx(f);
-			npu_memit(f, NPU_OP_SETVL, xv, g->xvlen, 0, 0);
-		}
+	}
+	if (iters == 1 && !left && !rem) {
+		for (int u = 0; u < UNROLL; u++)
+			body_at(g, u, body, arg);
+		return;
+	}
+	if (iters) {
+		int xc = npu_mx(f), lab;
+		npu_mli(f, xc, iters);
+		lab = npu_mlabel(f);
+		npu_mbind(f, lab);
+		for (int u = 0; u < UNROLL; u++)
+			body_at(g, u, body, arg);
+		bump(g, UNROLL);
+		npu_memit(f, NPU_OP_ADDI, xc, xc, 0, -1);
+		npu_memit_br(f, NPU_OP_BNE, xc, 0, lab);
+	}
+	for (int u = 0; u < left; u++)
+		body_at(g, u, body, arg);
+	if (rem) {
+		int xt = npu_mx(f), xv = npu_mx(f);
+		if (left)
+			bump(g, left);
+		npu_memit(f, NPU_OP_LI, xt, 0, 0, rem);
+		npu_memit(f, NPU_OP_SETVL, xv, xt, 0, 0);
+		body_at(g, 0, body, arg);
+		xv = npu_mx(f);
+		npu_memit(f, NPU_OP_SETVL, xv, g->xvlen, 0, 0);
 	}
 }
 
@@ -320,7 +345,7 @@ static void body_stores(emit_t *g, void *arg)
 		int v = npu_emit_x(g, x->a);
 		g->f->node = x->node;
 		npu_memit(g->f, NPU_OP_VST, v, g->xoff[esz_idx(esz)], dt,
-			  (int64_t)g->slot[x->b]);
+			  (int64_t)g->slot[x->b] + g->ioff[esz_idx(esz)]);
 	}
 }
 
@@ -446,6 +471,8 @@ static void compute_tile(emit_t *g, const tile *t, int s)
 	/* rows loop */
 	int xc = 0, lab = -1;
 	for (int e = 0; e < 4; e++) {
+		if (!(g->emask >> e & 1))
+			continue;
 		g->xrowc[e] = npu_mx(f);
 		g->xrow[e] = npu_mx(f);
 		npu_memit(f, NPU_OP_LI, g->xrowc[e], 0, 0, 0);
@@ -460,6 +487,8 @@ static void compute_tile(emit_t *g, const tile *t, int s)
 	npu_emit_row(g, t->cn);
 	if (t->rn > 1) {
 		for (int e = 0; e < 4; e++) {
+			if (!(g->emask >> e & 1))
+				continue;
 			npu_memit(f, NPU_OP_ADDI, g->xrowc[e], g->xrowc[e], 0,
 				  t->cn << e);
 			npu_memit(f, NPU_OP_ADDI, g->xrow[e], g->xrow[e], 0, 1 << e);
@@ -492,6 +521,9 @@ int npu_emit_setup(emit_t *g, const npu_emitctx *c, int k, npu_mfunc *f)
 	for (int i = 0; i < g->K->nx; i++)
 		if (g->K->x[i].op == NPU_X_LOAD)
 			g->used[g->K->x[i].a] = 1;
+	g->emask = 1u << esz_idx(4); /* the accumulator */
+	for (int o = 0; o < g->K->nops; o++)
+		g->emask |= 1u << esz_idx(npu_dtype_size(g->ir->v[g->K->ops[o].val].dtype));
 	for (int e = 0; e < 4; e++)
 		g->xoff[e] = npu_mx(f);
 	g->xvlen = npu_mx(f);

@@ -35,6 +35,8 @@ typedef struct emit_t {
 	uint64_t accslot;
 	int *ldeng, *used, steng;
 	int xoff[4], xrowc[4], xrow[4], xvlen, xone;
+	int64_t ioff[4];         /* unrolled chunk: byte offset per size */
+	unsigned emask;          /* element sizes in use (bit per index) */
 	int64_t dstate[NPU_MAX_DMA][NPU_NDFIELD];
 	int dvalid[NPU_MAX_DMA][NPU_NDFIELD];
 	uint64_t dram_bytes;
