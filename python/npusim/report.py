@@ -79,15 +79,20 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def user_frame():
-    """`file:line in function` of the innermost frame outside torch and
-    this package: the user's code that made the call."""
+    """Where the user's code made the call: the innermost frames outside
+    torch and this package, outermost first ("run.py:12 in main >
+    model.py:40 in forward"; under Dynamo the inner one is the compiled
+    frame itself, the outer one its caller)."""
     torch_dir = os.path.dirname(os.path.abspath(torch.__file__))
+    found = []
     for fr in reversed(traceback.extract_stack()[:-1]):
         f = os.path.abspath(fr.filename)
         if f.startswith(torch_dir) or f.startswith(_HERE) or fr.filename.startswith("<"):
             continue
-        return "%s:%d in %s" % (os.path.basename(fr.filename), fr.lineno, fr.name)
-    return None
+        found.append("%s:%d in %s" % (os.path.basename(fr.filename), fr.lineno, fr.name))
+        if len(found) == 2:
+            break
+    return " > ".join(reversed(found)) or None
 
 
 class GraphRecord:
