@@ -37,6 +37,72 @@ static uint64_t dram_of(const emit_t *g, int op)
 	       (uint64_t)(o->off * npu_dtype_size(v->dtype));
 }
 
+/* Epilogue of block et: waits, then parts over its elements, then signals
+ * and the store. */
+static void epi_begin(emit_t *g, const npu_kern *K, const blk *T, int64_t et,
+		      int64_t nt, int epi_loads, const uint64_t *accs)
+{
+	npu_mfunc *f = g->f;
+	int s = (int)(et & 1);
+
+	(void)T;
+	(void)nt;
+	npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, SEM_MMD, 0, 0);
+	if (epi_loads)
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, SEM_LD, 0, 0);
+	if (et >= 2)
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, SEM_ST, 0, 0);
+	for (int o = 0; o < K->nops; o++)
+		g->slot[o] = g->slotb[o][s];
+	g->accslot = accs[s];
+	memset(g->xrowc, 0, sizeof g->xrowc);
+}
+
+static void epi_part(emit_t *g, const npu_kern *K, int64_t e0, int64_t len)
+{
+	uint64_t save[64], acc = g->accslot;
+	int n = K->nops < 64 ? K->nops : 64;
+
+	for (int o = 0; o < n; o++) {
+		save[o] = g->slot[o];
+		g->slot[o] += (uint64_t)(e0 * npu_dtype_size(g->ir->v[K->ops[o].val].dtype));
+	}
+	g->accslot += (uint64_t)(e0 * 4);
+	npu_emit_row(g, len);
+	for (int o = 0; o < n; o++)
+		g->slot[o] = save[o];
+	g->accslot = acc;
+}
+
+static void epi_end(emit_t *g, const npu_kern *K, const blk *T, int64_t et,
+		    int64_t nt, int epi_loads, int qs, int nd)
+{
+	npu_mfunc *f = g->f;
+	int s = (int)(et & 1);
+
+	if (et + 2 < nt) {
+		npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, SEM_ACCF, 0, 0);
+		if (epi_loads)
+			npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, SEM_FREE, 0, 0);
+	}
+	npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, SEM_CMP, 0, 0);
+	npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + qs, SEM_CMP, 0, 0);
+	for (int o = 0; o < K->nops; o++) {
+		const npu_kopnd *P = &K->ops[o];
+		if (!P->out)
+			continue;
+		int pe = npu_dtype_size(g->ir->v[P->val].dtype);
+		int64_t off = T->m0 * P->stride[nd - 2] + T->n0 * P->stride[nd - 1];
+		if (nd == 3)
+			off += T->b * P->stride[0];
+		npu_emit_dma(g, qs, 1, dram_of(g, o) + (uint64_t)(off * pe),
+			     g->slotb[o][s], pe, T->mn, T->nn,
+			     P->stride[nd - 2], P->stride[nd - 1]);
+	}
+	if (et + 2 < nt)
+		npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + qs, SEM_ST, 0, 0);
+}
+
 int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 {
 	const npu_kern *K = &c->ir->k[k];
@@ -175,6 +241,23 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + qe, SEM_LD, 0, 0);
 			}
 		}
+		/*
+		 * Matrix work of block it, with the epilogue of block it - 1
+		 * interleaved in parts between its mldw/mmac pairs, so that
+		 * the scalar unit keeps both queues fed.
+		 */
+		int64_t et = it - 1;
+		const blk *ET = et >= 0 && et < nt ? &bl[et] : NULL;
+		int64_t epn = ET ? ET->mn * ET->nn : 0, pairs = 1, done = 0, pi = 0;
+		int64_t nparts = 1, plen = epn;
+		if (it >= 0 && it < nt)
+			pairs = ((KK + R - 1) / R) * ((bl[it].nn + C - 1) / C);
+		if (ET) {
+			int64_t q = t->vlen * 4;
+			nparts = pairs < 16 ? pairs : 16;
+			plen = ((epn + nparts - 1) / nparts + q - 1) / q * q;
+			epi_begin(&g, K, ET, et, nt, epi_loads, accs);
+		}
 		/* matrix work of block it */
 		if (it >= 0 && it < nt) {
 			const blk *T = &bl[it];
@@ -211,6 +294,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					npu_mli(f, xb, (int64_t)(accs[s] + (uint64_t)(n0 * 4)));
 					npu_mli(f, xc, T->mn);
 					npu_memit(f, NPU_OP_MMAC, xa, xb, xc, k0 ? NPU_MMAC_ACC : 0);
+					pi++;
 					if (split) {
 						/* lo(A).hi(B), then hi(A).lo(B) */
 						int xl = npu_mx(f), xw = npu_mx(f), xs = npu_mx(f);
@@ -221,6 +305,11 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 						npu_memit(f, NPU_OP_MLDW, xw, xs, 0, 0);
 						npu_memit(f, NPU_OP_MMAC, xa, xb, xc, NPU_MMAC_ACC);
 					}
+					while (ET && done < epn && done < pi * epn / pairs) {
+						int64_t len = epn - done < plen ? epn - done : plen;
+						epi_part(&g, K, done, len);
+						done += len;
+					}
 				}
 			npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, SEM_MMD, 0, 0);
 			if (it + 2 < nt) {
@@ -228,42 +317,11 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, SEM_MFREE + 1, 0, 0);
 			}
 		}
-		/* epilogue and store of block it - 1 */
-		int64_t et = it - 1;
-		if (et >= 0 && et < nt) {
-			const blk *T = &bl[et];
-			int s = (int)(et & 1);
-			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, SEM_MMD, 0, 0);
-			if (epi_loads)
-				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, SEM_LD, 0, 0);
-			if (et >= 2)
-				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, SEM_ST, 0, 0);
-			for (int o = 0; o < K->nops; o++)
-				g.slot[o] = g.slotb[o][s];
-			g.accslot = accs[s];
-			memset(g.xrowc, 0, sizeof g.xrowc);
-			npu_emit_row(&g, T->mn * T->nn);
-			if (et + 2 < nt) {
-				npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, SEM_ACCF, 0, 0);
-				if (epi_loads)
-					npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, SEM_FREE, 0, 0);
-			}
-			npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, SEM_CMP, 0, 0);
-			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + qs, SEM_CMP, 0, 0);
-			for (int o = 0; o < K->nops; o++) {
-				const npu_kopnd *P = &K->ops[o];
-				if (!P->out)
-					continue;
-				int pe = npu_dtype_size(c->ir->v[P->val].dtype);
-				int64_t off = T->m0 * P->stride[nd - 2] + T->n0 * P->stride[nd - 1];
-				if (nd == 3)
-					off += T->b * P->stride[0];
-				npu_emit_dma(&g, qs, 1, dram_of(&g, o) + (uint64_t)(off * pe),
-					     g.slotb[o][s], pe, T->mn, T->nn,
-					     P->stride[nd - 2], P->stride[nd - 1]);
-			}
-			if (et + 2 < nt)
-				npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + qs, SEM_ST, 0, 0);
+		/* the rest of the epilogue, then the store of block it - 1 */
+		if (ET) {
+			if (done < epn)
+				epi_part(&g, K, done, epn - done);
+			epi_end(&g, K, ET, et, nt, epi_loads, qs, nd);
 		}
 	}
 	npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + qs, SEM_END, 0, 0);
