@@ -74,13 +74,21 @@ int npu_kir_val(npu_kir *ir, const char *name, int node, int dtype,
 		int ndim, const int64_t *shape)
 {
 	npu_kval *v;
+	int64_t sh[NPU_MAX_DIMS];
+	char *nm;
 
-	if (grow((void **)&ir->v, &ir->capv, ir->nv, sizeof *ir->v) < 0)
+	/* name and shape may point into ir->v, which grow() moves */
+	if (ndim < 0 || ndim > NPU_MAX_DIMS || !(nm = strdup(name)))
 		return -1;
+	memcpy(sh, shape, (size_t)ndim * sizeof *shape);
+	shape = sh;
+	if (grow((void **)&ir->v, &ir->capv, ir->nv, sizeof *ir->v) < 0) {
+		free(nm);
+		return -1;
+	}
 	v = &ir->v[ir->nv];
 	memset(v, 0, sizeof *v);
-	if (!(v->name = strdup(name)))
-		return -1;
+	v->name = nm;
 	v->node = node;
 	v->dtype = dtype;
 	v->ndim = ndim;
