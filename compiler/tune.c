@@ -30,7 +30,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compiler/driver.h"
+#include "compiler/kir.h"
 #include "compiler/tune.h"
+#include "sim/sim.h"
 
 #define TUNE_DEFAULT_TRIALS 64
 #define TUNE_DEFAULT_TIMEOUT 600.0
@@ -250,6 +253,9 @@ static int pick_cand(tuner *t, kstate *k)
 	int bi = -1;
 	double bv = 0, bs = 0;
 
+	for (int i = 0; i < k->k->nc; i++)
+		if (k->st[i] == C_NEW && k->k->c[i].first)
+			return i;
 	for (int i = 0; i < k->k->nc; i++) {
 		double s, v;
 		if (k->st[i] != C_NEW)
@@ -341,6 +347,8 @@ static void note_ok(tuner *t, int ki, int i, double cycles)
 	npu_tune_best *b = &t->best[ki];
 
 	k->meas[i] = cycles;
+	if (k->k->c[i].first)
+		b->first_cycles = (int64_t)cycles;
 	if (b->cycles < 0 || cycles < (double)b->cycles) {
 		char *s = strdup(k->k->c[i].knobs);
 		if (s) {
@@ -680,6 +688,7 @@ int npu_tune_run(const npu_tune_opts *o, const npu_tune_kernel *ks, int nk,
 	for (int i = 0; i < nk; i++) {
 		best[i].sig = ks[i].sig;
 		best[i].cycles = -1;
+		best[i].first_cycles = -1;
 		best[i].spearman = NAN;
 	}
 	t.o = o;
@@ -787,4 +796,591 @@ double npu_tune_spearman(const double *x, const double *y, int n)
 	free(rx);
 	free(ry);
 	return rho;
+}
+
+/* ---- the compiler binding ----------------------------------------------- */
+
+static void put_dims(FILE *f, int n, const int64_t *d)
+{
+	fputc('[', f);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "%s%lld", i ? "," : "", (long long)d[i]);
+	fputc(']', f);
+}
+
+char *npu_tune_kernel_sig(const npu_kir *ir, int k)
+{
+	const npu_kern *K = &ir->k[k];
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	if (!f)
+		return NULL;
+	/* Everything the generated code depends on except names and buffer
+	 * addresses: two kernels with the same text get the same code. */
+	fprintf(f, "%s ", npu_kkind_name(K->kind));
+	put_dims(f, K->ndim, K->shape);
+	if (K->kind == NPU_KK_ROW)
+		fprintf(f, " rdims=%d", K->rdims);
+	if (K->kind == NPU_KK_MM)
+		fprintf(f, " mm=%lldx%lldx%lldx%lld %s x%d a%d b%d alo%d blo%d",
+			(long long)K->mm_batch, (long long)K->mm_m, (long long)K->mm_n,
+			(long long)K->mm_k, npu_dtype_name(K->mm_dtype), K->mm_passes,
+			K->mm_a, K->mm_b, K->mm_alo, K->mm_blo);
+	if (K->kind == NPU_KK_HOST)
+		fprintf(f, " node=%s", ir->g->nodes[K->hnode].target);
+	for (int i = 0; i < K->nops; i++) {
+		const npu_kopnd *o = &K->ops[i];
+		const npu_kval *v = &ir->v[o->val];
+		fprintf(f, " %s:%s", o->out ? "out" : "in", npu_dtype_name(v->dtype));
+		put_dims(f, v->ndim, v->shape);
+		if (v->isconst)
+			fprintf(f, "=%a", v->fill);
+		fputc('/', f);
+		/* mm operands: [batch,row,col] strides; the rest (epilogue)
+		 * over the kernel's index space */
+		put_dims(f, K->kind == NPU_KK_MM && (i == K->mm_a || i == K->mm_b ||
+						     i == K->mm_alo || i == K->mm_blo)
+			 ? 3 : K->ndim, o->stride);
+	}
+	fputs(" |", f);
+	for (int i = 0; i < K->nx; i++) {
+		const npu_xins *x = &K->x[i];
+		fprintf(f, " %d.%d(%d,%d,%d", x->op, x->vop, x->a, x->b, x->c);
+		if (x->op == NPU_X_CONST || x->op == NPU_X_BINI)
+			fprintf(f, ",%a", (double)x->imm);
+		if (x->op == NPU_X_RND)
+			fprintf(f, ",%s", npu_dtype_name(x->dtype));
+		fputc(')', f);
+	}
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+#define SPACE_MAXV 24
+
+static void addv(int64_t *v, int *n, int64_t x)
+{
+	if (x < 1 || *n >= SPACE_MAXV)
+		return;
+	for (int i = 0; i < *n; i++)
+		if (v[i] == x)
+			return;
+	v[(*n)++] = x;
+}
+
+/* Powers of two times unit, up to max, and max itself. */
+static int pow2_vals(int64_t *v, int64_t unit, int64_t max, int64_t dflt)
+{
+	int n = 0;
+	addv(v, &n, dflt);
+	for (int64_t x = unit; x > 0 && x < max && n < SPACE_MAXV - 1; x *= 2)
+		addv(v, &n, x);
+	addv(v, &n, max);
+	return n;
+}
+
+/* Fills c's model estimate (or illegal) for K with knobs set. */
+static int model_one(npu_kir *ir, int k, const npu_knobs *set, npu_tune_cand *c)
+{
+	npu_kern *K = &ir->k[k];
+	npu_knobs save_set = K->set, save_kn = K->kn;
+	double save_cost = K->cost;
+	uint64_t save_bytes = K->dram_bytes;
+	npu_kir one = *ir;
+	npu_err e = { "" };
+
+	/* npu_tile on a view of just this kernel: the others keep theirs */
+	one.k = K;
+	one.nk = 1;
+	K->set = *set;
+	if (npu_tile(&one, ir->t, &e) < 0) {
+		c->model = -1;
+		c->illegal = strdup(e.msg[0] ? e.msg : "rejected by the tiler");
+	} else {
+		c->model = K->cost > 0 ? K->cost : -1;
+	}
+	K->set = save_set;
+	K->kn = save_kn;
+	K->cost = save_cost;
+	K->dram_bytes = save_bytes;
+	return 0;
+}
+
+static int add_cand(npu_tune_kernel *out, int *cap, npu_kir *ir, int k,
+		    const npu_knobs *set, const char *text, int first)
+{
+	npu_tune_cand *c;
+	char canon[256];
+
+	if (out->nc == *cap) {
+		int nc = *cap ? 2 * *cap : 64;
+		npu_tune_cand *p = realloc(out->c, nc * sizeof *p);
+		if (!p)
+			return -1;
+		out->c = p;
+		*cap = nc;
+	}
+	if (npu_tune_knobs_canon(text, canon, sizeof canon) < 0)
+		return -1;
+	for (int i = 0; i < out->nc; i++)
+		if (!strcmp(out->c[i].knobs, canon)) {
+			out->c[i].first |= first;
+			return 0;
+		}
+	c = &out->c[out->nc];
+	memset(c, 0, sizeof *c);
+	if (!(c->knobs = strdup(canon)))
+		return -1;
+	c->first = first;
+	out->nc++;
+	return model_one(ir, k, set, c);
+}
+
+int npu_tune_kernel_space(npu_kir *ir, int k, npu_tune_kernel *out, npu_err *e)
+{
+	npu_kern *K = &ir->k[k];
+	const npu_knobs d = K->kn; /* the model's choice (tiled already) */
+	int64_t a[SPACE_MAXV], b[SPACE_MAXV];
+	int na, nb, cap = 0, rc = 0;
+	char text[256];
+	npu_knobs s;
+
+	memset(out, 0, sizeof *out);
+	out->count = 1;
+	if (!(out->sig = npu_tune_kernel_sig(ir, k)))
+		return npu_errf(e, "out of memory");
+	switch (K->kind) {
+	case NPU_KK_MM: {
+		static const int64_t blk[] = { 64, 128, 256, 384, 512, 1024 };
+		na = nb = 0;
+		addv(a, &na, d.tile_m);
+		addv(b, &nb, d.tile_n);
+		for (int i = 0; i < 6; i++) {
+			if (blk[i] < K->mm_m)
+				addv(a, &na, blk[i]);
+			if (blk[i] < K->mm_n)
+				addv(b, &nb, blk[i]);
+		}
+		addv(a, &na, K->mm_m);
+		addv(b, &nb, K->mm_n);
+		for (int i = 0; i < na && !rc; i++)
+			for (int j = 0; j < nb && !rc; j++)
+				for (int lo = 0; lo < 2 && !rc; lo++) {
+					/* the order only matters with blocks both ways */
+					if (lo && (a[i] >= K->mm_m || b[j] >= K->mm_n))
+						continue;
+					memset(&s, 0, sizeof s);
+					s.tile_m = a[i];
+					s.tile_n = b[j];
+					s.loop_order = lo;
+					snprintf(text, sizeof text, "loop_order=%d,tile_m=%lld,tile_n=%lld",
+						 lo, (long long)a[i], (long long)b[j]);
+					rc = add_cand(out, &cap, ir, k, &s, text,
+						      a[i] == d.tile_m && b[j] == d.tile_n &&
+						      lo == d.loop_order);
+				}
+		break;
+	}
+	case NPU_KK_EW:
+	case NPU_KK_ROW: {
+		int64_t numel = npu_kir_numel(K->ndim, K->shape);
+		int64_t last = K->ndim ? K->shape[K->ndim - 1] : 1;
+		int64_t rows = last ? numel / last : 1;
+		int vlen = ir->t->vlen > 0 ? ir->t->vlen : 1;
+		na = pow2_vals(a, 1, rows > 1 ? rows : 1, d.tile_m);
+		nb = K->kind == NPU_KK_ROW ? 1 :
+		     pow2_vals(b, vlen, last > 1 ? last : 1, d.tile_c);
+		if (K->kind == NPU_KK_ROW)
+			b[0] = 0;
+		for (int i = 0; i < na && !rc; i++)
+			for (int j = 0; j < nb && !rc; j++)
+				for (int bufs = 1; bufs <= 2 && !rc; bufs++) {
+					memset(&s, 0, sizeof s);
+					s.tile_m = a[i];
+					s.tile_c = b[j];
+					s.bufs = bufs;
+					if (K->kind == NPU_KK_ROW)
+						snprintf(text, sizeof text, "bufs=%d,tile_m=%lld", bufs,
+							 (long long)a[i]);
+					else
+						snprintf(text, sizeof text, "bufs=%d,tile_c=%lld,tile_m=%lld",
+							 bufs, (long long)b[j], (long long)a[i]);
+					rc = add_cand(out, &cap, ir, k, &s, text,
+						      a[i] == d.tile_m && bufs == d.bufs &&
+						      (K->kind == NPU_KK_ROW || b[j] == d.tile_c));
+				}
+		break;
+	}
+	default:
+		break; /* host calls have no knobs */
+	}
+	if (rc < 0) {
+		npu_tune_kernel_free(out);
+		return npu_errf(e, "out of memory");
+	}
+	return 0;
+}
+
+void npu_tune_kernel_free(npu_tune_kernel *k)
+{
+	for (int i = 0; i < k->nc; i++) {
+		free(k->c[i].knobs);
+		free(k->c[i].illegal);
+	}
+	free(k->c);
+	free(k->sig);
+	memset(k, 0, sizeof *k);
+}
+
+/* The graph being tuned: its baseline compile and its kernels by signature. */
+typedef struct gsig {
+	int *kerns, nk;          /* kernel indexes of the baseline IR */
+} gsig;
+
+typedef struct gctx {
+	const npu_ccopts *cc;    /* the user's options */
+	npu_ccresult r;          /* baseline compile */
+	npu_tune_kernel *tk;     /* per signature: the space */
+	gsig *gs;
+	int ns;
+} gctx;
+
+/* Options for a compile that writes nothing and prints nothing. */
+static npu_ccopts quiet_opts(const npu_ccopts *cc)
+{
+	npu_ccopts o = *cc;
+	o.out = NULL;
+	o.report = NULL;
+	o.report_text = 0;
+	o.dump = 0;
+	o.time_passes = 0;
+	return o;
+}
+
+/* Appends "KERNEL.name=value" for every item of knobs. */
+static int add_knobs(npu_ccopts *o, const char *kernel, const char *knobs,
+		     npu_err *e)
+{
+	char item[256];
+
+	for (const char *p = knobs; *p;) {
+		size_t len = strcspn(p, ",");
+		if (len) {
+			if (o->nknobs >= NPU_MAX_KNOBS)
+				return npu_errf(e, "more than %d knob settings (NPU_MAX_KNOBS)",
+						NPU_MAX_KNOBS);
+			snprintf(item, sizeof item, "%s.%.*s", kernel, (int)len, p);
+			if (npu_cc_parse_knob(o, item, e) < 0)
+				return -1;
+		}
+		p += len + (p[len] == ',');
+	}
+	return 0;
+}
+
+/* Simulates r's program in timing-only mode: the total cycles, or those of
+ * the kernels named in names[n] when n > 0. */
+static int simulate(const npu_ccresult *r, const char *const *names, int n,
+		    int64_t *cycles, int64_t *bytes, npu_err *e)
+{
+	npu_sim_opts so = { 0 };
+	const npu_trace_kernel *kx;
+	npu_sim *s;
+	size_t nkx;
+	int rc;
+
+	so.timing_only = 1;
+	if (!(s = npu_sim_new(&r->prog, &r->t, &so, e)))
+		return -1;
+	rc = npu_sim_run(s, e);
+	if (rc != 0) {
+		npu_sim_free(s);
+		return -1;
+	}
+	if (n <= 0) {
+		const npu_sim_stats *st = npu_sim_stats_get(s);
+		*cycles = (int64_t)st->total_cycles;
+		*bytes = (int64_t)(st->dram_rd + st->dram_wr);
+		npu_sim_free(s);
+		return 0;
+	}
+	*cycles = *bytes = 0;
+	nkx = npu_sim_kexecs(s, &kx);
+	for (size_t i = 0; i < nkx; i++) {
+		const char *kn;
+		if (kx[i].kernel < 0 || (uint32_t)kx[i].kernel >= r->prog.nkernels)
+			continue;
+		kn = r->prog.kernels[kx[i].kernel].name;
+		for (int j = 0; j < n; j++)
+			if (!strcmp(kn, names[j])) {
+				*cycles += (int64_t)(kx[i].end - kx[i].start);
+				*bytes += (int64_t)(kx[i].dram_rd + kx[i].dram_wr);
+				break;
+			}
+	}
+	npu_sim_free(s);
+	return 0;
+}
+
+/* Runs in a worker: compile with the candidate, simulate, count. */
+static int graph_measure(void *ctx, const char *sig, const char *knobs,
+			 npu_tune_meas *m)
+{
+	gctx *g = ctx;
+	npu_ccopts o = quiet_opts(g->cc);
+	npu_ccresult r = { 0 };
+	npu_err e = { "" };
+	const char *names[256];
+	int si = -1, n = 0;
+
+	for (int i = 0; i < g->ns; i++)
+		if (!strcmp(g->tk[i].sig, sig))
+			si = i;
+	if (si < 0) {
+		snprintf(m->reason, sizeof m->reason, "unknown kernel signature");
+		return -1;
+	}
+	for (int j = 0; j < g->gs[si].nk && n < 256; j++) {
+		const char *kn = g->r.ir.k[g->gs[si].kerns[j]].name;
+		names[n++] = kn;
+		if (add_knobs(&o, kn, knobs, &e) < 0)
+			goto fail;
+	}
+	if (npu_cc_compile(&o, &r, &e) < 0) {
+		/* the compiler refused the setting: a constraint it checks */
+		m->status = NPU_TUNE_ILLEGAL;
+		snprintf(m->reason, sizeof m->reason, "%s", e.msg);
+		npu_cc_free(&r);
+		return 0;
+	}
+	if (simulate(&r, names, n, &m->cycles, &m->bytes, &e) < 0) {
+		npu_cc_free(&r);
+		goto fail;
+	}
+	npu_cc_free(&r);
+	m->status = NPU_TUNE_OK;
+	return 0;
+fail:
+	m->status = NPU_TUNE_FAILED;
+	snprintf(m->reason, sizeof m->reason, "%s", e.msg);
+	return 0;
+}
+
+static int user_set(const npu_kern *K)
+{
+	return K->set.tile_m || K->set.tile_n || K->set.tile_k || K->set.tile_c ||
+	       K->set.bufs || K->set.loop_order;
+}
+
+static void gctx_free(gctx *g)
+{
+	for (int i = 0; i < g->ns; i++) {
+		npu_tune_kernel_free(&g->tk[i]);
+		free(g->gs[i].kerns);
+	}
+	free(g->tk);
+	free(g->gs);
+	npu_cc_free(&g->r);
+}
+
+/* Compiles the baseline and groups its tunable kernels by signature. */
+static int gctx_init(gctx *g, const npu_ccopts *cc, npu_err *e)
+{
+	npu_ccopts o = quiet_opts(cc);
+	npu_kir *ir = &g->r.ir;
+
+	memset(g, 0, sizeof *g);
+	g->cc = cc;
+	if (npu_cc_compile(&o, &g->r, e) < 0)
+		return -1;
+	g->tk = calloc(ir->nk + 1, sizeof *g->tk);
+	g->gs = calloc(ir->nk + 1, sizeof *g->gs);
+	if (!g->tk || !g->gs)
+		return npu_errf(e, "out of memory");
+	for (int k = 0; k < ir->nk; k++) {
+		npu_kern *K = &ir->k[k];
+		char *sig;
+		int si = -1;
+		if (K->kind == NPU_KK_HOST || user_set(K))
+			continue;
+		if (!(sig = npu_tune_kernel_sig(ir, k)))
+			return npu_errf(e, "out of memory");
+		for (int i = 0; i < g->ns; i++)
+			if (!strcmp(g->tk[i].sig, sig))
+				si = i;
+		if (si < 0) {
+			si = g->ns;
+			if (npu_tune_kernel_space(ir, k, &g->tk[si], e) < 0) {
+				free(sig);
+				return -1;
+			}
+			g->ns++;
+			if (!g->tk[si].nc) { /* nothing to tune */
+				npu_tune_kernel_free(&g->tk[si]);
+				g->ns--;
+				free(sig);
+				continue;
+			}
+			g->tk[si].count = 0;
+		}
+		free(sig);
+		int *p = realloc(g->gs[si].kerns, (g->gs[si].nk + 1) * sizeof *p);
+		if (!p)
+			return npu_errf(e, "out of memory");
+		g->gs[si].kerns = p;
+		p[g->gs[si].nk++] = k;
+		g->tk[si].count++;
+	}
+	return 0;
+}
+
+static void default_knobs(const npu_kern *K, char *buf, size_t n)
+{
+	if (K->kind == NPU_KK_MM)
+		snprintf(buf, n, "loop_order=%d,tile_m=%lld,tile_n=%lld", K->kn.loop_order,
+			 (long long)K->kn.tile_m, (long long)K->kn.tile_n);
+	else if (K->kind == NPU_KK_ROW)
+		snprintf(buf, n, "bufs=%d,tile_m=%lld", K->kn.bufs, (long long)K->kn.tile_m);
+	else
+		snprintf(buf, n, "bufs=%d,tile_c=%lld,tile_m=%lld", K->kn.bufs,
+			 (long long)K->kn.tile_c, (long long)K->kn.tile_m);
+}
+
+int npu_tune_graph(npu_ccopts *cc, const npu_tune_opts *o, npu_tune_summary *sum,
+		   npu_err *e)
+{
+	gctx g;
+	npu_tune_opts to = *o;
+	npu_tune_best *best = NULL;
+	npu_tune_summary s = { 0 };
+	char hash[17];
+	int ret = -1, added = 0;
+
+	npu_hostops_register_all();
+	if (gctx_init(&g, cc, e) < 0)
+		goto out;
+	npu_tune_hex64(g.r.t.hash, hash);
+	to.measure = graph_measure;
+	to.ctx = &g;
+	if (!to.target)
+		to.target = g.r.t.name;
+	if (!to.target_hash)
+		to.target_hash = hash;
+	if (!to.compiler)
+		to.compiler = PACKAGE_VERSION;
+	if (!(best = calloc(g.ns + 1, sizeof *best)) ||
+	    !(s.s = calloc(g.ns + 1, sizeof *s.s))) {
+		npu_errf(e, "out of memory");
+		goto out;
+	}
+	if (npu_tune_run(&to, g.tk, g.ns, best, e) < 0)
+		goto out;
+	s.n = g.ns;
+	s.default_total = s.tuned_total = -1;
+	for (int i = 0; i < g.ns; i++) {
+		const npu_kern *K = &g.r.ir.k[g.gs[i].kerns[0]];
+		char dk[256];
+		npu_tune_sigsum *ss = &s.s[i];
+		default_knobs(K, dk, sizeof dk);
+		ss->sig = strdup(g.tk[i].sig);
+		ss->kernel = strdup(K->name);
+		ss->default_knobs = strdup(dk);
+		ss->count = g.tk[i].count;
+		ss->space = g.tk[i].nc;
+		for (int j = 0; j < g.tk[i].nc; j++)
+			ss->illegal += g.tk[i].c[j].illegal != NULL;
+		ss->default_cycles = best[i].first_cycles;
+		ss->best = best[i];
+		ss->best.sig = ss->sig;
+		best[i].knobs = NULL;
+		if (!ss->sig || !ss->kernel || !ss->default_knobs) {
+			npu_errf(e, "out of memory");
+			goto out;
+		}
+		if (!ss->best.knobs || !strcmp(ss->best.knobs, dk))
+			continue;
+		for (int j = 0; j < g.gs[i].nk; j++) {
+			if (add_knobs(cc, g.r.ir.k[g.gs[i].kerns[j]].name, ss->best.knobs, e) < 0)
+				goto out;
+			added++;
+		}
+	}
+	s.knobs_added = added;
+	/* whole-program cycles before and after, for the report */
+	if (sum) {
+		npu_ccopts q = quiet_opts(cc);
+		npu_ccresult r = { 0 };
+		int64_t bytes;
+		npu_err e2 = { "" };
+		if (simulate(&g.r, NULL, 0, &s.default_total, &bytes, &e2) < 0)
+			s.default_total = -1;
+		if (npu_cc_compile(&q, &r, &e2) < 0 ||
+		    simulate(&r, NULL, 0, &s.tuned_total, &bytes, &e2) < 0)
+			s.tuned_total = -1;
+		npu_cc_free(&r);
+	}
+	ret = 0;
+out:
+	if (ret == 0 && sum)
+		*sum = s;
+	else
+		npu_tune_summary_free(&s);
+	if (best)
+		npu_tune_best_free(best, g.ns);
+	free(best);
+	gctx_free(&g);
+	return ret;
+}
+
+int npu_tune_apply_db(npu_ccopts *cc, const char *db_path, npu_err *e)
+{
+	gctx g;
+	npu_tunedb *db = NULL;
+	char hash[17];
+	int ret = -1, n = 0;
+
+	if (gctx_init(&g, cc, e) < 0)
+		goto out;
+	if (!(db = npu_tunedb_open(db_path, e)))
+		goto out;
+	npu_tune_hex64(g.r.t.hash, hash);
+	for (int i = 0; i < g.ns; i++) {
+		char *knobs = NULL;
+		int64_t cycles;
+		int f = npu_tunedb_best(db, g.tk[i].sig, hash, PACKAGE_VERSION, &knobs,
+					&cycles, e);
+		if (f < 0)
+			goto out;
+		if (!f)
+			continue;
+		for (int j = 0; j < g.gs[i].nk; j++)
+			if (add_knobs(cc, g.r.ir.k[g.gs[i].kerns[j]].name, knobs, e) < 0) {
+				free(knobs);
+				goto out;
+			}
+		free(knobs);
+		n++;
+	}
+	ret = n;
+out:
+	npu_tunedb_close(db);
+	gctx_free(&g);
+	return ret;
+}
+
+void npu_tune_summary_free(npu_tune_summary *s)
+{
+	for (int i = 0; s->s && i < s->n; i++) {
+		free(s->s[i].sig);
+		free(s->s[i].kernel);
+		free(s->s[i].default_knobs);
+		free(s->s[i].best.knobs);
+	}
+	free(s->s);
+	memset(s, 0, sizeof *s);
 }

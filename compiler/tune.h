@@ -35,6 +35,7 @@ typedef struct npu_tune_cand {
 	char *knobs;       /* canonical "name=value,..." (sorted by name) */
 	double model;      /* cost model estimate, cycles (> 0), or <= 0: none */
 	char *illegal;     /* NULL, or the constraint it violates (not measured) */
+	int first;         /* 1: measure before the others (the default choice) */
 } npu_tune_cand;
 
 /* One distinct kernel and its space. */
@@ -92,6 +93,7 @@ typedef struct npu_tune_best {
 	int reused;              /* outcomes taken from the database */
 	int failed, illegal;     /* of those: failed, illegal */
 	double spearman;         /* model vs measured rank correlation, NAN if < 3 */
+	int64_t first_cycles;    /* cycles of the candidate marked first, -1 */
 } npu_tune_best;
 
 /* Tunes the nk kernels of ks; fills best[nk].  Returns 0, or -1 when
@@ -111,5 +113,72 @@ double npu_tune_spearman(const double *x, const double *y, int n);
  * knobs by name into buf[n] (spaces dropped).  Returns 0, or -1 when it does
  * not fit or an item has no '='. */
 int npu_tune_knobs_canon(const char *knobs, char *buf, size_t n);
+
+/* ---- the compiler binding ------------------------------------------------
+ *
+ * How npucc uses the tuner (docs/tuning.md):
+ *
+ *   npucc --tune:   npu_tune_graph(&ccopts, &tuneopts, &summary, &e), then
+ *                   npu_cc_compile(&ccopts, ...) as usual: the best knobs
+ *                   were appended to ccopts.knobs.
+ *   npucc (plain):  when a tuning database is given (or the default one
+ *                   exists), npu_tune_apply_db(&ccopts, path, &e) before
+ *                   npu_cc_compile; kernels without records keep the cost
+ *                   model's choice.
+ *
+ * Kernels are identified by npu_tune_kernel_sig(); a candidate is measured
+ * in a worker by compiling the whole graph with the candidate's knobs on
+ * every kernel of that signature and simulating it in timing-only mode
+ * (no inputs needed), counting the cycles of those kernels only.
+ */
+
+struct npu_ccopts;
+struct npu_kir;
+struct npu_kern;
+
+/* Per signature, what tuning found. */
+typedef struct npu_tune_sigsum {
+	char *sig;
+	char *kernel;            /* the first kernel with it, for people */
+	int count;               /* kernels with it */
+	int space, illegal;      /* candidates; of those illegal by the model */
+	char *default_knobs;     /* the cost model's choice */
+	int64_t default_cycles;  /* measured, -1 if not */
+	npu_tune_best best;      /* best.sig aliases sig */
+} npu_tune_sigsum;
+
+typedef struct npu_tune_summary {
+	npu_tune_sigsum *s;
+	int n;
+	int64_t default_total;   /* whole program, cost model's knobs */
+	int64_t tuned_total;     /* whole program, tuned knobs */
+	int knobs_added;         /* settings appended to the compile options */
+} npu_tune_summary;
+
+/* The canonical signature of kernel k of ir (op pattern, shapes, dtypes,
+ * strides, epilogue program; not its name); malloc'd, NULL on ENOMEM. */
+char *npu_tune_kernel_sig(const struct npu_kir *ir, int k);
+
+/* The knob space of kernel k (its set knobs are cleared and restored),
+ * with the cost model's estimate of each candidate and the constraint that
+ * makes a candidate illegal; the model's own choice is marked first.
+ * Free with npu_tune_kernel_free. */
+int npu_tune_kernel_space(struct npu_kir *ir, int k, npu_tune_kernel *out,
+			  npu_err *e);
+void npu_tune_kernel_free(npu_tune_kernel *k);
+
+/* Tunes every distinct kernel of the graph cc describes (o->measure,
+ * o->target, o->target_hash and o->compiler are filled in when unset) and
+ * appends the best knobs, where they differ from the model's, to
+ * cc->knobs.  sum may be NULL. */
+int npu_tune_graph(struct npu_ccopts *cc, const npu_tune_opts *o,
+		   npu_tune_summary *sum, npu_err *e);
+
+/* Appends to cc->knobs the best records of db_path for the graph's
+ * kernels on cc's target with this compiler version.  Returns how many
+ * signatures it configured, or -1. */
+int npu_tune_apply_db(struct npu_ccopts *cc, const char *db_path, npu_err *e);
+
+void npu_tune_summary_free(npu_tune_summary *s);
 
 #endif

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compiler/driver.h"
 #include "compiler/tune.h"
 #include "compiler/tunedb.h"
 
@@ -583,6 +584,131 @@ START_TEST(search_without_callback_fails)
 }
 END_TEST
 
+
+/* ---- the compiler binding ----------------------------------------------- */
+
+static const char *fixture(const char *rel)
+{
+	static char buf[2][4200];
+	static int i;
+	const char *src = getenv("srcdir");
+	char *b = buf[i++ % 2];
+	snprintf(b, sizeof buf[0], "%s/tests/data/fx/%s", src && *src ? src : ".", rel);
+	return b;
+}
+
+START_TEST(graph_tune_end_to_end)
+{
+	npu_ccopts cc = { 0 }, cc2 = { 0 };
+	npu_tune_opts o = { 0 };
+	npu_tune_summary s;
+	npu_err e = { "" };
+	npu_ccresult r = { 0 };
+
+	cc.graph = fixture("mlp_bf16/inference2.json");
+	cc.weights = fixture("mlp_bf16/inference2.safetensors");
+	cc.target = "npu-base";
+	o.trials = 8;
+	o.jobs = 2;
+	o.timeout_s = 60;
+	o.db_path = tpath("g.db");
+	ck_assert_msg(npu_tune_graph(&cc, &o, &s, &e) == 0, "%s", e.msg);
+	ck_assert_int_ge(s.n, 1);
+	for (int i = 0; i < s.n; i++) {
+		npu_tune_sigsum *x = &s.s[i];
+		ck_assert_ptr_nonnull(strstr(x->sig, "mm"));
+		ck_assert_int_ge(x->space, 1);
+		ck_assert_int_le(x->best.measured, 8);
+		/* the model's own choice is measured first, and tuning never
+		 * returns something slower */
+		ck_assert_int_gt(x->default_cycles, 0);
+		ck_assert_int_gt(x->best.cycles, 0);
+		ck_assert_int_le(x->best.cycles, x->default_cycles);
+	}
+	ck_assert_int_gt(s.default_total, 0);
+	ck_assert_int_gt(s.tuned_total, 0);
+	/* kernels are timed alone, the program as a whole: allow overlap */
+	ck_assert_int_le(s.tuned_total, s.default_total * 102 / 100);
+	/* the appended knobs compile */
+	ck_assert_msg(npu_cc_compile(&cc, &r, &e) == 0, "%s", e.msg);
+	npu_cc_free(&r);
+
+	/* every measurement is in the database */
+	npu_tunedb *db = npu_tunedb_open(tpath("g.db"), &e);
+	int64_t measured = 0;
+	for (int i = 0; i < s.n; i++)
+		measured += s.s[i].best.measured - s.s[i].best.failed - s.s[i].best.illegal;
+	ck_assert_int_eq(npu_tunedb_count(db, NPU_TUNE_OK, &e), measured);
+	npu_tunedb_close(db);
+
+	/* a plain compile takes the same knobs from the database */
+	cc2.graph = cc.graph;
+	cc2.weights = cc.weights;
+	cc2.target = "npu-base";
+	ck_assert_int_eq(npu_tune_apply_db(&cc2, tpath("g.db"), &e), s.n);
+	for (int i = 0; i < cc.nknobs; i++) {
+		int found = 0;
+		for (int j = 0; j < cc2.nknobs; j++)
+			found |= !strcmp(cc.knobs[i].kernel, cc2.knobs[j].kernel) &&
+				 !strcmp(cc.knobs[i].name, cc2.knobs[j].name) &&
+				 cc.knobs[i].value == cc2.knobs[j].value;
+		ck_assert_msg(found, "%s.%s", cc.knobs[i].kernel, cc.knobs[i].name);
+	}
+	/* records are keyed by target: none apply to npu-edge */
+	memset(&cc2, 0, sizeof cc2);
+	cc2.graph = cc.graph;
+	cc2.weights = cc.weights;
+	cc2.target = "npu-edge";
+	ck_assert_int_eq(npu_tune_apply_db(&cc2, tpath("g.db"), &e), 0);
+	ck_assert_int_eq(cc2.nknobs, 0);
+	npu_tune_summary_free(&s);
+}
+END_TEST
+
+START_TEST(kernel_space_and_signature)
+{
+	npu_ccopts cc = { 0 };
+	npu_ccresult r = { 0 };
+	npu_err e = { "" };
+	int mm = 0;
+
+	cc.graph = fixture("mlp_bf16/inference2.json");
+	cc.weights = fixture("mlp_bf16/inference2.safetensors");
+	npu_ccresult r2 = { 0 };
+	ck_assert_msg(npu_cc_compile(&cc, &r, &e) == 0, "%s", e.msg);
+	ck_assert_msg(npu_cc_compile(&cc, &r2, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(r.ir.nk, r2.ir.nk);
+	for (int k = 0; k < r.ir.nk; k++) {
+		npu_tune_kernel t;
+		char *sig = npu_tune_kernel_sig(&r.ir, k);
+		char *sig2 = npu_tune_kernel_sig(&r2.ir, k);
+		ck_assert_ptr_nonnull(sig);
+		/* the same kernel compiled twice: the same text (portable) */
+		ck_assert_str_eq(sig, sig2);
+		free(sig2);
+		ck_assert_ptr_null(strstr(sig, r.ir.k[k].name)); /* names stay out */
+		ck_assert_int_eq(npu_tune_kernel_space(&r.ir, k, &t, &e), 0);
+		ck_assert_str_eq(t.sig, sig);
+		if (r.ir.k[k].kind == NPU_KK_MM) {
+			int first = 0;
+			mm++;
+			ck_assert_int_gt(t.nc, 0);
+			for (int i = 0; i < t.nc; i++) {
+				first += t.c[i].first;
+				ck_assert(t.c[i].illegal || t.c[i].model > 0);
+				ck_assert_ptr_nonnull(strstr(t.c[i].knobs, "tile_m="));
+			}
+			ck_assert_int_eq(first, 1);
+		}
+		npu_tune_kernel_free(&t);
+		free(sig);
+	}
+	ck_assert_int_ge(mm, 1);
+	npu_cc_free(&r);
+	npu_cc_free(&r2);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("tune");
@@ -602,6 +728,12 @@ static Suite *suite(void)
 	tcase_add_test(t, search_contains_crash_hang_illegal);
 	tcase_add_test(t, search_scales_with_workers);
 	tcase_add_test(t, search_without_callback_fails);
+	suite_add_tcase(s, t);
+	t = tcase_create("graph");
+	tcase_add_checked_fixture(t, setup, teardown);
+	tcase_set_timeout(t, 300);
+	tcase_add_test(t, kernel_space_and_signature);
+	tcase_add_test(t, graph_tune_end_to_end);
 	suite_add_tcase(s, t);
 	return s;
 }
