@@ -300,6 +300,41 @@ class EndToEndTest(unittest.TestCase):
     def test_attention(self):
         self.run_model(models.attention)
 
+    def test_mutated_buffer_copied_back(self):
+        model, (x,) = models.counter()
+        want_acc = model.acc * 0.5 + x.mean(0)
+        d = helpers.tmpdir(self)
+        cm = export.CompiledModule(model, [x], target="npu-base", fallback="error",
+                                   cache_dir=d)
+        self.assertTrue(torch.allclose(cm(x), x * 2))
+        self.assertTrue(torch.allclose(model.acc, want_acc, atol=1e-6))
+        self.assertTrue(export.session().report().ok)
+
+    def test_timing_only(self):
+        model, (x,) = models.rmsnorm_mlp()
+        d = helpers.tmpdir(self)
+        cm = export.CompiledModule(model, [x], target="npu-base", timing_only=True,
+                                   fallback="error", cache_dir=d)
+        with torch.no_grad():
+            self.assertTrue(torch.allclose(cm(x), model(x), atol=1e-6))
+        rep = export.session().report()
+        self.assertTrue(rep.ok, rep.text())
+        self.assertGreater(rep.to_dict()["graphs"][0]["cycles"][0], 0)
+
+    @unittest.skipUnless(export.has_dynamo(), "torch.compile needs PyTorch >= 2.1")
+    def test_torch_compile(self):
+        import torch._dynamo as dynamo
+        dynamo.reset()
+        model, (x,) = models.attention()
+        d = helpers.tmpdir(self)
+        cm = torch.compile(model, backend="npusim", options={
+            "target": "npu-base", "fallback": "error", "cache_dir": d})
+        with torch.no_grad():
+            got, want = cm(x), model(x)
+        self.assertEqual(got.stride(), want.stride())
+        self.assertTrue(torch.allclose(got, want, atol=1e-4))
+        self.assertTrue(export.session().report().ok)
+
 
 @unittest.skipUnless(export.has_dynamo(), "torch.compile needs PyTorch >= 2.1 "
                      "(this is %s); scripts/torch_compile_check covers it" % torch.__version__)
