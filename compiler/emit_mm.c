@@ -37,6 +37,20 @@ static uint64_t dram_of(const emit_t *g, int op)
 	       (uint64_t)(o->off * npu_dtype_size(v->dtype));
 }
 
+/* A panel of rows x cols, contiguous rows of stride sa: split in halves
+ * over two engines when there is a second one (q2 >= 0). */
+static void panel(emit_t *g, int q1, int q2, uint64_t dram, uint64_t local,
+		  int esz, int64_t rows, int64_t cols, int64_t sa)
+{
+	int64_t h = q2 >= 0 && rows > 1 ? rows / 2 : rows;
+
+	npu_emit_dma(g, q1, 0, dram, local, esz, h, cols, sa, 1);
+	if (h < rows)
+		npu_emit_dma(g, q2, 0, dram + (uint64_t)(h * sa * esz),
+			     local + (uint64_t)(h * cols * esz), esz, rows - h,
+			     cols, sa, 1);
+}
+
 /* Epilogue of block et: waits, then parts over its elements, then signals
  * and the store. */
 static void epi_begin(emit_t *g, const npu_kern *K, const blk *T, int64_t et,
@@ -119,6 +133,9 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	const npu_kopnd *Al = split ? &K->ops[K->mm_alo] : NULL;
 	const npu_kopnd *Wl = split ? &K->ops[K->mm_blo] : NULL;
 	int qa = 0, qb = E > 1 ? 1 : 0, qe = E > 2 ? 2 : 0, qs = E - 1;
+	/* with four engines or more each panel streams over two */
+	int qa2 = E >= 4 ? 2 : -1, qb2 = E >= 4 ? 3 : -1;
+	enum { SEM_MLD2 = 25, SEM_MFREE2 = 27 };
 	blk *bl = NULL;
 	int epi_loads = 0;
 
@@ -209,19 +226,27 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			if (lt >= 2) {
 				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + qa, SEM_MFREE, 0, 0);
 				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + qb, SEM_MFREE + 1, 0, 0);
+				if (qa2 >= 0) {
+					npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + qa2, SEM_MFREE2, 0, 0);
+					npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + qb2, SEM_MFREE2 + 1, 0, 0);
+				}
 			}
-			npu_emit_dma(&g, qa, 0, c->p->bufs[c->ir->v[A->val].buf].addr + (uint64_t)(aoff * esz),
-				     slotA[s], esz, L->mn, KK, A->stride[1], 1);
-			npu_emit_dma(&g, qb, 0, c->p->bufs[c->ir->v[W->val].buf].addr + (uint64_t)(boff * esz),
-				     slotB[s], esz, KK, L->nn, W->stride[1], 1);
+			panel(&g, qa, qa2, c->p->bufs[c->ir->v[A->val].buf].addr + (uint64_t)(aoff * esz),
+			      slotA[s], esz, L->mn, KK, A->stride[1]);
+			panel(&g, qb, qb2, c->p->bufs[c->ir->v[W->val].buf].addr + (uint64_t)(boff * esz),
+			      slotB[s], esz, KK, L->nn, W->stride[1]);
 			if (split) {
-				npu_emit_dma(&g, qa, 0, c->p->bufs[c->ir->v[Al->val].buf].addr + (uint64_t)((Al->off + L->m0 * Al->stride[1] + L->b * Al->stride[0]) * esz),
-					     slotAl[s], esz, L->mn, KK, Al->stride[1], 1);
-				npu_emit_dma(&g, qb, 0, c->p->bufs[c->ir->v[Wl->val].buf].addr + (uint64_t)((Wl->off + L->n0 * Wl->stride[2] + L->b * Wl->stride[0]) * esz),
-					     slotBl[s], esz, KK, L->nn, Wl->stride[1], 1);
+				panel(&g, qa, qa2, c->p->bufs[c->ir->v[Al->val].buf].addr + (uint64_t)((Al->off + L->m0 * Al->stride[1] + L->b * Al->stride[0]) * esz),
+				      slotAl[s], esz, L->mn, KK, Al->stride[1]);
+				panel(&g, qb, qb2, c->p->bufs[c->ir->v[Wl->val].buf].addr + (uint64_t)((Wl->off + L->n0 * Wl->stride[2] + L->b * Wl->stride[0]) * esz),
+				      slotBl[s], esz, KK, L->nn, Wl->stride[1]);
 			}
 			npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + qa, SEM_MLD, 0, 0);
 			npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + qb, SEM_MLD + 1, 0, 0);
+			if (qa2 >= 0) {
+				npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + qa2, SEM_MLD2, 0, 0);
+				npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + qb2, SEM_MLD2 + 1, 0, 0);
+			}
 			if (epi_loads) {
 				if (lt >= 2)
 					npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + qe, SEM_FREE, 0, 0);
@@ -265,6 +290,10 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			int64_t lastk = -1, lastn = -1;
 			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_MLD, 0, 0);
 			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_MLD + 1, 0, 0);
+			if (qa2 >= 0) {
+				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_MLD2, 0, 0);
+				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_MLD2 + 1, 0, 0);
+			}
 			if (it >= 2)
 				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_ACCF, 0, 0);
 			for (int64_t k0 = 0; k0 < KK; k0 += R)
@@ -315,6 +344,10 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			if (it + 2 < nt) {
 				npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, SEM_MFREE, 0, 0);
 				npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, SEM_MFREE + 1, 0, 0);
+				if (qa2 >= 0) {
+					npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, SEM_MFREE2, 0, 0);
+					npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, SEM_MFREE2 + 1, 0, 0);
+				}
 			}
 		}
 		/* the rest of the epilogue, then the store of block it - 1 */

@@ -120,7 +120,7 @@ static double mm_cost(const npu_kern *K, const npu_target *t, int64_t mb,
 	double stream = ceil(mb / rate);
 	double mx = ks * ns * (stream > t->mxu_rows ? stream : t->mxu_rows) * K->mm_passes;
 	double la = (double)mb * K->mm_k * esz, lb = (double)K->mm_k * nb * esz;
-	double dma = dma_time(t, la > lb ? la : lb, 1);
+	double dma = dma_time(t, la > lb ? la : lb, t->dma_engines >= 4 ? 2 : 1);
 	double epi = (double)mb * nb / t->vlen * (K->nx + 4);
 	double blocks = K->mm_batch * ceil((double)K->mm_m / mb) * ceil((double)K->mm_n / nb);
 	double stage = mx;
@@ -130,7 +130,12 @@ static double mm_cost(const npu_kern *K, const npu_target *t, int64_t mb,
 	if (epi > stage)
 		stage = epi;
 	*bytes = blocks * (la + lb + (double)mb * nb * 4);
-	return blocks * stage + dma + epi + t->mxu_rows + t->mxu_cols + t->mxu_latency;
+	/* per block: the slowest stage plus what does not overlap (DRAM
+	 * latency, transfer setup, the array's fill and drain); then the
+	 * first block's loads and the last block's epilogue and store */
+	return blocks * (stage + t->dram_latency + 4.0 * t->dma_setup +
+			 t->mxu_rows + t->mxu_cols + t->mxu_latency) +
+	       dma + epi + (double)mb * nb * 4 / t->dma_bytes_per_cycle;
 }
 
 static int tile_mm(npu_kir *ir, npu_kern *K, const npu_target *t, npu_err *e)
