@@ -182,9 +182,6 @@ static int step_done(rep *p, sqlite3_stmt *st, int rc)
  * achieved GFLOP/s, under the matrix, vector and bandwidth ceilings. */
 static int roofline(rep *p)
 {
-	const npu_qres *k = &p->kern;
-	int ccol = npu_qres_col(k, "cycles"), rd = npu_qres_col(k, "dram_rd"),
-	    wr = npu_qres_col(k, "dram_wr");
 	double ghz = p->r->clock_mhz / 1000, xmin = INFINITY, xmax = 0, ymax = 0;
 	double ymin = INFINITY;
 	double mpk = 2 * p->r->mxu_peak * ghz, vpk = p->r->vec_peak * ghz;
@@ -215,15 +212,15 @@ static int roofline(rep *p)
 			continue;
 		x = fl / by;
 		y = fl / cyc * ghz;
+		/* Labels on the 10 longest kernels only: more overlap. */
 		shorten((const char *)sqlite3_column_text(st, 0), name);
-		fprintf(f, "%.6g %.6g \"%s\"\n", x, y, name);
+		fprintf(f, "%.6g %.6g \"%s\"\n", x, y, n < 10 ? name : "");
 		xmin = x < xmin ? x : xmin;
 		xmax = x > xmax ? x : xmax;
 		ymax = y > ymax ? y : ymax;
 		ymin = y < ymin ? y : ymin;
 		n++;
 	}
-	(void)ccol; (void)rd; (void)wr;
 	/* Without a point the ceilings still say where kernels could be. */
 	if (!n)
 		fprintf(f, "%g %g \"(no kernel with both DRAM traffic and work)\"\n",
@@ -244,7 +241,7 @@ static int roofline(rep *p)
 		"min(a, b) = a < b ? a : b\n"
 		"plot min(%g * x, %g) title \"matrix peak %.0f GFLOP/s, DRAM %.0f GB/s\" lw 2 lc rgb \"#1565c0\", \\\n"
 		"  min(%g * x, %g) title \"vector peak %.0f GFLOP/s\" lw 2 dt 2 lc rgb \"#2e7d32\", \\\n"
-		"  \"roofline.dat\" using 1:2 with points pt 7 ps 1.2 lc rgb \"#c62828\" title \"kernels\", \\\n"
+		"  \"roofline.dat\" using 1:2 with points pt 7 ps 1.2 lc rgb \"#c62828\" title \"kernels (the 10 longest named)\", \\\n"
 		"  \"roofline.dat\" using 1:2:3 with labels offset 0.6,0.6 left font \",8\" notitle\n",
 		p->r->id, p->r->target_name, p->r->clock_mhz, xmin, xmax,
 		fmin(ymin / 4, bw * xmin),
@@ -292,7 +289,8 @@ static int categories(rep *p)
 		"set style fill solid 0.9 border -1\nset boxwidth 0.75\n"
 		"set ylabel \"unit-cycles (summed over units)\"\nset format y \"%%.1s%%c\"\n"
 		"set xtics rotate by 30 right font \",9\" nomirror\nset grid ytics\n"
-		"set key top right box opaque\nset yrange [0:*]\nset bmargin 10\n"
+		"set key above horizontal\nset yrange [0:*]\nset bmargin 10\n"
+		"set lmargin 16\nset rmargin 4\nset offsets 0, 0, graph 0.05, 0\n"
 		"set xrange [-0.6:%d.6]\n"
 		"plot \"categories.dat\" using 2:xtic(1) title \"compute\" lc rgb \"%s\", \\\n"
 		"  \"\" using 3 title \"DMA wait\" lc rgb \"%s\", \\\n"
@@ -337,7 +335,8 @@ static int dram(rep *p)
 		"set style fill solid 0.9 border -1\n"
 		"set ylabel \"MiB (payload bytes)\"\nset yrange [0:*]\n"
 		"set xtics rotate by 30 right font \",9\" nomirror\nset grid ytics\n"
-		"set key top right box opaque\nset bmargin 10\n"
+		"set key above horizontal\nset bmargin 10\nset lmargin 16\n"
+		"set rmargin 4\nset offsets 0, 0, graph 0.05, 0\n"
 		"set xrange [-0.6:%d.6]\n"
 		"plot \"dram.dat\" using 2:xtic(1) title \"read\" lc rgb \"#1565c0\", \\\n"
 		"  \"\" using 3 title \"written\" lc rgb \"#ef6c00\"\n", n, n - 1);
@@ -391,7 +390,7 @@ static int runs(rep *p)
 		"set style data histograms\nset style fill solid 0.9 border -1\n"
 		"set boxwidth 0.7\nset ylabel \"cycles\"\n%s"
 		"set xtics rotate by 30 right font \",9\" nomirror\nset grid ytics\n"
-		"set bmargin 9\nset xrange [-0.6:%d.6]\n"
+		"set bmargin 9\nset lmargin 16\nset xrange [-0.6:%d.6]\n"
 		"plot \"runs.dat\" using 2:xtic(1) notitle lc rgb \"#1565c0\"\n",
 		n, hi > 100 * lo ? "set logscale y\n" : "set yrange [0:*]\nset format y \"%.1s%c\"\n",
 		n - 1);
@@ -415,9 +414,10 @@ static int timeline(rep *p)
 		return npu_errf(p->e, "out of memory");
 	/* The run's rowid range, scanned: faster than the run_id index. */
 	if (!(st = prep(p, "SELECT unit, state, start_cycle, end_cycle FROM "
-			"activity WHERE rowid BETWEEN (SELECT min(rowid) FROM activity WHERE run_id = :run) "
-			"AND (SELECT max(rowid) FROM activity WHERE run_id = :run) AND +run_id = :run AND "
-			"state <> 4")))
+			"activity WHERE rowid BETWEEN (SELECT min(rowid) FROM "
+			"activity WHERE run_id = :run) AND (SELECT max(rowid) "
+			"FROM activity WHERE run_id = :run) AND +run_id = :run "
+			"AND state <> 4")))
 		goto out;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int u = sqlite3_column_int(st, 0), s = sqlite3_column_int(st, 1);
