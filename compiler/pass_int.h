@@ -26,8 +26,11 @@ int pass_note(pass_cx *pc, const char *nodes, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* Adds the origins of node `from` (its own name when it has none) to
- * those of node `to`. */
+ * those of node `to`, a node a pass created. */
 int pass_prov(pass_cx *pc, const char *to, const char *from);
+
+/* The same for a node that already existed: its own name stays first. */
+int pass_prov_merge(pass_cx *pc, const char *to, const char *from);
 
 /* True when node i of g is a placeholder whose data the graph mutates
  * (aot input_mutates_data). */

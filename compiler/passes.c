@@ -237,6 +237,13 @@ oom:
 	return npu_errf(pc->e, "out of memory");
 }
 
+int pass_prov_merge(pass_cx *pc, const char *to, const char *from)
+{
+	if (prov_index(pc->log, to) < 0 && pass_prov(pc, to, to) < 0)
+		return -1;
+	return pass_prov(pc, to, from);
+}
+
 int npu_passlog_count(const npu_passlog *log, int pass, const char *prefix)
 {
 	int n = 0;
@@ -613,7 +620,7 @@ static int pass_cse(pass_cx *pc, npu_gedit *ge)
 			rc = pass_log(pc, nd->name, "%s = %s (same %s)", nd->name,
 				      o->name, nd->target);
 			if (!rc)
-				rc = pass_prov(pc, o->name, nd->name);
+				rc = pass_prov_merge(pc, o->name, nd->name);
 			break;
 		}
 		if (tab[h] < 0)
@@ -795,9 +802,8 @@ static int convbn_one(pass_cx *pc, npu_gedit *ge, int bi)
 	npu_gedit_replace_uses(ge, gi, ci);
 	npu_gedit_kill(ge, gi);
 	npu_gedit_kill(ge, bi);
-	if (pass_prov(pc, cv->name, cv->name) < 0 ||
-	    pass_prov(pc, cv->name, bn->name) < 0 ||
-	    pass_prov(pc, cv->name, npu_gedit_node(ge, gi)->name) < 0)
+	if (pass_prov_merge(pc, cv->name, bn->name) < 0 ||
+	    pass_prov_merge(pc, cv->name, npu_gedit_node(ge, gi)->name) < 0)
 		return -1;
 	return pass_log(pc, nodes, "folded %s + %s", cv->name, bn->name);
 }
@@ -998,7 +1004,7 @@ static int layout_node(pass_cx *pc, npu_gedit *ge, int i)
 			c[k] = (c[k] + nd) % nd;
 		if (set_permute(n, src->args[0].u.node, c, nd) < 0)
 			return npu_errf(pc->e, "out of memory");
-		if (pass_prov(pc, n->name, src->name) < 0)
+		if (pass_prov_merge(pc, n->name, src->name) < 0)
 			return -1;
 		return pass_log(pc, n->name, "%s: composed with %s", n->name,
 				src->name);
@@ -1011,7 +1017,7 @@ static int layout_node(pass_cx *pc, npu_gedit *ge, int i)
 		/* row-major reshapes compose: only the last shape matters */
 		n->args[0].u.node = src->args[0].u.node;
 		ge->dirty = 1;
-		if (pass_prov(pc, n->name, src->name) < 0)
+		if (pass_prov_merge(pc, n->name, src->name) < 0)
 			return -1;
 		return pass_log(pc, n->name, "%s: composed with %s", n->name,
 				src->name);
