@@ -188,17 +188,22 @@ static int roofline(rep *p)
 	double bw = p->r->mem_bw * ghz;
 	sqlite3_stmt *st;
 	FILE *f;
-	int rc, n = 0;
+	int rc, n = 0, nk = 0;
 
 	if (!p->r->has_target)
 		return 0;
 	if (!(f = open_in(p, "roofline.dat")))
 		return -1;
-	st = prep(p, "SELECT s.text, sum(e.end_cycle - e.start_cycle),\n"
-		  "  2.0 * sum(e.macs) + sum(e.vec_ops), sum(e.dram_rd_bytes + e.dram_wr_bytes)\n"
+	/* Only kernels with NPU work and DRAM traffic have a point (host
+	 * calls have neither); the title counts the others. */
+	st = prep(p, "SELECT s.text, sum(e.end_cycle - e.start_cycle) AS cyc,\n"
+		  "  2.0 * sum(e.macs) + sum(e.vec_ops) AS flop,\n"
+		  "  sum(e.dram_rd_bytes + e.dram_wr_bytes) AS bytes,\n"
+		  "  (SELECT count(*) FROM kernels WHERE run_id = :run) AS nk\n"
 		  "FROM kernel_execs e JOIN kernels k ON k.run_id = e.run_id AND k.kernel = e.kernel\n"
 		  "JOIN strings s ON s.id = k.name_id WHERE e.run_id = :run\n"
-		  "GROUP BY e.kernel ORDER BY 2 DESC LIMIT 40");
+		  "GROUP BY e.kernel HAVING cyc > 0 AND flop > 0 AND bytes > 0\n"
+		  "ORDER BY cyc DESC LIMIT 40");
 	if (!st) {
 		fclose(f);
 		return -1;
@@ -206,6 +211,7 @@ static int roofline(rep *p)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		double cyc = sqlite3_column_double(st, 1), fl = sqlite3_column_double(st, 2);
 		double by = sqlite3_column_double(st, 3), x, y;
+		nk = sqlite3_column_int(st, 4);
 		char name[NAMELEN + 1];
 		/* No DRAM bytes or no work: no point on a log-log chart. */
 		if (cyc <= 0 || fl <= 0 || by <= 0)
@@ -232,7 +238,8 @@ static int roofline(rep *p)
 	xmin = fmin(xmin / 4, mpk / bw / 16);
 	xmax = fmax(xmax * 4, mpk / bw * 16);
 	return add(p, C_roofline,
-		"set title \"Roofline: run %" PRId64 " on %s (%.0f MHz)\"\n"
+		"set title \"Roofline: run %" PRId64 " on %s (%.0f MHz): %d of %d kernels "
+		"(the rest have no NPU work or no DRAM traffic)\"\n"
 		"set logscale xy\nset grid\n"
 		"set xlabel \"operational intensity (flop per DRAM byte; 1 MAC = 2 flop)\"\n"
 		"set ylabel \"achieved GFLOP/s\"\n"
@@ -243,7 +250,7 @@ static int roofline(rep *p)
 		"  min(%g * x, %g) title \"vector peak %.0f GFLOP/s\" lw 2 dt 2 lc rgb \"#2e7d32\", \\\n"
 		"  \"roofline.dat\" using 1:2 with points pt 7 ps 1.2 lc rgb \"#c62828\" title \"kernels (the 10 longest named)\", \\\n"
 		"  \"roofline.dat\" using 1:2:3 with labels offset 0.6,0.6 left font \",8\" notitle\n",
-		p->r->id, p->r->target_name, p->r->clock_mhz, xmin, xmax,
+		p->r->id, p->r->target_name, p->r->clock_mhz, n, nk, xmin, xmax,
 		fmin(ymin / 4, bw * xmin),
 		fmax(mpk, ymax) * 3, bw, mpk, mpk, bw, bw, vpk, vpk);
 }
