@@ -53,11 +53,19 @@ static const npu_reftensor *frozen(void *ctx, const char *name)
 	return &f->t[i];
 }
 
-static void check_invariants(const npu_graph *g)
+static void backward_ref(int *ref, void *ctx)
 {
-	for (int i = 0; i < g->nnodes; i++)
+	if (*ref < 0 || *ref >= *(int *)ctx)
+		abort();
+}
+
+static void check_invariants(npu_graph *g)
+{
+	for (int i = 0; i < g->nnodes; i++) {
 		if (npu_graph_find(g, g->nodes[i].name) != i)
 			abort();
+		npu_gnode_refs(&g->nodes[i], backward_ref, &i);
+	}
 	if (g->output != g->nnodes - 1)
 		abort();
 }
