@@ -24,6 +24,7 @@ eagerly on the host instead (option fallback="eager", the default) and the
 session records it as a failure; fallback="error" raises.
 """
 
+import atexit
 import os
 import shutil
 import tempfile
@@ -93,6 +94,9 @@ class NpuGraph:
         else:
             self._tmp = tempfile.mkdtemp(prefix="npusim-")
             self.dir = self._tmp
+            # Dynamo keeps compiled graphs until the process ends, when
+            # __del__ may never run.
+            atexit.register(shutil.rmtree, self._tmp, True)
         self.cache = cache_mod.Cache(opts.get("cache_dir"))
 
     def __del__(self):
