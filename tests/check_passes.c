@@ -716,6 +716,53 @@ START_TEST(normargs_canonical)
 }
 END_TEST
 
+static int silu_native(void *ctx, int aop)
+{
+	(void)ctx;
+	return aop == NPU_AOP_SILU;
+}
+
+static void count_after(void *ctx, int pass, const npu_graph *g)
+{
+	int *calls = ctx;
+
+	ck_assert_int_ge(pass, 0);
+	ck_assert_int_gt(g->nnodes, 0);
+	(*calls)++;
+}
+
+/* native ops stay, skipped passes do not run, the hook sees each pass. */
+START_TEST(options_respected)
+{
+	const char *json = GRAPH(PH("x", F32(4, 8))
+		CALL("si", "aten.silu.default", "[" N("x") "]", F32(4, 8))
+		CALL("hs", "aten.hardswish.default", "[" N("si") "]", F32(4, 8))
+		CALL("d", "aten.neg.default", "[" N("x") "]", F32(4, 8))
+		OUT("[" N("hs") "]"));
+	npu_graph *g = parse(json);
+	npu_passopts o = { 0 };
+	npu_passlog log;
+	npu_err e = { "" };
+	int calls = 0;
+
+	o.native = silu_native;
+	o.after = count_after;
+	o.after_ctx = &calls;
+	o.skip = 1u << NPU_PASS_DCE | 1u << NPU_PASS_CLEANUP;
+	npu_passlog_init(&log);
+	ck_assert_msg(npu_passes_run(g, &o, &log, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(calls, NPU_NPASS - 2);
+	ck_assert_int_eq(count_aop(g, NPU_AOP_SILU), 1);
+	ck_assert_int_eq(count_aop(g, NPU_AOP_HARDSWISH), 0);
+	ck_assert_int_ge(npu_graph_find(g, "d"), 0);      /* no DCE ran */
+	ck_assert_double_eq(log.seconds[NPU_PASS_DCE], 0);
+	ck_assert_int_eq(log.nodes_before, 5);
+	ck_assert_int_eq(log.nodes_after, g->nnodes);
+	npu_passlog_free(&log);
+	npu_graph_free(g);
+}
+END_TEST
+
 static Suite *passes_suite(void)
 {
 	Suite *s = suite_create("passes");
@@ -737,6 +784,7 @@ static Suite *passes_suite(void)
 	tcase_add_test(tc, mutated_inputs_kept);
 	tcase_add_test(tc, log_formats);
 	tcase_add_test(tc, normargs_canonical);
+	tcase_add_test(tc, options_respected);
 	suite_add_tcase(s, tc);
 	return s;
 }
