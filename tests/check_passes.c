@@ -239,6 +239,22 @@ static void roundtrip(const char *what, npu_graph *g, env *s,
 	}
 	npu_ref_free_outputs(before, nb);
 	npu_ref_free_outputs(after, na);
+	{
+		/* a fixpoint: a second run changes nothing */
+		npu_passlog again;
+		int changes = 0;
+		npu_passlog_init(&again);
+		ck_assert_msg(npu_passes_run(g, &o, &again, &e) == 0, "%s again: %s",
+			      what, e.msg);
+		for (int p = 0; p < NPU_NPASS; p++)
+			changes += again.changes[p];
+		for (int k = 0; k < again.n && changes; k++)
+			fprintf(stderr, "%s again: %s: %s\n", what,
+				npu_pass_name(again.v[k].pass), again.v[k].what);
+		ck_assert_msg(changes == 0, "%s: %d changes on a second run", what,
+			      changes);
+		npu_passlog_free(&again);
+	}
 	if (logp)
 		*logp = log;
 	else
