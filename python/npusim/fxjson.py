@@ -46,7 +46,11 @@ def _sym(x):
             return node.maybe_as_int() if hasattr(node, "maybe_as_int") else int(x)
     except Exception:       # pragma: no cover - depends on the torch build
         pass
-    return {"sym": str(x)}
+    text = str(x)
+    # A size Dynamo specialized prints as a plain number: write it as one.
+    if text.lstrip("-").isdigit():
+        return int(text)
+    return {"sym": text}
 
 
 def encode_value(x):
