@@ -109,11 +109,45 @@ int npu_emit_dims(const npu_kir *ir, const npu_kern *K, int64_t *n,
 static int64_t field(emit_t *g, int q, int fld, int64_t v)
 {
 	if (g->dstate[q][fld] != v || !g->dvalid[q][fld]) {
-		npu_memit(g->f, NPU_OP_DCFGI, q, fld, 0, v);
+		if (v != (int64_t)(int32_t)v) {
+			int x = npu_mx(g->f);
+			npu_mli(g->f, x, v);
+			npu_memit(g->f, NPU_OP_DCFG, q, fld, x, 0);
+		} else {
+			npu_memit(g->f, NPU_OP_DCFGI, q, fld, 0, v);
+		}
 		g->dstate[q][fld] = v;
 		g->dvalid[q][fld] = 1;
 	}
 	return v;
+}
+
+/* A transfer with every descriptor field given (op: DLD, DST, DCP). */
+void npu_emit_dmaf(emit_t *g, int q, int op, uint64_t dst, uint64_t src,
+		   int64_t rowb, int64_t n1, int64_t ss1, int64_t ds1,
+		   int64_t n2, int64_t ss2, int64_t ds2)
+{
+	int xd = npu_mx(g->f), xs = npu_mx(g->f);
+
+	if (rowb <= 0 || n1 <= 0 || n2 <= 0)
+		return;
+	field(g, q, NPU_DF_ROWB, rowb);
+	field(g, q, NPU_DF_N1, n1);
+	field(g, q, NPU_DF_SS1, ss1);
+	field(g, q, NPU_DF_DS1, ds1);
+	field(g, q, NPU_DF_N2, n2);
+	if (n2 > 1) {
+		field(g, q, NPU_DF_SS2, ss2);
+		field(g, q, NPU_DF_DS2, ds2);
+	}
+	npu_mli(g->f, xd, (int64_t)dst);
+	npu_mli(g->f, xs, (int64_t)src);
+	if (op == NPU_OP_DST)
+		npu_memit(g->f, op, q, xd, xs, 0);
+	else
+		npu_memit(g->f, op, q, xd, xs, 0);
+	if (op != NPU_OP_DCP)
+		g->dram_bytes += (uint64_t)(rowb * n1 * n2);
 }
 
 /* One 2-level transfer; local side packed rows of `cols` elements.

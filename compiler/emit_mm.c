@@ -51,6 +51,51 @@ static void panel(emit_t *g, int q1, int q2, uint64_t dram, uint64_t local,
 			     cols, sa, 1);
 }
 
+/*
+ * conv: the B panel X_col[K][nn] of block L (output rows oh0.. of image
+ * L->b), gathered SRAM to SRAM from the zero-padded image, one transfer
+ * per k = (ic, kh, kw); first loads the image when the block starts one.
+ * Channels split over two engines, each gathering from what it loaded.
+ */
+static void conv_panel(emit_t *g, const npu_kern *K, const npu_emitctx *c,
+		       const blk *L, int newimg, uint64_t img, int64_t Hp,
+		       int64_t Wp, uint64_t panelb, int q1, int q2)
+{
+	const npu_kopnd *X = &K->ops[K->mm_b];
+	int esz = npu_dtype_size(K->mm_dtype);
+	int64_t IC = K->cv_ic, half = q2 >= 0 && IC > 1 ? IC / 2 : IC;
+	int64_t OW = K->cv_ow, oh0 = L->n0 / OW, rows = L->nn / OW;
+	uint64_t xbase = c->p->bufs[c->ir->v[X->val].buf].addr;
+
+	if (newimg)
+		for (int h = 0; h < 2; h++) {
+			int64_t c0 = h ? half : 0, c1 = h ? IC : half;
+			int q = h ? q2 : q1;
+			if (c0 >= c1)
+				continue;
+			npu_emit_dmaf(g, q, NPU_OP_DLD,
+				      img + (uint64_t)((c0 * Hp * Wp + K->cv_ph * Wp + K->cv_pw) * esz),
+				      xbase + (uint64_t)((X->off + L->b * X->stride[0] + c0 * X->stride[1]) * esz),
+				      K->cv_w * esz, K->cv_h, X->stride[2] * esz, Wp * esz,
+				      c1 - c0, X->stride[1] * esz, Hp * Wp * esz);
+		}
+	for (int64_t ic = 0; ic < IC; ic++)
+		for (int64_t kh = 0; kh < K->cv_kh; kh++)
+			for (int64_t kw = 0; kw < K->cv_kw; kw++) {
+				int64_t k = (ic * K->cv_kh + kh) * K->cv_kw + kw;
+				int q = ic < half ? q1 : q2;
+				uint64_t src = img + (uint64_t)((ic * Hp * Wp + (oh0 * K->cv_sh + kh) * Wp + kw) * esz);
+				uint64_t dst = panelb + (uint64_t)(k * L->nn * esz);
+				if (K->cv_sw == 1)
+					npu_emit_dmaf(g, q, NPU_OP_DCP, dst, src, OW * esz, rows,
+						      K->cv_sh * Wp * esz, OW * esz, 1, 0, 0);
+				else
+					npu_emit_dmaf(g, q, NPU_OP_DCP, dst, src, esz, OW,
+						      K->cv_sw * esz, esz, rows,
+						      K->cv_sh * Wp * esz, OW * esz);
+			}
+}
+
 /* Epilogue of block et: waits, then parts over its elements, then signals
  * and the store. */
 static void epi_begin(emit_t *g, const npu_kern *K, const blk *T, int64_t et,
@@ -135,7 +180,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	int qa = 0, qb = E > 1 ? 1 : 0, qe = E > 2 ? 2 : 0, qs = E - 1;
 	/* with four engines or more each panel streams over two */
 	int qa2 = E >= 4 ? 2 : -1, qb2 = E >= 4 ? 3 : -1;
-	enum { SEM_MLD2 = 25, SEM_MFREE2 = 27 };
+	enum { SEM_MLD2 = 25, SEM_MFREE2 = 27, SEM_ZERO = 29 };
 	blk *bl = NULL;
 	int epi_loads = 0;
 
@@ -156,7 +201,16 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	nbm = (M + mb - 1) / mb;
 	nbn = (N + nb - 1) / nb;
 	nt = B * nbm * nbn;
-	/* SRAM: panels, then epilogue operands [mb][nb] */
+	/* SRAM: conv images, panels, then epilogue operands [mb][nb] */
+	uint64_t img[2] = { 0, 0 }, imgb = 0;
+	int64_t Hp = K->cv_h + 2 * K->cv_ph, Wp = K->cv_w + 2 * K->cv_pw;
+	if (K->cv) {
+		uint64_t q = (uint64_t)t->vlen * 4;
+		imgb = ((uint64_t)(K->cv_ic * Hp * Wp * esz) + q - 1) / q * q;
+		img[0] = 0;
+		img[1] = imgb;
+		addr = 2 * imgb;
+	}
 	for (int s = 0; s < 2; s++) {
 		slotA[s] = addr;
 		addr += ((uint64_t)(mb * KK * esz) + 63) & ~63ull;
@@ -215,6 +269,25 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					bl[i].nn = N - in * nb < nb ? N - in * nb : nb;
 				}
 	}
+	if (K->cv) {
+		/* zero both image slots once: the padding is never written */
+		int vz = npu_mv(f), xa = npu_mx(f), xn = npu_mx(f), lab;
+		npu_memit(f, NPU_OP_VLI, vz, 0, 0, 0);
+		npu_mli(f, xa, 0);
+		npu_mli(f, xn, (int64_t)(2 * imgb / ((uint64_t)t->vlen * 4)));
+		lab = npu_mlabel(f);
+		npu_mbind(f, lab);
+		npu_memit(f, NPU_OP_VST, vz, xa, NPU_DT_F32, 0);
+		npu_memit(f, NPU_OP_ADDI, xa, xa, 0, t->vlen * 4);
+		npu_memit(f, NPU_OP_ADDI, xn, xn, 0, -1);
+		npu_memit_br(f, NPU_OP_BNE, xn, 0, lab);
+		npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, SEM_ZERO, 0, 0);
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + qb, SEM_ZERO, 0, 0);
+		if (qb2 >= 0) {
+			npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, SEM_ZERO, 0, 0);
+			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + qb2, SEM_ZERO, 0, 0);
+		}
+	}
 	for (int64_t it = -1; it <= nt; it++) {
 		/* loads of block it + 1 */
 		int64_t lt = it + 1;
@@ -233,8 +306,12 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			}
 			panel(&g, qa, qa2, c->p->bufs[c->ir->v[A->val].buf].addr + (uint64_t)(aoff * esz),
 			      slotA[s], esz, L->mn, KK, A->stride[1]);
-			panel(&g, qb, qb2, c->p->bufs[c->ir->v[W->val].buf].addr + (uint64_t)(boff * esz),
-			      slotB[s], esz, KK, L->nn, W->stride[1]);
+			if (K->cv)
+				conv_panel(&g, K, c, L, lt == 0 || bl[lt - 1].b != L->b,
+					   img[L->b & 1], Hp, Wp, slotB[s], qb, qb2);
+			else
+				panel(&g, qb, qb2, c->p->bufs[c->ir->v[W->val].buf].addr + (uint64_t)(boff * esz),
+				      slotB[s], esz, KK, L->nn, W->stride[1]);
 			if (split) {
 				panel(&g, qa, qa2, c->p->bufs[c->ir->v[Al->val].buf].addr + (uint64_t)((Al->off + L->m0 * Al->stride[1] + L->b * Al->stride[0]) * esz),
 				      slotAl[s], esz, L->mn, KK, Al->stride[1]);

@@ -1337,6 +1337,232 @@ static int do_mm(fz *z, int node)
 	return def_val(z, k, node, x, LV_ELEM);
 }
 
+static int ilist(const npu_gval *v, int64_t *out, int n)
+{
+	if (!v || v->kind != NPU_GV_LIST || v->u.list.n != n)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		if (v->u.list.v[i].kind != NPU_GV_INT)
+			return -1;
+		out[i] = v->u.list.v[i].u.i;
+	}
+	return 0;
+}
+
+/*
+ * convolution as an implicit GEMM on the matrix unit: per image,
+ * C[OC][OH*OW] = W[OC][IC*KH*KW] . X_col[IC*KH*KW][OH*OW]; C is the NCHW
+ * output as it is, W the weight as it is, and X_col is gathered in SRAM
+ * from a zero-padded copy of the image (emit_mm.c).
+ */
+static int do_conv(fz *z, int node)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	int x, w, bias = -1, k, r;
+	int64_t st[2], pad[2], dil[2], opad[2], sw[NPU_MAX_DIMS] = { 0 };
+	double groups = 1, tr = 0;
+	const npu_kval *X, *W;
+
+	if (n->nargs < 9 || n->args[0].kind != NPU_GV_NODE ||
+	    n->args[1].kind != NPU_GV_NODE || ilist(&n->args[3], st, 2) ||
+	    ilist(&n->args[4], pad, 2) || ilist(&n->args[5], dil, 2) ||
+	    ilist(&n->args[7], opad, 2) || gnum(&n->args[6], &tr) ||
+	    gnum(&n->args[8], &groups))
+		return host_kern(z, node, "convolution that is not 2-d");
+	x = node_val(z, n->args[0].u.node);
+	w = node_val(z, n->args[1].u.node);
+	if (n->args[2].kind == NPU_GV_NODE)
+		bias = node_val(z, n->args[2].u.node);
+	if (tr || groups != 1 || dil[0] != 1 || dil[1] != 1)
+		return host_kern(z, node, "transposed, grouped or dilated convolution");
+	if (ir->v[x].ndim != 4 || ir->v[w].ndim != 4 || m->ndim != 4 ||
+	    !isfloat(ir->v[x].dtype) || ir->v[x].dtype != ir->v[w].dtype ||
+	    m->dtype != ir->v[x].dtype)
+		return host_kern(z, node, "convolution of other types or ranks");
+	/* the image rows must be contiguous; the weight [OC][K] contiguous */
+	if (ir->v[x].isconst || ir->v[x].stride[3] != 1)
+		if ((x = copy_val(z, x, node, "a convolution input needs contiguous rows")) < 0)
+			return -1;
+	if (ir->v[w].root >= 0 && !iscontig(&ir->v[w])) {
+		if (ir->v[root_of(ir, w)].kind == NPU_BUF_CONST && ir->v[root_of(ir, w)].cdata)
+			w = fold_const_view(z, w);
+		else
+			w = copy_val(z, w, node, "a convolution weight must be contiguous");
+		if (w < 0)
+			return -1;
+	}
+	if ((k = new_kern(z, NPU_KK_MM, node)) < 0)
+		return -1;
+	npu_kern *K = &ir->k[k];
+	X = &ir->v[x];
+	W = &ir->v[w];
+	K->cv = 1;
+	K->cv_ic = X->shape[1];
+	K->cv_h = X->shape[2];
+	K->cv_w = X->shape[3];
+	K->cv_kh = W->shape[2];
+	K->cv_kw = W->shape[3];
+	K->cv_sh = st[0];
+	K->cv_sw = st[1];
+	K->cv_ph = pad[0];
+	K->cv_pw = pad[1];
+	K->cv_oh = m->shape[2].v;
+	K->cv_ow = m->shape[3].v;
+	K->ndim = 3;
+	K->shape[0] = m->shape[0].v;
+	K->shape[1] = m->shape[1].v;
+	K->shape[2] = K->cv_oh * K->cv_ow;
+	K->mm_batch = K->shape[0];
+	K->mm_m = K->shape[1];
+	K->mm_n = K->shape[2];
+	K->mm_k = K->cv_ic * K->cv_kh * K->cv_kw;
+	K->mm_dtype = X->dtype;
+	sw[0] = 0;
+	sw[1] = K->mm_k;
+	sw[2] = 1;
+	ir->v[root_of(ir, w)].needed = 1;
+	ir->v[root_of(ir, x)].needed = 1;
+	K->mm_a = npu_kir_opnd(K, root_of(ir, w), 0, W->off, sw);
+	K->mm_b = npu_kir_opnd(K, root_of(ir, x), 0, X->off, X->stride);
+	if (K->mm_a < 0 || K->mm_b < 0)
+		return npu_errf(z->e, "out of memory");
+	z->cur = k;
+	r = xadd(z, k, NPU_X_ACC, 0, 0, 0, 0, 0, node);
+	if (bias >= 0) {
+		int64_t bs[NPU_MAX_DIMS] = { 0 };
+		int o, bx;
+		if (ir->v[bias].ndim != 1 || ir->v[bias].isconst)
+			return npu_errf(z->e, "%s: node '%s': convolution bias is not a vector",
+					z->g->file, n->name);
+		bs[1] = ir->v[bias].stride[0];
+		ir->v[root_of(ir, bias)].needed = 1;
+		o = npu_kir_opnd(K, root_of(ir, bias), 0, ir->v[bias].off, bs);
+		bx = xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node);
+		r = xadd(z, k, NPU_X_BIN, NPU_OP_VADD, r, bx, 0, 0, node);
+	}
+	npu_kir_decide(ir, 1, "%s: convolution as an implicit GEMM (M=%lld N=%lld K=%lld per image)",
+		       n->name, (long long)K->mm_m, (long long)K->mm_n, (long long)K->mm_k);
+	return def_val(z, k, node, r, LV_ELEM);
+}
+
+/*
+ * Inference batch norm (_native_batch_norm_legit_no_training) as an
+ * elementwise op with per-channel operands: (x - mean) * rsqrt(var + eps)
+ * * w + b, fused like any ew op (into a convolution's epilogue when it
+ * follows one).  Its other two results are empty.
+ */
+static int bn_try(fz *z, int k, int node, const int *pv, double eps)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	npu_kern *K = &ir->k[k];
+	int nx0 = K->nx, nops0 = K->nops, x[5], lv;
+	int64_t shape[NPU_MAX_DIMS];
+
+	for (int d = 0; d < m->ndim; d++)
+		shape[d] = m->shape[d].v;
+	if (npu_kir_numel(m->ndim, shape) != npu_kir_numel(K->ndim, K->shape) ||
+	    K->kind == NPU_KK_HOST)
+		return 1;
+	for (int i = 0; i < 5; i++) {
+		x[i] = -1;
+		if (pv[i] < 0)
+			continue;
+		if ((x[i] = arg_x(z, k, pv[i], m->ndim, shape, node, &lv)) < 0) {
+			K = &ir->k[k];
+			K->nx = nx0;
+			K->nops = nops0;
+			return x[i] == -1 ? -1 : 1;
+		}
+	}
+#define XA(op, vop, a, b, f) xadd(z, k, NPU_X_##op, NPU_OP_##vop, a, b, 0, (float)(f), node)
+	int r = XA(BIN, VSUB, x[0], x[3], 0);
+	int sd = XA(UN, VRSQRT, XA(BINI, VADDI, x[4], 0, eps), 0, 0);
+	r = XA(BIN, VMUL, r, sd, 0);
+	if (x[1] >= 0)
+		r = XA(BIN, VMUL, r, x[1], 0);
+	if (x[2] >= 0)
+		r = XA(BIN, VADD, r, x[2], 0);
+#undef XA
+	return def_val(z, k, node, r, LV_ELEM);
+}
+
+static int do_bn(fz *z, int node)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	int pv[5] = { -1, -1, -1, -1, -1 }, *vals, r, k;
+	double eps = 1e-5;
+	static const int argi[5] = { 0, 1, 2, 3, 4 };
+
+	if (!m || n->nargs < 7 || n->args[0].kind != NPU_GV_NODE || m->ndim < 2 ||
+	    !isfloat(m->dtype) || gnum(&n->args[6], &eps))
+		return host_kern(z, node, "batch norm of this form");
+	for (int i = 0; i < 5; i++) {
+		const npu_gval *a = &n->args[argi[i]];
+		int v;
+		if (a->kind != NPU_GV_NODE)
+			continue;
+		v = node_val(z, a->u.node);
+		if (v < 0 || !isfloat(ir->v[v].dtype))
+			return host_kern(z, node, "batch norm of other types");
+		if (i > 0) {
+			/* [C] -> [C, 1, ...] so it broadcasts over channels */
+			int64_t sh[NPU_MAX_DIMS], st[NPU_MAX_DIMS] = { 0 };
+			if (ir->v[v].ndim != 1)
+				return host_kern(z, node, "batch norm parameters that are not vectors");
+			sh[0] = ir->v[v].shape[0];
+			st[0] = ir->v[v].stride[0];
+			for (int d = 1; d < m->ndim - 1; d++)
+				sh[d] = 1;
+			if ((v = view_val(z, node, v, m->ndim - 1, sh, ir->v[v].off, st)) < 0)
+				return -1;
+		}
+		pv[i] = v;
+	}
+	r = 1;
+	if (z->cur >= 0 && !ir->nofuse) {
+		r = bn_try(z, z->cur, node, pv, eps);
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			npu_kir_decide(ir, 1, "%s: fused into kernel %s", n->name, ir->k[z->cur].name);
+	}
+	if (r) {
+		if ((k = new_kern(z, NPU_KK_EW, node)) < 0)
+			return -1;
+		ir->k[k].ndim = m->ndim;
+		for (int d = 0; d < m->ndim; d++)
+			ir->k[k].shape[d] = m->shape[d].v;
+		z->cur = k;
+		if ((r = bn_try(z, k, node, pv, eps)) != 0)
+			return r < 0 ? -1 : npu_errf(z->e, "%s: node '%s': batch norm operands not readable",
+						     z->g->file, n->name);
+	}
+	/* the other results: empty tensors nobody reads */
+	if (!(vals = calloc((size_t)n->nmeta + 1, sizeof *vals)))
+		return npu_errf(z->e, "out of memory");
+	vals[0] = ir->nodeval[node];
+	for (int i = 1; i < n->nmeta; i++) {
+		char nm[300];
+		snprintf(nm, sizeof nm, "%s.%d", n->name, i);
+		vals[i] = -1;
+		if (n->meta[i].kind != NPU_GM_TENSOR)
+			continue;
+		if ((vals[i] = meta_val(z, node, i, nm)) < 0) {
+			free(vals);
+			return -1;
+		}
+		ir->v[vals[i]].isconst = 1;
+	}
+	ir->nodevals[node] = vals;
+	return 0;
+}
+
 static int do_const(fz *z, int node)
 {
 	npu_kir *ir = z->ir;
@@ -1433,6 +1659,8 @@ static int do_node(fz *z, int i)
 		return npu_errf(z->e, "%s: node '%s': unknown operator '%s'",
 				z->g->file, n->name, n->target);
 	lk = npu_support_kind(n->aop);
+	if (lk == NPU_LK_BN)
+		return do_bn(z, i);
 	if (lk != NPU_LK_HOST && (n->multi || !tmeta(n, 0)))
 		return host_kern(z, i, "multi-output or symbolic meta");
 	nt = tensor_args(n, tn, 16);
@@ -1463,6 +1691,8 @@ static int do_node(fz *z, int i)
 				 ? "float64: runs on the host in fp64" : "integer result");
 	if (lk == NPU_LK_MM)
 		return do_mm(z, i);
+	if (lk == NPU_LK_CONV)
+		return do_conv(z, i);
 	if (lk == NPU_LK_RED || lk == NPU_LK_SOFTMAX) {
 		if (!isfloat(tmeta(n, 0)->dtype))
 			return host_kern(z, i, "reduction of bool");

@@ -117,6 +117,11 @@ typedef struct npu_kern {
 	int mm_dtype;        /* input type the array runs */
 	int mm_passes;       /* precision passes (1 or 3) */
 	int mm_blo, mm_alo;  /* high: the lo parts' operands, -1 */
+	/* conv (implicit GEMM, mm with B = im2col of the input, built in
+	 * SRAM): A = weight [OC][IC*KH*KW], C[n] = [OC][OH*OW] (NCHW) */
+	int cv;
+	int64_t cv_ic, cv_h, cv_w, cv_kh, cv_kw, cv_sh, cv_sw, cv_ph, cv_pw,
+		cv_oh, cv_ow;
 	/* host: the graph node it runs */
 	int hnode;
 	int *hin, nhin, *hout, nhout; /* value indexes */
@@ -185,7 +190,8 @@ int npu_tile(npu_kir *ir, const npu_target *t, npu_err *e);
 
 /* support.def: how the backend lowers an ATen op. */
 enum npu_lowkind { NPU_LK_EW, NPU_LK_RED, NPU_LK_SOFTMAX, NPU_LK_MM,
-		   NPU_LK_VIEW, NPU_LK_CONST, NPU_LK_HOST };
+		   NPU_LK_VIEW, NPU_LK_CONST, NPU_LK_CONV, NPU_LK_BN,
+		   NPU_LK_HOST };
 /* Template kind that lowers aop natively; NPU_LK_HOST when none. */
 int npu_support_kind(int aop);
 const char *npu_lowkind_name(int lk);

@@ -121,6 +121,9 @@ static double mm_cost(const npu_kern *K, const npu_target *t, int64_t mb,
 	double mx = ks * ns * (stream > t->mxu_rows ? stream : t->mxu_rows) * K->mm_passes;
 	double la = (double)mb * K->mm_k * esz, lb = (double)K->mm_k * nb * esz;
 	double dma = dma_time(t, la > lb ? la : lb, t->dma_engines >= 4 ? 2 : 1);
+	if (K->cv) /* one SRAM-to-SRAM gather per k, over two engines */
+		dma = fmax(dma, (double)K->mm_k * (t->dma_setup + (double)nb * esz /
+						    t->dma_bytes_per_cycle) / 2);
 	double epi = (double)mb * nb / t->vlen * (K->nx + 4);
 	double blocks = K->mm_batch * ceil((double)K->mm_m / mb) * ceil((double)K->mm_n / nb);
 	double stage = mx;
@@ -150,10 +153,18 @@ static int tile_mm(npu_kir *ir, npu_kern *K, const npu_target *t, npu_err *e)
 	(void)ir;
 	K->kn.bufs = 2;
 	K->kn.loop_order = K->set.loop_order;
+	/* conv: column blocks are whole output rows; the padded image
+	 * (two slots) sits in SRAM too */
+	static const int64_t rowc[] = { 1, 2, 4, 8, 16, 32, 64, 128, 256 };
+	int nj = K->cv ? (int)(sizeof rowc / sizeof *rowc) : (int)(sizeof cand / sizeof *cand);
+	double imgs = 0;
+	if (K->cv)
+		imgs = 2.0 * K->cv_ic * (K->cv_h + 2 * K->cv_ph) *
+		       (K->cv_w + 2 * K->cv_pw) * esz + 2 * 4 * t->vlen;
 	for (int i = -1; i < (int)(sizeof cand / sizeof *cand); i++)
-		for (int j = -1; j < (int)(sizeof cand / sizeof *cand); j++) {
+		for (int j = -1; j < nj; j++) {
 			int64_t mb = i < 0 ? K->mm_m : cand[i];
-			int64_t nb = j < 0 ? K->mm_n : cand[j];
+			int64_t nb = j < 0 ? K->mm_n : K->cv ? rowc[j] * K->cv_ow : cand[j];
 			double bytes, c, need;
 			if (mb > K->mm_m || nb > K->mm_n || mb < 1 || nb < 1)
 				continue;
@@ -162,7 +173,7 @@ static int tile_mm(npu_kir *ir, npu_kern *K, const npu_target *t, npu_err *e)
 			if (K->set.tile_n && nb != K->set.tile_n)
 				continue;
 			need = 2.0 * ((double)mb * K->mm_k + (double)K->mm_k * nb) * esz *
-			       (K->mm_passes > 1 ? 2 : 1);
+			       (K->mm_passes > 1 ? 2 : 1) + imgs;
 			for (int o = 0; o < K->nops; o++)
 				if (o != K->mm_a && o != K->mm_b)
 					need += 2.0 * mb * nb * npu_dtype_size(ir->v[K->ops[o].val].dtype);
