@@ -526,12 +526,16 @@ static int reap(tuner *t, slot *s, int timed_out, npu_err *e)
 	npu_tune_meas m;
 	int ws = 0;
 
-	if (timed_out)
-		kill(-s->pid, SIGKILL);
+	/* The worker's group goes first, with whatever it left running: while
+	 * the worker is not yet reaped its pid (the group id) cannot be
+	 * reused, so this can only hit processes it started. */
+	kill(-s->pid, SIGKILL);
 	while (waitpid(s->pid, &ws, 0) < 0 && errno == EINTR)
 		;
-	if (!timed_out && WIFEXITED(ws) && WEXITSTATUS(ws) == 0 &&
-	    s->got == sizeof s->m) {
+	/* A full result counts even if our SIGKILL beat the worker's own exit. */
+	if (!timed_out && s->got == sizeof s->m &&
+	    ((WIFEXITED(ws) && WEXITSTATUS(ws) == 0) ||
+	     (WIFSIGNALED(ws) && WTERMSIG(ws) == SIGKILL))) {
 		m = s->m;
 	} else {
 		memset(&m, 0, sizeof m);
@@ -547,8 +551,6 @@ static int reap(tuner *t, slot *s, int timed_out, npu_err *e)
 				 "worker exited with status %d without a result",
 				 WIFEXITED(ws) ? WEXITSTATUS(ws) : -1);
 	}
-	/* Whatever the worker left running in its group goes too. */
-	kill(-s->pid, SIGKILL);
 	return finish(t, s, &m, e);
 }
 
@@ -585,15 +587,12 @@ static int wait_some(tuner *t, npu_err *e)
 		ssize_t got;
 		if (!pf[i].revents)
 			continue;
-		if (s->got < sizeof s->m) {
-			got = read(s->fd, (char *)&s->m + s->got, sizeof s->m - s->got);
-			if (got > 0)
-				s->got += (size_t)got;
-		} else {
-			char junk[64]; /* a worker that writes more: ignored */
-			got = read(s->fd, junk, sizeof junk);
-		}
+		got = read(s->fd, (char *)&s->m + s->got, sizeof s->m - s->got);
 		if (got > 0)
+			s->got += (size_t)got;
+		/* A full result ends the worker: no need to wait for EOF, which
+		 * a process it left behind (holding the pipe) would delay. */
+		if (got > 0 && s->got < sizeof s->m)
 			continue;
 		if (got < 0 && errno == EINTR)
 			continue;

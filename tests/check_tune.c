@@ -334,6 +334,7 @@ static int parse_knobs(const char *s, int *tm, int *tn, int *bufs, int *order)
 }
 
 typedef struct synth {
+	const char *orphan; /* file: the worker leaves a sleeper, writes its pid */
 	int crash_tm;     /* tile_m that aborts in the worker */
 	int hang_tm;      /* tile_m that never returns */
 	int illegal_tn;   /* tile_n the "compiler" rejects at measurement */
@@ -360,6 +361,18 @@ static int synth_measure(void *ctx, const char *sig, const char *knobs,
 		m->status = NPU_TUNE_ILLEGAL;
 		snprintf(m->reason, sizeof m->reason, "tile_n=%d: accumulator too small", tn);
 		return 0;
+	}
+	if (s->orphan) {
+		pid_t p = fork();
+		if (p == 0) {
+			for (;;)
+				pause();
+		}
+		FILE *f = fopen(s->orphan, "a");
+		if (f) {
+			fprintf(f, "%d\n", (int)p);
+			fclose(f);
+		}
 	}
 	if (s->sleep_ms) {
 		struct timespec ts = { 0, s->sleep_ms * 1000000L };
@@ -445,7 +458,7 @@ static npu_tune_opts opts(synth *s, const char *db)
 
 START_TEST(search_finds_near_best)
 {
-	synth s = { -1, -1, -1, 0 };
+	synth s = { NULL, -1, -1, -1, 0 };
 	npu_tune_kernel k[2] = { make_kernel("mm A", 1 << 30), make_kernel("mm B", 4096) };
 	npu_tune_best best[2];
 	npu_err e = { "" };
@@ -501,7 +514,7 @@ END_TEST
 
 START_TEST(search_contains_crash_hang_illegal)
 {
-	synth s = { 16, 32, 128, 0 };
+	synth s = { NULL, 16, 32, 128, 0 };
 	npu_tune_kernel k = make_kernel("mm C", 1 << 30);
 	npu_tune_best best;
 	npu_err e = { "" };
@@ -550,7 +563,7 @@ END_TEST
 /* Measured candidates per second with 1 and 2 workers. */
 static double rate(int jobs)
 {
-	synth s = { -1, -1, -1, 40 };
+	synth s = { NULL, -1, -1, -1, 40 };
 	npu_tune_kernel k = make_kernel("mm R", 1 << 30);
 	npu_tune_best best;
 	npu_err e = { "" };
@@ -571,6 +584,52 @@ START_TEST(search_scales_with_workers)
 {
 	double r1 = rate(1), r2 = rate(2);
 	ck_assert_msg(r2 / r1 >= 1.8, "1 worker %.1f/s, 2 workers %.1f/s", r1, r2);
+}
+END_TEST
+
+/* A measurement that leaves a process behind: the result still counts at
+ * once (no timeout), and the leftover is killed with the worker's group. */
+START_TEST(search_kills_leftovers)
+{
+	synth s = { tpath("orphans"), -1, -1, -1, 0 };
+	npu_tune_kernel k = make_kernel("mm O", 1 << 30);
+	npu_tune_best best;
+	npu_err e = { "" };
+	npu_tune_opts o = opts(&s, NULL);
+	double t0 = now_s();
+	int pid, n = 0;
+
+	o.trials = 6;
+	o.timeout_s = 30;
+	ck_assert_int_eq(npu_tune_run(&o, &k, 1, &best, &e), 0);
+	ck_assert_int_eq(best.measured, 6);
+	ck_assert_int_eq(best.failed, 0);
+	ck_assert(now_s() - t0 < 10);
+	FILE *f = fopen(s.orphan, "r");
+	ck_assert_ptr_nonnull(f);
+	while (fscanf(f, "%d", &pid) == 1) {
+		char path[64], st = 0;
+		n++;
+		snprintf(path, sizeof path, "/proc/%d/stat", pid);
+		/* gone, or a zombie waiting for its new parent */
+		for (int tries = 0; tries < 100; tries++) {
+			FILE *p = fopen(path, "r");
+			st = 0;
+			if (p) {
+				if (fscanf(p, "%*d (%*[^)]) %c", &st) != 1)
+					st = 0;
+				fclose(p);
+			}
+			if (!st || st == 'Z' || st == 'X')
+				break;
+			usleep(10000);
+		}
+		ck_assert_msg(!st || st == 'Z' || st == 'X', "leftover %d is '%c'", pid, st);
+	}
+	fclose(f);
+	ck_assert_int_eq(n, 6);
+	npu_tune_best_free(&best, 1);
+	free_kernel(&k);
 }
 END_TEST
 
@@ -727,6 +786,7 @@ static Suite *suite(void)
 	tcase_add_test(t, search_finds_near_best);
 	tcase_add_test(t, search_contains_crash_hang_illegal);
 	tcase_add_test(t, search_scales_with_workers);
+	tcase_add_test(t, search_kills_leftovers);
 	tcase_add_test(t, search_without_callback_fails);
 	suite_add_tcase(s, t);
 	t = tcase_create("graph");
