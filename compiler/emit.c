@@ -191,12 +191,13 @@ static int esz_idx(int esz)
 	return esz == 1 ? 0 : esz == 2 ? 1 : esz == 4 ? 2 : 3;
 }
 
-int npu_emit_level(const npu_kern *K, int *lv)
+int npu_emit_level(const npu_kern *K, int *lv, const int *rowop)
 {
 	for (int i = 0; i < K->nx; i++) {
 		const npu_xins *x = &K->x[i];
 		switch (x->op) {
-		case NPU_X_LOAD: case NPU_X_ACC: lv[i] = 0; break;
+		case NPU_X_LOAD: lv[i] = rowop && rowop[x->a]; break;
+		case NPU_X_ACC: lv[i] = 0; break;
 		case NPU_X_CONST: case NPU_X_RFIN: lv[i] = 1; break;
 		case NPU_X_RED: lv[i] = 2; break;
 		case NPU_X_UN: case NPU_X_BINI: case NPU_X_RND:
@@ -231,6 +232,11 @@ int npu_emit_x(emit_t *g, int i)
 		const npu_kopnd *o = &g->K->ops[x->a];
 		int dt = g->ir->v[o->val].dtype, esz = npu_dtype_size(dt);
 		v = npu_mv(f);
+		if (g->rowop && g->rowop[x->a]) {
+			npu_memit(f, NPU_OP_VBCAST, v, g->xrow[esz_idx(esz)], dt,
+				  (int64_t)g->slot[x->a]);
+			break;
+		}
 		npu_memit(f, NPU_OP_VLD, v, g->xoff[esz_idx(esz)], dt,
 			  (int64_t)g->slot[x->a] + g->ioff[esz_idx(esz)]);
 		break;
@@ -491,7 +497,6 @@ static void tile_io(emit_t *g, const tile *t, int s, int store)
 
 static void compute_tile(emit_t *g, const tile *t, int s)
 {
-	npu_mfunc *f = g->f;
 	const npu_kern *K = g->K;
 
 	for (int o = 0; o < K->nops; o++)
@@ -502,9 +507,18 @@ static void compute_tile(emit_t *g, const tile *t, int s)
 		npu_emit_row(g, t->rn * t->cn);
 		return;
 	}
-	/* rows loop */
+	npu_emit_rows(g, t->rn, t->cn);
+}
+
+/* A loop over `rows` rows of `cols` elements each (slots packed per row;
+ * per-row slots one element per row), computing npu_emit_row per row. */
+void npu_emit_rows(emit_t *g, int64_t rows, int64_t cols)
+{
+	npu_mfunc *f = g->f;
 	int xc = 0, lab = -1;
+
 	for (int e = 0; e < 4; e++) {
+		g->xrowc[e] = g->xrow[e] = 0;
 		if (!(g->emask >> e & 1))
 			continue;
 		g->xrowc[e] = npu_mx(f);
@@ -512,24 +526,26 @@ static void compute_tile(emit_t *g, const tile *t, int s)
 		npu_memit(f, NPU_OP_LI, g->xrowc[e], 0, 0, 0);
 		npu_memit(f, NPU_OP_LI, g->xrow[e], 0, 0, 0);
 	}
-	if (t->rn > 1) {
+	if (rows > 1) {
 		xc = npu_mx(f);
-		npu_mli(f, xc, t->rn);
+		npu_mli(f, xc, rows);
 		lab = npu_mlabel(f);
 		npu_mbind(f, lab);
 	}
-	npu_emit_row(g, t->cn);
-	if (t->rn > 1) {
+	npu_emit_row(g, cols);
+	if (rows > 1) {
 		for (int e = 0; e < 4; e++) {
 			if (!(g->emask >> e & 1))
 				continue;
 			npu_memit(f, NPU_OP_ADDI, g->xrowc[e], g->xrowc[e], 0,
-				  t->cn << e);
+				  cols << e);
 			npu_memit(f, NPU_OP_ADDI, g->xrow[e], g->xrow[e], 0, 1 << e);
 		}
 		npu_memit(f, NPU_OP_ADDI, xc, xc, 0, -1);
 		npu_memit_br(f, NPU_OP_BNE, xc, 0, lab);
 	}
+	memset(g->xrowc, 0, sizeof g->xrowc);
+	memset(g->xrow, 0, sizeof g->xrow);
 }
 
 int npu_emit_setup(emit_t *g, const npu_emitctx *c, int k, npu_mfunc *f)
@@ -551,7 +567,7 @@ int npu_emit_setup(emit_t *g, const npu_emitctx *c, int k, npu_mfunc *f)
 	if (!g->lv || !g->memo || !g->rowm || !g->st || !g->slot || !g->slotb ||
 	    !g->ldeng || !g->used)
 		return -1;
-	npu_emit_level(g->K, g->lv);
+	npu_emit_level(g->K, g->lv, NULL);
 	for (int i = 0; i < g->K->nx; i++)
 		if (g->K->x[i].op == NPU_X_LOAD)
 			g->used[g->K->x[i].a] = 1;
@@ -581,6 +597,7 @@ void npu_emit_cleanup(emit_t *g)
 	free(g->slotb);
 	free(g->ldeng);
 	free(g->used);
+	free(g->rowop);
 }
 
 static int emit_ew(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)

@@ -34,6 +34,7 @@ typedef struct emit_t {
 	uint64_t (*slotb)[2];    /* per operand and buffer */
 	uint64_t accslot;
 	int *ldeng, *used, steng;
+	int *rowop;              /* mm: operand read once per row (vbcast) */
 	int xoff[4], xrowc[4], xrow[4], xvlen, xone;
 	int64_t ioff[4];         /* unrolled chunk: byte offset per size */
 	unsigned emask;          /* element sizes in use (bit per index) */
@@ -46,7 +47,8 @@ int npu_emit_setup(emit_t *g, const npu_emitctx *c, int k, npu_mfunc *f);
 void npu_emit_cleanup(emit_t *g);
 int npu_emit_dims(const npu_kir *ir, const npu_kern *K, int64_t *n,
 		  int64_t (*st)[NPU_MAX_DIMS], int *q);
-int npu_emit_level(const npu_kern *K, int *lv);
+int npu_emit_level(const npu_kern *K, int *lv, const int *rowop);
+void npu_emit_rows(emit_t *g, int64_t rows, int64_t cols);
 int npu_emit_x(emit_t *g, int i);
 void npu_emit_pass(emit_t *g, int64_t n, void (*body)(emit_t *, void *),
 		   void *arg);

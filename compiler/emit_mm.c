@@ -117,17 +117,22 @@ static void epi_begin(emit_t *g, const npu_kern *K, const blk *T, int64_t et,
 	memset(g->xrowc, 0, sizeof g->xrowc);
 }
 
-static void epi_part(emit_t *g, const npu_kern *K, int64_t e0, int64_t len)
+static void epi_part(emit_t *g, const npu_kern *K, int64_t e0, int64_t len,
+		     int64_t nn)
 {
 	uint64_t save[64], acc = g->accslot;
 	int n = K->nops < 64 ? K->nops : 64;
 
 	for (int o = 0; o < n; o++) {
+		int64_t el = g->rowop && g->rowop[o] ? e0 / nn : e0;
 		save[o] = g->slot[o];
-		g->slot[o] += (uint64_t)(e0 * npu_dtype_size(g->ir->v[K->ops[o].val].dtype));
+		g->slot[o] += (uint64_t)(el * npu_dtype_size(g->ir->v[K->ops[o].val].dtype));
 	}
 	g->accslot += (uint64_t)(e0 * 4);
-	npu_emit_row(g, len);
+	if (g->rowop)
+		npu_emit_rows(g, len / nn, nn);
+	else
+		npu_emit_row(g, len);
 	for (int o = 0; o < n; o++)
 		g->slot[o] = save[o];
 	g->accslot = acc;
@@ -190,6 +195,27 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		rc = 0;
 		goto out;
 	}
+	/* epilogue operands constant along a row (per output channel, or a
+	 * column vector) are read once per row and broadcast (vbcast) */
+	{
+		int any = 0;
+		g.rowop = calloc((size_t)K->nops + 1, sizeof *g.rowop);
+		if (!g.rowop) {
+			npu_errf(e, "out of memory");
+			goto out;
+		}
+		for (int o = 0; o < K->nops; o++)
+			if (o != K->mm_a && o != K->mm_b && o != K->mm_alo &&
+			    o != K->mm_blo && !K->ops[o].out &&
+			    K->ops[o].stride[nd - 1] == 0 && g.used[o])
+				any = g.rowop[o] = 1;
+		if (any)
+			npu_emit_level(K, g.lv, g.rowop);
+		else {
+			free(g.rowop);
+			g.rowop = NULL;
+		}
+	}
 	if (dt != c->ir->v[A->val].dtype) {
 		npu_errf(e, "kernel %s: matmul precision conversion is not implemented", K->name);
 		goto out;
@@ -228,9 +254,10 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		if (o == K->mm_a || o == K->mm_b || o == K->mm_alo || o == K->mm_blo)
 			continue;
 		int oe = npu_dtype_size(c->ir->v[K->ops[o].val].dtype);
+		int64_t cols = g.rowop && g.rowop[o] ? 1 : nb;
 		for (int s = 0; s < 2; s++) {
 			g.slotb[o][s] = addr;
-			addr += ((uint64_t)(mb * nb * oe) + 63) & ~63ull;
+			addr += ((uint64_t)(mb * cols * oe) + 63) & ~63ull;
 		}
 		if (!K->ops[o].out && g.used[o])
 			epi_loads = 1;
@@ -337,8 +364,10 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					if (nd == 3)
 						off += L->b * P->stride[0];
 					npu_emit_dma(&g, qe, 0, dram_of(&g, o) + (uint64_t)(off * pe),
-						     g.slotb[o][s], pe, L->mn, L->nn,
-						     P->stride[nd - 2], P->stride[nd - 1]);
+						     g.slotb[o][s], pe, L->mn,
+						     g.rowop && g.rowop[o] ? 1 : L->nn,
+						     P->stride[nd - 2],
+						     g.rowop && g.rowop[o] ? 1 : P->stride[nd - 1]);
 				}
 				npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + qe, SEM_LD, 0, 0);
 			}
@@ -358,6 +387,8 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			int64_t q = t->vlen * 4;
 			nparts = pairs < 16 ? pairs : 16;
 			plen = ((epn + nparts - 1) / nparts + q - 1) / q * q;
+			if (g.rowop) /* whole rows */
+				plen = (epn / ET->nn + nparts - 1) / nparts * ET->nn;
 			epi_begin(&g, K, ET, et, nt, epi_loads, accs);
 		}
 		/* matrix work of block it */
@@ -413,7 +444,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					}
 					while (ET && done < epn && done < pi * epn / pairs) {
 						int64_t len = epn - done < plen ? epn - done : plen;
-						epi_part(&g, K, done, len);
+						epi_part(&g, K, done, len, ET->nn);
 						done += len;
 					}
 				}
@@ -430,7 +461,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		/* the rest of the epilogue, then the store of block it - 1 */
 		if (ET) {
 			if (done < epn)
-				epi_part(&g, K, done, epn - done);
+				epi_part(&g, K, done, epn - done, ET->nn);
 			epi_end(&g, K, ET, et, nt, epi_loads, qs, nd);
 		}
 	}
