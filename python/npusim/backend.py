@@ -50,6 +50,28 @@ class _RecompileLog(logging.Handler):
 _log = _RecompileLog()
 
 
+def _hook_reasons():
+    """Dynamo computes the guard failures behind a recompilation in
+    convert_frame.get_and_maybe_log_recompilation_reasons, but logs them
+    only when the `recompiles` artifact is on.  Wrap it (observing only:
+    same arguments, same result) to keep the first reason for the report."""
+    try:
+        import torch._dynamo.convert_frame as cf
+    except Exception:
+        return
+    orig = getattr(cf, "get_and_maybe_log_recompilation_reasons", None)
+    if orig is None or getattr(orig, "_npusim", False):
+        return
+
+    def wrapped(*a, **k):
+        reasons = orig(*a, **k)
+        if reasons:
+            _log.last = str(reasons[0]).strip()
+        return reasons
+    wrapped._npusim = True
+    cf.get_and_maybe_log_recompilation_reasons = wrapped
+
+
 def _install_log():
     for name in _RECOMPILE_LOGGERS:
         lg = logging.getLogger(name)
@@ -171,12 +193,14 @@ class Backend:
         sess = export.session()
         sess.options = opts
         _install_log()
+        _hook_reasons()
         name = self.name or "npusim"
         cid = _compile_id()
         dname = "%s/dynamo%d" % (name, next(self.n))
         if cid is not None and cid[1] > 0:
             sess.recompiled("frame %d (%s)" % (cid[0], dname),
                             _log.last or "guard failure (reason not logged)")
+        _log.last = None
         dyn = fxjson.graph_to_dict(gm, dname, "dynamo")
         if self.capture:
             os.makedirs(self.capture, exist_ok=True)
@@ -228,4 +252,7 @@ def register():
         return False
     if "npusim" not in _BACKENDS:
         register_backend(name="npusim", compiler_fn=npusim_backend)
+    # Before the first compile: the first recompilation's reason is
+    # computed before the backend is called again.
+    _hook_reasons()
     return True

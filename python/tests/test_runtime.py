@@ -397,6 +397,7 @@ class BackendTest(unittest.TestCase):
         self.assertFalse(rep.ok)        # everything fell back to eager
         self.assertGreaterEqual(sum(rep.breaks.values()), 1)
         self.assertGreaterEqual(len(rep.recompiles), 1, rep.text())
+        self.assertIn("size", rep.recompiles[0][1], rep.text())   # the failed guard
         self.assertIn("FAILED", rep.text())
 
     def test_training_graphs_fall_back_correctly(self):
