@@ -22,10 +22,13 @@ static void query_usage(FILE *f)
 	fprintf(f,
 		"usage: npusim query TRACE.db NAME [RUN_A RUN_B] [--run N] [--format table|csv|json]\n"
 		"       npusim query TRACE.db --sql \"SELECT ...\" [--format ...]\n"
+		"       npusim query TRACE.db --add-index\n"
 		"  --run N       the run to query (default: the latest)\n"
 		"  --format F    table (aligned, default), csv or json\n"
 		"  --sql TEXT    run one read-only SQL statement\n"
 		"  --doc         print the reference of the canned queries (Markdown)\n"
+		"  --add-index   add the index that speeds up overlap on big traces\n"
+		"                (opens TRACE.db for writing once; no query runs)\n"
 		"Canned queries (docs/queries.md shows their SQL):\n");
 	for (int i = 0; i < npu_query_count(); i++)
 		fprintf(f, "  %-9s%s %s\n", npu_query_name(i),
@@ -98,11 +101,12 @@ int npu_cmd_query(int argc, char **argv)
 		{ "sql", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "doc", no_argument, NULL, 'd' },
+		{ "add-index", no_argument, NULL, 'i' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *sql = NULL;
 	int64_t run = 0, args[2] = { 0, 0 };
-	int fmt = NPU_QF_TABLE, c, qi = -1, np, rc = NPU_EXIT_USAGE;
+	int fmt = NPU_QF_TABLE, c, qi = -1, np, add_index = 0, rc = NPU_EXIT_USAGE;
 	npu_err e = { "" };
 	npu_qres res = { 0 };
 	npu_qrun r;
@@ -124,6 +128,7 @@ int npu_cmd_query(int argc, char **argv)
 		case 's': sql = optarg; break;
 		case 'h': query_usage(stdout); return NPU_EXIT_OK;
 		case 'd': return print_doc();
+		case 'i': add_index = 1; break;
 		default:
 			fprintf(stderr, "npusim query: unknown or incomplete option '%s'\n",
 				argv[optind - 1]);
@@ -132,6 +137,13 @@ int npu_cmd_query(int argc, char **argv)
 		}
 	}
 	np = argc - optind;
+	if (add_index && np == 1 && !sql) {
+		if (npu_qdb_add_indexes(argv[optind], &e) < 0) {
+			fprintf(stderr, "npusim query: %s\n", e.msg);
+			return NPU_EXIT_USAGE;
+		}
+		return NPU_EXIT_OK;
+	}
 	if (np < 1 || (np < 2 && !sql) || (sql && np > 1)) {
 		fprintf(stderr, "npusim query: expected TRACE.db and a query "
 			"name, or --sql\n");

@@ -281,6 +281,23 @@ START_TEST(units_overlap)
 	NEAR(num(&r, u, "overlapped"), 2);
 	NEAR(num(&r, u, "pct_overlapped"), 100.0 * 2 / 62);
 	npu_qres_free(&r);
+
+	/* The same answers through the optional index. */
+	{
+		npu_err e = { "" };
+		char *argv[] = { "query", db, "--add-index", NULL };
+		ck_assert_int_eq(npu_cmd_query(3, argv), 0);
+		ck_assert_msg(npu_qdb_add_indexes(db, &e) == 0, "%s", e.msg);
+	}
+	query("overlap", 1, NULL, &r);
+	NEAR(num(&r, row_of(&r, "kernel", "store"), "overlapped"), 2);
+	NEAR(num(&r, row_of(&r, "kernel", "load"), "dma_cycles"), 62);
+	npu_qres_free(&r);
+	query("overlap", 2, NULL, &r);
+	/* run 2: store's transfer [95,177) meets vec busy [96,98) */
+	NEAR(num(&r, row_of(&r, "kernel", "store"), "overlapped"), 2);
+	NEAR(num(&r, row_of(&r, "kernel", "store"), "dma_cycles"), 82);
+	npu_qres_free(&r);
 }
 END_TEST
 

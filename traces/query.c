@@ -170,7 +170,7 @@ Q(units, 0, "ssipppppp", \
   "GROUP BY u.id ORDER BY u.id") \
 Q(overlap, 0, "siiiip", \
   "DMA/compute overlap per kernel", \
-  "DMA/compute overlap per kernel: dma_cycles is the time the kernel's " \
+  "DMA/compute overlap per kernel, most DMA time first: dma_cycles is the time the kernel's " \
   "transfers were moving data (their union, so two engines at once count " \
   "once), overlapped the part of it when the vector or matrix unit was " \
   "busy (with any kernel's work), next to the kernel's cycles and the " \
@@ -194,7 +194,7 @@ Q(overlap, 0, "siiiip", \
   "FROM ov JOIN kernels k ON k.run_id = :run AND k.kernel = ov.k\n" \
   "JOIN strings s ON s.id = k.name_id\n" \
   "LEFT JOIN kx ON kx.kernel = ov.k\n" \
-  "ORDER BY ov.k") \
+  "ORDER BY ov.dma_cycles DESC, kernel") \
 Q(diff, 2, "ssiiip", \
   "per-kernel and per-node cycle deltas between two runs", \
   "Differences between two runs (diff RUN_A RUN_B): total cycles, then " \
@@ -270,6 +270,20 @@ static void busy_free(busy_cache *c)
 	memset(c, 0, sizeof *c);
 }
 
+static int has_index(npu_qdb *q)
+{
+	sqlite3_stmt *st;
+	int yes = 0;
+
+	if (sqlite3_prepare_v2(q->db, "SELECT 1 FROM sqlite_master WHERE type = "
+			       "'index' AND name = '" NPU_QUERY_INDEX "'", -1, &st,
+			       NULL) != SQLITE_OK)
+		return 0;
+	yes = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return yes;
+}
+
 /*
  * Loads the vector and matrix units' busy intervals of a run.  The rows of
  * a run sit in one rowid range (batches of concurrent writers interleave,
@@ -278,11 +292,16 @@ static void busy_free(busy_cache *c)
  */
 static int busy_load(npu_qdb *q, int64_t run)
 {
-	static const char sql[] =
+	static const char scan[] =
 		"SELECT start_cycle, end_cycle FROM activity\n"
 		"WHERE rowid BETWEEN (SELECT min(rowid) FROM activity WHERE run_id = ?1)\n"
 		"  AND (SELECT max(rowid) FROM activity WHERE run_id = ?1)\n"
 		"  AND +run_id = ?1 AND unit IN (1, 2) AND state = 0";
+	/* With the index of npu_qdb_add_indexes(): only the rows wanted. */
+	static const char indexed[] =
+		"SELECT start_cycle, end_cycle FROM activity INDEXED BY " NPU_QUERY_INDEX "\n"
+		"WHERE run_id = ?1 AND state = 0 AND unit IN (1, 2)";
+	const char *sql = has_index(q) ? indexed : scan;
 	sqlite3_stmt *st;
 	ival *v = NULL;
 	size_t n = 0, cap = 0, m = 0;
@@ -470,6 +489,36 @@ npu_qdb *npu_qdb_open(const char *path, npu_err *e)
 fail:
 	npu_qdb_close(q);
 	return NULL;
+}
+
+int npu_qdb_add_indexes(const char *path, npu_err *e)
+{
+	sqlite3 *db = NULL;
+	char *msg = NULL;
+	int rc = -1;
+	npu_qdb *q = npu_qdb_open(path, e);   /* the same checks first */
+
+	if (!q)
+		return -1;
+	npu_qdb_close(q);
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+		npu_errf(e, "%s: cannot open for writing: %s", path,
+			 db ? sqlite3_errmsg(db) : "out of memory");
+		goto out;
+	}
+	sqlite3_busy_timeout(db, 60000);
+	if (sqlite3_exec(db, "CREATE INDEX IF NOT EXISTS " NPU_QUERY_INDEX
+			 " ON activity (run_id, state, unit, start_cycle, end_cycle)",
+			 NULL, NULL, &msg) != SQLITE_OK) {
+		npu_errf(e, "%s: cannot create index " NPU_QUERY_INDEX ": %s", path,
+			 msg ? msg : sqlite3_errmsg(db));
+		goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_free(msg);
+	sqlite3_close(db);
+	return rc;
 }
 
 void npu_qdb_close(npu_qdb *q)

@@ -67,6 +67,17 @@ typedef struct npu_qrun {
  */
 npu_qdb *npu_qdb_open(const char *path, npu_err *e);
 void npu_qdb_close(npu_qdb *q);
+
+/*
+ * The one index the queries can use that the trace writer does not make:
+ * activity (run_id, state, unit, start_cycle, end_cycle), read by the
+ * overlap query instead of scanning every activity row of the run (about
+ * 7x less CPU on millions of rows, for about 60 % more file).  The writer
+ * leaves it out because appending to it costs more per row; this opens
+ * the file read-write once to add it (CREATE INDEX IF NOT EXISTS).
+ */
+#define NPU_QUERY_INDEX "activity_run_state"
+int npu_qdb_add_indexes(const char *path, npu_err *e);
 sqlite3 *npu_qdb_handle(npu_qdb *q);
 const char *npu_qdb_path(const npu_qdb *q);
 
