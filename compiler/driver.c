@@ -9,6 +9,8 @@
 #include <time.h>
 
 #include "compiler/driver.h"
+#include "compiler/ref.h"
+#include "isa/isa.h"
 
 static const char *const stage_names[NPU_NSTAGE] = {
 #define X(id, name) name,
@@ -88,18 +90,108 @@ static void apply_knobs(const npu_ccopts *o, npu_kir *ir)
 	}
 }
 
-static const void *frozen(void *ctx, const char *name, int *dtype, int *ndim,
-			  int64_t *shape)
+/*
+ * Frozen tensors: the weights file, plus the constants the passes fold.
+ * The passes read them as reference tensors, fusion as raw bytes; both
+ * forms are made on demand and kept until npu_cc_free.
+ */
+typedef struct ccache {
+	const npu_stfile *st;
+	const npu_passconsts *pc;
+	npu_reftensor **rt;      /* each its own allocation: callers keep them */
+	char **rname;
+	int nrt;
+	void **raw;
+	int nraw;
+} ccache;
+
+static const npu_reftensor *frozen_ref(void *ctx, const char *name)
 {
-	const npu_stfile *f = ctx;
-	const npu_tensor *t = npu_st_find(f, name);
+	ccache *c = ctx;
+	const npu_tensor *t = c->st ? npu_st_find(c->st, name) : NULL;
+	npu_reftensor **rt, *x;
+	char **rn;
+	npu_err e;
 
 	if (!t)
 		return NULL;
-	*dtype = t->dtype;
-	*ndim = t->ndim;
-	memcpy(shape, t->shape, (size_t)t->ndim * sizeof *shape);
-	return t->nbytes ? t->data : (const void *)"";
+	for (int i = 0; i < c->nrt; i++)
+		if (!strcmp(c->rname[i], name))
+			return c->rt[i];
+	rt = realloc(c->rt, (size_t)(c->nrt + 1) * sizeof *rt);
+	if (!rt)
+		return NULL;
+	c->rt = rt;
+	rn = realloc(c->rname, (size_t)(c->nrt + 1) * sizeof *rn);
+	if (!rn)
+		return NULL;
+	c->rname = rn;
+	if (!(x = calloc(1, sizeof *x)))
+		return NULL;
+	if (npu_reftensor_load(x, t->dtype, t->ndim, t->shape, t->data, &e) < 0) {
+		free(x);
+		return NULL;
+	}
+	if (!(c->rname[c->nrt] = strdup(name))) {
+		npu_reftensor_free(x);
+		free(x);
+		return NULL;
+	}
+	c->rt[c->nrt] = x;
+	return c->rt[c->nrt++];
+}
+
+static const void *frozen(void *ctx, const char *name, int *dtype, int *ndim,
+			  int64_t *shape)
+{
+	ccache *c = ctx;
+	const npu_tensor *t = c->st ? npu_st_find(c->st, name) : NULL;
+	const npu_reftensor *r;
+	void **raw;
+	size_t n;
+
+	if (t) {
+		*dtype = t->dtype;
+		*ndim = t->ndim;
+		memcpy(shape, t->shape, (size_t)t->ndim * sizeof *shape);
+		return t->nbytes ? t->data : (const void *)"";
+	}
+	if (!c->pc || !(r = npu_passconsts_find(c->pc, name)) || r->ndim < 0)
+		return NULL;
+	n = (size_t)npu_reftensor_numel(r) * (size_t)npu_dtype_size(r->dtype);
+	if (!(raw = realloc(c->raw, (size_t)(c->nraw + 1) * sizeof *raw)))
+		return NULL;
+	c->raw = raw;
+	if (!(c->raw[c->nraw] = malloc(n + 1)))
+		return NULL;
+	npu_reftensor_store(r, c->raw[c->nraw]);
+	*dtype = r->dtype;
+	*ndim = r->ndim;
+	memcpy(shape, r->shape, (size_t)r->ndim * sizeof *shape);
+	return c->raw[c->nraw++];
+}
+
+static void ccache_free(ccache *c)
+{
+	if (!c)
+		return;
+	for (int i = 0; i < c->nrt; i++) {
+		npu_reftensor_free(c->rt[i]);
+		free(c->rt[i]);
+		free(c->rname[i]);
+	}
+	for (int i = 0; i < c->nraw; i++)
+		free(c->raw[i]);
+	free(c->rt);
+	free(c->rname);
+	free(c->raw);
+	free(c);
+}
+
+static int native(void *ctx, int aop)
+{
+	(void)ctx;
+	return npu_support_kind(aop) != NPU_LK_HOST;
 }
 
 static void dump(const npu_ccopts *o, npu_ccresult *r, int stage,
@@ -161,17 +253,32 @@ int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 		return -1;
 	r->seconds[NPU_STAGE_IMPORT] = now() - t0;
 	dump(o, r, NPU_STAGE_IMPORT, NULL);
-	/* passes: the normalization passes run here once they are built in */
+	/* passes */
+	t0 = now();
+	if (!(r->cache = calloc(1, sizeof(ccache))))
+		return npu_errf(e, "out of memory");
+	((ccache *)r->cache)->st = o->weights ? &r->weights : NULL;
+	((ccache *)r->cache)->pc = &r->consts;
+	if (!o->nopasses) {
+		npu_passopts po = { 0 };
+		if (o->weights) {
+			po.frozen = frozen_ref;
+			po.ctx = r->cache;
+		}
+		po.consts = &r->consts;
+		po.native = native;
+		if (npu_passes_run(r->g, &po, &r->plog, e) < 0)
+			return -1;
+	}
+	r->seconds[NPU_STAGE_PASSES] = now() - t0;
 	dump(o, r, NPU_STAGE_PASSES, NULL);
 	/* fuse */
 	t0 = now();
 	r->ir.nofuse = o->nofuse;
 	r->ir.fp32prec = o->fp32prec;
 	r->ir.t = &r->t;
-	if (o->weights) {
-		env.frozen = frozen;
-		env.ctx = &r->weights;
-	}
+	env.frozen = frozen;
+	env.ctx = r->cache;
 	if (npu_fuse(&r->ir, r->g, &env, e) < 0)
 		return -1;
 	r->seconds[NPU_STAGE_FUSE] = now() - t0;
@@ -262,6 +369,9 @@ void npu_cc_free(npu_ccresult *r)
 	npu_kir_free(&r->ir);
 	npu_graph_free(r->g);
 	npu_st_free(&r->weights);
+	npu_passconsts_free(&r->consts);
+	npu_passlog_free(&r->plog);
+	ccache_free(r->cache);
 	memset(r, 0, sizeof *r);
 }
 
@@ -279,6 +389,10 @@ void npu_cc_report(const npu_ccresult *r, FILE *f)
 	const npu_kir *ir = &r->ir;
 	int native = 0, host = 0;
 
+	if (r->plog.n) {
+		fprintf(f, "normalization passes:\n");
+		npu_passlog_print(&r->plog, f, 0);
+	}
 	fprintf(f, "kernels: %d\n", ir->nk);
 	for (int k = 0; k < ir->nk; k++) {
 		const npu_kern *K = &ir->k[k];

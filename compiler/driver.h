@@ -19,6 +19,7 @@
 
 #include "compiler/graph.h"
 #include "compiler/kir.h"
+#include "compiler/passes.h"
 #include "compiler/mir.h"
 #include "isa/err.h"
 #include "isa/prog.h"
@@ -58,6 +59,7 @@ typedef struct npu_ccopts {
 	FILE *dumpf;             /* where dumps go (stdout by default) */
 	int time_passes;
 	int nofuse;
+	int nopasses;            /* --no-passes: skip normalization */
 	int fp32prec;            /* 0 highest, 1 high, 2 medium */
 	int nxr, nvr;            /* register budget (0: all) */
 	const char *report;      /* --report FILE (JSON) */
@@ -75,6 +77,9 @@ typedef struct npu_ccresult {
 	npu_target t;
 	double seconds[NPU_NSTAGE];
 	int spills;
+	npu_passconsts consts;   /* constants the passes folded */
+	npu_passlog plog;        /* what the passes did */
+	void *cache;             /* frozen tensors in both forms (driver.c) */
 } npu_ccresult;
 
 /* Parses one --knob argument "KERNEL.NAME=VALUE"; 0 or -1. */

@@ -14,7 +14,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: npucc GRAPH.json [--weights W.safetensors] [--target FILE] -o PROG.bin\n"
 		   "             [--dump-ir-after=STAGE|all] [--time-passes] [--report FILE]\n"
-		   "             [--report-text] [--no-fuse] [--fp32-matmul-precision highest|high|medium]\n"
+		   "             [--report-text] [--no-fuse] [--no-passes] [--fp32-matmul-precision highest|high|medium]\n"
 		   "             [--knob KERNEL.NAME=VALUE] [--max-vregs N] [--max-xregs N]\n\n"
 		   "Compiles a PyTorch FX graph (JSON, see docs/fx-format.md) into an npusim\n"
 		   "program.  Stages: import passes fuse tile emit regalloc link.\n"
@@ -62,6 +62,8 @@ int main(int argc, char **argv)
 			o.time_passes = 1;
 		} else if (!strcmp(argv[i], "--no-fuse")) {
 			o.nofuse = 1;
+		} else if (!strcmp(argv[i], "--no-passes")) {
+			o.nopasses = 1;
 		} else if ((v = optval(argc, argv, &i, "--dump-ir-after"))) {
 			int s = npu_stage_find(v);
 			if (!strcmp(v, "all"))
