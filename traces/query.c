@@ -79,8 +79,9 @@ Q(kernels, 0, "siipfiifs", \
   "bounds them: 'memory' when moving its DRAM bytes at the lower of the " \
   "DRAM and all-DMA-engines bandwidth takes longer than its MACs at the " \
   "array's peak plus its vector operations at lanes_per_cycle, else " \
-  "'compute', and 'latency' when neither reaches half the kernel's cycles " \
-  "(waits and dependencies dominate).", \
+  "'compute', 'latency' when neither reaches half the kernel's cycles " \
+  "(waits and dependencies dominate), and 'other' for a kernel with no " \
+  "MACs, vector operations or DRAM bytes (host calls, scalar code).", \
   "WITH k AS (SELECT kernel, count(*) AS calls,\n" \
   "    sum(end_cycle - start_cycle) AS cycles, sum(macs) AS macs,\n" \
   "    sum(vec_ops) AS vec_ops, sum(dram_rd_bytes) AS rd, sum(dram_wr_bytes) AS wr\n" \
@@ -93,6 +94,7 @@ Q(kernels, 0, "siipfiifs", \
   "  t.rd AS dram_rd, t.wr AS dram_wr,\n" \
   "  1.0 * t.macs / nullif(t.rd + t.wr, 0) AS macs_per_byte,\n" \
   "  CASE WHEN t.t_compute IS NULL THEN NULL\n" \
+  "    WHEN t.macs + t.vec_ops + t.rd + t.wr = 0 THEN 'other'\n" \
   "    WHEN max(t.t_compute, t.t_memory) < 0.5 * t.cycles THEN 'latency'\n" \
   "    WHEN t.t_memory > t.t_compute THEN 'memory' ELSE 'compute' END AS bound\n" \
   "FROM t JOIN runs r ON r.id = :run\n" \

@@ -93,9 +93,12 @@ static int close_in(rep *p, FILE *f, const char *name)
 /* A label for a chart: no quotes, at most NAMELEN characters. */
 static void shorten(const char *s, char *out)
 {
-	size_t n = strlen(s), k = 0;
+	size_t n, k = 0;
 	char buf[1024];
 
+	if (!s)
+		s = "?";
+	n = strlen(s);
 	for (size_t i = 0; i < n && k < sizeof buf - 1; i++)
 		buf[k++] = s[i] == '"' || s[i] == '\\' || s[i] == '\n' ? '_' : s[i];
 	buf[k] = 0;
@@ -258,8 +261,6 @@ static int roofline(rep *p)
 /* Stacked bars of the top kernels' cycles by category (summed over units). */
 static int categories(rep *p)
 {
-	static const char *const cat[] = { "compute_cycles", "dma_wait_cycles",
-		"dep_stall_cycles", "bank_stall_cycles" };
 	sqlite3_stmt *st = prep(p, "SELECT s.text, sum(e.compute_cycles), "
 		"sum(e.dma_wait_cycles), sum(e.dep_stall_cycles), "
 		"sum(e.bank_stall_cycles), sum(e.end_cycle - e.start_cycle) AS c "
@@ -269,7 +270,6 @@ static int categories(rep *p)
 	FILE *f;
 	int rc, n = 0;
 
-	(void)cat;
 	if (!st)
 		return -1;
 	if (!(f = open_in(p, "categories.dat"))) {
