@@ -59,18 +59,19 @@ static void panel(emit_t *g, int q1, int q2, uint64_t dram, uint64_t local,
  */
 static void conv_panel(emit_t *g, const npu_kern *K, const npu_emitctx *c,
 		       const blk *L, int newimg, uint64_t img, int64_t Hp,
-		       int64_t Wp, uint64_t panelb, int q1, int q2)
+		       int64_t Wp, uint64_t panelb, const int *eng, int ne)
 {
 	const npu_kopnd *X = &K->ops[K->mm_b];
 	int esz = npu_dtype_size(K->mm_dtype);
-	int64_t IC = K->cv_ic, half = q2 >= 0 && IC > 1 ? IC / 2 : IC;
+	int64_t IC = K->cv_ic;
 	int64_t OW = K->cv_ow, oh0 = L->n0 / OW, rows = L->nn / OW;
 	uint64_t xbase = c->p->bufs[c->ir->v[X->val].buf].addr;
 
+	/* channel group h = [h * IC / ne, (h + 1) * IC / ne) on engine eng[h] */
 	if (newimg)
-		for (int h = 0; h < 2; h++) {
-			int64_t c0 = h ? half : 0, c1 = h ? IC : half;
-			int q = h ? q2 : q1;
+		for (int h = 0; h < ne; h++) {
+			int64_t c0 = h * IC / ne, c1 = (h + 1) * IC / ne;
+			int q = eng[h];
 			if (c0 >= c1)
 				continue;
 			npu_emit_dmaf(g, q, NPU_OP_DLD,
@@ -83,7 +84,10 @@ static void conv_panel(emit_t *g, const npu_kern *K, const npu_emitctx *c,
 		for (int64_t kh = 0; kh < K->cv_kh; kh++)
 			for (int64_t kw = 0; kw < K->cv_kw; kw++) {
 				int64_t k = (ic * K->cv_kh + kh) * K->cv_kw + kw;
-				int q = ic < half ? q1 : q2;
+				int h = ne - 1, q;
+				while (h > 0 && h * IC / ne > ic)
+					h--;
+				q = eng[h]; /* the engine that loaded channel ic */
 				uint64_t src = img + (uint64_t)((ic * Hp * Wp + (oh0 * K->cv_sh + kh) * Wp + kw) * esz);
 				uint64_t dst = panelb + (uint64_t)(k * L->nn * esz);
 				if (K->cv_sw == 1)
@@ -186,6 +190,17 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	/* with four engines or more each panel streams over two */
 	int qa2 = E >= 4 ? 2 : -1, qb2 = E >= 4 ? 3 : -1;
 	enum { SEM_MLD2 = 25, SEM_MFREE2 = 27, SEM_ZERO = 29 };
+	/* conv: the engines that load the image and gather X_col; each
+	 * engine signals its panel semaphore after all of its loads */
+	int ceng[4], nce = 0;
+	if (qa2 >= 0) {
+		ceng[nce++] = qb;
+		ceng[nce++] = qb2;
+		ceng[nce++] = qa;
+		ceng[nce++] = qa2;
+	} else {
+		ceng[nce++] = qb;
+	}
 	blk *bl = NULL;
 	int epi_loads = 0;
 
@@ -308,11 +323,9 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		npu_memit(f, NPU_OP_ADDI, xa, xa, 0, t->vlen * 4);
 		npu_memit(f, NPU_OP_ADDI, xn, xn, 0, -1);
 		npu_memit_br(f, NPU_OP_BNE, xn, 0, lab);
-		npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, SEM_ZERO, 0, 0);
-		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + qb, SEM_ZERO, 0, 0);
-		if (qb2 >= 0) {
+		for (int i = 0; i < nce; i++) {
 			npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, SEM_ZERO, 0, 0);
-			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + qb2, SEM_ZERO, 0, 0);
+			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + ceng[i], SEM_ZERO, 0, 0);
 		}
 	}
 	for (int64_t it = -1; it <= nt; it++) {
@@ -335,7 +348,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			      slotA[s], esz, L->mn, KK, A->stride[1]);
 			if (K->cv)
 				conv_panel(&g, K, c, L, lt == 0 || bl[lt - 1].b != L->b,
-					   img[L->b & 1], Hp, Wp, slotB[s], qb, qb2);
+					   img[L->b & 1], Hp, Wp, slotB[s], ceng, nce);
 			else
 				panel(&g, qb, qb2, c->p->bufs[c->ir->v[W->val].buf].addr + (uint64_t)(boff * esz),
 				      slotB[s], esz, KK, L->nn, W->stride[1]);
