@@ -192,6 +192,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: bench_query DIR [ACTIVITY_ROWS]\n");
 		return 2;
 	}
+	mkdir(argv[1], 0777);
 	snprintf(db, sizeof db, "%s/big.db", argv[1]);
 	unlink(db);
 	t0 = now();

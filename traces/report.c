@@ -499,7 +499,7 @@ static int timeline(rep *p)
 	if (add(p, C_timeline,
 		"set title \"Unit timeline of run %" PRId64 " (%" PRIu64 " cycles, "
 		"%.1f us at %.0f MHz; each bin shows its main state)\"\n"
-		"set xlabel \"cycle\" offset 0,0.5\nset format x \"%%.1s%%c\"\n"
+		"set xlabel \"cycle\"\nset format x \"%%.1s%%c\"\n"
 		"set yrange [0.4:%d.6]\nset xrange [0:%" PRIu64 "]\n"
 		"set ytics (\"kernels\" %d", p->r->id, total,
 		(double)total / p->r->clock_mhz, p->r->clock_mhz, nrow + 1,
@@ -510,7 +510,7 @@ static int timeline(rep *p)
 				   nrow - row[u] + 1))
 			goto out;
 	if (add(p, C_timeline,
-		")\nset grid xtics\nset key outside bottom center horizontal\n"
+		")\nset grid xtics\nset key above horizontal\n"
 		"set style fill solid 1.0 noborder\n"
 		"plot \"timeline.dat\" index 0 using (($1+$2)/2):3:(($2-$1)/2):(0.38):4 "
 		"with boxxyerror lc rgb variable notitle, \\\n"
