@@ -541,8 +541,9 @@ START_TEST(report_files)
 	}
 	/* the key tables, with the hand-computed numbers */
 	ck_assert_ptr_nonnull(strstr(html, "<td>addrelu</td>"));
-	ck_assert_ptr_nonnull(strstr(html, "<td class=n>139</td>") ?
-			      strstr(html, "<td class=n>139</td>") : strstr(html, "139 cycles"));
+	ck_assert_ptr_nonnull(strstr(html, "<tr><td>load</td><td class=n>1</td>"
+				     "<td class=n>67</td>"));
+	ck_assert_ptr_nonnull(strstr(html, "139 cycles"));
 	free(html);
 
 	/* A report whose gnuplot fails leaves no index.html behind. */
@@ -554,6 +555,19 @@ START_TEST(report_files)
 	ck_assert_int_eq(cli(out, 6, argv), NPU_EXIT_USAGE);
 	ck_assert_int_ne(access(path, F_OK), 0);
 	unsetenv("NPU_GNUPLOT");
+
+	/* Without its target the run has no ceilings: no roofline, said so. */
+	setenv("NPU_TARGET_PATH", dir, 1);
+	{
+		char *a2[] = { "report", db, "--run", "1", "-o", (char *)in_dir("rep2"), NULL };
+		ck_assert_int_eq(cli(out, 6, a2), 0);
+	}
+	snprintf(path, sizeof path, "%s/index.html", in_dir("rep2"));
+	html = slurp(path);
+	ck_assert_ptr_null(strstr(html, "roofline.png"));
+	ck_assert_ptr_nonnull(strstr(html, "timeline.png"));
+	ck_assert_ptr_nonnull(strstr(html, "not found or changed since the run"));
+	free(html);
 }
 END_TEST
 
