@@ -425,6 +425,9 @@ void npu_cc_report(const npu_ccresult *r, FILE *f)
 		fprintf(f, "%s: %s\n", ir->d[i].fused ? "fused" : "not fused",
 			ir->d[i].what);
 	fprintf(f, "register spills: %d\n", r->spills);
+	fprintf(f, "DRAM scratch arena: %llu bytes (largest live set %llu bytes)\n",
+		(unsigned long long)ir->arena_bytes,
+		(unsigned long long)ir->arena_peak);
 }
 
 static void jstr(FILE *f, const char *s)
@@ -483,7 +486,9 @@ int npu_cc_report_json(const npu_ccresult *r, const char *path, npu_err *e)
 		jstr(f, ir->d[i].what);
 		fputc('}', f);
 	}
-	fprintf(f, "], \"spills\": %d}\n", r->spills);
+	fprintf(f, "], \"spills\": %d, \"arena_bytes\": %llu, \"arena_peak\": %llu}\n",
+		r->spills, (unsigned long long)ir->arena_bytes,
+		(unsigned long long)ir->arena_peak);
 	if (fclose(f))
 		return npu_errf(e, "%s: write error", path);
 	return 0;

@@ -442,7 +442,7 @@ static uint64_t dram_of(const emit_t *g, int op)
 	const npu_kopnd *o = &g->K->ops[op];
 	const npu_kval *v = &g->ir->v[o->val];
 
-	return g->p->bufs[v->buf].addr + (uint64_t)(o->off * npu_dtype_size(v->dtype));
+	return v->daddr + (uint64_t)(o->off * npu_dtype_size(v->dtype));
 }
 
 typedef struct tile {

@@ -33,7 +33,7 @@ static uint64_t dram_of(const emit_t *g, int op)
 	const npu_kopnd *o = &g->K->ops[op];
 	const npu_kval *v = &g->ir->v[o->val];
 
-	return g->p->bufs[v->buf].addr +
+	return v->daddr +
 	       (uint64_t)(o->off * npu_dtype_size(v->dtype));
 }
 
@@ -65,7 +65,7 @@ static void conv_panel(emit_t *g, const npu_kern *K, const npu_emitctx *c,
 	int esz = npu_dtype_size(K->mm_dtype);
 	int64_t IC = K->cv_ic;
 	int64_t OW = K->cv_ow, oh0 = L->n0 / OW, rows = L->nn / OW;
-	uint64_t xbase = c->p->bufs[c->ir->v[X->val].buf].addr;
+	uint64_t xbase = c->ir->v[X->val].daddr;
 
 	/* channel group h = [h * IC / ne, (h + 1) * IC / ne) on engine eng[h] */
 	if (newimg)
@@ -344,18 +344,18 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + qb2, SEM_MFREE2 + 1, 0, 0);
 				}
 			}
-			panel(&g, qa, qa2, c->p->bufs[c->ir->v[A->val].buf].addr + (uint64_t)(aoff * esz),
+			panel(&g, qa, qa2, c->ir->v[A->val].daddr + (uint64_t)(aoff * esz),
 			      slotA[s], esz, L->mn, KK, A->stride[1]);
 			if (K->cv)
 				conv_panel(&g, K, c, L, lt == 0 || bl[lt - 1].b != L->b,
 					   img[L->b & 1], Hp, Wp, slotB[s], ceng, nce);
 			else
-				panel(&g, qb, qb2, c->p->bufs[c->ir->v[W->val].buf].addr + (uint64_t)(boff * esz),
+				panel(&g, qb, qb2, c->ir->v[W->val].daddr + (uint64_t)(boff * esz),
 				      slotB[s], esz, KK, L->nn, W->stride[1]);
 			if (split) {
-				panel(&g, qa, qa2, c->p->bufs[c->ir->v[Al->val].buf].addr + (uint64_t)((Al->off + L->m0 * Al->stride[1] + L->b * Al->stride[0]) * esz),
+				panel(&g, qa, qa2, c->ir->v[Al->val].daddr + (uint64_t)((Al->off + L->m0 * Al->stride[1] + L->b * Al->stride[0]) * esz),
 				      slotAl[s], esz, L->mn, KK, Al->stride[1]);
-				panel(&g, qb, qb2, c->p->bufs[c->ir->v[Wl->val].buf].addr + (uint64_t)((Wl->off + L->n0 * Wl->stride[2] + L->b * Wl->stride[0]) * esz),
+				panel(&g, qb, qb2, c->ir->v[Wl->val].daddr + (uint64_t)((Wl->off + L->n0 * Wl->stride[2] + L->b * Wl->stride[0]) * esz),
 				      slotBl[s], esz, KK, L->nn, Wl->stride[1]);
 			}
 			npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + qa, SEM_MLD, 0, 0);

@@ -1764,6 +1764,9 @@ static int add_stores(fz *z)
 		}
 		npu_xins st = { .op = NPU_X_STORE, .a = V->xdef, .b = o,
 				.node = V->node };
+		/* a copy materializes a view: its node is provenance too */
+		if (V->node >= 0 && npu_kir_addnode(K, V->node) < 0)
+			return npu_errf(z->e, "out of memory");
 		if ((s = npu_kir_x(K, st)) < 0)
 			return npu_errf(z->e, "out of memory");
 	}

@@ -52,7 +52,8 @@ typedef struct npu_kval {
 	void *cown;          /* constant bytes this IR made (owned) */
 	int producer;        /* kernel that writes it, -1 if none */
 	int xdef;            /* producer's expression value, -1 */
-	int buf;             /* link: buffer index */
+	int buf;             /* link: buffer index (the arena for shared scratch) */
+	uint64_t daddr;      /* link: DRAM address of element 0 */
 	int outidx;          /* graph output index, -1 */
 	int needed;          /* read by another kernel, a host call or output */
 	int lastk;           /* last kernel that reads it */
@@ -154,6 +155,7 @@ typedef struct npu_kir {
 	const npu_target *t;
 	int nofuse;
 	int fp32prec;        /* 0 highest, 1 high, 2 medium */
+	uint64_t arena_bytes, arena_peak; /* link: shared scratch, its bound */
 } npu_kir;
 
 void npu_kir_free(npu_kir *ir);

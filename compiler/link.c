@@ -35,15 +35,123 @@ static int wants_buf(const npu_kval *v)
 	return v->needed;
 }
 
+/*
+ * Scratch values that no host call touches share one arena buffer,
+ * placed by liveness: a value lives from the kernel that writes it to the
+ * last kernel that reads it, and takes the lowest offset free over that
+ * interval (first fit in order of start).  Returns the arena size; *peak
+ * gets the largest sum of bytes live at once, the bound it is measured
+ * against.
+ */
+typedef struct live {
+	int v;
+	int start, end;
+	uint64_t size, off;
+} live;
+
+static int cmp_live(const void *a, const void *b)
+{
+	const live *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->size > y->size ? -1 : x->size < y->size;
+}
+
+static int64_t arena_plan(npu_kir *ir, int *in_arena, uint64_t *peak)
+{
+	int n = 0;
+	live *L = calloc((size_t)ir->nv + 1, sizeof *L);
+	int *start = malloc((size_t)ir->nv * sizeof *start + 1);
+	int *end = malloc((size_t)ir->nv * sizeof *end + 1);
+	uint64_t size = 0;
+
+	if (!L || !start || !end) {
+		free(L);
+		free(start);
+		free(end);
+		return -1;
+	}
+	for (int v = 0; v < ir->nv; v++) {
+		start[v] = ir->v[v].producer;
+		end[v] = ir->v[v].producer;
+		in_arena[v] = wants_buf(&ir->v[v]) && ir->v[v].kind == NPU_BUF_SCRATCH;
+	}
+	for (int k = 0; k < ir->nk; k++) {
+		const npu_kern *K = &ir->k[k];
+		for (int i = 0; i < K->nops; i++)
+			if (end[K->ops[i].val] < k)
+				end[K->ops[i].val] = k;
+		for (int i = 0; i < K->nhin; i++) {
+			in_arena[K->hin[i]] = 0;
+			if (end[K->hin[i]] < k)
+				end[K->hin[i]] = k;
+		}
+		for (int i = 0; i < K->nhout; i++)
+			in_arena[K->hout[i]] = 0;
+	}
+	for (int v = 0; v < ir->nv; v++) {
+		if (!in_arena[v])
+			continue;
+		L[n].v = v;
+		L[n].start = start[v] < 0 ? 0 : start[v];
+		L[n].end = end[v] < L[n].start ? L[n].start : end[v];
+		L[n].size = ((uint64_t)npu_kir_numel(ir->v[v].ndim, ir->v[v].shape) *
+			     (uint64_t)npu_dtype_size(ir->v[v].dtype) + 63) & ~63ull;
+		n++;
+	}
+	qsort(L, (size_t)n, sizeof *L, cmp_live);
+	*peak = 0;
+	for (int i = 0; i < n; i++) {
+		uint64_t off = 0, live_bytes = L[i].size;
+		int moved = 1;
+		/* lowest offset not overlapping any placed interval alive then */
+		while (moved) {
+			moved = 0;
+			for (int j = 0; j < i; j++) {
+				if (L[j].end < L[i].start || L[j].start > L[i].end)
+					continue;
+				if (off < L[j].off + L[j].size && L[j].off < off + L[i].size) {
+					off = L[j].off + L[j].size;
+					moved = 1;
+				}
+			}
+		}
+		L[i].off = off;
+		if (off + L[i].size > size)
+			size = off + L[i].size;
+		for (int j = 0; j < i; j++)
+			if (L[j].end >= L[i].start)
+				live_bytes += L[j].size;
+		if (live_bytes > *peak)
+			*peak = live_bytes;
+		ir->v[L[i].v].daddr = off; /* relative until the arena is placed */
+	}
+	free(L);
+	free(start);
+	free(end);
+	return (int64_t)size;
+}
+
 int npu_link_layout(npu_kir *ir, npu_prog *p, npu_err *e)
 {
 	static const int order[] = { NPU_BUF_INPUT, NPU_BUF_OUTPUT,
 				     NPU_BUF_CONST, NPU_BUF_SCRATCH };
-	uint64_t addr = 0, cdata = 0;
-	int n = 0;
+	uint64_t addr = 0, cdata = 0, peak = 0;
+	int n = 1;
+	int *in_arena = calloc((size_t)ir->nv + 1, sizeof *in_arena);
+	int64_t arena;
 
+	if (!in_arena)
+		return npu_errf(e, "out of memory");
+	if ((arena = arena_plan(ir, in_arena, &peak)) < 0) {
+		free(in_arena);
+		return npu_errf(e, "out of memory");
+	}
+	ir->arena_bytes = (uint64_t)arena;
+	ir->arena_peak = peak;
 	for (int i = 0; i < ir->nv; i++)
-		n += wants_buf(&ir->v[i]);
+		n += wants_buf(&ir->v[i]) && !in_arena[i];
 	p->bufs = calloc((size_t)n + 1, sizeof *p->bufs);
 	if (!p->bufs)
 		return npu_errf(e, "out of memory");
@@ -51,8 +159,10 @@ int npu_link_layout(npu_kir *ir, npu_prog *p, npu_err *e)
 		if (wants_buf(&ir->v[i]) && ir->v[i].kind == NPU_BUF_CONST)
 			cdata += (npu_dtype_size(ir->v[i].dtype) *
 				  (uint64_t)npu_kir_numel(ir->v[i].ndim, ir->v[i].shape) + 63) & ~63ull;
-	if (cdata && !(p->cdata = calloc(1, cdata)))
+	if (cdata && !(p->cdata = calloc(1, cdata))) {
+		free(in_arena);
 		return npu_errf(e, "out of memory");
+	}
 	cdata = 0;
 	for (int o = 0; o < 4; o++) {
 		/* outputs in output order */
@@ -61,7 +171,8 @@ int npu_link_layout(npu_kir *ir, npu_prog *p, npu_err *e)
 			int i = order[o] == NPU_BUF_OUTPUT ? ir->outs[j] : j;
 			npu_kval *v = &ir->v[i];
 			npu_buf *b;
-			if (!wants_buf(v) || v->kind != order[o] || v->buf >= 0)
+			if (!wants_buf(v) || v->kind != order[o] || v->buf >= 0 ||
+			    in_arena[i])
 				continue;
 			b = &p->bufs[p->nbufs];
 			b->dtype = v->dtype;
@@ -85,8 +196,10 @@ int npu_link_layout(npu_kir *ir, npu_prog *p, npu_err *e)
 						break;
 					snprintf(nm, sizeof nm, "%s.%d", v->name, ++dup);
 				}
-				if (!(b->name = strdup(nm)))
+				if (!(b->name = strdup(nm))) {
+					free(in_arena);
 					return npu_errf(e, "out of memory");
+				}
 			}
 			if (v->kind == NPU_BUF_CONST) {
 				b->data_off = cdata;
@@ -94,9 +207,42 @@ int npu_link_layout(npu_kir *ir, npu_prog *p, npu_err *e)
 					memcpy(p->cdata + cdata, v->cdata, b->size);
 				cdata += (b->size + 63) & ~63ull;
 			}
+			v->daddr = b->addr;
 			v->buf = (int)p->nbufs++;
 		}
 	}
+	/* the arena of shared scratch, last */
+	if (arena > 0) {
+		npu_buf *b = &p->bufs[p->nbufs];
+		int clash = 1, dup = 0;
+		char nm[32] = "scratch";
+		while (clash) {
+			clash = 0;
+			for (uint32_t q = 0; q < p->nbufs; q++)
+				clash |= !strcmp(p->bufs[q].name, nm);
+			if (clash)
+				snprintf(nm, sizeof nm, "scratch.%d", ++dup);
+		}
+		b->name = strdup(nm);
+		b->dtype = NPU_DT_U8;
+		b->ndim = 1;
+		b->shape[0] = arena;
+		b->kind = NPU_BUF_SCRATCH;
+		b->size = (uint64_t)arena;
+		b->addr = addr;
+		if (!b->name) {
+			free(in_arena);
+			return npu_errf(e, "out of memory");
+		}
+		for (int i = 0; i < ir->nv; i++)
+			if (in_arena[i]) {
+				ir->v[i].daddr += addr;
+				ir->v[i].buf = (int)p->nbufs;
+			}
+		addr += ((uint64_t)arena + 63) & ~63ull;
+		p->nbufs++;
+	}
+	free(in_arena);
 	p->ncdata = cdata;
 	p->dram_size = addr ? addr : 64;
 	return 0;

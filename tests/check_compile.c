@@ -191,6 +191,20 @@ static void run_values(const char *graph, const npu_stfile *st, int has_rec,
 	ck_assert_msg(npu_cc_compile(&fr->o, &r, &e) == 0, "%s: %s", graph, e.msg);
 	fr->nkernels = r.ir.nk;
 	fr->spills += r.spills;
+	/* shared scratch stays close to the largest live set */
+	ck_assert_uint_le(r.ir.arena_bytes, r.ir.arena_peak + r.ir.arena_peak / 2 + 64);
+	/* provenance: every instruction of a kernel names one of its nodes */
+	for (uint32_t k = 0; k < r.prog.nkernels; k++) {
+		const npu_kernel *kk = &r.prog.kernels[k];
+		for (uint32_t pc = kk->start; pc < kk->end; pc++) {
+			uint32_t nd = r.prog.insn_node[pc], j;
+			for (j = 0; j < kk->node_count; j++)
+				if (r.prog.kernel_nodes[kk->node_first + j] == nd)
+					break;
+			ck_assert_msg(j < kk->node_count, "%s: kernel %s, pc %u: node %u is not the kernel's",
+				      graph, kk->name, pc, nd);
+		}
+	}
 	npu_hostops_register_all();
 	s = npu_sim_new(&r.prog, &r.t, &so, &e);
 	ck_assert_msg(s != NULL, "%s", e.msg);
@@ -314,6 +328,39 @@ START_TEST(t_bias_relu_traffic)
 	ck_assert_uint_eq(a.dram_rd + a.dram_wr, 3 * n);
 	ck_assert_uint_eq(b.dram_rd + b.dram_wr, 5 * n);
 	ck_assert_uint_lt(a.cycles, b.cycles);
+}
+END_TEST
+
+/* Provenance of bias_relu: the fused kernel names add and relu, with
+ * their ATen targets and source line; every IR dump works. */
+START_TEST(t_provenance_dumps)
+{
+	char graph[1024];
+	npu_ccopts o = { 0 };
+	npu_ccresult r = { 0 };
+	npu_err e;
+	FILE *f = tmpfile();
+	long len;
+
+	snprintf(graph, sizeof graph, "%s/tests/data/fx/bias_relu/inference2.json", srcdir());
+	o.graph = graph;
+	o.dump = ~0u;
+	o.dumpf = f;
+	ck_assert_msg(npu_cc_compile(&o, &r, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(r.prog.nkernels, 1);
+	ck_assert_uint_eq(r.prog.kernels[0].node_count, 2);
+	{
+		const npu_node *a = &r.prog.nodes[r.prog.kernel_nodes[0]];
+		const npu_node *b = &r.prog.nodes[r.prog.kernel_nodes[1]];
+		ck_assert_str_eq(a->name, "add");
+		ck_assert_str_eq(a->target, "aten.add.Tensor");
+		ck_assert_str_eq(a->source, "models.py:251");
+		ck_assert_str_eq(b->name, "relu");
+	}
+	len = ftell(f);
+	ck_assert_int_gt(len, 1000);
+	fclose(f);
+	npu_cc_free(&r);
 }
 END_TEST
 
@@ -569,6 +616,7 @@ int main(void)
 	tcase_add_test(tc, t_fp32_precision);
 	tcase_add_test(tc, t_cli);
 	tcase_add_test(tc, t_errors);
+	tcase_add_test(tc, t_provenance_dumps);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
