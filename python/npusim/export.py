@@ -371,14 +371,18 @@ def write_eager(out_dir, inputs, outputs):
     st.save(t, os.path.join(out_dir, "eager.safetensors"))
 
 
-def export(model, inputs, out_dir, name=None, method="auto"):
+def export(model, inputs, out_dir, name=None, method="auto", backward=False):
     """Captures model(*inputs) and writes its graphs to out_dir.  Returns
-    the INDEX entry: {"graphs": [...], "dynamo_graphs": [...], "values"}."""
+    the INDEX entry: {"graphs": [...], "dynamo_graphs": [...], "values"}.
+    backward=True (Dynamo only) runs with grad and calls backward() on the
+    sum of the outputs: forward and backward graphs instead of inference."""
     os.makedirs(out_dir, exist_ok=True)
     name = name or os.path.basename(os.path.abspath(out_dir))
     inputs = list(inputs)
     if method == "auto":
         method = "dynamo" if has_dynamo() else "make_fx"
+    if backward and method != "dynamo":
+        raise ValueError("backward graphs need the dynamo method (PyTorch >= 2.1)")
     with torch.no_grad():
         eager = copy.deepcopy(model)(*copy.deepcopy(inputs))
     entry = {"graphs": [], "dynamo_graphs": [], "values": True}
@@ -398,8 +402,13 @@ def export(model, inputs, out_dir, name=None, method="auto"):
         cm = torch.compile(copy.deepcopy(model), backend=b)
         # no_grad: the inference graph, as the reference captures have it
         # (with grad enabled aot_autograd makes forward and backward).
-        with torch.no_grad():
-            cm(*copy.deepcopy(inputs))
+        if backward:
+            out = cm(*copy.deepcopy(inputs))
+            sum(o.float().sum() for o in pytree.tree_flatten(out)[0]
+                if isinstance(o, torch.Tensor) and o.requires_grad).backward()
+        else:
+            with torch.no_grad():
+                cm(*copy.deepcopy(inputs))
         for stem, kind in b.written:
             (entry["dynamo_graphs"] if kind == "dynamo" else entry["graphs"]).append(stem)
     else:
@@ -463,6 +472,8 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--train", action="store_true",
                     help="leave the module in training mode (default: eval)")
+    ap.add_argument("--backward", action="store_true",
+                    help="capture forward and backward graphs (dynamo only)")
     a = ap.parse_args(argv)
     torch.manual_seed(a.seed)
     try:
@@ -477,7 +488,7 @@ def main(argv=None):
         if not inputs:
             raise ValueError("no inputs: give --inputs or return (model, inputs)")
         model.train(a.train)
-        entry = export(model, inputs, a.output, a.name, a.method)
+        entry = export(model, inputs, a.output, a.name, a.method, a.backward)
     except (ValueError, ImportError, AttributeError, OSError) as ex:
         print("npusim.export: %s" % ex, file=sys.stderr)
         return 2

@@ -367,6 +367,21 @@ class BackendTest(unittest.TestCase):
             want = model(*inputs)
         self.assertTrue(torch.allclose(got[0], want, atol=1e-5))
 
+    def test_export_backward(self):
+        model, inputs = models.conv_bn()
+        model.train()
+        entry = export.export(model, inputs, self.d + "/t", name="t", backward=True)
+        self.assertEqual(entry["graphs"], ["backward3", "forward2"])
+        with open(os.path.join(self.d, "t", "forward2.json")) as f:
+            fw = json.load(f)
+        self.assertEqual(fxjson.validate(fw), [])
+        # BatchNorm's running statistics: mutated buffers, returned first.
+        self.assertEqual(fw["aot"]["num_mutated_inputs_returned_first"], 3)
+        with open(os.path.join(self.d, "t", "backward3.json")) as f:
+            bw = json.load(f)
+        self.assertEqual(bw["graph_kind"], "backward")
+        self.assertEqual(bw["aot"], fw["aot"])
+
     def test_compile_run_mutation_and_report(self):
         model, (x,) = models.counter()
         acc0 = model.acc.clone()
