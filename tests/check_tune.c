@@ -563,21 +563,23 @@ END_TEST
 /* Measured candidates per second with 1 and 2 workers. */
 static double rate(int jobs)
 {
-	synth s = { NULL, -1, -1, -1, 40 };
+	/* long enough that forking and scheduling on a loaded machine stay
+	 * small next to the work */
+	synth s = { NULL, -1, -1, -1, 150 };
 	npu_tune_kernel k = make_kernel("mm R", 1 << 30);
 	npu_tune_best best;
 	npu_err e = { "" };
 	npu_tune_opts o = opts(&s, NULL);
 	double t0;
 
-	o.trials = 20;
+	o.trials = 12;
 	o.jobs = jobs;
 	t0 = now_s();
 	ck_assert_int_eq(npu_tune_run(&o, &k, 1, &best, &e), 0);
-	ck_assert_int_eq(best.measured, 20);
+	ck_assert_int_eq(best.measured, 12);
 	npu_tune_best_free(&best, 1);
 	free_kernel(&k);
-	return 20 / (now_s() - t0);
+	return 12 / (now_s() - t0);
 }
 
 START_TEST(search_scales_with_workers)
@@ -665,17 +667,18 @@ START_TEST(graph_tune_end_to_end)
 	npu_ccresult r = { 0 };
 
 	cc.graph = fixture("mlp_bf16/inference2.json");
-	cc.weights = fixture("mlp_bf16/inference2.safetensors");
+	/* no weights: with them the passes fold the whole MLP into constants */
 	cc.target = "npu-base";
 	o.trials = 8;
 	o.jobs = 2;
 	o.timeout_s = 60;
 	o.db_path = tpath("g.db");
 	ck_assert_msg(npu_tune_graph(&cc, &o, &s, &e) == 0, "%s", e.msg);
-	ck_assert_int_ge(s.n, 1);
+	ck_assert_int_ge(s.n, 2);
+	int nmm = 0;
 	for (int i = 0; i < s.n; i++) {
 		npu_tune_sigsum *x = &s.s[i];
-		ck_assert_ptr_nonnull(strstr(x->sig, "mm"));
+		nmm += !strncmp(x->sig, "mm ", 3);
 		ck_assert_int_ge(x->space, 1);
 		ck_assert_int_le(x->best.measured, 8);
 		/* the model's own choice is measured first, and tuning never
@@ -684,6 +687,7 @@ START_TEST(graph_tune_end_to_end)
 		ck_assert_int_gt(x->best.cycles, 0);
 		ck_assert_int_le(x->best.cycles, x->default_cycles);
 	}
+	ck_assert_int_ge(nmm, 1);
 	ck_assert_int_gt(s.default_total, 0);
 	ck_assert_int_gt(s.tuned_total, 0);
 	/* kernels are timed alone, the program as a whole: allow overlap */
@@ -732,7 +736,6 @@ START_TEST(kernel_space_and_signature)
 	int mm = 0;
 
 	cc.graph = fixture("mlp_bf16/inference2.json");
-	cc.weights = fixture("mlp_bf16/inference2.safetensors");
 	npu_ccresult r2 = { 0 };
 	ck_assert_msg(npu_cc_compile(&cc, &r, &e) == 0, "%s", e.msg);
 	ck_assert_msg(npu_cc_compile(&cc, &r2, &e) == 0, "%s", e.msg);
