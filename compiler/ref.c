@@ -128,7 +128,10 @@ int ref_bshape(ref_op *op, int na, const int64_t *a, int nb, const int64_t *b,
 	       int *nd, int64_t *shape)
 {
 	int n = na > nb ? na : nb;
+	int64_t out[NPU_MAX_DIMS];
 
+	/* shape may alias a or b (callers fold several operands in turn),
+	 * so the result is built aside and copied at the end. */
 	for (int i = 0; i < n; i++) {
 		int64_t x = i < n - na ? 1 : a[i - (n - na)];
 		int64_t y = i < n - nb ? 1 : b[i - (n - nb)];
@@ -136,8 +139,9 @@ int ref_bshape(ref_op *op, int na, const int64_t *a, int nb, const int64_t *b,
 			return npu_errf(op->e, "shapes do not broadcast (dim %d: "
 					"%lld vs %lld)", i, (long long)x,
 					(long long)y);
-		shape[i] = x == 1 ? y : x;
+		out[i] = x == 1 ? y : x;
 	}
+	memcpy(shape, out, (size_t)n * sizeof *out);
 	*nd = n;
 	return 0;
 }

@@ -457,7 +457,15 @@ START_TEST(elementwise_semantics)
 	    in, 1, NPU_DT_F32, 1, (int64_t[]){ 3 }, (double[]){ 1.5, -INFINITY, 1.5 });
 	op1("aten.cumsum.default", "{\"args\": [{\"input\": 0}, -1]}", in, 1,
 	    NPU_DT_I64, 1, (int64_t[]){ 3 }, (double[]){ 1, 1, 2 });
+	/* a condition of lower rank than both branches (causal masks) */
+	in[1] = tens(NPU_DT_F32, 2, (int64_t[]){ 2, 3 }, (double[]){ 1, 2, 3, 4, 5, 6 });
+	in[2] = tens(NPU_DT_F32, 3, (int64_t[]){ 2, 2, 3 },
+		     (double[]){ -1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11, -12 });
+	op1("aten.where.self", NULL, in, 3, NPU_DT_F32, 3, (int64_t[]){ 2, 2, 3 },
+	    (double[]){ 1, -2, 3, 4, -5, 6, 1, -8, 3, 4, -11, 6 });
 	npu_reftensor_free(&in[0]);
+	npu_reftensor_free(&in[1]);
+	npu_reftensor_free(&in[2]);
 }
 END_TEST
 
