@@ -776,6 +776,7 @@ static Suite *suite(void)
 	Suite *s = suite_create("tune");
 	TCase *t = tcase_create("db");
 	tcase_add_checked_fixture(t, setup, teardown);
+	tcase_set_timeout(t, 120); /* concurrent writers under sanitizers */
 	tcase_add_test(t, fnv1a_vectors);
 	tcase_add_test(t, knobs_canonical);
 	tcase_add_test(t, spearman_values);
