@@ -11,7 +11,8 @@ NPU_JOBS=${NPU_JOBS:-$(nproc 2>/dev/null || echo 2)}
 # Debian packages the build, the tests and the tools need.
 NPU_DEBS="build-essential autoconf automake libtool pkg-config check
 libsubunit-dev libjansson-dev libsqlite3-dev sqlite3 libelf-dev libinih-dev
-libopenblas-dev clang libclang-rt-14-dev gnuplot-nox python3 python3-numpy"
+libopenblas-dev clang libclang-rt-14-dev gnuplot-nox python3 python3-numpy
+python3-torch slurm-wlm munge"
 
 npu_say() { printf 'npusim: %s\n' "$*" >&2; }
 
