@@ -723,6 +723,59 @@ static int emit_host(const npu_emitctx *c, int k, npu_mfunc *f)
 	return 0;
 }
 
+/*
+ * gather (embedding): in chunks of rows, on one DMA engine whose queue
+ * keeps the order: the index list into SRAM, dgat the weight's rows into
+ * SRAM, then the rows out to DRAM.
+ */
+static int emit_gather(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
+{
+	const npu_kern *K = &c->ir->k[k];
+	const npu_kval *W = &c->ir->v[K->ops[0].val], *I = &c->ir->v[K->ops[1].val];
+	const npu_kval *O = &c->ir->v[K->ops[2].val];
+	emit_t g;
+	int esz = npu_dtype_size(W->dtype), isz = npu_dtype_size(I->dtype);
+	int64_t n = npu_kir_numel(I->ndim, I->shape), D = W->shape[1], G;
+	uint64_t rowb = (uint64_t)(D * esz), idxb, budget;
+	int q = 0;
+
+	if (npu_emit_setup(&g, c, k, f) < 0)
+		return npu_errf(e, "out of memory");
+	budget = c->t->sram_bytes - NPU_SPILL_BYTES;
+	G = (int64_t)(budget / (rowb + (uint64_t)isz + 64));
+	if (G > 65536)
+		G = 65536;
+	if (G < 1) {
+		npu_emit_cleanup(&g);
+		return npu_errf(e, "kernel %s: a row of %llu bytes does not fit SRAM",
+				K->name, (unsigned long long)rowb);
+	}
+	idxb = ((uint64_t)(G * (int64_t)rowb) + 63) & ~63ull;
+	for (int64_t r0 = 0; r0 < n; r0 += G) {
+		int64_t m = n - r0 < G ? n - r0 : G;
+		int xl = npu_mx(f), xd = npu_mx(f);
+		npu_emit_dmaf(&g, q, NPU_OP_DLD, idxb, I->daddr + (uint64_t)(r0 * isz),
+			      m * isz, 1, 0, 0, 1, 0, 0);
+		npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_ROWB, 0, (int64_t)rowb);
+		npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_N1, 0, m);
+		npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_SS1, 0, (int64_t)rowb);
+		npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_DS1, 0, (int64_t)rowb);
+		npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_N2, 0, 1);
+		npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_IDX, 0, (int64_t)idxb);
+		npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_IDXW, 0, isz);
+		npu_mli(f, xl, 0);
+		npu_mli(f, xd, (int64_t)W->daddr);
+		npu_memit(f, NPU_OP_DGAT, q, xl, xd, 0);
+		memset(g.dvalid, 0, sizeof g.dvalid);
+		npu_emit_dmaf(&g, q, NPU_OP_DST, O->daddr + (uint64_t)(r0 * (int64_t)rowb), 0,
+			      m * (int64_t)rowb, 1, 0, 0, 1, 0, 0);
+	}
+	npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, SEM_END, 0, 0);
+	npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, SEM_END, 0, 0);
+	npu_emit_cleanup(&g);
+	return 0;
+}
+
 int npu_emit_kernel(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 {
 	const npu_kern *K = &c->ir->k[k];
@@ -731,6 +784,7 @@ int npu_emit_kernel(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	switch (K->kind) {
 	case NPU_KK_HOST: return emit_host(c, k, f);
 	case NPU_KK_MM: return npu_emit_mm(c, k, f, e);
+	case NPU_KK_GATHER: return emit_gather(c, k, f, e);
 	default: return emit_ew(c, k, f, e);
 	}
 }

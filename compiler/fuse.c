@@ -1563,6 +1563,38 @@ static int do_bn(fz *z, int node)
 	return 0;
 }
 
+/* embedding(weight [V, D], indices): rows gathered by DMA (dgat). */
+static int do_embedding(fz *z, int node)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	int w, ix, k, v, o;
+
+	if (n->nargs < 2 || n->args[0].kind != NPU_GV_NODE ||
+	    n->args[1].kind != NPU_GV_NODE || !tmeta(n, 0))
+		return host_kern(z, node, "embedding of this form");
+	w = node_val(z, n->args[0].u.node);
+	ix = node_val(z, n->args[1].u.node);
+	if (w < 0 || ix < 0 || ir->v[w].ndim != 2 || ir->v[w].root >= 0 ||
+	    ir->v[w].isconst || ir->v[ix].root >= 0 || ir->v[ix].isconst ||
+	    (ir->v[ix].dtype != NPU_DT_I64 && ir->v[ix].dtype != NPU_DT_I32))
+		return host_kern(z, node, "embedding of a view or of other index types");
+	if ((k = new_kern(z, NPU_KK_GATHER, node)) < 0)
+		return -1;
+	if ((v = meta_val(z, node, 0, n->name)) < 0)
+		return -1;
+	ir->v[w].needed = ir->v[ix].needed = ir->v[v].needed = 1;
+	ir->v[v].producer = k;
+	if (npu_kir_opnd(&ir->k[k], w, 0, 0, NULL) < 0 ||
+	    npu_kir_opnd(&ir->k[k], ix, 0, 0, NULL) < 0 ||
+	    (o = npu_kir_opnd(&ir->k[k], v, 1, 0, NULL)) < 0)
+		return npu_errf(z->e, "out of memory");
+	ir->nodeval[node] = v;
+	npu_kir_decide(ir, 1, "%s: embedding as a DMA gather", n->name);
+	close_cur(z);
+	return 0;
+}
+
 static int do_const(fz *z, int node)
 {
 	npu_kir *ir = z->ir;
@@ -1661,6 +1693,8 @@ static int do_node(fz *z, int i)
 	lk = npu_support_kind(n->aop);
 	if (lk == NPU_LK_BN)
 		return do_bn(z, i);
+	if (lk == NPU_LK_GATHER)
+		return do_embedding(z, i);
 	if (lk != NPU_LK_HOST && (n->multi || !tmeta(n, 0)))
 		return host_kern(z, i, "multi-output or symbolic meta");
 	nt = tensor_args(n, tn, 16);

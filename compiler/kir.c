@@ -11,7 +11,8 @@
 #include "compiler/kir.h"
 #include "isa/isa.h"
 
-static const char *const kkind_names[NPU_NKK] = { "ew", "row", "mm", "host" };
+static const char *const kkind_names[NPU_NKK] = { "ew", "row", "mm", "host",
+						    "gather" };
 
 const char *npu_kkind_name(int k)
 {
@@ -32,7 +33,7 @@ int npu_support_kind(int aop)
 const char *npu_lowkind_name(int lk)
 {
 	static const char *const n[] = { "ew", "row", "row", "mm", "view",
-					 "const", "conv", "ew", "host" };
+					 "const", "conv", "ew", "gather", "host" };
 	return lk >= 0 && lk <= NPU_LK_HOST ? n[lk] : "?";
 }
 

@@ -34,7 +34,8 @@
 #include "isa/prog.h"
 #include "isa/target.h"
 
-enum npu_kkind { NPU_KK_EW, NPU_KK_ROW, NPU_KK_MM, NPU_KK_HOST, NPU_NKK };
+enum npu_kkind { NPU_KK_EW, NPU_KK_ROW, NPU_KK_MM, NPU_KK_HOST, NPU_KK_GATHER,
+		 NPU_NKK };
 const char *npu_kkind_name(int k);
 
 typedef struct npu_kval {
@@ -193,7 +194,7 @@ int npu_tile(npu_kir *ir, const npu_target *t, npu_err *e);
 /* support.def: how the backend lowers an ATen op. */
 enum npu_lowkind { NPU_LK_EW, NPU_LK_RED, NPU_LK_SOFTMAX, NPU_LK_MM,
 		   NPU_LK_VIEW, NPU_LK_CONST, NPU_LK_CONV, NPU_LK_BN,
-		   NPU_LK_HOST };
+		   NPU_LK_GATHER, NPU_LK_HOST };
 /* Template kind that lowers aop natively; NPU_LK_HOST when none. */
 int npu_support_kind(int aop);
 const char *npu_lowkind_name(int lk);

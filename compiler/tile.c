@@ -217,6 +217,12 @@ int npu_tile(npu_kir *ir, const npu_target *t, npu_err *e)
 			rc = tile_ew(ir, K, t, e);
 		else if (K->kind == NPU_KK_MM)
 			rc = tile_mm(ir, K, t, e);
+		else if (K->kind == NPU_KK_GATHER) {
+			const npu_kval *O = &ir->v[K->ops[2].val];
+			double b = (double)npu_kir_numel(O->ndim, O->shape) * npu_dtype_size(O->dtype);
+			K->dram_bytes = (uint64_t)(2 * b);
+			K->cost = 2 * dma_time(t, b, 1);
+		}
 		else {
 			double bytes = 0;
 			for (int i = 0; i < K->nhin; i++)
