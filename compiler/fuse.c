@@ -774,8 +774,14 @@ static int do_view(fz *z, int node)
 	case NPU_AOP_SQUEEZE_DIM:
 	case NPU_AOP_SQUEEZE_DIMS:
 	case NPU_AOP_UNSQUEEZE:
-		if (restride(S->ndim, S->shape, S->stride, nd, shape, st) < 0)
-			return 1;
+		if (restride(S->ndim, S->shape, S->stride, nd, shape, st) < 0) {
+			/* PyTorch would copy too: materialize, then view */
+			if ((src = copy_val(z, src, node, "a view of it needs a copy")) < 0)
+				return -1;
+			S = &ir->v[src];
+			off = 0;
+			npu_kir_contig(nd, shape, st);
+		}
 		break;
 	case NPU_AOP_PERMUTE: {
 		const npu_gval *l = arg(n, 1);
@@ -1098,6 +1104,10 @@ static int do_red(fz *z, int node)
 		r = XA(BINI, VDIVI, r, 0, 0, (double)C);
 		break;
 	case NPU_AOP_AMAX:
+		r = XA(RFIN, NOP, XA(RED, VMAX, x, 0, 0, 0), 0, 0, 0);
+		break;
+	case NPU_AOP_ANY_DIM: /* max of (x != 0) */
+		x = XA(UN, VNOT, XA(UN, VNOT, x, 0, 0, 0), 0, 0, 0);
 		r = XA(RFIN, NOP, XA(RED, VMAX, x, 0, 0, 0), 0, 0, 0);
 		break;
 	case NPU_AOP_VAR: {
@@ -1595,6 +1605,73 @@ static int do_embedding(fz *z, int node)
 	return 0;
 }
 
+/*
+ * cat: each input copied by an ew kernel into its slice of the result
+ * (an output operand with an offset), so no host call and no extra copy.
+ */
+static int do_cat(fz *z, int node)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	const npu_gval *l = arg(n, 0);
+	double dd = 0;
+	int64_t dim, at = 0;
+	int out;
+
+	if (!m || !l || l->kind != NPU_GV_LIST || !vecok(m->dtype))
+		return host_kern(z, node, "cat of this form");
+	if (n->nargs > 1 && gnum(&n->args[1], &dd))
+		return host_kern(z, node, "cat of this form");
+	dim = wrapdim((int64_t)dd, m->ndim);
+	for (int i = 0; i < l->u.list.n; i++) {
+		int v;
+		if (l->u.list.v[i].kind != NPU_GV_NODE ||
+		    (v = node_val(z, l->u.list.v[i].u.node)) < 0 ||
+		    ir->v[v].ndim != m->ndim || ir->v[v].dtype != m->dtype)
+			return host_kern(z, node, "cat of inputs of other ranks or types");
+	}
+	if ((out = meta_val(z, node, 0, n->name)) < 0)
+		return -1;
+	ir->v[out].needed = 1;
+	for (int i = 0; i < l->u.list.n; i++) {
+		int v = node_val(z, l->u.list.v[i].u.node), k, o, x, oo;
+		int64_t st[NPU_MAX_DIMS];
+		char nm[300];
+		if (npu_kir_numel(ir->v[v].ndim, ir->v[v].shape) == 0)
+			continue;
+		if ((k = new_kern(z, NPU_KK_EW, node)) < 0)
+			return -1;
+		snprintf(nm, sizeof nm, "%s.%d", n->name, i);
+		free(ir->k[k].name);
+		ir->k[k].name = strdup(nm);
+		ir->k[k].ndim = ir->v[v].ndim;
+		memcpy(ir->k[k].shape, ir->v[v].shape, sizeof ir->k[k].shape);
+		if (ir->v[v].isconst) {
+			x = xadd(z, k, NPU_X_CONST, 0, 0, 0, 0, (float)ir->v[v].fill, node);
+		} else {
+			bcast_strides(&ir->v[v], ir->v[v].ndim, ir->v[v].shape, st);
+			ir->v[root_of(ir, v)].needed = 1;
+			o = npu_kir_opnd(&ir->k[k], root_of(ir, v), 0, ir->v[v].off, st);
+			x = xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node);
+		}
+		oo = npu_kir_opnd(&ir->k[k], out, 1, at * ir->v[out].stride[dim],
+				  ir->v[out].stride);
+		if (oo < 0 || x < 0)
+			return npu_errf(z->e, "out of memory");
+		npu_xins sx = { .op = NPU_X_STORE, .a = x, .b = oo, .node = node };
+		if (npu_kir_x(&ir->k[k], sx) < 0)
+			return npu_errf(z->e, "out of memory");
+		ir->v[out].producer = k;
+		at += ir->v[v].shape[dim];
+		close_cur(z);
+	}
+	ir->nodeval[node] = out;
+	npu_kir_decide(ir, 1, "%s: cat as %d copies into slices of the result",
+		       n->name, l->u.list.n);
+	return 0;
+}
+
 static int do_const(fz *z, int node)
 {
 	npu_kir *ir = z->ir;
@@ -1695,6 +1772,8 @@ static int do_node(fz *z, int i)
 		return do_bn(z, i);
 	if (lk == NPU_LK_GATHER)
 		return do_embedding(z, i);
+	if (lk == NPU_LK_CAT)
+		return do_cat(z, i);
 	if (lk != NPU_LK_HOST && (n->multi || !tmeta(n, 0)))
 		return host_kern(z, i, "multi-output or symbolic meta");
 	nt = tensor_args(n, tn, 16);
@@ -1728,7 +1807,7 @@ static int do_node(fz *z, int i)
 	if (lk == NPU_LK_CONV)
 		return do_conv(z, i);
 	if (lk == NPU_LK_RED || lk == NPU_LK_SOFTMAX) {
-		if (!isfloat(tmeta(n, 0)->dtype))
+		if (!isfloat(tmeta(n, 0)->dtype) && n->aop != NPU_AOP_ANY_DIM)
 			return host_kern(z, i, "reduction of bool");
 		return do_red(z, i);
 	}

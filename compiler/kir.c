@@ -33,7 +33,8 @@ int npu_support_kind(int aop)
 const char *npu_lowkind_name(int lk)
 {
 	static const char *const n[] = { "ew", "row", "row", "mm", "view",
-					 "const", "conv", "ew", "gather", "host" };
+					 "const", "conv", "ew", "gather", "ew",
+					 "host" };
 	return lk >= 0 && lk <= NPU_LK_HOST ? n[lk] : "?";
 }
 

@@ -79,9 +79,14 @@ static int64_t arena_plan(npu_kir *ir, int *in_arena, uint64_t *peak)
 	}
 	for (int k = 0; k < ir->nk; k++) {
 		const npu_kern *K = &ir->k[k];
-		for (int i = 0; i < K->nops; i++)
-			if (end[K->ops[i].val] < k)
-				end[K->ops[i].val] = k;
+		for (int i = 0; i < K->nops; i++) {
+			int v = K->ops[i].val;
+			if (end[v] < k)
+				end[v] = k;
+			/* written in parts by several kernels (cat): from the first */
+			if (K->ops[i].out && (start[v] < 0 || start[v] > k))
+				start[v] = k;
+		}
 		for (int i = 0; i < K->nhin; i++) {
 			in_arena[K->hin[i]] = 0;
 			if (end[K->hin[i]] < k)
