@@ -1672,6 +1672,131 @@ static int do_cat(fz *z, int node)
 	return 0;
 }
 
+/* An ew kernel over `shape` that stores constant f, or value src (read
+ * through its strides), into value dst at offset off with strides st. */
+static int fill_kern(fz *z, int node, const char *name, int ndim,
+		     const int64_t *shape, int src, double f, int dst,
+		     int64_t off, const int64_t *st)
+{
+	npu_kir *ir = z->ir;
+	int k, x, o;
+	int64_t sst[NPU_MAX_DIMS];
+
+	if ((k = new_kern(z, NPU_KK_EW, node)) < 0)
+		return -1;
+	free(ir->k[k].name);
+	ir->k[k].name = strdup(name);
+	ir->k[k].ndim = ndim;
+	memcpy(ir->k[k].shape, shape, (size_t)ndim * sizeof *shape);
+	if (src < 0) {
+		x = xadd(z, k, NPU_X_CONST, 0, 0, 0, 0, (float)f, node);
+	} else {
+		bcast_strides(&ir->v[src], ndim, shape, sst);
+		ir->v[root_of(ir, src)].needed = 1;
+		o = npu_kir_opnd(&ir->k[k], root_of(ir, src), 0, ir->v[src].off, sst);
+		x = xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node);
+	}
+	o = npu_kir_opnd(&ir->k[k], dst, 1, off, st);
+	if (o < 0 || x < 0)
+		return npu_errf(z->e, "out of memory");
+	npu_xins sx = { .op = NPU_X_STORE, .a = x, .b = o, .node = node };
+	if (npu_kir_x(&ir->k[k], sx) < 0)
+		return npu_errf(z->e, "out of memory");
+	ir->v[dst].producer = k;
+	close_cur(z);
+	return 0;
+}
+
+/*
+ * max_pool2d (its indices unused): the input copied into a -inf padded
+ * buffer, then one ew kernel takes the max of KH*KW strided views of it.
+ */
+static int do_maxpool(fz *z, int node)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	int64_t ks[2], st[2], pd[2] = { 0, 0 }, dl[2] = { 1, 1 };
+	int64_t psh[NPU_MAX_DIMS], pst[NPU_MAX_DIMS], ist[NPU_MAX_DIMS];
+	int64_t osh[NPU_MAX_DIMS];
+	double ceil_mode = 0;
+	int x, pv, k, r = -1, *vals;
+	char nm[300];
+
+	if (!m || n->nargs < 2 || n->args[0].kind != NPU_GV_NODE ||
+	    ilist(&n->args[1], ks, 2))
+		return host_kern(z, node, "max_pool2d of this form");
+	if (n->nargs < 3 || ilist(&n->args[2], st, 2))
+		st[0] = ks[0], st[1] = ks[1];
+	if (n->nargs > 3 && ilist(&n->args[3], pd, 2))
+		return host_kern(z, node, "max_pool2d of this form");
+	if (n->nargs > 4 && ilist(&n->args[4], dl, 2))
+		return host_kern(z, node, "max_pool2d of this form");
+	if (n->nargs > 5)
+		gnum(&n->args[5], &ceil_mode);
+	for (int i = 0; i < z->g->nnodes; i++) {
+		const npu_gnode *u = &z->g->nodes[i];
+		double idx;
+		if (u->aop == NPU_AOP_GETITEM && u->nargs > 1 &&
+		    u->args[0].kind == NPU_GV_NODE && u->args[0].u.node == node &&
+		    !gnum(&u->args[1], &idx) && idx != 0)
+			return host_kern(z, node, "max_pool2d whose indices are used");
+	}
+	x = node_val(z, n->args[0].u.node);
+	if (x < 0 || ir->v[x].ndim != 4 || m->ndim != 4 || dl[0] != 1 ||
+	    dl[1] != 1 || ceil_mode || !isfloat(ir->v[x].dtype))
+		return host_kern(z, node, "max_pool2d with dilation, ceil_mode or other types");
+	memcpy(psh, ir->v[x].shape, sizeof psh);
+	psh[2] += 2 * pd[0];
+	psh[3] += 2 * pd[1];
+	snprintf(nm, sizeof nm, "%s.pad", n->name);
+	if ((pv = npu_kir_val(ir, nm, node, ir->v[x].dtype, 4, psh)) < 0)
+		return npu_errf(z->e, "out of memory");
+	ir->v[pv].needed = 1;
+	npu_kir_contig(4, psh, pst);
+	if (fill_kern(z, node, nm, 4, psh, -1, -INFINITY, pv, 0, pst) < 0)
+		return -1;
+	snprintf(nm, sizeof nm, "%s.in", n->name);
+	if (fill_kern(z, node, nm, 4, ir->v[x].shape, x, 0, pv,
+		      pd[0] * pst[2] + pd[1] * pst[3], pst) < 0)
+		return -1;
+	if ((k = new_kern(z, NPU_KK_EW, node)) < 0)
+		return -1;
+	ir->k[k].ndim = 4;
+	for (int d = 0; d < 4; d++)
+		osh[d] = ir->k[k].shape[d] = m->shape[d].v;
+	(void)osh;
+	ist[0] = pst[0];
+	ist[1] = pst[1];
+	ist[2] = st[0] * pst[2];
+	ist[3] = st[1] * pst[3];
+	for (int64_t kh = 0; kh < ks[0]; kh++)
+		for (int64_t kw = 0; kw < ks[1]; kw++) {
+			int o = npu_kir_opnd(&ir->k[k], pv, 0, kh * pst[2] + kw, ist);
+			int l = xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node);
+			if (o < 0 || l < 0)
+				return npu_errf(z->e, "out of memory");
+			r = r < 0 ? l : xadd(z, k, NPU_X_BIN, NPU_OP_VMAX, r, l, 0, 0, node);
+		}
+	z->cur = k;
+	if (def_val(z, k, node, r, LV_ELEM) < 0)
+		return -1;
+	if (!(vals = calloc((size_t)n->nmeta + 1, sizeof *vals)))
+		return npu_errf(z->e, "out of memory");
+	vals[0] = ir->nodeval[node];
+	for (int i = 1; i < n->nmeta; i++) {
+		snprintf(nm, sizeof nm, "%s.%d", n->name, i);
+		vals[i] = -1;
+		if (n->meta[i].kind == NPU_GM_TENSOR &&
+		    (vals[i] = meta_val(z, node, i, nm)) >= 0)
+			ir->v[vals[i]].isconst = 1;
+	}
+	ir->nodevals[node] = vals;
+	npu_kir_decide(ir, 1, "%s: max_pool2d as the max of %lld strided views of a -inf padded copy",
+		       n->name, (long long)(ks[0] * ks[1]));
+	return 0;
+}
+
 static int do_const(fz *z, int node)
 {
 	npu_kir *ir = z->ir;
@@ -1770,6 +1895,8 @@ static int do_node(fz *z, int i)
 	lk = npu_support_kind(n->aop);
 	if (lk == NPU_LK_BN)
 		return do_bn(z, i);
+	if (lk == NPU_LK_POOL)
+		return do_maxpool(z, i);
 	if (lk == NPU_LK_GATHER)
 		return do_embedding(z, i);
 	if (lk == NPU_LK_CAT)
