@@ -565,7 +565,7 @@ static double rate(int jobs)
 {
 	/* long enough that forking and scheduling on a loaded machine stay
 	 * small next to the work */
-	synth s = { NULL, -1, -1, -1, 150 };
+	synth s = { NULL, -1, -1, -1, 300 };
 	npu_tune_kernel k = make_kernel("mm R", 1 << 30);
 	npu_tune_best best;
 	npu_err e = { "" };
