@@ -486,7 +486,25 @@ int npu_cc_report_json(const npu_ccresult *r, const char *path, npu_err *e)
 		jstr(f, ir->d[i].what);
 		fputc('}', f);
 	}
-	fprintf(f, "], \"spills\": %d, \"arena_bytes\": %llu, \"arena_peak\": %llu}\n",
+	/* ATen ops lowered natively (in a non-host kernel), with counts */
+	fprintf(f, "], \"native_ops\": {");
+	{
+		int first = 1;
+		for (int a = 0; a < NPU_NAOP; a++) {
+			int cnt = 0;
+			for (int k = 0; k < ir->nk; k++)
+				if (ir->k[k].kind != NPU_KK_HOST)
+					for (int j = 0; j < ir->k[k].nnodes; j++)
+						cnt += ir->g->nodes[ir->k[k].nodes[j]].aop == a;
+			if (!cnt)
+				continue;
+			fprintf(f, "%s\"%s\": %d", first ? "" : ", ", npu_aoptab[a].target, cnt);
+			first = 0;
+		}
+	}
+	fprintf(f, "}, \"passes\": ");
+	npu_passlog_print_json(&r->plog, f);
+	fprintf(f, ", \"spills\": %d, \"arena_bytes\": %llu, \"arena_peak\": %llu}\n",
 		r->spills, (unsigned long long)ir->arena_bytes,
 		(unsigned long long)ir->arena_peak);
 	if (fclose(f))
