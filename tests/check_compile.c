@@ -331,6 +331,22 @@ START_TEST(t_bias_relu_traffic)
 }
 END_TEST
 
+/* The small target: 32x32 array, 1 MiB SRAM, two DMA engines. */
+START_TEST(t_edge)
+{
+	static const char *const cases[] = { "bias_relu", "rmsnorm_bfloat16",
+		"mlp_fp32", "conv_bn_relu", "attention_sdpa", "llama_tiny" };
+
+	setup_tmp();
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		fxrun fr = { 0 };
+		fr.o.target = "npu-edge";
+		run_fixture(cases[i], &fr);
+	}
+	teardown_tmp();
+}
+END_TEST
+
 /* Provenance of bias_relu: the fused kernel names add and relu, with
  * their ATen targets and source line; every IR dump works. */
 START_TEST(t_provenance_dumps)
@@ -617,6 +633,7 @@ int main(void)
 	tcase_add_test(tc, t_cli);
 	tcase_add_test(tc, t_errors);
 	tcase_add_test(tc, t_provenance_dumps);
+	tcase_add_test(tc, t_edge);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
