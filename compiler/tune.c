@@ -1343,6 +1343,9 @@ int npu_tune_apply_db(npu_ccopts *cc, const char *db_path, npu_err *e)
 	char hash[17];
 	int ret = -1, n = 0;
 
+	/* no database yet: nothing tuned, and nothing to create */
+	if (access(db_path, F_OK) != 0)
+		return 0;
 	if (gctx_init(&g, cc, e) < 0)
 		goto out;
 	if (!(db = npu_tunedb_open(db_path, e)))

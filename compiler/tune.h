@@ -176,7 +176,7 @@ int npu_tune_graph(struct npu_ccopts *cc, const npu_tune_opts *o,
 
 /* Appends to cc->knobs the best records of db_path for the graph's
  * kernels on cc's target with this compiler version.  Returns how many
- * signatures it configured, or -1. */
+ * signatures it configured (0 when db_path does not exist), or -1. */
 int npu_tune_apply_db(struct npu_ccopts *cc, const char *db_path, npu_err *e);
 
 void npu_tune_summary_free(npu_tune_summary *s);

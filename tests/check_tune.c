@@ -726,6 +726,9 @@ START_TEST(graph_tune_end_to_end)
 	cc2.target = "npu-edge";
 	ck_assert_int_eq(npu_tune_apply_db(&cc2, tpath("g.db"), &e), 0);
 	ck_assert_int_eq(cc2.nknobs, 0);
+	/* a database that does not exist configures nothing and stays absent */
+	ck_assert_int_eq(npu_tune_apply_db(&cc2, tpath("none.db"), &e), 0);
+	ck_assert_int_ne(access(tpath("none.db"), F_OK), 0);
 	npu_tune_summary_free(&s);
 }
 END_TEST
