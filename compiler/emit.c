@@ -448,6 +448,8 @@ static uint64_t dram_of(const emit_t *g, int op)
 typedef struct tile {
 	int64_t outer;       /* linear index over dims 0..q-3 */
 	int64_t r0, rn, c0, cn;
+	int pass;            /* multi-pass rows: which pass (-1: single pass) */
+	int first, last;     /* multi-pass: the row's first / last column tile */
 } tile;
 
 static void tile_dram(const emit_t *g, const tile *t, int op, int64_t *base)
@@ -482,6 +484,11 @@ static void tile_io(emit_t *g, const tile *t, int s, int store)
 			continue;
 		if (!store && g->used[o] == 0)
 			continue;
+		/* multi-pass rows: elementwise results in the last pass,
+		 * per-row results after the row's last tile */
+		if (store && t->pass >= 0 &&
+		    (t->pass != g->npass - 1 || (rowlevel_out(g, o) && !t->last)))
+			continue;
 		tile_dram(g, t, o, &off);
 		q = store ? g->steng : g->ldeng[o];
 		if (rowlevel_out(g, o))
@@ -495,12 +502,80 @@ static void tile_io(emit_t *g, const tile *t, int s, int store)
 	}
 }
 
+/* The per-row instructions after reduction ri's total, up to the next
+ * reduction (multi-pass rows). */
+static void after_red(emit_t *g, int ri)
+{
+	npu_mfunc *f = g->f;
+
+	for (int i = ri + 1; i < g->K->nx && g->K->x[i].op != NPU_X_RED; i++) {
+		const npu_xins *x = &g->K->x[i];
+		f->node = x->node;
+		if (x->op == NPU_X_RFIN) {
+			int v = npu_mv(f);
+			npu_memit(f, g->K->x[x->a].vop == NPU_OP_VMAX ? NPU_OP_VREDMAX
+				  : NPU_OP_VREDSUM, v, g->rowm[x->a], 0, 0);
+			g->rowm[i] = v;
+		} else if (x->op == NPU_X_STORE && g->lv[i] == 1) {
+			const npu_kopnd *o = &g->K->ops[x->b];
+			int dt = g->ir->v[o->val].dtype;
+			int v = npu_emit_x(g, x->a), xv = npu_mx(f);
+			npu_memit(f, NPU_OP_SETVL, xv, g->xone, 0, 0);
+			npu_memit(f, NPU_OP_VST, v, 0, dt, (int64_t)g->slot[x->b]);
+			xv = npu_mx(f);
+			npu_memit(f, NPU_OP_SETVL, xv, g->xvlen, 0, 0);
+		} else if (g->lv[i] == 1 && x->op != NPU_X_STORE) {
+			npu_emit_x(g, i);
+		}
+	}
+}
+
+static void body_red(emit_t *g, void *arg);
+static void body_stores(emit_t *g, void *arg);
+
+/* One column tile of one pass of a row too long for SRAM: the row's
+ * per-row registers (accumulators, totals) live across its tiles. */
+static void compute_multipass(emit_t *g, const tile *t)
+{
+	npu_mfunc *f = g->f;
+	int ri = -1, j = 0;
+
+	memset(g->xrowc, 0, sizeof g->xrowc);
+	memset(g->xrow, 0, sizeof g->xrow);
+	if (t->pass == 0 && t->first) {
+		for (int i = 0; i < g->K->nx; i++)
+			g->rowm[i] = -1;
+		after_red(g, -1); /* per-row values before the first reduction */
+	}
+	for (int i = 0; i < g->K->nx; i++)
+		if (g->K->x[i].op == NPU_X_RED && j++ == t->pass)
+			ri = i;
+	if (ri < 0) { /* the last pass: elementwise results */
+		npu_emit_pass(g, t->cn, body_stores, NULL);
+		return;
+	}
+	if (t->first) {
+		int acc = npu_mv(f);
+		f->node = g->K->x[ri].node;
+		npu_memit(f, NPU_OP_VLI, acc, 0, 0,
+			  npu_mfimm(g->K->x[ri].vop == NPU_OP_VMAX ? -INFINITY : 0.0f));
+		g->rowm[ri] = acc;
+	}
+	npu_emit_pass(g, t->cn, body_red, &ri);
+	if (t->last)
+		after_red(g, ri);
+}
+
 static void compute_tile(emit_t *g, const tile *t, int s)
 {
 	const npu_kern *K = g->K;
 
 	for (int o = 0; o < K->nops; o++)
 		g->slot[o] = g->slotb[o][s];
+	if (t->pass >= 0) {
+		compute_multipass(g, t);
+		return;
+	}
 	memset(g->xrowc, 0, sizeof g->xrowc);
 	memset(g->xrow, 0, sizeof g->xrow);
 	if (K->kind != NPU_KK_ROW) {
@@ -624,7 +699,15 @@ static int emit_ew(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		goto out;
 	}
 	tm = K->kn.tile_m > 0 ? K->kn.tile_m : 1;
-	tc = K->kind == NPU_KK_ROW ? g.n[g.q - 1] : K->kn.tile_c > 0 ? K->kn.tile_c : g.n[g.q - 1];
+	tc = K->kn.tile_c > 0 ? K->kn.tile_c : g.n[g.q - 1];
+	if (K->kind == NPU_KK_ROW && tc < g.n[g.q - 1]) {
+		/* rows longer than SRAM holds: one pass per reduction over
+		 * column tiles, one row at a time, then the epilogue pass */
+		g.npass = 1;
+		for (int i = 0; i < K->nx; i++)
+			g.npass += K->x[i].op == NPU_X_RED;
+		tm = 1;
+	}
 	if (tc > g.n[g.q - 1])
 		tc = g.n[g.q - 1];
 	if (tm > g.n[g.q - 2])
@@ -652,20 +735,24 @@ static int emit_ew(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		goto out;
 	}
 	g.steng = E - 1;
-	nt = nouter * ntr * ntc;
+	nt = nouter * ntr * ntc * (g.npass ? g.npass : 1);
 	if (!(tl = malloc((size_t)nt * sizeof *tl))) {
 		npu_errf(e, "out of memory");
 		goto out;
 	}
 	for (int64_t o = 0, i = 0; o < nouter; o++)
 		for (int64_t r = 0; r < ntr; r++)
-			for (int64_t cc = 0; cc < ntc; cc++, i++) {
-				tl[i].outer = o;
-				tl[i].r0 = r * tm;
-				tl[i].rn = g.n[g.q - 2] - r * tm < tm ? g.n[g.q - 2] - r * tm : tm;
-				tl[i].c0 = cc * tc;
-				tl[i].cn = g.n[g.q - 1] - cc * tc < tc ? g.n[g.q - 1] - cc * tc : tc;
-			}
+			for (int p = 0; p < (g.npass ? g.npass : 1); p++)
+				for (int64_t cc = 0; cc < ntc; cc++, i++) {
+					tl[i].outer = o;
+					tl[i].r0 = r * tm;
+					tl[i].rn = g.n[g.q - 2] - r * tm < tm ? g.n[g.q - 2] - r * tm : tm;
+					tl[i].c0 = cc * tc;
+					tl[i].cn = g.n[g.q - 1] - cc * tc < tc ? g.n[g.q - 1] - cc * tc : tc;
+					tl[i].pass = g.npass ? p : -1;
+					tl[i].first = cc == 0;
+					tl[i].last = cc == ntc - 1;
+				}
 	for (int o = 0; o < K->nops; o++)
 		if (!K->ops[o].out && g.used[o])
 			ldsem_used[g.ldeng[o]] = 1;

@@ -63,15 +63,23 @@ static int tile_ew(npu_kir *ir, npu_kern *K, const npu_target *t, npu_err *e)
 	if (K->kind == NPU_KK_ROW) {
 		tc = n[q - 1];
 		double row = (double)tc * bpe + bprow;
-		if (row * bufs > budget)
-			return npu_errf(e, "kernel %s: a row of %lld elements needs %.0f KiB with %d buffers, SRAM holds %.0f KiB (multi-pass rows are not implemented)",
-					K->name, (long long)tc, row * bufs / 1024, bufs,
-					budget / 1024);
-		tm = target / (tc ? tc : 1);
-		if (tm < 1)
+		if (K->set.tile_c && K->set.tile_c < tc) {
+			tc = K->set.tile_c; /* multi-pass, asked for */
 			tm = 1;
-		if ((double)tm * row * bufs > budget)
-			tm = (int64_t)(budget / (row * bufs));
+		} else if (row * bufs > budget) {
+			/* the row does not fit: one DRAM pass per reduction */
+			tc = (int64_t)((budget - bprow * bufs) / (bpe * bufs));
+			tc = tc > t->vlen ? tc / t->vlen * t->vlen : tc;
+			if (tc > 32768)
+				tc = 32768;
+			tm = 1;
+		} else {
+			tm = target / (tc ? tc : 1);
+			if (tm < 1)
+				tm = 1;
+			if ((double)tm * row * bufs > budget)
+				tm = (int64_t)(budget / (row * bufs));
+		}
 	} else {
 		tc = n[q - 1] < target ? n[q - 1] : (target / t->vlen) * t->vlen;
 		if (tc < 1)
@@ -86,6 +94,8 @@ static int tile_ew(npu_kir *ir, npu_kern *K, const npu_target *t, npu_err *e)
 		tm = K->set.tile_m;
 	if (K->set.tile_c && K->kind != NPU_KK_ROW)
 		tc = K->set.tile_c;
+	if (tc < 1)
+		return npu_errf(e, "kernel %s: not even one element per tile fits SRAM", K->name);
 	if ((double)tm * ((double)tc * bpe + bprow) * bufs > budget)
 		return npu_errf(e, "kernel %s: tile %lldx%lld needs %.0f KiB with %d buffers, SRAM holds %.0f KiB",
 				K->name, (long long)tm, (long long)tc,

@@ -331,6 +331,28 @@ START_TEST(t_bias_relu_traffic)
 }
 END_TEST
 
+/* Rows longer than a tile: one DRAM pass per reduction, then the
+ * epilogue pass (forced here with the tile_c knob). */
+START_TEST(t_multipass)
+{
+	fxrun one = { 0 }, multi = { 0 }, sm = { 0 };
+	npu_err e;
+
+	setup_tmp();
+	run_fixture("rmsnorm_float32", &one);
+	ck_assert_int_eq(npu_cc_parse_knob(&multi.o, "*.tile_c=100", &e), 0);
+	run_fixture("rmsnorm_float32", &multi);
+	/* RMSNorm reads x twice (the mean of squares, then the scaling) */
+	ck_assert_uint_gt(multi.dram_rd, one.dram_rd + 4 * 32 * 256 * 4 / 2);
+	memset(&multi, 0, sizeof multi);
+	ck_assert_int_eq(npu_cc_parse_knob(&multi.o, "*.tile_c=64", &e), 0);
+	run_fixture("rmsnorm_bfloat16", &multi);
+	ck_assert_int_eq(npu_cc_parse_knob(&sm.o, "_softmax.tile_c=32", &e), 0);
+	run_fixture("attention_sdpa", &sm);
+	teardown_tmp();
+}
+END_TEST
+
 /* The small target: 32x32 array, 1 MiB SRAM, two DMA engines. */
 START_TEST(t_edge)
 {
@@ -634,6 +656,7 @@ int main(void)
 	tcase_add_test(tc, t_errors);
 	tcase_add_test(tc, t_provenance_dumps);
 	tcase_add_test(tc, t_edge);
+	tcase_add_test(tc, t_multipass);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
