@@ -1403,6 +1403,15 @@ static int do_conv(fz *z, int node)
 		if (w < 0)
 			return -1;
 	}
+	if (ir->v[x].dtype == NPU_DT_F32 && ir->fp32prec == 2) {
+		/* medium: one bf16 pass (high is served by the fp32 mode) */
+		int xh, xl, wh, wl;
+		if (split_bf16(z, x, node, 1, &xh, &xl) < 0 ||
+		    split_bf16(z, w, node, 1, &wh, &wl) < 0)
+			return -1;
+		x = xh;
+		w = wh;
+	}
 	if ((k = new_kern(z, NPU_KK_MM, node)) < 0)
 		return -1;
 	npu_kern *K = &ir->k[k];
