@@ -36,6 +36,7 @@ typedef struct emit_t {
 	int *ldeng, *used, steng;
 	int *rowop;              /* mm: operand read once per row (vbcast) */
 	int npass;               /* row kernels in several passes: how many */
+	int nacc;                /* mm: accumulator regions in rotation */
 	int xoff[4], xrowc[4], xrow[4], xvlen, xone;
 	int64_t ioff[4];         /* unrolled chunk: byte offset per size */
 	unsigned emask;          /* element sizes in use (bit per index) */

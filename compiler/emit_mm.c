@@ -117,7 +117,7 @@ static void epi_begin(emit_t *g, const npu_kern *K, const blk *T, int64_t et,
 		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, SEM_ST, 0, 0);
 	for (int o = 0; o < K->nops; o++)
 		g->slot[o] = g->slotb[o][s];
-	g->accslot = accs[s];
+	g->accslot = accs[et % g->nacc];
 	memset(g->xrowc, 0, sizeof g->xrowc);
 }
 
@@ -148,11 +148,10 @@ static void epi_end(emit_t *g, const npu_kern *K, const blk *T, int64_t et,
 	npu_mfunc *f = g->f;
 	int s = (int)(et & 1);
 
-	if (et + 2 < nt) {
+	if (et + g->nacc < nt)
 		npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, SEM_ACCF, 0, 0);
-		if (epi_loads)
-			npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, SEM_FREE, 0, 0);
-	}
+	if (et + 2 < nt && epi_loads)
+		npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, SEM_FREE, 0, 0);
 	npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, SEM_CMP, 0, 0);
 	npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + qs, SEM_CMP, 0, 0);
 	for (int o = 0; o < K->nops; o++) {
@@ -182,7 +181,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	int64_t mb = K->kn.tile_m, nb = K->kn.tile_n, nbm, nbn, nt;
 	int64_t R = t->mxu_rows, C = t->mxu_cols;
 	const npu_kopnd *A = &K->ops[K->mm_a], *W = &K->ops[K->mm_b];
-	uint64_t addr = 0, slotA[2], slotB[2], slotAl[2], slotBl[2], accs[2];
+	uint64_t addr = 0, slotA[2], slotB[2], slotAl[2], slotBl[2], accs[3];
 	int split = K->mm_alo >= 0;
 	const npu_kopnd *Al = split ? &K->ops[K->mm_alo] : NULL;
 	const npu_kopnd *Wl = split ? &K->ops[K->mm_blo] : NULL;
@@ -291,8 +290,11 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			 (unsigned long long)(t->acc_bytes >> 10));
 		goto out;
 	}
-	accs[0] = NPU_ACC_BASE;
-	accs[1] = NPU_ACC_BASE + (((uint64_t)(mb * nb * 4) + 63) & ~63ull);
+	/* three accumulator regions when they fit: the matrix unit can start
+	 * block t + 1 while the epilogue of block t - 1 still reads */
+	g.nacc = 3 * (((uint64_t)(mb * nb * 4) + 63) & ~63ull) <= t->acc_bytes ? 3 : 2;
+	for (int i = 0; i < 3; i++)
+		accs[i] = NPU_ACC_BASE + (uint64_t)i * (((uint64_t)(mb * nb * 4) + 63) & ~63ull);
 	if (!(bl = malloc((size_t)nt * sizeof *bl))) {
 		npu_errf(e, "out of memory");
 		goto out;
@@ -415,7 +417,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_MLD2, 0, 0);
 				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_MLD2 + 1, 0, 0);
 			}
-			if (it >= 2)
+			if (it >= g.nacc)
 				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_ACCF, 0, 0);
 			for (int64_t k0 = 0; k0 < KK; k0 += R)
 				for (int64_t n0 = 0; n0 < T->nn; n0 += C) {
@@ -441,7 +443,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					xa = npu_mx(f);
 					xb = npu_mx(f);
 					npu_mli(f, xa, (int64_t)(slotA[s] + (uint64_t)(k0 * esz)));
-					npu_mli(f, xb, (int64_t)(accs[s] + (uint64_t)(n0 * 4)));
+					npu_mli(f, xb, (int64_t)(accs[it % g.nacc] + (uint64_t)(n0 * 4)));
 					npu_mli(f, xc, T->mn);
 					npu_memit(f, NPU_OP_MMAC, xa, xb, xc, k0 ? NPU_MMAC_ACC : 0);
 					pi++;
