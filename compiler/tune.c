@@ -62,13 +62,15 @@ typedef struct kstate {
 	int trial;            /* records written this session */
 } kstate;
 
+/* A worker: one job of n candidates (n > 1 only with measure_batch). */
 typedef struct slot {
 	pid_t pid;
 	int fd;
-	int kern, cand;
+	int n;
+	int *kern, *cand;     /* [n] */
+	npu_tune_meas *m;     /* [n], filled from the pipe */
+	size_t got;           /* bytes of m read so far */
 	double start;
-	npu_tune_meas m;
-	size_t got;
 } slot;
 
 typedef struct tuner {
@@ -405,27 +407,37 @@ static int prime(tuner *t, int ki, npu_err *e)
 
 /* ---- workers ------------------------------------------------------------ */
 
-static void child(tuner *t, int fd, int ki, int i)
+static void child(tuner *t, int fd, const slot *s)
 {
-	const npu_tune_kernel *K = t->ks[ki].k;
-	npu_tune_meas m;
-	const char *p;
-	size_t left = sizeof m;
+	const char *sigs[s->n], *knobs[s->n];
+	const char *p = (const char *)s->m;
+	size_t left = s->n * sizeof *s->m;
+	int rc;
 
 	setpgid(0, 0);
 	signal(SIGPIPE, SIG_DFL);
 	/* a crashing candidate is a record, not a core file in the cwd */
 	setrlimit(RLIMIT_CORE, &(struct rlimit){ 0, 0 });
-	memset(&m, 0, sizeof m);
-	m.status = NPU_TUNE_FAILED;
-	m.bytes = -1;
-	if (t->o->measure(t->o->ctx, K->sig, K->c[i].knobs, &m) < 0) {
-		m.status = NPU_TUNE_FAILED;
-		if (!m.reason[0])
-			snprintf(m.reason, sizeof m.reason, "measurement failed");
+	for (int j = 0; j < s->n; j++) {
+		const npu_tune_kernel *K = t->ks[s->kern[j]].k;
+		memset(&s->m[j], 0, sizeof s->m[j]);
+		s->m[j].status = NPU_TUNE_FAILED;
+		s->m[j].bytes = -1;
+		sigs[j] = K->sig;
+		knobs[j] = K->c[s->cand[j]].knobs;
 	}
-	m.reason[sizeof m.reason - 1] = 0;
-	for (p = (const char *)&m; left;) {
+	if (t->o->measure_batch)
+		rc = t->o->measure_batch(t->o->ctx, s->n, sigs, knobs, s->m);
+	else
+		rc = t->o->measure(t->o->ctx, sigs[0], knobs[0], s->m);
+	for (int j = 0; j < s->n; j++) {
+		if (rc < 0)
+			s->m[j].status = NPU_TUNE_FAILED;
+		if (s->m[j].status == NPU_TUNE_FAILED && !s->m[j].reason[0])
+			snprintf(s->m[j].reason, sizeof s->m[j].reason, "measurement failed");
+		s->m[j].reason[sizeof s->m[j].reason - 1] = 0;
+	}
+	while (left) {
 		ssize_t n = write(fd, p, left);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -437,7 +449,19 @@ static void child(tuner *t, int fd, int ki, int i)
 	_exit(0);
 }
 
-static int launch(tuner *t, int ki, int i, npu_err *e)
+static void slot_free(slot *s)
+{
+	free(s->kern);
+	free(s->cand);
+	free(s->m);
+	s->kern = s->cand = NULL;
+	s->m = NULL;
+	s->pid = 0;
+	s->fd = -1;
+}
+
+/* Starts a worker on the n candidates (kern[j], cand[j]). */
+static int launch(tuner *t, int n, const int *kern, const int *cand, npu_err *e)
 {
 	slot *s = NULL;
 	int fds[2];
@@ -450,54 +474,68 @@ static int launch(tuner *t, int ki, int i, npu_err *e)
 		}
 	if (!s)
 		return npu_errf(e, "tune: no free worker slot");
-	if (pipe2(fds, O_CLOEXEC) < 0)
+	memset(s, 0, sizeof *s);
+	s->n = n;
+	s->kern = malloc(n * sizeof *s->kern);
+	s->cand = malloc(n * sizeof *s->cand);
+	s->m = calloc(n, sizeof *s->m);
+	if (!s->kern || !s->cand || !s->m) {
+		slot_free(s);
+		return npu_errf(e, "tune: out of memory");
+	}
+	memcpy(s->kern, kern, n * sizeof *kern);
+	memcpy(s->cand, cand, n * sizeof *cand);
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		slot_free(s);
 		return npu_errf(e, "tune: pipe: %s", strerror(errno));
+	}
 	fflush(NULL); /* or the child would flush the parent's buffers again */
 	pid = fork();
 	if (pid < 0) {
 		close(fds[0]);
 		close(fds[1]);
+		slot_free(s);
 		return npu_errf(e, "tune: fork: %s", strerror(errno));
 	}
 	if (pid == 0) {
 		close(fds[0]);
-		child(t, fds[1], ki, i);
+		child(t, fds[1], s);
 	}
 	setpgid(pid, pid); /* also here: the child may not have run yet */
 	close(fds[1]);
-	memset(s, 0, sizeof *s);
 	s->pid = pid;
 	s->fd = fds[0];
-	s->kern = ki;
-	s->cand = i;
 	s->start = now_s();
-	t->ks[ki].st[i] = C_RUNNING;
-	t->ks[ki].used++;
-	t->ks[ki].left--;
-	t->ks[ki].picks++;
+	for (int j = 0; j < n; j++) {
+		kstate *k = &t->ks[kern[j]];
+		k->st[cand[j]] = C_RUNNING;
+		k->used++;
+		k->left--;
+		k->picks++;
+	}
 	t->nrun++;
 	return 0;
 }
 
-/* Records slot s's outcome m and frees the slot. */
-static int finish(tuner *t, slot *s, npu_tune_meas *m, npu_err *e)
+/* Records the outcome m of candidate i of kernel ki, measured since start. */
+static int finish_one(tuner *t, int ki, int i, double start, const npu_tune_meas *m,
+		      npu_err *e)
 {
-	kstate *k = &t->ks[s->kern];
-	npu_tune_best *b = &t->best[s->kern];
+	kstate *k = &t->ks[ki];
+	npu_tune_best *b = &t->best[ki];
 	npu_tunerec r;
-	int ret = 0;
 
-	base_rec(t, k, s->cand, &r);
+	base_rec(t, k, i, &r);
 	r.status = m->status;
 	r.reason = m->reason[0] ? m->reason : NULL;
-	r.wall_s = now_s() - s->start;
+	r.wall_s = now_s() - start;
 	r.trial = ++k->trial;
-	k->st[s->cand] = C_DONE;
+	k->st[i] = C_DONE;
 	b->measured++;
 	if (m->status == NPU_TUNE_OK && m->cycles > 0) {
 		r.cycles = m->cycles;
 		r.bytes = m->bytes;
-		note_ok(t, s->kern, s->cand, (double)m->cycles);
+		note_ok(t, ki, i, (double)m->cycles);
 		fit(k);
 	} else if (m->status == NPU_TUNE_ILLEGAL) {
 		b->illegal++;
@@ -508,23 +546,17 @@ static int finish(tuner *t, slot *s, npu_tune_meas *m, npu_err *e)
 				   "failed";
 		b->failed++;
 	}
-	if (t->db)
-		ret = npu_tunedb_add(t->db, &r, e);
 	if (t->o->progress)
-		t->o->progress(t->o->ctx, k->k, k->k->c[s->cand].knobs, k->trial, m,
-			       b->cycles);
-	close(s->fd);
-	s->pid = 0;
-	s->fd = -1;
-	t->nrun--;
-	return ret;
+		t->o->progress(t->o->ctx, k->k, k->k->c[i].knobs, k->trial, m, b->cycles);
+	return t->db ? npu_tunedb_add(t->db, &r, e) : 0;
 }
 
-/* Reaps slot s after its pipe closed (or on a timeout, after killing it). */
+/* Reaps slot s once its result is in, its pipe closed or its time ran
+ * out, records its candidates and frees it. */
 static int reap(tuner *t, slot *s, int timed_out, npu_err *e)
 {
-	npu_tune_meas m;
-	int ws = 0;
+	npu_tune_meas fail;
+	int ws = 0, ret = 0, ok;
 
 	/* The worker's group goes first, with whatever it left running: while
 	 * the worker is not yet reaped its pid (the group id) cannot be
@@ -533,25 +565,28 @@ static int reap(tuner *t, slot *s, int timed_out, npu_err *e)
 	while (waitpid(s->pid, &ws, 0) < 0 && errno == EINTR)
 		;
 	/* A full result counts even if our SIGKILL beat the worker's own exit. */
-	if (!timed_out && s->got == sizeof s->m &&
-	    ((WIFEXITED(ws) && WEXITSTATUS(ws) == 0) ||
-	     (WIFSIGNALED(ws) && WTERMSIG(ws) == SIGKILL))) {
-		m = s->m;
-	} else {
-		memset(&m, 0, sizeof m);
-		m.status = NPU_TUNE_FAILED;
-		if (timed_out)
-			snprintf(m.reason, sizeof m.reason, "timed out after %g s",
-				 t->timeout);
-		else if (WIFSIGNALED(ws))
-			snprintf(m.reason, sizeof m.reason, "worker killed by signal %d (%s)",
-				 WTERMSIG(ws), strsignal(WTERMSIG(ws)));
-		else
-			snprintf(m.reason, sizeof m.reason,
-				 "worker exited with status %d without a result",
-				 WIFEXITED(ws) ? WEXITSTATUS(ws) : -1);
-	}
-	return finish(t, s, &m, e);
+	ok = !timed_out && s->got == s->n * sizeof *s->m &&
+	     ((WIFEXITED(ws) && WEXITSTATUS(ws) == 0) ||
+	      (WIFSIGNALED(ws) && WTERMSIG(ws) == SIGKILL));
+	memset(&fail, 0, sizeof fail);
+	fail.status = NPU_TUNE_FAILED;
+	if (timed_out)
+		snprintf(fail.reason, sizeof fail.reason, "timed out after %g s", t->timeout);
+	else if (WIFSIGNALED(ws))
+		snprintf(fail.reason, sizeof fail.reason, "worker killed by signal %d (%s)",
+			 WTERMSIG(ws), strsignal(WTERMSIG(ws)));
+	else
+		snprintf(fail.reason, sizeof fail.reason,
+			 "worker exited with status %d without a result",
+			 WIFEXITED(ws) ? WEXITSTATUS(ws) : -1);
+	for (int j = 0; j < s->n; j++)
+		if (finish_one(t, s->kern[j], s->cand[j], s->start, ok ? &s->m[j] : &fail,
+			       e) < 0)
+			ret = -1;
+	close(s->fd);
+	slot_free(s);
+	t->nrun--;
+	return ret;
 }
 
 /* Waits for at least one running worker to finish (or time out). */
@@ -587,12 +622,13 @@ static int wait_some(tuner *t, npu_err *e)
 		ssize_t got;
 		if (!pf[i].revents)
 			continue;
-		got = read(s->fd, (char *)&s->m + s->got, sizeof s->m - s->got);
+		size_t need = s->n * sizeof *s->m;
+		got = read(s->fd, (char *)s->m + s->got, need - s->got);
 		if (got > 0)
 			s->got += (size_t)got;
 		/* A full result ends the worker: no need to wait for EOF, which
 		 * a process it left behind (holding the pipe) would delay. */
-		if (got > 0 && s->got < sizeof s->m)
+		if (got > 0 && s->got < need)
 			continue;
 		if (got < 0 && errno == EINTR)
 			continue;
@@ -648,8 +684,44 @@ static void kill_all(tuner *t)
 		while (waitpid(s->pid, NULL, 0) < 0 && errno == EINTR)
 			;
 		close(s->fd);
-		s->pid = 0;
+		slot_free(s);
 	}
+}
+
+/* The next job: one candidate of the least-served kernel, or with
+ * measure_batch one candidate of every kernel that has budget left.
+ * Returns the number of candidates put in kern[], cand[]. */
+static int next_job(tuner *t, int *kern, int *cand)
+{
+	int n = 0, ki;
+
+	while ((ki = pick_kernel(t)) >= 0) {
+		int i = pick_cand(t, &t->ks[ki]);
+		if (i < 0) {
+			t->ks[ki].left = 0;
+			continue;
+		}
+		if (!t->o->measure_batch)
+			return kern[0] = ki, cand[0] = i, 1;
+		break;
+	}
+	if (!t->o->measure_batch || ki < 0)
+		return 0;
+	for (ki = 0; ki < t->nk; ki++) {
+		kstate *k = &t->ks[ki];
+		int i;
+		if (k->left <= 0 || k->used >= t->trials)
+			continue;
+		if ((i = pick_cand(t, k)) < 0) {
+			k->left = 0;
+			continue;
+		}
+		kern[n] = ki;
+		cand[n++] = i;
+		/* picked: not picked again by the next job while it runs */
+		k->st[i] = C_RUNNING;
+	}
+	return n;
 }
 
 static int search(tuner *t, npu_err *e)
@@ -657,22 +729,32 @@ static int search(tuner *t, npu_err *e)
 	for (int ki = 0; ki < t->nk; ki++)
 		if (prime(t, ki, e) < 0)
 			return -1;
+	int *kern = malloc((t->nk + 1) * sizeof *kern);
+	int *cand = malloc((t->nk + 1) * sizeof *cand);
+	int ret = -1;
+
+	if (!kern || !cand) {
+		npu_errf(e, "tune: out of memory");
+		goto out;
+	}
 	for (;;) {
-		int ki;
-		while (t->nrun < t->jobs && (ki = pick_kernel(t)) >= 0) {
-			int i = pick_cand(t, &t->ks[ki]);
-			if (i < 0) {
-				t->ks[ki].left = 0;
-				continue;
-			}
-			if (launch(t, ki, i, e) < 0)
-				return -1;
+		while (t->nrun < t->jobs) {
+			int n = next_job(t, kern, cand);
+			if (!n)
+				break;
+			if (launch(t, n, kern, cand, e) < 0)
+				goto out;
 		}
 		if (!t->nrun)
-			return 0;
+			break;
 		if (wait_some(t, e) < 0)
-			return -1;
+			goto out;
 	}
+	ret = 0;
+out:
+	free(kern);
+	free(cand);
+	return ret;
 }
 
 int npu_tune_run(const npu_tune_opts *o, const npu_tune_kernel *ks, int nk,
@@ -681,7 +763,7 @@ int npu_tune_run(const npu_tune_opts *o, const npu_tune_kernel *ks, int nk,
 	tuner t = { 0 };
 	int ret = -1;
 
-	if (!o->measure)
+	if (!o->measure && !o->measure_batch)
 		return npu_errf(e, "tune: no measurement callback");
 	memset(best, 0, nk * sizeof *best);
 	for (int i = 0; i < nk; i++) {
@@ -1082,91 +1164,153 @@ static int add_knobs(npu_ccopts *o, const char *kernel, const char *knobs,
 	return 0;
 }
 
-/* Simulates r's program in timing-only mode: the total cycles, or those of
- * the kernels named in names[n] when n > 0. */
-static int simulate(const npu_ccresult *r, const char *const *names, int n,
-		    int64_t *cycles, int64_t *bytes, npu_err *e)
+/* Simulates r's program in timing-only mode: its total cycles and bytes. */
+static int simulate(const npu_ccresult *r, int64_t *cycles, int64_t *bytes,
+		    npu_err *e)
+{
+	npu_sim_opts so = { 0 };
+	npu_sim *s;
+
+	so.timing_only = 1;
+	if (!(s = npu_sim_new(&r->prog, &r->t, &so, e)))
+		return -1;
+	if (npu_sim_run(s, e) != 0) {
+		npu_sim_free(s);
+		return -1;
+	}
+	*cycles = (int64_t)npu_sim_stats_get(s)->total_cycles;
+	*bytes = (int64_t)(npu_sim_stats_get(s)->dram_rd + npu_sim_stats_get(s)->dram_wr);
+	npu_sim_free(s);
+	return 0;
+}
+
+static int find_sig(const gctx *g, const char *sig)
+{
+	for (int i = 0; i < g->ns; i++)
+		if (!strcmp(g->tk[i].sig, sig))
+			return i;
+	return -1;
+}
+
+/* Simulates r's program in timing-only mode and sums, for each j < n, the
+ * cycles and DRAM bytes of the kernels of signature si[j] into m[j]. */
+static int simulate_sigs(const gctx *g, const npu_ccresult *r, const int *si,
+			 int n, npu_tune_meas *m, npu_err *e)
 {
 	npu_sim_opts so = { 0 };
 	const npu_trace_kernel *kx;
 	npu_sim *s;
 	size_t nkx;
-	int rc;
+	int *owner = calloc(r->prog.nkernels + 1, sizeof *owner);
 
+	if (!owner)
+		return npu_errf(e, "out of memory");
+	/* program kernel -> which of the n signatures it belongs to */
+	for (uint32_t pk = 0; pk < r->prog.nkernels; pk++) {
+		owner[pk] = -1;
+		for (int j = 0; j < n && owner[pk] < 0; j++)
+			for (int q = 0; q < g->gs[si[j]].nk; q++)
+				if (!strcmp(r->prog.kernels[pk].name,
+					    g->r.ir.k[g->gs[si[j]].kerns[q]].name)) {
+					owner[pk] = j;
+					break;
+				}
+	}
 	so.timing_only = 1;
-	if (!(s = npu_sim_new(&r->prog, &r->t, &so, e)))
-		return -1;
-	rc = npu_sim_run(s, e);
-	if (rc != 0) {
+	if (!(s = npu_sim_new(&r->prog, &r->t, &so, e)) || npu_sim_run(s, e) != 0) {
 		npu_sim_free(s);
+		free(owner);
 		return -1;
 	}
-	if (n <= 0) {
-		const npu_sim_stats *st = npu_sim_stats_get(s);
-		*cycles = (int64_t)st->total_cycles;
-		*bytes = (int64_t)(st->dram_rd + st->dram_wr);
-		npu_sim_free(s);
-		return 0;
-	}
-	*cycles = *bytes = 0;
+	for (int j = 0; j < n; j++)
+		m[j].cycles = m[j].bytes = 0;
 	nkx = npu_sim_kexecs(s, &kx);
 	for (size_t i = 0; i < nkx; i++) {
-		const char *kn;
-		if (kx[i].kernel < 0 || (uint32_t)kx[i].kernel >= r->prog.nkernels)
+		int j;
+		if (kx[i].kernel < 0 || (uint32_t)kx[i].kernel >= r->prog.nkernels ||
+		    (j = owner[kx[i].kernel]) < 0)
 			continue;
-		kn = r->prog.kernels[kx[i].kernel].name;
-		for (int j = 0; j < n; j++)
-			if (!strcmp(kn, names[j])) {
-				*cycles += (int64_t)(kx[i].end - kx[i].start);
-				*bytes += (int64_t)(kx[i].dram_rd + kx[i].dram_wr);
-				break;
-			}
+		m[j].cycles += (int64_t)(kx[i].end - kx[i].start);
+		m[j].bytes += (int64_t)(kx[i].dram_rd + kx[i].dram_wr);
 	}
+	for (int j = 0; j < n; j++)
+		m[j].status = NPU_TUNE_OK;
 	npu_sim_free(s);
+	free(owner);
 	return 0;
 }
 
-/* Runs in a worker: compile with the candidate, simulate, count. */
+/* Compiles with candidate knobs[j] on every kernel of sigs[j] and
+ * simulates; 0 when every m[j] is filled, -1 with e set when the compile
+ * or the simulation failed. */
+static int measure_together(gctx *g, int n, const char *const *sigs,
+			    const char *const *knobs, npu_tune_meas *m, npu_err *e)
+{
+	npu_ccopts o = quiet_opts(g->cc);
+	npu_ccresult r = { 0 };
+	int si[n], rc;
+
+	for (int j = 0; j < n; j++) {
+		if ((si[j] = find_sig(g, sigs[j])) < 0)
+			return npu_errf(e, "unknown kernel signature");
+		for (int q = 0; q < g->gs[si[j]].nk; q++)
+			if (add_knobs(&o, g->r.ir.k[g->gs[si[j]].kerns[q]].name, knobs[j], e) < 0)
+				return -1;
+	}
+	if (npu_cc_compile(&o, &r, e) < 0) {
+		npu_cc_free(&r);
+		return -2;
+	}
+	rc = simulate_sigs(g, &r, si, n, m, e);
+	npu_cc_free(&r);
+	return rc;
+}
+
+/* Runs in a worker: one candidate. */
 static int graph_measure(void *ctx, const char *sig, const char *knobs,
 			 npu_tune_meas *m)
 {
-	gctx *g = ctx;
-	npu_ccopts o = quiet_opts(g->cc);
-	npu_ccresult r = { 0 };
 	npu_err e = { "" };
-	const char *names[256];
-	int si = -1, n = 0;
+	int rc = measure_together(ctx, 1, &sig, &knobs, m, &e);
 
-	for (int i = 0; i < g->ns; i++)
-		if (!strcmp(g->tk[i].sig, sig))
-			si = i;
-	if (si < 0) {
-		snprintf(m->reason, sizeof m->reason, "unknown kernel signature");
-		return -1;
-	}
-	for (int j = 0; j < g->gs[si].nk && n < 256; j++) {
-		const char *kn = g->r.ir.k[g->gs[si].kerns[j]].name;
-		names[n++] = kn;
-		if (add_knobs(&o, kn, knobs, &e) < 0)
-			goto fail;
-	}
-	if (npu_cc_compile(&o, &r, &e) < 0) {
-		/* the compiler refused the setting: a constraint it checks */
+	if (rc == -2) /* the compiler refused the setting: a constraint */
 		m->status = NPU_TUNE_ILLEGAL;
+	else if (rc < 0)
+		m->status = NPU_TUNE_FAILED;
+	if (rc < 0)
 		snprintf(m->reason, sizeof m->reason, "%s", e.msg);
-		npu_cc_free(&r);
-		return 0;
-	}
-	if (simulate(&r, names, n, &m->cycles, &m->bytes, &e) < 0) {
-		npu_cc_free(&r);
-		goto fail;
-	}
-	npu_cc_free(&r);
-	m->status = NPU_TUNE_OK;
 	return 0;
-fail:
-	m->status = NPU_TUNE_FAILED;
-	snprintf(m->reason, sizeof m->reason, "%s", e.msg);
+}
+
+/* Runs in a worker: one candidate of each of n signatures in one compile
+ * and one simulation; when that fails (one candidate the compiler
+ * refuses, one that faults), each is measured alone, so the failure is
+ * pinned on the right one. */
+static int graph_measure_batch(void *ctx, int n, const char *const *sigs,
+			       const char *const *knobs, npu_tune_meas *m)
+{
+	gctx *g = ctx;
+
+	/* in chunks whose settings fit the compile options */
+	for (int j0 = 0, j1; j0 < n; j0 = j1) {
+		int used = g->cc->nknobs;
+		npu_err e = { "" };
+		for (j1 = j0; j1 < n; j1++) {
+			int si = find_sig(g, sigs[j1]), items = 1;
+			for (const char *p = knobs[j1]; *p; p++)
+				items += *p == ',';
+			if (si >= 0)
+				items *= g->gs[si].nk;
+			if (j1 > j0 && used + items > NPU_MAX_KNOBS)
+				break;
+			used += items;
+		}
+		if (j1 - j0 > 1 &&
+		    measure_together(g, j1 - j0, sigs + j0, knobs + j0, m + j0, &e) == 0)
+			continue;
+		for (int j = j0; j < j1; j++)
+			graph_measure(ctx, sigs[j], knobs[j], &m[j]);
+	}
 	return 0;
 }
 
@@ -1265,6 +1409,10 @@ int npu_tune_graph(npu_ccopts *cc, const npu_tune_opts *o, npu_tune_summary *sum
 		goto out;
 	npu_tune_hex64(g.r.t.hash, hash);
 	to.measure = graph_measure;
+	/* all kernels are in one program: one simulation measures a
+	 * candidate of each (kernels run one after another, so each one's
+	 * cycles are its own) */
+	to.measure_batch = o->no_batch ? NULL : graph_measure_batch;
 	to.ctx = &g;
 	if (!to.target)
 		to.target = g.r.t.name;
@@ -1316,10 +1464,10 @@ int npu_tune_graph(npu_ccopts *cc, const npu_tune_opts *o, npu_tune_summary *sum
 		npu_ccresult r = { 0 };
 		int64_t bytes;
 		npu_err e2 = { "" };
-		if (simulate(&g.r, NULL, 0, &s.default_total, &bytes, &e2) < 0)
+		if (simulate(&g.r, &s.default_total, &bytes, &e2) < 0)
 			s.default_total = -1;
 		if (npu_cc_compile(&q, &r, &e2) < 0 ||
-		    simulate(&r, NULL, 0, &s.tuned_total, &bytes, &e2) < 0)
+		    simulate(&r, &s.tuned_total, &bytes, &e2) < 0)
 			s.tuned_total = -1;
 		npu_cc_free(&r);
 	}

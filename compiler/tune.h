@@ -60,6 +60,16 @@ typedef struct npu_tune_meas {
 typedef int (*npu_tune_measure_fn)(void *ctx, const char *sig,
 				   const char *knobs, npu_tune_meas *m);
 
+/* Measures n candidates at once, one per kernel (sigs[j] with knobs[j]),
+ * filling m[j]; runs in a worker.  For kernels that are measured together
+ * anyway, like the kernels of one program: one compile and one simulation
+ * then measure a candidate of every kernel.  Returns 0, or -1 when all
+ * failed. */
+typedef int (*npu_tune_measure_batch_fn)(void *ctx, int n,
+					 const char *const *sigs,
+					 const char *const *knobs,
+					 npu_tune_meas *m);
+
 /* Called in the parent after each outcome (may be NULL), e.g. to print
  * progress; trial is the kernel's 1-based measurement index, best its best
  * cycles so far (-1 if none). */
@@ -77,8 +87,11 @@ typedef struct npu_tune_opts {
 	const char *compiler;    /* compiler version, e.g. PACKAGE_VERSION */
 	const char *session;     /* label of this run; NULL: made from the time */
 	int no_reuse;            /* 1: measure even what the database knows */
+	int no_batch;            /* npu_tune_graph: 1 measures one candidate per
+	                          * compile + simulation (slower; isolates) */
 	unsigned seed;           /* exploration order; 0: fixed default */
 	npu_tune_measure_fn measure;
+	npu_tune_measure_batch_fn measure_batch; /* when set, used instead */
 	npu_tune_progress_fn progress;
 	void *ctx;               /* passed to the callbacks */
 } npu_tune_opts;
