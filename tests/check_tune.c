@@ -591,6 +591,55 @@ START_TEST(search_scales_with_workers)
 }
 END_TEST
 
+static const char *batch_log;
+
+static int synth_batch(void *ctx, int n, const char *const *sigs,
+		       const char *const *knobs, npu_tune_meas *m)
+{
+	FILE *f = fopen(batch_log, "a");
+	if (f) {
+		fprintf(f, "%d\n", n);
+		fclose(f);
+	}
+	for (int j = 0; j < n; j++)
+		synth_measure(ctx, sigs[j], knobs[j], &m[j]);
+	return 0;
+}
+
+/* measure_batch: one worker job measures a candidate of every kernel. */
+START_TEST(search_in_batches)
+{
+	synth s = { NULL, -1, -1, -1, 0 };
+	npu_tune_kernel k[2] = { make_kernel("mm A", 1 << 30), make_kernel("mm B", 4096) };
+	npu_tune_best best[2];
+	npu_err e = { "" };
+	npu_tune_opts o = opts(&s, tpath("b.db"));
+	int jobs = 0, cands = 0, n;
+
+	batch_log = tpath("batches");
+	o.measure = NULL;
+	o.measure_batch = synth_batch;
+	ck_assert_int_eq(npu_tune_run(&o, k, 2, best, &e), 0);
+	FILE *f = fopen(batch_log, "r");
+	ck_assert_ptr_nonnull(f);
+	while (fscanf(f, "%d", &n) == 1) {
+		jobs++;
+		cands += n;
+		ck_assert_int_le(n, 2);
+	}
+	fclose(f);
+	ck_assert_int_eq(cands, 64);
+	ck_assert_int_le(jobs, 33); /* two kernels per job (one may run out first) */
+	for (int i = 0; i < 2; i++) {
+		ck_assert_int_eq(best[i].measured, 32);
+		ck_assert_msg(best[i].cycles <= exhaustive_best(&k[i], &s) * 1.05, "%s", k[i].sig);
+	}
+	npu_tune_best_free(best, 2);
+	free_kernel(&k[0]);
+	free_kernel(&k[1]);
+}
+END_TEST
+
 /* A measurement that leaves a process behind: the result still counts at
  * once (no timeout), and the leftover is killed with the worker's group. */
 START_TEST(search_kills_leftovers)
@@ -796,6 +845,7 @@ static Suite *suite(void)
 	tcase_add_test(t, search_contains_crash_hang_illegal);
 	tcase_add_test(t, search_scales_with_workers);
 	tcase_add_test(t, search_kills_leftovers);
+	tcase_add_test(t, search_in_batches);
 	tcase_add_test(t, search_without_callback_fails);
 	suite_add_tcase(s, t);
 	t = tcase_create("graph");
