@@ -448,6 +448,7 @@ static uint64_t dram_of(const emit_t *g, int op)
 typedef struct tile {
 	int64_t outer;       /* linear index over dims 0..q-3 */
 	int64_t r0, rn, c0, cn;
+	int64_t on;          /* ew: blocks of dim q-3 folded into the tile */
 	int pass;            /* multi-pass rows: which pass (-1: single pass) */
 	int first, last;     /* multi-pass: the row's first / last column tile */
 } tile;
@@ -491,6 +492,30 @@ static void tile_io(emit_t *g, const tile *t, int s, int store)
 			continue;
 		tile_dram(g, t, o, &off);
 		q = store ? g->steng : g->ldeng[o];
+		if (t->on > 1) {
+			/* three dims in one transfer: rows of cn, rn, on */
+			int64_t sa = g->st[o][g->q - 2] * esz, so = g->st[o][g->q - 3] * esz;
+			int64_t rb = t->cn * esz, pk = t->rn * t->cn * esz;
+			uint64_t d = dram_of(g, o) + (uint64_t)(off * esz);
+			if (store)
+				npu_emit_dmaf(g, q, NPU_OP_DST, d, g->slotb[o][s], rb,
+					      t->rn, rb, sa, t->on, pk, so);
+			else
+				npu_emit_dmaf(g, q, NPU_OP_DLD, g->slotb[o][s], d, rb,
+					      t->rn, sa, rb, t->on, so, pk);
+			continue;
+		}
+		if (!store && g->stage && g->stage[o] && t->rn > 1) {
+			/* [cn][rn] as stored, then the transpose on chip */
+			npu_emit_dmaf(g, q, NPU_OP_DLD, g->stage[o],
+				      dram_of(g, o) + (uint64_t)(off * esz),
+				      t->rn * esz, t->cn, g->st[o][g->q - 1] * esz,
+				      t->rn * esz, 1, 0, 0);
+			npu_emit_dmaf(g, q, NPU_OP_DCP, g->slotb[o][s], g->stage[o],
+				      esz, t->cn, t->rn * esz, esz,
+				      t->rn, esz, t->cn * esz);
+			continue;
+		}
 		if (rowlevel_out(g, o))
 			npu_emit_dma(g, q, store, dram_of(g, o) + (uint64_t)(off * esz),
 				     g->slotb[o][s], esz, t->rn, 1,
@@ -579,7 +604,7 @@ static void compute_tile(emit_t *g, const tile *t, int s)
 	memset(g->xrowc, 0, sizeof g->xrowc);
 	memset(g->xrow, 0, sizeof g->xrow);
 	if (K->kind != NPU_KK_ROW) {
-		npu_emit_row(g, t->rn * t->cn);
+		npu_emit_row(g, t->on * t->rn * t->cn);
 		return;
 	}
 	npu_emit_rows(g, t->rn, t->cn);
@@ -639,8 +664,9 @@ int npu_emit_setup(emit_t *g, const npu_emitctx *c, int k, npu_mfunc *f)
 	g->slotb = calloc((size_t)(g->K->nops + 1), sizeof *g->slotb);
 	g->ldeng = calloc((size_t)(g->K->nops + 1), sizeof *g->ldeng);
 	g->used = calloc((size_t)(g->K->nops + 1), sizeof *g->used);
+	g->stage = calloc((size_t)(g->K->nops + 1), sizeof *g->stage);
 	if (!g->lv || !g->memo || !g->rowm || !g->st || !g->slot || !g->slotb ||
-	    !g->ldeng || !g->used)
+	    !g->ldeng || !g->used || !g->stage)
 		return -1;
 	npu_emit_level(g->K, g->lv, NULL);
 	for (int i = 0; i < g->K->nx; i++)
@@ -672,6 +698,7 @@ void npu_emit_cleanup(emit_t *g)
 	free(g->slotb);
 	free(g->ldeng);
 	free(g->used);
+	free(g->stage);
 	free(g->rowop);
 }
 
@@ -681,7 +708,7 @@ static int emit_ew(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	const npu_kern *K = &c->ir->k[k];
 	int rc = -1, nbuf = K->kn.bufs > 1 ? 2 : 1;
 	int E = c->t->dma_engines, nld = E > 1 ? E - 1 : 1;
-	int64_t tm, tc, ntr, ntc, nouter = 1;
+	int64_t tm, tc, ntr, ntc, nouter = 1, fold = 1;
 	tile *tl = NULL;
 	int64_t nt = 0;
 	uint64_t addr = 0;
@@ -716,16 +743,39 @@ static int emit_ew(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		nouter *= g.n[d];
 	ntr = (g.n[g.q - 2] + tm - 1) / tm;
 	ntc = (g.n[g.q - 1] + tc - 1) / tc;
+	/* ew tiles that cover whole [rows][cols] planes take several planes
+	 * of the dim before, when every operand's rows are contiguous (the
+	 * third DMA level), instead of one small tile per plane */
+	fold = 1;
+	if (K->kind == NPU_KK_EW && g.q >= 3 && tm == g.n[g.q - 2] &&
+	    tc == g.n[g.q - 1] && !g.npass) {
+		int ok = 1;
+		for (int o = 0; o < K->nops; o++)
+			ok &= g.st[o][g.q - 1] == 1 || !(K->ops[o].out || g.used[o]);
+		if (ok && tm * tc < 32768) {
+			fold = 32768 / (tm * tc);
+			if (fold > g.n[g.q - 3])
+				fold = g.n[g.q - 3];
+		}
+	}
 	/* SRAM slots */
 	for (int o = 0; o < K->nops; o++) {
 		int esz = npu_dtype_size(c->ir->v[K->ops[o].val].dtype);
-		uint64_t bytes = (uint64_t)(tm * (rowlevel_out(&g, o) ? 1 : tc) * esz);
+		uint64_t bytes = (uint64_t)(fold * tm * (rowlevel_out(&g, o) ? 1 : tc) * esz);
 		bytes = (bytes + 63) & ~63ull;
 		for (int s = 0; s < nbuf; s++) {
 			g.slotb[o][s] = addr;
 			addr += bytes;
 		}
 		g.ldeng[o] = o % nld;
+		/* a transposed input (unit stride across rows): staged in SRAM
+		 * as read from DRAM, whole rows, then transposed SRAM to SRAM,
+		 * instead of one DRAM burst per element */
+		if (!K->ops[o].out && g.used[o] && g.st[o][g.q - 2] == 1 &&
+		    g.st[o][g.q - 1] != 1 && g.st[o][g.q - 1] != 0 && tm > 1) {
+			g.stage[o] = addr;
+			addr += bytes;
+		}
 	}
 	if (addr > c->t->sram_bytes - NPU_SPILL_BYTES) {
 		npu_errf(e, "kernel %s: tile %lldx%lld needs %llu KiB of SRAM, %llu KiB available",
@@ -735,6 +785,25 @@ static int emit_ew(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		goto out;
 	}
 	g.steng = E - 1;
+	if (fold > 1) {
+		/* tiles over blocks of `fold` planes of dim q-3 */
+		int64_t n3 = g.n[g.q - 3], nb3 = (n3 + fold - 1) / fold, i = 0;
+		nt = nouter / n3 * nb3;
+		if (!(tl = malloc((size_t)nt * sizeof *tl))) {
+			npu_errf(e, "out of memory");
+			goto out;
+		}
+		for (int64_t o = 0; o < nouter / n3; o++)
+			for (int64_t b = 0; b < nb3; b++, i++) {
+				memset(&tl[i], 0, sizeof tl[i]);
+				tl[i].outer = o * n3 + b * fold;
+				tl[i].on = n3 - b * fold < fold ? n3 - b * fold : fold;
+				tl[i].rn = g.n[g.q - 2];
+				tl[i].cn = g.n[g.q - 1];
+				tl[i].pass = -1;
+			}
+		goto tiles_done;
+	}
 	nt = nouter * ntr * ntc * (g.npass ? g.npass : 1);
 	if (!(tl = malloc((size_t)nt * sizeof *tl))) {
 		npu_errf(e, "out of memory");
@@ -752,7 +821,9 @@ static int emit_ew(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					tl[i].pass = g.npass ? p : -1;
 					tl[i].first = cc == 0;
 					tl[i].last = cc == ntc - 1;
+					tl[i].on = 1;
 				}
+tiles_done:
 	for (int o = 0; o < K->nops; o++)
 		if (!K->ops[o].out && g.used[o])
 			ldsem_used[g.ldeng[o]] = 1;

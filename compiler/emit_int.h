@@ -37,6 +37,7 @@ typedef struct emit_t {
 	int *rowop;              /* mm: operand read once per row (vbcast) */
 	int npass;               /* row kernels in several passes: how many */
 	int nacc;                /* mm: accumulator regions in rotation */
+	uint64_t *stage;         /* per operand: SRAM staging for a transpose, 0 */
 	int xoff[4], xrowc[4], xrow[4], xvlen, xone;
 	int64_t ioff[4];         /* unrolled chunk: byte offset per size */
 	unsigned emask;          /* element sizes in use (bit per index) */
