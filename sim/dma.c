@@ -144,6 +144,8 @@ static int move(npu_sim *s, int eng, const sim_entry *e, uint64_t t0, xfer *x)
 				return side_fault(s, e, eng, t0, "destination",
 						  x->dst_dram, da, rowb);
 			memmove(pd, ps, (size_t)rowb);
+			if (!x->dst_dram)
+				sim_wrote(s, da, (uint64_t)rowb);
 			if (x->src_dram && !x->gather)
 				charge_row(s, x, sa, (uint64_t)rowb);
 			if (x->dst_dram)

@@ -162,17 +162,97 @@ static int mldw(npu_sim *s, const sim_insn *in, const sim_entry *e, uint64_t t0)
 	return 0;
 }
 
+void sim_mc_drop(npu_sim *s, uint64_t a, uint64_t n)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+
+	for (int i = 0; i < SIM_MC_N; i++) {
+		sim_mc *c = &s->mc[i];
+		if (c->valid && a < c->hi && a + n > c->lo)
+			c->valid = 0;
+		if (c->valid) {
+			lo = c->lo < lo ? c->lo : lo;
+			hi = c->hi > hi ? c->hi : hi;
+		}
+	}
+	s->mc_lo = lo;
+	s->mc_hi = hi;
+}
+
+/* Bytes an input block covers, as rows_ok() checked them. */
+static void in_span(uint64_t ia, int64_t is, int64_t M, int64_t len,
+		    uint64_t *lo, uint64_t *hi)
+{
+	int64_t span = is * (M - 1);
+
+	*lo = span < 0 ? ia + (uint64_t)span : ia;
+	*hi = (span > 0 ? ia + (uint64_t)span : ia) + (uint64_t)len;
+}
+
+/*
+ * The mmac's M x K inputs at ia (row stride is) as fp32: a cached
+ * conversion when one matches, else a new one (into the cache when it
+ * is small enough, else the scratch buffer).  NULL when out of memory.
+ */
+static const float *inputs_f32(npu_sim *s, uint64_t ia, int64_t M)
+{
+	sim_mxu *m = &s->m;
+	int sz = npu_dtype_size(m->dt);
+	int64_t K = m->K, is = m->istride;
+	size_t cnt = (size_t)(M * K);
+	float *f;
+	sim_mc *c = NULL;
+
+	for (int i = 0; i < SIM_MC_N; i++) {
+		c = &s->mc[i];
+		if (c->valid && c->ia == ia && c->is == is && c->M == M &&
+		    c->K == K && c->dt == m->dt)
+			return c->f;
+	}
+	if (cnt <= ((size_t)8 << 20) / sizeof(float)) {
+		c = &s->mc[s->mc_next];
+		s->mc_next = (s->mc_next + 1) % SIM_MC_N;
+		c->valid = 0;
+		if (sim_grow((void **)&c->f, &c->cap, cnt, sizeof *c->f) < 0)
+			return NULL;
+		f = c->f;
+	} else {
+		c = NULL;
+		if (sim_grow((void **)&s->sa, &s->nsa, cnt, sizeof *s->sa) < 0)
+			return NULL;
+		f = s->sa;
+	}
+	for (int64_t i = 0; i < M; i++) {
+		const uint8_t *in = sim_local(s, ia + (uint64_t)(i * is), K * sz);
+		npu_load_f32_n(m->dt, f + i * K, in, (size_t)K);
+	}
+	if (c) {
+		*c = (sim_mc){ ia, 0, 0, is, M, K, m->dt, 1, c->f, c->cap };
+		in_span(ia, is, M, K * sz, &c->lo, &c->hi);
+		if (s->mc_hi == 0 || c->lo < s->mc_lo)
+			s->mc_lo = c->lo;
+		if (c->hi > s->mc_hi)
+			s->mc_hi = c->hi;
+	}
+	return f;
+}
+
 /* The values of one mmac: acc[m][n] (+)= sum_k in[m][k] * W[k][n]. */
 static int mmac_values(npu_sim *s, const sim_entry *e, int64_t M, int acc)
 {
 	sim_mxu *m = &s->m;
 	int sz = npu_dtype_size(m->dt);
 	int64_t K = m->K, N = m->N, is = m->istride, as = m->astride;
-	uint64_t ia = (uint64_t)e->x[0], oa = (uint64_t)e->x[1];
+	uint64_t ia = (uint64_t)e->x[0], oa = (uint64_t)e->x[1], lo, hi;
+	const float *a;
 
 	if (m->os && load_weights(s, (uint64_t)m->waddr, m->wstride) < 0)
 		return -1;
+	/* The outputs overwrite local memory: drop conversions they touch
+	 * (after this mmac has converted its own inputs, if they overlap). */
+	in_span(oa, as, M, N * 4, &lo, &hi);
 	if (is_int(m->dt)) {
+		sim_wrote(s, lo, hi - lo);
 		for (int64_t i = 0; i < M; i++) {
 			const uint8_t *in = sim_local(s, ia + (uint64_t)(i * is), K * sz);
 			uint8_t *out = sim_local(s, oa + (uint64_t)(i * as), N * 4);
@@ -189,16 +269,13 @@ static int mmac_values(npu_sim *s, const sim_entry *e, int64_t M, int acc)
 		}
 		return 0;
 	}
-	if (sim_grow((void **)&s->sa, &s->nsa, (size_t)(M * K), sizeof *s->sa) < 0)
+	if (!(a = inputs_f32(s, ia, M)))
 		return -1;
-	for (int64_t i = 0; i < M; i++) {
-		const uint8_t *in = sim_local(s, ia + (uint64_t)(i * is), K * sz);
-		npu_load_f32_n(m->dt, s->sa + i * K, in, (size_t)K);
-	}
+	sim_wrote(s, lo, hi - lo);
 	if (as >= N * 4 && as % 4 == 0) {
 		float *c = (float *)(void *)sim_local(s, oa, 0);
 		cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)M, (int)N,
-			    (int)K, 1.0f, s->sa, (int)K, m->wf, (int)N,
+			    (int)K, 1.0f, a, (int)K, m->wf, (int)N,
 			    acc ? 1.0f : 0.0f, c, (int)(as / 4));
 		return 0;
 	}
@@ -206,7 +283,7 @@ static int mmac_values(npu_sim *s, const sim_entry *e, int64_t M, int acc)
 	for (int64_t i = 0; i < M; i++) {
 		float *c = (float *)(void *)sim_local(s, oa + (uint64_t)(i * as), 0);
 		cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 1, (int)N,
-			    (int)K, 1.0f, s->sa + i * K, (int)K, m->wf, (int)N,
+			    (int)K, 1.0f, a + i * K, (int)K, m->wf, (int)N,
 			    acc ? 1.0f : 0.0f, c, (int)N);
 	}
 	return 0;

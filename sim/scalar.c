@@ -2,7 +2,7 @@
  * scalar.c - the scalar unit: fetches the one instruction stream from pc 0,
  * executes scalar instructions (1 cycle each, a taken branch lat_branch
  * more) and dispatches everything else into the queue of its unit (1
- * cycle, see sim_dispatch).
+ * cycle, see dispatch()).
  *
  * sim_scalar_step() runs instructions until the scalar unit is no longer
  * the earliest unit (s->sched_lim), blocks, halts or faults: most programs
@@ -41,10 +41,12 @@ static int scalar_mem(npu_sim *s, const sim_insn *in, uint32_t pc)
 	}
 	case NPU_OP_ST:
 		memcpy(m, &x[in->a], 8);
+		sim_wrote(s, a, 8);
 		break;
 	default: {
 		int32_t v = (int32_t)x[in->a];
 		memcpy(m, &v, 4);
+		sim_wrote(s, a, 4);
 		break;
 	}
 	}
@@ -132,6 +134,61 @@ static int scalar_exec(npu_sim *s, const sim_insn *in, uint32_t pc,
 	return s->tg->lat_branch;
 }
 
+/*
+ * Dispatches pc's non-scalar instruction into its unit's queue: 1 done,
+ * 0 blocked on a full queue, -1 fault.
+ */
+static int dispatch(npu_sim *s, const sim_insn *in, uint32_t pc)
+{
+	sim_unit *sc = &s->u[NPU_UNIT_SCL];
+	int ui = in->unit;
+	sim_unit *u;
+	sim_entry *en;
+	uint32_t slot;
+
+	if (ui >= s->nunits)
+		return sim_fault(s, NPU_UNIT_SCL, pc, sc->t,
+				 "unit %s does not exist on target '%s' "
+				 "(%d DMA engines)", npu_unit_name(ui),
+				 s->tg->name, s->tg->dma_engines);
+	if (ui == NPU_UNIT_SCL) {
+		/* sig/wait on the scalar unit itself */
+		sim_sync_exec(s, NPU_UNIT_SCL, in, pc, s->cur_kx, sc->t);
+		s->pc = pc + 1;
+		return 1;
+	}
+	u = &s->u[ui];
+	if (u->qn == s->qdepth) {
+		sc->blocked = BLK_QUEUE;
+		sc->bsem = ui;
+		sc->bsince = sc->t;
+		sc->bkx = s->cur_kx;
+		return 0;
+	}
+	slot = u->qhead + u->qn;
+	if (slot >= s->qdepth)
+		slot -= s->qdepth;
+	en = &u->q[slot];
+	en->pc = pc;
+	en->kx = s->cur_kx;
+	en->t = sc->t;
+	en->x[0] = s->x[in->xr[0]];
+	en->x[1] = s->x[in->xr[1]];
+	en->x[2] = s->x[in->xr[2]];
+	en->vl = s->vl;
+	if (!u->qn++) {
+		/* The unit becomes runnable: the scalar unit's batch ends there. */
+		uint64_t k = sim_max(u->t, en->t + 1);
+		if (k < s->sched_lim)
+			s->sched_lim = k;
+		sim_ready(s, ui);
+	}
+	sim_rec(s, sc, sc->t, sc->t + 1, NPU_US_BUSY, s->cur_kx);
+	sc->t += 1;
+	s->pc = pc + 1;
+	return 1;
+}
+
 int sim_scalar_step(npu_sim *s)
 {
 	sim_unit *u = &s->u[NPU_UNIT_SCL];
@@ -158,7 +215,7 @@ int sim_scalar_step(npu_sim *s)
 					 "illegal instruction word 0x%016llx",
 					 (unsigned long long)s->p->code[pc]);
 		if (in->uclass != NPU_UC_SCL) {
-			rc = sim_dispatch(s, in, pc);
+			rc = dispatch(s, in, pc);
 			if (rc <= 0)
 				return rc;
 		} else {

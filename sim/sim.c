@@ -129,6 +129,9 @@ static int predecode(npu_sim *s, npu_err *e)
 		for (int i = 0; i < fi->nopd; i++)
 			if (fi->opd[i].kind == NPU_K_X && fi->opd[i].field <= NPU_F_C)
 				si->xmask |= 1u << fi->opd[i].field;
+		si->xr[0] = si->xmask & 1 ? si->a : NPU_NXREG;
+		si->xr[1] = si->xmask & 2 ? si->b : NPU_NXREG;
+		si->xr[2] = si->xmask & 4 ? si->c : NPU_NXREG;
 		switch (oi->uclass) {
 		case NPU_UC_SCL: si->unit = NPU_UNIT_SCL; break;
 		case NPU_UC_VEC: si->unit = NPU_UNIT_VEC; break;
@@ -137,6 +140,8 @@ static int predecode(npu_sim *s, npu_err *e)
 		case NPU_UC_DMA: si->unit = (uint8_t)(NPU_UNIT_DMA0 + in.a); break;
 		default: si->unit = in.a; break; /* SYNC */
 		}
+		if (oi->uclass == NPU_UC_VEC)
+			sim_vec_predecode(s, si);
 	}
 	return 0;
 }
@@ -219,18 +224,31 @@ npu_sim *npu_sim_new(const npu_prog *p, const npu_target *t,
 		s->o.max_cycles = SIM_MAX_CYCLES; /* what an interval can hold */
 	s->vlen = t->vlen;
 	s->nunits = NPU_UNIT_DMA0 + t->dma_engines;
+	s->qdepth = (uint32_t)t->queue_depth;
 	s->cur_kernel = -1;
 	s->cur_kx = SIM_NONE;
 	if (predecode(s, e) < 0 || setup_memory(s, e) < 0)
 		goto fail;
+	/* row 0 of the per-state cycles: outside kernels */
+	if (sim_grow((void **)&s->kxc, &s->ckxc, 1, sizeof *s->kxc) < 0) {
+		npu_errf(e, "out of memory");
+		goto fail;
+	}
+	memset(s->kxc[0], 0, sizeof *s->kxc);
 	s->v = calloc((size_t)NPU_NVREG * s->vlen, sizeof *s->v);
+	s->vocc = calloc((size_t)s->vlen + 1, sizeof *s->vocc);
+	if (s->vocc)
+		for (int vl = 0; vl <= s->vlen; vl++) {
+			s->vocc[vl] = (uint32_t)sim_ceil_div((uint64_t)vl,
+							     (uint64_t)t->vec_lanes);
+		}
 	nb = t->sram_banks + t->acc_banks;
 	s->bank = calloc(nb, sizeof *s->bank);
 	s->bank_bytes = calloc(nb, sizeof *s->bank_bytes);
 	s->btouch = calloc(nb, sizeof *s->btouch);
 	s->chan_free = calloc(t->dram_channels, sizeof *s->chan_free);
 	s->chan_bytes = calloc(t->dram_channels, sizeof *s->chan_bytes);
-	if (!s->v || !s->bank || !s->bank_bytes || !s->btouch || !s->chan_free ||
+	if (!s->v || !s->vocc || !s->bank || !s->bank_bytes || !s->btouch || !s->chan_free ||
 	    !s->chan_bytes) {
 		npu_errf(e, "out of memory");
 		goto fail;
@@ -282,12 +300,16 @@ void npu_sim_free(npu_sim *s)
 	free(s->chan_free);
 	free(s->chan_bytes);
 	free(s->v);
+	free(s->vocc);
 	free(s->m.wf);
 	free(s->m.wi);
 	free(s->sa);
+	for (int i = 0; i < SIM_MC_N; i++)
+		free(s->mc[i].f);
 	free(s->sw);
 	free(s->kx);
 	free(s->kxmac);
+	free(s->kxc);
 	free(s->dmas);
 	free(s);
 }
@@ -362,8 +384,8 @@ void sim_sem_post(npu_sim *s, int sem, uint64_t t, int src)
  * sig/wait in unit ui's stream at t0.  Returns 0; a wait with no token
  * blocks the unit.
  */
-static void sync_exec(npu_sim *s, int ui, const sim_insn *in, uint32_t pc,
-		      uint32_t kx, uint64_t t0)
+void sim_sync_exec(npu_sim *s, int ui, const sim_insn *in, uint32_t pc,
+		   uint32_t kx, uint64_t t0)
 {
 	sim_unit *u = &s->u[ui];
 
@@ -395,36 +417,29 @@ static void sync_exec(npu_sim *s, int ui, const sim_insn *in, uint32_t pc,
 		sim_ready(s, ui);
 }
 
-void sim_done(npu_sim *s, sim_unit *u, uint32_t kx, uint64_t t)
-{
-	if (u->done < t)
-		u->done = t;
-	if (kx != SIM_NONE && s->kx[kx].end < t)
-		s->kx[kx].end = t;
-}
-
 /* Runs the entry at the head of unit ui's queue. */
 static int unit_step(npu_sim *s, int ui, uint64_t t0)
 {
 	sim_unit *u = &s->u[ui];
-	sim_entry en = u->q[u->qhead];
-	const sim_insn *in = &s->code[en.pc];
+	/* Nothing an entry runs dispatches, so its slot stays put. */
+	const sim_entry *en = &u->q[u->qhead];
+	const sim_insn *in = &s->code[en->pc];
 	sim_unit *sc = &s->u[NPU_UNIT_SCL];
 	int rc = 0;
 
 	s->start = t0;
 	u->st.insns++;
 	switch (in->uclass) {
-	case NPU_UC_VEC: rc = sim_vec_exec(s, in, &en, t0); break;
-	case NPU_UC_MXU: rc = sim_mxu_exec(s, in, &en, t0); break;
-	case NPU_UC_DMA: rc = sim_dma_exec(s, ui - NPU_UNIT_DMA0, in, &en, t0); break;
-	case NPU_UC_HOST: rc = sim_host_exec(s, in, &en, t0); break;
-	default: sync_exec(s, ui, in, en.pc, en.kx, t0); break;
+	case NPU_UC_VEC: rc = sim_vec_exec(s, in, en, t0); break;
+	case NPU_UC_MXU: rc = sim_mxu_exec(s, in, en, t0); break;
+	case NPU_UC_DMA: rc = sim_dma_exec(s, ui - NPU_UNIT_DMA0, in, en, t0); break;
+	case NPU_UC_HOST: rc = sim_host_exec(s, in, en, t0); break;
+	default: sim_sync_exec(s, ui, in, en->pc, en->kx, t0); break;
 	}
 	if (rc < 0)
 		return -1;
 	/* The entry has started: its queue slot is free again. */
-	if (++u->qhead == (uint32_t)s->tg->queue_depth)
+	if (++u->qhead == s->qdepth)
 		u->qhead = 0;
 	u->qn--;
 	sim_ready(s, ui);
@@ -435,58 +450,6 @@ static int unit_step(npu_sim *s, int ui, uint64_t t0)
 		sc->t = sim_max(sc->t, go);
 	}
 	return 0;
-}
-
-/* Entry point for the scalar unit's dispatch of a non-scalar instruction. */
-int sim_dispatch(npu_sim *s, const sim_insn *in, uint32_t pc)
-{
-	sim_unit *sc = &s->u[NPU_UNIT_SCL];
-	int ui = in->unit;
-	sim_unit *u;
-	sim_entry *en;
-	uint32_t slot;
-
-	if (ui >= s->nunits)
-		return sim_fault(s, NPU_UNIT_SCL, pc, sc->t,
-				 "unit %s does not exist on target '%s' "
-				 "(%d DMA engines)", npu_unit_name(ui),
-				 s->tg->name, s->tg->dma_engines);
-	if (ui == NPU_UNIT_SCL) {
-		/* sig/wait on the scalar unit itself */
-		sync_exec(s, NPU_UNIT_SCL, in, pc, s->cur_kx, sc->t);
-		s->pc = pc + 1;
-		return 1;
-	}
-	u = &s->u[ui];
-	if (u->qn == (uint32_t)s->tg->queue_depth) {
-		sc->blocked = BLK_QUEUE;
-		sc->bsem = ui;
-		sc->bsince = sc->t;
-		sc->bkx = s->cur_kx;
-		return 0;
-	}
-	slot = u->qhead + u->qn;
-	if (slot >= (uint32_t)s->tg->queue_depth)
-		slot -= s->tg->queue_depth;
-	en = &u->q[slot];
-	en->pc = pc;
-	en->kx = s->cur_kx;
-	en->t = sc->t;
-	en->x[0] = in->xmask & 1 ? s->x[in->a] : 0;
-	en->x[1] = in->xmask & 2 ? s->x[in->b] : 0;
-	en->x[2] = in->xmask & 4 ? s->x[in->c] : 0;
-	en->vl = s->vl;
-	if (!u->qn++) {
-		/* The unit becomes runnable: the scalar unit's batch ends there. */
-		uint64_t k = sim_max(u->t, en->t + 1);
-		if (k < s->sched_lim)
-			s->sched_lim = k;
-		sim_ready(s, ui);
-	}
-	sim_rec(s, sc, sc->t, sc->t + 1, NPU_US_BUSY, s->cur_kx);
-	sc->t += 1;
-	s->pc = pc + 1;
-	return 1;
 }
 
 static int deadlock(npu_sim *s)
@@ -519,10 +482,7 @@ int npu_sim_run(npu_sim *s, npu_err *e)
 		uint64_t bt = UINT64_MAX;
 		sim_unit *sc = &s->u[NPU_UNIT_SCL];
 
-		if (!s->halted && !sc->blocked) {
-			best = NPU_UNIT_SCL;
-			bt = sc->t;
-		}
+		/* The earliest ready unit other than the scalar one ... */
 		for (uint32_t m = s->ready; m; m &= m - 1) {
 			int i = __builtin_ctz(m);
 			sim_unit *u = &s->u[i];
@@ -532,28 +492,26 @@ int npu_sim_run(npu_sim *s, npu_err *e)
 				best = i;
 			}
 		}
-		if (best < 0)
-			break;
-		if (bt > maxc) {
-			uint32_t pc = best == NPU_UNIT_SCL ? s->pc :
-				      s->u[best].q[s->u[best].qhead].pc;
-			sim_fault(s, best, pc, bt,
-				  "the run exceeds the cycle limit (%llu)",
-				  (unsigned long long)maxc);
-			goto faulted;
-		}
-		if (best == NPU_UNIT_SCL) {
-			/* Run the scalar unit while it stays the earliest. */
-			uint64_t lim = UINT64_MAX;
-			for (uint32_t m = s->ready; m; m &= m - 1) {
-				sim_unit *u = &s->u[__builtin_ctz(m)];
-				uint64_t k = sim_max(u->t, u->q[u->qhead].t + 1);
-				if (k < lim)
-					lim = k;
+		/* ... unless the scalar unit comes first (it wins ties). */
+		if (!s->halted && !sc->blocked && sc->t <= bt) {
+			if (sc->t > maxc) {
+				sim_fault(s, NPU_UNIT_SCL, s->pc, sc->t,
+					  "the run exceeds the cycle limit (%llu)",
+					  (unsigned long long)maxc);
+				goto faulted;
 			}
-			s->sched_lim = lim < maxc ? lim : maxc;
+			/* It runs while it stays the earliest. */
+			s->sched_lim = bt < maxc ? bt : maxc;
 			rc = sim_scalar_step(s);
+		} else if (best < 0) {
+			break;
 		} else {
+			if (bt > maxc) {
+				sim_fault(s, best, s->u[best].q[s->u[best].qhead].pc, bt,
+					  "the run exceeds the cycle limit (%llu)",
+					  (unsigned long long)maxc);
+				goto faulted;
+			}
 			rc = unit_step(s, best, bt);
 		}
 		if (rc < 0)

@@ -29,7 +29,12 @@ typedef struct sim_insn {
 	uint8_t uclass;      /* enum npu_uclass */
 	uint8_t unit;        /* unit that runs it (SCL for scalar ones) */
 	uint8_t xmask;       /* bit f: field f (A, B, C) is a scalar register */
+	uint8_t xr[3];       /* ... that register, else NPU_NXREG (reads 0) */
 	int32_t kernel;      /* kernel index of this pc, -1 if none */
+	/* vector instructions (sim_vec_predecode) */
+	uint8_t vcls;        /* VC_* class */
+	uint8_t vsrc[3];     /* registers read; NPU_NVREG (always ready) pads */
+	uint32_t vlat;       /* latency of the class on the target */
 } sim_insn;
 
 /* A queue entry: an instruction dispatched to a unit. */
@@ -99,6 +104,23 @@ typedef struct sim_mxu {
 	uint64_t sync;       /* time of the last wait/sig in its stream */
 } sim_mxu;
 
+/*
+ * Matrix inputs already converted to fp32 (matrix.c): a GEMM streams the
+ * same input tile through the array once per weight tile, so converting
+ * it once saves most of the conversion work.  An entry is keyed by the
+ * exact operands and dropped by any write to local memory that overlaps
+ * its bytes (sim_wrote), so what it holds always equals a fresh
+ * conversion.
+ */
+#define SIM_MC_N 8
+typedef struct sim_mc {
+	uint64_t ia, lo, hi;  /* first row; bytes [lo, hi) it was read from */
+	int64_t is, M, K;
+	int dt, valid;
+	float *f;             /* M x K */
+	size_t cap;
+} sim_mc;
+
 struct npu_sim {
 	const npu_prog *p;
 	const npu_target *tg;
@@ -118,7 +140,7 @@ struct npu_sim {
 	uint64_t sram_bank_sz, acc_bank_sz;
 
 	/* scalar state */
-	int64_t x[NPU_NXREG];
+	int64_t x[NPU_NXREG + 1]; /* the last one stays 0 (see xr) */
 	uint32_t pc;
 	uint32_t vl;
 	int halted;
@@ -127,8 +149,9 @@ struct npu_sim {
 
 	/* vector state */
 	float *v;            /* NPU_NVREG x vlen */
-	uint64_t vready[NPU_NVREG];
+	uint64_t vready[NPU_NVREG + 1]; /* the last one stays 0 */
 	int vlen;
+	uint32_t *vocc;      /* vocc[vl] = ceil(vl / lanes_per_cycle) */
 
 	sim_mxu m;
 	sim_dma dma[NPU_MAX_DMA];
@@ -143,15 +166,24 @@ struct npu_sim {
 
 	sim_unit u[NPU_NUNIT];
 	int nunits;
+	uint32_t qdepth;     /* the target's queue_depth */
 	uint32_t ready;      /* bit u: unit u (not scalar) has work and can run */
 	sim_sem sem[NPU_NSEM];
 
 	npu_sim_stats st;
 	npu_trace_kernel *kx;
 	double *kxmac;       /* per kernel execution: macs / rate */
-	size_t nkx, ckx, ckxmac;
+	/* Cycles per state of kernel execution kx in row kx + 1 (row 0, for
+	 * SIM_NONE, is a sink), so recording needs no branch; copied into
+	 * s->kx at the end (sim_stats_finish). */
+	uint64_t (*kxc)[NPU_SIM_NSTATE];
+	size_t nkx, ckx, ckxmac, ckxc;
 	npu_trace_dma *dmas;
 	size_t ndmas, cdmas;
+
+	sim_mc mc[SIM_MC_N];
+	int mc_next;         /* entry to replace next */
+	uint64_t mc_lo, mc_hi; /* every valid entry's bytes lie in [lo, hi) */
 
 	/* scratch for the matrix unit, grown as needed */
 	float *sa, *sw;
@@ -172,7 +204,6 @@ int sim_fault(npu_sim *s, int unit, int64_t pc, uint64_t cycle,
 	      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 int sim_grow(void **p, size_t *cap, size_t need, size_t elem);
 void sim_sem_post(npu_sim *s, int sem, uint64_t t, int src);
-void sim_done(npu_sim *s, sim_unit *u, uint32_t kx, uint64_t t);
 /* Updates unit u's bit in s->ready. */
 static inline void sim_ready(npu_sim *s, int u)
 {
@@ -181,11 +212,15 @@ static inline void sim_ready(npu_sim *s, int u)
 	else
 		s->ready &= ~(1u << u);
 }
-/* Dispatches pc's instruction: 1 done, 0 blocked on a full queue, -1 fault. */
-int sim_dispatch(npu_sim *s, const sim_insn *in, uint32_t pc);
+/* sig or wait of instruction pc in unit ui's stream, at t0. */
+void sim_sync_exec(npu_sim *s, int ui, const sim_insn *in, uint32_t pc,
+		   uint32_t kx, uint64_t t0);
 
 /* scalar.c: runs the scalar unit for one instruction; 0 or -1 (fault). */
 int sim_scalar_step(npu_sim *s);
+
+/* vector.c: fills the vector fields of a decoded instruction. */
+void sim_vec_predecode(const npu_sim *s, sim_insn *si);
 
 /* vector.c, matrix.c, dma.c, host.c: run one entry that starts no
  * earlier than `t0` (max of unit time and dispatch + 1). */
@@ -193,6 +228,14 @@ int sim_vec_exec(npu_sim *s, const sim_insn *in, const sim_entry *e, uint64_t t0
 int sim_mxu_exec(npu_sim *s, const sim_insn *in, const sim_entry *e, uint64_t t0);
 int sim_dma_exec(npu_sim *s, int eng, const sim_insn *in, const sim_entry *e, uint64_t t0);
 int sim_host_exec(npu_sim *s, const sim_insn *in, const sim_entry *e, uint64_t t0);
+
+/* matrix.c: local bytes [a, a + n) were written (drops stale inputs). */
+void sim_mc_drop(npu_sim *s, uint64_t a, uint64_t n);
+static inline void sim_wrote(npu_sim *s, uint64_t a, uint64_t n)
+{
+	if (a < s->mc_hi && a + n > s->mc_lo)
+		sim_mc_drop(s, a, n);
+}
 
 /* mem.c */
 uint8_t *sim_local(npu_sim *s, uint64_t a, uint64_t n);
@@ -222,47 +265,71 @@ void sim_bank_clear(npu_sim *s);
 #define SIM_IV_STATE(v) ((int)((v) >> SIM_IV_ENDBITS & 7))
 #define SIM_IV_KERNEL(v) ((int32_t)((v) >> (SIM_IV_ENDBITS + 3)) - 1)
 
-void sim_rec_slow(npu_sim *s, sim_unit *u, uint64_t a, uint64_t b, int state,
-		  uint32_t kx);
+/* Appends idle up to a (a gap in the timeline); out of line, rare. */
+void sim_rec_gap(npu_sim *s, sim_unit *u, uint64_t a);
+/* Starts a new interval of key (state and kernel), ending at b. */
+void sim_rec_push(npu_sim *s, sim_unit *u, uint64_t key, uint64_t b);
 uint32_t sim_kx_begin(npu_sim *s, int kernel, uint64_t t);
 static inline npu_trace_kernel *sim_kx(npu_sim *s, uint32_t kx)
 {
 	return kx == SIM_NONE ? NULL : &s->kx[kx];
 }
 
-static inline void sim_kx_add(npu_trace_kernel *k, int state, uint64_t n)
+/* The packed key (state and kernel + 1) of an interval of kx. */
+static inline uint64_t sim_iv_key(const npu_sim *s, int state, uint32_t kx)
 {
-	switch (state) {
-	case NPU_US_BUSY: k->compute += n; break;
-	case NPU_US_DMA_WAIT: k->dma_wait += n; break;
-	case NPU_US_DEP_STALL: k->dep_stall += n; break;
-	case NPU_US_BANK_STALL: k->bank_stall += n; break;
-	default: break;
-	}
+	int32_t k = kx == SIM_NONE ? -1 : s->kx[kx].kernel;
+
+	/* Kernel indexes beyond the packed field's range share its last value. */
+	if (k > (1 << 21) - 2)
+		k = (1 << 21) - 2;
+	return (uint64_t)state << SIM_IV_ENDBITS |
+	       (uint64_t)(k + 1) << (SIM_IV_ENDBITS + 3);
 }
 
 /*
  * Records [a, b) of unit u in a state, for kernel execution kx: the part
  * before what is already recorded is dropped, a gap before it is idle.
- * The common case, extending the last interval, stays inline.
+ * Every unit calls this a few times per instruction, so it stays inline:
+ * extending the last interval is one add, a new one a compare and a store.
  */
 static inline void sim_rec(npu_sim *s, sim_unit *u, uint64_t a, uint64_t b,
 			   int state, uint32_t kx)
 {
-	if (b <= u->rec)
+	uint64_t n;
+
+	if (b <= u->rec || b <= a)
 		return;
-	if (a <= u->rec && u->niv && state == u->last_state && kx == u->last_kx) {
-		uint64_t n = b - u->rec;
+	if (a > u->rec)
+		sim_rec_gap(s, u, a);
+	n = b - u->rec;
+	u->st.cycles[state] += n;
+	s->kxc[kx + 1][state] += n;
+	if (state == u->last_state && kx == u->last_kx && u->niv) {
 		u->iv[u->niv - 1] += n;
-		u->st.cycles[state] += n;
-		u->rec = b;
-		if (kx != SIM_NONE)
-			sim_kx_add(&s->kx[kx], state, n);
-		return;
+	} else {
+		uint64_t key = sim_iv_key(s, state, kx);
+		u->last_state = state;
+		u->last_kx = kx;
+		if (u->niv && (u->iv[u->niv - 1] & ~SIM_MAX_CYCLES) == key)
+			u->iv[u->niv - 1] = key | b;
+		else if (u->niv < u->civ)
+			u->iv[u->niv++] = key | b;
+		else
+			sim_rec_push(s, u, key, b);
 	}
-	sim_rec_slow(s, u, a, b, state, kx);
+	u->rec = b;
 }
 int sim_stats_finish(npu_sim *s);
+
+/* Unit u's work (and kernel execution kx) completes no earlier than t. */
+static inline void sim_done(npu_sim *s, sim_unit *u, uint32_t kx, uint64_t t)
+{
+	if (u->done < t)
+		u->done = t;
+	if (kx != SIM_NONE && s->kx[kx].end < t)
+		s->kx[kx].end = t;
+}
 
 
 #endif

@@ -20,20 +20,24 @@
 
 #include "sim/sim_int.h"
 
-static void append(npu_sim *s, sim_unit *u, uint64_t a, uint64_t b, int state,
-		   int32_t kernel, uint32_t kx)
+/* Appends [u->rec, b) in a state of kernel execution kx (cycles only; the
+ * kernel execution's own counters are the caller's). */
+static void append(npu_sim *s, sim_unit *u, uint64_t b, int state, uint32_t kx)
 {
-	uint64_t key = (uint64_t)state << SIM_IV_ENDBITS |
-		       (uint64_t)(kernel + 1) << (SIM_IV_ENDBITS + 3);
+	uint64_t key = sim_iv_key(s, state, kx);
 
-	u->st.cycles[state] += b - a;
-	u->rec = b;
+	u->st.cycles[state] += b - u->rec;
 	u->last_state = state;
 	u->last_kx = kx;
-	if (u->niv && (u->iv[u->niv - 1] & ~SIM_MAX_CYCLES) == key) {
+	if (u->niv && (u->iv[u->niv - 1] & ~SIM_MAX_CYCLES) == key)
 		u->iv[u->niv - 1] = key | b;
-		return;
-	}
+	else
+		sim_rec_push(s, u, key, b);
+	u->rec = b;
+}
+
+void sim_rec_push(npu_sim *s, sim_unit *u, uint64_t key, uint64_t b)
+{
 	if (sim_grow((void **)&u->iv, &u->civ, u->niv + 1, sizeof *u->iv) < 0) {
 		s->oom = 1;
 		return;
@@ -41,36 +45,20 @@ static void append(npu_sim *s, sim_unit *u, uint64_t a, uint64_t b, int state,
 	u->iv[u->niv++] = key | b;
 }
 
-/* Kernel indexes beyond the packed field's range share its last value. */
-static int32_t kernel_of(npu_sim *s, uint32_t kx)
+void sim_rec_gap(npu_sim *s, sim_unit *u, uint64_t a)
 {
-	int32_t k = kx == SIM_NONE ? -1 : s->kx[kx].kernel;
-	return k < (1 << 21) - 2 ? k : (1 << 21) - 2;
-}
-
-void sim_rec_slow(npu_sim *s, sim_unit *u, uint64_t a, uint64_t b, int state,
-		  uint32_t kx)
-{
-	if (b <= u->rec)
-		return;
-	if (a < u->rec)
-		a = u->rec;
-	if (a >= b)
-		return;
-	if (a > u->rec)
-		append(s, u, u->rec, a, NPU_US_IDLE, -1, SIM_NONE);
-	append(s, u, a, b, state, kernel_of(s, kx), kx);
-	if (kx != SIM_NONE)
-		sim_kx_add(&s->kx[kx], state, b - a);
+	append(s, u, a, NPU_US_IDLE, SIM_NONE);
 }
 
 uint32_t sim_kx_begin(npu_sim *s, int kernel, uint64_t t)
 {
 	if (sim_grow((void **)&s->kx, &s->ckx, s->nkx + 1, sizeof *s->kx) < 0 ||
-	    sim_grow((void **)&s->kxmac, &s->ckxmac, s->nkx + 1, sizeof *s->kxmac) < 0) {
+	    sim_grow((void **)&s->kxmac, &s->ckxmac, s->nkx + 1, sizeof *s->kxmac) < 0 ||
+	    sim_grow((void **)&s->kxc, &s->ckxc, s->nkx + 2, sizeof *s->kxc) < 0) {
 		s->oom = 1;
 		return SIM_NONE;
 	}
+	memset(s->kxc[s->nkx + 1], 0, sizeof *s->kxc);
 	memset(&s->kx[s->nkx], 0, sizeof *s->kx);
 	s->kx[s->nkx].kernel = kernel;
 	s->kx[s->nkx].start = t;
@@ -97,8 +85,15 @@ int sim_stats_finish(npu_sim *s)
 		if (u->blocked)
 			sim_rec(s, u, u->bsince, total, NPU_US_DEP_STALL, u->bkx);
 		if (u->rec < total)
-			append(s, u, u->rec, total, NPU_US_IDLE, -1, SIM_NONE);
+			append(s, u, total, NPU_US_IDLE, SIM_NONE);
 		s->st.unit[i] = u->st;
+	}
+	for (size_t k = 0; k < s->nkx; k++) {
+		const uint64_t *c = s->kxc[k + 1];
+		s->kx[k].compute = c[NPU_US_BUSY];
+		s->kx[k].dma_wait = c[NPU_US_DMA_WAIT];
+		s->kx[k].dep_stall = c[NPU_US_DEP_STALL];
+		s->kx[k].bank_stall = c[NPU_US_BANK_STALL];
 	}
 	s->st.total_cycles = total;
 	return s->oom ? -1 : 0;

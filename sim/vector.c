@@ -198,6 +198,12 @@ static void vmem_do(npu_sim *s, const sim_insn *in, const vmem *m, float *va)
 			va[i] = f;
 		return;
 	}
+	if (!ld && m->n) {
+		/* the bytes vmem_check() found in range */
+		int64_t span = m->stride * (int64_t)(m->n - 1);
+		uint64_t lo = span < 0 ? m->addr + (uint64_t)span : m->addr;
+		sim_wrote(s, lo, (uint64_t)(span < 0 ? -span : span) + (uint64_t)m->size);
+	}
 	if (m->stride == m->size && m->n) {
 		p = sim_local(s, m->addr, (uint64_t)m->n * m->size);
 		if (ld)
@@ -268,39 +274,45 @@ all:
 		va[i] = r;
 }
 
-/* Latest ready time of the registers the instruction reads. */
-static uint64_t src_ready(const npu_sim *s, const sim_insn *in)
+void sim_vec_predecode(const npu_sim *s, sim_insn *si)
 {
-	const npu_opinfo *oi = &npu_optab[in->op];
-	uint64_t t = 0;
+	const npu_opinfo *oi = &npu_optab[si->op];
+	int n = 0;
 
+	si->vcls = (uint8_t)vclass(si->op);
+	si->vlat = (uint32_t)latency(s->tg, si->vcls);
 	switch (oi->fmt) {
 	case NPU_FMT_VVV:
-		t = sim_max(s->vready[in->b], s->vready[in->c]);
+		si->vsrc[n++] = si->b;
+		si->vsrc[n++] = si->c;
 		break;
 	case NPU_FMT_VV: case NPU_FMT_VVF: case NPU_FMT_VVT:
-		t = s->vready[in->b];
+		si->vsrc[n++] = si->b;
 		break;
 	default:
 		break;
 	}
 	if (oi->flags & NPU_RA)
-		t = sim_max(t, s->vready[in->a]);
-	return t;
+		si->vsrc[n++] = si->a;
+	while (n < 3)
+		si->vsrc[n++] = NPU_NVREG;
 }
 
 int sim_vec_exec(npu_sim *s, const sim_insn *in, const sim_entry *e, uint64_t t0)
 {
 	const npu_target *tg = s->tg;
 	sim_unit *u = &s->u[NPU_UNIT_VEC];
-	int cls = vclass(in->op);
+	int cls = in->vcls;
 	uint64_t issue, start, occ, ready;
 	vmem m;
 
-	issue = sim_max(t0, src_ready(s, in));
-	occ = sim_ceil_div(e->vl, tg->vec_lanes);
+	/* issue = max(t0, the latest ready time of the registers read) */
+	issue = sim_max(t0, sim_max(s->vready[in->vsrc[0]],
+				    sim_max(s->vready[in->vsrc[1]],
+					    s->vready[in->vsrc[2]])));
+	occ = s->vocc[e->vl];
 	if (cls == VC_TRANS)
-		occ *= tg->ii_trans;
+		occ *= (uint64_t)tg->ii_trans;
 	if (!occ)
 		occ = 1;
 	start = issue;
@@ -341,7 +353,7 @@ int sim_vec_exec(npu_sim *s, const sim_insn *in, const sim_entry *e, uint64_t t0
 	sim_rec(s, u, issue, start, NPU_US_BANK_STALL, e->kx);
 	sim_rec(s, u, start, start + occ, NPU_US_BUSY, e->kx);
 	u->t = start + occ;
-	ready = start + occ - 1 + latency(tg, cls);
+	ready = start + occ - 1 + in->vlat;
 	if (cls == VC_ST) {
 		sim_done(s, u, e->kx, start + occ);
 	} else {
