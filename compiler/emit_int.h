@@ -34,6 +34,7 @@ typedef struct emit_t {
 	uint64_t (*slotb)[2];    /* per operand and buffer */
 	uint64_t accslot;
 	int *ldeng, *used, steng;
+	int qs2;                 /* mm: second store engine, -1 */
 	int *rowop;              /* mm: operand read once per row (vbcast) */
 	int npass;               /* row kernels in several passes: how many */
 	int nacc;                /* mm: accumulator regions in rotation */

@@ -114,7 +114,8 @@ static void epi_begin(emit_t *g, const npu_kern *K, const blk *T, int64_t et,
 	if (epi_loads)
 		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, SEM_LD, 0, 0);
 	if (et >= 2)
-		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, SEM_ST, 0, 0);
+		for (int i = 0; i < (g->qs2 >= 0 ? 2 : 1); i++)
+			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, SEM_ST, 0, 0);
 	for (int o = 0; o < K->nops; o++)
 		g->slot[o] = g->slotb[o][s];
 	g->accslot = accs[et % g->nacc];
@@ -152,22 +153,29 @@ static void epi_end(emit_t *g, const npu_kern *K, const blk *T, int64_t et,
 		npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, SEM_ACCF, 0, 0);
 	if (et + 2 < nt && epi_loads)
 		npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, SEM_FREE, 0, 0);
-	npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, SEM_CMP, 0, 0);
-	npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + qs, SEM_CMP, 0, 0);
-	for (int o = 0; o < K->nops; o++) {
-		const npu_kopnd *P = &K->ops[o];
-		if (!P->out)
-			continue;
-		int pe = npu_dtype_size(g->ir->v[P->val].dtype);
-		int64_t off = T->m0 * P->stride[nd - 2] + T->n0 * P->stride[nd - 1];
-		if (nd == 3)
-			off += T->b * P->stride[0];
-		npu_emit_dma(g, qs, 1, dram_of(g, o) + (uint64_t)(off * pe),
-			     g->slotb[o][s], pe, T->mn, T->nn,
-			     P->stride[nd - 2], P->stride[nd - 1]);
+	/* the block's rows leave over two engines when there are four */
+	int nq = g->qs2 >= 0 && T->mn > 1 ? 2 : 1;
+	for (int h = 0; h < nq; h++) {
+		int q = h ? g->qs2 : qs;
+		int64_t r0 = h ? T->mn / 2 : 0, rn = nq == 1 ? T->mn : h ? T->mn - T->mn / 2 : T->mn / 2;
+		npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, SEM_CMP, 0, 0);
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + q, SEM_CMP, 0, 0);
+		for (int o = 0; o < K->nops; o++) {
+			const npu_kopnd *P = &K->ops[o];
+			if (!P->out)
+				continue;
+			int pe = npu_dtype_size(g->ir->v[P->val].dtype);
+			int64_t off = (T->m0 + r0) * P->stride[nd - 2] + T->n0 * P->stride[nd - 1];
+			if (nd == 3)
+				off += T->b * P->stride[0];
+			npu_emit_dma(g, q, 1, dram_of(g, o) + (uint64_t)(off * pe),
+				     g->slotb[o][s] + (uint64_t)(r0 * T->nn * pe), pe, rn,
+				     T->nn, P->stride[nd - 2], P->stride[nd - 1]);
+		}
 	}
 	if (et + 2 < nt)
-		npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + qs, SEM_ST, 0, 0);
+		for (int h = 0; h < (g->qs2 >= 0 ? 2 : 1); h++)
+			npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + (h ? g->qs2 : qs), SEM_ST, 0, 0);
 }
 
 int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
@@ -205,6 +213,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 
 	if (npu_emit_setup(&g, c, k, f) < 0)
 		return npu_errf(e, "out of memory");
+	g.qs2 = E >= 4 ? qa : -1;
 	if (!M || !N || !B) {
 		rc = 0;
 		goto out;
@@ -480,8 +489,10 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			epi_end(&g, K, ET, et, nt, epi_loads, qs, nd);
 		}
 	}
-	npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + qs, SEM_END, 0, 0);
-	npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, SEM_END, 0, 0);
+	for (int h = 0; h < (g.qs2 >= 0 ? 2 : 1); h++) {
+		npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + (h ? g.qs2 : qs), SEM_END, 0, 0);
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, SEM_END, 0, 0);
+	}
 	rc = 0;
 out:
 	free(bl);
