@@ -69,15 +69,27 @@ static int simulate(npu_ccresult *r, uint64_t *cycles, double *macc)
 	return 0;
 }
 
+/* A temporary file name under $TMPDIR (or /tmp). */
+static int tmpname(char *buf, size_t n, const char *stem)
+{
+	const char *d = getenv("TMPDIR");
+	int fd;
+
+	snprintf(buf, n, "%s/%sXXXXXX", d && *d ? d : "/tmp", stem);
+	fd = mkstemp(buf);
+	if (fd >= 0)
+		close(fd);
+	return fd < 0 ? -1 : 0;
+}
+
 static void gemm(const char *dt, int dtid)
 {
-	char path[] = "/tmp/bench_compileXXXXXX";
-	int fd = mkstemp(path);
+	char path[1024];
+	int fd = tmpname(path, sizeof path, "bench_compile");
 	static const int sizes[] = { 64, 128, 256, 512, 1024, 2048 };
 
 	if (fd < 0)
 		return;
-	close(fd);
 	printf("gemm %s on npu-base: M=N=K, roofline = max(MACs/(rows*cols*rate), bytes/DRAM rate)\n", dt);
 	printf("%6s %12s %12s %8s %8s\n", "size", "cycles", "roofline", "util%", "tiles");
 	for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
@@ -193,14 +205,13 @@ static void resnet(const char *src)
 	uint64_t cyc;
 	double macc, macs = 0, bytes = 0, comp, mem;
 
-	char wpath[] = "/tmp/bench_resnetXXXXXX";
-	int fd = mkstemp(wpath);
+	char wpath[1024];
+	int fd = tmpname(wpath, sizeof wpath, "bench_resnet");
 	npu_graph *gr;
 
 	snprintf(g, sizeof g, "%s/tests/data/fx/resnet18/inference2.json", src);
 	if (fd < 0 || npu_graph_read(&gr, g, &e) < 0)
 		return;
-	close(fd);
 	gen_weights(gr, wpath);
 	npu_graph_free(gr);
 	o.weights = wpath;
