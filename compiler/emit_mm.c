@@ -251,14 +251,15 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	nbn = (N + nb - 1) / nb;
 	nt = B * nbm * nbn;
 	/* SRAM: conv images, panels, then epilogue operands [mb][nb] */
-	uint64_t img[2] = { 0, 0 }, imgb = 0;
+	uint64_t img[2] = { 0, 0 }, imgb = 0, zrow = 0;
 	int64_t Hp = K->cv_h + 2 * K->cv_ph, Wp = K->cv_w + 2 * K->cv_pw;
 	if (K->cv) {
 		uint64_t q = (uint64_t)t->vlen * 4;
 		imgb = ((uint64_t)(K->cv_ic * Hp * Wp * esz) + q - 1) / q * q;
 		img[0] = 0;
 		img[1] = imgb;
-		addr = 2 * imgb;
+		zrow = 2 * imgb;
+		addr = zrow + ((uint64_t)(Wp * esz) + q - 1) / q * q;
 	}
 	for (int s = 0; s < 2; s++) {
 		slotA[s] = addr;
@@ -323,20 +324,46 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				}
 	}
 	if (K->cv) {
-		/* zero both image slots once: the padding is never written */
-		int vz = npu_mv(f), xa = npu_mx(f), xn = npu_mx(f), lab;
+		/*
+		 * The padding of both image slots is never written by the
+		 * image loads: zero it once.  The vector unit zeroes one
+		 * padded row; each engine copies it (stride 0) over the
+		 * border rows and columns of the channels it loads.
+		 */
+		int vz = npu_mv(f), xa = npu_mx(f);
+		int64_t zn = (Wp * esz + t->vlen * 4 - 1) / (t->vlen * 4);
 		npu_memit(f, NPU_OP_VLI, vz, 0, 0, 0);
-		npu_mli(f, xa, 0);
-		npu_mli(f, xn, (int64_t)(2 * imgb / ((uint64_t)t->vlen * 4)));
-		lab = npu_mlabel(f);
-		npu_mbind(f, lab);
-		npu_memit(f, NPU_OP_VST, vz, xa, NPU_DT_F32, 0);
-		npu_memit(f, NPU_OP_ADDI, xa, xa, 0, t->vlen * 4);
-		npu_memit(f, NPU_OP_ADDI, xn, xn, 0, -1);
-		npu_memit_br(f, NPU_OP_BNE, xn, 0, lab);
+		npu_mli(f, xa, (int64_t)zrow);
+		for (int64_t i = 0; i < zn; i++)
+			npu_memit(f, NPU_OP_VST, vz, xa, NPU_DT_F32, i * t->vlen * 4);
 		for (int i = 0; i < nce; i++) {
+			int64_t c0 = i * K->cv_ic / nce, c1 = (i + 1) * K->cv_ic / nce;
+			int q = ceng[i];
 			npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, SEM_ZERO, 0, 0);
-			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + ceng[i], SEM_ZERO, 0, 0);
+			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + q, SEM_ZERO, 0, 0);
+			if (c0 >= c1)
+				continue;
+			for (int sl = 0; sl < 2; sl++) {
+				uint64_t b0 = img[sl] + (uint64_t)(c0 * Hp * Wp * esz);
+				int64_t cs = Hp * Wp * esz, nc = c1 - c0;
+				if (K->cv_ph) {
+					npu_emit_dmaf(&g, q, NPU_OP_DCP, b0, zrow, Wp * esz,
+						      K->cv_ph, 0, Wp * esz, nc, 0, cs);
+					npu_emit_dmaf(&g, q, NPU_OP_DCP,
+						      b0 + (uint64_t)((K->cv_ph + K->cv_h) * Wp * esz),
+						      zrow, Wp * esz, K->cv_ph, 0, Wp * esz, nc, 0, cs);
+				}
+				if (K->cv_pw) {
+					npu_emit_dmaf(&g, q, NPU_OP_DCP,
+						      b0 + (uint64_t)(K->cv_ph * Wp * esz),
+						      zrow, K->cv_pw * esz, K->cv_h, 0, Wp * esz,
+						      nc, 0, cs);
+					npu_emit_dmaf(&g, q, NPU_OP_DCP,
+						      b0 + (uint64_t)((K->cv_ph * Wp + K->cv_pw + K->cv_w) * esz),
+						      zrow, K->cv_pw * esz, K->cv_h, 0, Wp * esz,
+						      nc, 0, cs);
+				}
+			}
 		}
 	}
 	for (int64_t it = -1; it <= nt; it++) {

@@ -170,7 +170,8 @@ static int tile_mm(npu_kir *ir, npu_kern *K, const npu_target *t, npu_err *e)
 	double imgs = 0;
 	if (K->cv)
 		imgs = 2.0 * K->cv_ic * (K->cv_h + 2 * K->cv_ph) *
-		       (K->cv_w + 2 * K->cv_pw) * esz + 2 * 4 * t->vlen;
+		       (K->cv_w + 2 * K->cv_pw) * esz + 2 * 4 * t->vlen +
+		       (K->cv_w + 2 * K->cv_pw) * esz + 4 * t->vlen;
 	for (int i = -1; i < (int)(sizeof cand / sizeof *cand); i++)
 		for (int j = -1; j < nj; j++) {
 			int64_t mb = i < 0 ? K->mm_m : cand[i];
