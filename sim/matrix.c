@@ -304,6 +304,10 @@ static int mmac(npu_sim *s, const sim_insn *in, const sim_entry *e, uint64_t t0)
 	if (M < 0 || M > MXU_MAX_M || (m->os && M > tg->mxu_rows))
 		return mfault(s, e, t0, "M = %lld rows is out of range", (long long)M);
 	sz = npu_dtype_size(m->dt);
+	int64_t key[7] = { e->x[0], e->x[1], M, m->istride, m->astride,
+			   m->K * sz, m->N };
+	if (!memcmp(key, m->ok, sizeof key))
+		goto checked;
 	if ((uint64_t)e->x[1] % 4 || m->astride % 4)
 		return sim_fault(s, NPU_UNIT_MXU, e->pc, t0,
 				 "accumulator address 0x%llx or row stride %lld is "
@@ -321,6 +325,8 @@ static int mmac(npu_sim *s, const sim_insn *in, const sim_entry *e, uint64_t t0)
 				 "stride %lld) are outside SRAM and the accumulator",
 				 (unsigned long long)e->x[1], (long long)M,
 				 (long long)m->N, (long long)m->astride);
+	memcpy(m->ok, key, sizeof key);
+checked:
 	rate = tg->mxu_rate[m->dt];
 	start = sim_max(t0, sim_max(m->stream_free, m->wready));
 	if (m->os) {

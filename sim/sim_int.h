@@ -102,6 +102,9 @@ typedef struct sim_mxu {
 	size_t cwf, cwi;
 	uint64_t wpath_free, stream_free, wready, last_mmac_start;
 	uint64_t sync;       /* time of the last wait/sig in its stream */
+	/* operands of the last mmac whose addresses were checked: a loop
+	 * repeating them skips the checks (local memory never moves) */
+	int64_t ok[7];
 } sim_mxu;
 
 /*

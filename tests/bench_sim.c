@@ -1,6 +1,7 @@
 /*
  * bench_sim.c - measurements for scripts/bench (not a test):
- *   bench_sim gemm  PROG.s TARGET   functional GEMM vs host cblas_sgemm
+ *   bench_sim gemm  PROG.s TARGET [N] functional GEMM vs host cblas_sgemm,
+ *                                   alternately N times each (medians)
  *   bench_sim speed PROG.s TARGET   timing-only instructions and cycles/s
  *   bench_sim trace PROG.s TARGET DB [RES]   full run with and without a
  *                                   trace (RES: trace resolution, 0 auto)
@@ -72,7 +73,19 @@ static double run(npu_sim *s)
 	return now() - t0;
 }
 
-static int gemm(const npu_prog *p, const npu_target *t)
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The simulator against the host, alternately, `reps` times each (a fresh
+ * simulator every time: its set-up, DMA, conversions and page faults all
+ * count); the ratio is of the medians, so a busy machine slows both
+ * sides alike.  Both use the same OpenBLAS threads: one process.
+ */
+static int gemm(const npu_prog *p, const npu_target *t, int reps)
 {
 	int ia = npu_prog_find_buf(p, "a"), iw = npu_prog_find_buf(p, "w");
 	int ic = npu_prog_find_buf(p, "c");
@@ -81,27 +94,40 @@ static int gemm(const npu_prog *p, const npu_target *t)
 	npu_sim *s = make(p, t, 0);
 	float *a = malloc((size_t)M * K * 4), *w = malloc((size_t)K * N * 4);
 	float *c = malloc((size_t)M * N * 4);
-	double tsim, thost, maxerr = 0;
+	double tsim[64], thost[64], maxerr = 0, t0;
+	uint64_t cycles;
 
-	tsim = run(s);
+	if (reps < 1 || reps > 64)
+		reps = 3;
 	/* The same product on the host, from the same bf16 inputs. */
 	npu_load_f32_n(NPU_DT_BF16, a, npu_sim_buf_data(s, ia), (size_t)M * K);
 	npu_load_f32_n(NPU_DT_BF16, w, npu_sim_buf_data(s, iw), (size_t)K * N);
 	cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, a, K,
 		    w, N, 0.0f, c, N); /* warm-up: thread pool, pages */
-	thost = now();
-	cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, a, K,
-		    w, N, 0.0f, c, N);
-	thost = now() - thost;
+	for (int r = 0; r < reps; r++) {
+		if (r) {
+			npu_sim_free(s);
+			s = make(p, t, 0);
+		}
+		tsim[r] = run(s);
+		t0 = now();
+		cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f,
+			    a, K, w, N, 0.0f, c, N);
+		thost[r] = now() - t0;
+	}
 	for (size_t i = 0; i < (size_t)M * N; i++) {
 		float got = npu_load_f32(NPU_DT_BF16, npu_sim_buf_data(s, ic), i);
 		double err = fabs((double)got - c[i]) / (1.0 + fabs(c[i]));
 		if (err > maxerr)
 			maxerr = err;
 	}
-	printf("shape=%dx%dx%d sim_s=%.4f host_sgemm_s=%.4f ratio=%.2f "
-	       "cycles=%llu max_rel_err=%.2g\n", M, K, N, tsim, thost, tsim / thost,
-	       (unsigned long long)npu_sim_stats_get(s)->total_cycles, maxerr);
+	cycles = npu_sim_stats_get(s)->total_cycles;
+	qsort(tsim, (size_t)reps, sizeof *tsim, cmp_double);
+	qsort(thost, (size_t)reps, sizeof *thost, cmp_double);
+	printf("shape=%dx%dx%d threads=%d reps=%d sim_s=%.4f host_sgemm_s=%.4f "
+	       "ratio=%.2f cycles=%llu max_rel_err=%.2g\n", M, K, N,
+	       openblas_get_num_threads(), reps, tsim[reps / 2], thost[reps / 2],
+	       tsim[reps / 2] / thost[reps / 2], (unsigned long long)cycles, maxerr);
 	npu_sim_free(s);
 	free(a);
 	free(w);
@@ -171,7 +197,7 @@ int main(int argc, char **argv)
 	if (npu_target_load(&t, argv[3], &e) < 0)
 		die(argv[3], &e);
 	if (!strcmp(argv[1], "gemm"))
-		rc = gemm(&p, &t);
+		rc = gemm(&p, &t, argc > 4 ? atoi(argv[4]) : 3);
 	else if (!strcmp(argv[1], "speed"))
 		rc = speed(&p, &t);
 	else if (!strcmp(argv[1], "trace") && argc > 4) {
