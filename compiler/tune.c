@@ -1394,6 +1394,51 @@ static void default_knobs(const npu_kern *K, char *buf, size_t n)
 			 (long long)K->kn.tile_c, (long long)K->kn.tile_m);
 }
 
+static int gain_cmp(const void *a, const void *b, void *ctx)
+{
+	const npu_tune_summary *s = ctx;
+	const npu_tune_sigsum *x = &s->s[*(const int *)a], *y = &s->s[*(const int *)b];
+	int64_t gx = x->default_cycles - x->best.cycles, gy = y->default_cycles - y->best.cycles;
+	return (gx < gy) - (gx > gy);
+}
+
+/* Appends the best knobs of every signature whose best beats the model's
+ * choice to cc, the biggest gains first, as many as the options hold. */
+static int append_best(npu_ccopts *cc, const gctx *g, npu_tune_summary *s, npu_err *e)
+{
+	int *ord = malloc((s->n + 1) * sizeof *ord), n = 0;
+
+	if (!ord)
+		return npu_errf(e, "out of memory");
+	for (int i = 0; i < s->n; i++) {
+		const npu_tune_sigsum *x = &s->s[i];
+		if (x->best.knobs && strcmp(x->best.knobs, x->default_knobs) &&
+		    (x->default_cycles < 0 || x->best.cycles < x->default_cycles))
+			ord[n++] = i;
+	}
+	qsort_r(ord, n, sizeof *ord, gain_cmp, s);
+	for (int k = 0; k < n; k++) {
+		const npu_tune_sigsum *x = &s->s[ord[k]];
+		int items = 1, need;
+		for (const char *p = x->best.knobs; *p; p++)
+			items += *p == ',';
+		need = items * g->gs[ord[k]].nk;
+		if (cc->nknobs + need > NPU_MAX_KNOBS) {
+			s->knobs_dropped += g->gs[ord[k]].nk;
+			continue;
+		}
+		for (int j = 0; j < g->gs[ord[k]].nk; j++)
+			if (add_knobs(cc, g->r.ir.k[g->gs[ord[k]].kerns[j]].name, x->best.knobs,
+				      e) < 0) {
+				free(ord);
+				return -1;
+			}
+		s->knobs_added += g->gs[ord[k]].nk;
+	}
+	free(ord);
+	return 0;
+}
+
 int npu_tune_graph(npu_ccopts *cc, const npu_tune_opts *o, npu_tune_summary *sum,
 		   npu_err *e)
 {
@@ -1402,7 +1447,7 @@ int npu_tune_graph(npu_ccopts *cc, const npu_tune_opts *o, npu_tune_summary *sum
 	npu_tune_best *best = NULL;
 	npu_tune_summary s = { 0 };
 	char hash[17];
-	int ret = -1, added = 0;
+	int ret = -1;
 
 	npu_hostops_register_all();
 	if (gctx_init(&g, cc, e) < 0)
@@ -1449,15 +1494,9 @@ int npu_tune_graph(npu_ccopts *cc, const npu_tune_opts *o, npu_tune_summary *sum
 			npu_errf(e, "out of memory");
 			goto out;
 		}
-		if (!ss->best.knobs || !strcmp(ss->best.knobs, dk))
-			continue;
-		for (int j = 0; j < g.gs[i].nk; j++) {
-			if (add_knobs(cc, g.r.ir.k[g.gs[i].kerns[j]].name, ss->best.knobs, e) < 0)
-				goto out;
-			added++;
-		}
 	}
-	s.knobs_added = added;
+	if (append_best(cc, &g, &s, e) < 0)
+		goto out;
 	/* whole-program cycles before and after, for the report */
 	if (sum) {
 		npu_ccopts q = quiet_opts(cc);
@@ -1508,11 +1547,19 @@ int npu_tune_apply_db(npu_ccopts *cc, const char *db_path, npu_err *e)
 			goto out;
 		if (!f)
 			continue;
-		for (int j = 0; j < g.gs[i].nk; j++)
-			if (add_knobs(cc, g.r.ir.k[g.gs[i].kerns[j]].name, knobs, e) < 0) {
-				free(knobs);
-				goto out;
-			}
+		int items = 1;
+		char dk[256];
+		for (const char *p = knobs; *p; p++)
+			items += *p == ',';
+		default_knobs(&g.r.ir.k[g.gs[i].kerns[0]], dk, sizeof dk);
+		/* the model's own choice needs no setting; the options hold
+		 * NPU_MAX_KNOBS settings, what does not fit keeps the model's */
+		if (strcmp(knobs, dk) && cc->nknobs + items * g.gs[i].nk <= NPU_MAX_KNOBS)
+			for (int j = 0; j < g.gs[i].nk; j++)
+				if (add_knobs(cc, g.r.ir.k[g.gs[i].kerns[j]].name, knobs, e) < 0) {
+					free(knobs);
+					goto out;
+				}
 		free(knobs);
 		n++;
 	}

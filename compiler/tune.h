@@ -165,7 +165,10 @@ typedef struct npu_tune_summary {
 	int n;
 	int64_t default_total;   /* whole program, cost model's knobs */
 	int64_t tuned_total;     /* whole program, tuned knobs */
-	int knobs_added;         /* settings appended to the compile options */
+	int knobs_added;         /* kernels configured in the compile options */
+	int knobs_dropped;       /* kernels left to the model: the options'
+	                          * NPU_MAX_KNOBS settings were used up (the
+	                          * biggest gains go first) */
 } npu_tune_summary;
 
 /* The canonical signature of kernel k of ir (op pattern, shapes, dtypes,
@@ -182,8 +185,9 @@ void npu_tune_kernel_free(npu_tune_kernel *k);
 
 /* Tunes every distinct kernel of the graph cc describes (o->measure,
  * o->target, o->target_hash and o->compiler are filled in when unset) and
- * appends the best knobs, where they differ from the model's, to
- * cc->knobs.  sum may be NULL. */
+ * appends the best knobs, where they beat the model's, to cc->knobs (the
+ * biggest gains first, as many as NPU_MAX_KNOBS allows).  sum may be
+ * NULL. */
 int npu_tune_graph(struct npu_ccopts *cc, const npu_tune_opts *o,
 		   npu_tune_summary *sum, npu_err *e);
 
