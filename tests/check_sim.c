@@ -637,6 +637,87 @@ START_TEST(matrix_ws_bf16)
 }
 END_TEST
 
+/*
+ * The same mmac operands four times, with the inputs rewritten in between
+ * by a scalar store, a vector store and a DMA copy: each mmac must see the
+ * bytes as they are then (the simulator keeps converted inputs and must
+ * drop them when local memory under them changes).  With identity
+ * weights, each output tile is the inputs it read.
+ */
+static const char *reuse_prog =
+	"	li x1, 4\n"
+	"	mcfg x1, x1, bf16, 0\n"
+	"	li x2, 1024\n"
+	"	li x3, 8\n"
+	"	mldw x2, x3\n"
+	"	li x4, 0\n"
+	"	li x6, 2\n"
+	"	li x5, " ACC "\n"
+	"	mmac x4, x5, x6, 0\n"
+	"	sig mxu, s0\n"
+	"	wait scl, s0\n"
+	"	li x7, 0x3f80\n"          /* row 0 = 1, 0, 0, 0 */
+	"	st x7, x4, 0\n"
+	"	li x5, " ACC " + 32\n"
+	"	mmac x4, x5, x6, 0\n"
+	"	sig mxu, s1\n"
+	"	wait vec, s1\n"
+	"	setvl x9, x1\n"
+	"	vli v1, 3.0\n"
+	"	vst v1, x4, 8, bf16\n"      /* row 1 = 3, 3, 3, 3 */
+	"	sig vec, s2\n"
+	"	wait mxu, s2\n"
+	"	li x5, " ACC " + 64\n"
+	"	mmac x4, x5, x6, 0\n"
+	"	sig mxu, s3\n"
+	"	wait dma0, s3\n"
+	"	dcfgi dma0, rowb, 8\n"
+	"	li x8, 2048\n"
+	"	dcp dma0, x4, x8\n"         /* row 0 = 9, 10, 11, 12 */
+	"	sig dma0, s4\n"
+	"	wait mxu, s4\n"
+	"	li x5, " ACC " + 96\n"
+	"	mmac x4, x5, x6, 0\n"
+	"	halt\n";
+
+static void setup_reuse(npu_sim *s, run *r)
+{
+	uint8_t *a = npu_sim_local(s, 0, 16), *w = npu_sim_local(s, 1024, 32);
+	uint8_t *c = npu_sim_local(s, 2048, 8);
+
+	(void)r;
+	for (int i = 0; i < 8; i++)
+		npu_store_f32(NPU_DT_BF16, a, (size_t)i, (float)(i + 1));
+	for (int k = 0; k < 4; k++)
+		for (int n = 0; n < 4; n++)
+			npu_store_f32(NPU_DT_BF16, w, (size_t)(k * 4 + n), k == n);
+	for (int i = 0; i < 4; i++)
+		npu_store_f32(NPU_DT_BF16, c, (size_t)i, (float)(i + 9));
+}
+
+START_TEST(matrix_inputs_rewritten)
+{
+	static const float want[4][8] = {
+		{ 1, 2, 3, 4, 5, 6, 7, 8 },
+		{ 1, 0, 0, 0, 5, 6, 7, 8 },
+		{ 1, 0, 0, 0, 3, 3, 3, 3 },
+		{ 9, 10, 11, 12, 3, 3, 3, 3 },
+	};
+	run r = { 0 };
+
+	r.setup = setup_reuse;
+	run_text(&r, reuse_prog);
+	ck_assert_msg(r.rc == 0, "%s", r.e.msg);
+	for (int t = 0; t < 4; t++) {
+		const float *o = sram_f32(&r, NPU_ACC_BASE + 32 * (uint64_t)t, 8);
+		for (int i = 0; i < 8; i++)
+			ck_assert_msg(o[i] == want[t][i], "mmac %d, element %d: %g, want %g",
+				      t, i, o[i], want[t][i]);
+	}
+	run_free(&r);
+}
+END_TEST
+
 START_TEST(matrix_ws_int8_accumulate)
 {
 	gemm g = { .dt = NPU_DT_I8, .M = 6, .K = 4, .N = 3, .w_addr = 1024 };
@@ -1525,6 +1606,7 @@ static Suite *suite(void)
 
 	tc = tcase_create("matrix");
 	tcase_add_test(tc, matrix_ws_bf16);
+	tcase_add_test(tc, matrix_inputs_rewritten);
 	tcase_add_test(tc, matrix_ws_int8_accumulate);
 	tcase_add_test(tc, matrix_ws_f32_strided);
 	tcase_add_test(tc, matrix_os_bf16);
