@@ -41,7 +41,7 @@ enum npu_stage {
 const char *npu_stage_name(int s);
 int npu_stage_find(const char *name); /* -1 when unknown */
 
-#define NPU_MAX_KNOBS 64
+#define NPU_MAX_KNOBS 512
 
 /* One --knob KERNEL.NAME=VALUE setting ("*" matches every kernel). */
 typedef struct npu_knobset {

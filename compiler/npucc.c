@@ -9,16 +9,28 @@
 #include <string.h>
 
 #include "compiler/driver.h"
+#include "compiler/tune.h"
+
+/* --tune and the tuning database (docs/tuning.md). */
+typedef struct tune_args {
+	int tune;            /* --tune */
+	int trials, jobs;    /* --trials N, -j N (0: defaults) */
+	const char *db;      /* --tuning-db FILE */
+} tune_args;
 
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: npucc GRAPH.json [--weights W.safetensors] [--target FILE] -o PROG.bin\n"
 		   "             [--dump-ir-after=STAGE|all] [--time-passes] [--report FILE]\n"
 		   "             [--report-text] [--no-fuse] [--no-passes] [--fp32-matmul-precision highest|high|medium]\n"
-		   "             [--knob KERNEL.NAME=VALUE] [--max-vregs N] [--max-xregs N]\n\n"
+		   "             [--knob KERNEL.NAME=VALUE] [--max-vregs N] [--max-xregs N]\n"
+		   "             [--tune [--trials N] [-j JOBS]] [--tuning-db TUNE.db]\n\n"
 		   "Compiles a PyTorch FX graph (JSON, see docs/fx-format.md) into an npusim\n"
 		   "program.  Stages: import passes fuse tile emit regalloc link.\n"
 		   "Knobs: tile_m tile_n tile_k tile_c bufs loop_order (KERNEL '*' = all).\n"
+		   "--tune measures candidate knobs on the simulator (timing-only) and\n"
+		   "keeps every measurement in --tuning-db; without --tune, the best\n"
+		   "records of --tuning-db for this target configure the compile.\n"
 		   "Exit status: 0 success, 2 bad usage or bad input.\n");
 }
 
@@ -33,8 +45,52 @@ static const char *optval(int argc, char **argv, int *i, const char *name)
 	return NULL;
 }
 
+static int positive(const char *opt, const char *v, int *out)
+{
+	char *end;
+	long n = strtol(v, &end, 10);
+
+	if (*end || end == v || n < 1 || n > 1000000) {
+		fprintf(stderr, "npucc: %s: '%s' is not a positive number\n", opt, v);
+		return -1;
+	}
+	*out = (int)n;
+	return 0;
+}
+
+static void print_tuning(const npu_tune_summary *sum)
+{
+	fprintf(stderr, "npucc: tuned %d kernel signatures:\n", sum->n);
+	for (int i = 0; i < sum->n; i++) {
+		const npu_tune_sigsum *g = &sum->s[i];
+		fprintf(stderr, "  %-24s x%-3d default %10lld  best %10lld"
+			"  (%d measured, %d reused)\n", g->kernel, g->count,
+			(long long)g->default_cycles, (long long)g->best.cycles,
+			g->best.measured, g->best.reused);
+	}
+	fprintf(stderr, "npucc: whole program %lld -> %lld cycles\n",
+		(long long)sum->default_total, (long long)sum->tuned_total);
+}
+
+/* Adds tuned knobs to o: by searching (--tune) or from the database. */
+static int apply_tuning(npu_ccopts *o, const tune_args *t, npu_err *e)
+{
+	npu_tune_opts to = { .trials = t->trials, .jobs = t->jobs,
+			     .db_path = t->db, .compiler = PACKAGE_VERSION };
+	npu_tune_summary sum = { 0 };
+
+	if (!t->tune)
+		return t->db ? npu_tune_apply_db(o, t->db, e) : 0;
+	if (npu_tune_graph(o, &to, &sum, e) < 0)
+		return -1;
+	print_tuning(&sum);
+	npu_tune_summary_free(&sum);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	tune_args ta = { 0 };
 	npu_ccopts o = { 0 };
 	npu_ccresult r = { 0 };
 	npu_err e = { "" };
@@ -89,6 +145,16 @@ int main(int argc, char **argv)
 				fprintf(stderr, "npucc: %s\n", e.msg);
 				return 2;
 			}
+		} else if (!strcmp(argv[i], "--tune")) {
+			ta.tune = 1;
+		} else if ((v = optval(argc, argv, &i, "--trials"))) {
+			if (positive("--trials", v, &ta.trials) < 0)
+				return 2;
+		} else if ((v = optval(argc, argv, &i, "-j"))) {
+			if (positive("-j", v, &ta.jobs) < 0)
+				return 2;
+		} else if ((v = optval(argc, argv, &i, "--tuning-db"))) {
+			ta.db = v;
 		} else if ((v = optval(argc, argv, &i, "--max-vregs"))) {
 			o.nvr = atoi(v);
 		} else if ((v = optval(argc, argv, &i, "--max-xregs"))) {
@@ -103,6 +169,10 @@ int main(int argc, char **argv)
 	}
 	if (!o.graph || (!o.out && !o.dump && !o.report && !o.report_text)) {
 		usage(stderr);
+		return 2;
+	}
+	if (apply_tuning(&o, &ta, &e) < 0) {
+		fprintf(stderr, "npucc: %s\n", e.msg);
 		return 2;
 	}
 	rc = npu_cc_compile(&o, &r, &e);
