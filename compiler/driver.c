@@ -164,7 +164,18 @@ static const void *frozen(void *ctx, const char *name, int *dtype, int *ndim,
 	c->raw = raw;
 	if (!(c->raw[c->nraw] = malloc(n + 1)))
 		return NULL;
-	npu_reftensor_store(r, c->raw[c->nraw]);
+	if (r->dtype == NPU_DT_F32) {
+		/* the common case (folded fp32 weights, millions of
+		 * elements) without the general store's per-element dispatch;
+		 * the cast rounds to nearest even as the store does */
+		unsigned char *o = c->raw[c->nraw];
+		for (int64_t i = 0, ne = npu_reftensor_numel(r); i < ne; i++) {
+			float f = (float)r->data[i];
+			memcpy(o + 4 * i, &f, 4);
+		}
+	} else {
+		npu_reftensor_store(r, c->raw[c->nraw]);
+	}
 	*dtype = r->dtype;
 	*ndim = r->ndim;
 	memcpy(shape, r->shape, (size_t)r->ndim * sizeof *shape);
@@ -263,6 +274,7 @@ int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 		npu_passopts po = { 0 };
 		if (o->weights) {
 			po.frozen = frozen_ref;
+			po.frozen_raw = frozen;
 			po.ctx = r->cache;
 		}
 		po.consts = &r->consts;

@@ -25,10 +25,13 @@
 #include "isa/isa.h"
 
 typedef struct cval {
-	npu_reftensor *t;          /* NULL: not constant */
+	npu_reftensor *t;          /* NULL: not constant (or not loaded yet) */
 	int n;
 	int borrowed;              /* t is the caller's (frozen): not freed */
+	int lazy;                  /* a frozen source, loaded when first read */
 } cval;
+
+struct fold_cx;
 
 typedef struct fold_cx {
 	pass_cx *pc;
@@ -38,6 +41,16 @@ typedef struct fold_cx {
 	int nin, capin;
 	int bad;                   /* an argument is not foldable */
 } fold_cx;
+
+static const npu_reftensor *source_value(struct fold_cx *fx, int i);
+
+/* Node i's constant value (a frozen source is loaded on first use: the
+ * caller converts it to fp64, which only the folded ones need), or
+ * NULL when it has none. */
+static cval *cval_get(struct fold_cx *fx, int i);
+
+/* True when node i is constant, without loading it. */
+static int cval_is(struct fold_cx *fx, int i);
 
 static void cval_free(cval *c)
 {
@@ -107,8 +120,8 @@ static json_t *enc_val(fold_cx *fx, const npu_gval *v)
 	case NPU_GV_LAYOUT: return tagged("layout", v->u.s);
 	case NPU_GV_MEMFMT: return tagged("memory_format", v->u.s);
 	case NPU_GV_NODE: {
-		cval *c = &fx->v[v->u.node];
-		if (!c->t || c->n != 1) {
+		cval *c = cval_get(fx, v->u.node);
+		if (!c || c->n != 1) {
 			fx->bad = 1;
 			return json_null();
 		}
@@ -195,6 +208,74 @@ static const npu_reftensor *source_value(fold_cx *fx, int i)
 	return t;
 }
 
+/*
+ * Whether placeholder / get_attr i may have a frozen value, without
+ * converting it: exact when the caller offers raw access, otherwise a
+ * guess that cval_get corrects.
+ */
+static int source_known(fold_cx *fx, int i)
+{
+	const npu_passopts *o = fx->pc->o;
+	npu_gnode *n = npu_gedit_node(fx->ge, i);
+	int64_t shape[NPU_MAX_DIMS];
+	int dt, nd;
+	char key[512];
+
+	if (n->op == NPU_GOP_GET_ATTR) {
+		if (npu_passconsts_find(o->consts, n->target))
+			return 1;
+		snprintf(key, sizeof key, "attr.%s", n->target);
+	} else {
+		if (pass_mutated_input(fx->pc->g, i))
+			return 0;
+		snprintf(key, sizeof key, "%s", n->name);
+	}
+	if (!o->frozen)
+		return 0;
+	if (!o->frozen_raw)
+		return 1;
+	return o->frozen_raw(o->ctx, key, &dt, &nd, shape) != NULL;
+}
+
+static cval *cval_get(fold_cx *fx, int i)
+{
+	cval *c = &fx->v[i];
+
+	if (c->lazy && !c->t) {
+		c->lazy = 0;
+		if ((c->t = (npu_reftensor *)source_value(fx, i))) {
+			c->n = 1;
+			c->borrowed = 1;
+		}
+	}
+	return c->t ? c : NULL;
+}
+
+static int cval_is(fold_cx *fx, int i)
+{
+	return fx->v[i].t || fx->v[i].lazy;
+}
+
+typedef struct allcx { fold_cx *fx; int all; } allcx;
+
+static void const_ref(int *ref, void *ctx)
+{
+	allcx *a = ctx;
+
+	if (!cval_is(a->fx, *ref))
+		a->all = 0;
+}
+
+/* True when every node n reads is constant: checked before anything is
+ * loaded or encoded, so a run-time op never converts its weights. */
+static int all_const(fold_cx *fx, npu_gnode *n)
+{
+	allcx a = { fx, 1 };
+
+	npu_gnode_refs(n, const_ref, &a);
+	return a.all;
+}
+
 /* Checks a result against node meta k. */
 static int result_ok(const npu_gnode *n, int k, const npu_reftensor *t)
 {
@@ -219,7 +300,7 @@ static int eval_call(fold_cx *fx, int i, long long limit)
 	npu_err e2;
 	npu_reftensor *out;
 
-	if (!n->nmeta || nout > 64)
+	if (!n->nmeta || nout > 64 || !all_const(fx, n))
 		return 0;
 	for (int k = 0; k < n->nmeta; k++) {
 		long long ne = meta_numel(&n->meta[k]);
@@ -237,8 +318,9 @@ static int eval_call(fold_cx *fx, int i, long long limit)
 		cval *src;
 		if (!s || s->kind != NPU_GV_NODE || k->kind != NPU_GV_INT)
 			return 0;
-		src = &fx->v[s->u.node];
-		if (!src->t || k->u.i < 0 || k->u.i >= src->n ||
+		if (!(src = cval_get(fx, s->u.node)))
+			return 0;
+		if (k->u.i < 0 || k->u.i >= src->n ||
 		    src->t[k->u.i].ndim < 0 || !result_ok(n, 0, &src->t[k->u.i]))
 			return 0;
 		return cval_set1(c, &src->t[k->u.i], fx->pc->e);
@@ -392,18 +474,14 @@ static int fold_session(pass_cx *pc, npu_gedit *ge)
 		return npu_errf(pc->e, "out of memory");
 	for (int i = 0; i < n; i++) {
 		npu_gnode *nd = npu_gedit_node(ge, i);
-		const npu_reftensor *t;
 
 		if (npu_gedit_dead(ge, i))
 			continue;
 		if (nd->op == NPU_GOP_PLACEHOLDER || nd->op == NPU_GOP_GET_ATTR) {
-			/* frozen tensors are read in place: copying every
-			 * weight would cost more than the folding */
-			if ((t = source_value(&fx, i))) {
-				fx.v[i].t = (npu_reftensor *)t;
-				fx.v[i].n = 1;
-				fx.v[i].borrowed = 1;
-			}
+			/* frozen tensors are read in place, and only when an
+			 * op that folds reads them: converting every weight
+			 * would cost more than the folding */
+			fx.v[i].lazy = source_known(&fx, i);
 		} else if (nd->op == NPU_GOP_CALL_FUNCTION &&
 			   nd->aop != NPU_AOP_UNKNOWN &&
 			   eval_call(&fx, i, limit) < 0)

@@ -9,6 +9,7 @@
  * same values, bit for bit) or, for folding, a reassociation of float
  * arithmetic on constants; docs/passes.md gives the legality conditions.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <time.h>
 
 #include "compiler/pass_int.h"
+#include "isa/dtype.h"
 #include "isa/isa.h"
 
 static const char *const pass_names[] = {
@@ -666,6 +668,200 @@ static int bn_param(npu_gedit *ge, const npu_gnode *bn, int i, int c, int dt,
 }
 
 /*
+ * The frozen value of node i (a placeholder the graph does not mutate, a
+ * get_attr tensor or an earlier folded constant) as doubles, or NULL.
+ */
+static const npu_reftensor *frozen_val(pass_cx *pc, npu_gedit *ge, int i)
+{
+	const npu_passopts *o = pc->o;
+	const npu_gnode *n = npu_gedit_node(ge, i);
+	const npu_reftensor *t = NULL;
+	char key[512];
+
+	if (n->op == NPU_GOP_GET_ATTR) {
+		t = npu_passconsts_find(o->consts, n->target);
+		snprintf(key, sizeof key, "attr.%s", n->target);
+	} else if (n->op == NPU_GOP_PLACEHOLDER && !pass_mutated_input(pc->g, i)) {
+		snprintf(key, sizeof key, "%s", n->name);
+	} else {
+		return NULL;
+	}
+	if (!t && o->frozen)
+		t = o->frozen(o->ctx, key);
+	if (!t || !n->nmeta || t->dtype != n->meta[0].dtype ||
+	    t->ndim != n->meta[0].ndim)
+		return NULL;
+	for (int d = 0; d < t->ndim; d++)
+		if (n->meta[0].shape[d].sym || t->shape[d] != n->meta[0].shape[d].v)
+			return NULL;
+	return t;
+}
+
+/*
+ * The conv weight's elements: read raw when the caller offers raw bytes
+ * (no fp64 copy of every weight is made just to be scaled once), else
+ * through frozen_val.  *raw or *ref is set; 0, or -1 when not frozen.
+ */
+static int frozen_weight(pass_cx *pc, npu_gedit *ge, int i, const void **raw,
+			 const npu_reftensor **ref)
+{
+	const npu_passopts *o = pc->o;
+	const npu_gnode *n = npu_gedit_node(ge, i);
+	int dt, nd;
+	int64_t shp[NPU_MAX_DIMS];
+
+	*raw = NULL;
+	*ref = NULL;
+	if (o->frozen_raw && n->op == NPU_GOP_PLACEHOLDER && n->nmeta &&
+	    !pass_mutated_input(pc->g, i) &&
+	    (*raw = o->frozen_raw(o->ctx, n->name, &dt, &nd, shp))) {
+		if (dt != n->meta[0].dtype || nd != n->meta[0].ndim)
+			return *raw = NULL, -1;
+		for (int d = 0; d < nd; d++)
+			if (n->meta[0].shape[d].sym || shp[d] != n->meta[0].shape[d].v)
+				return *raw = NULL, -1;
+		return 0;
+	}
+	*ref = frozen_val(pc, ge, i);
+	return *ref ? 0 : -1;
+}
+
+/* x rounded to dtype dt (a floating type), as a double. */
+static double round_dt(int dt, double x)
+{
+	if (dt == NPU_DT_F64)
+		return x;
+	if (dt == NPU_DT_F32)
+		return (double)(float)x;
+	return (double)npu_round_through(dt, (float)x);
+}
+
+/* A new get_attr "_folded_K" holding t (moved into the constants). */
+static int add_frozen(pass_cx *pc, npu_gedit *ge, int anchor, int like,
+		      const npu_gmeta *meta, npu_reftensor *t)
+{
+	npu_passconsts *cs = pc->o->consts;
+	npu_passconst *pcst;
+	npu_gnode g;
+	char name[64];
+	int idx;
+
+	if (cs->n == cs->cap) {
+		int cap = cs->cap ? 2 * cs->cap : 16;
+		npu_passconst *v = realloc(cs->v, (size_t)cap * sizeof *v);
+		if (!v)
+			return npu_errf(pc->e, "out of memory");
+		cs->v = v;
+		cs->cap = cap;
+	}
+	snprintf(name, sizeof name, "_folded_%d", cs->n);
+	pcst = &cs->v[cs->n];
+	memset(pcst, 0, sizeof *pcst);
+	if (!(pcst->name = strdup(name)) ||
+	    !(pcst->origin = strdup(npu_gedit_node(ge, like)->name))) {
+		free(pcst->name);
+		return npu_errf(pc->e, "out of memory");
+	}
+	pcst->t = *t;
+	t->data = NULL;
+	t->ndim = -1;
+	cs->n++;
+	if (npu_gnode_make(&g, name, name, NULL, 0, meta,
+			   npu_gedit_node(ge, like)) < 0)
+		return npu_errf(pc->e, "out of memory");
+	g.op = NPU_GOP_GET_ATTR;
+	g.aop = NPU_AOP_UNKNOWN;
+	if ((idx = npu_gedit_add(ge, anchor, &g, pc->e)) < 0)
+		return -1;
+	if (pass_prov(pc, name, npu_gedit_node(ge, like)->name) < 0)
+		return -1;
+	return idx;
+}
+
+/*
+ * The frozen case of convbn_one, computed here in one loop instead of as
+ * graph arithmetic for the fold pass (whose interpreter would convert
+ * every weight to fp64, broadcast and round op by op):
+ *   s[c]  = gamma[c] / sqrt(var[c] + eps)
+ *   w'    = w * s[c] per output channel, b' = (b - mean) * s + beta
+ * in fp64, each result rounded once to the weight's dtype.  Sets *w2 and
+ * *b2 to the new get_attr nodes; 1 when done, 0 when some parameter is
+ * not frozen (the caller emits the arithmetic), -1 on error.
+ */
+static int convbn_direct(pass_cx *pc, npu_gedit *ge, int ci, int bi,
+			 const int *p, double eps, int C, int dt, int *w2,
+			 int *b2)
+{
+	const npu_gnode *cv = npu_gedit_node(ge, ci);
+	const npu_reftensor *pr[4] = { NULL }, *bias = NULL, *wref;
+	const void *wraw;
+	const npu_gmeta *wm = arg_meta(ge, &cv->args[1]);
+	npu_reftensor wt = { .ndim = -1 }, bt = { .ndim = -1 };
+	npu_gmeta bm;
+	int64_t per, cshape[1] = { C }, wshp[NPU_MAX_DIMS];
+	double *s = NULL;
+
+	if (!pc->o->consts || (!pc->o->frozen && !pc->o->frozen_raw) ||
+	    (dt != NPU_DT_F32 && dt != NPU_DT_F64 && dt != NPU_DT_BF16 &&
+	     dt != NPU_DT_F16) || cv->args[1].kind != NPU_GV_NODE || !wm)
+		return 0;
+	for (int k = 0; k < 4; k++)
+		if (p[k] >= 0 && !(pr[k] = frozen_val(pc, ge, p[k])))
+			return 0;
+	if (cv->args[2].kind == NPU_GV_NODE &&
+	    !(bias = frozen_val(pc, ge, cv->args[2].u.node)))
+		return 0;
+	if (frozen_weight(pc, ge, cv->args[1].u.node, &wraw, &wref) < 0)
+		return 0;
+	/* the weight's shape is its meta's (checked by frozen_weight) */
+	if (npu_gmeta_shape(wm, wshp) != wm->ndim || wm->dtype != dt)
+		return 0;
+	if (npu_reftensor_alloc(&wt, dt, wm->ndim, wshp, pc->e) < 0)
+		return -1;
+	if (npu_reftensor_alloc(&bt, dt, 1, cshape, pc->e) < 0 ||
+	    !(s = malloc((size_t)C * sizeof *s))) {
+		npu_reftensor_free(&wt);
+		npu_reftensor_free(&bt);
+		return npu_errf(pc->e, "out of memory");
+	}
+	per = C ? npu_reftensor_numel(&wt) / C : 0;
+	for (int c = 0; c < C; c++) {
+		double g = pr[0] ? pr[0]->data[c] : 1, b = bias ? bias->data[c] : 0;
+		s[c] = g / sqrt(pr[3]->data[c] + eps);
+		bt.data[c] = round_dt(dt, (b - pr[2]->data[c]) * s[c] +
+				      (pr[1] ? pr[1]->data[c] : 0));
+	}
+	for (int64_t c = 0; c < C; c++) {
+		double *o = wt.data + c * per;
+		if (wref) {
+			for (int64_t j = 0; j < per; j++)
+				o[j] = round_dt(dt, wref->data[c * per + j] * s[c]);
+		} else if (dt == NPU_DT_F32) {
+			const unsigned char *r = (const unsigned char *)wraw +
+						 (size_t)(c * per) * 4;
+			for (int64_t j = 0; j < per; j++) {
+				float f;
+				memcpy(&f, r + 4 * j, 4);
+				o[j] = (double)(float)((double)f * s[c]);
+			}
+		} else {
+			for (int64_t j = 0; j < per; j++)
+				o[j] = round_dt(dt, npu_load_f64(dt, wraw,
+						(size_t)(c * per + j)) * s[c]);
+		}
+	}
+	free(s);
+	npu_gmeta_set(&bm, dt, 1, cshape);
+	if ((*w2 = add_frozen(pc, ge, ci, bi, wm, &wt)) < 0 ||
+	    (*b2 = add_frozen(pc, ge, ci, bi, &bm, &bt)) < 0) {
+		npu_reftensor_free(&wt);
+		npu_reftensor_free(&bt);
+		return -1;
+	}
+	return 1;
+}
+
+/*
  * conv -> bn -> getitem 0 becomes one conv with
  *   s  = weight * rsqrt(var + eps)           (weight = 1 when none)
  *   w' = w * s.view(C, 1, ..., 1)
@@ -678,7 +874,7 @@ static int convbn_one(pass_cx *pc, npu_gedit *ge, int bi)
 {
 	npu_gnode *bn = npu_gedit_node(ge, bi), *cv;
 	const int *u;
-	int nu, ci, gi = -1, C, dt, wnd, p[4], s, r, t, w2, b2, k;
+	int nu, ci, gi = -1, C, dt, wnd, p[4], s, r, t, w2 = -1, b2 = -1, k;
 	const npu_gmeta *wm, *om;
 	const npu_gval *eps;
 	int64_t shp[NPU_MAX_DIMS];
@@ -732,6 +928,12 @@ static int convbn_one(pass_cx *pc, npu_gedit *ge, int bi)
 			return pass_note(pc, nodes, "kept %s (bias dtype)",
 					 cv->name);
 	}
+	k = convbn_direct(pc, ge, ci, bi, p, eps->kind == NPU_GV_FLOAT ?
+			  eps->u.f : (double)eps->u.i, C, dt, &w2, &b2);
+	if (k < 0)
+		return -1;
+	if (k)
+		goto rewire;
 	/* s = [weight *] rsqrt(var + eps) */
 	npu_gmeta_set(&m, dt, 1, shp);
 	a[0] = npu_gv_node(p[3]);
@@ -792,6 +994,7 @@ static int convbn_one(pass_cx *pc, npu_gedit *ge, int bi)
 	if ((w2 = add_call(pc, ge, ci, "bn_weight", "aten.mul.Tensor", a, 2,
 			   arg_meta(ge, &cv->args[1]), bi)) < 0)
 		return -1;
+rewire:
 	/* the conv itself keeps its name and takes the new operands */
 	cv = npu_gedit_node(ge, ci);
 	npu_gval_clear(&cv->args[1]);

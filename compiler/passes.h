@@ -90,6 +90,14 @@ typedef struct npu_passopts {
 	 */
 	const npu_reftensor *(*frozen)(void *ctx, const char *name);
 	void *ctx;
+	/*
+	 * Optional, with the same ctx and keys: the raw little-endian bytes
+	 * of a frozen tensor (unaligned; dtype, rank and shape returned), so
+	 * that a pass reading a large weight once (conv-BN) need not convert
+	 * it all to fp64.  NULL: frozen is used.
+	 */
+	const void *(*frozen_raw)(void *ctx, const char *name, int *dtype,
+				  int *ndim, int64_t *shape);
 	/* Where folded constants go (owned by the caller; free with
 	 * npu_passconsts_free); NULL disables fold and convbn's weight
 	 * folding becomes run-time arithmetic. */

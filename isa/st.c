@@ -2,7 +2,9 @@
  * st.c - safetensors reader and writer (see st.h, docs/numerics.md).
  *
  * A file is: u64 little-endian N, N bytes of JSON header, then the data
- * area.  The reader loads the whole file into one blob, validates the
+ * area.  The reader maps the whole file as one private copy-on-write blob
+ * (weights files are tens of megabytes and most consumers read each tensor
+ * once, so copying them through read() would double the cost), validates the
  * header completely (every rule below names the file and the tensor when
  * it fails), and points each tensor into the blob.  Nothing in the blob is
  * aligned: data_offsets are arbitrary byte offsets, so consumers copy with
@@ -20,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -94,6 +97,20 @@ overflow:
 	return npu_errf(e, "shape holds more than 2^64 bytes");
 }
 
+/*
+ * The blob is always a mapping (of the file, or anonymous for parsed
+ * memory and empty files), so that freeing needs no flag: blob_len bytes,
+ * at least 1.
+ */
+static void *blob_map(int fd, size_t len)
+{
+	void *p = mmap(NULL, len ? len : 1, PROT_READ | PROT_WRITE,
+		       fd >= 0 && len ? MAP_PRIVATE : MAP_PRIVATE | MAP_ANONYMOUS,
+		       fd >= 0 && len ? fd : -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
 void npu_st_free(npu_stfile *f)
 {
 	if (!f)
@@ -102,7 +119,8 @@ void npu_st_free(npu_stfile *f)
 		free(f->t[i].name);
 	free(f->t);
 	free(f->metadata);
-	free(f->blob);
+	if (f->blob)
+		munmap(f->blob, f->blob_len ? f->blob_len : 1);
 	memset(f, 0, sizeof *f);
 }
 
@@ -329,7 +347,7 @@ int npu_st_parse(npu_stfile *f, const char *name, const void *data,
 		 size_t len, npu_err *e)
 {
 	memset(f, 0, sizeof *f);
-	if (!(f->blob = malloc(len ? len : 1)))
+	if (!(f->blob = blob_map(-1, len)))
 		return npu_errf(e, "%s: out of memory for %zu bytes", name, len);
 	if (len)
 		memcpy(f->blob, data, len);
@@ -345,8 +363,6 @@ int npu_st_parse(npu_stfile *f, const char *name, const void *data,
 int npu_st_read(npu_stfile *f, const char *path, npu_err *e)
 {
 	struct stat st;
-	ssize_t got;
-	size_t done = 0;
 	int fd;
 
 	memset(f, 0, sizeof *f);
@@ -356,22 +372,18 @@ int npu_st_read(npu_stfile *f, const char *path, npu_err *e)
 		npu_errf(e, "%s: not a regular file", path);
 		goto fail;
 	}
-	f->blob_len = (size_t)st.st_size;
-	if (!(f->blob = malloc(f->blob_len ? f->blob_len : 1))) {
-		npu_errf(e, "%s: out of memory for %zu bytes", path, f->blob_len);
+	if ((uint64_t)st.st_size > SIZE_MAX) {
+		npu_errf(e, "%s: too large to map", path);
 		goto fail;
 	}
-	while (done < f->blob_len) {
-		got = read(fd, (char *)f->blob + done, f->blob_len - done);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0) {
-			npu_errf(e, "%s: read failed: %s", path,
-				 got ? strerror(errno) : "file shrank");
-			goto fail;
-		}
-		done += (size_t)got;
+	/* a mapping, not a copy; the file must not shrink while in use
+	 * (the same contract as any mmap reader) */
+	if (!(f->blob = blob_map(fd, (size_t)st.st_size))) {
+		npu_errf(e, "%s: cannot map %lld bytes: %s", path,
+			 (long long)st.st_size, strerror(errno));
+		goto fail;
 	}
+	f->blob_len = (size_t)st.st_size;
 	close(fd);
 	fd = -1;
 	if (parse_blob(f, e) < 0) {
