@@ -16,17 +16,6 @@ static int is_str_kind(int k)
 	       k == NPU_GV_MEMFMT || k == NPU_GV_SYM || k == NPU_GV_REPR;
 }
 
-void npu_gval_clear(npu_gval *v)
-{
-	if (is_str_kind(v->kind))
-		free(v->u.s);
-	else if (v->kind == NPU_GV_LIST) {
-		for (int i = 0; i < v->u.list.n; i++)
-			npu_gval_clear(&v->u.list.v[i]);
-		free(v->u.list.v);
-	}
-	memset(v, 0, sizeof *v);
-}
 
 int npu_gval_copy(npu_gval *dst, const npu_gval *src)
 {
@@ -115,16 +104,6 @@ int npu_gv_ints(npu_gval *v, const int64_t *x, int n)
 
 /* ---- meta -------------------------------------------------------- */
 
-void npu_gmeta_clear(npu_gmeta *m)
-{
-	for (int i = 0; i < m->ndim; i++) {
-		free(m->shape[i].sym);
-		free(m->stride[i].sym);
-	}
-	free(m->storage_offset.sym);
-	npu_gval_clear(&m->scalar);
-	memset(m, 0, sizeof *m);
-}
 
 static int dim_copy(npu_gdim *d, const npu_gdim *s)
 {
@@ -195,29 +174,6 @@ void npu_gmeta_set(npu_gmeta *m, int dtype, int ndim, const int64_t *shape)
 
 /* ---- nodes ------------------------------------------------------- */
 
-void npu_gnode_clear(npu_gnode *n)
-{
-	free(n->name);
-	free(n->target);
-	for (int i = 0; i < n->nargs; i++)
-		npu_gval_clear(&n->args[i]);
-	free(n->args);
-	for (int i = 0; i < n->nkwargs; i++) {
-		free(n->kwargs[i].key);
-		npu_gval_clear(&n->kwargs[i].val);
-	}
-	free(n->kwargs);
-	for (int i = 0; i < n->nmeta; i++)
-		npu_gmeta_clear(&n->meta[i]);
-	free(n->meta);
-	free(n->phsource);
-	free(n->module);
-	free(n->module_class);
-	free(n->srcloc);
-	free(n->original_aten);
-	free(n->from_node);
-	memset(n, 0, sizeof *n);
-}
 
 static char *dupor(const char *s, const char *dflt)
 {

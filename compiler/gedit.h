@@ -72,14 +72,12 @@ void npu_gnode_refs(npu_gnode *n, void (*fn)(int *ref, void *ctx),
 		    void *ctx);
 
 /* ---- node and value helpers ------------------------------------- */
+/* (npu_gval_clear, npu_gmeta_clear and npu_gnode_clear are in graph.h.) */
 
-void npu_gval_clear(npu_gval *v);
 int npu_gval_copy(npu_gval *dst, const npu_gval *src);
 int npu_gval_equal(const npu_gval *a, const npu_gval *b);
-void npu_gmeta_clear(npu_gmeta *m);
 int npu_gmeta_copy(npu_gmeta *dst, const npu_gmeta *src);
 int npu_gmeta_equal(const npu_gmeta *a, const npu_gmeta *b);
-void npu_gnode_clear(npu_gnode *n);
 
 /* Concrete dims only: shape[0..ndim) of m, or -1 when one is symbolic. */
 int npu_gmeta_shape(const npu_gmeta *m, int64_t *shape);

@@ -130,7 +130,8 @@ int npu_graph_reindex(npu_graph *g, npu_err *e)
 
 /* ---- freeing ----------------------------------------------------- */
 
-static void gval_free(npu_gval *v)
+/* Frees what v owns and leaves it NONE (also used by graph editing). */
+void npu_gval_clear(npu_gval *v)
 {
 	switch (v->kind) {
 	case NPU_GV_STR: case NPU_GV_DEVICE: case NPU_GV_LAYOUT:
@@ -139,37 +140,38 @@ static void gval_free(npu_gval *v)
 		break;
 	case NPU_GV_LIST:
 		for (int i = 0; i < v->u.list.n; i++)
-			gval_free(&v->u.list.v[i]);
+			npu_gval_clear(&v->u.list.v[i]);
 		free(v->u.list.v);
 		break;
 	}
-	v->kind = NPU_GV_NONE;
+	memset(v, 0, sizeof *v);
 }
 
-static void meta_free(npu_gmeta *m)
+void npu_gmeta_clear(npu_gmeta *m)
 {
 	for (int i = 0; i < m->ndim; i++) {
 		free(m->shape[i].sym);
 		free(m->stride[i].sym);
 	}
 	free(m->storage_offset.sym);
-	gval_free(&m->scalar);
+	npu_gval_clear(&m->scalar);
+	memset(m, 0, sizeof *m);
 }
 
-static void node_free(npu_gnode *n)
+void npu_gnode_clear(npu_gnode *n)
 {
 	free(n->name);
 	free(n->target);
 	for (int i = 0; i < n->nargs; i++)
-		gval_free(&n->args[i]);
+		npu_gval_clear(&n->args[i]);
 	free(n->args);
 	for (int i = 0; i < n->nkwargs; i++) {
 		free(n->kwargs[i].key);
-		gval_free(&n->kwargs[i].val);
+		npu_gval_clear(&n->kwargs[i].val);
 	}
 	free(n->kwargs);
 	for (int i = 0; i < n->nmeta; i++)
-		meta_free(&n->meta[i]);
+		npu_gmeta_clear(&n->meta[i]);
 	free(n->meta);
 	free(n->phsource);
 	free(n->module);
@@ -177,6 +179,7 @@ static void node_free(npu_gnode *n)
 	free(n->srcloc);
 	free(n->original_aten);
 	free(n->from_node);
+	memset(n, 0, sizeof *n);
 }
 
 void npu_graph_free(npu_graph *g)
@@ -184,7 +187,7 @@ void npu_graph_free(npu_graph *g)
 	if (!g)
 		return;
 	for (int i = 0; i < g->nnodes; i++)
-		node_free(&g->nodes[i]);
+		npu_gnode_clear(&g->nodes[i]);
 	free(g->nodes);
 	free(g->file);
 	free(g->name);

@@ -162,6 +162,11 @@ int npu_graph_parse(npu_graph **g, const char *name, const void *data,
 
 void npu_graph_free(npu_graph *g);
 
+/* Free what a value, a meta record or a node owns, and zero it. */
+void npu_gval_clear(npu_gval *v);
+void npu_gmeta_clear(npu_gmeta *m);
+void npu_gnode_clear(npu_gnode *n);
+
 /* Index of the node called name, or -1. */
 int npu_graph_find(const npu_graph *g, const char *name);
 
