@@ -311,6 +311,46 @@ static void bump(emit_t *g, int64_t chunks)
 				  chunks * g->t->vlen << e);
 }
 
+static void body_stores(emit_t *g, void *arg);
+
+/* Longest body instance (instructions) that is interleaved. */
+#define ILV_MAX 12
+
+/*
+ * Emits the UNROLL body instances of one loop iteration.  Elementwise
+ * store bodies are independent across instances (their own registers,
+ * their own elements), so their instructions are interleaved round-robin:
+ * the in-order vector unit then issues four loads before the first
+ * store needs its value instead of stalling on each load's latency.
+ * Instances of unequal length (one computed a per-row value the others
+ * reuse) or long ones (register pressure) stay in order.
+ */
+static void body_group(emit_t *g, void (*body)(emit_t *, void *), void *arg)
+{
+	npu_mfunc *f = g->f;
+	int at[UNROLL + 1], len;
+	npu_minsn *tmp;
+
+	for (int u = 0; u < UNROLL; u++) {
+		at[u] = f->n;
+		body_at(g, u, body, arg);
+	}
+	at[UNROLL] = f->n;
+	len = at[1] - at[0];
+	if (body != body_stores || f->oom || len < 2 || len > ILV_MAX)
+		return;
+	for (int u = 1; u < UNROLL; u++)
+		if (at[u + 1] - at[u] != len)
+			return;
+	if (!(tmp = malloc((size_t)(UNROLL * len) * sizeof *tmp)))
+		return;            /* in order is correct too */
+	for (int i = 0, k = 0; i < len; i++)
+		for (int u = 0; u < UNROLL; u++)
+			tmp[k++] = f->v[at[u] + i];
+	memcpy(f->v + at[0], tmp, (size_t)(UNROLL * len) * sizeof *tmp);
+	free(tmp);
+}
+
 /*
  * One pass over `n` elements from the current row start: body(g, arg)
  * runs once per chunk of vlen lanes.  The loop is unrolled UNROLL times
@@ -334,8 +374,7 @@ void npu_emit_pass(emit_t *g, int64_t n, void (*body)(emit_t *, void *),
 			npu_memit(f, NPU_OP_LI, g->xoff[e], 0, 0, 0);
 	}
 	if (iters == 1 && !left && !rem) {
-		for (int u = 0; u < UNROLL; u++)
-			body_at(g, u, body, arg);
+		body_group(g, body, arg);
 		return;
 	}
 	if (iters) {
@@ -343,8 +382,7 @@ void npu_emit_pass(emit_t *g, int64_t n, void (*body)(emit_t *, void *),
 		npu_mli(f, xc, iters);
 		lab = npu_mlabel(f);
 		npu_mbind(f, lab);
-		for (int u = 0; u < UNROLL; u++)
-			body_at(g, u, body, arg);
+		body_group(g, body, arg);
 		bump(g, UNROLL);
 		npu_memit(f, NPU_OP_ADDI, xc, xc, 0, -1);
 		npu_memit_br(f, NPU_OP_BNE, xc, 0, lab);
@@ -382,7 +420,14 @@ static void body_stores(emit_t *g, void *arg)
 			continue;
 		const npu_kopnd *o = &g->K->ops[x->b];
 		int dt = g->ir->v[o->val].dtype, esz = npu_dtype_size(dt);
-		int v = npu_emit_x(g, x->a);
+		int a = x->a, v;
+		/* vst converts exactly as vrnd rounds, so a rounding through
+		 * the stored float type right before the store is redundant
+		 * (a third of a cast epilogue's vector instructions) */
+		while (g->K->x[a].op == NPU_X_RND && g->K->x[a].dtype == dt &&
+		       (dt == NPU_DT_BF16 || dt == NPU_DT_F16 || dt == NPU_DT_F32))
+			a = g->K->x[a].a;
+		v = npu_emit_x(g, a);
 		g->f->node = x->node;
 		npu_memit(g->f, NPU_OP_VST, v, g->xoff[esz_idx(esz)], dt,
 			  (int64_t)g->slot[x->b] + g->ioff[esz_idx(esz)]);

@@ -178,6 +178,71 @@ static void epi_end(emit_t *g, const npu_kern *K, const blk *T, int64_t et,
 			npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + (h ? g->qs2 : qs), SEM_ST, 0, 0);
 }
 
+/*
+ * SRAM banks are address ranges (bank = offset / (size / banks)) and a
+ * bank serves one unit at a time, so panels packed one after another put
+ * all four engines' loads into one or two banks, and they wait for each
+ * other.  When there is room, each slot is instead centred on a bank
+ * boundary: the half its first engine fills lies in one bank, the half
+ * of the second engine in the next, and no two slots share a bank.
+ * Leaves everything as it is when some half exceeds a bank or the slots
+ * need more banks than SRAM has.
+ */
+static void spread_slots(emit_t *g, const npu_kern *K, const npu_target *t,
+			 int64_t mb, int64_t nb, int64_t KK, int esz, int split,
+			 uint64_t *slotA, uint64_t *slotB, uint64_t *slotAl,
+			 uint64_t *slotBl, uint64_t *addr)
+{
+	uint64_t bk = t->sram_banks > 0 ? t->sram_bytes / (uint64_t)t->sram_banks : 0;
+	uint64_t next = bk, ua[2], ub[2], ual[2], ubl[2], uo[64][2];
+	uint64_t pa = (uint64_t)(mb * KK * esz), pb = (uint64_t)(KK * nb * esz);
+	uint64_t ha = (uint64_t)((mb > 1 ? mb / 2 : mb) * KK * esz);
+	uint64_t hb = (uint64_t)((KK > 1 ? KK / 2 : KK) * nb * esz);
+	int ok = bk >= 64 && K->nops <= 64;
+
+#define PLACE(dst, half, total) do {                                       \
+		uint64_t h_ = ((half) + 63) & ~63ull;                       \
+		if (h_ > bk || (total) > h_ + bk)                           \
+			ok = 0;                                             \
+		(dst) = next - h_;                                          \
+		next += 2 * bk;                                             \
+	} while (0)
+	for (int s = 0; ok && s < 2; s++) {
+		PLACE(ua[s], ha, pa);
+		PLACE(ub[s], hb, pb);
+		if (split) {
+			PLACE(ual[s], ha, pa);
+			PLACE(ubl[s], hb, pb);
+		}
+	}
+	for (int o = 0; ok && o < K->nops; o++) {
+		if (o == K->mm_a || o == K->mm_b || o == K->mm_alo || o == K->mm_blo)
+			continue;
+		int oe = npu_dtype_size(g->ir->v[K->ops[o].val].dtype);
+		int64_t cols = g->rowop && g->rowop[o] ? 1 : nb;
+		uint64_t tot = (uint64_t)(mb * cols * oe);
+		uint64_t half = (uint64_t)((mb > 1 ? mb / 2 : mb) * cols * oe);
+		for (int s = 0; s < 2; s++)
+			PLACE(uo[o][s], half, tot);
+	}
+#undef PLACE
+	if (!ok || next - bk > t->sram_bytes - NPU_SPILL_BYTES)
+		return;
+	for (int s = 0; s < 2; s++) {
+		slotA[s] = ua[s];
+		slotB[s] = ub[s];
+		if (split) {
+			slotAl[s] = ual[s];
+			slotBl[s] = ubl[s];
+		}
+	}
+	for (int o = 0; o < K->nops; o++)
+		if (o != K->mm_a && o != K->mm_b && o != K->mm_alo && o != K->mm_blo)
+			for (int s = 0; s < 2; s++)
+				g->slotb[o][s] = uo[o][s];
+	*addr = next - bk;
+}
+
 int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 {
 	const npu_kern *K = &c->ir->k[k];
@@ -286,6 +351,9 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		if (!K->ops[o].out && g.used[o])
 			epi_loads = 1;
 	}
+	if (!K->cv && qa2 >= 0)
+		spread_slots(&g, K, t, mb, nb, KK, esz, split, slotA, slotB,
+			     slotAl, slotBl, &addr);
 	if (addr > t->sram_bytes - NPU_SPILL_BYTES) {
 		npu_errf(e, "kernel %s: K tile %lld with blocks %lldx%lld needs %llu KiB, SRAM holds %llu KiB",
 			 K->name, (long long)KK, (long long)mb, (long long)nb,
@@ -493,7 +561,14 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 						npu_memit(f, NPU_OP_MLDW, xw, xs, 0, 0);
 						npu_memit(f, NPU_OP_MMAC, xa, xb, xc, NPU_MMAC_ACC);
 					}
-					while (ET && done < epn && done < pi * epn / pairs) {
+					/* the epilogue starts `lead` pairs in: the
+					 * scalar unit stalls on a full vector queue
+					 * (the epilogue waits for the previous
+					 * block's last mmac), so the matrix unit's
+					 * queue must already hold work by then */
+					int64_t lead = pairs - 1 < 8 ? pairs - 1 : 8;
+					while (ET && done < epn && pi > lead &&
+					       done < (pi - lead) * epn / (pairs - lead)) {
 						int64_t len = epn - done < plen ? epn - done : plen;
 						epi_part(&g, K, done, len, ET->nn);
 						done += len;
