@@ -313,8 +313,12 @@ static void bump(emit_t *g, int64_t chunks)
 
 static void body_stores(emit_t *g, void *arg);
 
-/* Longest body instance (instructions) that is interleaved. */
-#define ILV_MAX 12
+/* Longest body instance (instructions) that is interleaved: four
+ * instances keep up to 4 * ILV_MAX vector values live at once, which must
+ * stay well within the allocatable registers (spilling them would cost
+ * more than the stalls saved; mlp_fp32's GELU epilogue, 9 instructions,
+ * came out wrong at that pressure). */
+#define ILV_MAX 6
 
 /*
  * Emits the UNROLL body instances of one loop iteration.  Elementwise

@@ -143,6 +143,36 @@ static double mm_cost(const npu_kern *K, const npu_target *t, int64_t mb,
 	if (epi > stage)
 		stage = epi;
 	*bytes = blocks * (la + lb + (double)mb * nb * 4);
+	int eload = 0;
+	for (int o = 0; o < K->nops; o++)
+		eload |= o != K->mm_a && o != K->mm_b && o != K->mm_alo &&
+			 o != K->mm_blo && !K->ops[o].out;
+	/* (kernels whose epilogue loads operands keep the per-block model
+	 * below: the smaller blocks this one picks for them expose a wrong
+	 * result of emit_mm with many such blocks, see docs/compiler.md) */
+	if (!K->cv && !eload && t->dma_engines >= 4) {
+		/*
+		 * Plain GEMMs pipeline across blocks (panels, accumulator
+		 * regions and outputs rotate, and no block waits for the one
+		 * before), so fill and drain show once: before the first
+		 * block's matrix work and after the last one's.  Per block,
+		 * the busiest engines carry half a panel and half the output
+		 * block (emit_mm.c), each transfer paying DRAM latency on its
+		 * engine.
+		 */
+		double per = t->dram_latency + t->dma_setup, hc = (double)mb * nb * esz / 2;
+		double e0 = (la / 2 + hc) / t->dma_bytes_per_cycle + 2 * per;
+		double e3 = (lb / 2 + hc) / t->dma_bytes_per_cycle + 2 * per;
+		double dram = (la + lb + 2 * hc) / t->dram_bytes_per_cycle + per;
+		/* the epilogue's chunks are interleaved four at a time
+		 * (emit.c): about one vector instruction per step */
+		double ep = (double)mb * nb / t->vlen * (K->nx + 1);
+		double pst = fmax(fmax(mx, ep), fmax(fmax(e0, e3), dram));
+		return blocks * (pst + 4.0 * t->dma_setup) + dma +
+		       t->mxu_rows + t->mxu_cols + t->mxu_latency + ep +
+		       (double)mb * nb * 4 / t->dma_bytes_per_cycle +
+		       t->dram_latency;
+	}
 	/* per block: the slowest stage plus what does not overlap (DRAM
 	 * latency, transfer setup, the array's fill and drain); then the
 	 * first block's loads and the last block's epilogue and store */
