@@ -305,7 +305,11 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		}
 	}
 	if (dt != c->ir->v[A->val].dtype) {
-		npu_errf(e, "kernel %s: matmul precision conversion is not implemented", K->name);
+		/* The template streams operand A as it is stored; a type
+		 * other than the array's would need a conversion pass first. */
+		npu_errf(e, "kernel %s: operand A is %s but the array runs %s "
+			 "(no conversion was planned)", K->name,
+			 npu_dtype_name(c->ir->v[A->val].dtype), npu_dtype_name(dt));
 		goto out;
 	}
 	if (mb <= 0 || mb > M)
