@@ -17,7 +17,8 @@ enum {
 	SEM_MLD = 19,        /* mm: + 0/1: A/B panel loaded (to mxu) */
 	SEM_MFREE = 21,      /* mm: + 0/1: A/B slot free (from mxu) */
 	SEM_MMD = 23,        /* mm: block accumulated (to vec) */
-	SEM_ACCF = 24        /* mm: accumulator slot read (to mxu) */
+	SEM_ACCF = 24,       /* mm: accumulator slot read (to mxu) */
+	SEM_CMP2 = 30        /* mm: tile computed, to the second store engine */
 };
 
 typedef struct emit_t {

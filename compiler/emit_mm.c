@@ -158,8 +158,12 @@ static void epi_end(emit_t *g, const npu_kern *K, const blk *T, int64_t et,
 	for (int h = 0; h < nq; h++) {
 		int q = h ? g->qs2 : qs;
 		int64_t r0 = h ? T->mn / 2 : 0, rn = nq == 1 ? T->mn : h ? T->mn - T->mn / 2 : T->mn / 2;
-		npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, SEM_CMP, 0, 0);
-		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + q, SEM_CMP, 0, 0);
+		/* One semaphore per store engine: with a shared one, the engine
+		 * that runs ahead could take the other's token and store its
+		 * next block before the epilogue wrote it. */
+		int sem = h ? SEM_CMP2 : SEM_CMP;
+		npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, sem, 0, 0);
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + q, sem, 0, 0);
 		for (int o = 0; o < K->nops; o++) {
 			const npu_kopnd *P = &K->ops[o];
 			if (!P->out)
