@@ -419,48 +419,21 @@ static int add_const(fold_cx *fx, int i)
 {
 	pass_cx *pc = fx->pc;
 	npu_passconsts *cs = pc->o->consts;
-	npu_gnode *n = npu_gedit_node(fx->ge, i), g;
-	npu_passconst *pcst;
-	char name[64];
+	npu_gnode *n;
 	int idx;
 
-	if (cs->n == cs->cap) {
-		int cap = cs->cap ? 2 * cs->cap : 16;
-		npu_passconst *v = realloc(cs->v, (size_t)cap * sizeof *v);
-		if (!v)
-			return npu_errf(pc->e, "out of memory");
-		cs->v = v;
-		cs->cap = cap;
-	}
-	snprintf(name, sizeof name, "_folded_%d", cs->n);
-	if (npu_gnode_make(&g, name, name, NULL, 0, &n->meta[0], n) < 0)
-		return npu_errf(pc->e, "out of memory");
-	g.op = NPU_GOP_GET_ATTR;
-	g.aop = NPU_AOP_UNKNOWN;
-	pcst = &cs->v[cs->n];
-	memset(pcst, 0, sizeof *pcst);
-	if (!(pcst->name = strdup(name)) || !(pcst->origin = strdup(n->name))) {
-		free(pcst->name);
-		free(pcst->origin);
-		npu_gnode_clear(&g);
-		return npu_errf(pc->e, "out of memory");
-	}
-	/* the value moves into the table (no copy of a large weight); the
-	 * node stays marked constant for the users still to be visited */
-	pcst->t = fx->v[i].t[0];
-	fx->v[i].t[0].data = NULL;
-	fx->v[i].t[0].ndim = -1;
-	cs->n++;
-	if ((idx = npu_gedit_add(fx->ge, i, &g, pc->e)) < 0)
+	/* the node stays marked constant for the users still to be visited */
+	idx = pass_add_frozen(pc, fx->ge, i, i, &npu_gedit_node(fx->ge, i)->meta[0],
+			      &fx->v[i].t[0]);
+	if (idx < 0)
 		return -1;
 	n = npu_gedit_node(fx->ge, i);
 	npu_gedit_replace_uses(fx->ge, i, idx);
 	npu_gedit_kill(fx->ge, i);
-	if (pass_prov(pc, name, n->name) < 0)
-		return -1;
 	return pass_log(pc, n->name, "folded %s (%s, %lld elements) into %s",
 			n->name, n->target,
-			(long long)npu_reftensor_numel(&pcst->t), name);
+			(long long)npu_reftensor_numel(&cs->v[cs->n - 1].t),
+			cs->v[cs->n - 1].name);
 }
 
 static int fold_session(pass_cx *pc, npu_gedit *ge)

@@ -18,6 +18,10 @@ typedef struct pass_cx {
 
 /* Records a change (counts toward the pass's changes); nodes is the
  * comma-separated list of node names affected.  Returns 0 or -1. */
+/* Adds a get_attr "_folded_K" before anchor holding t (moved into the
+ * folded-constant table), with like's provenance; its index or -1. */
+int pass_add_frozen(pass_cx *pc, npu_gedit *ge, int anchor, int like,
+		    const npu_gmeta *meta, npu_reftensor *t);
 int pass_log(pass_cx *pc, const char *nodes, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

@@ -736,9 +736,10 @@ static double round_dt(int dt, double x)
 	return (double)npu_round_through(dt, (float)x);
 }
 
-/* A new get_attr "_folded_K" holding t (moved into the constants). */
-static int add_frozen(pass_cx *pc, npu_gedit *ge, int anchor, int like,
-		      const npu_gmeta *meta, npu_reftensor *t)
+/* A new get_attr "_folded_K" holding t (moved into the constants, no copy
+ * of a large weight), added before anchor with like's provenance. */
+int pass_add_frozen(pass_cx *pc, npu_gedit *ge, int anchor, int like,
+		    const npu_gmeta *meta, npu_reftensor *t)
 {
 	npu_passconsts *cs = pc->o->consts;
 	npu_passconst *pcst;
@@ -760,6 +761,7 @@ static int add_frozen(pass_cx *pc, npu_gedit *ge, int anchor, int like,
 	if (!(pcst->name = strdup(name)) ||
 	    !(pcst->origin = strdup(npu_gedit_node(ge, like)->name))) {
 		free(pcst->name);
+		free(pcst->origin);
 		return npu_errf(pc->e, "out of memory");
 	}
 	pcst->t = *t;
@@ -852,8 +854,8 @@ static int convbn_direct(pass_cx *pc, npu_gedit *ge, int ci, int bi,
 	}
 	free(s);
 	npu_gmeta_set(&bm, dt, 1, cshape);
-	if ((*w2 = add_frozen(pc, ge, ci, bi, wm, &wt)) < 0 ||
-	    (*b2 = add_frozen(pc, ge, ci, bi, &bm, &bt)) < 0) {
+	if ((*w2 = pass_add_frozen(pc, ge, ci, bi, wm, &wt)) < 0 ||
+	    (*b2 = pass_add_frozen(pc, ge, ci, bi, &bm, &bt)) < 0) {
 		npu_reftensor_free(&wt);
 		npu_reftensor_free(&bt);
 		return -1;
