@@ -1,0 +1,344 @@
+/*
+ * fxrun.c - the end-to-end harness shared by the fixture tests: compile
+ * an FX fixture (tests/data/fx/CASE/GRAPH.json) with npucc's pipeline,
+ * its parameters and buffers frozen, run it on the simulator and compare
+ * every output with PyTorch's recorded value and with the reference
+ * interpreter in float64.
+ *
+ * Tolerances (docs/compiler.md): relative L2 error ||out - ref|| / ||ref||
+ * at most 1e-5 for fp32, 1e-3 for fp16, 8e-3 for bf16, 1e-12 for fp64;
+ * NaN and Inf in the same places; integer and bool outputs bit-exact.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compiler/ref.h"
+#include "isa/dtype.h"
+#include "sim/sim.h"
+#include "tests/fxrun.h"
+
+char fx_tmpdir[512];
+
+const char *fx_srcdir(void)
+{
+	const char *s = getenv("srcdir");
+	return s ? s : ".";
+}
+
+void fx_setup_tmp(void)
+{
+	const char *t = getenv("TMPDIR");
+	snprintf(fx_tmpdir, sizeof fx_tmpdir, "%s/fxrun.XXXXXX", t ? t : "/tmp");
+	ck_assert_ptr_nonnull(mkdtemp(fx_tmpdir));
+}
+
+/* removes the folder and every file a test left in it */
+void fx_teardown_tmp(void)
+{
+	DIR *d = opendir(fx_tmpdir);
+	struct dirent *de;
+	char p[1024];
+
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof p, "%s/%s", fx_tmpdir, de->d_name);
+		unlink(p);
+	}
+	if (d)
+		closedir(d);
+	rmdir(fx_tmpdir);
+}
+
+double fx_tol(int dt)
+{
+	switch (dt) {
+	case NPU_DT_F32: return 1e-5;
+	case NPU_DT_F16: return 1e-3;
+	case NPU_DT_BF16: return 8e-3;
+	case NPU_DT_F64: return 1e-12;
+	default: return 0;
+	}
+}
+
+/* Relative L2 error of got against want (n doubles); -1 when NaN/Inf
+ * positions differ. */
+double fx_relerr(const double *got, const double *want, int64_t n)
+{
+	double num = 0, den = 0;
+
+	for (int64_t i = 0; i < n; i++) {
+		if (isnan(want[i]) || isinf(want[i])) {
+			if (isnan(want[i]) != isnan(got[i]) ||
+			    (isinf(want[i]) && got[i] != want[i]))
+				return -1;
+			continue;
+		}
+		if (isnan(got[i]) || isinf(got[i]))
+			return -1;
+		num += (got[i] - want[i]) * (got[i] - want[i]);
+		den += want[i] * want[i];
+	}
+	if (den == 0)
+		return sqrt(num);
+	return sqrt(num / den);
+}
+
+double *fx_widen(int dt, const void *raw, int64_t n)
+{
+	double *d = malloc((size_t)(n ? n : 1) * sizeof *d);
+	npu_reftensor t;
+	npu_err e;
+	int64_t shape[1] = { n };
+
+	ck_assert_ptr_nonnull(d);
+	if (!n)
+		return d;
+	ck_assert_int_eq(npu_reftensor_load(&t, dt, 1, shape, raw, &e), 0);
+	memcpy(d, t.data, (size_t)n * sizeof *d);
+	npu_reftensor_free(&t);
+	return d;
+}
+
+static int is_frozen(const npu_gnode *n)
+{
+	return n->op == NPU_GOP_GET_ATTR ||
+	       (n->op == NPU_GOP_PLACEHOLDER &&
+		(n->phkind == NPU_PH_PARAMETER || n->phkind == NPU_PH_BUFFER));
+}
+
+/* ref interpreter lookup over a safetensors file */
+typedef struct refctx {
+	const npu_stfile *st;
+	npu_reftensor *cache;
+	char **names;
+	int n;
+} refctx;
+
+static const npu_reftensor *ref_lookup(void *ctx, const char *name)
+{
+	refctx *c = ctx;
+	const npu_tensor *t = npu_st_find(c->st, name);
+	npu_err e;
+
+	for (int i = 0; i < c->n; i++)
+		if (!strcmp(c->names[i], name))
+			return &c->cache[i];
+	if (!t)
+		return NULL;
+	c->cache = realloc(c->cache, (size_t)(c->n + 1) * sizeof *c->cache);
+	c->names = realloc(c->names, (size_t)(c->n + 1) * sizeof *c->names);
+	if (npu_reftensor_load(&c->cache[c->n], t->dtype, t->ndim, t->shape,
+			       t->data, &e) < 0)
+		return NULL;
+	c->names[c->n] = strdup(name);
+	return &c->cache[c->n++];
+}
+
+
+void fx_run_values(const char *graph, const npu_stfile *st, int has_rec,
+		       fxrun *fr)
+{
+	npu_graph *g;
+	npu_err e = { "" };
+	char wpath[1024];
+	npu_tensor *wt;
+	size_t nw = 0;
+	npu_ccresult r = { 0 };
+	npu_sim *s;
+	npu_sim_opts so = { 0 };
+	refctx rc = { .st = st };
+	npu_refenv env = { .precision = NPU_REF_FP64, .lookup = ref_lookup, .ctx = &rc };
+	npu_reftensor *routs;
+	int nrout;
+
+	ck_assert_msg(npu_graph_read(&g, graph, &e) == 0, "%s", e.msg);
+	wt = calloc((size_t)g->nnodes + 1, sizeof *wt);
+	for (int i = 0; i < g->nnodes; i++) {
+		char key[512];
+		const npu_tensor *t;
+		if (!is_frozen(&g->nodes[i]))
+			continue;
+		if (g->nodes[i].op == NPU_GOP_GET_ATTR)
+			snprintf(key, sizeof key, "attr.%s", g->nodes[i].target);
+		else
+			snprintf(key, sizeof key, "%s", g->nodes[i].name);
+		if (!(t = npu_st_find(st, key)))
+			continue;
+		wt[nw] = *t;
+		wt[nw++].name = t->name;
+	}
+	snprintf(wpath, sizeof wpath, "%s/w.safetensors", fx_tmpdir);
+	ck_assert_msg(npu_st_write(wpath, wt, nw, NULL, &e) == 0, "%s", e.msg);
+	free(wt);
+	fr->o.graph = graph;
+	fr->o.weights = wpath;
+	if (!fr->o.target)
+		fr->o.target = "npu-base";
+	ck_assert_msg(npu_cc_compile(&fr->o, &r, &e) == 0, "%s: %s", graph, e.msg);
+	fr->nkernels = r.ir.nk;
+	fr->spills += r.spills;
+	/* shared scratch stays close to the largest live set */
+	ck_assert_uint_le(r.ir.arena_bytes, r.ir.arena_peak + r.ir.arena_peak / 2 + 64);
+	/* provenance: every instruction of a kernel names one of its nodes */
+	for (uint32_t k = 0; k < r.prog.nkernels; k++) {
+		const npu_kernel *kk = &r.prog.kernels[k];
+		for (uint32_t pc = kk->start; pc < kk->end; pc++) {
+			uint32_t nd = r.prog.insn_node[pc], j;
+			for (j = 0; j < kk->node_count; j++)
+				if (r.prog.kernel_nodes[kk->node_first + j] == nd)
+					break;
+			ck_assert_msg(j < kk->node_count, "%s: kernel %s, pc %u: node %u is not the kernel's",
+				      graph, kk->name, pc, nd);
+		}
+	}
+	npu_hostops_register_all();
+	s = npu_sim_new(&r.prog, &r.t, &so, &e);
+	ck_assert_msg(s != NULL, "%s", e.msg);
+	for (uint32_t i = 0; i < r.prog.nbufs; i++) {
+		const npu_buf *b = &r.prog.bufs[i];
+		const npu_tensor *t;
+		if (b->kind != NPU_BUF_INPUT)
+			continue;
+		t = npu_st_find(st, b->name);
+		ck_assert_msg(t != NULL, "%s: no value for input %s", graph, b->name);
+		ck_assert_uint_eq(t->nbytes, b->size);
+		if (b->size)
+			memcpy(npu_sim_buf_data(s, (int)i), t->data, b->size);
+	}
+	ck_assert_msg(npu_sim_run(s, &e) == 0, "%s: %s", graph, e.msg);
+	fr->cycles = npu_sim_stats_get(s)->total_cycles;
+	fr->dram_rd = npu_sim_stats_get(s)->dram_rd;
+	fr->dram_wr = npu_sim_stats_get(s)->dram_wr;
+	fr->host_calls = npu_sim_stats_get(s)->host_calls;
+	/* the reference interpreter, fp64 */
+	ck_assert_msg(npu_ref_run(g, &env, &routs, &nrout, &e) == 0, "%s: ref: %s",
+		      graph, e.msg);
+	for (int k = 0; k < nrout; k++) {
+		char name[32];
+		int bi;
+		const npu_buf *b;
+		int64_t n;
+		double *got, err;
+		snprintf(name, sizeof name, "output.%d", k);
+		bi = npu_prog_find_buf(&r.prog, name);
+		ck_assert_msg(bi >= 0, "%s: no buffer %s", graph, name);
+		b = &r.prog.bufs[bi];
+		n = (int64_t)npu_numel(b->ndim, b->shape);
+		got = fx_widen(b->dtype, npu_sim_buf_data(s, bi), n);
+		if (has_rec) {
+			const npu_tensor *t = npu_st_find(st, name);
+			double *want;
+			ck_assert_msg(t != NULL, "%s: no recorded %s", graph, name);
+			ck_assert_int_eq(t->dtype, b->dtype);
+			want = fx_widen(t->dtype, t->data, n);
+			err = fx_relerr(got, want, n);
+			if (fx_tol(b->dtype) == 0)
+				ck_assert_msg(err == 0, "%s %s: integer output differs (%g)", graph, name, err);
+			ck_assert_msg(err >= 0 && err <= fx_tol(b->dtype),
+				      "%s %s: relative error %g vs recorded (tolerance %g)",
+				      graph, name, err, fx_tol(b->dtype));
+			if (err > fr->worst_rec)
+				fr->worst_rec = err;
+			free(want);
+		}
+		err = fx_relerr(got, routs[k].data, n);
+		ck_assert_msg(err >= 0 && err <= (fx_tol(b->dtype) ? fx_tol(b->dtype) : 0),
+			      "%s %s: relative error %g vs the fp64 reference (tolerance %g)",
+			      graph, name, err, fx_tol(b->dtype));
+		if (err > fr->worst_ref)
+			fr->worst_ref = err;
+		free(got);
+	}
+	npu_ref_free_outputs(routs, nrout);
+	for (int i = 0; i < rc.n; i++) {
+		npu_reftensor_free(&rc.cache[i]);
+		free(rc.names[i]);
+	}
+	free(rc.cache);
+	free(rc.names);
+	npu_sim_free(s);
+	npu_cc_free(&r);
+	npu_graph_free(g);
+}
+
+void fx_run_graph(const char *cg, fxrun *fr)
+{
+	char graph[1024], vals[1024];
+	npu_stfile st;
+	npu_err e;
+
+	snprintf(graph, sizeof graph, "%s/tests/data/fx/%s.json", fx_srcdir(), cg);
+	snprintf(vals, sizeof vals, "%s/tests/data/fx/%s.safetensors", fx_srcdir(), cg);
+	ck_assert_msg(npu_st_read(&st, vals, &e) == 0, "%s", e.msg);
+	fx_run_values(graph, &st, 1, fr);
+	npu_st_free(&st);
+}
+
+void fx_run_fixture(const char *c, fxrun *fr)
+{
+	char cg[512];
+
+	snprintf(cg, sizeof cg, "%s/inference2", c);
+	fx_run_graph(cg, fr);
+}
+
+/* Deterministic values for every placeholder of a graph (resnet18 has no
+ * recorded values): uniform in [-a, a], a = 1/sqrt(fan-in) for weights;
+ * BatchNorm scales near 1, running variances positive. */
+void fx_gen_values(const npu_graph *g, const char *path)
+{
+	npu_tensor *t = calloc((size_t)g->nnodes + 1, sizeof *t);
+	size_t n = 0;
+	uint64_t seed = 12345;
+	npu_err e;
+
+	for (int i = 0; i < g->nnodes; i++) {
+		const npu_gnode *nd = &g->nodes[i];
+		const npu_gmeta *m = nd->meta;
+		int64_t numel = 1;
+		float *d;
+		double a = 1;
+		const char *src = nd->phsource ? nd->phsource : "";
+		if (nd->op != NPU_GOP_PLACEHOLDER || !m)
+			continue;
+		t[n].name = nd->name;
+		t[n].dtype = m->dtype;
+		t[n].ndim = m->ndim;
+		for (int d2 = 0; d2 < m->ndim; d2++) {
+			t[n].shape[d2] = m->shape[d2].v;
+			numel *= m->shape[d2].v;
+		}
+		if (m->ndim >= 2 && m->shape[0].v)
+			a = 1 / sqrt((double)(numel / m->shape[0].v));
+		d = malloc((size_t)numel * 4 + 4);
+		for (int64_t k = 0; k < numel; k++) {
+			double u;
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			u = (double)(seed >> 11) / 9007199254740992.0 * 2 - 1;
+			if (strstr(src, "running_var"))
+				d[k] = (float)(1 + 0.5 * fabs(u));
+			else if (m->ndim == 1 && strstr(src, "weight"))
+				d[k] = (float)(1 + 0.1 * u);
+			else if (m->ndim == 1)
+				d[k] = (float)(0.1 * u);
+			else
+				d[k] = (float)(a * u);
+		}
+		t[n].data = d;
+		t[n].nbytes = (uint64_t)numel * 4;
+		n++;
+	}
+	ck_assert_msg(npu_st_write(path, t, n, NULL, &e) == 0, "%s", e.msg);
+	for (size_t i = 0; i < n; i++)
+		free(t[i].data);
+	free(t);
+}
+

@@ -1,0 +1,53 @@
+/*
+ * fxrun.h - the end-to-end fixture harness shared by the Check programs
+ * (tests/fxrun.c): compile, simulate, compare with PyTorch's recorded
+ * outputs and the fp64 reference interpreter.  Failures are Check
+ * assertions, so these are for use inside START_TEST bodies only.
+ */
+#ifndef NPU_TESTS_FXRUN_H
+#define NPU_TESTS_FXRUN_H
+
+#include <stdint.h>
+
+#include "compiler/driver.h"
+#include "compiler/graph.h"
+#include "isa/st.h"
+
+/* One compile + run: options in, measurements out. */
+typedef struct fxrun {
+	npu_ccopts o;		/* compile options (target defaults to npu-base) */
+	uint64_t cycles, dram_rd, dram_wr, host_calls;
+	double worst_rec, worst_ref;	/* worst relative error seen */
+	int nkernels;
+	int spills;
+} fxrun;
+
+/* the per-test temporary folder, made by fx_setup_tmp */
+extern char fx_tmpdir[512];
+
+const char *fx_srcdir(void);
+void fx_setup_tmp(void);
+void fx_teardown_tmp(void);
+
+/* the relative L2 tolerance of a dtype (0: bit-exact) */
+double fx_tol(int dt);
+/* relative L2 error of got against want; -1 when NaN/Inf positions differ */
+double fx_relerr(const double *got, const double *want, int64_t n);
+/* n values of dtype dt widened to a malloc'd array of doubles */
+double *fx_widen(int dt, const void *raw, int64_t n);
+
+/*
+ * Compiles GRAPH with the parameters and buffers of st frozen, runs it
+ * with the other placeholders from st, and checks every output against
+ * the fp64 reference and, when has_rec, against st's output.i.
+ */
+void fx_run_values(const char *graph, const npu_stfile *st, int has_rec,
+		   fxrun *fr);
+/* tests/data/fx/CG.json with CG.safetensors ("mlp_train/forward2") */
+void fx_run_graph(const char *cg, fxrun *fr);
+/* CASE/inference2 */
+void fx_run_fixture(const char *c, fxrun *fr);
+/* deterministic values for every placeholder of g, written to path */
+void fx_gen_values(const npu_graph *g, const char *path);
+
+#endif
