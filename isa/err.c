@@ -37,3 +37,12 @@ void npu_err_clear(npu_err *e)
 	if (e)
 		e->msg[0] = '\0';
 }
+
+const char *npu_strerror(int err, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s", strerror(err));
+	/* "No such file" -> "no such file"; leave acronyms ("EOF") alone */
+	if (buf[0] >= 'A' && buf[0] <= 'Z' && !(buf[1] >= 'A' && buf[1] <= 'Z'))
+		buf[0] = (char)(buf[0] - 'A' + 'a');
+	return buf;
+}

@@ -29,4 +29,7 @@ int npu_err_prefix(npu_err *e, const char *fmt, ...)
 /* Clears e. */
 void npu_err_clear(npu_err *e);
 
+/* strerror(err) in buf, lowercased to read as the rest of our messages. */
+const char *npu_strerror(int err, char *buf, size_t n);
+
 #endif

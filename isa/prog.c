@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "isa/afile.h"
 #include "isa/isa.h"
 
 /* Record layouts: byte offsets of each field, then the record size. */
@@ -632,43 +633,11 @@ out:
 	return rc;
 }
 
-/* strerror with a lowercase first letter, as the rest of our messages. */
-static const char *errstr(int err, char *buf, size_t n)
-{
-	snprintf(buf, n, "%s", strerror(err));
-	if (buf[0] >= 'A' && buf[0] <= 'Z' && !(buf[1] >= 'A' && buf[1] <= 'Z'))
-		buf[0] = (char)(buf[0] - 'A' + 'a');
-	return buf;
-}
-
-/* Makes a rename durable; a directory that cannot be synced is no error. */
-static void sync_dir_of(const char *path)
-{
-	char *dir = strdup(path), *slash;
-	int fd;
-
-	if (!dir)
-		return;
-	slash = strrchr(dir, '/');
-	if (!slash)
-		strcpy(dir, ".");
-	else if (slash == dir)
-		dir[1] = '\0';
-	else
-		*slash = '\0';
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		(void)fsync(fd);
-		close(fd);
-	}
-	free(dir);
-}
-
 int npu_prog_write(const npu_prog *p, const char *path, npu_err *e)
 {
 	bbuf sec[NSEC] = { { 0 } };
-	char *tmp = NULL, eb[128];
-	int fd = -1, rc = -1, closed;
+	npu_afile af;
+	int rc = -1;
 	npu_err dummy;
 
 	if (!e)
@@ -678,55 +647,15 @@ int npu_prog_write(const npu_prog *p, const char *path, npu_err *e)
 		npu_err_prefix(e, "%s", path);
 		goto out;
 	}
-	/* The temporary file lives next to path so that rename() is atomic. */
-	if (!(tmp = malloc(strlen(path) + 8))) {
-		npu_errf(e, "%s: out of memory", path);
+	if (npu_afile_open(&af, path, e) < 0)
+		goto out;
+	if (emit_elf(af.fd, p, sec, e) < 0) {
+		npu_err_prefix(e, "%s: cannot write", path);
+		npu_afile_abort(&af);
 		goto out;
 	}
-	sprintf(tmp, "%s.XXXXXX", path);
-	if ((fd = mkstemp(tmp)) < 0) {
-		npu_errf(e, "%s: cannot create temporary file: %s", path,
-			 errstr(errno, eb, sizeof eb));
-		free(tmp);
-		tmp = NULL;
-		goto out;
-	}
-	if (fchmod(fd, 0644) < 0) {
-		npu_errf(e, "%s: cannot chmod %s: %s", path, tmp,
-			 errstr(errno, eb, sizeof eb));
-		goto out;
-	}
-	if (emit_elf(fd, p, sec, e) < 0) {
-		npu_err_prefix(e, "%s: cannot write %s", path, tmp);
-		goto out;
-	}
-	/* close() can report a failed write too (NFS); both must succeed. */
-	if (fsync(fd) < 0)
-		goto write_fail;
-	closed = close(fd);
-	fd = -1;
-	if (closed < 0)
-		goto write_fail;
-	if (rename(tmp, path) < 0) {
-		npu_errf(e, "%s: cannot rename %s into place: %s", path, tmp,
-			 errstr(errno, eb, sizeof eb));
-		goto out;
-	}
-	free(tmp);
-	tmp = NULL; /* it is the final file now: keep it */
-	sync_dir_of(path);
-	rc = 0;
-	goto out;
-write_fail:
-	npu_errf(e, "%s: cannot write %s: %s", path, tmp,
-		 errstr(errno, eb, sizeof eb));
+	rc = npu_afile_commit(&af, e);
 out:
-	if (fd >= 0)
-		close(fd);
-	if (tmp) {
-		unlink(tmp);
-		free(tmp);
-	}
 	for (int s = 0; s < NSEC; s++)
 		free(sec[s].p);
 	return rc;
@@ -1234,7 +1163,7 @@ int npu_prog_read(npu_prog *p, const char *path, npu_err *e)
 	memset(p, 0, sizeof *p);
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return npu_errf(e, "%s: cannot open: %s", path,
-				errstr(errno, eb, sizeof eb));
+				npu_strerror(errno, eb, sizeof eb));
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		npu_errf(e, "%s: not a regular file", path);
 		goto out;
@@ -1251,7 +1180,7 @@ int npu_prog_read(npu_prog *p, const char *path, npu_err *e)
 			continue;
 		if (n <= 0) {
 			npu_errf(e, "%s: cannot read: %s", path,
-				 n ? errstr(errno, eb, sizeof eb) : "file shrank");
+				 n ? npu_strerror(errno, eb, sizeof eb) : "file shrank");
 			goto out;
 		}
 		got += (size_t)n;

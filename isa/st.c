@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "isa/afile.h"
 #include "isa/isa.h"
 
 /* Header lengths above this are refused before anything is allocated. */
@@ -535,72 +536,29 @@ int npu_st_encode(const npu_tensor *t, size_t n, const char *metadata_json,
 	return 0;
 }
 
-static int write_all(int fd, const void *p, uint64_t n)
-{
-	const char *c = p;
-
-	while (n) {
-		ssize_t w = write(fd, c, n > (1u << 30) ? (1u << 30) : (size_t)n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		c += w;
-		n -= (uint64_t)w;
-	}
-	return 0;
-}
-
 int npu_st_write(const char *path, const npu_tensor *t, size_t n,
 		 const char *metadata_json, npu_err *e)
 {
-	char *head = NULL, *tmp = NULL;
+	char *head = NULL;
 	size_t hlen;
 	uint64_t dlen;
-	int fd = -1, rc = -1;
+	npu_afile af;
+	int rc = -1;
 
 	if (build_header(t, n, metadata_json, &head, &hlen, &dlen, e) < 0)
 		return npu_err_prefix(e, "%s", path);
-	/* the temporary file sits beside the target, so rename is atomic */
-	if (!(tmp = malloc(strlen(path) + 8))) {
-		npu_errf(e, "%s: out of memory", path);
+	if (npu_afile_open(&af, path, e) < 0)
 		goto out;
-	}
-	sprintf(tmp, "%s.XXXXXX", path);
-	if ((fd = mkostemp(tmp, O_CLOEXEC)) < 0) {
-		npu_errf(e, "%s: cannot create a temporary file: %s", path,
-			 strerror(errno));
-		free(tmp);
-		tmp = NULL;
-		goto out;
-	}
-	if (write_all(fd, head, hlen) < 0)
-		goto io_error;
+	if (npu_afile_write(&af, head, hlen, e) < 0)
+		goto fail;
 	for (size_t i = 0; i < n; i++)
-		if (t[i].nbytes && write_all(fd, t[i].data, t[i].nbytes) < 0)
-			goto io_error;
-	if (fchmod(fd, 0644) < 0 || fsync(fd) < 0)
-		goto io_error;
-	if (close(fd) < 0) {
-		fd = -1;
-		goto io_error;
-	}
-	fd = -1;
-	if (rename(tmp, path) < 0)
-		goto io_error;
-	free(tmp);
-	tmp = NULL;
-	rc = 0;
+		if (t[i].nbytes && npu_afile_write(&af, t[i].data, t[i].nbytes, e) < 0)
+			goto fail;
+	rc = npu_afile_commit(&af, e);
 	goto out;
-io_error:
-	npu_errf(e, "%s: %s", path, strerror(errno));
+fail:
+	npu_afile_abort(&af);
 out:
-	if (fd >= 0)
-		close(fd);
-	if (tmp) {
-		unlink(tmp);
-		free(tmp);
-	}
 	free(head);
 	return rc;
 }

@@ -815,7 +815,7 @@ START_TEST(atomic_write_fails_cleanly)
 		ck_assert_int_eq(npu_prog_write(&p, path, &e), -1);
 		ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &old), 0);
 		signal(SIGXFSZ, oldsig);
-		ck_assert_msg(strstr(e.msg, "prog.bin: cannot write "), "%s", e.msg);
+		ck_assert_msg(strstr(e.msg, "prog.bin: cannot write: "), "%s", e.msg);
 		ck_assert_int_eq(count_entries(tmpdir), 0);
 	}
 	/* a failed write leaves an existing file untouched */

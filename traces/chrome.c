@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "isa/afile.h"
 #include "traces/chrome.h"
 #include "traces/trace.h"
 
@@ -431,43 +432,23 @@ int npu_chrome_export(npu_qdb *q, const npu_qrun *r, const char *path,
 		      npu_err *e)
 {
 	exporter x = { q, r, NULL, 1, NULL, 0, e };
-	size_t n = strlen(path) + 16;
-	char *tmp = malloc(n);
-	int fd = -1, rc = -1;
+	npu_afile af;
+	int rc = -1;
 
-	if (!tmp)
-		return npu_errf(e, "%s: out of memory", path);
-	snprintf(tmp, n, "%s.tmpXXXXXX", path);
-	/* mkstemp makes it 0600; the export is a normal file to share. */
-	if ((fd = mkstemp(tmp)) < 0 || fchmod(fd, 0644) < 0 ||
-	    !(x.f = fdopen(fd, "w"))) {
-		npu_errf(e, "%s: cannot create: %s", path, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		free(tmp);
+	if (npu_afile_open(&af, path, e) < 0)
 		return -1;
-	}
-	if (write_all(&x) == 0) {
-		if (fclose(x.f) != 0)
-			npu_errf(e, "%s: cannot write: %s", path, strerror(errno));
-		else if (rename(tmp, path) != 0)
-			npu_errf(e, "%s: cannot rename the temporary file: %s",
-				 path, strerror(errno));
-		else
-			rc = 0;
-	} else {
+	if (!(x.f = npu_afile_stdio(&af, e)))
+		npu_afile_abort(&af);
+	else if (write_all(&x) == 0)
+		rc = npu_afile_commit(&af, e);
+	else {
 		npu_err_prefix(e, "%s", path);
-		fclose(x.f);
+		npu_afile_abort(&af);
 	}
-	if (rc)
-		unlink(tmp);
 	for (int i = 0; i < x.nk; i++) {
 		free(x.k[i].name);
 		json_decref(x.k[i].nodes);
 	}
 	free(x.k);
-	free(tmp);
 	return rc;
 }

@@ -25,6 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "isa/afile.h"
 #include "traces/report.h"
 #include "traces/trace.h"
 
@@ -681,15 +682,21 @@ static void html_table(FILE *f, const char *title, const npu_qres *r,
 
 static int write_html(rep *p)
 {
-	char *path = path_in(p, "index.html"), *tmp = path_in(p, ".index.html.tmp");
+	char *path = path_in(p, "index.html");
 	char esc[2048], esc2[256];
-	FILE *f = tmp ? fopen(tmp, "w") : NULL;
-	int rc = -1;
+	npu_afile af;
+	FILE *f;
 
-	if (!f) {
-		npu_errf(p->e, "%s/index.html: cannot create: %s", p->dir,
-			 tmp ? strerror(errno) : "out of memory");
-		goto out;
+	if (!path)
+		return npu_errf(p->e, "%s/index.html: out of memory", p->dir);
+	if (npu_afile_open(&af, path, p->e) < 0) {
+		free(path);
+		return -1;
+	}
+	free(path);
+	if (!(f = npu_afile_stdio(&af, p->e))) {
+		npu_afile_abort(&af);
+		return -1;
 	}
 	fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n"
 		"<title>npusim report: run %" PRId64 "</title>\n<style>\n"
@@ -722,27 +729,7 @@ static int write_html(rep *p)
 		   "equally among its nodes.");
 	html_table(f, "DMA / compute overlap", &p->overlap, 30, NULL);
 	fprintf(f, "</body></html>\n");
-	{
-		int bad = ferror(f) | fclose(f);
-		f = NULL;
-		if (bad) {
-			npu_errf(p->e, "%s/index.html: cannot write", p->dir);
-			goto out;
-		}
-	}
-	if (rename(tmp, path) < 0) {
-		npu_errf(p->e, "%s/index.html: %s", p->dir, strerror(errno));
-		goto out;
-	}
-	rc = 0;
-out:
-	if (f)
-		fclose(f);
-	if (rc && tmp)
-		unlink(tmp);
-	free(path);
-	free(tmp);
-	return rc;
+	return npu_afile_commit(&af, p->e);
 }
 
 static int canned(rep *p, const char *name, npu_qres *out)
