@@ -242,8 +242,10 @@ int npu_emit_x(emit_t *g, int i)
 		break;
 	}
 	case NPU_X_ACC:
+		/* an integer array accumulates int32 (the load converts) */
 		v = npu_mv(f);
-		npu_memit(f, NPU_OP_VLD, v, g->xoff[esz_idx(4)], NPU_DT_F32,
+		npu_memit(f, NPU_OP_VLD, v, g->xoff[esz_idx(4)],
+			  npu_kir_isint(g->K->mm_dtype) ? NPU_DT_I32 : NPU_DT_F32,
 			  (int64_t)g->accslot + g->ioff[esz_idx(4)]);
 		break;
 	case NPU_X_CONST:

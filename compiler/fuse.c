@@ -313,6 +313,61 @@ static int gnum(const npu_gval *v, double *out)
 /* Emits the op of node n into kernel k given its tensor args' values x[]
  * (scalars read from the node); the result value, -1 on error, -3 when
  * the op's form is not supported natively. */
+/*
+ * Whether expression value x of kernel K holds an integer in every lane
+ * (so that a store to an integer type, which rounds, equals PyTorch's
+ * truncating cast): loads of integer operands, an integer array's
+ * accumulator, rounding through an integer type, and what min, max, add,
+ * sub, mul and neg make of integers.  ROUND's select (|x| < 2^23 ?
+ * vrnd(x) : x) counts: every float from 2^23 up is integral.
+ */
+static int integral(const npu_kir *ir, const npu_kern *K, int x)
+{
+	const npu_xins *X;
+
+	if (x < 0 || x >= K->nx)
+		return 0;
+	X = &K->x[x];
+	switch (X->op) {
+	case NPU_X_LOAD: return npu_kir_isint(ir->v[K->ops[X->a].val].dtype);
+	case NPU_X_ACC: return npu_kir_isint(K->mm_dtype);
+	case NPU_X_CONST: return X->imm == rintf(X->imm);
+	case NPU_X_RND: return npu_kir_isint(X->dtype);
+	case NPU_X_UN:
+		return X->vop == NPU_OP_VFLOOR ||
+		       ((X->vop == NPU_OP_VNEG || X->vop == NPU_OP_VABS) &&
+			integral(ir, K, X->a));
+	case NPU_X_BINI:
+		return (X->vop == NPU_OP_VMAXI || X->vop == NPU_OP_VMINI ||
+			X->vop == NPU_OP_VADDI || X->vop == NPU_OP_VMULI) &&
+		       X->imm == rintf(X->imm) && integral(ir, K, X->a);
+	case NPU_X_BIN:
+		return (X->vop == NPU_OP_VADD || X->vop == NPU_OP_VSUB ||
+			X->vop == NPU_OP_VMUL || X->vop == NPU_OP_VMAX ||
+			X->vop == NPU_OP_VMIN) &&
+		       integral(ir, K, X->a) && integral(ir, K, X->b);
+	case NPU_X_SEL:
+		return integral(ir, K, X->b) &&
+		       (integral(ir, K, X->c) ||
+			(K->x[X->b].op == NPU_X_RND && K->x[X->b].a == X->c));
+	default:
+		return 0;
+	}
+}
+
+/* An integer-to-integer cast that can change a value: to a type of the
+ * same size or narrower (it wraps; a store saturates). */
+static int narrowing(const npu_graph *g, const npu_gnode *n)
+{
+	const npu_gmeta *in;
+
+	if (!n->nargs || n->args[0].kind != NPU_GV_NODE ||
+	    !(in = tmeta(&g->nodes[n->args[0].u.node], 0)))
+		return 1;
+	return npu_kir_isint(in->dtype) && in->dtype != tmeta(n, 0)->dtype &&
+	       npu_dtype_size(in->dtype) >= npu_dtype_size(tmeta(n, 0)->dtype);
+}
+
 static int ew_expr(fz *z, int k, const npu_gnode *n, int node, const int *x,
 		   int nx)
 {
@@ -454,7 +509,23 @@ static int ew_expr(fz *z, int k, const npu_gnode *n, int node, const int *x,
 		if (gnum(arg(n, 2), &s))
 			return -3;
 		return xadd(z, k, NPU_X_SEL, 0, b, CST(s), a, 0, node);
+	case NPU_AOP_ROUND:
+		/* vrnd through i32 rounds half to even but saturates at
+		 * 2^31; from 2^23 up every float is an integer already, and
+		 * NaN must stay NaN, so those lanes keep x */
+		t = BIN(VCMPLT, UN(VABS, a), CST(8388608.0));
+		u = xadd(z, k, NPU_X_RND, 0, a, 0, 0, 0, node);
+		z->ir->k[k].x[u].dtype = NPU_DT_I32;
+		return xadd(z, k, NPU_X_SEL, 0, t, u, a, 0, node);
 	case NPU_AOP_TO_COPY:
+		/* a float -> integer cast truncates in PyTorch; the store
+		 * rounds, which agrees only on integral values (quantize's
+		 * round and clamp produce them) */
+		if (npu_kir_isint(tmeta(n, 0)->dtype) &&
+		    (!integral(z->ir, &z->ir->k[k], a) ||
+		     narrowing(z->g, n)))
+			return -3;
+		return a;
 	case NPU_AOP_CLONE:
 		return a;
 	case NPU_AOP_COPY:
@@ -1262,6 +1333,26 @@ static int split_bf16(fz *z, int v, int node, int nparts, int *hi, int *lo)
 	return 0;
 }
 
+/*
+ * Why _int_mm cannot run on the array, or NULL.  The epilogue reads the
+ * int32 accumulator into fp32 lanes, exact while |sum| <= 2^24: int8
+ * products are at most 2^14 in magnitude, so K <= 1024 keeps every sum
+ * (and the int32 result stored back) bit-exact.
+ */
+static const char *int_mm_refusal(const npu_kir *ir, int a, int b,
+				  const npu_gmeta *m)
+{
+	const npu_kval *A = &ir->v[a], *B = &ir->v[b];
+
+	if (A->dtype != NPU_DT_I8 || B->dtype != NPU_DT_I8 ||
+	    m->dtype != NPU_DT_I32)
+		return "_int_mm other than int8 x int8 -> int32";
+	if (A->shape[A->ndim - 1] > 1024)
+		return "_int_mm with K > 1024 (int32 sums beyond fp32's exact "
+		       "range in the epilogue)";
+	return NULL;
+}
+
 static int do_mm(fz *z, int node)
 {
 	npu_kir *ir = z->ir;
@@ -1281,9 +1372,14 @@ static int do_mm(fz *z, int node)
 		return host_kern(z, node, "addmm with alpha or beta");
 	a = node_val(z, n->args[ai].u.node);
 	b = node_val(z, n->args[ai + 1].u.node);
-	if (!isfloat(ir->v[a].dtype) || ir->v[a].dtype != ir->v[b].dtype ||
-	    m->dtype != ir->v[a].dtype)
+	if (n->aop == NPU_AOP_INT_MM) {
+		const char *why = int_mm_refusal(ir, a, b, m);
+		if (why)
+			return host_kern(z, node, why);
+	} else if (!isfloat(ir->v[a].dtype) || ir->v[a].dtype != ir->v[b].dtype ||
+		   m->dtype != ir->v[a].dtype) {
 		return host_kern(z, node, "matmul of float64 or integer tensors");
+	}
 	if ((a = mm_operand(z, a, node)) < 0 || (b = mm_operand(z, b, node)) < 0)
 		return -1;
 	if (ir->v[a].dtype == NPU_DT_F32 && ir->fp32prec > 0) {
@@ -1875,6 +1971,19 @@ static int do_placeholder(fz *z, int node)
 	return 0;
 }
 
+/*
+ * Integer tensors the templates take (the rest are host calls): _int_mm
+ * on the array, and casts, which convert on load and store (the
+ * integer result is checked for integral values in ew_expr).  Integer
+ * arithmetic stays on the host: it wraps, fp32 lanes would not.
+ */
+static int int_ok(const npu_gnode *n, int dt)
+{
+	if (!npu_kir_isint(dt))
+		return 0;
+	return n->aop == NPU_AOP_INT_MM || n->aop == NPU_AOP_TO_COPY;
+}
+
 static int do_node(fz *z, int i)
 {
 	npu_kir *ir = z->ir;
@@ -1930,12 +2039,12 @@ static int do_node(fz *z, int i)
 		if (v < 0)
 			return npu_errf(z->e, "%s: node '%s': argument '%s' has no tensor value",
 					z->g->file, n->name, z->g->nodes[tn[j]].name);
-		if (!vecok(ir->v[v].dtype))
+		if (!vecok(ir->v[v].dtype) && !int_ok(n, ir->v[v].dtype))
 			return host_kern(z, i, ir->v[v].dtype == NPU_DT_F64
 					 ? "float64: runs on the host in fp64"
 					 : "integer operands");
 	}
-	if (!vecok(tmeta(n, 0)->dtype))
+	if (!vecok(tmeta(n, 0)->dtype) && !int_ok(n, tmeta(n, 0)->dtype))
 		return host_kern(z, i, tmeta(n, 0)->dtype == NPU_DT_F64
 				 ? "float64: runs on the host in fp64" : "integer result");
 	if (lk == NPU_LK_MM)

@@ -30,6 +30,12 @@ int npu_support_kind(int aop)
 	}
 }
 
+int npu_kir_isint(int dt)
+{
+	return dt == NPU_DT_I8 || dt == NPU_DT_U8 || dt == NPU_DT_I16 ||
+	       dt == NPU_DT_I32;
+}
+
 const char *npu_lowkind_name(int lk)
 {
 	static const char *const n[] = { "ew", "row", "row", "mm", "view",

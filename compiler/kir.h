@@ -172,6 +172,10 @@ int npu_kir_addnode(npu_kern *k, int node);
 void npu_kir_decide(npu_kir *ir, int fused, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* An integer type the vector unit holds exactly in fp32 lanes when the
+ * values are small enough (i8, u8, i16, i32; not i64 or bool). */
+int npu_kir_isint(int dt);
+
 /* Row-major contiguous strides of a shape. */
 void npu_kir_contig(int ndim, const int64_t *shape, int64_t *stride);
 int64_t npu_kir_numel(int ndim, const int64_t *shape);
