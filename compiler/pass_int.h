@@ -40,8 +40,19 @@ int pass_prov_merge(pass_cx *pc, const char *to, const char *from);
  * (aot input_mutates_data). */
 int pass_mutated_input(const npu_graph *g, int i);
 
+/* A call_function node of target (args copied, meta copied) added before
+ * anchor, with like's provenance; its index or -1. */
+int pass_add_call(pass_cx *pc, npu_gedit *ge, int anchor, const char *name,
+		  const char *target, const npu_gval *args, int nargs,
+		  const npu_gmeta *meta, int like);
+
+/* The frozen value of node i (a placeholder the graph does not mutate, a
+ * get_attr tensor or a folded constant) as doubles, or NULL. */
+const npu_reftensor *pass_frozen(pass_cx *pc, npu_gedit *ge, int i);
+
 /* The passes that live in their own files. */
 int pass_fold(pass_cx *pc);
+int pass_quant(pass_cx *pc, npu_gedit *ge);
 int pass_decomp(pass_cx *pc);
 
 #endif

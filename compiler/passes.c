@@ -634,7 +634,7 @@ static int pass_cse(pass_cx *pc, npu_gedit *ge)
 
 /* ---- convbn ------------------------------------------------------ */
 
-static int add_call(pass_cx *pc, npu_gedit *ge, int anchor, const char *name,
+int pass_add_call(pass_cx *pc, npu_gedit *ge, int anchor, const char *name,
 		    const char *target, const npu_gval *args, int nargs,
 		    const npu_gmeta *meta, int like)
 {
@@ -671,7 +671,7 @@ static int bn_param(npu_gedit *ge, const npu_gnode *bn, int i, int c, int dt,
  * The frozen value of node i (a placeholder the graph does not mutate, a
  * get_attr tensor or an earlier folded constant) as doubles, or NULL.
  */
-static const npu_reftensor *frozen_val(pass_cx *pc, npu_gedit *ge, int i)
+const npu_reftensor *pass_frozen(pass_cx *pc, npu_gedit *ge, int i)
 {
 	const npu_passopts *o = pc->o;
 	const npu_gnode *n = npu_gedit_node(ge, i);
@@ -722,7 +722,7 @@ static int frozen_weight(pass_cx *pc, npu_gedit *ge, int i, const void **raw,
 				return *raw = NULL, -1;
 		return 0;
 	}
-	*ref = frozen_val(pc, ge, i);
+	*ref = pass_frozen(pc, ge, i);
 	return *ref ? 0 : -1;
 }
 
@@ -808,10 +808,10 @@ static int convbn_direct(pass_cx *pc, npu_gedit *ge, int ci, int bi,
 	     dt != NPU_DT_F16) || cv->args[1].kind != NPU_GV_NODE || !wm)
 		return 0;
 	for (int k = 0; k < 4; k++)
-		if (p[k] >= 0 && !(pr[k] = frozen_val(pc, ge, p[k])))
+		if (p[k] >= 0 && !(pr[k] = pass_frozen(pc, ge, p[k])))
 			return 0;
 	if (cv->args[2].kind == NPU_GV_NODE &&
-	    !(bias = frozen_val(pc, ge, cv->args[2].u.node)))
+	    !(bias = pass_frozen(pc, ge, cv->args[2].u.node)))
 		return 0;
 	if (frozen_weight(pc, ge, cv->args[1].u.node, &wraw, &wref) < 0)
 		return 0;
@@ -940,17 +940,17 @@ static int convbn_one(pass_cx *pc, npu_gedit *ge, int bi)
 	npu_gmeta_set(&m, dt, 1, shp);
 	a[0] = npu_gv_node(p[3]);
 	a[1] = *eps;
-	if ((t = add_call(pc, ge, ci, "bn_var_eps", "aten.add.Tensor", a, 2, &m,
+	if ((t = pass_add_call(pc, ge, ci, "bn_var_eps", "aten.add.Tensor", a, 2, &m,
 			  bi)) < 0)
 		return -1;
 	a[0] = npu_gv_node(t);
-	if ((s = add_call(pc, ge, ci, "bn_rstd", "aten.rsqrt.default", a, 1, &m,
+	if ((s = pass_add_call(pc, ge, ci, "bn_rstd", "aten.rsqrt.default", a, 1, &m,
 			  bi)) < 0)
 		return -1;
 	if (p[0] >= 0) {
 		a[0] = npu_gv_node(s);
 		a[1] = npu_gv_node(p[0]);
-		if ((s = add_call(pc, ge, ci, "bn_scale", "aten.mul.Tensor", a, 2,
+		if ((s = pass_add_call(pc, ge, ci, "bn_scale", "aten.mul.Tensor", a, 2,
 				  &m, bi)) < 0)
 			return -1;
 	}
@@ -959,22 +959,22 @@ static int convbn_one(pass_cx *pc, npu_gedit *ge, int bi)
 							  : p[2]);
 	a[1] = npu_gv_node(p[2]);
 	if (cv->args[2].kind == NPU_GV_NODE)
-		r = add_call(pc, ge, ci, "bn_centered", "aten.sub.Tensor", a, 2,
+		r = pass_add_call(pc, ge, ci, "bn_centered", "aten.sub.Tensor", a, 2,
 			     &m, bi);
 	else
-		r = add_call(pc, ge, ci, "bn_centered", "aten.neg.default", a, 1,
+		r = pass_add_call(pc, ge, ci, "bn_centered", "aten.neg.default", a, 1,
 			     &m, bi);
 	if (r < 0)
 		return -1;
 	a[0] = npu_gv_node(r);
 	a[1] = npu_gv_node(s);
-	if ((b2 = add_call(pc, ge, ci, "bn_bias", "aten.mul.Tensor", a, 2, &m,
+	if ((b2 = pass_add_call(pc, ge, ci, "bn_bias", "aten.mul.Tensor", a, 2, &m,
 			   bi)) < 0)
 		return -1;
 	if (p[1] >= 0) {
 		a[0] = npu_gv_node(b2);
 		a[1] = npu_gv_node(p[1]);
-		if ((b2 = add_call(pc, ge, ci, "bn_bias", "aten.add.Tensor", a, 2,
+		if ((b2 = pass_add_call(pc, ge, ci, "bn_bias", "aten.add.Tensor", a, 2,
 				   &m, bi)) < 0)
 			return -1;
 	}
@@ -985,7 +985,7 @@ static int convbn_one(pass_cx *pc, npu_gedit *ge, int bi)
 	a[0] = npu_gv_node(s);
 	if (npu_gv_ints(&a[1], shp, wnd) < 0)
 		return npu_errf(pc->e, "out of memory");
-	t = add_call(pc, ge, ci, "bn_scale_view", "aten.view.default", a, 2, &m,
+	t = pass_add_call(pc, ge, ci, "bn_scale_view", "aten.view.default", a, 2, &m,
 		     bi);
 	npu_gval_clear(&a[1]);
 	if (t < 0)
@@ -993,7 +993,7 @@ static int convbn_one(pass_cx *pc, npu_gedit *ge, int bi)
 	cv = npu_gedit_node(ge, ci);
 	a[0] = cv->args[1];
 	a[1] = npu_gv_node(t);
-	if ((w2 = add_call(pc, ge, ci, "bn_weight", "aten.mul.Tensor", a, 2,
+	if ((w2 = pass_add_call(pc, ge, ci, "bn_weight", "aten.mul.Tensor", a, 2,
 			   arg_meta(ge, &cv->args[1]), bi)) < 0)
 		return -1;
 rewire:
@@ -1275,6 +1275,7 @@ static int run_one(pass_cx *pc, int pass)
 	case NPU_PASS_NORMARGS: return session(pc, pass_normargs);
 	case NPU_PASS_DCE: return session(pc, pass_dce);
 	case NPU_PASS_CSE: return session(pc, pass_cse);
+	case NPU_PASS_QUANT: return session(pc, pass_quant);
 	case NPU_PASS_FOLD: return pass_fold(pc);
 	case NPU_PASS_CONVBN: return session(pc, pass_convbn);
 	case NPU_PASS_NOOP: return session(pc, pass_noop);

@@ -10,6 +10,10 @@
  *             integral floats of int-typed ops, negative dims)
  *   dce       nodes whose values nobody uses
  *   cse       the same target on the same arguments and meta, once
+ *   quant     dequantize -> matmul patterns (quant.def) as int8 matmuls
+ *             with int32 accumulation; other quantize/dequantize as
+ *             elementwise ops (before fold, which would dequantize
+ *             frozen int8 weights to float)
  *   fold      subgraphs whose inputs are all constants (get_attr tensors
  *             and frozen placeholders) evaluated by the reference
  *             interpreter and replaced by one constant each
@@ -42,6 +46,7 @@
 	X(NORMARGS, "normargs", "constant arguments in canonical form") \
 	X(DCE,      "dce",      "dead-code elimination") \
 	X(CSE,      "cse",      "common-subexpression elimination") \
+	X(QUANT,    "quant",    "quantized patterns and Q/DQ lowering") \
 	X(FOLD,     "fold",     "constant folding of frozen weights") \
 	X(CONVBN,   "convbn",   "conv-BatchNorm folding") \
 	X(NOOP,     "noop",     "removal of no-op views and clones") \

@@ -184,6 +184,8 @@ void fx_run_values(const char *graph, const npu_stfile *st, int has_rec,
 		fr->o.target = "npu-base";
 	ck_assert_msg(npu_cc_compile(&fr->o, &r, &e) == 0, "%s: %s", graph, e.msg);
 	fr->nkernels = r.ir.nk;
+	if (fr->inspect)
+		fr->inspect(&r, fr->inspect_ctx);
 	fr->spills += r.spills;
 	/* shared scratch stays close to the largest live set */
 	ck_assert_uint_le(r.ir.arena_bytes, r.ir.arena_peak + r.ir.arena_peak / 2 + 64);

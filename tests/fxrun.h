@@ -20,6 +20,10 @@ typedef struct fxrun {
 	double worst_rec, worst_ref;	/* worst relative error seen */
 	int nkernels;
 	int spills;
+	/* optional: called with the compile result before the run (tests
+	 * that inspect the kernel IR or the pass log) */
+	void (*inspect)(const npu_ccresult *r, void *ctx);
+	void *inspect_ctx;
 } fxrun;
 
 /* the per-test temporary folder, made by fx_setup_tmp */

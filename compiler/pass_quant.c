@@ -1,0 +1,526 @@
+/*
+ * pass_quant.c - quantization-aware lowering on the graph IR.
+ *
+ * PT2E graphs carry quantization as quantize_per_tensor and
+ * dequantize_per_tensor (quantized_decomposed.*) around float ops: run as
+ * written, the matmul would multiply dequantized floats.  This pass runs
+ * before fold (which would otherwise turn a frozen int8 weight and its
+ * dequantize into a float weight) and does two things in one session:
+ *
+ * 1. Patterns (compiler/quant.def): dequantize(int8 x, s_x, z_x) and
+ *    dequantize(int8 w, s_w, z_w) feeding a float matmul become
+ *
+ *        acc  = _int_mm(x, w)                       int8 x int8 -> int32
+ *        y    = (f32(acc) + c[n]) * f32(s_x * s_w) + bias
+ *        c[n] = -z_x * sum_k w[k][n]                (a frozen constant)
+ *
+ *    which is sum_k (x - z_x)(w - z_w) scaled, for z_w = 0 (symmetric
+ *    weights, what PT2E's quantizers produce).  Every step before the
+ *    scale is exact in fp32 lanes while the sums stay within 2^24 (the
+ *    match checks the bound from quant_min/quant_max); fusion then puts
+ *    the cast, the correction, the scale, the bias and whatever follows
+ *    (relu, the requantize, a dequantize for float consumers) in the
+ *    matmul's epilogue.
+ *
+ * 2. The quantize and dequantize nodes left over become elementwise aten
+ *    ops, lowered on the vector unit like any other:
+ *
+ *        quantize:   _to_copy(clamp(round(x * f32(1 / s)) + z, qmin, qmax))
+ *        dequantize: (f32(q) - z) * f32(s)
+ *
+ *    exactly PyTorch's decomposition (torch/ao/quantization/fx/
+ *    _decomposed.py), fp32 arithmetic and round half to even included,
+ *    so the integers they produce are bit-exact.
+ *
+ * Every match and every refusal goes to the pass log with the nodes and
+ * the reason, and so into the compile report.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/pass_int.h"
+#include "isa/dtype.h"
+#include "isa/isa.h"
+
+enum { QW_KN, QW_NK };
+
+typedef struct qpat {
+	const char *name;
+	int anchor, bias, act, wt, layout;
+} qpat;
+
+static const qpat qpats[] = {
+#define NPU_QPAT(id, name, anchor, bias, act, wt, layout) \
+	{ name, NPU_AOP_##anchor, bias, act, wt, QW_##layout },
+#include "compiler/quant.def"
+#undef NPU_QPAT
+};
+
+static const struct qtail {
+	int aop;
+	const char *name;
+} qtails[] = {
+#define NPU_QTAIL(aop, name) { NPU_AOP_##aop, name },
+#include "compiler/quant.def"
+#undef NPU_QTAIL
+};
+
+#define NQPAT ((int)(sizeof qpats / sizeof qpats[0]))
+#define NQTAIL ((int)(sizeof qtails / sizeof qtails[0]))
+
+/* 2^24: the largest magnitude below which fp32 holds every integer */
+#define EXACT_F32 16777216.0
+
+/* Per-tensor parameters of a quantize or dequantize node. */
+typedef struct qparm {
+	int node, src;              /* the node and its tensor input */
+	double scale;
+	int64_t zp, qmin, qmax;
+	int dtype;                  /* the integer type */
+} qparm;
+
+/* One matched (or refused) pattern. */
+typedef struct qmatch {
+	const qpat *p;
+	int anchor, wview, bias;    /* wview: the transpose (NK), -1 */
+	qparm x, w;
+	int64_t M, K, N;
+} qmatch;
+
+static int qint(int dt)
+{
+	return dt == NPU_DT_I8 || dt == NPU_DT_U8 || dt == NPU_DT_I16 ||
+	       dt == NPU_DT_I32;
+}
+
+static int num(const npu_gval *v, double *d)
+{
+	if (v && v->kind == NPU_GV_INT)
+		return *d = (double)v->u.i, 0;
+	if (v && v->kind == NPU_GV_FLOAT)
+		return *d = v->u.f, 0;
+	return -1;
+}
+
+static const npu_gval *qarg(const npu_gnode *n, int i, const char *kw)
+{
+	return i < n->nargs ? &n->args[i] : npu_gnode_kwarg(n, kw);
+}
+
+static int argnode(const npu_gnode *n, int i)
+{
+	return i >= 0 && i < n->nargs && n->args[i].kind == NPU_GV_NODE ?
+	       n->args[i].u.node : -1;
+}
+
+static const npu_gmeta *tmeta(npu_gedit *ge, int i)
+{
+	const npu_gnode *n = i >= 0 ? npu_gedit_node(ge, i) : NULL;
+
+	return n && n->nmeta == 1 && !n->multi &&
+	       n->meta[0].kind == NPU_GM_TENSOR ? &n->meta[0] : NULL;
+}
+
+/* Concrete 2-d shape of node i: 0, or -1. */
+static int shape2(npu_gedit *ge, int i, int64_t *r, int64_t *c)
+{
+	const npu_gmeta *m = tmeta(ge, i);
+	int64_t s[NPU_MAX_DIMS];
+
+	if (!m || m->ndim != 2 || npu_gmeta_shape(m, s) < 0)
+		return -1;
+	*r = s[0];
+	*c = s[1];
+	return 0;
+}
+
+/* The parameters of Q/DQ node i: 0, or -1 when they are not plain
+ * per-tensor numbers (or the output type is not float32). */
+static int qparams(npu_gedit *ge, int i, qparm *q)
+{
+	const npu_gnode *n = npu_gedit_node(ge, i);
+	const npu_gval *dt = qarg(n, 5, "dtype"), *od;
+	double s, z, lo, hi;
+
+	if ((n->aop != NPU_AOP_QUANTIZE && n->aop != NPU_AOP_DEQUANTIZE) ||
+	    argnode(n, 0) < 0 || num(qarg(n, 1, "scale"), &s) ||
+	    num(qarg(n, 2, "zero_point"), &z) ||
+	    num(qarg(n, 3, "quant_min"), &lo) ||
+	    num(qarg(n, 4, "quant_max"), &hi) || !dt ||
+	    dt->kind != NPU_GV_DTYPE || !(s > 0) || !isfinite(s) ||
+	    fabs(z) > 65536 || lo > hi || fabs(lo) > 65536 || fabs(hi) > 65536)
+		return -1;
+	od = npu_gnode_kwarg(n, "out_dtype");
+	if (od && od->kind == NPU_GV_DTYPE && od->u.dtype != NPU_DT_F32)
+		return -1;
+	q->node = i;
+	q->src = argnode(n, 0);
+	q->scale = s;
+	q->zp = (int64_t)z;
+	q->qmin = (int64_t)lo;
+	q->qmax = (int64_t)hi;
+	q->dtype = dt->u.dtype;
+	return 0;
+}
+
+/* permute [1, 0] or t of node i: the tensor transposed, else -1. */
+static int transposed(npu_gedit *ge, int i)
+{
+	const npu_gnode *n = npu_gedit_node(ge, i);
+	const npu_gval *p = qarg(n, 1, "dims");
+
+	if (n->aop == NPU_AOP_T)
+		return argnode(n, 0);
+	if (n->aop != NPU_AOP_PERMUTE || !p || p->kind != NPU_GV_LIST ||
+	    p->u.list.n != 2 || p->u.list.v[0].kind != NPU_GV_INT ||
+	    p->u.list.v[1].kind != NPU_GV_INT || p->u.list.v[0].u.i != 1 ||
+	    p->u.list.v[1].u.i != 0)
+		return -1;
+	return argnode(n, 0);
+}
+
+/* Largest |q - z| over quant_min..quant_max. */
+static double qrange(const qparm *q)
+{
+	return fmax(fabs((double)(q->qmin - q->zp)), fabs((double)(q->qmax - q->zp)));
+}
+
+/*
+ * Whether pattern p matches at node i: 0 (not this pattern: no
+ * dequantize feeds it), 1 (matched, m filled), 2 (a quantized pattern
+ * that must fall back; the reason in why).
+ */
+static int try_pat(pass_cx *pc, npu_gedit *ge, int i, const qpat *p,
+		   qmatch *m, char *why, size_t nwhy)
+{
+	const npu_gnode *n = npu_gedit_node(ge, i);
+	int a = argnode(n, p->act), w = argnode(n, p->wt), dx, dw;
+	const npu_gmeta *om = tmeta(ge, i), *am, *wm;
+	int64_t kr, kc;
+	double s;
+
+	if (a < 0 || w < 0 || !om)
+		return 0;
+	memset(m, 0, sizeof *m);
+	m->p = p;
+	m->anchor = i;
+	m->wview = -1;
+	if (p->layout == QW_NK) {
+		if ((w = transposed(ge, w)) < 0)
+			return 0;
+		m->wview = argnode(n, p->wt);
+	}
+	dx = npu_gedit_node(ge, a)->aop == NPU_AOP_DEQUANTIZE;
+	dw = npu_gedit_node(ge, w)->aop == NPU_AOP_DEQUANTIZE;
+	if (!dx && !dw)
+		return 0;
+	m->bias = p->bias >= 0 ? argnode(n, p->bias) : -1;
+#define FALL(...) return snprintf(why, nwhy, __VA_ARGS__), 2
+	if (!dx || !dw)
+		FALL("the %s is not dequantized", dx ? "weight" : "activation");
+	if (qparams(ge, a, &m->x) < 0 || qparams(ge, w, &m->w) < 0)
+		FALL("dequantize with tensor parameters or a non-float32 result");
+	if ((num(npu_gnode_kwarg(n, "alpha"), &s) == 0 && s != 1) ||
+	    (num(npu_gnode_kwarg(n, "beta"), &s) == 0 && s != 1))
+		FALL("addmm with alpha or beta");
+	am = tmeta(ge, m->x.src);
+	wm = tmeta(ge, m->w.src);
+	if (!am || !wm || am->dtype != NPU_DT_I8 || wm->dtype != NPU_DT_I8)
+		FALL("operands of type %s x %s (the array multiplies int8 x int8)",
+		     am ? npu_dtype_name(am->dtype) : "?",
+		     wm ? npu_dtype_name(wm->dtype) : "?");
+	if (om->dtype != NPU_DT_F32 ||
+	    (m->bias >= 0 && (!tmeta(ge, m->bias) ||
+			      tmeta(ge, m->bias)->dtype != NPU_DT_F32)))
+		FALL("a result or bias other than float32");
+	if (shape2(ge, m->x.src, &m->M, &m->K) < 0 ||
+	    shape2(ge, m->w.src, &kr, &kc) < 0)
+		FALL("operands that are not 2-d with concrete sizes");
+	m->N = p->layout == QW_NK ? kr : kc;
+	if ((p->layout == QW_NK ? kc : kr) != m->K)
+		FALL("inner sizes that differ");
+	if (m->w.zp != 0)
+		FALL("weight zero point %lld (needs per-row sums of the activation)",
+		     (long long)m->w.zp);
+	if (m->x.zp != 0 && !pass_frozen(pc, ge, m->w.src))
+		FALL("activation zero point %lld with a weight that is not frozen "
+		     "(the column sums are precomputed)", (long long)m->x.zp);
+	/* raw sums of int8 products, the corrections and the corrected sums
+	 * must all be exact in fp32 lanes */
+	if (m->K > 1024 || (double)m->K * qrange(&m->x) * qrange(&m->w) > EXACT_F32 ||
+	    (double)m->K * 128.0 * fabs((double)m->x.zp) > EXACT_F32)
+		FALL("K = %lld: int32 sums may leave fp32's exact range",
+		     (long long)m->K);
+#undef FALL
+	return 1;
+}
+
+/* The pattern's full name with the tail ops that follow it (for the
+ * report), and their node names appended to nodes. */
+static void tail_name(npu_gedit *ge, const qmatch *m, char *name, size_t nn,
+		      char *nodes, size_t nnodes)
+{
+	int cur = m->anchor;
+	const int *u;
+
+	snprintf(name, nn, "%s", m->p->name);
+	for (int t = 0; t < NQTAIL; t++) {
+		if (npu_gedit_users(ge, cur, &u) != 1 ||
+		    npu_gedit_node(ge, u[0])->aop != qtails[t].aop)
+			continue;
+		cur = u[0];
+		snprintf(name + strlen(name), nn - strlen(name), "+%s",
+			 qtails[t].name);
+		snprintf(nodes + strlen(nodes), nnodes - strlen(nodes), ",%s",
+			 npu_gedit_node(ge, cur)->name);
+	}
+}
+
+/* A call node of target with args before anchor, tensor meta (dtype,
+ * shape of like_meta), provenance of like; its index or -1. */
+static int call(pass_cx *pc, npu_gedit *ge, int anchor, const char *name,
+		const char *target, const npu_gval *args, int nargs, int dtype,
+		const npu_gmeta *shape_of, int like)
+{
+	npu_gmeta mt = { 0 };
+	int64_t s[NPU_MAX_DIMS];
+	int idx;
+
+	if (npu_gmeta_shape(shape_of, s) < 0)
+		return npu_errf(pc->e, "node '%s': symbolic shape", name);
+	npu_gmeta_set(&mt, dtype, shape_of->ndim, s);
+	idx = pass_add_call(pc, ge, anchor, name, target, args, nargs, &mt, like);
+	npu_gmeta_clear(&mt);
+	return idx;
+}
+
+/* _to_copy(x, dtype=dt): the cast, with its dtype keyword. */
+static int cast(pass_cx *pc, npu_gedit *ge, int anchor, int x, int dt,
+		const npu_gmeta *shape_of, int like)
+{
+	npu_gval a = npu_gv_node(x);
+	char name[256];
+	npu_gnode *n;
+	int idx;
+
+	snprintf(name, sizeof name, "%s_to_%s", npu_gedit_node(ge, like)->name,
+		 npu_dtype_name(dt));
+	idx = call(pc, ge, anchor, name, "aten._to_copy.default", &a, 1, dt,
+		   shape_of, like);
+	if (idx < 0)
+		return -1;
+	n = npu_gedit_node(ge, idx);
+	if (!(n->kwargs = calloc(1, sizeof *n->kwargs)) ||
+	    !(n->kwargs[0].key = strdup("dtype")))
+		return npu_errf(pc->e, "out of memory");
+	n->nkwargs = 1;
+	n->kwargs[0].val.kind = NPU_GV_DTYPE;
+	n->kwargs[0].val.u.dtype = dt;
+	return idx;
+}
+
+/* op(x, scalar) for the Scalar variants and round/clamp. */
+static int scalar_op(pass_cx *pc, npu_gedit *ge, int anchor, int x,
+		     const char *target, const char *suffix, int nsc,
+		     double s0, double s1, const npu_gmeta *shape_of, int like)
+{
+	npu_gval a[3] = { npu_gv_node(x), npu_gv_float(s0), npu_gv_float(s1) };
+	char name[256];
+
+	snprintf(name, sizeof name, "%s_%s", npu_gedit_node(ge, like)->name,
+		 suffix);
+	return call(pc, ge, anchor, name, target, a, 1 + nsc, NPU_DT_F32,
+		    shape_of, like);
+}
+
+/* c[n] = -z_x * sum_k w[k][n] as a frozen float32 [N]; its node or -1. */
+static int corrections(pass_cx *pc, npu_gedit *ge, const qmatch *m)
+{
+	const npu_reftensor *w = pass_frozen(pc, ge, m->w.src);
+	npu_reftensor c;
+	npu_gmeta mt = { 0 };
+	int64_t N = m->N, K = m->K, idx;
+
+	if (!w)
+		return npu_errf(pc->e, "node '%s': weight not frozen",
+				npu_gedit_node(ge, m->w.src)->name);
+	if (npu_reftensor_alloc(&c, NPU_DT_F32, 1, &N, pc->e) < 0)
+		return -1;
+	for (int64_t n = 0; n < N; n++) {
+		double sum = 0;
+		for (int64_t k = 0; k < K; k++)
+			sum += m->p->layout == QW_NK ? w->data[n * K + k]
+						     : w->data[k * N + n];
+		c.data[n] = -(double)m->x.zp * sum;
+	}
+	npu_gmeta_set(&mt, NPU_DT_F32, 1, &N);
+	idx = pass_add_frozen(pc, ge, m->anchor, m->w.node, &mt, &c);
+	npu_gmeta_clear(&mt);
+	npu_reftensor_free(&c);
+	return (int)idx;
+}
+
+/* Replaces the matched matmul by the int8 form (top of the file). */
+static int rewrite(pass_cx *pc, npu_gedit *ge, const qmatch *m)
+{
+	int i = m->anchor, wv = m->w.src, y, c;
+	const npu_gmeta *om = tmeta(ge, i);
+	const int *u;
+	npu_gval a[2];
+	char name[256];
+
+	if (m->wview >= 0) {
+		/* the int8 weight through the same transpose */
+		int64_t perm[2] = { 1, 0 }, ks[2] = { m->K, m->N };
+		npu_gmeta mt = { 0 };
+		a[0] = npu_gv_node(m->w.src);
+		if (npu_gv_ints(&a[1], perm, 2) < 0)
+			return npu_errf(pc->e, "out of memory");
+		npu_gmeta_set(&mt, NPU_DT_I8, 2, ks);
+		mt.stride[0].v = 1;
+		mt.stride[1].v = m->K;
+		snprintf(name, sizeof name, "%s_t", npu_gedit_node(ge, m->w.src)->name);
+		wv = pass_add_call(pc, ge, i, name, "aten.permute.default", a, 2,
+				   &mt, m->wview);
+		npu_gval_clear(&a[1]);
+		npu_gmeta_clear(&mt);
+		if (wv < 0)
+			return -1;
+	}
+	a[0] = npu_gv_node(m->x.src);
+	a[1] = npu_gv_node(wv);
+	snprintf(name, sizeof name, "%s_int8", npu_gedit_node(ge, i)->name);
+	if ((y = call(pc, ge, i, name, "aten._int_mm.default", a, 2, NPU_DT_I32,
+		      om, i)) < 0 ||
+	    pass_prov(pc, name, npu_gedit_node(ge, m->x.node)->name) < 0 ||
+	    pass_prov(pc, name, npu_gedit_node(ge, m->w.node)->name) < 0 ||
+	    (y = cast(pc, ge, i, y, NPU_DT_F32, om, i)) < 0)
+		return -1;
+	if (m->x.zp) {
+		if ((c = corrections(pc, ge, m)) < 0)
+			return -1;
+		a[0] = npu_gv_node(y);
+		a[1] = npu_gv_node(c);
+		snprintf(name, sizeof name, "%s_zp", npu_gedit_node(ge, i)->name);
+		if ((y = call(pc, ge, i, name, "aten.add.Tensor", a, 2, NPU_DT_F32,
+			      om, i)) < 0)
+			return -1;
+	}
+	if ((y = scalar_op(pc, ge, i, y, "aten.mul.Scalar", "scale", 1,
+			   m->x.scale * m->w.scale, 0, om, i)) < 0)
+		return -1;
+	if (m->bias >= 0) {
+		a[0] = npu_gv_node(y);
+		a[1] = npu_gv_node(m->bias);
+		snprintf(name, sizeof name, "%s_bias", npu_gedit_node(ge, i)->name);
+		if ((y = call(pc, ge, i, name, "aten.add.Tensor", a, 2, NPU_DT_F32,
+			      om, i)) < 0)
+			return -1;
+	}
+	npu_gedit_replace_uses(ge, i, y);
+	npu_gedit_kill(ge, i);
+	/* the float transpose of the weight goes with it (so its
+	 * dequantize is not lowered for nothing) */
+	if (m->wview >= 0 && !npu_gedit_users(ge, m->wview, &u))
+		npu_gedit_kill(ge, m->wview);
+	return 0;
+}
+
+/* Tries every pattern of quant.def at node i. */
+static int match_node(pass_cx *pc, npu_gedit *ge, int i)
+{
+	const npu_gnode *n = npu_gedit_node(ge, i);
+	char why[256], name[128], nodes[512];
+	qmatch m;
+	int r = 0;
+
+	for (int p = 0; p < NQPAT && r == 0; p++)
+		if (qpats[p].anchor == n->aop)
+			r = try_pat(pc, ge, i, &qpats[p], &m, why, sizeof why);
+	if (r == 0)
+		return 0;
+	snprintf(nodes, sizeof nodes, "%s", n->name);
+	tail_name(ge, &m, name, sizeof name, nodes, sizeof nodes);
+	if (r == 2)
+		return pass_note(pc, nodes, "fell back %s at %s: %s; the matmul "
+				 "runs in float on dequantized operands",
+				 name, n->name, why);
+	if (pass_log(pc, nodes, "matched %s at %s: %s x %s as int8 x int8 -> "
+		     "int32 on the array (M=%lld N=%lld K=%lld), z_x=%lld "
+		     "corrected by %s, scale %.9g in the epilogue",
+		     name, n->name, npu_gedit_node(ge, m.x.node)->name,
+		     npu_gedit_node(ge, m.w.node)->name, (long long)m.M,
+		     (long long)m.N, (long long)m.K, (long long)m.x.zp,
+		     m.x.zp ? "precomputed column sums" : "nothing (zero)",
+		     m.x.scale * m.w.scale) < 0)
+		return -1;
+	return rewrite(pc, ge, &m);
+}
+
+/* quantize / dequantize left over -> elementwise ops (top of the file). */
+static int lower_qdq(pass_cx *pc, npu_gedit *ge, int i)
+{
+	const npu_gnode *n = npu_gedit_node(ge, i);
+	const npu_gmeta *om = tmeta(ge, i), *im;
+	const int *u;
+	qparm q;
+	int y, quant = n->aop == NPU_AOP_QUANTIZE;
+
+	if (!npu_gedit_users(ge, i, &u))
+		return 0;       /* dead: dce removes it */
+	if (qparams(ge, i, &q) < 0 || !om || !(im = tmeta(ge, q.src)))
+		return pass_note(pc, n->name, "%s stays a host call: tensor "
+				 "parameters or a non-float32 result", n->name);
+	if (quant ? im->dtype != NPU_DT_F32 || !qint(om->dtype)
+		  : om->dtype != NPU_DT_F32 || !qint(im->dtype))
+		return pass_note(pc, n->name, "%s stays a host call: %s to %s",
+				 n->name, npu_dtype_name(im->dtype),
+				 npu_dtype_name(om->dtype));
+	if (quant) {
+		if ((y = scalar_op(pc, ge, i, q.src, "aten.mul.Scalar", "inv", 1,
+				   1.0 / q.scale, 0, om, i)) < 0 ||
+		    (y = scalar_op(pc, ge, i, y, "aten.round.default", "round", 0,
+				   0, 0, om, i)) < 0 ||
+		    (q.zp && (y = scalar_op(pc, ge, i, y, "aten.add.Scalar", "zp",
+					    1, (double)q.zp, 0, om, i)) < 0) ||
+		    (y = scalar_op(pc, ge, i, y, "aten.clamp.default", "clamp", 2,
+				   (double)q.qmin, (double)q.qmax, om, i)) < 0 ||
+		    (y = cast(pc, ge, i, y, om->dtype, om, i)) < 0)
+			return -1;
+	} else {
+		if ((y = cast(pc, ge, i, q.src, NPU_DT_F32, om, i)) < 0 ||
+		    (q.zp && (y = scalar_op(pc, ge, i, y, "aten.sub.Scalar", "zp",
+					    1, (double)q.zp, 0, om, i)) < 0) ||
+		    (y = scalar_op(pc, ge, i, y, "aten.mul.Scalar", "scale", 1,
+				   q.scale, 0, om, i)) < 0)
+			return -1;
+	}
+	npu_gedit_replace_uses(ge, i, y);
+	npu_gedit_kill(ge, i);
+	return pass_log(pc, n->name, "lowered %s as elementwise ops: %s", n->name,
+			quant ? "clamp(round(x * f32(1/s)) + z, qmin, qmax), cast"
+			      : "(f32(q) - z) * f32(s)");
+}
+
+int pass_quant(pass_cx *pc, npu_gedit *ge)
+{
+	int n0 = npu_gedit_n(ge);
+
+	for (int i = 0; i < n0; i++)
+		if (!npu_gedit_dead(ge, i) &&
+		    npu_gedit_node(ge, i)->op == NPU_GOP_CALL_FUNCTION &&
+		    match_node(pc, ge, i) < 0)
+			return -1;
+	for (int i = 0; i < n0; i++) {
+		int aop = npu_gedit_node(ge, i)->aop;
+		if (!npu_gedit_dead(ge, i) &&
+		    (aop == NPU_AOP_QUANTIZE || aop == NPU_AOP_DEQUANTIZE) &&
+		    lower_qdq(pc, ge, i) < 0)
+			return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,197 @@
+/*
+ * check_quant.c - quantization-aware lowering end to end: the quantized
+ * fixtures (PT2E Q/DQ around a linear layer; _int_mm with a per-row and
+ * per-channel rescale) compile to int8 matmuls with no host call and
+ * match PyTorch bit for bit; stand-alone quantize rounds half to even and
+ * clamps as PyTorch does; a pattern that cannot run in int8 falls back,
+ * stays correct and says why.  The harness is tests/fxrun.c.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compiler/driver.h"
+#include "isa/dtype.h"
+#include "isa/st.h"
+#include "tests/fxrun.h"
+
+/* What a compile made of the graph (filled by inspect). */
+typedef struct seen {
+	int host, mm_i8, mm_other;
+	int matched, fellback;
+	const char *expect;     /* a pass-log prefix that must appear */
+	int expect_n;
+} seen;
+
+static void inspect(const npu_ccresult *r, void *ctx)
+{
+	seen *s = ctx;
+
+	for (int k = 0; k < r->ir.nk; k++) {
+		const npu_kern *K = &r->ir.k[k];
+		if (K->kind == NPU_KK_HOST)
+			s->host++;
+		if (K->kind == NPU_KK_MM && K->nops) {
+			if (K->mm_dtype == NPU_DT_I8 &&
+			    r->ir.v[K->ops[K->mm_a].val].dtype == NPU_DT_I8 &&
+			    r->ir.v[K->ops[K->mm_b].val].dtype == NPU_DT_I8)
+				s->mm_i8++;
+			else
+				s->mm_other++;
+		}
+	}
+	s->matched = npu_passlog_count(&r->plog, NPU_PASS_QUANT, "matched");
+	s->fellback = npu_passlog_count(&r->plog, NPU_PASS_QUANT, "fell back");
+	if (s->expect)
+		s->expect_n = npu_passlog_count(&r->plog, NPU_PASS_QUANT, s->expect);
+}
+
+/* _int_mm with dynamic per-row int8 activations and per-channel weights */
+START_TEST(t_int8_mm)
+{
+	seen s = { 0 };
+	fxrun fr = { .inspect = inspect, .inspect_ctx = &s };
+
+	fx_setup_tmp();
+	fx_run_fixture("quant_int8_mm", &fr);
+	ck_assert_int_eq(s.host, 0);
+	ck_assert_uint_eq(fr.host_calls, 0);
+	ck_assert_int_eq(s.mm_i8, 1);
+	ck_assert_int_eq(s.mm_other, 0);
+	/* the same fp32 operations as eager PyTorch, in the same order */
+	ck_assert_msg(fr.worst_rec == 0, "relative error %g", fr.worst_rec);
+	fx_teardown_tmp();
+}
+END_TEST
+
+/* PT2E: quantize, dequantize, linear, relu, quantize, dequantize */
+START_TEST(t_qdq_linear)
+{
+	seen s = { .expect = "matched dq_linear+relu+requantize+dequantize at addmm" };
+	fxrun fr = { .inspect = inspect, .inspect_ctx = &s };
+
+	fx_setup_tmp();
+	fx_run_fixture("quant_qdq_linear", &fr);
+	ck_assert_int_eq(s.host, 0);
+	ck_assert_uint_eq(fr.host_calls, 0);
+	ck_assert_int_eq(s.mm_i8, 1);
+	ck_assert_int_eq(s.mm_other, 0);
+	ck_assert_int_eq(s.expect_n, 1);
+	ck_assert_int_eq(s.fellback, 0);
+	/* the requantized int8 values are PyTorch's: the dequantized output
+	 * is then the same float */
+	ck_assert_msg(fr.worst_rec == 0, "relative error %g", fr.worst_rec);
+	/* one kernel quantizes x, the other is the whole layer */
+	ck_assert_int_eq(fr.nkernels, 2);
+	fx_teardown_tmp();
+}
+END_TEST
+
+/*
+ * A graph written here: x quantized (scale 0.5, zero point -1, so x * 2
+ * hits every tie) and returned as int8; and a linear layer whose weight
+ * has a nonzero zero point, which the int8 form does not cover: it falls
+ * back to a float matmul on dequantized operands, still without a host
+ * call.  Checked against the fp64 reference (int8 bit-exact).
+ */
+static const char qgraph[] =
+	"{\"format\": \"fxgraph\", \"version\": 1, \"name\": \"qfallback\","
+	" \"graph_kind\": \"inference\", \"nodes\": ["
+	"{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\", \"args\": [],"
+	" \"kwargs\": {}, \"kind\": \"input\", \"meta\": {\"shape\": [8, 64],"
+	" \"dtype\": \"float32\", \"stride\": [64, 1], \"storage_offset\": 0}},"
+	"{\"name\": \"w\", \"op\": \"placeholder\", \"target\": \"w\", \"args\": [],"
+	" \"kwargs\": {}, \"kind\": \"buffer\", \"meta\": {\"shape\": [16, 64],"
+	" \"dtype\": \"int8\", \"stride\": [64, 1], \"storage_offset\": 0}},"
+	"{\"name\": \"q\", \"op\": \"call_function\","
+	" \"target\": \"quantized_decomposed.quantize_per_tensor.default\","
+	" \"args\": [{\"node\": \"x\"}, 0.5, -1, -128, 127, {\"dtype\": \"int8\"}],"
+	" \"kwargs\": {}, \"meta\": {\"shape\": [8, 64], \"dtype\": \"int8\","
+	" \"stride\": [64, 1], \"storage_offset\": 0}},"
+	"{\"name\": \"dq\", \"op\": \"call_function\","
+	" \"target\": \"quantized_decomposed.dequantize_per_tensor.default\","
+	" \"args\": [{\"node\": \"q\"}, 0.5, -1, -128, 127, {\"dtype\": \"int8\"}],"
+	" \"kwargs\": {}, \"meta\": {\"shape\": [8, 64], \"dtype\": \"float32\","
+	" \"stride\": [64, 1], \"storage_offset\": 0}},"
+	"{\"name\": \"dqw\", \"op\": \"call_function\","
+	" \"target\": \"quantized_decomposed.dequantize_per_tensor.default\","
+	" \"args\": [{\"node\": \"w\"}, 0.01, 2, -128, 127, {\"dtype\": \"int8\"}],"
+	" \"kwargs\": {}, \"meta\": {\"shape\": [16, 64], \"dtype\": \"float32\","
+	" \"stride\": [64, 1], \"storage_offset\": 0}},"
+	"{\"name\": \"wt\", \"op\": \"call_function\", \"target\": \"aten.permute.default\","
+	" \"args\": [{\"node\": \"dqw\"}, [1, 0]], \"kwargs\": {}, \"meta\": {\"shape\":"
+	" [64, 16], \"dtype\": \"float32\", \"stride\": [1, 64], \"storage_offset\": 0}},"
+	"{\"name\": \"mm\", \"op\": \"call_function\", \"target\": \"aten.mm.default\","
+	" \"args\": [{\"node\": \"dq\"}, {\"node\": \"wt\"}], \"kwargs\": {}, \"meta\":"
+	" {\"shape\": [8, 16], \"dtype\": \"float32\", \"stride\": [16, 1],"
+	" \"storage_offset\": 0}},"
+	"{\"name\": \"output\", \"op\": \"output\", \"target\": \"output\","
+	" \"args\": [[{\"node\": \"q\"}, {\"node\": \"mm\"}]], \"kwargs\": {}}]}";
+
+START_TEST(t_standalone_and_fallback)
+{
+	seen s = { .expect = "fell back dq_linear at mm: weight zero point 2" };
+	fxrun fr = { .inspect = inspect, .inspect_ctx = &s };
+	char gpath[1024], vpath[1024];
+	float x[8 * 64];
+	int8_t w[16 * 64];
+	npu_tensor t[2] = {
+		{ .name = "x", .dtype = NPU_DT_F32, .ndim = 2, .shape = { 8, 64 },
+		  .nbytes = sizeof x, .data = x },
+		{ .name = "w", .dtype = NPU_DT_I8, .ndim = 2, .shape = { 16, 64 },
+		  .nbytes = sizeof w, .data = w },
+	};
+	npu_stfile st;
+	npu_err e;
+	FILE *f;
+
+	fx_setup_tmp();
+	/* quarters from -64 to 64 (x * 2: every half a tie), then values
+	 * beyond the clamp */
+	for (int i = 0; i < 8 * 64; i++)
+		x[i] = i < 8 * 64 - 16 ? (float)(i - 256) * 0.25f
+				       : (i % 2 ? 1000.0f : -1000.0f);
+	for (int i = 0; i < 16 * 64; i++)
+		w[i] = (int8_t)((i * 37) % 255 - 127);
+	snprintf(gpath, sizeof gpath, "%s/g.json", fx_tmpdir);
+	snprintf(vpath, sizeof vpath, "%s/v.safetensors", fx_tmpdir);
+	ck_assert_ptr_nonnull(f = fopen(gpath, "w"));
+	fputs(qgraph, f);
+	fclose(f);
+	ck_assert_msg(npu_st_write(vpath, t, 2, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_msg(npu_st_read(&st, vpath, &e) == 0, "%s", e.msg);
+	fx_run_values(gpath, &st, 0, &fr);
+	npu_st_free(&st);
+	ck_assert_int_eq(s.expect_n, 1);
+	ck_assert_int_eq(s.matched, 0);
+	ck_assert_int_eq(s.host, 0);
+	ck_assert_uint_eq(fr.host_calls, 0);
+	ck_assert_int_eq(s.mm_i8, 0);
+	unlink(gpath);
+	unlink(vpath);
+	fx_teardown_tmp();
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("quant");
+	TCase *tc = tcase_create("quant");
+	SRunner *sr;
+	int nf;
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, t_int8_mm);
+	tcase_add_test(tc, t_qdq_linear);
+	tcase_add_test(tc, t_standalone_and_fallback);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	nf = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nf ? 1 : 0;
+}
