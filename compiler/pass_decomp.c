@@ -298,6 +298,8 @@ static int infer(dcx *d, int aop, const npu_gval *a, int na,
 	case NPU_AOP_MEAN_DIM: case NPU_AOP_SUM_DIM: case NPU_AOP_AMAX:
 	case NPU_AOP_AMIN:
 		return infer_reduce(d, a, na, kw, nkw, m);
+	case NPU_AOP_VAR:       /* kept when the target reduces it natively */
+		return infer_reduce(d, a, na > 2 ? 2 : na, kw, nkw, m);
 	}
 	if (npu_aoptab[aop].cat == NPU_ACAT_ELEMWISE)
 		return infer_ew(d, aop, a, na, m);
