@@ -65,6 +65,11 @@ static int isfloat(int dt)
 	return dt == NPU_DT_F32 || dt == NPU_DT_BF16 || dt == NPU_DT_F16;
 }
 
+static int isfp8(int dt)
+{
+	return dt == NPU_DT_E4M3 || dt == NPU_DT_E5M2;
+}
+
 static int vecok(int dt)
 {
 	return isfloat(dt) || dt == NPU_DT_BOOL;
@@ -947,7 +952,8 @@ static int def_val(fz *z, int k, int node, int x, int lv)
 
 	if (v < 0)
 		return -1;
-	if (ir->v[v].dtype == NPU_DT_BF16 || ir->v[v].dtype == NPU_DT_F16) {
+	if (ir->v[v].dtype == NPU_DT_BF16 || ir->v[v].dtype == NPU_DT_F16 ||
+	    isfp8(ir->v[v].dtype)) {
 		npu_xins r = { .op = NPU_X_RND, .a = x, .dtype = ir->v[v].dtype,
 			       .node = node };
 		if ((x = npu_kir_x(&ir->k[k], r)) < 0)
@@ -1353,6 +1359,48 @@ static const char *int_mm_refusal(const npu_kir *ir, int a, int b,
 	return NULL;
 }
 
+/*
+ * Why _scaled_mm cannot run on the array, or NULL: both operands of one
+ * float8 type (the array converts them exactly and accumulates in fp32),
+ * a float32/bf16/fp16 result, no scale_result.  The scales and the bias
+ * are epilogue operands.
+ */
+static const char *scaled_mm_refusal(fz *z, const npu_gnode *n, int a, int b)
+{
+	const npu_gval *sr = n->nargs > 5 ? &n->args[5] : npu_gnode_kwarg(n, "scale_result");
+
+	if (!isfp8(z->ir->v[a].dtype) || z->ir->v[a].dtype != z->ir->v[b].dtype)
+		return "_scaled_mm other than float8 x float8 of one type";
+	if (!isfloat(tmeta(n, 0)->dtype))
+		return "_scaled_mm with a float8 result";
+	if (sr && sr->kind != NPU_GV_NONE)
+		return "_scaled_mm with scale_result";
+	return NULL;
+}
+
+/* _scaled_mm's epilogue: acc * scale_a * scale_b (+ bias); the value,
+ * -1 on error, -2 when an operand does not broadcast. */
+static int scaled_epilogue(fz *z, int k, int node, int x, const int64_t *oshape)
+{
+	static const char *const names[] = { "scale_a", "scale_b", "bias" };
+	const npu_gnode *n = &z->g->nodes[node];
+
+	for (int i = 2; i <= 4 && x >= 0; i++) {
+		const npu_gval *g = i < n->nargs ? &n->args[i]
+						 : npu_gnode_kwarg(n, names[i - 2]);
+		int v, lv, sx;
+		if (!g || g->kind == NPU_GV_NONE)
+			continue;
+		if (g->kind != NPU_GV_NODE || (v = node_val(z, g->u.node)) < 0)
+			return -2;
+		if ((sx = arg_x(z, k, v, 2, oshape, node, &lv)) < 0)
+			return sx == -1 ? -1 : -2;
+		x = xadd(z, k, NPU_X_BIN, i < 4 ? NPU_OP_VMUL : NPU_OP_VADD, x, sx,
+			 0, 0, node);
+	}
+	return x;
+}
+
 static int do_mm(fz *z, int node)
 {
 	npu_kir *ir = z->ir;
@@ -1372,8 +1420,9 @@ static int do_mm(fz *z, int node)
 		return host_kern(z, node, "addmm with alpha or beta");
 	a = node_val(z, n->args[ai].u.node);
 	b = node_val(z, n->args[ai + 1].u.node);
-	if (n->aop == NPU_AOP_INT_MM) {
-		const char *why = int_mm_refusal(ir, a, b, m);
+	if (n->aop == NPU_AOP_INT_MM || n->aop == NPU_AOP_SCALED_MM) {
+		const char *why = n->aop == NPU_AOP_INT_MM ? int_mm_refusal(ir, a, b, m)
+							   : scaled_mm_refusal(z, n, a, b);
 		if (why)
 			return host_kern(z, node, why);
 	} else if (!isfloat(ir->v[a].dtype) || ir->v[a].dtype != ir->v[b].dtype ||
@@ -1433,6 +1482,9 @@ static int do_mm(fz *z, int node)
 		return npu_errf(z->e, "out of memory");
 	z->cur = k;
 	x = xadd(z, k, NPU_X_ACC, 0, 0, 0, 0, 0, node);
+	if (n->aop == NPU_AOP_SCALED_MM && (x = scaled_epilogue(z, k, node, x, oshape)) < 0)
+		return x == -1 ? -1 : npu_errf(z->e, "%s: node '%s': a scale or the bias does not broadcast",
+					       z->g->file, n->name);
 	if (bias >= 0) {
 		int lv, bx = arg_x(z, k, bias, m->ndim, oshape, node, &lv);
 		if (bx < 0)
@@ -1972,16 +2024,19 @@ static int do_placeholder(fz *z, int node)
 }
 
 /*
- * Integer tensors the templates take (the rest are host calls): _int_mm
- * on the array, and casts, which convert on load and store (the
- * integer result is checked for integral values in ew_expr).  Integer
- * arithmetic stays on the host: it wraps, fp32 lanes would not.
+ * Integer and float8 tensors the templates take (the rest are host
+ * calls): _int_mm and _scaled_mm on the array, and casts, which convert
+ * on load and store (an integer result is checked for integral values
+ * in ew_expr).  Integer arithmetic stays on the host: it wraps, fp32
+ * lanes would not.
  */
-static int int_ok(const npu_gnode *n, int dt)
+static int narrow_ok(const npu_gnode *n, int dt)
 {
-	if (!npu_kir_isint(dt))
-		return 0;
-	return n->aop == NPU_AOP_INT_MM || n->aop == NPU_AOP_TO_COPY;
+	if (npu_kir_isint(dt))
+		return n->aop == NPU_AOP_INT_MM || n->aop == NPU_AOP_TO_COPY;
+	if (isfp8(dt))
+		return n->aop == NPU_AOP_SCALED_MM || n->aop == NPU_AOP_TO_COPY;
+	return 0;
 }
 
 static int do_node(fz *z, int i)
@@ -2039,12 +2094,12 @@ static int do_node(fz *z, int i)
 		if (v < 0)
 			return npu_errf(z->e, "%s: node '%s': argument '%s' has no tensor value",
 					z->g->file, n->name, z->g->nodes[tn[j]].name);
-		if (!vecok(ir->v[v].dtype) && !int_ok(n, ir->v[v].dtype))
+		if (!vecok(ir->v[v].dtype) && !narrow_ok(n, ir->v[v].dtype))
 			return host_kern(z, i, ir->v[v].dtype == NPU_DT_F64
 					 ? "float64: runs on the host in fp64"
 					 : "integer operands");
 	}
-	if (!vecok(tmeta(n, 0)->dtype) && !int_ok(n, tmeta(n, 0)->dtype))
+	if (!vecok(tmeta(n, 0)->dtype) && !narrow_ok(n, tmeta(n, 0)->dtype))
 		return host_kern(z, i, tmeta(n, 0)->dtype == NPU_DT_F64
 				 ? "float64: runs on the host in fp64" : "integer result");
 	if (lk == NPU_LK_MM)

@@ -325,6 +325,51 @@ static void gemm(int64_t m, int64_t n, int64_t k, double alpha,
 		    (int)k, alpha, a, (int)k, b, (int)n, beta, c, (int)n);
 }
 
+/*
+ * torch._scaled_mm: (a @ b) * scale_a * scale_b (+ bias) for float8 a
+ * and b, each scale one value or one per row of a / column of b.  The
+ * products of float8 values are exact in fp64, so this is the exact
+ * result rounded once to out_dtype (default: a's type).
+ */
+static int scaled_mm(ref_op *op)
+{
+	const npu_reftensor *a, *b, *sa, *sb, *bias;
+	npu_reftensor *y;
+	int64_t shape[2], m, n, k, na, nb;
+	int dt;
+
+	if (ref_tensor(op, 0, "self", &a) < 0 ||
+	    ref_tensor(op, 1, "mat2", &b) < 0 ||
+	    ref_tensor(op, 2, "scale_a", &sa) < 0 ||
+	    ref_tensor(op, 3, "scale_b", &sb) < 0)
+		return -1;
+	bias = ref_opt_tensor(op, 4, "bias");
+	if (ref_dtype(op, 6, "out_dtype", a->dtype, &dt) < 0)
+		return -1;
+	if (a->ndim != 2 || b->ndim != 2 || a->shape[1] != b->shape[0])
+		return npu_errf(op->e, "matrix shapes do not match");
+	m = shape[0] = a->shape[0];
+	n = shape[1] = b->shape[1];
+	k = a->shape[1];
+	na = npu_reftensor_numel(sa);
+	nb = npu_reftensor_numel(sb);
+	if ((na != 1 && na != m) || (nb != 1 && nb != n))
+		return npu_errf(op->e, "scales must be one value, or one per row "
+				"of self and per column of mat2");
+	if (bias && npu_reftensor_numel(bias) != n)
+		return npu_errf(op->e, "bias must have one value per column");
+	if (ref_out(op, 0, dt, 2, shape, &y) < 0)
+		return -1;
+	gemm(m, n, k, 1, a->data, b->data, 0, y->data);
+	for (int64_t i = 0; i < m; i++)
+		for (int64_t j = 0; j < n; j++)
+			y->data[i * n + j] = y->data[i * n + j] *
+					     sa->data[na == 1 ? 0 : i] *
+					     sb->data[nb == 1 ? 0 : j] +
+					     (bias ? bias->data[j] : 0);
+	return 0;
+}
+
 int ref_matmul(ref_op *op)
 {
 	const npu_reftensor *a, *b, *bias = NULL;
@@ -333,6 +378,8 @@ int ref_matmul(ref_op *op)
 	double alpha = 1, beta = 1;
 	int base = 0, dt, bmm = op->id == NPU_AOP_BMM, r = bmm ? 3 : 2;
 
+	if (op->id == NPU_AOP_SCALED_MM)
+		return scaled_mm(op);
 	if (op->id == NPU_AOP_ADDMM) {
 		if (ref_tensor(op, 0, "self", &bias) < 0 ||
 		    ref_double(op, -1, "beta", 1, &beta) < 0 ||

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "isa/dtype.h"
 #include "isa/isa.h"
 
 static void unravel(int64_t i, int nd, const int64_t *shape, int64_t *idx)
@@ -254,6 +255,12 @@ int ref_copy(ref_op *op)
 	if (ref_out(op, 0, dt, op->id == NPU_AOP_ITEM ? 0 : x->ndim, x->shape, &y) < 0)
 		return -1;
 	memcpy(y->data, x->data, (size_t)npu_reftensor_numel(x) * sizeof(double));
+	/* A cast to a float8 type is a quantization step: its rounding is
+	 * part of what the graph computes (as quantize_per_tensor's is), so
+	 * it applies in the fp64 mode too.  PyTorch rounds through fp32. */
+	if (x->dtype != dt && (dt == NPU_DT_E4M3 || dt == NPU_DT_E5M2))
+		for (int64_t i = 0, n = npu_reftensor_numel(y); i < n; i++)
+			y->data[i] = npu_round_through(dt, (float)y->data[i]);
 	return 0;
 }
 

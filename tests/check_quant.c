@@ -21,7 +21,7 @@
 
 /* What a compile made of the graph (filled by inspect). */
 typedef struct seen {
-	int host, mm_i8, mm_other;
+	int host, mm_i8, mm_other, mm_e4m3;
 	int matched, fellback;
 	const char *expect;     /* a pass-log prefix that must appear */
 	int expect_n;
@@ -42,6 +42,10 @@ static void inspect(const npu_ccresult *r, void *ctx)
 				s->mm_i8++;
 			else
 				s->mm_other++;
+			if (K->mm_dtype == NPU_DT_E4M3 &&
+			    r->ir.v[K->ops[K->mm_a].val].dtype == NPU_DT_E4M3 &&
+			    r->ir.v[K->ops[K->mm_b].val].dtype == NPU_DT_E4M3)
+				s->mm_e4m3++;
 		}
 	}
 	s->matched = npu_passlog_count(&r->plog, NPU_PASS_QUANT, "matched");
@@ -177,6 +181,28 @@ START_TEST(t_standalone_and_fallback)
 }
 END_TEST
 
+/*
+ * fp8: x scaled, clamped and cast to e4m3, times an e4m3 weight by
+ * torch._scaled_mm with per-tensor scales; the array runs e4m3 with fp32
+ * accumulation.  A hand-written graph (tests/data/fx/fp8_mm, values from
+ * its gen.py, the expected output from the fp64 reference interpreter).
+ */
+START_TEST(t_fp8_mm)
+{
+	seen s = { 0 };
+	fxrun fr = { .inspect = inspect, .inspect_ctx = &s };
+
+	fx_setup_tmp();
+	fx_run_fixture("fp8_mm", &fr);
+	ck_assert_int_eq(s.host, 0);
+	ck_assert_uint_eq(fr.host_calls, 0);
+	ck_assert_int_eq(s.mm_i8, 0);
+	ck_assert_int_eq(s.mm_other, 1);
+	ck_assert_int_eq(s.mm_e4m3, 1);
+	fx_teardown_tmp();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("quant");
@@ -188,6 +214,7 @@ int main(void)
 	tcase_add_test(tc, t_int8_mm);
 	tcase_add_test(tc, t_qdq_linear);
 	tcase_add_test(tc, t_standalone_and_fallback);
+	tcase_add_test(tc, t_fp8_mm);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
