@@ -81,6 +81,8 @@ typedef struct qparm {
 	double scale;
 	int64_t zp, qmin, qmax;
 	int dtype;                  /* the integer type */
+	const npu_reftensor *scales; /* per channel (frozen), else NULL */
+	int64_t axis;
 } qparm;
 
 /* One matched (or refused) pattern. */
@@ -88,6 +90,7 @@ typedef struct qmatch {
 	const qpat *p;
 	int anchor, wview, bias;    /* wview: the transpose (NK), -1 */
 	qparm x, w;
+	int shift;                  /* uint8 activations: 128 subtracted */
 	int64_t M, K, N;
 } qmatch;
 
@@ -167,6 +170,48 @@ static int qparams(npu_gedit *ge, int i, qparm *q)
 	return 0;
 }
 
+/*
+ * dequantize_per_channel of a weight: frozen scales, zero points all 0
+ * (symmetric), plain numbers for the rest.  0, or -1 with why set.
+ */
+static int qparams_pc(pass_cx *pc, npu_gedit *ge, int i, qparm *q,
+		      const char **why)
+{
+	const npu_gnode *n = npu_gedit_node(ge, i);
+	const npu_gval *dt = qarg(n, 6, "dtype"), *od = npu_gnode_kwarg(n, "out_dtype");
+	const npu_reftensor *z;
+	double ax, lo, hi;
+
+	*why = "dequantize_per_channel with non-constant arguments or a non-float32 result";
+	if (argnode(n, 0) < 0 || argnode(n, 1) < 0 || argnode(n, 2) < 0 ||
+	    num(qarg(n, 3, "axis"), &ax) || num(qarg(n, 4, "quant_min"), &lo) ||
+	    num(qarg(n, 5, "quant_max"), &hi) || !dt || dt->kind != NPU_GV_DTYPE ||
+	    lo > hi || fabs(lo) > 65536 || fabs(hi) > 65536 ||
+	    (od && od->kind == NPU_GV_DTYPE && od->u.dtype != NPU_DT_F32))
+		return -1;
+	*why = "per-channel scales or zero points that are not frozen";
+	if (!(q->scales = pass_frozen(pc, ge, argnode(n, 1))) ||
+	    !(z = pass_frozen(pc, ge, argnode(n, 2))))
+		return -1;
+	*why = "per-channel zero points other than 0";
+	for (int64_t c = 0, nc = npu_reftensor_numel(z); c < nc; c++)
+		if (z->data[c] != 0)
+			return -1;
+	*why = "per-channel scales that are not positive";
+	for (int64_t c = 0, nc = npu_reftensor_numel(q->scales); c < nc; c++)
+		if (!(q->scales->data[c] > 0) || !isfinite(q->scales->data[c]))
+			return -1;
+	q->node = i;
+	q->src = argnode(n, 0);
+	q->scale = 1;
+	q->zp = 0;
+	q->axis = (int64_t)ax;
+	q->qmin = (int64_t)lo;
+	q->qmax = (int64_t)hi;
+	q->dtype = dt->u.dtype;
+	return 0;
+}
+
 /* permute [1, 0] or t of node i: the tensor transposed, else -1. */
 static int transposed(npu_gedit *ge, int i)
 {
@@ -200,6 +245,7 @@ static int try_pat(pass_cx *pc, npu_gedit *ge, int i, const qpat *p,
 	const npu_gnode *n = npu_gedit_node(ge, i);
 	int a = argnode(n, p->act), w = argnode(n, p->wt), dx, dw;
 	const npu_gmeta *om = tmeta(ge, i), *am, *wm;
+	const char *pcwhy;
 	int64_t kr, kc;
 	double s;
 
@@ -215,21 +261,26 @@ static int try_pat(pass_cx *pc, npu_gedit *ge, int i, const qpat *p,
 		m->wview = argnode(n, p->wt);
 	}
 	dx = npu_gedit_node(ge, a)->aop == NPU_AOP_DEQUANTIZE;
-	dw = npu_gedit_node(ge, w)->aop == NPU_AOP_DEQUANTIZE;
+	dw = npu_gedit_node(ge, w)->aop == NPU_AOP_DEQUANTIZE ? 1 :
+	     npu_gedit_node(ge, w)->aop == NPU_AOP_DEQUANTIZE_PC ? 2 : 0;
 	if (!dx && !dw)
 		return 0;
 	m->bias = p->bias >= 0 ? argnode(n, p->bias) : -1;
 #define FALL(...) return snprintf(why, nwhy, __VA_ARGS__), 2
 	if (!dx || !dw)
 		FALL("the %s is not dequantized", dx ? "weight" : "activation");
-	if (qparams(ge, a, &m->x) < 0 || qparams(ge, w, &m->w) < 0)
+	if (qparams(ge, a, &m->x) < 0 ||
+	    (dw == 1 && qparams(ge, w, &m->w) < 0))
 		FALL("dequantize with tensor parameters or a non-float32 result");
+	if (dw == 2 && qparams_pc(pc, ge, w, &m->w, &pcwhy) < 0)
+		FALL("%s", pcwhy);
 	if ((num(npu_gnode_kwarg(n, "alpha"), &s) == 0 && s != 1) ||
 	    (num(npu_gnode_kwarg(n, "beta"), &s) == 0 && s != 1))
 		FALL("addmm with alpha or beta");
 	am = tmeta(ge, m->x.src);
 	wm = tmeta(ge, m->w.src);
-	if (!am || !wm || am->dtype != NPU_DT_I8 || wm->dtype != NPU_DT_I8)
+	if (!am || !wm || (am->dtype != NPU_DT_I8 && am->dtype != NPU_DT_U8) ||
+	    wm->dtype != NPU_DT_I8)
 		FALL("operands of type %s x %s (the array multiplies int8 x int8)",
 		     am ? npu_dtype_name(am->dtype) : "?",
 		     wm ? npu_dtype_name(wm->dtype) : "?");
@@ -243,6 +294,18 @@ static int try_pat(pass_cx *pc, npu_gedit *ge, int i, const qpat *p,
 	m->N = p->layout == QW_NK ? kr : kc;
 	if ((p->layout == QW_NK ? kc : kr) != m->K)
 		FALL("inner sizes that differ");
+	if (m->w.scales && (m->w.axis != (p->layout == QW_NK ? 0 : 1) ||
+			    npu_reftensor_numel(m->w.scales) != m->N))
+		FALL("per-channel weight scales along the reduced dimension");
+	if (am->dtype == NPU_DT_U8) {
+		/* x - z_x = (x - 128) - (z_x - 128): the array gets int8 */
+		m->shift = 128;
+		m->x.zp -= 128;
+		m->x.qmin -= 128;
+		m->x.qmax -= 128;
+		if (m->x.qmin < -128 || m->x.qmax > 127)
+			FALL("uint8 activations outside 0..255");
+	}
 	if (m->w.zp != 0)
 		FALL("weight zero point %lld (needs per-row sums of the activation)",
 		     (long long)m->w.zp);
@@ -337,21 +400,29 @@ static int scalar_op(pass_cx *pc, npu_gedit *ge, int anchor, int x,
 		    shape_of, like);
 }
 
-/* c[n] = -z_x * sum_k w[k][n] as a frozen float32 [N]; its node or -1. */
-static int corrections(pass_cx *pc, npu_gedit *ge, const qmatch *m)
+/*
+ * A frozen float32 [N] per output column; its node or -1.
+ *   scales 0: c[n] = -z_x * sum_k w[k][n] (the zero-point correction)
+ *   scales 1: f32(s_x * s_w[n]) (per-channel weight scales)
+ */
+static int frozen_row(pass_cx *pc, npu_gedit *ge, const qmatch *m, int scales)
 {
 	const npu_reftensor *w = pass_frozen(pc, ge, m->w.src);
 	npu_reftensor c;
 	npu_gmeta mt = { 0 };
 	int64_t N = m->N, K = m->K, idx;
 
-	if (!w)
+	if (!scales && !w)
 		return npu_errf(pc->e, "node '%s': weight not frozen",
 				npu_gedit_node(ge, m->w.src)->name);
 	if (npu_reftensor_alloc(&c, NPU_DT_F32, 1, &N, pc->e) < 0)
 		return -1;
 	for (int64_t n = 0; n < N; n++) {
 		double sum = 0;
+		if (scales) {
+			c.data[n] = (double)(float)(m->x.scale * m->w.scales->data[n]);
+			continue;
+		}
 		for (int64_t k = 0; k < K; k++)
 			sum += m->p->layout == QW_NK ? w->data[n * K + k]
 						     : w->data[k * N + n];
@@ -364,10 +435,26 @@ static int corrections(pass_cx *pc, npu_gedit *ge, const qmatch *m)
 	return (int)idx;
 }
 
+/* The int8 activation: x itself, or for uint8 x the int8 x - 128 (an
+ * elementwise kernel, or part of the quantize that made x). */
+static int activation(pass_cx *pc, npu_gedit *ge, const qmatch *m)
+{
+	const npu_gmeta *xm = tmeta(ge, m->x.src);
+	int y;
+
+	if (!m->shift)
+		return m->x.src;
+	if ((y = cast(pc, ge, m->anchor, m->x.src, NPU_DT_F32, xm, m->x.node)) < 0 ||
+	    (y = scalar_op(pc, ge, m->anchor, y, "aten.add.Scalar", "shift", 1,
+			   -(double)m->shift, 0, xm, m->x.node)) < 0)
+		return -1;
+	return cast(pc, ge, m->anchor, y, NPU_DT_I8, xm, m->x.node);
+}
+
 /* Replaces the matched matmul by the int8 form (top of the file). */
 static int rewrite(pass_cx *pc, npu_gedit *ge, const qmatch *m)
 {
-	int i = m->anchor, wv = m->w.src, y, c;
+	int i = m->anchor, wv = m->w.src, y, c, xv;
 	const npu_gmeta *om = tmeta(ge, i);
 	const int *u;
 	npu_gval a[2];
@@ -391,7 +478,9 @@ static int rewrite(pass_cx *pc, npu_gedit *ge, const qmatch *m)
 		if (wv < 0)
 			return -1;
 	}
-	a[0] = npu_gv_node(m->x.src);
+	if ((xv = activation(pc, ge, m)) < 0)
+		return -1;
+	a[0] = npu_gv_node(xv);
 	a[1] = npu_gv_node(wv);
 	snprintf(name, sizeof name, "%s_int8", npu_gedit_node(ge, i)->name);
 	if ((y = call(pc, ge, i, name, "aten._int_mm.default", a, 2, NPU_DT_I32,
@@ -401,7 +490,7 @@ static int rewrite(pass_cx *pc, npu_gedit *ge, const qmatch *m)
 	    (y = cast(pc, ge, i, y, NPU_DT_F32, om, i)) < 0)
 		return -1;
 	if (m->x.zp) {
-		if ((c = corrections(pc, ge, m)) < 0)
+		if ((c = frozen_row(pc, ge, m, 0)) < 0)
 			return -1;
 		a[0] = npu_gv_node(y);
 		a[1] = npu_gv_node(c);
@@ -410,9 +499,19 @@ static int rewrite(pass_cx *pc, npu_gedit *ge, const qmatch *m)
 			      om, i)) < 0)
 			return -1;
 	}
-	if ((y = scalar_op(pc, ge, i, y, "aten.mul.Scalar", "scale", 1,
-			   m->x.scale * m->w.scale, 0, om, i)) < 0)
+	if (m->w.scales) {
+		if ((c = frozen_row(pc, ge, m, 1)) < 0)
+			return -1;
+		a[0] = npu_gv_node(y);
+		a[1] = npu_gv_node(c);
+		snprintf(name, sizeof name, "%s_scale", npu_gedit_node(ge, i)->name);
+		if ((y = call(pc, ge, i, name, "aten.mul.Tensor", a, 2, NPU_DT_F32,
+			      om, i)) < 0)
+			return -1;
+	} else if ((y = scalar_op(pc, ge, i, y, "aten.mul.Scalar", "scale", 1,
+				  m->x.scale * m->w.scale, 0, om, i)) < 0) {
 		return -1;
+	}
 	if (m->bias >= 0) {
 		a[0] = npu_gv_node(y);
 		a[1] = npu_gv_node(m->bias);
@@ -450,13 +549,15 @@ static int match_node(pass_cx *pc, npu_gedit *ge, int i)
 				 "runs in float on dequantized operands",
 				 name, n->name, why);
 	if (pass_log(pc, nodes, "matched %s at %s: %s x %s as int8 x int8 -> "
-		     "int32 on the array (M=%lld N=%lld K=%lld), z_x=%lld "
-		     "corrected by %s, scale %.9g in the epilogue",
+		     "int32 on the array (M=%lld N=%lld K=%lld)%s, z_x=%lld "
+		     "corrected by %s, %s scale in the epilogue",
 		     name, n->name, npu_gedit_node(ge, m.x.node)->name,
 		     npu_gedit_node(ge, m.w.node)->name, (long long)m.M,
-		     (long long)m.N, (long long)m.K, (long long)m.x.zp,
+		     (long long)m.N, (long long)m.K,
+		     m.shift ? ", uint8 x shifted by -128" : "",
+		     (long long)m.x.zp,
 		     m.x.zp ? "precomputed column sums" : "nothing (zero)",
-		     m.x.scale * m.w.scale) < 0)
+		     m.w.scales ? "per-channel" : "per-tensor") < 0)
 		return -1;
 	return rewrite(pc, ge, &m);
 }

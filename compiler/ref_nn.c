@@ -936,6 +936,39 @@ int ref_layernorm(ref_op *op)
  * step makes this exactness part of the semantics, so it holds in both
  * precision modes.
  */
+/* dequantize_per_channel: (x - zp[c]) * scale[c] along axis. */
+static int dequant_pc(ref_op *op)
+{
+	const npu_reftensor *x, *s, *z;
+	npu_reftensor *y;
+	int64_t axis, inner = 1, c;
+	int dt;
+
+	if (ref_tensor(op, 0, "input", &x) < 0 ||
+	    ref_tensor(op, 1, "scales", &s) < 0 ||
+	    ref_tensor(op, 2, "zero_points", &z) < 0 ||
+	    ref_int(op, 3, "axis", 0, &axis) < 0 ||
+	    ref_dtype(op, -1, "out_dtype", NPU_DT_F32, &dt) < 0)
+		return -1;
+	if (axis < 0)
+		axis += x->ndim;
+	if (axis < 0 || axis >= x->ndim)
+		return npu_errf(op->e, "axis out of range");
+	c = x->shape[axis];
+	if (npu_reftensor_numel(s) != c || npu_reftensor_numel(z) != c)
+		return npu_errf(op->e, "scales and zero_points need %lld values",
+				(long long)c);
+	for (int d = (int)axis + 1; d < x->ndim; d++)
+		inner *= x->shape[d];
+	if (ref_out(op, 0, dt, x->ndim, x->shape, &y) < 0)
+		return -1;
+	for (int64_t i = 0, n = npu_reftensor_numel(x); i < n; i++) {
+		int64_t ch = inner ? i / inner % c : 0;
+		y->data[i] = (x->data[i] - z->data[ch]) * s->data[ch];
+	}
+	return 0;
+}
+
 int ref_quant(ref_op *op)
 {
 	const npu_reftensor *x;
@@ -943,6 +976,8 @@ int ref_quant(ref_op *op)
 	double scale, zp, qmin, qmax;
 	int dt, f32;
 
+	if (op->id == NPU_AOP_DEQUANTIZE_PC)
+		return dequant_pc(op);
 	if (ref_tensor(op, 0, "input", &x) < 0 ||
 	    ref_double(op, 1, "scale", 1, &scale) < 0 ||
 	    ref_double(op, 2, "zero_point", 0, &zp) < 0 ||

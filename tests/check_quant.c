@@ -182,6 +182,116 @@ START_TEST(t_standalone_and_fallback)
 END_TEST
 
 /*
+ * The quantizer styles of x86 and XNNPACK: uint8 activations with zero
+ * point 128 (shifted to int8 for the array) and int8 weights with
+ * per-channel scales (dequantize_per_channel); the result is requantized
+ * to int8 (bit-exact against the fp64 reference) and also returned as
+ * float.
+ */
+static const char cgraph[] =
+	"{\"format\": \"fxgraph\", \"version\": 1, \"name\": \"qchannel\""
+	", \"graph_kind\": \"inference\", \"nodes\": [{\"name\": \"x\""
+	", \"op\": \"placeholder\", \"target\": \"x\", \"args\": [], \"kwargs\": {}"
+	", \"kind\": \"input\", \"meta\": {\"shape\": [8, 64], \"dtype\": \"float32\""
+	", \"stride\": [64, 1], \"storage_offset\": 0}}, {\"name\": \"w\""
+	", \"op\": \"placeholder\", \"target\": \"w\", \"args\": [], \"kwargs\": {}"
+	", \"kind\": \"buffer\", \"meta\": {\"shape\": [16, 64], \"dtype\": \"int8\""
+	", \"stride\": [64, 1], \"storage_offset\": 0}}, {\"name\": \"ws\""
+	", \"op\": \"placeholder\", \"target\": \"ws\", \"args\": [], \"kwargs\": {}"
+	", \"kind\": \"buffer\", \"meta\": {\"shape\": [16], \"dtype\": \"float32\""
+	", \"stride\": [1], \"storage_offset\": 0}}, {\"name\": \"wz\""
+	", \"op\": \"placeholder\", \"target\": \"wz\", \"args\": [], \"kwargs\": {}"
+	", \"kind\": \"buffer\", \"meta\": {\"shape\": [16], \"dtype\": \"int64\""
+	", \"stride\": [1], \"storage_offset\": 0}}, {\"name\": \"b\""
+	", \"op\": \"placeholder\", \"target\": \"b\", \"args\": [], \"kwargs\": {}"
+	", \"kind\": \"parameter\", \"meta\": {\"shape\": [16]"
+	", \"dtype\": \"float32\", \"stride\": [1], \"storage_offset\": 0}}"
+	", {\"name\": \"q\", \"op\": \"call_function\""
+	", \"target\": \"quantized_decomposed.quantize_per_tensor.default\""
+	", \"args\": [{\"node\": \"x\"}, 0.03, 128, 0, 255, {\"dtype\": \"uint8\"}]"
+	", \"kwargs\": {}, \"meta\": {\"shape\": [8, 64], \"dtype\": \"uint8\""
+	", \"stride\": [64, 1], \"storage_offset\": 0}}, {\"name\": \"dq\""
+	", \"op\": \"call_function\""
+	", \"target\": \"quantized_decomposed.dequantize_per_tensor.default\""
+	", \"args\": [{\"node\": \"q\"}, 0.03, 128, 0, 255, {\"dtype\": \"uint8\"}]"
+	", \"kwargs\": {}, \"meta\": {\"shape\": [8, 64], \"dtype\": \"float32\""
+	", \"stride\": [64, 1], \"storage_offset\": 0}}, {\"name\": \"dqw\""
+	", \"op\": \"call_function\""
+	", \"target\": \"quantized_decomposed.dequantize_per_channel.default\""
+	", \"args\": [{\"node\": \"w\"}, {\"node\": \"ws\"}, {\"node\": \"wz\"}, 0"
+	", -127, 127, {\"dtype\": \"int8\"}], \"kwargs\": {}"
+	", \"meta\": {\"shape\": [16, 64], \"dtype\": \"float32\", \"stride\": [64"
+	", 1], \"storage_offset\": 0}}, {\"name\": \"wt\""
+	", \"op\": \"call_function\", \"target\": \"aten.permute.default\""
+	", \"args\": [{\"node\": \"dqw\"}, [1, 0]], \"kwargs\": {}"
+	", \"meta\": {\"shape\": [64, 16], \"dtype\": \"float32\", \"stride\": [1"
+	", 64], \"storage_offset\": 0}}, {\"name\": \"lin\""
+	", \"op\": \"call_function\", \"target\": \"aten.addmm.default\""
+	", \"args\": [{\"node\": \"b\"}, {\"node\": \"dq\"}, {\"node\": \"wt\"}]"
+	", \"kwargs\": {}, \"meta\": {\"shape\": [8, 16], \"dtype\": \"float32\""
+	", \"stride\": [16, 1], \"storage_offset\": 0}}, {\"name\": \"qo\""
+	", \"op\": \"call_function\""
+	", \"target\": \"quantized_decomposed.quantize_per_tensor.default\""
+	", \"args\": [{\"node\": \"lin\"}, 0.05, 0, -128, 127"
+	", {\"dtype\": \"int8\"}], \"kwargs\": {}, \"meta\": {\"shape\": [8, 16]"
+	", \"dtype\": \"int8\", \"stride\": [16, 1], \"storage_offset\": 0}}"
+	", {\"name\": \"output\", \"op\": \"output\", \"target\": \"output\""
+	", \"args\": [[{\"node\": \"qo\"}, {\"node\": \"lin\"}]], \"kwargs\": {}}]}";
+
+START_TEST(t_uint8_per_channel)
+{
+	seen s = { .expect = "matched dq_linear at lin: dq x dqw" };
+	fxrun fr = { .inspect = inspect, .inspect_ctx = &s };
+	char gpath[1024], vpath[1024];
+	float x[8 * 64], ws[16], b[16];
+	int8_t w[16 * 64];
+	int64_t wz[16] = { 0 };
+	npu_tensor t[5] = {
+		{ .name = "x", .dtype = NPU_DT_F32, .ndim = 2, .shape = { 8, 64 },
+		  .nbytes = sizeof x, .data = x },
+		{ .name = "w", .dtype = NPU_DT_I8, .ndim = 2, .shape = { 16, 64 },
+		  .nbytes = sizeof w, .data = w },
+		{ .name = "ws", .dtype = NPU_DT_F32, .ndim = 1, .shape = { 16 },
+		  .nbytes = sizeof ws, .data = ws },
+		{ .name = "wz", .dtype = NPU_DT_I64, .ndim = 1, .shape = { 16 },
+		  .nbytes = sizeof wz, .data = wz },
+		{ .name = "b", .dtype = NPU_DT_F32, .ndim = 1, .shape = { 16 },
+		  .nbytes = sizeof b, .data = b },
+	};
+	npu_stfile st;
+	npu_err e;
+	FILE *f;
+
+	fx_setup_tmp();
+	for (int i = 0; i < 8 * 64; i++)
+		x[i] = (float)((i * 53) % 509) / 509.0f * 8.0f - 4.0f;
+	for (int i = 0; i < 16 * 64; i++)
+		w[i] = (int8_t)((i * 37) % 255 - 127);
+	for (int n = 0; n < 16; n++) {
+		ws[n] = 0.001f * (float)(1 + n % 5);
+		b[n] = 0.1f * (float)(n - 8);
+	}
+	snprintf(gpath, sizeof gpath, "%s/g.json", fx_tmpdir);
+	snprintf(vpath, sizeof vpath, "%s/v.safetensors", fx_tmpdir);
+	ck_assert_ptr_nonnull(f = fopen(gpath, "w"));
+	fputs(cgraph, f);
+	fclose(f);
+	ck_assert_msg(npu_st_write(vpath, t, 5, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_msg(npu_st_read(&st, vpath, &e) == 0, "%s", e.msg);
+	fx_run_values(gpath, &st, 0, &fr);
+	npu_st_free(&st);
+	ck_assert_int_eq(s.expect_n, 1);
+	ck_assert_int_eq(s.fellback, 0);
+	ck_assert_int_eq(s.host, 0);
+	ck_assert_uint_eq(fr.host_calls, 0);
+	ck_assert_int_eq(s.mm_i8, 1);
+	unlink(gpath);
+	unlink(vpath);
+	fx_teardown_tmp();
+}
+END_TEST
+
+/*
  * fp8: x scaled, clamped and cast to e4m3, times an e4m3 weight by
  * torch._scaled_mm with per-tensor scales; the array runs e4m3 with fp32
  * accumulation.  A hand-written graph (tests/data/fx/fp8_mm, values from
@@ -214,6 +324,7 @@ int main(void)
 	tcase_add_test(tc, t_int8_mm);
 	tcase_add_test(tc, t_qdq_linear);
 	tcase_add_test(tc, t_standalone_and_fallback);
+	tcase_add_test(tc, t_uint8_per_channel);
 	tcase_add_test(tc, t_fp8_mm);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
