@@ -97,6 +97,7 @@ static void apply_knobs(const npu_ccopts *o, npu_kir *ir)
  */
 typedef struct ccache {
 	const npu_stfile *st;
+	const npu_graph *g;      /* its mutated inputs are never frozen */
 	const npu_passconsts *pc;
 	npu_reftensor **rt;      /* each its own allocation: callers keep them */
 	char **rname;
@@ -105,10 +106,32 @@ typedef struct ccache {
 	int nraw;
 } ccache;
 
+/*
+ * A weights entry for an input the graph mutates (BatchNorm running
+ * statistics in training) is ignored: the program must update it in
+ * place, so it stays a run-time input (an inout buffer).
+ */
+static const npu_tensor *weight(const ccache *c, const char *name)
+{
+	const npu_graph *g = c->g;
+
+	if (!c->st)
+		return NULL;
+	if (g && g->has_aot && g->kind != NPU_GK_BACKWARD)
+		for (int i = 0; i < g->ninput_mutates; i++) {
+			int n;
+			if (g->input_mutates_data[i] &&
+			    (n = npu_graph_placeholder(g, i)) >= 0 &&
+			    !strcmp(g->nodes[n].name, name))
+				return NULL;
+		}
+	return npu_st_find(c->st, name);
+}
+
 static const npu_reftensor *frozen_ref(void *ctx, const char *name)
 {
 	ccache *c = ctx;
-	const npu_tensor *t = c->st ? npu_st_find(c->st, name) : NULL;
+	const npu_tensor *t = weight(c, name);
 	npu_reftensor **rt, *x;
 	char **rn;
 	npu_err e;
@@ -145,7 +168,7 @@ static const void *frozen(void *ctx, const char *name, int *dtype, int *ndim,
 			  int64_t *shape)
 {
 	ccache *c = ctx;
-	const npu_tensor *t = c->st ? npu_st_find(c->st, name) : NULL;
+	const npu_tensor *t = weight(c, name);
 	const npu_reftensor *r;
 	void **raw;
 	size_t n;
@@ -270,6 +293,7 @@ int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 		return npu_errf(e, "out of memory");
 	((ccache *)r->cache)->st = o->weights ? &r->weights : NULL;
 	((ccache *)r->cache)->pc = &r->consts;
+	((ccache *)r->cache)->g = r->g;
 	if (!o->nopasses) {
 		npu_passopts po = { 0 };
 		if (o->weights) {
@@ -291,7 +315,8 @@ int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 	r->ir.t = &r->t;
 	env.frozen = frozen;
 	env.ctx = r->cache;
-	if (npu_fuse(&r->ir, r->g, &env, e) < 0)
+	if (npu_fuse(&r->ir, r->g, &env, e) < 0 ||
+	    npu_link_mutations(&r->ir, e) < 0)
 		return -1;
 	r->seconds[NPU_STAGE_FUSE] = now() - t0;
 	dump(o, r, NPU_STAGE_FUSE, NULL);

@@ -95,6 +95,10 @@ int npu_cc_report_json(const npu_ccresult *r, const char *path, npu_err *e);
 
 /* --- between the back-end stages --- */
 
+/* link.c, after fusion: the new values of data-mutated inputs go into
+ * the inputs' own buffers (in place when safe, else by a copy kernel). */
+int npu_link_mutations(npu_kir *ir, npu_err *e);
+
 /* link.c, first half: a DRAM buffer for every materialized value. */
 int npu_link_layout(npu_kir *ir, npu_prog *p, npu_err *e);
 

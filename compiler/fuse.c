@@ -2114,7 +2114,7 @@ static int do_node(fz *z, int i)
 	return do_ew(z, i);
 }
 
-/* Graph outputs: each gets its own OUTPUT buffer "output.i". */
+/* Graph outputs: each gets its own OUTPUT buffer "output.i" (None: none). */
 static int do_outputs(fz *z)
 {
 	npu_kir *ir = z->ir;
@@ -2126,6 +2126,12 @@ static int do_outputs(fz *z)
 		return npu_errf(z->e, "out of memory");
 	for (int i = 0; i < n; i++) {
 		int v;
+		/* a backward graph returns None for an input without a
+		 * gradient: no buffer, the other outputs keep their index */
+		if (o[i].kind == NPU_GV_NONE) {
+			ir->outs[i] = -1;
+			continue;
+		}
 		if (o[i].kind != NPU_GV_NODE || (v = node_val(z, o[i].u.node)) < 0)
 			return npu_errf(z->e, "%s: output %d is not a tensor", z->g->file, i);
 		if (ir->v[v].root >= 0 || ir->v[v].isconst || ir->v[v].kind != NPU_BUF_SCRATCH ||

@@ -138,6 +138,181 @@ static int64_t arena_plan(npu_kir *ir, int *in_arena, uint64_t *peak)
 	return (int64_t)size;
 }
 
+/* ----------------------------------------------------------------- */
+/*
+ * Mutation (docs/fx-format.md, "Mutation"): a forward or inference graph
+ * whose aot metadata flags data-mutated inputs returns their new values
+ * first.  The program writes each new value into the input's own buffer,
+ * which becomes an inout buffer, so a run leaves the inputs as PyTorch
+ * leaves them.  Where it is safe, the kernel that computes the new value
+ * stores it there directly (no output buffer, no copy); otherwise a copy
+ * kernel at the end of the program writes it back and the value keeps its
+ * output.i buffer too.  Either way the value written into the input's
+ * buffer has kind NPU_BUF_INOUT and outidx = i until layout gives it the
+ * input's buffer.
+ */
+
+/* The value a kernel operand belongs to (views resolved). */
+static int root_val(const npu_kir *ir, int v)
+{
+	while (ir->v[v].root >= 0)
+		v = ir->v[v].root;
+	return v;
+}
+
+/* The input value whose new value is graph output i, or -1. */
+static int mutated_input(const npu_kir *ir, int i)
+{
+	const npu_graph *g = ir->g;
+
+	if (!g->has_aot || g->kind == NPU_GK_BACKWARD ||
+	    i >= g->num_mutated_inputs_returned_first)
+		return -1;
+	for (int p = 0, c = 0; p < g->ninput_mutates; p++)
+		if (g->input_mutates_data[p] && c++ == i) {
+			int node = npu_graph_placeholder(g, p);
+			return node < 0 ? -1 : ir->nodeval[node];
+		}
+	return -1;
+}
+
+/* Whether operand o of K walks the same elements in the same order as
+ * operand w (dims of one element do not count). */
+static int same_walk(const npu_kern *K, const npu_kopnd *o, const npu_kopnd *w)
+{
+	if (o->off != w->off)
+		return 0;
+	for (int d = 0; d < K->ndim; d++)
+		if (K->shape[d] > 1 && o->stride[d] != w->stride[d])
+			return 0;
+	return 1;
+}
+
+/*
+ * Whether out, the new value of input in, may be stored straight into in's
+ * buffer: one kernel writes it, and every read of the old value happens in
+ * an earlier kernel, or in that same kernel element by element ahead of
+ * the store (an elementwise kernel reading in exactly where it writes out,
+ * or a host call, which reads all its inputs before it stores a result).
+ */
+static int alias_safe(const npu_kir *ir, int in, int out)
+{
+	const npu_kval *I = &ir->v[in], *O = &ir->v[out];
+	int w = O->producer;
+
+	if (w < 0 || O->root >= 0 || O->isconst || O->kind != NPU_BUF_OUTPUT ||
+	    I->root >= 0 || I->kind != NPU_BUF_INPUT || I->dtype != O->dtype ||
+	    npu_kir_numel(I->ndim, I->shape) != npu_kir_numel(O->ndim, O->shape))
+		return 0;
+	for (int k = 0; k < ir->nk; k++) {
+		const npu_kern *K = &ir->k[k];
+		const npu_kopnd *st = NULL;
+		for (int i = 0; i < K->nops; i++)
+			if (K->ops[i].out && root_val(ir, K->ops[i].val) == out) {
+				if (k != w || st)
+					return 0;
+				st = &K->ops[i];
+			}
+		for (int i = 0; i < K->nhout; i++)
+			if (K->hout[i] == out && k != w)
+				return 0;
+		for (int i = 0; i < K->nhin; i++)
+			if (K->hin[i] == in && k > w)
+				return 0;
+		for (int i = 0; i < K->nops; i++) {
+			if (K->ops[i].out || root_val(ir, K->ops[i].val) != in || k < w)
+				continue;
+			if (k > w || K->kind != NPU_KK_EW || !st ||
+			    !same_walk(K, &K->ops[i], st))
+				return 0;
+		}
+	}
+	return 1;
+}
+
+/* A copy kernel at the end of the program that writes out into the
+ * buffer of the input it is the new value of. */
+static int copy_back(npu_kir *ir, int out, int i, npu_err *e)
+{
+	char name[300];
+	int k, w, o, x;
+	npu_kern *K;
+	int64_t st[NPU_MAX_DIMS];
+	const npu_kval *O = &ir->v[out];
+	npu_xins ld = { .op = NPU_X_LOAD, .node = O->node };
+
+	if (O->dtype != NPU_DT_F32 && O->dtype != NPU_DT_BF16 &&
+	    O->dtype != NPU_DT_F16)
+		return npu_errf(e, "%s: output %d (the new value of a mutated input) "
+				"cannot be written back in place, and a %s copy "
+				"does not run on the vector unit", ir->g->file, i,
+				npu_dtype_name(O->dtype));
+	snprintf(name, sizeof name, "%s.writeback", O->name);
+	if ((k = npu_kir_kern(ir, NPU_KK_EW, name)) < 0 ||
+	    (w = npu_kir_val(ir, name, ir->v[out].node, ir->v[out].dtype,
+			     ir->v[out].ndim, ir->v[out].shape)) < 0)
+		return npu_errf(e, "out of memory");
+	O = &ir->v[out];
+	K = &ir->k[k];
+	K->ndim = O->ndim;
+	memcpy(K->shape, O->shape, sizeof K->shape);
+	npu_kir_contig(O->ndim, O->shape, st);
+	if ((O->node >= 0 && npu_kir_addnode(K, O->node) < 0) ||
+	    (o = npu_kir_opnd(K, out, 0, 0, st)) < 0)
+		return npu_errf(e, "out of memory");
+	ld.a = o;
+	if ((x = npu_kir_x(K, ld)) < 0 || (o = npu_kir_opnd(K, w, 1, 0, st)) < 0 ||
+	    npu_kir_x(K, (npu_xins){ .op = NPU_X_STORE, .a = x, .b = o,
+				     .node = ir->v[out].node }) < 0)
+		return npu_errf(e, "out of memory");
+	ir->v[out].needed = 1;
+	ir->v[w].producer = k;
+	ir->v[w].xdef = x;
+	ir->v[w].needed = 1;
+	ir->v[w].kind = NPU_BUF_INOUT;
+	ir->v[w].outidx = i;
+	npu_kir_decide(ir, 0, "%s: written back into mutated input %s by a copy kernel "
+		       "(a later read of the old value, or no single elementwise writer)",
+		       ir->v[out].name, ir->v[mutated_input(ir, i)].name);
+	return 0;
+}
+
+int npu_link_mutations(npu_kir *ir, npu_err *e)
+{
+	for (int i = 0; i < ir->nouts; i++) {
+		int in = mutated_input(ir, i), out = ir->outs[i];
+		if (in < 0 || out < 0)
+			continue;
+		if (ir->v[in].kind != NPU_BUF_INPUT || ir->v[in].root >= 0)
+			return npu_errf(e, "%s: output %d is the new value of '%s', "
+					"which is not a run-time input (frozen?)",
+					ir->g->file, i, ir->v[in].name);
+		if (alias_safe(ir, in, out)) {
+			ir->v[out].kind = NPU_BUF_INOUT;
+			npu_kir_decide(ir, 1, "%s: stored in place into mutated input %s",
+				       ir->v[out].name, ir->v[in].name);
+		} else if (copy_back(ir, out, i, e) < 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Layout of the values written into inputs' buffers: the input's buffer,
+ * which becomes inout. */
+static void place_inout(npu_kir *ir, npu_prog *p)
+{
+	for (int v = 0; v < ir->nv; v++) {
+		int in;
+		if (ir->v[v].kind != NPU_BUF_INOUT || ir->v[v].root >= 0 ||
+		    (in = mutated_input(ir, ir->v[v].outidx)) < 0 || ir->v[in].buf < 0)
+			continue;
+		ir->v[v].buf = ir->v[in].buf;
+		ir->v[v].daddr = ir->v[in].daddr;
+		p->bufs[ir->v[in].buf].kind = NPU_BUF_INOUT;
+	}
+}
+
 int npu_link_layout(npu_kir *ir, npu_prog *p, npu_err *e)
 {
 	static const int order[] = { NPU_BUF_INPUT, NPU_BUF_OUTPUT,
@@ -174,8 +349,11 @@ int npu_link_layout(npu_kir *ir, npu_prog *p, npu_err *e)
 		int lim = order[o] == NPU_BUF_OUTPUT ? ir->nouts : ir->nv;
 		for (int j = 0; j < lim; j++) {
 			int i = order[o] == NPU_BUF_OUTPUT ? ir->outs[j] : j;
-			npu_kval *v = &ir->v[i];
+			npu_kval *v;
 			npu_buf *b;
+			if (i < 0)	/* a None output */
+				continue;
+			v = &ir->v[i];
 			if (!wants_buf(v) || v->kind != order[o] || v->buf >= 0 ||
 			    in_arena[i])
 				continue;
@@ -248,6 +426,7 @@ int npu_link_layout(npu_kir *ir, npu_prog *p, npu_err *e)
 		p->nbufs++;
 	}
 	free(in_arena);
+	place_inout(ir, p);
 	p->ncdata = cdata;
 	p->dram_size = addr ? addr : 64;
 	return 0;

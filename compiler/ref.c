@@ -1111,8 +1111,10 @@ static int attrs_parse(attrs *a, const char *text, int nin, npu_err *e)
 	dts = json_object_get(root, "dtype");
 	for (size_t i = 0; i < json_array_size(dts) && i < REF_MAX_OUT; i++) {
 		const char *s = json_string_value(json_array_get(dts, i));
+		/* null: a result that is None (convolution_backward's
+		 * output_mask), whatever the op makes of it */
 		a->dtypes[i] = s ? npu_dtype_from_name(s, strlen(s)) : -1;
-		if (a->dtypes[i] < 0) {
+		if (s && a->dtypes[i] < 0) {
 			npu_errf(e, "attrs: bad dtype %zu", i);
 			goto out;
 		}
@@ -1168,8 +1170,8 @@ int npu_ref_exec_op(const char *target, const char *attrs_json,
 	}
 	for (int k = 0; k < nout; k++) {
 		if (op->out[k].ndim >= 0)
-			finish_dtype(&op->out[k], k < a.ndtypes ? a.dtypes[k]
-				     : op->out[k].dtype, cx.precision);
+			finish_dtype(&op->out[k], k < a.ndtypes && a.dtypes[k] >= 0
+				     ? a.dtypes[k] : op->out[k].dtype, cx.precision);
 		out[k] = op->out[k];
 	}
 	op_reset(op);

@@ -16,9 +16,13 @@
 /* One compile + run: options in, measurements out. */
 typedef struct fxrun {
 	npu_ccopts o;		/* compile options (target defaults to npu-base) */
+	int unfrozen;		/* parameters and buffers stay run-time inputs
+				   (a training step: weights change every step) */
 	uint64_t cycles, dram_rd, dram_wr, host_calls;
 	double worst_rec, worst_ref;	/* worst relative error seen */
 	int nkernels;
+	int inplace;		/* mutated inputs updated in place (no output.i
+				   buffer, no copy) */
 	int spills;
 	/* optional: called with the compile result before the run (tests
 	 * that inspect the kernel IR or the pass log) */
@@ -41,7 +45,8 @@ double fx_relerr(const double *got, const double *want, int64_t n);
 double *fx_widen(int dt, const void *raw, int64_t n);
 
 /*
- * Compiles GRAPH with the parameters and buffers of st frozen, runs it
+ * Compiles GRAPH with the parameters and buffers of st frozen (only the
+ * get_attr constants when fr->unfrozen), runs it
  * with the other placeholders from st, and checks every output against
  * the fp64 reference and, when has_rec, against st's output.i.
  */
