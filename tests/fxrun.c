@@ -238,6 +238,30 @@ static int mut_ph(const npu_graph *g, int k)
 }
 
 
+/* Writes every output and inout buffer of a finished run to path, by
+ * buffer name (what npusim run --outputs writes). */
+static void save_outputs(const npu_prog *p, npu_sim *s, const char *path)
+{
+	npu_tensor *t = calloc((size_t)p->nbufs + 1, sizeof *t);
+	size_t n = 0;
+	npu_err e;
+
+	ck_assert_ptr_nonnull(t);
+	for (uint32_t i = 0; i < p->nbufs; i++) {
+		const npu_buf *b = &p->bufs[i];
+		if (b->kind != NPU_BUF_OUTPUT && b->kind != NPU_BUF_INOUT)
+			continue;
+		t[n].name = b->name;
+		t[n].dtype = b->dtype;
+		t[n].ndim = b->ndim;
+		memcpy(t[n].shape, b->shape, sizeof b->shape);
+		t[n].nbytes = b->size;
+		t[n++].data = npu_sim_buf_data(s, (int)i);
+	}
+	ck_assert_msg(npu_st_write(path, t, n, NULL, &e) == 0, "%s", e.msg);
+	free(t);
+}
+
 void fx_run_values(const char *graph, const npu_stfile *st, int has_rec,
 		       fxrun *fr)
 {
@@ -316,6 +340,8 @@ void fx_run_values(const char *graph, const npu_stfile *st, int has_rec,
 	fr->dram_rd = npu_sim_stats_get(s)->dram_rd;
 	fr->dram_wr = npu_sim_stats_get(s)->dram_wr;
 	fr->host_calls = npu_sim_stats_get(s)->host_calls;
+	if (fr->save)
+		save_outputs(&r.prog, s, fr->save);
 	if (g->has_aot && g->kind != NPU_GK_BACKWARD)
 		nmut = g->num_mutated_inputs_returned_first;
 	/* the reference interpreter, fp64 */

@@ -18,6 +18,8 @@ typedef struct fxrun {
 	npu_ccopts o;		/* compile options (target defaults to npu-base) */
 	int unfrozen;		/* parameters and buffers stay run-time inputs
 				   (a training step: weights change every step) */
+	const char *save;	/* when set: every output and inout buffer is
+				   written there after the run (safetensors) */
 	uint64_t cycles, dram_rd, dram_wr, host_calls;
 	double worst_rec, worst_ref;	/* worst relative error seen */
 	int nkernels;
