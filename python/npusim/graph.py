@@ -81,7 +81,16 @@ class NpuGraph:
         self.record = session.new_graph(doc["name"], doc["graph_kind"],
                                         len(doc["nodes"]))
         self.ph = [n for n in doc["nodes"] if n["op"] == "placeholder"]
-        self.frozen = [i for i, n in enumerate(self.ph) if n["name"] in set(frozen)]
+        # an input the graph mutates is never frozen: the program updates
+        # its buffer in place (npucc ignores a weight for it)
+        aot = doc.get("aot") or {}
+        flags = aot.get("input_mutates_data") or []
+        if doc.get("graph_kind") not in ("forward", "inference"):
+            flags = []
+        self.mutated = [self.ph[i]["name"] for i, f in enumerate(flags)
+                        if f and i < len(self.ph)]
+        self.frozen = [i for i, n in enumerate(self.ph) if n["name"] in set(frozen)
+                       and n["name"] not in self.mutated]
         self.byname = {n["name"]: n for n in doc["nodes"]}
         self.outs = doc["nodes"][-1]["args"][0]
         self.prog = None
@@ -228,6 +237,10 @@ class NpuGraph:
 
     def _output(self, i, a, res, args):
         key = "output.%d" % i
+        if key not in res and i < len(self.mutated):
+            # the new value of the i-th mutated input, written in place
+            # into the input's own (inout) buffer: under its name
+            key = self.mutated[i]
         if key in res:
             return _restride(res[key], self.byname.get(a["node"]) if
                              isinstance(a, dict) and "node" in a else None)
