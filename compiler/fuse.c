@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/emit_int.h"
 #include "compiler/kir.h"
 #include "isa/dtype.h"
 #include "isa/isa.h"
@@ -1110,6 +1111,23 @@ static int red_dims(const npu_gnode *n, int nd)
 	return (mask >> (nd - r)) == ((1 << r) - 1) && !(mask & ((1 << (nd - r)) - 1)) ? r : 0;
 }
 
+/* Whether kernel K, made a row kernel over its last rd dims, would read
+ * every operand's rows as one contiguous run (a strided view, such as a
+ * pooling or grouped-convolution tap, does not: such a kernel cannot take
+ * the reduction). */
+static int rows_contiguous(const npu_kir *ir, const npu_kern *K, int rd)
+{
+	npu_kern t = *K;
+	int64_t n[NPU_MAX_DIMS], st[64][NPU_MAX_DIMS];
+	int q;
+
+	if (K->nops > 64)
+		return 0;
+	t.kind = NPU_KK_ROW;
+	t.rdims = rd;
+	return npu_emit_dims(ir, &t, n, st, &q) == 0;
+}
+
 static int do_red(fz *z, int node)
 {
 	npu_kir *ir = z->ir;
@@ -1146,7 +1164,8 @@ static int do_red(fz *z, int node)
 		if ((K->kind == NPU_KK_EW || (K->kind == NPU_KK_ROW && K->rdims == rd)) &&
 		    ir->v[root].producer == z->cur && root == src &&
 		    fz_level(z, src) == LV_ELEM && K->ndim == S->ndim &&
-		    !memcmp(K->shape, S->shape, (size_t)S->ndim * sizeof *S->shape)) {
+		    !memcmp(K->shape, S->shape, (size_t)S->ndim * sizeof *S->shape) &&
+		    rows_contiguous(ir, K, rd)) {
 			k = z->cur;
 			if (K->kind == NPU_KK_EW)
 				npu_kir_decide(ir, 1, "%s: reduction fused with its elementwise prologue in kernel %s (row)",
@@ -1507,6 +1526,194 @@ static int ilist(const npu_gval *v, int64_t *out, int n)
 	return 0;
 }
 
+static int fill_kern(fz *z, int node, const char *name, int ndim,
+		     const int64_t *shape, int src, double f, int dst,
+		     int64_t off, const int64_t *st);
+
+/* taps of a grouped convolution the ew form takes: each reads two
+ * operands (image view, weight) and a kernel has at most 64; a 5x5
+ * depthwise window fits */
+#define GCONV_MAX_TAPS 25
+
+/* Kernel k's part of a grouped convolution: the sum over the group's
+ * input channels and the window of (strided view of the padded image) *
+ * (per-channel weight), for output channel o of every group.  The space
+ * is [N, G, OH, OW] (G = C_out when o is fixed by the space itself). */
+static int gconv_taps(fz *z, int k, int node, int xv, const int64_t *xst,
+		      const int64_t *tst, int64_t xoff, int w, int64_t wch,
+		      int64_t o, const int64_t *ks, const int64_t *dil, int64_t icg)
+{
+	npu_kir *ir = z->ir;
+	const npu_kval *W = &ir->v[w];
+	int64_t wst[NPU_MAX_DIMS] = { 0 };
+	int r = -1;
+
+	wst[1] = wch;
+	for (int64_t j = 0; j < icg; j++)
+		for (int64_t kh = 0; kh < ks[0]; kh++)
+			for (int64_t kw = 0; kw < ks[1]; kw++) {
+				int64_t xo = xoff + j * tst[0] + kh * dil[0] * tst[1] +
+					     kw * dil[1] * tst[2];
+				int64_t wo = W->off + o * W->stride[0] + j * W->stride[1] +
+					     kh * W->stride[2] + kw * W->stride[3];
+				int ox = npu_kir_opnd(&ir->k[k], xv, 0, xo, xst);
+				int ow = npu_kir_opnd(&ir->k[k], root_of(ir, w), 0, wo, wst);
+				int lx = xadd(z, k, NPU_X_LOAD, 0, ox, 0, 0, 0, node);
+				int lw = xadd(z, k, NPU_X_LOAD, 0, ow, 0, 0, 0, node);
+				int p = xadd(z, k, NPU_X_BIN, NPU_OP_VMUL, lx, lw, 0, 0, node);
+				if (ox < 0 || ow < 0 || lx < 0 || lw < 0 || p < 0)
+					return npu_errf(z->e, "out of memory");
+				r = r < 0 ? p : xadd(z, k, NPU_X_BIN, NPU_OP_VADD, r, p, 0, 0, node);
+			}
+	return r;
+}
+
+/*
+ * Grouped and depthwise convolution (MobileNet, ResNeXt): a GEMM per
+ * group would be K = C_in/G * KH * KW deep (9 for a depthwise 3x3), far
+ * too thin for the array, so it runs on the vector unit instead, the way
+ * max_pool2d does: the image copied into a zero-padded buffer (when there
+ * is padding), then per output channel of a group one ew kernel summing
+ * C_in/G * KH * KW strided views of it times the weight, broadcast per
+ * channel.  With one output channel per group (depthwise) the kernel's
+ * space is the output itself and the epilogue (batch norm, ReLU6) fuses
+ * into it; otherwise each kernel stores every OCg-th channel.
+ */
+static int do_gconv(fz *z, int node, int64_t g, const int64_t *st,
+		    const int64_t *pad, const int64_t *dil)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	int x, w, bias = -1, xv, out = -1, r = -1;
+	int64_t ks[2], icg, ocg, xst[NPU_MAX_DIMS] = { 0 }, tst[3];
+	int64_t sp[NPU_MAX_DIMS], xoff;
+	int64_t osh[4];
+	char nm[300];
+
+	x = node_val(z, n->args[0].u.node);
+	w = node_val(z, n->args[1].u.node);
+	if (n->args[2].kind == NPU_GV_NODE)
+		bias = node_val(z, n->args[2].u.node);
+	if (x < 0 || w < 0 || !m || m->ndim != 4 || ir->v[x].ndim != 4 ||
+	    ir->v[w].ndim != 4 || !isfloat(m->dtype) ||
+	    ir->v[x].dtype != m->dtype || ir->v[w].dtype != m->dtype ||
+	    ir->v[x].isconst || ir->v[w].isconst ||
+	    (bias >= 0 && (ir->v[bias].ndim != 1 || ir->v[bias].isconst)))
+		return host_kern(z, node, "grouped convolution of other types or ranks");
+	icg = ir->v[w].shape[1];
+	ocg = m->shape[1].v / g;
+	ks[0] = ir->v[w].shape[2];
+	ks[1] = ir->v[w].shape[3];
+	if (icg * ks[0] * ks[1] > GCONV_MAX_TAPS)
+		return host_kern(z, node, "grouped convolution with more than 25 taps per output");
+	for (int d = 0; d < 4; d++)
+		osh[d] = m->shape[d].v;
+	if (pad[0] || pad[1]) {
+		int64_t psh[NPU_MAX_DIMS], pst[NPU_MAX_DIMS];
+		memcpy(psh, ir->v[x].shape, 4 * sizeof *psh);
+		psh[2] += 2 * pad[0];
+		psh[3] += 2 * pad[1];
+		snprintf(nm, sizeof nm, "%s.pad", n->name);
+		if ((xv = npu_kir_val(ir, nm, node, m->dtype, 4, psh)) < 0)
+			return npu_errf(z->e, "out of memory");
+		ir->v[xv].needed = 1;
+		npu_kir_contig(4, psh, pst);
+		if (fill_kern(z, node, nm, 4, psh, -1, 0, xv, 0, pst) < 0)
+			return -1;
+		snprintf(nm, sizeof nm, "%s.in", n->name);
+		if (fill_kern(z, node, nm, 4, ir->v[x].shape, x, 0, xv,
+			      pad[0] * pst[2] + pad[1] * pst[3], pst) < 0)
+			return -1;
+		memcpy(sp, pst, 4 * sizeof *sp);
+		xoff = 0;
+	} else {
+		xv = root_of(ir, x);
+		ir->v[xv].needed = 1;
+		memcpy(sp, ir->v[x].stride, 4 * sizeof *sp);
+		xoff = ir->v[x].off;
+	}
+	/* strides over the space (n, group, oh, ow) and of a tap (channel,
+	 * kh, kw) */
+	xst[0] = sp[0];
+	xst[1] = icg * sp[1];
+	xst[2] = st[0] * sp[2];
+	xst[3] = st[1] * sp[3];
+	tst[0] = sp[1];
+	tst[1] = sp[2];
+	tst[2] = sp[3];
+	ir->v[root_of(ir, w)].needed = 1;
+	if (bias >= 0)
+		ir->v[root_of(ir, bias)].needed = 1;
+	if (ocg > 1) {
+		if ((out = meta_val(z, node, 0, n->name)) < 0)
+			return -1;
+		ir->v[out].needed = 1;
+	}
+	for (int64_t o = 0; o < ocg; o++) {
+		int k = new_kern(z, NPU_KK_EW, node);
+		npu_kern *K;
+		if (k < 0)
+			return -1;
+		K = &ir->k[k];
+		K->ndim = 4;
+		K->shape[0] = osh[0];
+		K->shape[1] = g;
+		K->shape[2] = osh[2];
+		K->shape[3] = osh[3];
+		if (ocg > 1) {
+			snprintf(nm, sizeof nm, "%s.%lld", n->name, (long long)o);
+			free(K->name);
+			K->name = strdup(nm);
+		}
+		r = gconv_taps(z, k, node, xv, xst, tst, xoff, w,
+			       ocg * ir->v[w].stride[0], o, ks, dil, icg);
+		if (r < 0)
+			return -1;
+		if (bias >= 0) {
+			int64_t bs[NPU_MAX_DIMS] = { 0 };
+			int ob, lb;
+			bs[1] = ocg * ir->v[bias].stride[0];
+			ob = npu_kir_opnd(&ir->k[k], root_of(ir, bias), 0,
+					  ir->v[bias].off + o * ir->v[bias].stride[0], bs);
+			lb = xadd(z, k, NPU_X_LOAD, 0, ob, 0, 0, 0, node);
+			if (ob < 0 || lb < 0 ||
+			    (r = xadd(z, k, NPU_X_BIN, NPU_OP_VADD, r, lb, 0, 0, node)) < 0)
+				return npu_errf(z->e, "out of memory");
+		}
+		if (ocg == 1) {
+			z->cur = k;
+			if (def_val(z, k, node, r, LV_ELEM) < 0)
+				return -1;
+			break;
+		}
+		{
+			int64_t ost[NPU_MAX_DIMS];
+			int oo;
+			memcpy(ost, ir->v[out].stride, 4 * sizeof *ost);
+			ost[1] *= ocg;
+			oo = npu_kir_opnd(&ir->k[k], out, 1, o * ir->v[out].stride[1], ost);
+			if (m->dtype != NPU_DT_F32) {
+				npu_xins rx = { .op = NPU_X_RND, .a = r, .dtype = m->dtype,
+						.node = node };
+				if ((r = npu_kir_x(&ir->k[k], rx)) < 0)
+					return npu_errf(z->e, "out of memory");
+			}
+			npu_xins sx = { .op = NPU_X_STORE, .a = r, .b = oo, .node = node };
+			if (oo < 0 || npu_kir_x(&ir->k[k], sx) < 0)
+				return npu_errf(z->e, "out of memory");
+			ir->v[out].producer = k;
+			close_cur(z);
+		}
+	}
+	if (ocg > 1)
+		ir->nodeval[node] = out;
+	npu_kir_decide(ir, 1, "%s: grouped convolution (groups %lld) as %lld ew kernel%s of %lld strided taps",
+		       n->name, (long long)g, (long long)ocg, ocg > 1 ? "s" : "",
+		       (long long)(icg * ks[0] * ks[1]));
+	return 0;
+}
+
 /*
  * convolution as an implicit GEMM on the matrix unit: per image,
  * C[OC][OH*OW] = W[OC][IC*KH*KW] . X_col[IC*KH*KW][OH*OW]; C is the NCHW
@@ -1533,8 +1740,10 @@ static int do_conv(fz *z, int node)
 	w = node_val(z, n->args[1].u.node);
 	if (n->args[2].kind == NPU_GV_NODE)
 		bias = node_val(z, n->args[2].u.node);
+	if (!tr && groups > 1)
+		return do_gconv(z, node, (int64_t)groups, st, pad, dil);
 	if (tr || groups != 1 || dil[0] != 1 || dil[1] != 1)
-		return host_kern(z, node, "transposed, grouped or dilated convolution");
+		return host_kern(z, node, "transposed or dilated convolution");
 	if (ir->v[x].ndim != 4 || ir->v[w].ndim != 4 || m->ndim != 4 ||
 	    !isfloat(ir->v[x].dtype) || ir->v[x].dtype != ir->v[w].dtype ||
 	    m->dtype != ir->v[x].dtype)
