@@ -815,6 +815,56 @@ static int64_t wrapdim(int64_t d, int nd)
 	return d < 0 ? d + nd : d;
 }
 
+/*
+ * split, split_with_sizes, unbind: every result is a view of the input
+ * (an offset along dim and the input's strides; unbind drops the dim), so
+ * no code at all.  Results no getitem reads are made all the same.
+ */
+static int do_split(fz *z, int node)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	int x, *vals, nd;
+	double dd = 0;
+	int64_t dim, at = 0;
+
+	if (n->nargs < 1 || n->args[0].kind != NPU_GV_NODE ||
+	    (x = node_val(z, n->args[0].u.node)) < 0)
+		return host_kern(z, node, "split of this form");
+	nd = ir->v[x].ndim;
+	if (n->aop == NPU_AOP_UNBIND ? n->nargs > 1 && gnum(&n->args[1], &dd)
+				     : n->nargs > 2 && gnum(&n->args[2], &dd))
+		return host_kern(z, node, "split of this form");
+	dim = wrapdim((int64_t)dd, nd);
+	for (int i = 0; i < n->nmeta; i++)
+		if (!tmeta(n, i))
+			return host_kern(z, node, "split with symbolic meta");
+	if (!(vals = calloc((size_t)n->nmeta + 1, sizeof *vals)))
+		return npu_errf(z->e, "out of memory");
+	for (int i = 0; i < n->nmeta; i++) {
+		const npu_gmeta *m = tmeta(n, i);
+		int64_t shape[NPU_MAX_DIMS], st[NPU_MAX_DIMS];
+		int k = 0;
+		for (int d = 0; d < nd; d++) {
+			if (n->aop == NPU_AOP_UNBIND && d == dim)
+				continue;
+			st[k] = ir->v[x].stride[d];
+			shape[k] = m->shape[k].v;
+			k++;
+		}
+		vals[i] = view_val(z, node, x, k, shape,
+				   ir->v[x].off + at * ir->v[x].stride[dim], st);
+		if (vals[i] < 0) {
+			free(vals);
+			return -1;
+		}
+		at += n->aop == NPU_AOP_UNBIND ? 1 : shape[dim];
+	}
+	ir->nodevals[node] = vals;
+	npu_kir_decide(ir, 1, "%s: %d views of its input, no code", n->name, n->nmeta);
+	return 0;
+}
+
 /* Computes the view node's value; 1 when it needs a copy (not expressible). */
 static int do_view(fz *z, int node)
 {
@@ -2283,6 +2333,8 @@ static int do_node(fz *z, int i)
 		return do_embedding(z, i);
 	if (lk == NPU_LK_CAT)
 		return do_cat(z, i);
+	if (lk == NPU_LK_VIEW && n->multi)
+		return do_split(z, i);
 	if (lk != NPU_LK_HOST && (n->multi || !tmeta(n, 0)))
 		return host_kern(z, i, "multi-output or symbolic meta");
 	nt = tensor_args(n, tn, 16);

@@ -29,7 +29,7 @@ static const zoo_case zoo[] = {
 	{ "mobilenet_v3_small", 0 },
 	{ "vit_tiny", 0 },
 	{ "bert_tiny", 2 },		/* the padding mask: int64 cast, index */
-	{ "gpt2_tiny", 2 },		/* split_with_sizes of the qkv projection */
+	{ "gpt2_tiny", 0 },
 	{ "llama_gqa", 0 },
 	{ "ops", 4 },			/* gather, cumsum, index, int eq */
 };
