@@ -24,6 +24,10 @@
 
 #include "compiler/emit_int.h"
 
+/* Hand-off of the last block's odd row groups to panel engines 1 and 2
+ * (4 and 5; the ew template's per-engine SEM_LD numbers, unused here). */
+enum { SEM_GST = 4 };
+
 typedef struct blk {
 	int64_t b, m0, mn, n0, nn;
 } blk;
@@ -143,6 +147,39 @@ static void epi_part(emit_t *g, const npu_kern *K, int64_t e0, int64_t len,
 	g->accslot = acc;
 }
 
+/* The store of rows [r0, r0 + rn) of block T from output slot s: over
+ * two engines when there are four, each after its own hand-off. */
+/* Engines q[0], q[1] (q[1] < 0: one engine), hand-off semaphores sem[]. */
+static void epi_store(emit_t *g, const npu_kern *K, const blk *T, int s,
+		      int64_t r0, int64_t rn, const int *qv, const int *semv, int nd)
+{
+	npu_mfunc *f = g->f;
+	int nq = qv[1] >= 0 && rn > 1 ? 2 : 1;
+
+	for (int h = 0; h < nq; h++) {
+		int q = qv[h];
+		int64_t a = r0 + (h ? rn / 2 : 0), an = nq == 1 ? rn : h ? rn - rn / 2 : rn / 2;
+		/* One semaphore per store engine: with a shared one, the engine
+		 * that runs ahead could take the other's token and store its
+		 * next block before the epilogue wrote it. */
+		int sem = semv[h];
+		npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, sem, 0, 0);
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + q, sem, 0, 0);
+		for (int o = 0; o < K->nops; o++) {
+			const npu_kopnd *P = &K->ops[o];
+			if (!P->out)
+				continue;
+			int pe = npu_dtype_size(g->ir->v[P->val].dtype);
+			int64_t off = (T->m0 + a) * P->stride[nd - 2] + T->n0 * P->stride[nd - 1];
+			if (nd == 3)
+				off += T->b * P->stride[0];
+			npu_emit_dma(g, q, 1, dram_of(g, o) + (uint64_t)(off * pe),
+				     g->slotb[o][s] + (uint64_t)(a * T->nn * pe), pe, an,
+				     T->nn, P->stride[nd - 2], P->stride[nd - 1]);
+		}
+	}
+}
+
 static void epi_end(emit_t *g, const npu_kern *K, const blk *T, int64_t et,
 		    int64_t nt, int epi_loads, int qs, int nd)
 {
@@ -153,33 +190,61 @@ static void epi_end(emit_t *g, const npu_kern *K, const blk *T, int64_t et,
 		npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, SEM_ACCF, 0, 0);
 	if (et + 2 < nt && epi_loads)
 		npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, SEM_FREE, 0, 0);
-	/* the block's rows leave over two engines when there are four */
-	int nq = g->qs2 >= 0 && T->mn > 1 ? 2 : 1;
-	for (int h = 0; h < nq; h++) {
-		int q = h ? g->qs2 : qs;
-		int64_t r0 = h ? T->mn / 2 : 0, rn = nq == 1 ? T->mn : h ? T->mn - T->mn / 2 : T->mn / 2;
-		/* One semaphore per store engine: with a shared one, the engine
-		 * that runs ahead could take the other's token and store its
-		 * next block before the epilogue wrote it. */
-		int sem = h ? SEM_CMP2 : SEM_CMP;
-		npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, sem, 0, 0);
-		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + q, sem, 0, 0);
-		for (int o = 0; o < K->nops; o++) {
-			const npu_kopnd *P = &K->ops[o];
-			if (!P->out)
-				continue;
-			int pe = npu_dtype_size(g->ir->v[P->val].dtype);
-			int64_t off = (T->m0 + r0) * P->stride[nd - 2] + T->n0 * P->stride[nd - 1];
-			if (nd == 3)
-				off += T->b * P->stride[0];
-			npu_emit_dma(g, q, 1, dram_of(g, o) + (uint64_t)(off * pe),
-				     g->slotb[o][s] + (uint64_t)(r0 * T->nn * pe), pe, rn,
-				     T->nn, P->stride[nd - 2], P->stride[nd - 1]);
-		}
-	}
+	int qv[2] = { qs, g->qs2 }, semv[2] = { SEM_CMP, SEM_CMP2 };
+	epi_store(g, K, T, s, 0, T->mn, qv, semv, nd);
 	if (et + 2 < nt)
 		for (int h = 0; h < (g->qs2 >= 0 ? 2 : 1); h++)
 			npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + (h ? g->qs2 : qs), SEM_ST, 0, 0);
+}
+
+/*
+ * Row groups of the last block.  Nothing follows it to hide its
+ * epilogue and store behind, so its matrix work runs group by group (all
+ * of K and N for rows [r0, r0 + rn), then the next rows) and each group's
+ * epilogue and store start as soon as its rows are accumulated, while
+ * the array works on the next group.  A group keeps at least as many rows
+ * as the array has (at its rate), so that each mmac's stream still hides
+ * the next mldw; at most four groups, since each store pays DRAM latency.
+ */
+static int64_t last_groups(const npu_target *t, int dt, const blk *T)
+{
+	double rate = t->mxu_rate[dt] > 0 ? t->mxu_rate[dt] : 1;
+	int64_t minr = (int64_t)((double)t->mxu_rows * rate + 0.5), ng;
+
+	if (minr < 1)
+		minr = 1;
+	ng = T->mn / minr;
+	return ng > 4 ? 4 : ng < 1 ? 1 : ng;
+}
+
+static void grp_rows(const blk *T, int64_t ng, int64_t gi, int64_t *r0, int64_t *rn)
+{
+	*r0 = gi * T->mn / ng;
+	*rn = (gi + 1) * T->mn / ng - *r0;
+}
+
+/*
+ * Epilogue and store of the last block (it needs none of the signals that
+ * free slots for later blocks), one row group at a time.  A transfer holds
+ * its engine until its data has reached DRAM, so with four engines the
+ * groups alternate between the two store engines and the two panel
+ * engines (idle by now: every load is done), each group's store starting
+ * without waiting for the one before.
+ */
+static void epi_groups(emit_t *g, const npu_kern *K, const blk *T, int64_t et,
+		       int64_t ng, int qs, int nd)
+{
+	for (int64_t gi = 0; gi < ng; gi++) {
+		int64_t r0, rn;
+		int odd = (gi & 1) && g->qs2 >= 0 && g->t->dma_engines >= 4;
+		int qv[2] = { odd ? 1 : qs, odd ? 2 : g->qs2 };
+		int semv[2] = { odd ? SEM_GST : SEM_CMP, odd ? SEM_GST + 1 : SEM_CMP2 };
+		grp_rows(T, ng, gi, &r0, &rn);
+		if (gi) /* epi_begin waited for the first group */
+			npu_memit(g->f, NPU_OP_WAIT, NPU_UNIT_VEC, SEM_MMD, 0, 0);
+		epi_part(g, K, r0 * T->nn, rn * T->nn, T->nn);
+		epi_store(g, K, T, (int)(et & 1), r0, rn, qv, semv, nd);
+	}
 }
 
 /*
@@ -508,8 +573,9 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		const blk *ET = et >= 0 && et < nt ? &bl[et] : NULL;
 		int64_t epn = ET ? ET->mn * ET->nn : 0, pairs = 1, done = 0, pi = 0;
 		int64_t nparts = 1, plen = epn;
+		int64_t ng = it >= 0 && it < nt ? (it == nt - 1 ? last_groups(t, dt, &bl[it]) : 1) : 1;
 		if (it >= 0 && it < nt)
-			pairs = ((KK + R - 1) / R) * ((bl[it].nn + C - 1) / C);
+			pairs = ((KK + R - 1) / R) * ((bl[it].nn + C - 1) / C) * ng;
 		if (ET) {
 			int64_t q = t->vlen * 4;
 			nparts = pairs < 16 ? pairs : 16;
@@ -531,6 +597,9 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			}
 			if (it >= g.nacc)
 				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_ACCF, 0, 0);
+			for (int64_t gi = 0; gi < ng; gi++) {
+			int64_t r0, rn;
+			grp_rows(T, ng, gi, &r0, &rn);
 			for (int64_t k0 = 0; k0 < KK; k0 += R)
 				for (int64_t n0 = 0; n0 < T->nn; n0 += C) {
 					int64_t kt = KK - k0 < R ? KK - k0 : R;
@@ -554,15 +623,15 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					npu_memit(f, NPU_OP_MLDW, xa, xb, 0, 0);
 					xa = npu_mx(f);
 					xb = npu_mx(f);
-					npu_mli(f, xa, (int64_t)(slotA[s] + (uint64_t)(k0 * esz)));
-					npu_mli(f, xb, (int64_t)(accs[it % g.nacc] + (uint64_t)(n0 * 4)));
-					npu_mli(f, xc, T->mn);
+					npu_mli(f, xa, (int64_t)(slotA[s] + (uint64_t)((r0 * KK + k0) * esz)));
+					npu_mli(f, xb, (int64_t)(accs[it % g.nacc] + (uint64_t)((r0 * T->nn + n0) * 4)));
+					npu_mli(f, xc, rn);
 					npu_memit(f, NPU_OP_MMAC, xa, xb, xc, k0 ? NPU_MMAC_ACC : 0);
 					pi++;
 					if (split) {
 						/* lo(A).hi(B), then hi(A).lo(B) */
 						int xl = npu_mx(f), xw = npu_mx(f), xs = npu_mx(f);
-						npu_mli(f, xl, (int64_t)(slotAl[s] + (uint64_t)(k0 * esz)));
+						npu_mli(f, xl, (int64_t)(slotAl[s] + (uint64_t)((r0 * KK + k0) * esz)));
 						npu_memit(f, NPU_OP_MMAC, xl, xb, xc, NPU_MMAC_ACC);
 						npu_mli(f, xw, (int64_t)(slotBl[s] + (uint64_t)((k0 * T->nn + n0) * esz)));
 						npu_mli(f, xs, T->nn * esz);
@@ -582,7 +651,9 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 						done += len;
 					}
 				}
+			/* rows [r0, r0 + rn) accumulated (once per group) */
 			npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, SEM_MMD, 0, 0);
+			}
 			if (it + 2 < nt) {
 				npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, SEM_MFREE, 0, 0);
 				npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, SEM_MFREE + 1, 0, 0);
@@ -593,7 +664,9 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			}
 		}
 		/* the rest of the epilogue, then the store of block it - 1 */
-		if (ET) {
+		if (ET && et == nt - 1 && last_groups(t, dt, ET) > 1) {
+			epi_groups(&g, K, ET, et, last_groups(t, dt, ET), qs, nd);
+		} else if (ET) {
 			if (done < epn)
 				epi_part(&g, K, done, epn - done, ET->nn);
 			epi_end(&g, K, ET, et, nt, epi_loads, qs, nd);
