@@ -149,9 +149,11 @@ static void epi_part(emit_t *g, const npu_kern *K, int64_t e0, int64_t len,
 
 /* The store of rows [r0, r0 + rn) of block T from output slot s: over
  * two engines when there are four, each after its own hand-off. */
-/* Engines q[0], q[1] (q[1] < 0: one engine), hand-off semaphores sem[]. */
+/* Engines q[0], q[1] (q[1] < 0: one engine), hand-off semaphores sem[];
+ * from the output slot, or from the accumulator region acc when not 0. */
 static void epi_store(emit_t *g, const npu_kern *K, const blk *T, int s,
-		      int64_t r0, int64_t rn, const int *qv, const int *semv, int nd)
+		      int64_t r0, int64_t rn, const int *qv, const int *semv,
+		      int nd, uint64_t acc)
 {
 	npu_mfunc *f = g->f;
 	int nq = qv[1] >= 0 && rn > 1 ? 2 : 1;
@@ -174,7 +176,7 @@ static void epi_store(emit_t *g, const npu_kern *K, const blk *T, int s,
 			if (nd == 3)
 				off += T->b * P->stride[0];
 			npu_emit_dma(g, q, 1, dram_of(g, o) + (uint64_t)(off * pe),
-				     g->slotb[o][s] + (uint64_t)(a * T->nn * pe), pe, an,
+				     (acc ? acc : g->slotb[o][s]) + (uint64_t)(a * T->nn * pe), pe, an,
 				     T->nn, P->stride[nd - 2], P->stride[nd - 1]);
 		}
 	}
@@ -191,7 +193,7 @@ static void epi_end(emit_t *g, const npu_kern *K, const blk *T, int64_t et,
 	if (et + 2 < nt && epi_loads)
 		npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, SEM_FREE, 0, 0);
 	int qv[2] = { qs, g->qs2 }, semv[2] = { SEM_CMP, SEM_CMP2 };
-	epi_store(g, K, T, s, 0, T->mn, qv, semv, nd);
+	epi_store(g, K, T, s, 0, T->mn, qv, semv, nd, 0);
 	if (et + 2 < nt)
 		for (int h = 0; h < (g->qs2 >= 0 ? 2 : 1); h++)
 			npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + (h ? g->qs2 : qs), SEM_ST, 0, 0);
@@ -223,17 +225,34 @@ static void grp_rows(const blk *T, int64_t ng, int64_t gi, int64_t *r0, int64_t 
 	*rn = (gi + 1) * T->mn / ng - *r0;
 }
 
+/* The epilogue only copies the accumulator into one fp32 output, whose
+ * rows are then the accumulator's rows as they are. */
+static int acc_copy(const emit_t *g, const npu_kern *K)
+{
+	int nout = 0;
+
+	for (int o = 0; o < K->nops; o++)
+		nout += K->ops[o].out;
+	return nout == 1 && K->nx == 2 && K->x[0].op == NPU_X_ACC &&
+	       K->x[1].op == NPU_X_STORE && K->x[1].a == 0 &&
+	       K->ops[K->x[1].b].out &&
+	       g->ir->v[K->ops[K->x[1].b].val].dtype == NPU_DT_F32;
+}
+
 /*
  * Epilogue and store of the last block (it needs none of the signals that
  * free slots for later blocks), one row group at a time.  A transfer holds
  * its engine until its data has reached DRAM, so with four engines the
  * groups alternate between the two store engines and the two panel
  * engines (idle by now: every load is done), each group's store starting
- * without waiting for the one before.
+ * without waiting for the one before.  When the epilogue is a plain copy
+ * into fp32, the groups leave straight from the accumulator.
  */
 static void epi_groups(emit_t *g, const npu_kern *K, const blk *T, int64_t et,
 		       int64_t ng, int qs, int nd)
 {
+	int copy = acc_copy(g, K);
+
 	for (int64_t gi = 0; gi < ng; gi++) {
 		int64_t r0, rn;
 		int odd = (gi & 1) && g->qs2 >= 0 && g->t->dma_engines >= 4;
@@ -242,8 +261,13 @@ static void epi_groups(emit_t *g, const npu_kern *K, const blk *T, int64_t et,
 		grp_rows(T, ng, gi, &r0, &rn);
 		if (gi) /* epi_begin waited for the first group */
 			npu_memit(g->f, NPU_OP_WAIT, NPU_UNIT_VEC, SEM_MMD, 0, 0);
-		epi_part(g, K, r0 * T->nn, rn * T->nn, T->nn);
-		epi_store(g, K, T, (int)(et & 1), r0, rn, qv, semv, nd);
+		if (copy) /* the vector unit only hands the group on */
+			epi_store(g, K, T, (int)(et & 1), r0, rn, qv, semv, nd,
+				  g->accslot);
+		else {
+			epi_part(g, K, r0 * T->nn, rn * T->nn, T->nn);
+			epi_store(g, K, T, (int)(et & 1), r0, rn, qv, semv, nd, 0);
+		}
 	}
 }
 
@@ -676,6 +700,14 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + (h ? g.qs2 : qs), SEM_END, 0, 0);
 		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, SEM_END, 0, 0);
 	}
+	/* the last block's odd row groups left over engines 1 and 2: the
+	 * kernel ends when their stores have, too (the next kernel, or a
+	 * host call, reads what they wrote)) */
+	if (last_groups(t, dt, &bl[nt - 1]) > 1 && g.qs2 >= 0 && E >= 4)
+		for (int q = 1; q <= 2; q++) {
+			npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, SEM_END, 0, 0);
+			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, SEM_END, 0, 0);
+		}
 	rc = 0;
 out:
 	free(bl);
