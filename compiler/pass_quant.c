@@ -306,16 +306,15 @@ static int try_pat(pass_cx *pc, npu_gedit *ge, int i, const qpat *p,
 		if (m->x.qmin < -128 || m->x.qmax > 127)
 			FALL("uint8 activations outside 0..255");
 	}
-	if (m->w.zp != 0)
-		FALL("weight zero point %lld (needs per-row sums of the activation)",
-		     (long long)m->w.zp);
 	if (m->x.zp != 0 && !pass_frozen(pc, ge, m->w.src))
 		FALL("activation zero point %lld with a weight that is not frozen "
 		     "(the column sums are precomputed)", (long long)m->x.zp);
 	/* raw sums of int8 products, the corrections and the corrected sums
 	 * must all be exact in fp32 lanes */
 	if (m->K > 1024 || (double)m->K * qrange(&m->x) * qrange(&m->w) > EXACT_F32 ||
-	    (double)m->K * 128.0 * fabs((double)m->x.zp) > EXACT_F32)
+	    (double)m->K * (128.0 + fabs((double)m->w.zp)) *
+	    fabs((double)m->x.zp) > EXACT_F32 ||
+	    (double)m->K * 128.0 * fabs((double)m->w.zp) > EXACT_F32)
 		FALL("K = %lld: int32 sums may leave fp32's exact range",
 		     (long long)m->K);
 #undef FALL
@@ -402,7 +401,8 @@ static int scalar_op(pass_cx *pc, npu_gedit *ge, int anchor, int x,
 
 /*
  * A frozen float32 [N] per output column; its node or -1.
- *   scales 0: c[n] = -z_x * sum_k w[k][n] (the zero-point correction)
+ *   scales 0: c[n] = -z_x * sum_k (w[k][n] - z_w) (the zero-point
+ *             correction of the columns)
  *   scales 1: f32(s_x * s_w[n]) (per-channel weight scales)
  */
 static int frozen_row(pass_cx *pc, npu_gedit *ge, const qmatch *m, int scales)
@@ -426,7 +426,7 @@ static int frozen_row(pass_cx *pc, npu_gedit *ge, const qmatch *m, int scales)
 		for (int64_t k = 0; k < K; k++)
 			sum += m->p->layout == QW_NK ? w->data[n * K + k]
 						     : w->data[k * N + n];
-		c.data[n] = -(double)m->x.zp * sum;
+		c.data[n] = -(double)m->x.zp * (sum - (double)(K * m->w.zp));
 	}
 	npu_gmeta_set(&mt, NPU_DT_F32, 1, &N);
 	idx = pass_add_frozen(pc, ge, m->anchor, m->w.node, &mt, &c);
@@ -451,10 +451,42 @@ static int activation(pass_cx *pc, npu_gedit *ge, const qmatch *m)
 	return cast(pc, ge, m->anchor, y, NPU_DT_I8, xm, m->x.node);
 }
 
+/*
+ * r[m] = -z_w * sum_k x[m][k], [M, 1]: the weight zero point's term, from
+ * a row sum of the int8 activation (a row kernel, exact: the sums are
+ * integers below 2^24).  Made before the matmul so that its epilogue
+ * stays one kernel.  Its node, or -1.
+ */
+static int row_correction(pass_cx *pc, npu_gedit *ge, const qmatch *m, int xv)
+{
+	int64_t one = 1, rs[2] = { m->M, 1 };
+	npu_gmeta mt = { 0 };
+	npu_gval a[3];
+	char name[256];
+	int i = m->anchor, s;
+
+	if ((s = cast(pc, ge, i, xv, NPU_DT_F32, tmeta(ge, m->x.src), m->x.node)) < 0)
+		return -1;
+	a[0] = npu_gv_node(s);
+	if (npu_gv_ints(&a[1], &one, 1) < 0)
+		return npu_errf(pc->e, "out of memory");
+	a[2] = npu_gv_bool(1);
+	npu_gmeta_set(&mt, NPU_DT_F32, 2, rs);
+	snprintf(name, sizeof name, "%s_rowsum", npu_gedit_node(ge, m->x.node)->name);
+	s = pass_add_call(pc, ge, i, name, "aten.sum.dim_IntList", a, 3, &mt,
+			  m->x.node);
+	npu_gval_clear(&a[1]);
+	if (s >= 0)
+		s = scalar_op(pc, ge, i, s, "aten.mul.Scalar", "wzp", 1,
+			      -(double)m->w.zp, 0, &mt, m->x.node);
+	npu_gmeta_clear(&mt);
+	return s;
+}
+
 /* Replaces the matched matmul by the int8 form (top of the file). */
 static int rewrite(pass_cx *pc, npu_gedit *ge, const qmatch *m)
 {
-	int i = m->anchor, wv = m->w.src, y, c, xv;
+	int i = m->anchor, wv = m->w.src, y, c, xv, r = -1;
 	const npu_gmeta *om = tmeta(ge, i);
 	const int *u;
 	npu_gval a[2];
@@ -478,7 +510,8 @@ static int rewrite(pass_cx *pc, npu_gedit *ge, const qmatch *m)
 		if (wv < 0)
 			return -1;
 	}
-	if ((xv = activation(pc, ge, m)) < 0)
+	if ((xv = activation(pc, ge, m)) < 0 ||
+	    (m->w.zp && (r = row_correction(pc, ge, m, xv)) < 0))
 		return -1;
 	a[0] = npu_gv_node(xv);
 	a[1] = npu_gv_node(wv);
@@ -495,6 +528,14 @@ static int rewrite(pass_cx *pc, npu_gedit *ge, const qmatch *m)
 		a[0] = npu_gv_node(y);
 		a[1] = npu_gv_node(c);
 		snprintf(name, sizeof name, "%s_zp", npu_gedit_node(ge, i)->name);
+		if ((y = call(pc, ge, i, name, "aten.add.Tensor", a, 2, NPU_DT_F32,
+			      om, i)) < 0)
+			return -1;
+	}
+	if (r >= 0) {
+		a[0] = npu_gv_node(y);
+		a[1] = npu_gv_node(r);
+		snprintf(name, sizeof name, "%s_wzp", npu_gedit_node(ge, i)->name);
 		if ((y = call(pc, ge, i, name, "aten.add.Tensor", a, 2, NPU_DT_F32,
 			      om, i)) < 0)
 			return -1;
@@ -550,13 +591,14 @@ static int match_node(pass_cx *pc, npu_gedit *ge, int i)
 				 name, n->name, why);
 	if (pass_log(pc, nodes, "matched %s at %s: %s x %s as int8 x int8 -> "
 		     "int32 on the array (M=%lld N=%lld K=%lld)%s, z_x=%lld "
-		     "corrected by %s, %s scale in the epilogue",
+		     "corrected by %s%s, %s scale in the epilogue",
 		     name, n->name, npu_gedit_node(ge, m.x.node)->name,
 		     npu_gedit_node(ge, m.w.node)->name, (long long)m.M,
 		     (long long)m.N, (long long)m.K,
 		     m.shift ? ", uint8 x shifted by -128" : "",
 		     (long long)m.x.zp,
 		     m.x.zp ? "precomputed column sums" : "nothing (zero)",
+		     m.w.zp ? ", z_w by row sums of x" : "",
 		     m.w.scales ? "per-channel" : "per-tensor") < 0)
 		return -1;
 	return rewrite(pc, ge, &m);

@@ -96,11 +96,14 @@ START_TEST(t_qdq_linear)
 END_TEST
 
 /*
- * A graph written here: x quantized (scale 0.5, zero point -1, so x * 2
- * hits every tie) and returned as int8; and a linear layer whose weight
- * has a nonzero zero point, which the int8 form does not cover: it falls
- * back to a float matmul on dequantized operands, still without a host
- * call.  Checked against the fp64 reference (int8 bit-exact).
+ * A graph written here (the weight's placeholder kind filled in): x
+ * quantized (scale 0.5, zero point -1, so x * 2 hits every tie) and
+ * returned as int8; and a linear layer whose weight has zero point 2.
+ * Frozen, it runs in int8 with both zero points corrected; as a run-time
+ * input it falls back (the activation's zero point needs the weight's
+ * column sums at compile time) to a float matmul on dequantized
+ * operands, still without a host call.  Checked against the fp64
+ * reference (int8 bit-exact).
  */
 static const char qgraph[] =
 	"{\"format\": \"fxgraph\", \"version\": 1, \"name\": \"qfallback\","
@@ -109,7 +112,7 @@ static const char qgraph[] =
 	" \"kwargs\": {}, \"kind\": \"input\", \"meta\": {\"shape\": [8, 64],"
 	" \"dtype\": \"float32\", \"stride\": [64, 1], \"storage_offset\": 0}},"
 	"{\"name\": \"w\", \"op\": \"placeholder\", \"target\": \"w\", \"args\": [],"
-	" \"kwargs\": {}, \"kind\": \"buffer\", \"meta\": {\"shape\": [16, 64],"
+	" \"kwargs\": {}, \"kind\": \"%s\", \"meta\": {\"shape\": [16, 64],"
 	" \"dtype\": \"int8\", \"stride\": [64, 1], \"storage_offset\": 0}},"
 	"{\"name\": \"q\", \"op\": \"call_function\","
 	" \"target\": \"quantized_decomposed.quantize_per_tensor.default\","
@@ -136,10 +139,9 @@ static const char qgraph[] =
 	"{\"name\": \"output\", \"op\": \"output\", \"target\": \"output\","
 	" \"args\": [[{\"node\": \"q\"}, {\"node\": \"mm\"}]], \"kwargs\": {}}]}";
 
-START_TEST(t_standalone_and_fallback)
+static void run_qgraph(const char *wkind, seen *s)
 {
-	seen s = { .expect = "fell back dq_linear at mm: weight zero point 2" };
-	fxrun fr = { .inspect = inspect, .inspect_ctx = &s };
+	fxrun fr = { .inspect = inspect, .inspect_ctx = s };
 	char gpath[1024], vpath[1024];
 	float x[8 * 64];
 	int8_t w[16 * 64];
@@ -164,20 +166,38 @@ START_TEST(t_standalone_and_fallback)
 	snprintf(gpath, sizeof gpath, "%s/g.json", fx_tmpdir);
 	snprintf(vpath, sizeof vpath, "%s/v.safetensors", fx_tmpdir);
 	ck_assert_ptr_nonnull(f = fopen(gpath, "w"));
-	fputs(qgraph, f);
+	fprintf(f, qgraph, wkind);
 	fclose(f);
 	ck_assert_msg(npu_st_write(vpath, t, 2, NULL, &e) == 0, "%s", e.msg);
 	ck_assert_msg(npu_st_read(&st, vpath, &e) == 0, "%s", e.msg);
 	fx_run_values(gpath, &st, 0, &fr);
 	npu_st_free(&st);
-	ck_assert_int_eq(s.expect_n, 1);
-	ck_assert_int_eq(s.matched, 0);
-	ck_assert_int_eq(s.host, 0);
+	ck_assert_int_eq(s->expect_n, 1);
+	ck_assert_int_eq(s->host, 0);
 	ck_assert_uint_eq(fr.host_calls, 0);
-	ck_assert_int_eq(s.mm_i8, 0);
 	unlink(gpath);
 	unlink(vpath);
 	fx_teardown_tmp();
+}
+
+START_TEST(t_standalone_and_fallback)
+{
+	seen s = { .expect = "fell back dq_linear at mm: activation zero point -1 "
+			     "with a weight that is not frozen" };
+
+	run_qgraph("input", &s);
+	ck_assert_int_eq(s.matched, 0);
+	ck_assert_int_eq(s.mm_i8, 0);
+}
+END_TEST
+
+START_TEST(t_weight_zero_point)
+{
+	seen s = { .expect = "matched dq_linear at mm: dq x dqw" };
+
+	run_qgraph("buffer", &s);
+	ck_assert_int_eq(s.fellback, 0);
+	ck_assert_int_eq(s.mm_i8, 1);
 }
 END_TEST
 
@@ -324,6 +344,7 @@ int main(void)
 	tcase_add_test(tc, t_int8_mm);
 	tcase_add_test(tc, t_qdq_linear);
 	tcase_add_test(tc, t_standalone_and_fallback);
+	tcase_add_test(tc, t_weight_zero_point);
 	tcase_add_test(tc, t_uint8_per_channel);
 	tcase_add_test(tc, t_fp8_mm);
 	suite_add_tcase(s, tc);
