@@ -21,7 +21,7 @@
 
 /* What a compile made of the graph (filled by inspect). */
 typedef struct seen {
-	int host, mm_i8, mm_other, mm_e4m3;
+	int host, host_k, mm_i8, mm_other, mm_e4m3;
 	int matched, fellback;
 	const char *expect;     /* a pass-log prefix that must appear */
 	int expect_n;
@@ -35,6 +35,9 @@ static void inspect(const npu_ccresult *r, void *ctx)
 		const npu_kern *K = &r->ir.k[k];
 		if (K->kind == NPU_KK_HOST)
 			s->host++;
+		if (K->kind == NPU_KK_HOST && K->hreason &&
+		    !strncmp(K->hreason, "_int_mm with K > 1024", 21))
+			s->host_k++;
 		if (K->kind == NPU_KK_MM && K->nops) {
 			if (K->mm_dtype == NPU_DT_I8 &&
 			    r->ir.v[K->ops[K->mm_a].val].dtype == NPU_DT_I8 &&
@@ -312,6 +315,85 @@ START_TEST(t_uint8_per_channel)
 END_TEST
 
 /*
+ * _int_mm whose int32 result is the graph's output, with the extreme
+ * products (-128 * -128): bit-exact on the array for K = 1024, a host
+ * call (reported) for K = 2048, where the sums may leave fp32's exact
+ * range in the epilogue.
+ */
+static const char igraph[] =
+	"{\"format\": \"fxgraph\", \"version\": 1, \"name\": \"intmm\","
+	" \"graph_kind\": \"inference\", \"nodes\": ["
+	"{\"name\": \"a\", \"op\": \"placeholder\", \"target\": \"a\", \"args\": [],"
+	" \"kwargs\": {}, \"kind\": \"input\", \"meta\": {\"shape\": [8, %d],"
+	" \"dtype\": \"int8\", \"stride\": [%d, 1], \"storage_offset\": 0}},"
+	"{\"name\": \"b\", \"op\": \"placeholder\", \"target\": \"b\", \"args\": [],"
+	" \"kwargs\": {}, \"kind\": \"buffer\", \"meta\": {\"shape\": [%d, 16],"
+	" \"dtype\": \"int8\", \"stride\": [16, 1], \"storage_offset\": 0}},"
+	"{\"name\": \"mm\", \"op\": \"call_function\", \"target\": \"aten._int_mm.default\","
+	" \"args\": [{\"node\": \"a\"}, {\"node\": \"b\"}], \"kwargs\": {}, \"meta\":"
+	" {\"shape\": [8, 16], \"dtype\": \"int32\", \"stride\": [16, 1],"
+	" \"storage_offset\": 0}},"
+	"{\"name\": \"output\", \"op\": \"output\", \"target\": \"output\","
+	" \"args\": [[{\"node\": \"mm\"}]], \"kwargs\": {}}]}";
+
+static void run_intmm(int K, seen *s, fxrun *fr)
+{
+	char gpath[1024], vpath[1024];
+	int8_t *a = malloc((size_t)8 * K), *b = malloc((size_t)K * 16);
+	npu_tensor t[2] = {
+		{ .name = "a", .dtype = NPU_DT_I8, .ndim = 2, .shape = { 8, K },
+		  .nbytes = (uint64_t)8 * K, .data = a },
+		{ .name = "b", .dtype = NPU_DT_I8, .ndim = 2, .shape = { K, 16 },
+		  .nbytes = (uint64_t)K * 16, .data = b },
+	};
+	npu_stfile st;
+	npu_err e;
+	FILE *f;
+
+	fr->inspect = inspect;
+	fr->inspect_ctx = s;
+	fx_setup_tmp();
+	/* row 0 and column 0 all -128: their product is K * 2^14 */
+	for (int i = 0; i < 8 * K; i++)
+		a[i] = i < K ? -128 : (int8_t)((i * 29) % 256 - 128);
+	for (int i = 0; i < K * 16; i++)
+		b[i] = i % 16 == 0 ? -128 : (int8_t)((i * 53) % 256 - 128);
+	snprintf(gpath, sizeof gpath, "%s/g.json", fx_tmpdir);
+	snprintf(vpath, sizeof vpath, "%s/v.safetensors", fx_tmpdir);
+	ck_assert_ptr_nonnull(f = fopen(gpath, "w"));
+	fprintf(f, igraph, K, K, K);
+	fclose(f);
+	ck_assert_msg(npu_st_write(vpath, t, 2, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_msg(npu_st_read(&st, vpath, &e) == 0, "%s", e.msg);
+	fx_run_values(gpath, &st, 0, fr);
+	npu_st_free(&st);
+	free(a);
+	free(b);
+	unlink(gpath);
+	unlink(vpath);
+	fx_teardown_tmp();
+}
+
+START_TEST(t_int_mm_int32)
+{
+	seen s = { 0 };
+	fxrun fr = { 0 };
+
+	run_intmm(1024, &s, &fr);
+	ck_assert_int_eq(s.host, 0);
+	ck_assert_int_eq(s.mm_i8, 1);
+	ck_assert_uint_eq(fr.host_calls, 0);
+	memset(&s, 0, sizeof s);
+	memset(&fr, 0, sizeof fr);
+	run_intmm(2048, &s, &fr);
+	ck_assert_int_eq(s.host, 1);
+	ck_assert_int_eq(s.host_k, 1);
+	ck_assert_int_eq(s.mm_i8, 0);
+	ck_assert_uint_eq(fr.host_calls, 1);
+}
+END_TEST
+
+/*
  * fp8: x scaled, clamped and cast to e4m3, times an e4m3 weight by
  * torch._scaled_mm with per-tensor scales; the array runs e4m3 with fp32
  * accumulation.  A hand-written graph (tests/data/fx/fp8_mm, values from
@@ -342,6 +424,7 @@ int main(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, t_int8_mm);
+	tcase_add_test(tc, t_int_mm_int32);
 	tcase_add_test(tc, t_qdq_linear);
 	tcase_add_test(tc, t_standalone_and_fallback);
 	tcase_add_test(tc, t_weight_zero_point);
