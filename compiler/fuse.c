@@ -2123,6 +2123,128 @@ static int fill_kern(fz *z, int node, const char *name, int ndim,
 	return 0;
 }
 
+/* An ew kernel over `shape` storing a + b (values read through their own
+ * offsets and strides) into dst at offset off with strides st. */
+static int add_kern(fz *z, int node, const char *name, int ndim,
+		    const int64_t *shape, int a, int b, int dst, int64_t off,
+		    const int64_t *st)
+{
+	npu_kir *ir = z->ir;
+	int src[2] = { a, b }, l[2], k, x, o;
+	int64_t sst[NPU_MAX_DIMS];
+
+	if ((k = new_kern(z, NPU_KK_EW, node)) < 0)
+		return -1;
+	free(ir->k[k].name);
+	ir->k[k].name = strdup(name);
+	ir->k[k].ndim = ndim;
+	memcpy(ir->k[k].shape, shape, (size_t)ndim * sizeof *shape);
+	for (int i = 0; i < 2; i++) {
+		bcast_strides(&ir->v[src[i]], ndim, shape, sst);
+		ir->v[root_of(ir, src[i])].needed = 1;
+		o = npu_kir_opnd(&ir->k[k], root_of(ir, src[i]), 0, ir->v[src[i]].off, sst);
+		if (o < 0 || (l[i] = xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node)) < 0)
+			return npu_errf(z->e, "out of memory");
+	}
+	x = xadd(z, k, NPU_X_BIN, NPU_OP_VADD, l[0], l[1], 0, 0, node);
+	o = npu_kir_opnd(&ir->k[k], dst, 1, off, st);
+	if (o < 0 || x < 0)
+		return npu_errf(z->e, "out of memory");
+	npu_xins sx = { .op = NPU_X_STORE, .a = x, .b = o, .node = node };
+	if (npu_kir_x(&ir->k[k], sx) < 0)
+		return npu_errf(z->e, "out of memory");
+	ir->v[dst].producer = k;
+	close_cur(z);
+	return 0;
+}
+
+/* The view of value v that takes [at, at + len) along dim. */
+static int dim_slice(fz *z, int node, int v, int dim, int64_t at, int64_t len)
+{
+	npu_kir *ir = z->ir;
+	int64_t shape[NPU_MAX_DIMS];
+
+	memcpy(shape, ir->v[v].shape, sizeof shape);
+	shape[dim] = len;
+	return view_val(z, node, v, ir->v[v].ndim, shape,
+			ir->v[v].off + at * ir->v[v].stride[dim], ir->v[v].stride);
+}
+
+/*
+ * cumsum of a float tensor as a scan (Hillis-Steele): ceil(log2 L) steps
+ * over the L elements along dim, step s computing y[i] = x[i] + x[i - s]
+ * for i >= s and copying the first s, between two fp32 buffers (the last
+ * step stores the result in its dtype).  2 ceil(log2 L) ew kernels
+ * instead of a host call; the sums are associated differently from
+ * PyTorch's sequential loop, well within fp32's tolerance.
+ */
+static int do_cumsum(fz *z, int node)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	int x, out, cur, nd, dim;
+	double dd;
+	int64_t L, shape[NPU_MAX_DIMS], st[NPU_MAX_DIMS];
+	char nm[300];
+
+	if (!m || n->nargs < 2 || n->args[0].kind != NPU_GV_NODE ||
+	    gnum(&n->args[1], &dd) || (x = node_val(z, n->args[0].u.node)) < 0)
+		return host_kern(z, node, "cumsum of this form");
+	nd = ir->v[x].ndim;
+	if (!isfloat(m->dtype) || ir->v[x].dtype != m->dtype || nd == 0 ||
+	    ir->v[x].isconst)
+		return host_kern(z, node, "cumsum of integers, bool or float64");
+	dim = (int)wrapdim((int64_t)dd, nd);
+	L = ir->v[x].shape[dim];
+	memcpy(shape, ir->v[x].shape, sizeof shape);
+	if ((out = meta_val(z, node, 0, n->name)) < 0)
+		return -1;
+	ir->v[out].needed = 1;
+	cur = x;
+	for (int64_t s = 1, step = 0; ; s *= 2, step++) {
+		int last = 2 * s >= L, dst, a, b;
+		if (last)
+			dst = out;
+		else {
+			snprintf(nm, sizeof nm, "%s.scan%lld", n->name, (long long)step);
+			if ((dst = npu_kir_val(ir, nm, node, NPU_DT_F32, nd, shape)) < 0)
+				return npu_errf(z->e, "out of memory");
+			ir->v[dst].needed = 1;
+		}
+		memcpy(st, ir->v[dst].stride, sizeof st);
+		if (L <= 1) {
+			snprintf(nm, sizeof nm, "%s.copy", n->name);
+			if (fill_kern(z, node, nm, nd, shape, cur, 0, dst, 0, st) < 0)
+				return -1;
+			break;
+		}
+		/* the first s elements are done: copied */
+		snprintf(nm, sizeof nm, "%s.head%lld", n->name, (long long)step);
+		if ((a = dim_slice(z, node, cur, dim, 0, s)) < 0)
+			return -1;
+		memcpy(shape, ir->v[a].shape, sizeof shape);
+		if (fill_kern(z, node, nm, nd, shape, a, 0, dst, 0, st) < 0)
+			return -1;
+		/* the rest: y[i] = x[i] + x[i - s] */
+		snprintf(nm, sizeof nm, "%s.add%lld", n->name, (long long)step);
+		if ((a = dim_slice(z, node, cur, dim, s, L - s)) < 0 ||
+		    (b = dim_slice(z, node, cur, dim, 0, L - s)) < 0)
+			return -1;
+		memcpy(shape, ir->v[a].shape, sizeof shape);
+		if (add_kern(z, node, nm, nd, shape, a, b, dst, s * st[dim], st) < 0)
+			return -1;
+		memcpy(shape, ir->v[x].shape, sizeof shape);
+		cur = dst;
+		if (last)
+			break;
+	}
+	ir->nodeval[node] = out;
+	npu_kir_decide(ir, 1, "%s: cumsum over %lld elements as a scan of %d steps",
+		       n->name, (long long)L, L > 1 ? (int)ceil(log2((double)L)) : 1);
+	return 0;
+}
+
 /*
  * max_pool2d (its indices unused): the input copied into a -inf padded
  * buffer, then one ew kernel takes the max of KH*KW strided views of it.
@@ -2335,6 +2457,8 @@ static int do_node(fz *z, int i)
 		return do_cat(z, i);
 	if (lk == NPU_LK_VIEW && n->multi)
 		return do_split(z, i);
+	if (lk == NPU_LK_SCAN)
+		return do_cumsum(z, i);
 	if (lk != NPU_LK_HOST && (n->multi || !tmeta(n, 0)))
 		return host_kern(z, i, "multi-output or symbolic meta");
 	nt = tensor_args(n, tn, 16);
