@@ -2245,6 +2245,182 @@ static int do_cumsum(fz *z, int node)
 	return 0;
 }
 
+/* Result of a 1-d constant index along dim p (offs: the B source offsets
+ * along it): one copy kernel per run of consecutive indices. */
+static int index_copies(fz *z, int node, int x, int p, int64_t *offs, int64_t B)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	int out = meta_val(z, node, 0, n->name), runs = 0;
+	int64_t xs = ir->v[x].stride[p];
+	char nm[300];
+
+	if (out < 0) {
+		free(offs);
+		return -1;
+	}
+	ir->v[out].needed = 1;
+	for (int64_t b = 0, e; b < B; b = e) {
+		int64_t shape[NPU_MAX_DIMS];
+		int src;
+		for (e = b + 1; e < B && xs && offs[e] == offs[e - 1] + xs; e++)
+			;
+		memcpy(shape, ir->v[out].shape, sizeof shape);
+		shape[p] = e - b;
+		snprintf(nm, sizeof nm, "%s.%d", n->name, runs++);
+		if ((src = view_val(z, node, x, ir->v[x].ndim, shape,
+				    ir->v[x].off + offs[b], ir->v[x].stride)) < 0 ||
+		    fill_kern(z, node, nm, ir->v[out].ndim, shape, src, 0, out,
+			      b * ir->v[out].stride[p], ir->v[out].stride) < 0) {
+			free(offs);
+			return -1;
+		}
+	}
+	free(offs);
+	ir->nodeval[node] = out;
+	npu_kir_decide(ir, 1, "%s: index by a constant list: %d copies of runs of rows",
+		       n->name, runs);
+	return 0;
+}
+
+/* index values the compiler may read: a frozen or folded constant */
+static const void *const_index(const npu_kir *ir, int v)
+{
+	const npu_kval *R = &ir->v[root_of(ir, v)];
+
+	if (ir->v[v].isconst || R->kind != NPU_BUF_CONST || !R->cdata ||
+	    (ir->v[v].dtype != NPU_DT_I64 && ir->v[v].dtype != NPU_DT_I32))
+		return NULL;
+	return R->cdata;
+}
+
+/* cap on the index positions examined at compile time */
+#define INDEX_MAX_POS 65536
+
+/*
+ * aten.index (advanced indexing) with constant indices (frozen, or
+ * folded: the arange grids of attention masks, a fixed list of rows).
+ * The indexed dims must be adjacent.  When the source offsets turn out
+ * affine in the result's position (arange grids) the result is a strided
+ * view of the input, no code; with one 1-d index it is one copy kernel
+ * per run of consecutive indices; otherwise, and for indices known only
+ * at run time, a host call.
+ */
+static int do_index(fz *z, int node)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	const npu_gval *l = arg(n, 1);
+	int x, p = -1, k = 0, iv[NPU_MAX_DIMS], bn = 0, nd, affine = 1;
+	int64_t bsh[NPU_MAX_DIMS], ist[NPU_MAX_DIMS][NPU_MAX_DIMS], B = 1;
+	int64_t off0 = 0, bstep[NPU_MAX_DIMS] = { 0 }, *offs;
+	int64_t shape[NPU_MAX_DIMS], st[NPU_MAX_DIMS];
+
+	if (!m || !l || l->kind != NPU_GV_LIST || n->args[0].kind != NPU_GV_NODE ||
+	    (x = node_val(z, n->args[0].u.node)) < 0 || !vecok(m->dtype))
+		return host_kern(z, node, "index of this form");
+	nd = ir->v[x].ndim;
+	for (int d = 0; d < l->u.list.n && d < nd; d++) {
+		const npu_gval *e = &l->u.list.v[d];
+		if (e->kind == NPU_GV_NONE)
+			continue;
+		if (e->kind != NPU_GV_NODE || (p >= 0 && p + k != d) ||
+		    (iv[k] = node_val(z, e->u.node)) < 0 || !const_index(ir, iv[k]))
+			return host_kern(z, node, "index by run-time or non-adjacent indices");
+		if (p < 0)
+			p = d;
+		k++;
+	}
+	if (p < 0)
+		return host_kern(z, node, "index of this form");
+	/* the indices' broadcast shape */
+	for (int j = 0; j < k; j++) {
+		const npu_kval *I = &ir->v[iv[j]];
+		if (I->ndim > bn) {
+			memmove(bsh + (I->ndim - bn), bsh, (size_t)bn * sizeof *bsh);
+			for (int t = 0; t < I->ndim - bn; t++)
+				bsh[t] = 1;
+			bn = I->ndim;
+		}
+		for (int d = 0; d < I->ndim; d++) {
+			int o = bn - I->ndim + d;
+			if (bsh[o] == 1)
+				bsh[o] = I->shape[d];
+			else if (I->shape[d] != 1 && I->shape[d] != bsh[o])
+				return host_kern(z, node, "index tensors that do not broadcast");
+		}
+	}
+	for (int j = 0; j < k; j++)
+		if (bcast_strides(&ir->v[iv[j]], bn, bsh, ist[j]) < 0)
+			return host_kern(z, node, "index tensors that do not broadcast");
+	for (int d = 0; d < bn; d++)
+		B *= bsh[d];
+	if (m->ndim != nd - k + bn || B > INDEX_MAX_POS)
+		return host_kern(z, node, "index of this form");
+	if (!(offs = malloc((size_t)(B ? B : 1) * sizeof *offs)))
+		return npu_errf(z->e, "out of memory");
+	/* the source offset of every position of the broadcast index shape */
+	for (int64_t b = 0; b < B; b++) {
+		int64_t r = b, pos[NPU_MAX_DIMS], o = 0;
+		for (int d = bn - 1; d >= 0; d--) {
+			pos[d] = r % bsh[d];
+			r /= bsh[d];
+		}
+		for (int j = 0; j < k; j++) {
+			const npu_kval *I = &ir->v[iv[j]];
+			int64_t e = I->off, len = ir->v[x].shape[p + j], v;
+			for (int d = 0; d < bn; d++)
+				e += pos[d] * ist[j][d];
+			v = (int64_t)npu_load_f64(I->dtype, const_index(ir, iv[j]), (size_t)e);
+			if (v < -len || v >= len) {
+				free(offs);
+				return host_kern(z, node, "index out of range");
+			}
+			o += (v < 0 ? v + len : v) * ir->v[x].stride[p + j];
+		}
+		offs[b] = o;
+	}
+	off0 = B ? offs[0] : 0;
+	for (int d = 0; d < bn; d++) {
+		int64_t inner = 1;
+		for (int e = d + 1; e < bn; e++)
+			inner *= bsh[e];
+		bstep[d] = bsh[d] > 1 ? offs[inner] - off0 : 0;
+	}
+	for (int64_t b = 0; b < B && affine; b++) {
+		int64_t r = b, o = off0;
+		for (int d = bn - 1; d >= 0; d--) {
+			o += (r % bsh[d]) * bstep[d];
+			r /= bsh[d];
+		}
+		affine = o == offs[b];
+	}
+	for (int d = 0; d < m->ndim; d++)
+		shape[d] = m->shape[d].v;
+	if (affine) {
+		int v;
+		for (int d = 0, o = 0; d < nd; d++) {
+			if (d == p)
+				for (int e = 0; e < bn; e++)
+					st[o++] = bstep[e];
+			if (d < p || d >= p + k)
+				st[o++] = ir->v[x].stride[d];
+		}
+		free(offs);
+		if ((v = view_val(z, node, x, m->ndim, shape, ir->v[x].off + off0, st)) < 0)
+			return -1;
+		ir->nodeval[node] = v;
+		npu_kir_decide(ir, 1, "%s: index by constant affine indices: a view, no code", n->name);
+		return 0;
+	}
+	if (k != 1 || bn != 1) {
+		free(offs);
+		return host_kern(z, node, "index by constant indices that are not a view");
+	}
+	return index_copies(z, node, x, p, offs, B);
+}
+
 /*
  * max_pool2d (its indices unused): the input copied into a -inf padded
  * buffer, then one ew kernel takes the max of KH*KW strided views of it.
@@ -2459,6 +2635,8 @@ static int do_node(fz *z, int i)
 		return do_split(z, i);
 	if (lk == NPU_LK_SCAN)
 		return do_cumsum(z, i);
+	if (lk == NPU_LK_INDEX)
+		return do_index(z, i);
 	if (lk != NPU_LK_HOST && (n->multi || !tmeta(n, 0)))
 		return host_kern(z, i, "multi-output or symbolic meta");
 	nt = tensor_args(n, tn, 16);

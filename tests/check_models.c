@@ -30,10 +30,10 @@ static const zoo_case zoo[] = {
 	{ "mobilenet_v2", 0 },
 	{ "mobilenet_v3_small", 0 },
 	{ "vit_tiny", 0 },
-	{ "bert_tiny", 2 },		/* the padding mask: int64 cast, index */
+	{ "bert_tiny", 1 },		/* the int64 padding mask cast to bool */
 	{ "gpt2_tiny", 0 },
 	{ "llama_gqa", 0 },
-	{ "ops", 3 },			/* gather, index, int eq */
+	{ "ops", 2 },			/* gather, eq of int64 ids */
 };
 
 START_TEST(t_model)
