@@ -30,6 +30,8 @@ enum { SEM_GST = 4 };
 
 typedef struct blk {
 	int64_t b, m0, mn, n0, nn;
+	int bs;    /* B panel slot */
+	int bkeep; /* same B panel as the block before: kept, not loaded */
 } blk;
 
 static uint64_t dram_of(const emit_t *g, int op)
@@ -84,24 +86,33 @@ static void conv_panel(emit_t *g, const npu_kern *K, const npu_emitctx *c,
 				      K->cv_w * esz, K->cv_h, X->stride[2] * esz, Wp * esz,
 				      c1 - c0, X->stride[1] * esz, Hp * Wp * esz);
 		}
-	for (int64_t ic = 0; ic < IC; ic++)
-		for (int64_t kh = 0; kh < K->cv_kh; kh++)
-			for (int64_t kw = 0; kw < K->cv_kw; kw++) {
-				int64_t k = (ic * K->cv_kh + kh) * K->cv_kw + kw;
-				int h = ne - 1, q;
-				while (h > 0 && h * IC / ne > ic)
-					h--;
-				q = eng[h]; /* the engine that loaded channel ic */
-				uint64_t src = img + (uint64_t)((ic * Hp * Wp + (oh0 * K->cv_sh + kh) * Wp + kw) * esz);
-				uint64_t dst = panelb + (uint64_t)(k * L->nn * esz);
-				if (K->cv_sw == 1)
-					npu_emit_dmaf(g, q, NPU_OP_DCP, dst, src, OW * esz, rows,
-						      K->cv_sh * Wp * esz, OW * esz, 1, 0, 0);
-				else
-					npu_emit_dmaf(g, q, NPU_OP_DCP, dst, src, esz, OW,
-						      K->cv_sw * esz, esz, rows,
-						      K->cv_sh * Wp * esz, OW * esz);
-			}
+	/*
+	 * Round robin over the engines, a channel at a time: each engine's
+	 * queue holds few entries, and with the channel groups emitted one
+	 * after the other the scalar unit waited on the first engine's full
+	 * queue while the others had nothing to do.
+	 */
+	int64_t gmax = (IC + ne - 1) / ne + 1;
+	for (int64_t j = 0; j < gmax; j++)
+		for (int h = 0; h < ne; h++) {
+			int64_t ic = h * IC / ne + j;
+			if (ic >= (h + 1) * IC / ne)
+				continue;
+			for (int64_t kh = 0; kh < K->cv_kh; kh++)
+				for (int64_t kw = 0; kw < K->cv_kw; kw++) {
+					int64_t k = (ic * K->cv_kh + kh) * K->cv_kw + kw;
+					int q = eng[h]; /* the engine that loaded channel ic */
+					uint64_t src = img + (uint64_t)((ic * Hp * Wp + (oh0 * K->cv_sh + kh) * Wp + kw) * esz);
+					uint64_t dst = panelb + (uint64_t)(k * L->nn * esz);
+					if (K->cv_sw == 1)
+						npu_emit_dmaf(g, q, NPU_OP_DCP, dst, src, OW * esz, rows,
+							      K->cv_sh * Wp * esz, OW * esz, 1, 0, 0);
+					else
+						npu_emit_dmaf(g, q, NPU_OP_DCP, dst, src, esz, OW,
+							      K->cv_sw * esz, esz, rows,
+							      K->cv_sh * Wp * esz, OW * esz);
+				}
+		}
 }
 
 /* Epilogue of block et: waits, then parts over its elements, then signals
@@ -487,6 +498,20 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					bl[i].n0 = in * nb;
 					bl[i].nn = N - in * nb < nb ? N - in * nb : nb;
 				}
+		/*
+		 * Blocks in a row that read the same B panel (N outer: the M
+		 * blocks of one column of blocks; for a convolution, the same
+		 * gathered X_col) keep it in its slot instead of loading or
+		 * gathering it again.  A panel that changes goes to the other
+		 * slot, whose last reader ran at least two blocks before, and
+		 * SEM_MFREE already waits for that one.
+		 */
+		for (i = 0; i < nt; i++) {
+			const blk *P = i ? &bl[i - 1] : NULL;
+			bl[i].bkeep = P && P->b == bl[i].b && P->n0 == bl[i].n0 &&
+				      P->nn == bl[i].nn;
+			bl[i].bs = !P ? 0 : bl[i].bkeep ? P->bs : !P->bs;
+		}
 	}
 	if (K->cv) {
 		/*
@@ -549,17 +574,20 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			}
 			panel(&g, qa, qa2, c->ir->v[A->val].daddr + (uint64_t)(aoff * esz),
 			      slotA[s], esz, L->mn, KK, A->stride[1]);
-			if (K->cv)
+			if (L->bkeep)
+				;
+			else if (K->cv)
 				conv_panel(&g, K, c, L, lt == 0 || bl[lt - 1].b != L->b,
-					   img[L->b & 1], Hp, Wp, slotB[s], ceng, nce);
+					   img[L->b & 1], Hp, Wp, slotB[L->bs], ceng, nce);
 			else
 				panel(&g, qb, qb2, c->ir->v[W->val].daddr + (uint64_t)(boff * esz),
-				      slotB[s], esz, KK, L->nn, W->stride[1]);
+				      slotB[L->bs], esz, KK, L->nn, W->stride[1]);
 			if (split) {
 				panel(&g, qa, qa2, c->ir->v[Al->val].daddr + (uint64_t)((Al->off + L->m0 * Al->stride[1] + L->b * Al->stride[0]) * esz),
 				      slotAl[s], esz, L->mn, KK, Al->stride[1]);
-				panel(&g, qb, qb2, c->ir->v[Wl->val].daddr + (uint64_t)((Wl->off + L->n0 * Wl->stride[2] + L->b * Wl->stride[0]) * esz),
-				      slotBl[s], esz, KK, L->nn, Wl->stride[1]);
+				if (!L->bkeep)
+					panel(&g, qb, qb2, c->ir->v[Wl->val].daddr + (uint64_t)((Wl->off + L->n0 * Wl->stride[2] + L->b * Wl->stride[0]) * esz),
+					      slotBl[L->bs], esz, KK, L->nn, Wl->stride[1]);
 			}
 			npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + qa, SEM_MLD, 0, 0);
 			npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + qb, SEM_MLD + 1, 0, 0);
@@ -642,7 +670,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 						lastk = kt;
 						lastn = ntl;
 					}
-					npu_mli(f, xa, (int64_t)(slotB[s] + (uint64_t)((k0 * T->nn + n0) * esz)));
+					npu_mli(f, xa, (int64_t)(slotB[T->bs] + (uint64_t)((k0 * T->nn + n0) * esz)));
 					npu_mli(f, xb, T->nn * esz);
 					npu_memit(f, NPU_OP_MLDW, xa, xb, 0, 0);
 					xa = npu_mx(f);
@@ -657,7 +685,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 						int xl = npu_mx(f), xw = npu_mx(f), xs = npu_mx(f);
 						npu_mli(f, xl, (int64_t)(slotAl[s] + (uint64_t)((r0 * KK + k0) * esz)));
 						npu_memit(f, NPU_OP_MMAC, xl, xb, xc, NPU_MMAC_ACC);
-						npu_mli(f, xw, (int64_t)(slotBl[s] + (uint64_t)((k0 * T->nn + n0) * esz)));
+						npu_mli(f, xw, (int64_t)(slotBl[T->bs] + (uint64_t)((k0 * T->nn + n0) * esz)));
 						npu_mli(f, xs, T->nn * esz);
 						npu_memit(f, NPU_OP_MLDW, xw, xs, 0, 0);
 						npu_memit(f, NPU_OP_MMAC, xa, xb, xc, NPU_MMAC_ACC);
