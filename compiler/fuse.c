@@ -1178,6 +1178,61 @@ static int rows_contiguous(const npu_kir *ir, const npu_kern *K, int rd)
 	return npu_emit_dims(ir, &t, n, st, &q) == 0;
 }
 
+/*
+ * A reduction over dims that are not the trailing ones (a bias gradient
+ * sums over dim 0, BatchNorm's over 0, 2, 3; dims [] or None mean all):
+ * the same reduction over the trailing dims of a copy of the input with
+ * the kept dims first, in order, and the reduced ones last, so the
+ * reduced rows are contiguous and the results come out in the kept dims'
+ * order, which is the output's.  *src and *rd change; *rd stays 0 when
+ * the dims are not a list of distinct dims.
+ */
+static int red_trailing(fz *z, int node, int *src, int *rd)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gval *l = arg(n, 1);
+	const npu_kval *S = &ir->v[*src];
+	int nd = S->ndim, mask = 0, perm[NPU_MAX_DIMS], np = 0, v, ident = 1;
+	int64_t sh[NPU_MAX_DIMS], st[NPU_MAX_DIMS];
+
+	if (!l || l->kind == NPU_GV_NONE || (l->kind == NPU_GV_LIST && !l->u.list.n)) {
+		mask = (1 << nd) - 1;
+	} else if (l->kind == NPU_GV_INT) {
+		mask = 1 << wrapdim(l->u.i, nd);
+	} else if (l->kind == NPU_GV_LIST) {
+		for (int i = 0; i < l->u.list.n; i++) {
+			int64_t d = l->u.list.v[i].kind == NPU_GV_INT
+				    ? wrapdim(l->u.list.v[i].u.i, nd) : -1;
+			if (d < 0 || d >= nd || (mask >> d & 1))
+				return 0;
+			mask |= 1 << d;
+		}
+	} else {
+		return 0;
+	}
+	for (int d = 0; d < nd; d++)
+		if (!(mask >> d & 1))
+			perm[np++] = d;
+	*rd = nd - np;
+	for (int d = 0; d < nd; d++)
+		if (mask >> d & 1)
+			perm[np++] = d;
+	for (int d = 0; d < nd; d++) {
+		sh[d] = S->shape[perm[d]];
+		st[d] = S->stride[perm[d]];
+		ident &= perm[d] == d;
+	}
+	if (ident)
+		return 0;
+	if ((v = view_val(z, node, *src, nd, sh, S->off, st)) < 0)
+		return -1;
+	if ((v = copy_val(z, v, node, "a reduction over dims that are not trailing reads it with those dims last")) < 0)
+		return -1;
+	*src = v;
+	return 0;
+}
+
 static int do_red(fz *z, int node)
 {
 	npu_kir *ir = z->ir;
@@ -1195,6 +1250,11 @@ static int do_red(fz *z, int node)
 		rd = 1;
 	} else {
 		rd = red_dims(n, S->ndim);
+	}
+	if (!rd && S->ndim > 0 && !sm) {
+		if ((r = red_trailing(z, node, &src, &rd)) < 0)
+			return -1;
+		S = &ir->v[src];
 	}
 	if (!rd || S->ndim == 0)
 		return host_kern(z, node, "reduction over dims that are not trailing");
