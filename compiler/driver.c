@@ -421,11 +421,113 @@ static uint64_t vbytes(const npu_kir *ir, int v)
 	       (uint64_t)npu_dtype_size(ir->v[v].dtype);
 }
 
+/*
+ * What happened to each op of the graph, for both forms of the report:
+ * lowered natively (in a kernel of the NPU), decomposed by the passes
+ * (into the nodes whose provenance names it), fused (kernels of several
+ * nodes), or sent to the host (node, reason, bytes each way).
+ */
+
+/* Whether the comma-separated list has name in it. */
+static int in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; p && *p;) {
+		const char *q = strchr(p, ',');
+		size_t len = q ? (size_t)(q - p) : strlen(p);
+		while (len && *p == ' ') {
+			p++;
+			len--;
+		}
+		if (len == n && !strncmp(p, name, n))
+			return 1;
+		p = q ? q + 1 : NULL;
+	}
+	return 0;
+}
+
+/* The node a decomposition entry names, or NULL for other entries. */
+static const char *decomposed_node(const npu_passentry *en)
+{
+	return en->pass == NPU_PASS_DECOMP && !strncmp(en->what, "decomposed ", 11)
+	       ? en->nodes : NULL;
+}
+
+/* Bytes a host call reads (in) and writes (out). */
+static void host_bytes(const npu_kir *ir, const npu_kern *K, uint64_t *in,
+		       uint64_t *out)
+{
+	*in = *out = 0;
+	for (int i = 0; i < K->nhin; i++)
+		*in += vbytes(ir, K->hin[i]);
+	for (int i = 0; i < K->nhout; i++)
+		*out += vbytes(ir, K->hout[i]);
+}
+
+typedef struct rsum {
+	int native, decomposed, fused, host;
+	uint64_t host_bytes;
+} rsum;
+
+static rsum summarize(const npu_ccresult *r)
+{
+	const npu_kir *ir = &r->ir;
+	rsum t = { 0 };
+
+	for (int k = 0; k < ir->nk; k++) {
+		const npu_kern *K = &ir->k[k];
+		if (K->kind == NPU_KK_HOST) {
+			uint64_t a, b;
+			host_bytes(ir, K, &a, &b);
+			t.host++;
+			t.host_bytes += a + b;
+			continue;
+		}
+		t.native += K->nnodes;
+		t.fused += K->nnodes > 1;
+	}
+	for (int i = 0; i < r->plog.n; i++)
+		t.decomposed += decomposed_node(&r->plog.v[i]) != NULL;
+	return t;
+}
+
+/* Text: the summary, then each decomposition with what it became. */
+static void report_ops_text(const npu_ccresult *r, FILE *f)
+{
+	const npu_graph *g = r->g;
+	rsum t = summarize(r);
+
+	fprintf(f, "graph %s (%s): %d ops lowered natively, %d decomposed, %d fused kernels, %d host calls (%llu bytes across the boundary)\n",
+		g->name ? g->name : g->file,
+		g->kind == NPU_GK_BACKWARD ? "backward" : g->kind == NPU_GK_FORWARD
+		? "forward" : g->kind == NPU_GK_DYNAMO ? "dynamo" : "inference",
+		t.native, t.decomposed, t.fused, t.host,
+		(unsigned long long)t.host_bytes);
+	for (int i = 0; i < r->plog.n; i++) {
+		const char *d = decomposed_node(&r->plog.v[i]);
+		int first = 1;
+		if (!d)
+			continue;
+		fprintf(f, "decomposed: %s into", d);
+		for (int j = 0; j < g->nnodes; j++) {
+			const char *o = npu_passlog_origins(&r->plog, g->nodes[j].name);
+			if (g->nodes[j].op != NPU_GOP_CALL_FUNCTION || !in_list(o, d))
+				continue;
+			fprintf(f, "%s %s (%s)", first ? "" : ",", g->nodes[j].name,
+				g->nodes[j].target);
+			first = 0;
+		}
+		fprintf(f, "%s\n", first ? " nothing (no node left)" : "");
+	}
+}
+
 void npu_cc_report(const npu_ccresult *r, FILE *f)
 {
 	const npu_kir *ir = &r->ir;
 	int native = 0, host = 0;
 
+	report_ops_text(r, f);
 	if (r->plog.n) {
 		fprintf(f, "normalization passes:\n");
 		npu_passlog_print(&r->plog, f, 0);
@@ -447,16 +549,14 @@ void npu_cc_report(const npu_ccresult *r, FILE *f)
 	fprintf(f, "nodes lowered natively: %d; host calls: %d\n", native, host);
 	for (int k = 0; k < ir->nk; k++) {
 		const npu_kern *K = &ir->k[k];
-		uint64_t b = 0;
+		uint64_t a, b;
 		if (K->kind != NPU_KK_HOST)
 			continue;
-		for (int i = 0; i < K->nhin; i++)
-			b += vbytes(ir, K->hin[i]);
-		for (int i = 0; i < K->nhout; i++)
-			b += vbytes(ir, K->hout[i]);
-		fprintf(f, "host: %s (%s): %s; %llu bytes across the boundary\n",
+		host_bytes(ir, K, &a, &b);
+		fprintf(f, "host: %s (%s): %s; %llu bytes across the boundary (%llu in, %llu out)\n",
 			ir->g->nodes[K->hnode].name, ir->g->nodes[K->hnode].target,
-			K->hreason, (unsigned long long)b);
+			K->hreason, (unsigned long long)(a + b),
+			(unsigned long long)a, (unsigned long long)b);
 	}
 	for (int i = 0; i < ir->nd; i++)
 		fprintf(f, "%s: %s\n", ir->d[i].fused ? "fused" : "not fused",
@@ -481,6 +581,108 @@ static void jstr(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* JSON: the per-op sections (docs/compiler.md, "The compile report"). */
+static void report_ops_json(const npu_ccresult *r, FILE *f)
+{
+	const npu_kir *ir = &r->ir;
+	const npu_graph *g = r->g;
+	rsum t = summarize(r);
+	int first = 1;
+
+	fputs("\"graph\": {\"name\": ", f);
+	jstr(f, g->name ? g->name : "");
+	fputs(", \"file\": ", f);
+	jstr(f, g->file ? g->file : "");
+	fprintf(f, ", \"kind\": \"%s\", \"nodes\": %d}",
+		g->kind == NPU_GK_BACKWARD ? "backward" : g->kind == NPU_GK_FORWARD
+		? "forward" : g->kind == NPU_GK_DYNAMO ? "dynamo" : "inference",
+		g->nnodes);
+	fprintf(f, ",\n \"summary\": {\"native\": %d, \"decomposed\": %d, \"fused_kernels\": %d, \"host_calls\": %d, \"host_bytes\": %llu}",
+		t.native, t.decomposed, t.fused, t.host,
+		(unsigned long long)t.host_bytes);
+	fputs(",\n \"native\": [", f);
+	for (int k = 0; k < ir->nk; k++) {
+		const npu_kern *K = &ir->k[k];
+		if (K->kind == NPU_KK_HOST)
+			continue;
+		for (int j = 0; j < K->nnodes; j++) {
+			const npu_gnode *n = &g->nodes[K->nodes[j]];
+			fputs(first ? "\n  {\"node\": " : ",\n  {\"node\": ", f);
+			jstr(f, n->name);
+			fputs(", \"target\": ", f);
+			jstr(f, n->op == NPU_GOP_CALL_FUNCTION ? n->target : npu_gop_name(n->op));
+			fputs(", \"kernel\": ", f);
+			jstr(f, K->name);
+			fprintf(f, ", \"kernel_kind\": \"%s\"}", npu_kkind_name(K->kind));
+			first = 0;
+		}
+	}
+	fputs("],\n \"decomposed\": [", f);
+	first = 1;
+	for (int i = 0; i < r->plog.n; i++) {
+		const char *d = decomposed_node(&r->plog.v[i]);
+		int f2 = 1;
+		if (!d)
+			continue;
+		fputs(first ? "\n  {\"node\": " : ",\n  {\"node\": ", f);
+		jstr(f, d);
+		fputs(", \"what\": ", f);
+		jstr(f, r->plog.v[i].what);
+		fputs(", \"into\": [", f);
+		for (int j = 0; j < g->nnodes; j++) {
+			const char *o = npu_passlog_origins(&r->plog, g->nodes[j].name);
+			if (g->nodes[j].op != NPU_GOP_CALL_FUNCTION || !in_list(o, d))
+				continue;
+			fputs(f2 ? "{\"node\": " : ", {\"node\": ", f);
+			jstr(f, g->nodes[j].name);
+			fputs(", \"target\": ", f);
+			jstr(f, g->nodes[j].target);
+			fputc('}', f);
+			f2 = 0;
+		}
+		fputs("]}", f);
+		first = 0;
+	}
+	fputs("],\n \"fused\": [", f);
+	first = 1;
+	for (int k = 0; k < ir->nk; k++) {
+		const npu_kern *K = &ir->k[k];
+		if (K->kind == NPU_KK_HOST || K->nnodes < 2)
+			continue;
+		fputs(first ? "\n  {\"kernel\": " : ",\n  {\"kernel\": ", f);
+		jstr(f, K->name);
+		fprintf(f, ", \"kind\": \"%s\", \"nodes\": [", npu_kkind_name(K->kind));
+		for (int j = 0; j < K->nnodes; j++) {
+			fputs(j ? ", " : "", f);
+			jstr(f, g->nodes[K->nodes[j]].name);
+		}
+		fputs("]}", f);
+		first = 0;
+	}
+	fputs("],\n \"host\": [", f);
+	first = 1;
+	for (int k = 0; k < ir->nk; k++) {
+		const npu_kern *K = &ir->k[k];
+		uint64_t a, b;
+		if (K->kind != NPU_KK_HOST)
+			continue;
+		host_bytes(ir, K, &a, &b);
+		fputs(first ? "\n  {\"node\": " : ",\n  {\"node\": ", f);
+		jstr(f, g->nodes[K->hnode].name);
+		fputs(", \"target\": ", f);
+		jstr(f, g->nodes[K->hnode].target);
+		fputs(", \"kernel\": ", f);
+		jstr(f, K->name);
+		fputs(", \"reason\": ", f);
+		jstr(f, K->hreason ? K->hreason : "");
+		fprintf(f, ", \"bytes_in\": %llu, \"bytes_out\": %llu, \"bytes\": %llu}",
+			(unsigned long long)a, (unsigned long long)b,
+			(unsigned long long)(a + b));
+		first = 0;
+	}
+	fputs("],\n ", f);
+}
+
 int npu_cc_report_json(const npu_ccresult *r, const char *path, npu_err *e)
 {
 	const npu_kir *ir = &r->ir;
@@ -488,7 +690,9 @@ int npu_cc_report_json(const npu_ccresult *r, const char *path, npu_err *e)
 
 	if (!f)
 		return npu_errf(e, "%s: cannot open for writing", path);
-	fprintf(f, "{\"kernels\": [");
+	fputc('{', f);
+	report_ops_json(r, f);
+	fprintf(f, "\"kernels\": [");
 	for (int k = 0; k < ir->nk; k++) {
 		const npu_kern *K = &ir->k[k];
 		fprintf(f, "%s{\"name\": ", k ? ", " : "");

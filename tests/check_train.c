@@ -8,10 +8,13 @@
 #include "config.h"
 
 #include <check.h>
+#include <jansson.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/driver.h"
 #include "isa/st.h"
 #include "tests/fxrun.h"
 
@@ -59,6 +62,56 @@ START_TEST(t_mutation_views)
 	fx_run_fixture("mutation_views", &fr);
 	fx_teardown_tmp();
 	ck_assert_int_eq(fr.inplace, 2);
+}
+END_TEST
+
+/*
+ * A new value that cannot be stored in place: a later kernel reads the
+ * old value (transposed, so not element by element).  A copy kernel at
+ * the end writes it back; the input still ends with the new value and the
+ * transposed read still sees the old one.
+ */
+START_TEST(t_mutation_copy_back)
+{
+	static const char graph[] =
+		"{\"format\":\"fxgraph\",\"version\":1,\"name\":\"copy_back\","
+		"\"graph_kind\":\"inference\",\"aot\":{\"input_mutates_data\":[true,false],"
+		"\"num_mutated_inputs_returned_first\":1},\"nodes\":["
+		"{\"name\":\"x\",\"op\":\"placeholder\",\"target\":\"x\",\"args\":[],\"kwargs\":{},"
+		"\"kind\":\"buffer\",\"meta\":{\"shape\":[4,8],\"dtype\":\"float32\"}},"
+		"{\"name\":\"y\",\"op\":\"placeholder\",\"target\":\"y\",\"args\":[],\"kwargs\":{},"
+		"\"kind\":\"input\",\"meta\":{\"shape\":[8,4],\"dtype\":\"float32\"}},"
+		"{\"name\":\"n\",\"op\":\"call_function\",\"target\":\"aten.add.Tensor\","
+		"\"args\":[{\"node\":\"x\"},1],\"kwargs\":{},\"meta\":{\"shape\":[4,8],\"dtype\":\"float32\"}},"
+		"{\"name\":\"p\",\"op\":\"call_function\",\"target\":\"aten.permute.default\","
+		"\"args\":[{\"node\":\"x\"},[1,0]],\"kwargs\":{},"
+		"\"meta\":{\"shape\":[8,4],\"dtype\":\"float32\",\"stride\":[1,8]}},"
+		"{\"name\":\"z\",\"op\":\"call_function\",\"target\":\"aten.mul.Tensor\","
+		"\"args\":[{\"node\":\"p\"},{\"node\":\"y\"}],\"kwargs\":{},"
+		"\"meta\":{\"shape\":[8,4],\"dtype\":\"float32\"}},"
+		"{\"name\":\"output\",\"op\":\"output\",\"target\":\"output\","
+		"\"args\":[[{\"node\":\"n\"},{\"node\":\"z\"}]],\"kwargs\":{}}]}";
+	char gpath[600], vpath[600];
+	FILE *f;
+	npu_graph *g;
+	npu_stfile st;
+	npu_err e;
+	fxrun fr = { .unfrozen = 1 };
+
+	fx_setup_tmp();
+	snprintf(gpath, sizeof gpath, "%s/copy_back.json", fx_tmpdir);
+	snprintf(vpath, sizeof vpath, "%s/values.safetensors", fx_tmpdir);
+	ck_assert_ptr_nonnull(f = fopen(gpath, "w"));
+	fputs(graph, f);
+	fclose(f);
+	ck_assert_msg(npu_graph_read(&g, gpath, &e) == 0, "%s", e.msg);
+	fx_gen_values(g, vpath);
+	npu_graph_free(g);
+	ck_assert_msg(npu_st_read(&st, vpath, &e) == 0, "%s", e.msg);
+	fx_run_values(gpath, &st, 0, &fr);
+	npu_st_free(&st);
+	ck_assert_int_eq(fr.inplace, 0);
+	fx_teardown_tmp();
 }
 END_TEST
 
@@ -162,6 +215,303 @@ START_TEST(t_graph_breaks)
 }
 END_TEST
 
+/* ---- the compile report and host calls ---- */
+
+static void text_report(const npu_ccresult *r, void *ctx)
+{
+	char **out = ctx;
+	size_t n;
+	FILE *f = open_memstream(out, &n);
+
+	ck_assert_ptr_nonnull(f);
+	npu_cc_report(r, f);
+	fclose(f);
+}
+
+static json_t *jget(json_t *o, const char *path)
+{
+	json_t *v = json_object_get(o, path);
+
+	ck_assert_msg(v != NULL, "report: no '%s'", path);
+	return v;
+}
+
+/*
+ * conv_bn_train/backward3: one host call (convolution_backward, not in
+ * support.def), the rest native.  The JSON report lists it with its
+ * reason and the bytes each way (its three inputs, its two results: the
+ * None grad_input costs nothing); every node is native or host, never
+ * both; the text report says the same.
+ */
+START_TEST(t_report)
+{
+	fxrun fr = { 0 };
+	char rpath[600], *text = NULL, graph[1024], vals[1024];
+	npu_ccresult r = { 0 };
+	npu_stfile st;
+	npu_err e;
+	json_t *root, *h, *nat, *fu;
+	json_error_t je;
+	size_t i, j;
+
+	fx_setup_tmp();
+	snprintf(rpath, sizeof rpath, "%s/report.json", fx_tmpdir);
+	snprintf(graph, sizeof graph, "%s/tests/data/fx/conv_bn_train/backward3.json", fx_srcdir());
+	snprintf(vals, sizeof vals, "%s/tests/data/fx/conv_bn_train/backward3.safetensors", fx_srcdir());
+	ck_assert_msg(npu_st_read(&st, vals, &e) == 0, "%s", e.msg);
+	fr.o.report = rpath;
+	fx_compile(graph, &st, &fr, &r);
+	text_report(&r, &text);
+	npu_cc_free(&r);
+	npu_st_free(&st);
+	root = json_load_file(rpath, 0, &je);
+	ck_assert_msg(root != NULL, "%s", je.text);
+	ck_assert_str_eq(json_string_value(jget(jget(root, "graph"), "name")), "conv_bn_train/backward3");
+	ck_assert_str_eq(json_string_value(jget(jget(root, "graph"), "kind")), "backward");
+	h = jget(root, "host");
+	ck_assert_int_eq(json_array_size(h), 1);
+	ck_assert_int_eq(json_integer_value(jget(jget(root, "summary"), "host_calls")), 1);
+	h = json_array_get(h, 0);
+	ck_assert_str_eq(json_string_value(jget(h, "node")), "convolution_backward");
+	ck_assert_str_eq(json_string_value(jget(h, "target")), "aten.convolution_backward.default");
+	ck_assert_ptr_nonnull(strstr(json_string_value(jget(h, "reason")), "support.def"));
+	/* in: mul_7 f32[2,32,16,16], primals_3 f32[2,16,16,16], primals_1
+	 * f32[32,16,3,3]; out: grad_weight f32[32,16,3,3], grad_bias f32[32] */
+	ck_assert_int_eq(json_integer_value(jget(h, "bytes_in")), 4 * (16384 + 8192 + 4608));
+	ck_assert_int_eq(json_integer_value(jget(h, "bytes_out")), 4 * (4608 + 32));
+	ck_assert_int_eq(json_integer_value(jget(h, "bytes")), 4 * (16384 + 8192 + 4608 + 4608 + 32));
+	ck_assert_int_eq(json_integer_value(jget(jget(root, "summary"), "host_bytes")),
+			 json_integer_value(jget(h, "bytes")));
+	nat = jget(root, "native");
+	ck_assert_int_eq(json_array_size(nat), json_integer_value(jget(jget(root, "summary"), "native")));
+	ck_assert_uint_ge(json_array_size(nat), 10);
+	for (i = 0; i < json_array_size(nat); i++) {
+		const char *nd = json_string_value(jget(json_array_get(nat, i), "node"));
+		ck_assert_str_ne(nd, "convolution_backward");
+		ck_assert_ptr_nonnull(jget(json_array_get(nat, i), "kernel"));
+	}
+	fu = jget(root, "fused");
+	ck_assert_uint_ge(json_array_size(fu), 1);
+	for (i = 0; i < json_array_size(fu); i++)
+		ck_assert_uint_ge(json_array_size(jget(json_array_get(fu, i), "nodes")), 2);
+	for (i = 0, j = 0; i < json_array_size(nat); i++)
+		j += !strcmp(json_string_value(jget(json_array_get(nat, i), "node")), "sum_1");
+	/* in the copy that puts N, H, W last, and in the reduction */
+	ck_assert_int_ge(j, 1);
+	ck_assert_int_eq(json_array_size(jget(root, "decomposed")), 0);
+	json_decref(root);
+	ck_assert_msg(strstr(text, "graph conv_bn_train/backward3 (backward): ") &&
+		      strstr(text, "1 host calls"), "%s", text);
+	ck_assert_msg(strstr(text, "host: convolution_backward (aten.convolution_backward.default): "
+			     "no native lowering (not in support.def); 135296 bytes across the "
+			     "boundary (116736 in, 18560 out)"), "%s", text);
+	free(text);
+	fx_teardown_tmp();
+}
+END_TEST
+
+/* A decomposition is reported with the nodes it became (ViT's layer
+ * norms: mean, var, rsqrt, ...), each of them lowered natively. */
+START_TEST(t_report_decomposed)
+{
+	fxrun fr = { 0 };
+	char rpath[600], graph[1024], vals[1024];
+	npu_ccresult r = { 0 };
+	npu_stfile st;
+	npu_err e;
+	json_t *root, *d, *nat;
+	json_error_t je;
+
+	fx_setup_tmp();
+	snprintf(rpath, sizeof rpath, "%s/report.json", fx_tmpdir);
+	snprintf(graph, sizeof graph, "%s/tests/data/fx/vit_tiny/inference2.json", fx_srcdir());
+	snprintf(vals, sizeof vals, "%s/tests/data/fx/vit_tiny/inference2.safetensors", fx_srcdir());
+	ck_assert_msg(npu_st_read(&st, vals, &e) == 0, "%s", e.msg);
+	fr.o.report = rpath;
+	fx_compile(graph, &st, &fr, &r);
+	npu_cc_free(&r);
+	npu_st_free(&st);
+	root = json_load_file(rpath, 0, &je);
+	ck_assert_msg(root != NULL, "%s", je.text);
+	d = jget(root, "decomposed");
+	nat = jget(root, "native");
+	ck_assert_uint_ge(json_array_size(d), 1);
+	ck_assert_int_eq(json_array_size(d), json_integer_value(jget(jget(root, "summary"), "decomposed")));
+	for (size_t i = 0; i < json_array_size(d); i++) {
+		json_t *into = jget(json_array_get(d, i), "into");
+		ck_assert_uint_ge(json_array_size(into), 2);
+		for (size_t k = 0; k < json_array_size(into); k++) {
+			const char *nd = json_string_value(jget(json_array_get(into, k), "node"));
+			int found = 0;
+			for (size_t q = 0; q < json_array_size(nat); q++)
+				found |= !strcmp(nd, json_string_value(jget(json_array_get(nat, q), "node")));
+			ck_assert_msg(found, "%s: not lowered natively", nd);
+		}
+	}
+	json_decref(root);
+	fx_teardown_tmp();
+}
+END_TEST
+
+/*
+ * The fixtures that legitimately keep host calls, and why.  Every other
+ * graph of every shared fixture must compile with none.
+ */
+static const struct {
+	const char *graph, *target, *why;
+} host_ok[] = {
+	/* training BatchNorm has no native lowering yet */
+	{ "conv_bn_train/forward2", "aten._native_batch_norm_legit_functional.default", "support.def" },
+	/* the int64 batch counter (num_batches_tracked + 1): the vector unit
+	 * computes in float lanes */
+	{ "conv_bn_train/forward2", "aten.add.Tensor", "integer" },
+	{ "conv_bn_train/backward3", "aten.convolution_backward.default", "support.def" },
+	{ "mutation_views/inference2", "aten.slice_scatter.default", "support.def" },
+	/* the vector unit has no float64 */
+	{ "rmsnorm_float64/inference2", NULL, "float64" },
+	/* int64 token ids cast, and an index op with no native lowering */
+	{ "bert_tiny/inference2", "aten._to_copy.default", "integer" },
+	{ "bert_tiny/inference2", "aten.index.Tensor", "support.def" },
+	/* the ops model exercises ops without native lowering on purpose */
+	{ "ops/inference2", NULL, "" },
+};
+
+static int host_allowed(const char *cg, const char *target, const char *why)
+{
+	for (size_t i = 0; i < sizeof host_ok / sizeof *host_ok; i++)
+		if (!strcmp(host_ok[i].graph, cg) &&
+		    (!host_ok[i].target || !strcmp(host_ok[i].target, target)) &&
+		    strstr(why, host_ok[i].why))
+			return 1;
+	return 0;
+}
+
+/* Whether a graph has SymInt placeholders (dynamic shapes, compiled
+ * elsewhere). */
+static int is_dynamic(const char *path)
+{
+	npu_graph *g;
+	npu_err e;
+	int dyn = 0;
+
+	ck_assert_msg(npu_graph_read(&g, path, &e) == 0, "%s", e.msg);
+	for (int i = 0; i < g->nnodes; i++)
+		dyn |= g->nodes[i].op == NPU_GOP_PLACEHOLDER &&
+		       g->nodes[i].phkind == NPU_PH_SYMINT;
+	npu_graph_free(g);
+	return dyn;
+}
+
+/* Every ATen graph of every shared fixture (tests/data/fx/INDEX.json):
+ * no host call but those listed above. */
+START_TEST(t_no_host_calls)
+{
+	char path[1024];
+	json_t *idx, *c;
+	json_error_t je;
+	const char *cname;
+	int ngraphs = 0, nhost = 0;
+
+	fx_setup_tmp();
+	snprintf(path, sizeof path, "%s/tests/data/fx/INDEX.json", fx_srcdir());
+	idx = json_load_file(path, 0, &je);
+	ck_assert_msg(idx != NULL, "%s", je.text);
+	json_object_foreach(idx, cname, c) {
+		json_t *gl = json_object_get(c, "graphs");
+		int vals = json_is_true(json_object_get(c, "values"));
+		for (size_t i = 0; i < json_array_size(gl); i++) {
+			char cg[512], graph[1024], vpath[1024];
+			npu_stfile st;
+			npu_err e;
+			npu_ccresult r = { 0 };
+			fxrun fr = { 0 };
+			snprintf(cg, sizeof cg, "%s/%s", cname, json_string_value(json_array_get(gl, i)));
+			snprintf(graph, sizeof graph, "%s/tests/data/fx/%s.json", fx_srcdir(), cg);
+			snprintf(vpath, sizeof vpath, "%s/tests/data/fx/%s.safetensors", fx_srcdir(), cg);
+			if (is_dynamic(graph))
+				continue;
+			if (vals)
+				ck_assert_msg(npu_st_read(&st, vpath, &e) == 0, "%s", e.msg);
+			fx_compile(graph, vals ? &st : NULL, &fr, &r);
+			for (int k = 0; k < r.ir.nk; k++) {
+				const npu_kern *K = &r.ir.k[k];
+				const npu_gnode *n;
+				if (K->kind != NPU_KK_HOST)
+					continue;
+				n = &r.g->nodes[K->hnode];
+				ck_assert_msg(host_allowed(cg, n->target, K->hreason),
+					      "%s: node %s (%s) runs on the host: %s", cg,
+					      n->name, n->target, K->hreason);
+				nhost++;
+			}
+			npu_cc_free(&r);
+			if (vals)
+				npu_st_free(&st);
+			ngraphs++;
+		}
+	}
+	json_decref(idx);
+	ck_assert_int_ge(ngraphs, 25);
+	ck_assert_int_ge(nhost, 5);
+	fx_teardown_tmp();
+}
+END_TEST
+
+/* One int64 value from a query with no parameters. */
+static int64_t q1(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	int64_t v;
+
+	ck_assert_msg(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK, "%s: %s",
+		      sql, sqlite3_errmsg(db));
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/*
+ * The trace attributes the host call's time to its kernel: the host
+ * unit is busy only inside convolution_backward's execution, for part
+ * of it, and nowhere else.
+ */
+START_TEST(t_trace_host)
+{
+	fxrun fr = { 0 };
+	char db[600];
+	sqlite3 *d;
+	int64_t exec, busy, elsewhere;
+
+	fx_setup_tmp();
+	snprintf(db, sizeof db, "%s/trace.db", fx_tmpdir);
+	fr.trace = db;
+	fx_run_graph("conv_bn_train/backward3", &fr);
+	ck_assert_int_eq(fr.host_calls, 1);
+	ck_assert_int_eq(sqlite3_open(db, &d), SQLITE_OK);
+#define HK "(SELECT k.kernel FROM kernels k JOIN strings s ON s.id = k.name_id " \
+	   "WHERE s.text = 'convolution_backward')"
+#define BUSY "(SELECT id FROM states WHERE name = 'busy')"
+#define HOST "(SELECT id FROM units WHERE name = 'host')"
+	ck_assert_int_eq(q1(d, "SELECT COUNT(*) FROM kernel_execs WHERE kernel = " HK), 1);
+	exec = q1(d, "SELECT end_cycle - start_cycle FROM kernel_execs WHERE kernel = " HK);
+	busy = q1(d, "SELECT COALESCE(SUM(end_cycle - start_cycle), 0) FROM activity "
+		  "WHERE unit = " HOST " AND state = " BUSY " AND kernel = " HK);
+	elsewhere = q1(d, "SELECT COALESCE(SUM(end_cycle - start_cycle), 0) FROM activity "
+		       "WHERE unit = " HOST " AND state = " BUSY " AND (kernel IS NULL OR kernel != " HK ")");
+	ck_assert_int_eq(q1(d, "SELECT value FROM counters c JOIN strings s ON s.id = c.name_id "
+			    "WHERE s.text = 'host_calls'"), 1);
+#undef HK
+#undef BUSY
+#undef HOST
+	sqlite3_close(d);
+	ck_assert_int_gt(busy, 0);
+	ck_assert_int_le(busy, exec);
+	ck_assert_int_eq(elsewhere, 0);
+	fx_teardown_tmp();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("train");
@@ -178,7 +528,12 @@ int main(void)
 	tcase_add_test(tc, t_conv_bn_bwd);
 	tcase_add_test(tc, t_conv_bn_inplace);
 	tcase_add_test(tc, t_mutation_views);
+	tcase_add_test(tc, t_mutation_copy_back);
 	tcase_add_test(tc, t_graph_breaks);
+	tcase_add_test(tc, t_report);
+	tcase_add_test(tc, t_report_decomposed);
+	tcase_add_test(tc, t_no_host_calls);
+	tcase_add_test(tc, t_trace_host);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

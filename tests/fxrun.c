@@ -22,6 +22,7 @@
 #include "compiler/ref.h"
 #include "isa/dtype.h"
 #include "sim/sim.h"
+#include "traces/trace.h"
 #include "tests/fxrun.h"
 
 char fx_tmpdir[512];
@@ -238,6 +239,68 @@ static int mut_ph(const npu_graph *g, int k)
 }
 
 
+/* Writes the tensors of st that g freezes to wpath (--weights). */
+static void freeze(const npu_graph *g, const npu_stfile *st, int unfrozen,
+		   const char *wpath)
+{
+	npu_tensor *wt = calloc((size_t)g->nnodes + 1, sizeof *wt);
+	size_t nw = 0;
+	npu_err e;
+
+	ck_assert_ptr_nonnull(wt);
+	for (int i = 0; i < g->nnodes; i++) {
+		char key[512];
+		const npu_tensor *t;
+		if (!is_frozen(&g->nodes[i], unfrozen))
+			continue;
+		if (g->nodes[i].op == NPU_GOP_GET_ATTR)
+			snprintf(key, sizeof key, "attr.%s", g->nodes[i].target);
+		else
+			snprintf(key, sizeof key, "%s", g->nodes[i].name);
+		if (!(t = npu_st_find(st, key)))
+			continue;
+		wt[nw] = *t;
+		wt[nw++].name = t->name;
+	}
+	ck_assert_msg(npu_st_write(wpath, wt, nw, NULL, &e) == 0, "%s", e.msg);
+	free(wt);
+}
+
+void fx_compile(const char *graph, const npu_stfile *st, fxrun *fr,
+		npu_ccresult *r)
+{
+	npu_graph *g;
+	npu_err e = { "" };
+	static char wpath[1024];
+
+	ck_assert_msg(npu_graph_read(&g, graph, &e) == 0, "%s", e.msg);
+	snprintf(wpath, sizeof wpath, "%s/w.safetensors", fx_tmpdir);
+	if (st)
+		freeze(g, st, fr->unfrozen, wpath);
+	npu_graph_free(g);
+	fr->o.graph = graph;
+	fr->o.weights = st ? wpath : NULL;
+	if (!fr->o.target)
+		fr->o.target = "npu-base";
+	ck_assert_msg(npu_cc_compile(&fr->o, r, &e) == 0, "%s: %s", graph, e.msg);
+}
+
+/* Appends the finished run to the trace database at path. */
+static void write_trace(const char *graph, const npu_ccresult *r, npu_sim *s,
+			const char *path)
+{
+	npu_err e = { "" };
+	npu_trace *t = npu_trace_open(path, &e);
+	npu_trace_run run = { graph, r->t.name, r->t.hash, "fxrun", NULL };
+
+	ck_assert_msg(t != NULL, "%s", e.msg);
+	ck_assert_msg(npu_trace_begin(t, &run, &r->prog, &e) > 0 &&
+		      npu_sim_write_trace(s, t, &e) == 0 &&
+		      npu_trace_end(t, npu_sim_stats_get(s)->total_cycles, 0, 0, &e) == 0,
+		      "%s", e.msg);
+	npu_trace_close(t);
+}
+
 /* Writes every output and inout buffer of a finished run to path, by
  * buffer name (what npusim run --outputs writes). */
 static void save_outputs(const npu_prog *p, npu_sim *s, const char *path)
@@ -267,9 +330,6 @@ void fx_run_values(const char *graph, const npu_stfile *st, int has_rec,
 {
 	npu_graph *g;
 	npu_err e = { "" };
-	char wpath[1024];
-	npu_tensor *wt;
-	size_t nw = 0;
 	npu_ccresult r = { 0 };
 	npu_sim *s;
 	npu_sim_opts so = { 0 };
@@ -280,29 +340,7 @@ void fx_run_values(const char *graph, const npu_stfile *st, int has_rec,
 	double scale;
 
 	ck_assert_msg(npu_graph_read(&g, graph, &e) == 0, "%s", e.msg);
-	wt = calloc((size_t)g->nnodes + 1, sizeof *wt);
-	for (int i = 0; i < g->nnodes; i++) {
-		char key[512];
-		const npu_tensor *t;
-		if (!is_frozen(&g->nodes[i], fr->unfrozen))
-			continue;
-		if (g->nodes[i].op == NPU_GOP_GET_ATTR)
-			snprintf(key, sizeof key, "attr.%s", g->nodes[i].target);
-		else
-			snprintf(key, sizeof key, "%s", g->nodes[i].name);
-		if (!(t = npu_st_find(st, key)))
-			continue;
-		wt[nw] = *t;
-		wt[nw++].name = t->name;
-	}
-	snprintf(wpath, sizeof wpath, "%s/w.safetensors", fx_tmpdir);
-	ck_assert_msg(npu_st_write(wpath, wt, nw, NULL, &e) == 0, "%s", e.msg);
-	free(wt);
-	fr->o.graph = graph;
-	fr->o.weights = wpath;
-	if (!fr->o.target)
-		fr->o.target = "npu-base";
-	ck_assert_msg(npu_cc_compile(&fr->o, &r, &e) == 0, "%s: %s", graph, e.msg);
+	fx_compile(graph, st, fr, &r);
 	fr->nkernels = r.ir.nk;
 	if (fr->inspect)
 		fr->inspect(&r, fr->inspect_ctx);
@@ -342,6 +380,8 @@ void fx_run_values(const char *graph, const npu_stfile *st, int has_rec,
 	fr->host_calls = npu_sim_stats_get(s)->host_calls;
 	if (fr->save)
 		save_outputs(&r.prog, s, fr->save);
+	if (fr->trace)
+		write_trace(graph, &r, s, fr->trace);
 	if (g->has_aot && g->kind != NPU_GK_BACKWARD)
 		nmut = g->num_mutated_inputs_returned_first;
 	/* the reference interpreter, fp64 */

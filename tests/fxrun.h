@@ -20,6 +20,8 @@ typedef struct fxrun {
 				   (a training step: weights change every step) */
 	const char *save;	/* when set: every output and inout buffer is
 				   written there after the run (safetensors) */
+	const char *trace;	/* when set: the run is appended to this trace
+				   database (docs/trace-schema.md) */
 	uint64_t cycles, dram_rd, dram_wr, host_calls;
 	double worst_rec, worst_ref;	/* worst relative error seen */
 	int nkernels;
@@ -54,6 +56,13 @@ double *fx_widen(int dt, const void *raw, int64_t n);
  */
 void fx_run_values(const char *graph, const npu_stfile *st, int has_rec,
 		   fxrun *fr);
+/*
+ * Only the compile of fx_run_values: GRAPH with the parameters, buffers
+ * and get_attr constants of st frozen (none when st is NULL); r must be
+ * zeroed, free it with npu_cc_free.
+ */
+void fx_compile(const char *graph, const npu_stfile *st, fxrun *fr,
+		npu_ccresult *r);
 /* tests/data/fx/CG.json with CG.safetensors ("mlp_train/forward2") */
 void fx_run_graph(const char *cg, fxrun *fr);
 /* CASE/inference2 */
