@@ -1850,14 +1850,17 @@ static int do_conv(fz *z, int node)
 	w = node_val(z, n->args[1].u.node);
 	if (n->args[2].kind == NPU_GV_NODE)
 		bias = node_val(z, n->args[2].u.node);
-	if (!tr && groups > 1)
+	if (!tr && groups > 1 && isfloat(ir->v[x].dtype))
 		return do_gconv(z, node, (int64_t)groups, st, pad, dil);
 	if (tr || groups != 1 || dil[0] != 1 || dil[1] != 1)
 		return host_kern(z, node, "transposed or dilated convolution");
 	if (ir->v[x].ndim != 4 || ir->v[w].ndim != 4 || m->ndim != 4 ||
-	    !isfloat(ir->v[x].dtype) || ir->v[x].dtype != ir->v[w].dtype ||
-	    m->dtype != ir->v[x].dtype)
-		return host_kern(z, node, "convolution of other types or ranks");
+	    ir->v[x].dtype != ir->v[w].dtype ||
+	    !(isfloat(ir->v[x].dtype) ? m->dtype == ir->v[x].dtype
+	      : ir->v[x].dtype == NPU_DT_I8 && m->dtype == NPU_DT_I32 &&
+		ir->v[w].shape[1] * ir->v[w].shape[2] * ir->v[w].shape[3] <= 1024))
+		return host_kern(z, node, "convolution of other types or ranks "
+				 "(int8 needs K <= 1024)");
 	/* the image rows must be contiguous; the weight [OC][K] contiguous */
 	if (ir->v[x].isconst || ir->v[x].stride[3] != 1)
 		if ((x = copy_val(z, x, node, "a convolution input needs contiguous rows")) < 0)
@@ -2650,7 +2653,8 @@ static int do_placeholder(fz *z, int node)
 static int narrow_ok(const npu_gnode *n, int dt)
 {
 	if (npu_kir_isint(dt))
-		return n->aop == NPU_AOP_INT_MM || n->aop == NPU_AOP_TO_COPY;
+		return n->aop == NPU_AOP_INT_MM || n->aop == NPU_AOP_TO_COPY ||
+		       n->aop == NPU_AOP_CONV;
 	if (isfp8(dt))
 		return n->aop == NPU_AOP_SCALED_MM || n->aop == NPU_AOP_TO_COPY;
 	return 0;

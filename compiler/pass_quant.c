@@ -46,7 +46,7 @@
 #include "isa/dtype.h"
 #include "isa/isa.h"
 
-enum { QW_KN, QW_NK };
+enum { QW_KN, QW_NK, QW_OIHW };
 
 typedef struct qpat {
 	const char *name;
@@ -91,6 +91,7 @@ typedef struct qmatch {
 	int anchor, wview, bias;    /* wview: the transpose (NK), -1 */
 	qparm x, w;
 	int shift;                  /* uint8 activations: 128 subtracted */
+	int padded;                 /* convolution with padding */
 	int64_t M, K, N;
 } qmatch;
 
@@ -235,6 +236,39 @@ static double qrange(const qparm *q)
 }
 
 /*
+ * A convolution the int8 form covers: 2-d, not transposed, groups 1,
+ * dilation 1 (the matrix unit's implicit GEMM), concrete sizes.  Sets
+ * M = N = output channels, K = IC * KH * KW.  NULL, or the reason.
+ */
+static const char *conv_refusal(npu_gedit *ge, const npu_gnode *n,
+				const npu_gmeta *wm, qmatch *m)
+{
+	int64_t ws[NPU_MAX_DIMS];
+	double tr = 1, groups = 0;
+	const npu_gval *pad = n->nargs > 4 ? &n->args[4] : NULL,
+		       *dil = n->nargs > 5 ? &n->args[5] : NULL;
+
+	(void)ge;
+	if (n->nargs > 6 && n->args[6].kind == NPU_GV_BOOL)
+		tr = n->args[6].u.b;
+	if (n->nargs < 9 || n->args[6].kind != NPU_GV_BOOL ||
+	    num(&n->args[8], &groups) ||
+	    !pad || pad->kind != NPU_GV_LIST || !dil || dil->kind != NPU_GV_LIST)
+		return "a convolution with arguments the int8 form does not read";
+	if (tr || groups != 1 || wm->ndim != 4 || npu_gmeta_shape(wm, ws) < 0)
+		return "a transposed, grouped or not 2-d convolution";
+	for (int d = 0; d < dil->u.list.n; d++)
+		if (dil->u.list.v[d].kind != NPU_GV_INT || dil->u.list.v[d].u.i != 1)
+			return "a dilated convolution";
+	for (int d = 0; d < pad->u.list.n; d++)
+		if (pad->u.list.v[d].kind != NPU_GV_INT || pad->u.list.v[d].u.i)
+			m->padded = 1;
+	m->M = m->N = ws[0];
+	m->K = ws[1] * ws[2] * ws[3];
+	return NULL;
+}
+
+/*
  * Whether pattern p matches at node i: 0 (not this pattern: no
  * dequantize feeds it), 1 (matched, m filled), 2 (a quantized pattern
  * that must fall back; the reason in why).
@@ -288,13 +322,19 @@ static int try_pat(pass_cx *pc, npu_gedit *ge, int i, const qpat *p,
 	    (m->bias >= 0 && (!tmeta(ge, m->bias) ||
 			      tmeta(ge, m->bias)->dtype != NPU_DT_F32)))
 		FALL("a result or bias other than float32");
-	if (shape2(ge, m->x.src, &m->M, &m->K) < 0 ||
-	    shape2(ge, m->w.src, &kr, &kc) < 0)
+	if (p->layout == QW_OIHW) {
+		const char *cw = conv_refusal(ge, n, wm, m);
+		if (cw)
+			FALL("%s", cw);
+	} else if (shape2(ge, m->x.src, &m->M, &m->K) < 0 ||
+		   shape2(ge, m->w.src, &kr, &kc) < 0) {
 		FALL("operands that are not 2-d with concrete sizes");
-	m->N = p->layout == QW_NK ? kr : kc;
-	if ((p->layout == QW_NK ? kc : kr) != m->K)
-		FALL("inner sizes that differ");
-	if (m->w.scales && (m->w.axis != (p->layout == QW_NK ? 0 : 1) ||
+	} else {
+		m->N = p->layout == QW_NK ? kr : kc;
+		if ((p->layout == QW_NK ? kc : kr) != m->K)
+			FALL("inner sizes that differ");
+	}
+	if (m->w.scales && (m->w.axis != (p->layout == QW_KN ? 1 : 0) ||
 			    npu_reftensor_numel(m->w.scales) != m->N))
 		FALL("per-channel weight scales along the reduced dimension");
 	if (am->dtype == NPU_DT_U8) {
@@ -309,6 +349,12 @@ static int try_pat(pass_cx *pc, npu_gedit *ge, int i, const qpat *p,
 	if (m->x.zp != 0 && !pass_frozen(pc, ge, m->w.src))
 		FALL("activation zero point %lld with a weight that is not frozen "
 		     "(the column sums are precomputed)", (long long)m->x.zp);
+	if (p->layout == QW_OIHW && m->w.zp != 0)
+		FALL("weight zero point %lld (a convolution would need window "
+		     "sums of the activation)", (long long)m->w.zp);
+	if (p->layout == QW_OIHW && m->x.zp != 0 && m->padded)
+		FALL("activation zero point %lld with padding (the padded taps "
+		     "would have to hold the zero point)", (long long)m->x.zp);
 	/* raw sums of int8 products, the corrections and the corrected sums
 	 * must all be exact in fp32 lanes */
 	if (m->K > 1024 || (double)m->K * qrange(&m->x) * qrange(&m->w) > EXACT_F32 ||
@@ -424,11 +470,19 @@ static int frozen_row(pass_cx *pc, npu_gedit *ge, const qmatch *m, int scales)
 			continue;
 		}
 		for (int64_t k = 0; k < K; k++)
-			sum += m->p->layout == QW_NK ? w->data[n * K + k]
+			sum += m->p->layout != QW_KN ? w->data[n * K + k]
 						     : w->data[k * N + n];
 		c.data[n] = -(double)m->x.zp * (sum - (double)(K * m->w.zp));
 	}
-	npu_gmeta_set(&mt, NPU_DT_F32, 1, &N);
+	{
+		/* a convolution's per-channel values broadcast over [H][W] */
+		int64_t cs[3] = { N, 1, 1 };
+		npu_gmeta_set(&mt, NPU_DT_F32, m->p->layout == QW_OIHW ? 3 : 1, cs);
+	}
+	if (m->p->layout == QW_OIHW) {
+		c.ndim = 3;
+		c.shape[1] = c.shape[2] = 1;
+	}
 	idx = pass_add_frozen(pc, ge, m->anchor, m->w.node, &mt, &c);
 	npu_gmeta_clear(&mt);
 	npu_reftensor_free(&c);
@@ -483,6 +537,79 @@ static int row_correction(pass_cx *pc, npu_gedit *ge, const qmatch *m, int xv)
 	return s;
 }
 
+/* op(y, c) over the anchor's shape, named after it with suffix. */
+static int binary(pass_cx *pc, npu_gedit *ge, const qmatch *m,
+		  const char *target, const char *suffix, int y, int c)
+{
+	npu_gval a[2] = { npu_gv_node(y), npu_gv_node(c) };
+	char name[256];
+
+	snprintf(name, sizeof name, "%s_%s", npu_gedit_node(ge, m->anchor)->name,
+		 suffix);
+	return call(pc, ge, m->anchor, name, target, a, 2, NPU_DT_F32,
+		    tmeta(ge, m->anchor), m->anchor);
+}
+
+/*
+ * The convolution form: the same convolution on the int8 tensors (an
+ * int32 result: the mm template's implicit GEMM in int8), then the
+ * cast, the correction, the scale and the bias as [OC, 1, 1] rows.
+ */
+static int rewrite_conv(pass_cx *pc, npu_gedit *ge, const qmatch *m)
+{
+	int i = m->anchor, y, c, xv;
+	const npu_gnode *n = npu_gedit_node(ge, i);
+	const npu_gmeta *om = tmeta(ge, i);
+	npu_gval a[9];
+	char name[256];
+
+	if ((xv = activation(pc, ge, m)) < 0)
+		return -1;
+	for (int k = 0; k < 9; k++)
+		a[k] = n->args[k];          /* copied by the node maker */
+	a[0] = npu_gv_node(xv);
+	a[1] = npu_gv_node(m->w.src);
+	a[2].kind = NPU_GV_NONE;
+	snprintf(name, sizeof name, "%s_int8", n->name);
+	if ((y = call(pc, ge, i, name, "aten.convolution.default", a, 9,
+		      NPU_DT_I32, om, i)) < 0 ||
+	    pass_prov(pc, name, npu_gedit_node(ge, m->x.node)->name) < 0 ||
+	    pass_prov(pc, name, npu_gedit_node(ge, m->w.node)->name) < 0 ||
+	    (y = cast(pc, ge, i, y, NPU_DT_F32, om, i)) < 0)
+		return -1;
+	if (m->x.zp) {
+		if ((c = frozen_row(pc, ge, m, 0)) < 0 ||
+		    (y = binary(pc, ge, m, "aten.add.Tensor", "zp", y, c)) < 0)
+			return -1;
+	}
+	if (m->w.scales) {
+		if ((c = frozen_row(pc, ge, m, 1)) < 0 ||
+		    (y = binary(pc, ge, m, "aten.mul.Tensor", "scale", y, c)) < 0)
+			return -1;
+	} else if ((y = scalar_op(pc, ge, i, y, "aten.mul.Scalar", "scale", 1,
+				  m->x.scale * m->w.scale, 0, om, i)) < 0) {
+		return -1;
+	}
+	if (m->bias >= 0) {
+		/* bias [OC] as [OC, 1, 1] (a view: no code) */
+		int64_t bs[3] = { m->N, 1, 1 };
+		npu_gmeta mt = { 0 };
+		a[0] = npu_gv_node(m->bias);
+		if (npu_gv_ints(&a[1], bs, 3) < 0)
+			return npu_errf(pc->e, "out of memory");
+		npu_gmeta_set(&mt, NPU_DT_F32, 3, bs);
+		snprintf(name, sizeof name, "%s_bias3", n->name);
+		c = pass_add_call(pc, ge, i, name, "aten.view.default", a, 2, &mt, i);
+		npu_gval_clear(&a[1]);
+		npu_gmeta_clear(&mt);
+		if (c < 0 || (y = binary(pc, ge, m, "aten.add.Tensor", "bias", y, c)) < 0)
+			return -1;
+	}
+	npu_gedit_replace_uses(ge, i, y);
+	npu_gedit_kill(ge, i);
+	return 0;
+}
+
 /* Replaces the matched matmul by the int8 form (top of the file). */
 static int rewrite(pass_cx *pc, npu_gedit *ge, const qmatch *m)
 {
@@ -492,6 +619,8 @@ static int rewrite(pass_cx *pc, npu_gedit *ge, const qmatch *m)
 	npu_gval a[2];
 	char name[256];
 
+	if (m->p->layout == QW_OIHW)
+		return rewrite_conv(pc, ge, m);
 	if (m->wview >= 0) {
 		/* the int8 weight through the same transpose */
 		int64_t perm[2] = { 1, 0 }, ks[2] = { m->K, m->N };

@@ -564,7 +564,11 @@ int ref_conv(ref_op *op)
 		return npu_errf(op->e, "bias has %lld entries, not %lld",
 				(long long)npu_reftensor_numel(bias), (long long)p.o);
 	out_shape(&p, shape);
-	if (ref_out(op, 0, ref_promote(x->dtype, w->dtype), x->ndim, shape, &y) < 0)
+	/* int8 x int8 accumulates in int32, as _int_mm (the quant pass makes
+	 * this form; PyTorch has no integer convolution) */
+	if (ref_out(op, 0, x->dtype == NPU_DT_I8 && w->dtype == NPU_DT_I8 ?
+			   NPU_DT_I32 : ref_promote(x->dtype, w->dtype),
+		    x->ndim, shape, &y) < 0)
 		return -1;
 	cg = p.c / p.groups;
 	og = p.o / p.groups;

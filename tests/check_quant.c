@@ -394,6 +394,141 @@ START_TEST(t_int_mm_int32)
 END_TEST
 
 /*
+ * Convolutions: int8 activations (zero point 0, padded) and per-channel
+ * weights, relu and requantize fused (int8 output, bit-exact); the same
+ * weight against activations with zero point 5, which padding rules out
+ * (fall-back) and which without padding runs in int8 with the column
+ * corrections.
+ */
+static const char vgraph[] =
+	"{\"format\": \"fxgraph\", \"version\": 1, \"name\": \"qconv\""
+	", \"graph_kind\": \"inference\", \"nodes\": [{\"name\": \"x\""
+	", \"op\": \"placeholder\", \"target\": \"x\", \"args\": [], \"kwargs\": {}"
+	", \"kind\": \"input\", \"meta\": {\"shape\": [2, 8, 10, 10]"
+	", \"dtype\": \"float32\", \"stride\": [800, 100, 10, 1]"
+	", \"storage_offset\": 0}}, {\"name\": \"w\", \"op\": \"placeholder\""
+	", \"target\": \"w\", \"args\": [], \"kwargs\": {}, \"kind\": \"buffer\""
+	", \"meta\": {\"shape\": [16, 8, 3, 3], \"dtype\": \"int8\""
+	", \"stride\": [72, 9, 3, 1], \"storage_offset\": 0}}, {\"name\": \"ws\""
+	", \"op\": \"placeholder\", \"target\": \"ws\", \"args\": [], \"kwargs\": {}"
+	", \"kind\": \"buffer\", \"meta\": {\"shape\": [16], \"dtype\": \"float32\""
+	", \"stride\": [1], \"storage_offset\": 0}}, {\"name\": \"wz\""
+	", \"op\": \"placeholder\", \"target\": \"wz\", \"args\": [], \"kwargs\": {}"
+	", \"kind\": \"buffer\", \"meta\": {\"shape\": [16], \"dtype\": \"int64\""
+	", \"stride\": [1], \"storage_offset\": 0}}, {\"name\": \"b\""
+	", \"op\": \"placeholder\", \"target\": \"b\", \"args\": [], \"kwargs\": {}"
+	", \"kind\": \"parameter\", \"meta\": {\"shape\": [16]"
+	", \"dtype\": \"float32\", \"stride\": [1], \"storage_offset\": 0}}"
+	", {\"name\": \"q1\", \"op\": \"call_function\""
+	", \"target\": \"quantized_decomposed.quantize_per_tensor.default\""
+	", \"args\": [{\"node\": \"x\"}, 0.05, 0, -128, 127, {\"dtype\": \"int8\"}]"
+	", \"kwargs\": {}, \"meta\": {\"shape\": [2, 8, 10, 10]"
+	", \"dtype\": \"int8\", \"stride\": [800, 100, 10, 1]"
+	", \"storage_offset\": 0}}, {\"name\": \"dq1\", \"op\": \"call_function\""
+	", \"target\": \"quantized_decomposed.dequantize_per_tensor.default\""
+	", \"args\": [{\"node\": \"q1\"}, 0.05, 0, -128, 127"
+	", {\"dtype\": \"int8\"}], \"kwargs\": {}, \"meta\": {\"shape\": [2, 8, 10"
+	", 10], \"dtype\": \"float32\", \"stride\": [800, 100, 10, 1]"
+	", \"storage_offset\": 0}}, {\"name\": \"q2\", \"op\": \"call_function\""
+	", \"target\": \"quantized_decomposed.quantize_per_tensor.default\""
+	", \"args\": [{\"node\": \"x\"}, 0.05, 5, -128, 127, {\"dtype\": \"int8\"}]"
+	", \"kwargs\": {}, \"meta\": {\"shape\": [2, 8, 10, 10]"
+	", \"dtype\": \"int8\", \"stride\": [800, 100, 10, 1]"
+	", \"storage_offset\": 0}}, {\"name\": \"dq2\", \"op\": \"call_function\""
+	", \"target\": \"quantized_decomposed.dequantize_per_tensor.default\""
+	", \"args\": [{\"node\": \"q2\"}, 0.05, 5, -128, 127"
+	", {\"dtype\": \"int8\"}], \"kwargs\": {}, \"meta\": {\"shape\": [2, 8, 10"
+	", 10], \"dtype\": \"float32\", \"stride\": [800, 100, 10, 1]"
+	", \"storage_offset\": 0}}, {\"name\": \"dqw\", \"op\": \"call_function\""
+	", \"target\": \"quantized_decomposed.dequantize_per_channel.default\""
+	", \"args\": [{\"node\": \"w\"}, {\"node\": \"ws\"}, {\"node\": \"wz\"}, 0"
+	", -127, 127, {\"dtype\": \"int8\"}], \"kwargs\": {}"
+	", \"meta\": {\"shape\": [16, 8, 3, 3], \"dtype\": \"float32\""
+	", \"stride\": [72, 9, 3, 1], \"storage_offset\": 0}}, {\"name\": \"cv1\""
+	", \"op\": \"call_function\", \"target\": \"aten.convolution.default\""
+	", \"args\": [{\"node\": \"dq1\"}, {\"node\": \"dqw\"}, {\"node\": \"b\"}, [1"
+	", 1], [1, 1], [1, 1], false, [0, 0], 1], \"kwargs\": {}"
+	", \"meta\": {\"shape\": [2, 16, 10, 10], \"dtype\": \"float32\""
+	", \"stride\": [1600, 100, 10, 1], \"storage_offset\": 0}}"
+	", {\"name\": \"r1\", \"op\": \"call_function\""
+	", \"target\": \"aten.relu.default\", \"args\": [{\"node\": \"cv1\"}]"
+	", \"kwargs\": {}, \"meta\": {\"shape\": [2, 16, 10, 10]"
+	", \"dtype\": \"float32\", \"stride\": [1600, 100, 10, 1]"
+	", \"storage_offset\": 0}}, {\"name\": \"qo\", \"op\": \"call_function\""
+	", \"target\": \"quantized_decomposed.quantize_per_tensor.default\""
+	", \"args\": [{\"node\": \"r1\"}, 0.1, -3, -128, 127"
+	", {\"dtype\": \"int8\"}], \"kwargs\": {}, \"meta\": {\"shape\": [2, 16, 10"
+	", 10], \"dtype\": \"int8\", \"stride\": [1600, 100, 10, 1]"
+	", \"storage_offset\": 0}}, {\"name\": \"cv2\", \"op\": \"call_function\""
+	", \"target\": \"aten.convolution.default\", \"args\": [{\"node\": \"dq2\"}"
+	", {\"node\": \"dqw\"}, {\"node\": \"b\"}, [1, 1], [1, 1], [1, 1], false"
+	", [0, 0], 1], \"kwargs\": {}, \"meta\": {\"shape\": [2, 16, 10, 10]"
+	", \"dtype\": \"float32\", \"stride\": [1600, 100, 10, 1]"
+	", \"storage_offset\": 0}}, {\"name\": \"cv3\", \"op\": \"call_function\""
+	", \"target\": \"aten.convolution.default\", \"args\": [{\"node\": \"dq2\"}"
+	", {\"node\": \"dqw\"}, null, [1, 1], [0, 0], [1, 1], false, [0, 0]"
+	", 1], \"kwargs\": {}, \"meta\": {\"shape\": [2, 16, 8, 8]"
+	", \"dtype\": \"float32\", \"stride\": [1024, 64, 8, 1]"
+	", \"storage_offset\": 0}}, {\"name\": \"output\", \"op\": \"output\""
+	", \"target\": \"output\", \"args\": [[{\"node\": \"qo\"}, {\"node\": \"cv2\"}"
+	", {\"node\": \"cv3\"}]], \"kwargs\": {}}]}";
+
+START_TEST(t_conv)
+{
+	seen s = { .expect = "matched dq_conv+relu+requantize at cv1" };
+	fxrun fr = { .inspect = inspect, .inspect_ctx = &s };
+	char gpath[1024], vpath[1024];
+	static float x[2 * 8 * 10 * 10];
+	float ws[16], b[16];
+	int8_t w[16 * 72];
+	int64_t wz[16] = { 0 };
+	npu_tensor t[5] = {
+		{ .name = "x", .dtype = NPU_DT_F32, .ndim = 4, .shape = { 2, 8, 10, 10 },
+		  .nbytes = sizeof x, .data = x },
+		{ .name = "w", .dtype = NPU_DT_I8, .ndim = 4, .shape = { 16, 8, 3, 3 },
+		  .nbytes = sizeof w, .data = w },
+		{ .name = "ws", .dtype = NPU_DT_F32, .ndim = 1, .shape = { 16 },
+		  .nbytes = sizeof ws, .data = ws },
+		{ .name = "wz", .dtype = NPU_DT_I64, .ndim = 1, .shape = { 16 },
+		  .nbytes = sizeof wz, .data = wz },
+		{ .name = "b", .dtype = NPU_DT_F32, .ndim = 1, .shape = { 16 },
+		  .nbytes = sizeof b, .data = b },
+	};
+	npu_stfile st;
+	npu_err e;
+	FILE *f;
+
+	fx_setup_tmp();
+	for (int i = 0; i < 2 * 8 * 10 * 10; i++)
+		x[i] = (float)((i * 53) % 509) / 509.0f * 6.0f - 3.0f;
+	for (int i = 0; i < 16 * 72; i++)
+		w[i] = (int8_t)((i * 37) % 255 - 127);
+	for (int n = 0; n < 16; n++) {
+		ws[n] = 0.002f * (float)(1 + n % 3);
+		b[n] = 0.05f * (float)(n - 8);
+	}
+	snprintf(gpath, sizeof gpath, "%s/g.json", fx_tmpdir);
+	snprintf(vpath, sizeof vpath, "%s/v.safetensors", fx_tmpdir);
+	ck_assert_ptr_nonnull(f = fopen(gpath, "w"));
+	fputs(vgraph, f);
+	fclose(f);
+	ck_assert_msg(npu_st_write(vpath, t, 5, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_msg(npu_st_read(&st, vpath, &e) == 0, "%s", e.msg);
+	fx_run_values(gpath, &st, 0, &fr);
+	npu_st_free(&st);
+	ck_assert_int_eq(s.expect_n, 1);
+	ck_assert_int_eq(s.matched, 2);
+	ck_assert_int_eq(s.fellback, 1);
+	ck_assert_int_eq(s.host, 0);
+	ck_assert_uint_eq(fr.host_calls, 0);
+	ck_assert_int_eq(s.mm_i8, 2);
+	unlink(gpath);
+	unlink(vpath);
+	fx_teardown_tmp();
+}
+END_TEST
+
+/*
  * fp8: x scaled, clamped and cast to e4m3, times an e4m3 weight by
  * torch._scaled_mm with per-tensor scales; the array runs e4m3 with fp32
  * accumulation.  A hand-written graph (tests/data/fx/fp8_mm, values from
@@ -429,6 +564,7 @@ int main(void)
 	tcase_add_test(tc, t_standalone_and_fallback);
 	tcase_add_test(tc, t_weight_zero_point);
 	tcase_add_test(tc, t_uint8_per_channel);
+	tcase_add_test(tc, t_conv);
 	tcase_add_test(tc, t_fp8_mm);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
