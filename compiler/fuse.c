@@ -1640,10 +1640,12 @@ static int fill_kern(fz *z, int node, const char *name, int ndim,
 		     const int64_t *shape, int src, double f, int dst,
 		     int64_t off, const int64_t *st);
 
-/* taps of a grouped convolution the ew form takes: each reads two
+/* taps of a grouped convolution one ew kernel takes: each reads two
  * operands (image view, weight) and a kernel has at most 64; a 5x5
- * depthwise window fits */
+ * depthwise window fits.  Larger windows chain kernels through partial
+ * sums, up to GCONV_MAX_PARTS of them. */
 #define GCONV_MAX_TAPS 25
+#define GCONV_MAX_PARTS 16
 
 /* Kernel k's part of a grouped convolution: the sum over the group's
  * input channels and the window of (strided view of the padded image) *
@@ -1651,7 +1653,8 @@ static int fill_kern(fz *z, int node, const char *name, int ndim,
  * is [N, G, OH, OW] (G = C_out when o is fixed by the space itself). */
 static int gconv_taps(fz *z, int k, int node, int xv, const int64_t *xst,
 		      const int64_t *tst, int64_t xoff, int w, int64_t wch,
-		      int64_t o, const int64_t *ks, const int64_t *dil, int64_t icg)
+		      int64_t o, const int64_t *ks, const int64_t *dil,
+		      int64_t t0, int64_t t1)
 {
 	npu_kir *ir = z->ir;
 	const npu_kval *W = &ir->v[w];
@@ -1659,23 +1662,80 @@ static int gconv_taps(fz *z, int k, int node, int xv, const int64_t *xst,
 	int r = -1;
 
 	wst[1] = wch;
-	for (int64_t j = 0; j < icg; j++)
-		for (int64_t kh = 0; kh < ks[0]; kh++)
-			for (int64_t kw = 0; kw < ks[1]; kw++) {
-				int64_t xo = xoff + j * tst[0] + kh * dil[0] * tst[1] +
-					     kw * dil[1] * tst[2];
-				int64_t wo = W->off + o * W->stride[0] + j * W->stride[1] +
-					     kh * W->stride[2] + kw * W->stride[3];
-				int ox = npu_kir_opnd(&ir->k[k], xv, 0, xo, xst);
-				int ow = npu_kir_opnd(&ir->k[k], root_of(ir, w), 0, wo, wst);
-				int lx = xadd(z, k, NPU_X_LOAD, 0, ox, 0, 0, 0, node);
-				int lw = xadd(z, k, NPU_X_LOAD, 0, ow, 0, 0, 0, node);
-				int p = xadd(z, k, NPU_X_BIN, NPU_OP_VMUL, lx, lw, 0, 0, node);
-				if (ox < 0 || ow < 0 || lx < 0 || lw < 0 || p < 0)
-					return npu_errf(z->e, "out of memory");
-				r = r < 0 ? p : xadd(z, k, NPU_X_BIN, NPU_OP_VADD, r, p, 0, 0, node);
-			}
+	for (int64_t t = t0; t < t1; t++) {
+		int64_t j = t / (ks[0] * ks[1]), kh = t / ks[1] % ks[0];
+		int64_t kw = t % ks[1];
+		int64_t xo = xoff + j * tst[0] + kh * dil[0] * tst[1] +
+			     kw * dil[1] * tst[2];
+		int64_t wo = W->off + o * W->stride[0] + j * W->stride[1] +
+			     kh * W->stride[2] + kw * W->stride[3];
+		int ox = npu_kir_opnd(&ir->k[k], xv, 0, xo, xst);
+		int ow = npu_kir_opnd(&ir->k[k], root_of(ir, w), 0, wo, wst);
+		int lx = xadd(z, k, NPU_X_LOAD, 0, ox, 0, 0, 0, node);
+		int lw = xadd(z, k, NPU_X_LOAD, 0, ow, 0, 0, 0, node);
+		int p = xadd(z, k, NPU_X_BIN, NPU_OP_VMUL, lx, lw, 0, 0, node);
+		if (ox < 0 || ow < 0 || lx < 0 || lw < 0 || p < 0)
+			return npu_errf(z->e, "out of memory");
+		r = r < 0 ? p : xadd(z, k, NPU_X_BIN, NPU_OP_VADD, r, p, 0, 0, node);
+	}
 	return r;
+}
+
+/* A kernel of the grouped convolution over [N, G, OH, OW]. */
+static int gconv_kern(fz *z, int node, const int64_t *osh, int64_t g,
+		      int64_t o, int64_t t0)
+{
+	npu_kir *ir = z->ir;
+	int k = new_kern(z, NPU_KK_EW, node);
+	char nm[300];
+
+	if (k < 0)
+		return -1;
+	ir->k[k].ndim = 4;
+	ir->k[k].shape[0] = osh[0];
+	ir->k[k].shape[1] = g;
+	ir->k[k].shape[2] = osh[2];
+	ir->k[k].shape[3] = osh[3];
+	if (o || t0) {
+		snprintf(nm, sizeof nm, "%s.%lld.%lld", z->g->nodes[node].name,
+			 (long long)o, (long long)t0);
+		free(ir->k[k].name);
+		ir->k[k].name = strdup(nm);
+	}
+	return k;
+}
+
+/* A partial sum of taps: stored by kernel k into a new fp32 buffer
+ * (*part, when store) or read into it and added to r (when not). */
+static int gconv_part(fz *z, int k, int node, int r, int *part, int store)
+{
+	npu_kir *ir = z->ir;
+	npu_kern *K = &ir->k[k];
+	int64_t st[NPU_MAX_DIMS];
+	int o, l;
+	char nm[300];
+
+	if (store) {
+		snprintf(nm, sizeof nm, "%s.part", K->name);
+		if ((*part = npu_kir_val(ir, nm, node, NPU_DT_F32, 4, K->shape)) < 0)
+			return npu_errf(z->e, "out of memory");
+		ir->v[*part].needed = 1;
+	}
+	npu_kir_contig(4, ir->v[*part].shape, st);
+	o = npu_kir_opnd(K, *part, store, 0, st);
+	if (o < 0)
+		return npu_errf(z->e, "out of memory");
+	if (store) {
+		npu_xins sx = { .op = NPU_X_STORE, .a = r, .b = o, .node = node };
+		if (npu_kir_x(K, sx) < 0)
+			return npu_errf(z->e, "out of memory");
+		ir->v[*part].producer = k;
+		close_cur(z);
+		return 0;
+	}
+	if ((l = xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node)) < 0)
+		return -1;
+	return xadd(z, k, NPU_X_BIN, NPU_OP_VADD, l, r, 0, 0, node);
 }
 
 /*
@@ -1696,7 +1756,7 @@ static int do_gconv(fz *z, int node, int64_t g, const int64_t *st,
 	const npu_gnode *n = &z->g->nodes[node];
 	const npu_gmeta *m = tmeta(n, 0);
 	int x, w, bias = -1, xv, out = -1, r = -1;
-	int64_t ks[2], icg, ocg, xst[NPU_MAX_DIMS] = { 0 }, tst[3];
+	int64_t ks[2], icg, ocg, ntaps, xst[NPU_MAX_DIMS] = { 0 }, tst[3];
 	int64_t sp[NPU_MAX_DIMS], xoff;
 	int64_t osh[4];
 	char nm[300];
@@ -1715,8 +1775,9 @@ static int do_gconv(fz *z, int node, int64_t g, const int64_t *st,
 	ocg = m->shape[1].v / g;
 	ks[0] = ir->v[w].shape[2];
 	ks[1] = ir->v[w].shape[3];
-	if (icg * ks[0] * ks[1] > GCONV_MAX_TAPS)
-		return host_kern(z, node, "grouped convolution with more than 25 taps per output");
+	ntaps = icg * ks[0] * ks[1];
+	if (ntaps > GCONV_MAX_TAPS * GCONV_MAX_PARTS)
+		return host_kern(z, node, "grouped convolution with too many taps per output");
 	for (int d = 0; d < 4; d++)
 		osh[d] = m->shape[d].v;
 	if (pad[0] || pad[1]) {
@@ -1761,25 +1822,22 @@ static int do_gconv(fz *z, int node, int64_t g, const int64_t *st,
 		ir->v[out].needed = 1;
 	}
 	for (int64_t o = 0; o < ocg; o++) {
-		int k = new_kern(z, NPU_KK_EW, node);
-		npu_kern *K;
-		if (k < 0)
-			return -1;
-		K = &ir->k[k];
-		K->ndim = 4;
-		K->shape[0] = osh[0];
-		K->shape[1] = g;
-		K->shape[2] = osh[2];
-		K->shape[3] = osh[3];
-		if (ocg > 1) {
-			snprintf(nm, sizeof nm, "%s.%lld", n->name, (long long)o);
-			free(K->name);
-			K->name = strdup(nm);
+		int k = -1, part = -1;
+		/* a kernel takes GCONV_MAX_TAPS taps; more add up through
+		 * fp32 partial sums (a 7x7 depthwise window: two) */
+		for (int64_t t0 = 0; t0 < ntaps; t0 += GCONV_MAX_TAPS) {
+			int64_t t1 = t0 + GCONV_MAX_TAPS < ntaps ? t0 + GCONV_MAX_TAPS : ntaps;
+			if ((k = gconv_kern(z, node, osh, g, o, t0)) < 0)
+				return -1;
+			r = gconv_taps(z, k, node, xv, xst, tst, xoff, w,
+				       ocg * ir->v[w].stride[0], o, ks, dil, t0, t1);
+			if (r >= 0 && part >= 0)
+				r = gconv_part(z, k, node, r, &part, 0);
+			if (r < 0)
+				return -1;
+			if (t1 < ntaps && gconv_part(z, k, node, r, &part, 1) < 0)
+				return -1;
 		}
-		r = gconv_taps(z, k, node, xv, xst, tst, xoff, w,
-			       ocg * ir->v[w].stride[0], o, ks, dil, icg);
-		if (r < 0)
-			return -1;
 		if (bias >= 0) {
 			int64_t bs[NPU_MAX_DIMS] = { 0 };
 			int ob, lb;
@@ -1819,8 +1877,9 @@ static int do_gconv(fz *z, int node, int64_t g, const int64_t *st,
 	if (ocg > 1)
 		ir->nodeval[node] = out;
 	npu_kir_decide(ir, 1, "%s: grouped convolution (groups %lld) as %lld ew kernel%s of %lld strided taps",
-		       n->name, (long long)g, (long long)ocg, ocg > 1 ? "s" : "",
-		       (long long)(icg * ks[0] * ks[1]));
+		       n->name, (long long)g,
+		       (long long)(ocg * ((ntaps + GCONV_MAX_TAPS - 1) / GCONV_MAX_TAPS)),
+		       ocg > 1 || ntaps > GCONV_MAX_TAPS ? "s" : "", (long long)ntaps);
 	return 0;
 }
 
@@ -2484,31 +2543,27 @@ static int do_index(fz *z, int node)
 	return index_copies(z, node, x, p, offs, B);
 }
 
-/*
- * max_pool2d (its indices unused): the input copied into a -inf padded
- * buffer, then one ew kernel takes the max of KH*KW strided views of it.
- */
-static int do_maxpool(fz *z, int node)
-{
-	npu_kir *ir = z->ir;
-	const npu_gnode *n = &z->g->nodes[node];
-	const npu_gmeta *m = tmeta(n, 0);
-	int64_t ks[2], st[2], pd[2] = { 0, 0 }, dl[2] = { 1, 1 };
-	int64_t psh[NPU_MAX_DIMS], pst[NPU_MAX_DIMS], ist[NPU_MAX_DIMS];
-	int64_t osh[NPU_MAX_DIMS];
-	double ceil_mode = 0;
-	int x, pv, k, r = -1, *vals;
-	char nm[300];
+/* A 2-d pooling window: kernel, stride, padding; avg: the divisor. */
+typedef struct poolwin {
+	int64_t ks[2], st[2], pd[2];
+	int avg;
+	double div;
+} poolwin;
 
-	if (!m || n->nargs < 2 || n->args[0].kind != NPU_GV_NODE ||
-	    ilist(&n->args[1], ks, 2))
-		return host_kern(z, node, "max_pool2d of this form");
-	if (n->nargs < 3 || ilist(&n->args[2], st, 2))
-		st[0] = ks[0], st[1] = ks[1];
-	if (n->nargs > 3 && ilist(&n->args[3], pd, 2))
-		return host_kern(z, node, "max_pool2d of this form");
-	if (n->nargs > 4 && ilist(&n->args[4], dl, 2))
-		return host_kern(z, node, "max_pool2d of this form");
+/* max_pool2d's arguments; 1: not a form the ew lowering takes */
+static int maxpool_args(fz *z, int node, poolwin *pw)
+{
+	const npu_gnode *n = &z->g->nodes[node];
+	int64_t dl[2] = { 1, 1 };
+	double ceil_mode = 0;
+
+	if (ilist(&n->args[1], pw->ks, 2))
+		return 1;
+	if (n->nargs < 3 || ilist(&n->args[2], pw->st, 2))
+		pw->st[0] = pw->ks[0], pw->st[1] = pw->ks[1];
+	if ((n->nargs > 3 && ilist(&n->args[3], pw->pd, 2)) ||
+	    (n->nargs > 4 && ilist(&n->args[4], dl, 2)))
+		return 1;
 	if (n->nargs > 5)
 		gnum(&n->args[5], &ceil_mode);
 	for (int i = 0; i < z->g->nnodes; i++) {
@@ -2517,60 +2572,138 @@ static int do_maxpool(fz *z, int node)
 		if (u->aop == NPU_AOP_GETITEM && u->nargs > 1 &&
 		    u->args[0].kind == NPU_GV_NODE && u->args[0].u.node == node &&
 		    !gnum(&u->args[1], &idx) && idx != 0)
-			return host_kern(z, node, "max_pool2d whose indices are used");
+			return 1;       /* its indices are used */
 	}
-	x = node_val(z, n->args[0].u.node);
-	if (x < 0 || ir->v[x].ndim != 4 || m->ndim != 4 || dl[0] != 1 ||
-	    dl[1] != 1 || ceil_mode || !isfloat(ir->v[x].dtype))
-		return host_kern(z, node, "max_pool2d with dilation, ceil_mode or other types");
-	memcpy(psh, ir->v[x].shape, sizeof psh);
-	psh[2] += 2 * pd[0];
-	psh[3] += 2 * pd[1];
-	snprintf(nm, sizeof nm, "%s.pad", n->name);
-	if ((pv = npu_kir_val(ir, nm, node, ir->v[x].dtype, 4, psh)) < 0)
-		return npu_errf(z->e, "out of memory");
-	ir->v[pv].needed = 1;
-	npu_kir_contig(4, psh, pst);
-	if (fill_kern(z, node, nm, 4, psh, -1, -INFINITY, pv, 0, pst) < 0)
-		return -1;
-	snprintf(nm, sizeof nm, "%s.in", n->name);
-	if (fill_kern(z, node, nm, 4, ir->v[x].shape, x, 0, pv,
-		      pd[0] * pst[2] + pd[1] * pst[3], pst) < 0)
-		return -1;
+	return dl[0] != 1 || dl[1] != 1 || ceil_mode;
+}
+
+/* avg_pool2d's, and _adaptive_avg_pool2d's when the sizes divide (then
+ * it is an avg_pool2d with kernel = stride = in / out) */
+static int avgpool_args(fz *z, int node, int64_t h, int64_t w, poolwin *pw)
+{
+	const npu_gnode *n = &z->g->nodes[node];
+	double ceil_mode = 0, incl = 1, dv = 0;
+	int64_t os[2];
+
+	pw->avg = 1;
+	if (n->aop == NPU_AOP_ADAPTIVE_AVG_POOL2D) {
+		if (ilist(&n->args[1], os, 2) || os[0] <= 0 || os[1] <= 0 ||
+		    h % os[0] || w % os[1])
+			return 1;
+		pw->ks[0] = pw->st[0] = h / os[0];
+		pw->ks[1] = pw->st[1] = w / os[1];
+		pw->div = (double)(pw->ks[0] * pw->ks[1]);
+		return 0;
+	}
+	if (ilist(&n->args[1], pw->ks, 2))
+		return 1;
+	if (n->nargs < 3 || ilist(&n->args[2], pw->st, 2))
+		pw->st[0] = pw->ks[0], pw->st[1] = pw->ks[1];
+	if (n->nargs > 3 && ilist(&n->args[3], pw->pd, 2))
+		return 1;
+	if (n->nargs > 4)
+		gnum(&n->args[4], &ceil_mode);
+	if (n->nargs > 5)
+		gnum(&n->args[5], &incl);
+	pw->div = (double)(pw->ks[0] * pw->ks[1]);
+	if (n->nargs > 6 && n->args[6].kind != NPU_GV_NONE) {
+		if (gnum(&n->args[6], &dv) || dv == 0)
+			return 1;
+		pw->div = dv;
+	}
+	/* without the padding in the count the divisor varies at the edges */
+	return ceil_mode || (!incl && (pw->pd[0] || pw->pd[1]));
+}
+
+/*
+ * max_pool2d (its indices unused), avg_pool2d and _adaptive_avg_pool2d
+ * (when the sizes divide): the input copied into a padded buffer (-inf
+ * for max, 0 for avg; no copy without padding), then one ew kernel takes
+ * the max, or the sum divided by the window, of KH*KW strided views.
+ */
+static int do_pool(fz *z, int node)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	poolwin pw = { .pd = { 0, 0 } };
+	int64_t psh[NPU_MAX_DIMS], pst[NPU_MAX_DIMS], ist[NPU_MAX_DIMS], poff = 0;
+	int x, pv, k, r = -1, *vals, bad;
+	char nm[300];
+
+	if (!m || n->nargs < 2 || n->args[0].kind != NPU_GV_NODE ||
+	    (x = node_val(z, n->args[0].u.node)) < 0 || ir->v[x].ndim != 4 ||
+	    m->ndim != 4 || !isfloat(ir->v[x].dtype) || ir->v[x].isconst)
+		return host_kern(z, node, "pooling of other types or ranks");
+	bad = n->aop == NPU_AOP_MAX_POOL2D
+	      ? maxpool_args(z, node, &pw)
+	      : avgpool_args(z, node, ir->v[x].shape[2], ir->v[x].shape[3], &pw);
+	if (bad)
+		return host_kern(z, node, "pooling with dilation, ceil_mode, used indices, or an edge-dependent divisor");
+	if (pw.pd[0] || pw.pd[1]) {
+		memcpy(psh, ir->v[x].shape, sizeof psh);
+		psh[2] += 2 * pw.pd[0];
+		psh[3] += 2 * pw.pd[1];
+		snprintf(nm, sizeof nm, "%s.pad", n->name);
+		if ((pv = npu_kir_val(ir, nm, node, ir->v[x].dtype, 4, psh)) < 0)
+			return npu_errf(z->e, "out of memory");
+		ir->v[pv].needed = 1;
+		npu_kir_contig(4, psh, pst);
+		if (fill_kern(z, node, nm, 4, psh, -1, pw.avg ? 0 : -INFINITY, pv, 0, pst) < 0)
+			return -1;
+		snprintf(nm, sizeof nm, "%s.in", n->name);
+		if (fill_kern(z, node, nm, 4, ir->v[x].shape, x, 0, pv,
+			      pw.pd[0] * pst[2] + pw.pd[1] * pst[3], pst) < 0)
+			return -1;
+	} else {
+		/* no padding: the windows are views of the input itself */
+		pv = root_of(ir, x);
+		ir->v[pv].needed = 1;
+		memcpy(pst, ir->v[x].stride, sizeof pst);
+		poff = ir->v[x].off;
+	}
 	if ((k = new_kern(z, NPU_KK_EW, node)) < 0)
 		return -1;
 	ir->k[k].ndim = 4;
 	for (int d = 0; d < 4; d++)
-		osh[d] = ir->k[k].shape[d] = m->shape[d].v;
-	(void)osh;
+		ir->k[k].shape[d] = m->shape[d].v;
 	ist[0] = pst[0];
 	ist[1] = pst[1];
-	ist[2] = st[0] * pst[2];
-	ist[3] = st[1] * pst[3];
-	for (int64_t kh = 0; kh < ks[0]; kh++)
-		for (int64_t kw = 0; kw < ks[1]; kw++) {
-			int o = npu_kir_opnd(&ir->k[k], pv, 0, kh * pst[2] + kw, ist);
+	ist[2] = pw.st[0] * pst[2];
+	ist[3] = pw.st[1] * pst[3];
+	for (int64_t kh = 0; kh < pw.ks[0]; kh++)
+		for (int64_t kw = 0; kw < pw.ks[1]; kw++) {
+			int o = npu_kir_opnd(&ir->k[k], pv, 0,
+					     poff + kh * pst[2] + kw * pst[3], ist);
 			int l = xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node);
 			if (o < 0 || l < 0)
 				return npu_errf(z->e, "out of memory");
-			r = r < 0 ? l : xadd(z, k, NPU_X_BIN, NPU_OP_VMAX, r, l, 0, 0, node);
+			r = r < 0 ? l : xadd(z, k, NPU_X_BIN, pw.avg ? NPU_OP_VADD : NPU_OP_VMAX,
+					     r, l, 0, 0, node);
 		}
+	if (pw.avg && pw.div != 1 &&
+	    (r = xadd(z, k, NPU_X_BINI, NPU_OP_VDIVI, r, 0, 0, (float)pw.div, node)) < 0)
+		return -1;
 	z->cur = k;
 	if (def_val(z, k, node, r, LV_ELEM) < 0)
 		return -1;
-	if (!(vals = calloc((size_t)n->nmeta + 1, sizeof *vals)))
-		return npu_errf(z->e, "out of memory");
-	vals[0] = ir->nodeval[node];
-	for (int i = 1; i < n->nmeta; i++) {
-		snprintf(nm, sizeof nm, "%s.%d", n->name, i);
-		vals[i] = -1;
-		if (n->meta[i].kind == NPU_GM_TENSOR &&
-		    (vals[i] = meta_val(z, node, i, nm)) >= 0)
-			ir->v[vals[i]].isconst = 1;
+	if (n->multi) {
+		/* max_pool2d's unused indices: an empty placeholder value */
+		if (!(vals = calloc((size_t)n->nmeta + 1, sizeof *vals)))
+			return npu_errf(z->e, "out of memory");
+		vals[0] = ir->nodeval[node];
+		for (int i = 1; i < n->nmeta; i++) {
+			snprintf(nm, sizeof nm, "%s.%d", n->name, i);
+			vals[i] = -1;
+			if (n->meta[i].kind == NPU_GM_TENSOR &&
+			    (vals[i] = meta_val(z, node, i, nm)) >= 0)
+				ir->v[vals[i]].isconst = 1;
+		}
+		ir->nodevals[node] = vals;
 	}
-	ir->nodevals[node] = vals;
-	npu_kir_decide(ir, 1, "%s: max_pool2d as the max of %lld strided views of a -inf padded copy",
-		       n->name, (long long)(ks[0] * ks[1]));
+	npu_kir_decide(ir, 1, "%s: %s of %lld strided views%s", n->name,
+		       pw.avg ? "average" : "max", (long long)(pw.ks[0] * pw.ks[1]),
+		       pw.pd[0] || pw.pd[1] ? " of a padded copy" : " of the input");
 	return 0;
 }
 
@@ -2690,7 +2823,7 @@ static int do_node(fz *z, int i)
 	if (lk == NPU_LK_BN)
 		return do_bn(z, i);
 	if (lk == NPU_LK_POOL)
-		return do_maxpool(z, i);
+		return do_pool(z, i);
 	if (lk == NPU_LK_GATHER)
 		return do_embedding(z, i);
 	if (lk == NPU_LK_CAT)

@@ -59,9 +59,11 @@ END_TEST
  * Single ops in forms the fixtures do not reach: cumsum over lengths
  * that are not powers of two, over the last dim and the first, of length 1;
  * grouped convolutions with a channel multiplier, stride and dilation,
- * with padding and no bias.  Each is a one-node graph written to the
- * temporary folder, run with generated values against the fp64
- * reference, and must make no host call.
+ * with padding and no bias, with more taps than one kernel takes (7x7
+ * depthwise); average pooling with and without padding, adaptive average
+ * pooling to a size that divides the input.  Each is a one-node graph
+ * written to the temporary folder, run with generated values against
+ * the fp64 reference, and must make no host call.
  */
 typedef struct op_case {
 	const char *target, *args;	/* args: JSON after the input node */
@@ -80,6 +82,18 @@ static const op_case ops[] = {
 	{ "aten.convolution.default",
 	  "{\"node\": \"w\"}, null, [1, 1], [1, 1], [1, 1], false, [0, 0], 3",
 	  "float32", { 2, 6, 5, 5 }, { 6, 2, 3, 3 }, { 2, 6, 5, 5 } },
+	{ "aten.convolution.default",	/* ConvNeXt's 7x7 depthwise: 2 kernels */
+	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [1, 1], [3, 3], [1, 1], false, [0, 0], 4",
+	  "float32", { 1, 4, 9, 9 }, { 4, 1, 7, 7 }, { 1, 4, 9, 9 } },
+	{ "aten.convolution.default",	/* 4 x 3 x 3 taps, 2 outputs per group */
+	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [1, 1], [1, 1], [1, 1], false, [0, 0], 2",
+	  "float32", { 1, 8, 6, 6 }, { 4, 4, 3, 3 }, { 1, 4, 6, 6 } },
+	{ "aten.avg_pool2d.default", "[2, 2], [2, 2]", "float32",
+	  { 1, 3, 8, 8 }, { 0 }, { 1, 3, 4, 4 } },
+	{ "aten.avg_pool2d.default", "[3, 3], [1, 1], [1, 1]", "float32",
+	  { 2, 4, 5, 5 }, { 0 }, { 2, 4, 5, 5 } },
+	{ "aten._adaptive_avg_pool2d.default", "[3, 2]", "float32",
+	  { 1, 4, 6, 6 }, { 0 }, { 1, 4, 3, 2 } },
 };
 
 /* "[a, b, c]" of a 0-terminated shape; contiguous strides when st */
