@@ -63,9 +63,17 @@ static void panel(emit_t *g, int q1, int q2, uint64_t dram, uint64_t local,
  * per k = (ic, kh, kw); first loads the image when the block starts one.
  * Channels split over two engines, each gathering from what it loaded.
  */
+/* Units of conv_panel's work: a round of channels (one per engine) and a
+ * kernel row kh. */
+static int64_t conv_units(const npu_kern *K, int ne)
+{
+	return ((K->cv_ic + ne - 1) / ne + 1) * K->cv_kh;
+}
+
 static void conv_panel(emit_t *g, const npu_kern *K, const npu_emitctx *c,
 		       const blk *L, int newimg, uint64_t img, int64_t Hp,
-		       int64_t Wp, uint64_t panelb, const int *eng, int ne)
+		       int64_t Wp, uint64_t panelb, const int *eng, int ne,
+		       int64_t u0, int64_t u1)
 {
 	const npu_kopnd *X = &K->ops[K->mm_b];
 	int esz = npu_dtype_size(K->mm_dtype);
@@ -74,7 +82,7 @@ static void conv_panel(emit_t *g, const npu_kern *K, const npu_emitctx *c,
 	uint64_t xbase = c->ir->v[X->val].daddr;
 
 	/* channel group h = [h * IC / ne, (h + 1) * IC / ne) on engine eng[h] */
-	if (newimg)
+	if (newimg && u0 == 0)
 		for (int h = 0; h < ne; h++) {
 			int64_t c0 = h * IC / ne, c1 = (h + 1) * IC / ne;
 			int q = eng[h];
@@ -87,31 +95,30 @@ static void conv_panel(emit_t *g, const npu_kern *K, const npu_emitctx *c,
 				      c1 - c0, X->stride[1] * esz, Hp * Wp * esz);
 		}
 	/*
-	 * Round robin over the engines, a channel at a time: each engine's
-	 * queue holds few entries, and with the channel groups emitted one
-	 * after the other the scalar unit waited on the first engine's full
-	 * queue while the others had nothing to do.
+	 * Round robin over the engines, a channel and kernel row at a time
+	 * (units u0 .. u1 - 1): each engine's queue holds few entries, and
+	 * with the channel groups emitted one after the other the scalar
+	 * unit waited on the first engine's full queue while the others had
+	 * nothing to do.
 	 */
-	int64_t gmax = (IC + ne - 1) / ne + 1;
-	for (int64_t j = 0; j < gmax; j++)
+	for (int64_t u = u0; u < u1; u++)
 		for (int h = 0; h < ne; h++) {
-			int64_t ic = h * IC / ne + j;
+			int64_t ic = h * IC / ne + u / K->cv_kh, kh = u % K->cv_kh;
 			if (ic >= (h + 1) * IC / ne)
 				continue;
-			for (int64_t kh = 0; kh < K->cv_kh; kh++)
-				for (int64_t kw = 0; kw < K->cv_kw; kw++) {
-					int64_t k = (ic * K->cv_kh + kh) * K->cv_kw + kw;
-					int q = eng[h]; /* the engine that loaded channel ic */
-					uint64_t src = img + (uint64_t)((ic * Hp * Wp + (oh0 * K->cv_sh + kh) * Wp + kw) * esz);
-					uint64_t dst = panelb + (uint64_t)(k * L->nn * esz);
-					if (K->cv_sw == 1)
-						npu_emit_dmaf(g, q, NPU_OP_DCP, dst, src, OW * esz, rows,
-							      K->cv_sh * Wp * esz, OW * esz, 1, 0, 0);
-					else
-						npu_emit_dmaf(g, q, NPU_OP_DCP, dst, src, esz, OW,
-							      K->cv_sw * esz, esz, rows,
-							      K->cv_sh * Wp * esz, OW * esz);
-				}
+			for (int64_t kw = 0; kw < K->cv_kw; kw++) {
+				int64_t k = (ic * K->cv_kh + kh) * K->cv_kw + kw;
+				int q = eng[h]; /* the engine that loaded channel ic */
+				uint64_t src = img + (uint64_t)((ic * Hp * Wp + (oh0 * K->cv_sh + kh) * Wp + kw) * esz);
+				uint64_t dst = panelb + (uint64_t)(k * L->nn * esz);
+				if (K->cv_sw == 1)
+					npu_emit_dmaf(g, q, NPU_OP_DCP, dst, src, OW * esz, rows,
+						      K->cv_sh * Wp * esz, OW * esz, 1, 0, 0);
+				else
+					npu_emit_dmaf(g, q, NPU_OP_DCP, dst, src, esz, OW,
+						      K->cv_sw * esz, esz, rows,
+						      K->cv_sh * Wp * esz, OW * esz);
+			}
 		}
 }
 
@@ -347,6 +354,46 @@ static void spread_slots(emit_t *g, const npu_kern *K, const npu_target *t,
 	*addr = next - bk;
 }
 
+/* Epilogue operands of block L (lt in order, slot s) on engine qe. */
+static void load_epi(emit_t *g, const npu_kern *K, const blk *L, int64_t lt,
+		     int s, int qe, int nd)
+{
+	npu_mfunc *f = g->f;
+
+	if (lt >= 2)
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + qe, SEM_FREE, 0, 0);
+	for (int o = 0; o < K->nops; o++) {
+		const npu_kopnd *P = &K->ops[o];
+		if (o == K->mm_a || o == K->mm_b || o == K->mm_alo ||
+		    o == K->mm_blo || P->out || !g->used[o])
+			continue;
+		int pe = npu_dtype_size(g->ir->v[P->val].dtype);
+		int64_t off = L->m0 * P->stride[nd - 2] + L->n0 * P->stride[nd - 1];
+		if (nd == 3)
+			off += L->b * P->stride[0];
+		npu_emit_dma(g, qe, 0, dram_of(g, o) + (uint64_t)(off * pe),
+			     g->slotb[o][s], pe, L->mn,
+			     g->rowop && g->rowop[o] ? 1 : L->nn,
+			     P->stride[nd - 2],
+			     g->rowop && g->rowop[o] ? 1 : P->stride[nd - 1]);
+	}
+	npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + qe, SEM_LD, 0, 0);
+}
+
+/* The second panel engines' semaphores, and the conv padding's zeroing */
+enum { SEM_MLD2 = 25, SEM_MFREE2 = 27, SEM_ZERO = 29 };
+
+/* Each panel engine: its loads of the next block are done (to the mxu). */
+static void sig_loaded(npu_mfunc *f, int qa, int qb, int qa2, int qb2)
+{
+	npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + qa, SEM_MLD, 0, 0);
+	npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + qb, SEM_MLD + 1, 0, 0);
+	if (qa2 >= 0) {
+		npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + qa2, SEM_MLD2, 0, 0);
+		npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + qb2, SEM_MLD2 + 1, 0, 0);
+	}
+}
+
 int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 {
 	const npu_kern *K = &c->ir->k[k];
@@ -365,7 +412,6 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	int qa = 0, qb = E > 1 ? 1 : 0, qe = E > 2 ? 2 : 0, qs = E - 1;
 	/* with four engines or more each panel streams over two */
 	int qa2 = E >= 4 ? 2 : -1, qb2 = E >= 4 ? 3 : -1;
-	enum { SEM_MLD2 = 25, SEM_MFREE2 = 27, SEM_ZERO = 29 };
 	/* conv: the engines that load the image and gather X_col; each
 	 * engine signals its panel semaphore after all of its loads */
 	int ceng[4], nce = 0;
@@ -558,7 +604,8 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	}
 	for (int64_t it = -1; it <= nt; it++) {
 		/* loads of block it + 1 */
-		int64_t lt = it + 1;
+		int64_t lt = it + 1, gdone = 0, gun = 0;
+		const blk *pend = NULL; /* its X_col still to be gathered */
 		if (lt < nt) {
 			const blk *L = &bl[lt];
 			int s = (int)(lt & 1);
@@ -576,9 +623,12 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			      slotA[s], esz, L->mn, KK, A->stride[1]);
 			if (L->bkeep)
 				;
+			else if (K->cv && it >= 0)
+				pend = L; /* gathered between block it's pairs */
 			else if (K->cv)
 				conv_panel(&g, K, c, L, lt == 0 || bl[lt - 1].b != L->b,
-					   img[L->b & 1], Hp, Wp, slotB[L->bs], ceng, nce);
+					   img[L->b & 1], Hp, Wp, slotB[L->bs], ceng, nce,
+					   0, conv_units(K, nce));
 			else
 				panel(&g, qb, qb2, c->ir->v[W->val].daddr + (uint64_t)(boff * esz),
 				      slotB[L->bs], esz, KK, L->nn, W->stride[1]);
@@ -589,32 +639,10 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					panel(&g, qb, qb2, c->ir->v[Wl->val].daddr + (uint64_t)((Wl->off + L->n0 * Wl->stride[2] + L->b * Wl->stride[0]) * esz),
 					      slotBl[L->bs], esz, KK, L->nn, Wl->stride[1]);
 			}
-			npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + qa, SEM_MLD, 0, 0);
-			npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + qb, SEM_MLD + 1, 0, 0);
-			if (qa2 >= 0) {
-				npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + qa2, SEM_MLD2, 0, 0);
-				npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + qb2, SEM_MLD2 + 1, 0, 0);
-			}
-			if (epi_loads) {
-				if (lt >= 2)
-					npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + qe, SEM_FREE, 0, 0);
-				for (int o = 0; o < K->nops; o++) {
-					const npu_kopnd *P = &K->ops[o];
-					if (o == K->mm_a || o == K->mm_b || o == K->mm_alo ||
-					    o == K->mm_blo || P->out || !g.used[o])
-						continue;
-					int pe = npu_dtype_size(c->ir->v[P->val].dtype);
-					int64_t off = L->m0 * P->stride[nd - 2] + L->n0 * P->stride[nd - 1];
-					if (nd == 3)
-						off += L->b * P->stride[0];
-					npu_emit_dma(&g, qe, 0, dram_of(&g, o) + (uint64_t)(off * pe),
-						     g.slotb[o][s], pe, L->mn,
-						     g.rowop && g.rowop[o] ? 1 : L->nn,
-						     P->stride[nd - 2],
-						     g.rowop && g.rowop[o] ? 1 : P->stride[nd - 1]);
-				}
-				npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + qe, SEM_LD, 0, 0);
-			}
+			if (!pend)
+				sig_loaded(f, qa, qb, qa2, qb2);
+			if (epi_loads && !pend)
+				load_epi(&g, K, L, lt, s, qe, nd);
 		}
 		/*
 		 * Matrix work of block it, with the epilogue of block it - 1
@@ -702,9 +730,31 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 						epi_part(&g, K, done, len, ET->nn);
 						done += len;
 					}
+					/* the next block's gathers, spread the same way,
+					 * so the scalar unit never waits long on a full
+					 * engine queue while the array runs dry */
+					gun = pend ? conv_units(K, nce) : 0;
+					while (pend && gdone < gun && gdone < pi * gun / pairs) {
+						conv_panel(&g, K, c, pend, lt == 0 || bl[lt - 1].b != pend->b,
+							   img[pend->b & 1], Hp, Wp, slotB[pend->bs],
+							   ceng, nce, gdone, gdone + 1);
+						gdone++;
+					}
 				}
 			/* rows [r0, r0 + rn) accumulated (once per group) */
 			npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, SEM_MMD, 0, 0);
+			}
+			if (pend) {
+				gun = conv_units(K, nce);
+				if (gdone < gun)
+					conv_panel(&g, K, c, pend, lt == 0 || bl[lt - 1].b != pend->b,
+						   img[pend->b & 1], Hp, Wp, slotB[pend->bs],
+						   ceng, nce, gdone, gun);
+				sig_loaded(f, qa, qb, qa2, qb2);
+				/* after the gathers: its wait for the epilogue of
+				 * block it - 1 must not hold them up in the queue */
+				if (epi_loads)
+					load_epi(&g, K, pend, lt, (int)(lt & 1), qe, nd);
 			}
 			if (it + 2 < nt) {
 				npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, SEM_MFREE, 0, 0);
