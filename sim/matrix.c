@@ -69,8 +69,11 @@ static int mcfg(npu_sim *s, const sim_insn *in, const sim_entry *e, uint64_t t0)
 	m->os = os;
 	m->configured = 1;
 	m->have_w = 0;
-	m->istride = m->K * npu_dtype_size(m->dt);
+	m->sz = npu_dtype_size(m->dt);
+	m->istride = m->K * m->sz;
 	m->astride = m->N * 4;
+	m->ok_cfg = 0;
+	m->dvalid = 0;
 	return 0;
 }
 
@@ -129,13 +132,18 @@ static int mldw(npu_sim *s, const sim_insn *in, const sim_entry *e, uint64_t t0)
 
 	if (!m->configured)
 		return sim_fault(s, NPU_UNIT_MXU, e->pc, t0, "mldw before mcfg");
-	sz = npu_dtype_size(m->dt);
-	if (!rows_ok(s, (uint64_t)e->x[0], e->x[1], m->K, m->N * sz))
-		return sim_fault(s, NPU_UNIT_MXU, e->pc, t0,
-				 "weights at local address 0x%llx (%lld x %lld, row "
-				 "stride %lld) are outside SRAM and the accumulator",
-				 (unsigned long long)e->x[0], (long long)m->K,
-				 (long long)m->N, (long long)e->x[1]);
+	sz = m->sz;
+	if (!(m->ok_cfg & 1) || m->okw[0] != e->x[0] || m->okw[1] != e->x[1]) {
+		if (!rows_ok(s, (uint64_t)e->x[0], e->x[1], m->K, m->N * sz))
+			return sim_fault(s, NPU_UNIT_MXU, e->pc, t0,
+					 "weights at local address 0x%llx (%lld x %lld, row "
+					 "stride %lld) are outside SRAM and the accumulator",
+					 (unsigned long long)e->x[0], (long long)m->K,
+					 (long long)m->N, (long long)e->x[1]);
+		m->okw[0] = e->x[0];
+		m->okw[1] = e->x[1];
+		m->ok_cfg |= 1;
+	}
 	if (m->os) {
 		start = t0;
 		end = start + 1;
@@ -289,24 +297,45 @@ static int mmac_values(npu_sim *s, const sim_entry *e, int64_t M, int acc)
 	return 0;
 }
 
+/*
+ * What an mmac of M rows costs under the current configuration: its
+ * stream cycles (output-stationary: K / rate, plus the M cycles that
+ * shift the outputs out; weight-stationary: M / rate), MACs and bytes.
+ */
+static void mmac_derive(npu_sim *s, int64_t M)
+{
+	sim_mxu *m = &s->m;
+	double rate = s->tg->mxu_rate[m->dt];
+	double len = m->os ? (double)m->K : (double)M;
+	uint64_t stream = (uint64_t)(len / rate);
+
+	if ((double)stream * rate < len)
+		stream++;
+	m->dstream = m->os ? stream + (uint64_t)M : stream;
+	m->dmacs = (uint64_t)(M * m->K * m->N);
+	m->dmc = (double)m->dmacs / rate;
+	m->drd = (uint64_t)(M * m->K * m->sz);
+	m->dwr = (uint64_t)(M * m->N * 4);
+	m->dM = M;
+	m->dvalid = 1;
+}
+
 static int mmac(npu_sim *s, const sim_insn *in, const sim_entry *e, uint64_t t0)
 {
 	const npu_target *tg = s->tg;
 	sim_mxu *m = &s->m;
 	sim_unit *u = &s->u[NPU_UNIT_MXU];
 	int64_t M = e->x[2];
-	uint64_t start, stream, done, macs;
-	double rate;
+	uint64_t start, done, macs;
 	int sz;
 
 	if (!m->configured || !m->have_w)
 		return sim_fault(s, NPU_UNIT_MXU, e->pc, t0, "mmac without weights (mcfg and mldw first)");
 	if (M < 0 || M > MXU_MAX_M || (m->os && M > tg->mxu_rows))
 		return mfault(s, e, t0, "M = %lld rows is out of range", (long long)M);
-	sz = npu_dtype_size(m->dt);
-	int64_t key[7] = { e->x[0], e->x[1], M, m->istride, m->astride,
-			   m->K * sz, m->N };
-	if (!memcmp(key, m->ok, sizeof key))
+	sz = m->sz;
+	if ((m->ok_cfg & 2) && m->ok[0] == e->x[0] && m->ok[1] == e->x[1] &&
+	    m->ok[2] == M)
 		goto checked;
 	if ((uint64_t)e->x[1] % 4 || m->astride % 4)
 		return sim_fault(s, NPU_UNIT_MXU, e->pc, t0,
@@ -325,34 +354,27 @@ static int mmac(npu_sim *s, const sim_insn *in, const sim_entry *e, uint64_t t0)
 				 "stride %lld) are outside SRAM and the accumulator",
 				 (unsigned long long)e->x[1], (long long)M,
 				 (long long)m->N, (long long)m->astride);
-	memcpy(m->ok, key, sizeof key);
+	m->ok[0] = e->x[0];
+	m->ok[1] = e->x[1];
+	m->ok[2] = M;
+	m->ok_cfg |= 2;
 checked:
-	rate = tg->mxu_rate[m->dt];
+	if (!m->dvalid || m->dM != M)
+		mmac_derive(s, M);
 	start = sim_max(t0, sim_max(m->stream_free, m->wready));
-	if (m->os) {
-		stream = (uint64_t)((double)m->K / rate);
-		if ((double)stream * rate < (double)m->K)
-			stream++;
-		m->stream_free = start + stream + (uint64_t)M;
-		done = m->stream_free + tg->mxu_rows + tg->mxu_cols - 2 + tg->mxu_latency;
-	} else {
-		stream = (uint64_t)((double)M / rate);
-		if ((double)stream * rate < (double)M)
-			stream++;
-		m->stream_free = start + stream;
-		done = m->stream_free + tg->mxu_rows + tg->mxu_cols - 2 + tg->mxu_latency;
-	}
+	m->stream_free = start + m->dstream;
+	done = m->stream_free + tg->mxu_rows + tg->mxu_cols - 2 + tg->mxu_latency;
 	m->last_mmac_start = start;
-	macs = (uint64_t)(M * m->K * m->N);
+	macs = m->dmacs;
 	s->st.macs += macs;
-	s->st.mac_cycles += (double)macs / rate;
-	s->st.sram_rd += (uint64_t)(M * m->K * sz);
-	s->st.sram_wr += (uint64_t)(M * m->N * 4);
+	s->st.mac_cycles += m->dmc;
+	s->st.sram_rd += m->drd;
+	s->st.sram_wr += m->dwr;
 	if (e->kx != SIM_NONE) {
 		s->kx[e->kx].macs += macs;
-		s->kxmac[e->kx] += (double)macs / rate;
-		s->kx[e->kx].sram_rd += (uint64_t)(M * m->K * sz);
-		s->kx[e->kx].sram_wr += (uint64_t)(M * m->N * 4);
+		s->kxmac[e->kx] += m->dmc;
+		s->kx[e->kx].sram_rd += m->drd;
+		s->kx[e->kx].sram_wr += m->dwr;
 	}
 	if (!s->o.timing_only && M > 0 &&
 	    mmac_values(s, e, M, in->imm & NPU_MMAC_ACC) < 0) {
@@ -378,6 +400,7 @@ int sim_mxu_exec(npu_sim *s, const sim_insn *in, const sim_entry *e, uint64_t t0
 	case NPU_OP_MSTRIDE:
 		s->m.istride = e->x[0];
 		s->m.astride = e->x[1];
+		s->m.ok_cfg = 0;
 		u->t = t0;
 		return 0;
 	case NPU_OP_MLDW:

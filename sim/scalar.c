@@ -4,9 +4,9 @@
  * more) and dispatches everything else into the queue of its unit (1
  * cycle, see dispatch()).
  *
- * sim_scalar_step() runs instructions until the scalar unit is no longer
- * the earliest unit (s->sched_lim), blocks, halts or faults: most programs
- * spend most steps here, so the loop avoids the scheduler's scan.
+ * sim_scalar_step() runs instructions until the scalar unit halts or
+ * faults, and in between the other units' steps in the scheduler's order
+ * (other_step), so most programs spend most of their run in its loop.
  */
 #include "config.h"
 
@@ -135,29 +135,48 @@ static int scalar_exec(npu_sim *s, const sim_insn *in, uint32_t pc,
 }
 
 /*
+ * A batch of scalar instructions not yet accounted for: the scalar unit is
+ * busy without a break from `from` to its time, and `n` instructions were
+ * fetched for the current kernel execution.  Recording the stretch once
+ * gives the same intervals and sums as recording each instruction's cycle
+ * (they are contiguous, of one state and kernel execution), and a kernel
+ * execution's end only ever grows to the latest time, so doing it at the
+ * batch's end gives the same value.
+ */
+typedef struct batch {
+	uint64_t from;
+	uint64_t n;
+} batch;
+
+static void batch_flush(npu_sim *s, batch *b)
+{
+	sim_unit *u = &s->u[NPU_UNIT_SCL];
+
+	sim_rec(s, u, b->from, u->t, NPU_US_BUSY, s->cur_kx);
+	b->from = u->t;
+	u->st.insns += b->n;
+	s->st.insns += b->n;
+	if (s->cur_kx != SIM_NONE) {
+		s->kx[s->cur_kx].insns += b->n;
+		if (s->kx[s->cur_kx].end < u->t)
+			s->kx[s->cur_kx].end = u->t;
+	}
+	b->n = 0;
+	u->done = u->t;
+}
+
+/*
  * Dispatches pc's non-scalar instruction into its unit's queue: 1 done,
- * 0 blocked on a full queue, -1 fault.
+ * 0 blocked on a full queue.  The unit exists (SIM_K_QUEUE).
  */
 static int dispatch(npu_sim *s, const sim_insn *in, uint32_t pc)
 {
 	sim_unit *sc = &s->u[NPU_UNIT_SCL];
 	int ui = in->unit;
-	sim_unit *u;
+	sim_unit *u = &s->u[ui];
 	sim_entry *en;
 	uint32_t slot;
 
-	if (ui >= s->nunits)
-		return sim_fault(s, NPU_UNIT_SCL, pc, sc->t,
-				 "unit %s does not exist on target '%s' "
-				 "(%d DMA engines)", npu_unit_name(ui),
-				 s->tg->name, s->tg->dma_engines);
-	if (ui == NPU_UNIT_SCL) {
-		/* sig/wait on the scalar unit itself */
-		sim_sync_exec(s, NPU_UNIT_SCL, in, pc, s->cur_kx, sc->t);
-		s->pc = pc + 1;
-		return 1;
-	}
-	u = &s->u[ui];
 	if (u->qn == s->qdepth) {
 		sc->blocked = BLK_QUEUE;
 		sc->bsem = ui;
@@ -183,8 +202,59 @@ static int dispatch(npu_sim *s, const sim_insn *in, uint32_t pc)
 			s->sched_lim = k;
 		sim_ready(s, ui);
 	}
-	sim_rec(s, sc, sc->t, sc->t + 1, NPU_US_BUSY, s->cur_kx);
 	sc->t += 1;
+	s->pc = pc + 1;
+	return 1;
+}
+
+/*
+ * The scalar unit is blocked or no longer the earliest: runs the step the
+ * scheduler (npu_sim_run) would run next, the earliest other unit's
+ * oldest entry, and updates s->sched_lim.  Doing it here keeps the
+ * scalar unit's batch open: a stream of dispatches into a busy unit, the
+ * common case, alternates between the two at every entry.  1: go on,
+ * 0: back to the scheduler (nothing else to run, or a cycle limit, which
+ * it reports), -1: fault.
+ */
+static int other_step(npu_sim *s)
+{
+	sim_unit *sc = &s->u[NPU_UNIT_SCL];
+	uint64_t bt, maxc = s->o.max_cycles;
+	int best = sim_pick(s, &bt);
+
+	if (!sc->blocked && sc->t <= bt) {
+		/* the scalar unit comes first after all (sched_lim was lowered) */
+		s->sched_lim = bt < maxc ? bt : maxc;
+		return sc->t <= s->sched_lim;
+	}
+	if (best < 0 || bt > maxc)
+		return 0;
+	if (sim_unit_step(s, best, bt) < 0 || s->oom)
+		return -1;
+	sim_pick(s, &bt);
+	s->sched_lim = bt < maxc ? bt : maxc;
+	return 1;
+}
+
+/*
+ * The rare instructions: an illegal word, a unit the target lacks, and
+ * sig/wait on the scalar unit itself.  The batch is flushed: these record
+ * on the scalar unit's timeline themselves.  1 done, 0 blocked, -1 fault.
+ */
+static int slow_insn(npu_sim *s, const sim_insn *in, uint32_t pc)
+{
+	sim_unit *sc = &s->u[NPU_UNIT_SCL];
+
+	if (!in->valid)
+		return sim_fault(s, NPU_UNIT_SCL, pc, sc->t,
+				 "illegal instruction word 0x%016llx",
+				 (unsigned long long)s->p->code[pc]);
+	if (in->unit >= s->nunits)
+		return sim_fault(s, NPU_UNIT_SCL, pc, sc->t,
+				 "unit %s does not exist on target '%s' "
+				 "(%d DMA engines)", npu_unit_name(in->unit),
+				 s->tg->name, s->tg->dma_engines);
+	sim_sync_exec(s, NPU_UNIT_SCL, in, pc, s->cur_kx, sc->t);
 	s->pc = pc + 1;
 	return 1;
 }
@@ -192,48 +262,69 @@ static int dispatch(npu_sim *s, const sim_insn *in, uint32_t pc)
 int sim_scalar_step(npu_sim *s)
 {
 	sim_unit *u = &s->u[NPU_UNIT_SCL];
+	batch b = { u->t, 0 };
+	int rc = 0;
 
-	do {
+	while (!s->halted) {
 		uint32_t pc = s->pc, npc;
 		const sim_insn *in;
-		int extra, rc;
+		int extra;
 
-		if (pc >= s->ncode)
+		if (u->blocked || u->t > s->sched_lim) {
+			/* Its busy stretch was recorded up to the block, and an
+			 * unblocking records the wait up to its new time, so the
+			 * batch goes on from there (sim_rec clips). */
+			rc = other_step(s);
+			if (rc <= 0)
+				break;
+			rc = 0;
+			continue;
+		}
+		if (pc >= s->ncode) {
+			batch_flush(s, &b);
 			return sim_fault(s, NPU_UNIT_SCL, -1, u->t,
 					 "pc %u is outside the code (%u instructions)",
 					 pc, s->ncode);
+		}
 		in = &s->code[pc];
 		if (in->kernel != s->cur_kernel) {
+			batch_flush(s, &b);
 			s->cur_kernel = in->kernel;
 			s->cur_kx = in->kernel >= 0 ? sim_kx_begin(s, in->kernel, u->t)
 						    : SIM_NONE;
 			if (s->oom)
 				return -1;
 		}
-		if (!in->valid)
-			return sim_fault(s, NPU_UNIT_SCL, pc, u->t,
-					 "illegal instruction word 0x%016llx",
-					 (unsigned long long)s->p->code[pc]);
-		if (in->uclass != NPU_UC_SCL) {
-			rc = dispatch(s, in, pc);
-			if (rc <= 0)
-				return rc;
-		} else {
+		switch (in->kind) {
+		case SIM_K_SCALAR:
 			extra = scalar_exec(s, in, pc, &npc);
-			if (extra < 0)
-				return -1;
-			sim_rec(s, u, u->t, u->t + 1 + extra, NPU_US_BUSY, s->cur_kx);
+			if (extra < 0) {
+				rc = -1;
+				goto out;
+			}
 			u->t += 1 + extra;
 			s->pc = npc;
+			break;
+		case SIM_K_QUEUE:
+			if (dispatch(s, in, pc))
+				break;
+			/* blocked: the busy stretch ends here; the same
+			 * instruction is fetched again once unblocked */
+			sim_rec(s, u, b.from, u->t, NPU_US_BUSY, s->cur_kx);
+			continue;
+		default:
+			batch_flush(s, &b);
+			rc = slow_insn(s, in, pc);
+			if (rc < 0 || s->oom) {
+				rc = -1;
+				goto out;
+			}
+			rc = 0;
+			break;
 		}
-		u->st.insns++;
-		s->st.insns++;
-		if (s->cur_kx != SIM_NONE) {
-			s->kx[s->cur_kx].insns++;
-			if (s->kx[s->cur_kx].end < u->t)
-				s->kx[s->cur_kx].end = u->t;
-		}
-		u->done = u->t;
-	} while (!s->halted && !u->blocked && u->t <= s->sched_lim);
-	return 0;
+		b.n++;
+	}
+out:
+	batch_flush(s, &b);
+	return rc;
 }

@@ -118,6 +118,7 @@ static int predecode(npu_sim *s, npu_err *e)
 		sim_insn *si = &s->code[pc];
 		npu_insn in;
 		si->kernel = npu_prog_kernel_at(p, pc);
+		si->kind = SIM_K_SLOW;
 		if (npu_decode(p->code[pc], &in) < 0)
 			continue;
 		const npu_opinfo *oi = &npu_optab[in.op];
@@ -140,6 +141,10 @@ static int predecode(npu_sim *s, npu_err *e)
 		case NPU_UC_DMA: si->unit = (uint8_t)(NPU_UNIT_DMA0 + in.a); break;
 		default: si->unit = in.a; break; /* SYNC */
 		}
+		if (oi->uclass == NPU_UC_SCL)
+			si->kind = SIM_K_SCALAR;
+		else if (si->unit != NPU_UNIT_SCL && si->unit < s->nunits)
+			si->kind = SIM_K_QUEUE;
 		if (oi->uclass == NPU_UC_VEC)
 			sim_vec_predecode(s, si);
 	}
@@ -235,6 +240,13 @@ npu_sim *npu_sim_new(const npu_prog *p, const npu_target *t,
 		goto fail;
 	}
 	memset(s->kxc[0], 0, sizeof *s->kxc);
+	s->kxc[0][SIM_KXC_KEY] = sim_iv_kbits(-1);
+	for (int u = 0; u < NPU_NUNIT; u++) {
+		s->u[u].last_state = -1;
+		s->u[u].last_key = SIM_IV_NOKEY;
+		s->u[u].acc_kx = SIM_NONE;
+		s->u[u].kbits = s->kxc[0][SIM_KXC_KEY];
+	}
 	s->v = calloc((size_t)NPU_NVREG * s->vlen, sizeof *s->v);
 	s->vocc = calloc((size_t)s->vlen + 1, sizeof *s->vocc);
 	if (s->vocc)
@@ -374,9 +386,9 @@ void sim_sem_post(npu_sim *s, int sem, uint64_t t, int src)
 		if (w < 0)
 			break;
 		s->u[w].blocked = BLK_NONE;
-		if (w != NPU_UNIT_SCL)
-			sim_ready(s, w);
 		sem_take(s, &s->u[w], w, sem, s->u[w].bsince, s->u[w].bkx);
+		if (w != NPU_UNIT_SCL)
+			sim_ready(s, w); /* after its time moved */
 	}
 }
 
@@ -417,41 +429,6 @@ void sim_sync_exec(npu_sim *s, int ui, const sim_insn *in, uint32_t pc,
 		sim_ready(s, ui);
 }
 
-/* Runs the entry at the head of unit ui's queue. */
-static int unit_step(npu_sim *s, int ui, uint64_t t0)
-{
-	sim_unit *u = &s->u[ui];
-	/* Nothing an entry runs dispatches, so its slot stays put. */
-	const sim_entry *en = &u->q[u->qhead];
-	const sim_insn *in = &s->code[en->pc];
-	sim_unit *sc = &s->u[NPU_UNIT_SCL];
-	int rc = 0;
-
-	s->start = t0;
-	u->st.insns++;
-	switch (in->uclass) {
-	case NPU_UC_VEC: rc = sim_vec_exec(s, in, en, t0); break;
-	case NPU_UC_MXU: rc = sim_mxu_exec(s, in, en, t0); break;
-	case NPU_UC_DMA: rc = sim_dma_exec(s, ui - NPU_UNIT_DMA0, in, en, t0); break;
-	case NPU_UC_HOST: rc = sim_host_exec(s, in, en, t0); break;
-	default: sim_sync_exec(s, ui, in, en->pc, en->kx, t0); break;
-	}
-	if (rc < 0)
-		return -1;
-	/* The entry has started: its queue slot is free again. */
-	if (++u->qhead == s->qdepth)
-		u->qhead = 0;
-	u->qn--;
-	sim_ready(s, ui);
-	if (sc->blocked == BLK_QUEUE && sc->bsem == ui) {
-		uint64_t go = sim_max(sc->bsince, s->start);
-		sc->blocked = BLK_NONE;
-		sim_rec(s, sc, sc->bsince, go, NPU_US_DEP_STALL, sc->bkx);
-		sc->t = sim_max(sc->t, go);
-	}
-	return 0;
-}
-
 static int deadlock(npu_sim *s)
 {
 	for (int u = 0; u < s->nunits; u++) {
@@ -478,20 +455,11 @@ int npu_sim_run(npu_sim *s, npu_err *e)
 	s->ran = 1;
 	s->err = e;
 	for (;;) {
-		int best = -1;
-		uint64_t bt = UINT64_MAX;
+		uint64_t bt;
 		sim_unit *sc = &s->u[NPU_UNIT_SCL];
-
 		/* The earliest ready unit other than the scalar one ... */
-		for (uint32_t m = s->ready; m; m &= m - 1) {
-			int i = __builtin_ctz(m);
-			sim_unit *u = &s->u[i];
-			uint64_t k = sim_max(u->t, u->q[u->qhead].t + 1);
-			if (k < bt) {
-				bt = k;
-				best = i;
-			}
-		}
+		int best = sim_pick(s, &bt);
+
 		/* ... unless the scalar unit comes first (it wins ties). */
 		if (!s->halted && !sc->blocked && sc->t <= bt) {
 			if (sc->t > maxc) {
@@ -512,7 +480,7 @@ int npu_sim_run(npu_sim *s, npu_err *e)
 					  (unsigned long long)maxc);
 				goto faulted;
 			}
-			rc = unit_step(s, best, bt);
+			rc = sim_unit_step(s, best, bt);
 		}
 		if (rc < 0)
 			goto faulted;

@@ -20,19 +20,34 @@
 #include "sim/sim.h"
 
 #define SIM_NONE UINT32_MAX
+#define SIM_KXC_KEY NPU_SIM_NSTATE
+#define SIM_KXC_W (NPU_SIM_NSTATE + 1)
+
+/* Vector instruction classes (docs/timing-model.md's table). */
+enum { SIM_VC_ALU, SIM_VC_MUL, SIM_VC_DIV, SIM_VC_TRANS, SIM_VC_RED, SIM_VC_LD,
+       SIM_VC_ST };
+
+/* What the scalar unit does with a fetched instruction. */
+enum {
+	SIM_K_SCALAR,        /* executes it */
+	SIM_K_QUEUE,         /* dispatches it into an existing unit's queue */
+	SIM_K_SLOW           /* anything else: illegal word, missing unit, sig or
+			      * wait on the scalar unit (scalar.c: slow_insn) */
+};
 
 /* A predecoded instruction (one per code word, built once). */
 typedef struct sim_insn {
 	uint8_t op, a, b, c;
 	int32_t imm;
 	uint8_t valid;       /* decoded without error */
+	uint8_t kind;        /* SIM_K_* */
 	uint8_t uclass;      /* enum npu_uclass */
 	uint8_t unit;        /* unit that runs it (SCL for scalar ones) */
 	uint8_t xmask;       /* bit f: field f (A, B, C) is a scalar register */
 	uint8_t xr[3];       /* ... that register, else NPU_NXREG (reads 0) */
 	int32_t kernel;      /* kernel index of this pc, -1 if none */
 	/* vector instructions (sim_vec_predecode) */
-	uint8_t vcls;        /* VC_* class */
+	uint8_t vcls;        /* SIM_VC_* class */
 	uint8_t vsrc[3];     /* registers read; NPU_NVREG (always ready) pads */
 	uint32_t vlat;       /* latency of the class on the target */
 } sim_insn;
@@ -72,8 +87,16 @@ typedef struct sim_unit {
 	uint64_t rec;        /* intervals recorded up to here */
 	uint64_t *iv;
 	size_t niv, civ;
-	int last_state;      /* of iv[niv - 1] */
+	int last_state;      /* of iv[niv - 1]; -1 before the first */
 	uint32_t last_kx;
+	uint64_t last_key;   /* key bits of iv[niv - 1]; SIM_IV_NOKEY if none */
+	/* Cycles per state since kernel execution acc_kx's last switch are
+	 * st.cycles - snap: they go to its row of s->kxc when the unit records
+	 * for another one (sim_rec_kx), not at every interval.  kbits: its
+	 * kernel bits of an interval key. */
+	uint32_t acc_kx;
+	uint64_t kbits;
+	uint64_t snap[NPU_SIM_NSTATE];
 	npu_sim_interval *ivx; /* unpacked on request (npu_sim_intervals) */
 	npu_sim_unit_stats st;
 } sim_unit;
@@ -102,9 +125,19 @@ typedef struct sim_mxu {
 	size_t cwf, cwi;
 	uint64_t wpath_free, stream_free, wready, last_mmac_start;
 	uint64_t sync;       /* time of the last wait/sig in its stream */
-	/* operands of the last mmac whose addresses were checked: a loop
-	 * repeating them skips the checks (local memory never moves) */
-	int64_t ok[7];
+	int sz;              /* bytes per input element */
+	/* Operands of the last mldw and mmac whose addresses were checked
+	 * under the current configuration (ok_cfg: cleared by mcfg and
+	 * mstride): a loop repeating them skips the checks (local memory
+	 * never moves). */
+	int ok_cfg;
+	int64_t okw[2], ok[3];
+	/* Values an mmac of dM rows derives from the configuration, for the
+	 * next one of as many rows (dvalid: cleared by mcfg). */
+	int dvalid;
+	int64_t dM;
+	uint64_t dstream, dmacs, drd, dwr;
+	double dmc;          /* macs / rate */
 } sim_mxu;
 
 /*
@@ -171,6 +204,9 @@ struct npu_sim {
 	int nunits;
 	uint32_t qdepth;     /* the target's queue_depth */
 	uint32_t ready;      /* bit u: unit u (not scalar) has work and can run */
+	/* while unit u is ready: max(its time, its oldest entry's dispatch
+	 * + 1), the earliest its next entry could start (sim_ready) */
+	uint64_t key[NPU_NUNIT];
 	sim_sem sem[NPU_NSEM];
 
 	npu_sim_stats st;
@@ -178,8 +214,9 @@ struct npu_sim {
 	double *kxmac;       /* per kernel execution: macs / rate */
 	/* Cycles per state of kernel execution kx in row kx + 1 (row 0, for
 	 * SIM_NONE, is a sink), so recording needs no branch; copied into
-	 * s->kx at the end (sim_stats_finish). */
-	uint64_t (*kxc)[NPU_SIM_NSTATE];
+	 * s->kx at the end (sim_stats_finish).  Column SIM_KXC_KEY holds the
+	 * execution's kernel bits of an interval key (sim_iv_key). */
+	uint64_t (*kxc)[SIM_KXC_W];
 	size_t nkx, ckx, ckxmac, ckxc;
 	npu_trace_dma *dmas;
 	size_t ndmas, cdmas;
@@ -207,13 +244,39 @@ int sim_fault(npu_sim *s, int unit, int64_t pc, uint64_t cycle,
 	      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 int sim_grow(void **p, size_t *cap, size_t need, size_t elem);
 void sim_sem_post(npu_sim *s, int sem, uint64_t t, int src);
-/* Updates unit u's bit in s->ready. */
-static inline void sim_ready(npu_sim *s, int u)
+/* Updates unit ui's bit in s->ready and, if set, its key.  Called
+ * whenever the unit's time, queue head or block changes. */
+static inline void sim_ready(npu_sim *s, int ui)
 {
-	if (s->u[u].qn && !s->u[u].blocked)
-		s->ready |= 1u << u;
-	else
-		s->ready &= ~(1u << u);
+	sim_unit *u = &s->u[ui];
+
+	if (u->qn && !u->blocked) {
+		s->ready |= 1u << ui;
+		s->key[ui] = sim_max(u->t, u->q[u->qhead].t + 1);
+	} else {
+		s->ready &= ~(1u << ui);
+	}
+}
+/*
+ * The ready unit other than the scalar one whose next entry could start
+ * earliest (ties: the lower id), and that time in *bt; -1 (and
+ * UINT64_MAX) when none is ready.
+ */
+static inline int sim_pick(const npu_sim *s, uint64_t *bt)
+{
+	int best = -1;
+	uint64_t b = UINT64_MAX;
+
+	for (uint32_t m = s->ready; m; m &= m - 1) {
+		int i = __builtin_ctz(m);
+		uint64_t k = s->key[i];
+		if (k < b) {
+			b = k;
+			best = i;
+		}
+	}
+	*bt = b;
+	return best;
 }
 /* sig or wait of instruction pc in unit ui's stream, at t0. */
 void sim_sync_exec(npu_sim *s, int ui, const sim_insn *in, uint32_t pc,
@@ -224,10 +287,13 @@ int sim_scalar_step(npu_sim *s);
 
 /* vector.c: fills the vector fields of a decoded instruction. */
 void sim_vec_predecode(const npu_sim *s, sim_insn *si);
+/* vector.c: the parts of sim_vec_exec() below other than timing. */
+int sim_vec_mem(npu_sim *s, const sim_insn *in, const sim_entry *e,
+		uint64_t issue, uint64_t *occ, uint64_t *start);
+void sim_vec_compute(npu_sim *s, const sim_insn *in, const sim_entry *e);
 
-/* vector.c, matrix.c, dma.c, host.c: run one entry that starts no
- * earlier than `t0` (max of unit time and dispatch + 1). */
-int sim_vec_exec(npu_sim *s, const sim_insn *in, const sim_entry *e, uint64_t t0);
+/* matrix.c, dma.c, host.c (and sim_vec_exec below): run one entry that
+ * starts no earlier than `t0` (max of unit time and dispatch + 1). */
 int sim_mxu_exec(npu_sim *s, const sim_insn *in, const sim_entry *e, uint64_t t0);
 int sim_dma_exec(npu_sim *s, int eng, const sim_insn *in, const sim_entry *e, uint64_t t0);
 int sim_host_exec(npu_sim *s, const sim_insn *in, const sim_entry *e, uint64_t t0);
@@ -267,9 +333,12 @@ void sim_bank_clear(npu_sim *s);
 #define SIM_IV_END(v) ((v) & SIM_MAX_CYCLES)
 #define SIM_IV_STATE(v) ((int)((v) >> SIM_IV_ENDBITS & 7))
 #define SIM_IV_KERNEL(v) ((int32_t)((v) >> (SIM_IV_ENDBITS + 3)) - 1)
+#define SIM_IV_NOKEY 1ull /* no key has end bits set */
 
 /* Appends idle up to a (a gap in the timeline); out of line, rare. */
 void sim_rec_gap(npu_sim *s, sim_unit *u, uint64_t a);
+/* Unit u records for kernel execution kx from now on (see acc_kx). */
+void sim_rec_kx(npu_sim *s, sim_unit *u, uint32_t kx);
 /* Starts a new interval of key (state and kernel), ending at b. */
 void sim_rec_push(npu_sim *s, sim_unit *u, uint64_t key, uint64_t b);
 uint32_t sim_kx_begin(npu_sim *s, int kernel, uint64_t t);
@@ -278,16 +347,19 @@ static inline npu_trace_kernel *sim_kx(npu_sim *s, uint32_t kx)
 	return kx == SIM_NONE ? NULL : &s->kx[kx];
 }
 
-/* The packed key (state and kernel + 1) of an interval of kx. */
-static inline uint64_t sim_iv_key(const npu_sim *s, int state, uint32_t kx)
+/* The kernel bits of an interval key for kernel index k (-1: none). */
+static inline uint64_t sim_iv_kbits(int32_t k)
 {
-	int32_t k = kx == SIM_NONE ? -1 : s->kx[kx].kernel;
-
 	/* Kernel indexes beyond the packed field's range share its last value. */
 	if (k > (1 << 21) - 2)
 		k = (1 << 21) - 2;
-	return (uint64_t)state << SIM_IV_ENDBITS |
-	       (uint64_t)(k + 1) << (SIM_IV_ENDBITS + 3);
+	return (uint64_t)(k + 1) << (SIM_IV_ENDBITS + 3);
+}
+
+/* The packed key (state and kernel + 1) of an interval of kx. */
+static inline uint64_t sim_iv_key(const npu_sim *s, int state, uint32_t kx)
+{
+	return (uint64_t)state << SIM_IV_ENDBITS | s->kxc[kx + 1][SIM_KXC_KEY];
 }
 
 /*
@@ -299,29 +371,33 @@ static inline uint64_t sim_iv_key(const npu_sim *s, int state, uint32_t kx)
 static inline void sim_rec(npu_sim *s, sim_unit *u, uint64_t a, uint64_t b,
 			   int state, uint32_t kx)
 {
-	uint64_t n;
+	uint64_t n, key;
 
 	if (b <= u->rec || b <= a)
 		return;
 	if (a > u->rec)
 		sim_rec_gap(s, u, a);
+	if (kx != u->acc_kx)
+		sim_rec_kx(s, u, kx);
 	n = b - u->rec;
-	u->st.cycles[state] += n;
-	s->kxc[kx + 1][state] += n;
-	if (state == u->last_state && kx == u->last_kx && u->niv) {
-		u->iv[u->niv - 1] += n;
-	} else {
-		uint64_t key = sim_iv_key(s, state, kx);
-		u->last_state = state;
-		u->last_kx = kx;
-		if (u->niv && (u->iv[u->niv - 1] & ~SIM_MAX_CYCLES) == key)
-			u->iv[u->niv - 1] = key | b;
-		else if (u->niv < u->civ)
-			u->iv[u->niv++] = key | b;
-		else
-			sim_rec_push(s, u, key, b);
-	}
 	u->rec = b;
+	u->st.cycles[state] += n;
+	/* (last_state starts at -1: equal means there is a last interval) */
+	if (state == u->last_state && kx == u->last_kx) {
+		u->iv[u->niv - 1] += n;
+		return;
+	}
+	key = (uint64_t)state << SIM_IV_ENDBITS | u->kbits;
+	u->last_state = state;
+	u->last_kx = kx;
+	if (key == u->last_key) {
+		u->iv[u->niv - 1] = key | b;
+	} else if (u->niv < u->civ) {
+		u->iv[u->niv++] = key | b;
+		u->last_key = key;
+	} else {
+		sim_rec_push(s, u, key, b);
+	}
 }
 int sim_stats_finish(npu_sim *s);
 
@@ -334,5 +410,94 @@ static inline void sim_done(npu_sim *s, sim_unit *u, uint32_t kx, uint64_t t)
 		s->kx[kx].end = t;
 }
 
+
+/*
+ * One vector instruction (vector.c has the model):
+ *   issue = max(t0, ready time of the registers read)
+ *   occ   = max(1, vocc[vl] (x ii_trans)); loads and stores: bank windows
+ *   ready = start + occ - 1 + latency of the class
+ * Inline: it runs for most entries of most programs.
+ */
+static inline int sim_vec_exec(npu_sim *s, const sim_insn *in,
+			       const sim_entry *e, uint64_t t0)
+{
+	sim_unit *u = &s->u[NPU_UNIT_VEC];
+	int cls = in->vcls;
+	uint64_t issue, start, occ, ready;
+
+	issue = sim_max(t0, sim_max(s->vready[in->vsrc[0]],
+				    sim_max(s->vready[in->vsrc[1]],
+					    s->vready[in->vsrc[2]])));
+	occ = s->vocc[e->vl];
+	if (cls == SIM_VC_TRANS)
+		occ *= (uint64_t)s->tg->ii_trans;
+	if (!occ)
+		occ = 1;
+	start = issue;
+	if (cls >= SIM_VC_LD) {
+		if (sim_vec_mem(s, in, e, issue, &occ, &start) < 0)
+			return -1;
+	} else {
+		s->st.vec_ops += e->vl;
+		if (e->kx != SIM_NONE)
+			s->kx[e->kx].vec_ops += e->vl;
+		if (!s->o.timing_only)
+			sim_vec_compute(s, in, e);
+	}
+	s->start = start;
+	sim_rec(s, u, t0, issue, NPU_US_DEP_STALL, e->kx);
+	if (start > issue) /* only loads and stores wait for banks */
+		sim_rec(s, u, issue, start, NPU_US_BANK_STALL, e->kx);
+	sim_rec(s, u, start, start + occ, NPU_US_BUSY, e->kx);
+	u->t = start + occ;
+	ready = start + occ - 1 + in->vlat;
+	if (cls == SIM_VC_ST) {
+		sim_done(s, u, e->kx, start + occ);
+	} else {
+		if (s->vready[in->a] < ready)
+			s->vready[in->a] = ready;
+		sim_done(s, u, e->kx, ready);
+	}
+	return 0;
+}
+
+/*
+ * Runs the oldest entry of unit ui (not the scalar one) from t0, frees its
+ * queue slot and unblocks the scalar unit if it waits for that slot.
+ * Inline in the scheduler (sim.c) and in the scalar unit's own loop.
+ */
+static inline int sim_unit_step(npu_sim *s, int ui, uint64_t t0)
+{
+	sim_unit *u = &s->u[ui];
+	/* Nothing an entry runs dispatches, so its slot stays put. */
+	const sim_entry *en = &u->q[u->qhead];
+	const sim_insn *in = &s->code[en->pc];
+	sim_unit *sc = &s->u[NPU_UNIT_SCL];
+	int rc = 0;
+
+	s->start = t0;
+	u->st.insns++;
+	switch (in->uclass) {
+	case NPU_UC_VEC: rc = sim_vec_exec(s, in, en, t0); break;
+	case NPU_UC_MXU: rc = sim_mxu_exec(s, in, en, t0); break;
+	case NPU_UC_DMA: rc = sim_dma_exec(s, ui - NPU_UNIT_DMA0, in, en, t0); break;
+	case NPU_UC_HOST: rc = sim_host_exec(s, in, en, t0); break;
+	default: sim_sync_exec(s, ui, in, en->pc, en->kx, t0); break;
+	}
+	if (rc < 0)
+		return -1;
+	/* The entry has started: its queue slot is free again. */
+	if (++u->qhead == s->qdepth)
+		u->qhead = 0;
+	u->qn--;
+	sim_ready(s, ui);
+	if (sc->blocked == BLK_QUEUE && sc->bsem == ui) {
+		uint64_t go = sim_max(sc->bsince, s->start);
+		sc->blocked = BLK_NONE;
+		sim_rec(s, sc, sc->bsince, go, NPU_US_DEP_STALL, sc->bkx);
+		sc->t = sim_max(sc->t, go);
+	}
+	return 0;
+}
 
 #endif

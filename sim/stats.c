@@ -29,7 +29,7 @@ static void append(npu_sim *s, sim_unit *u, uint64_t b, int state, uint32_t kx)
 	u->st.cycles[state] += b - u->rec;
 	u->last_state = state;
 	u->last_kx = kx;
-	if (u->niv && (u->iv[u->niv - 1] & ~SIM_MAX_CYCLES) == key)
+	if (key == u->last_key)
 		u->iv[u->niv - 1] = key | b;
 	else
 		sim_rec_push(s, u, key, b);
@@ -43,6 +43,19 @@ void sim_rec_push(npu_sim *s, sim_unit *u, uint64_t key, uint64_t b)
 		return;
 	}
 	u->iv[u->niv++] = key | b;
+	u->last_key = key;
+}
+
+void sim_rec_kx(npu_sim *s, sim_unit *u, uint32_t kx)
+{
+	uint64_t *row = s->kxc[u->acc_kx + 1];
+
+	for (int i = 0; i < NPU_SIM_NSTATE; i++) {
+		row[i] += u->st.cycles[i] - u->snap[i];
+		u->snap[i] = u->st.cycles[i];
+	}
+	u->acc_kx = kx;
+	u->kbits = s->kxc[kx + 1][SIM_KXC_KEY];
 }
 
 void sim_rec_gap(npu_sim *s, sim_unit *u, uint64_t a)
@@ -59,6 +72,7 @@ uint32_t sim_kx_begin(npu_sim *s, int kernel, uint64_t t)
 		return SIM_NONE;
 	}
 	memset(s->kxc[s->nkx + 1], 0, sizeof *s->kxc);
+	s->kxc[s->nkx + 1][SIM_KXC_KEY] = sim_iv_kbits(kernel);
 	memset(&s->kx[s->nkx], 0, sizeof *s->kx);
 	s->kx[s->nkx].kernel = kernel;
 	s->kx[s->nkx].start = t;
@@ -86,6 +100,7 @@ int sim_stats_finish(npu_sim *s)
 			sim_rec(s, u, u->bsince, total, NPU_US_DEP_STALL, u->bkx);
 		if (u->rec < total)
 			append(s, u, total, NPU_US_IDLE, SIM_NONE);
+		sim_rec_kx(s, u, SIM_NONE);
 		s->st.unit[i] = u->st;
 	}
 	for (size_t k = 0; k < s->nkx; k++) {

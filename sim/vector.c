@@ -8,6 +8,9 @@
  *           at least 1; loads and stores at least the longest bank window
  *   ready = issue + occ - 1 + latency of the op's class
  * An access to a bank another unit holds moves the issue behind it.
+ * The timing itself is sim_vec_exec() in sim_int.h, inline in the
+ * scheduler's loops (it runs for most instructions of most programs);
+ * the values and the memory accesses are here.
  *
  * Values: IEEE fp32 with libm's expf, logf, tanhf, erff, sinf, cosf, powf,
  * sqrtf; max/min propagate NaN; loads and stores convert through
@@ -21,32 +24,30 @@
 #include "isa/dtype.h"
 #include "sim/sim_int.h"
 
-enum { VC_ALU, VC_MUL, VC_DIV, VC_TRANS, VC_RED, VC_LD, VC_ST };
-
 static int vclass(int op)
 {
 	switch (op) {
-	case NPU_OP_VLD: case NPU_OP_VLDS: case NPU_OP_VBCAST: return VC_LD;
-	case NPU_OP_VST: case NPU_OP_VSTS: return VC_ST;
-	case NPU_OP_VMUL: case NPU_OP_VFMA: case NPU_OP_VMULI: return VC_MUL;
+	case NPU_OP_VLD: case NPU_OP_VLDS: case NPU_OP_VBCAST: return SIM_VC_LD;
+	case NPU_OP_VST: case NPU_OP_VSTS: return SIM_VC_ST;
+	case NPU_OP_VMUL: case NPU_OP_VFMA: case NPU_OP_VMULI: return SIM_VC_MUL;
 	case NPU_OP_VDIV: case NPU_OP_VDIVI: case NPU_OP_VRCP: case NPU_OP_VSQRT:
-	case NPU_OP_VRSQRT: return VC_DIV;
+	case NPU_OP_VRSQRT: return SIM_VC_DIV;
 	case NPU_OP_VEXP: case NPU_OP_VLOG: case NPU_OP_VTANH: case NPU_OP_VERF:
 	case NPU_OP_VSIGM: case NPU_OP_VSIN: case NPU_OP_VCOS: case NPU_OP_VPOW:
-	case NPU_OP_VPOWI: return VC_TRANS;
-	case NPU_OP_VREDSUM: case NPU_OP_VREDMAX: case NPU_OP_VREDMIN: return VC_RED;
-	default: return VC_ALU;
+	case NPU_OP_VPOWI: return SIM_VC_TRANS;
+	case NPU_OP_VREDSUM: case NPU_OP_VREDMAX: case NPU_OP_VREDMIN: return SIM_VC_RED;
+	default: return SIM_VC_ALU;
 	}
 }
 
 static int latency(const npu_target *t, int cls)
 {
 	switch (cls) {
-	case VC_MUL: return t->lat_mul;
-	case VC_DIV: return t->lat_div;
-	case VC_TRANS: return t->lat_trans;
-	case VC_RED: return t->lat_red;
-	case VC_LD: return t->lat_ld;
+	case SIM_VC_MUL: return t->lat_mul;
+	case SIM_VC_DIV: return t->lat_div;
+	case SIM_VC_TRANS: return t->lat_trans;
+	case SIM_VC_RED: return t->lat_red;
+	case SIM_VC_LD: return t->lat_ld;
 	default: return t->lat_alu;
 	}
 }
@@ -190,7 +191,7 @@ static uint8_t *vmem_check(npu_sim *s, const vmem *m, uint32_t pc, uint64_t t)
 static void vmem_do(npu_sim *s, const sim_insn *in, const vmem *m, float *va)
 {
 	uint8_t *p = sim_local(s, m->addr, 0);
-	int ld = vclass(in->op) == VC_LD;
+	int ld = vclass(in->op) == SIM_VC_LD;
 
 	if (in->op == NPU_OP_VBCAST) {
 		float f = npu_load_f32(m->dt, sim_local(s, m->addr, m->size), 0);
@@ -222,7 +223,7 @@ static void vmem_do(npu_sim *s, const sim_insn *in, const vmem *m, float *va)
 }
 
 /* Lanes of the values: elementwise ops, moves and reductions. */
-static void vcompute(npu_sim *s, const sim_insn *in, const sim_entry *e)
+void sim_vec_compute(npu_sim *s, const sim_insn *in, const sim_entry *e)
 {
 	int n = s->vlen;
 	float *va = s->v + (size_t)in->a * n;
@@ -298,68 +299,40 @@ void sim_vec_predecode(const npu_sim *s, sim_insn *si)
 		si->vsrc[n++] = NPU_NVREG;
 }
 
-int sim_vec_exec(npu_sim *s, const sim_insn *in, const sim_entry *e, uint64_t t0)
+/*
+ * The load or store part of sim_vec_exec(): address checks, bank windows
+ * (the start moves behind other units' windows, the occupancy grows to
+ * the longest window), SRAM bytes and the values.  0 or -1 (fault).
+ */
+int sim_vec_mem(npu_sim *s, const sim_insn *in, const sim_entry *e,
+		uint64_t issue, uint64_t *occ, uint64_t *start)
 {
-	const npu_target *tg = s->tg;
-	sim_unit *u = &s->u[NPU_UNIT_VEC];
-	int cls = in->vcls;
-	uint64_t issue, start, occ, ready;
+	npu_trace_kernel *k;
+	uint64_t bo, nb;
 	vmem m;
 
-	/* issue = max(t0, the latest ready time of the registers read) */
-	issue = sim_max(t0, sim_max(s->vready[in->vsrc[0]],
-				    sim_max(s->vready[in->vsrc[1]],
-					    s->vready[in->vsrc[2]])));
-	occ = s->vocc[e->vl];
-	if (cls == VC_TRANS)
-		occ *= (uint64_t)tg->ii_trans;
-	if (!occ)
-		occ = 1;
-	start = issue;
-	if (cls == VC_LD || cls == VC_ST) {
-		uint64_t bo;
-		vmem_of(in, e, &m);
-		if (!vmem_check(s, &m, e->pc, issue)) {
-			sim_bank_clear(s);
-			return -1;
-		}
-		bo = sim_bank_occ(s);
-		if (bo > occ)
-			occ = bo;
-		start = sim_bank_fit(s, NPU_UNIT_VEC, issue, occ, 0);
-		sim_bank_take(s, NPU_UNIT_VEC, start, occ, 0);
-		uint64_t nb = (uint64_t)m.n * m.size;
-		npu_trace_kernel *k = sim_kx(s, e->kx);
-		if (cls == VC_LD) {
-			s->st.sram_rd += nb;
-			if (k)
-				k->sram_rd += nb;
-		} else {
-			s->st.sram_wr += nb;
-			if (k)
-				k->sram_wr += nb;
-		}
-		if (!s->o.timing_only)
-			vmem_do(s, in, &m, s->v + (size_t)in->a * s->vlen);
-	} else {
-		s->st.vec_ops += e->vl;
-		if (e->kx != SIM_NONE)
-			s->kx[e->kx].vec_ops += e->vl;
-		if (!s->o.timing_only)
-			vcompute(s, in, e);
+	vmem_of(in, e, &m);
+	if (!vmem_check(s, &m, e->pc, issue)) {
+		sim_bank_clear(s);
+		return -1;
 	}
-	s->start = start;
-	sim_rec(s, u, t0, issue, NPU_US_DEP_STALL, e->kx);
-	sim_rec(s, u, issue, start, NPU_US_BANK_STALL, e->kx);
-	sim_rec(s, u, start, start + occ, NPU_US_BUSY, e->kx);
-	u->t = start + occ;
-	ready = start + occ - 1 + in->vlat;
-	if (cls == VC_ST) {
-		sim_done(s, u, e->kx, start + occ);
+	bo = sim_bank_occ(s);
+	if (bo > *occ)
+		*occ = bo;
+	*start = sim_bank_fit(s, NPU_UNIT_VEC, issue, *occ, 0);
+	sim_bank_take(s, NPU_UNIT_VEC, *start, *occ, 0);
+	nb = (uint64_t)m.n * m.size;
+	k = sim_kx(s, e->kx);
+	if (in->vcls == SIM_VC_LD) {
+		s->st.sram_rd += nb;
+		if (k)
+			k->sram_rd += nb;
 	} else {
-		if (s->vready[in->a] < ready)
-			s->vready[in->a] = ready;
-		sim_done(s, u, e->kx, ready);
+		s->st.sram_wr += nb;
+		if (k)
+			k->sram_wr += nb;
 	}
+	if (!s->o.timing_only)
+		vmem_do(s, in, &m, s->v + (size_t)in->a * s->vlen);
 	return 0;
 }
