@@ -70,7 +70,7 @@ static int scalar_exec(npu_sim *s, const sim_insn *in, uint32_t pc,
 	*npc = pc + 1;
 	switch (in->op) {
 	case NPU_OP_NOP: wr = 0; break;
-	case NPU_OP_HALT: s->halted = 1; wr = 0; break;
+	case NPU_OP_HALT: s->halted = 1; s->sched_end = 0; wr = 0; break;
 	case NPU_OP_LI: r = in->imm; break;
 	case NPU_OP_LIH:
 		r = (int64_t)(((uint64_t)x[in->a] & 0xffffffffu) |
@@ -178,6 +178,7 @@ static int dispatch(npu_sim *s, const sim_insn *in, uint32_t pc)
 	uint32_t slot;
 
 	if (u->qn == s->qdepth) {
+		s->sched_end = 0;
 		sc->blocked = BLK_QUEUE;
 		sc->bsem = ui;
 		sc->bsince = sc->t;
@@ -198,8 +199,8 @@ static int dispatch(npu_sim *s, const sim_insn *in, uint32_t pc)
 	if (!u->qn++) {
 		/* The unit becomes runnable: the scalar unit's batch ends there. */
 		uint64_t k = sim_max(u->t, en->t + 1);
-		if (k < s->sched_lim)
-			s->sched_lim = k;
+		if (k + 1 < s->sched_end)
+			s->sched_end = k + 1;
 		sim_ready(s, ui);
 	}
 	sc->t += 1;
@@ -210,7 +211,7 @@ static int dispatch(npu_sim *s, const sim_insn *in, uint32_t pc)
 /*
  * The scalar unit is blocked or no longer the earliest: runs the step the
  * scheduler (npu_sim_run) would run next, the earliest other unit's
- * oldest entry, and updates s->sched_lim.  Doing it here keeps the
+ * oldest entry, and updates s->sched_end.  Doing it here keeps the
  * scalar unit's batch open: a stream of dispatches into a busy unit, the
  * common case, alternates between the two at every entry.  1: go on,
  * 0: back to the scheduler (nothing else to run, or a cycle limit, which
@@ -220,19 +221,26 @@ static int other_step(npu_sim *s)
 {
 	sim_unit *sc = &s->u[NPU_UNIT_SCL];
 	uint64_t bt, maxc = s->o.max_cycles;
-	int best = sim_pick(s, &bt);
+	int best = s->pbest;
 
+	if (best == SIM_PICK_STALE)
+		best = sim_pick(s, &bt);
+	else
+		bt = s->pbt;
 	if (!sc->blocked && sc->t <= bt) {
-		/* the scalar unit comes first after all (sched_lim was lowered) */
-		s->sched_lim = bt < maxc ? bt : maxc;
-		return sc->t <= s->sched_lim;
+		/* the scalar unit comes first after all (the end was lowered) */
+		s->pbest = best;
+		s->pbt = bt;
+		s->sched_end = (bt < maxc ? bt : maxc) + 1;
+		return sc->t < s->sched_end;
 	}
 	if (best < 0 || bt > maxc)
 		return 0;
 	if (sim_unit_step(s, best, bt) < 0 || s->oom)
 		return -1;
-	sim_pick(s, &bt);
-	s->sched_lim = bt < maxc ? bt : maxc;
+	s->pbest = sim_pick(s, &bt);
+	s->pbt = bt;
+	s->sched_end = sc->blocked ? 0 : (bt < maxc ? bt : maxc) + 1;
 	return 1;
 }
 
@@ -265,12 +273,14 @@ int sim_scalar_step(npu_sim *s)
 	batch b = { u->t, 0 };
 	int rc = 0;
 
-	while (!s->halted) {
+	for (;;) {
 		uint32_t pc = s->pc, npc;
 		const sim_insn *in;
 		int extra;
 
-		if (u->blocked || u->t > s->sched_lim) {
+		if (u->t >= s->sched_end) {
+			if (s->halted)
+				break;
 			/* Its busy stretch was recorded up to the block, and an
 			 * unblocking records the wait up to its new time, so the
 			 * batch goes on from there (sim_rec clips). */
@@ -320,6 +330,8 @@ int sim_scalar_step(npu_sim *s)
 				goto out;
 			}
 			rc = 0;
+			if (u->blocked)
+				s->sched_end = 0;
 			break;
 		}
 		b.n++;

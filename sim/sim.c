@@ -232,6 +232,7 @@ npu_sim *npu_sim_new(const npu_prog *p, const npu_target *t,
 	s->qdepth = (uint32_t)t->queue_depth;
 	s->cur_kernel = -1;
 	s->cur_kx = SIM_NONE;
+	s->pbest = SIM_PICK_STALE;
 	if (predecode(s, e) < 0 || setup_memory(s, e) < 0)
 		goto fail;
 	/* row 0 of the per-state cycles: outside kernels */
@@ -375,7 +376,7 @@ void sim_sem_post(npu_sim *s, int sem, uint64_t t, int src)
 		i--;
 	}
 	sm->tok[i] = (sim_token){ t, src };
-	s->sched_lim = 0; /* a woken unit may now come first */
+	s->sched_end = 0; /* a woken unit may now come first */
 	/* Wake waiters, earliest first. */
 	while (sm->n > sm->head) {
 		int w = -1;
@@ -469,7 +470,7 @@ int npu_sim_run(npu_sim *s, npu_err *e)
 				goto faulted;
 			}
 			/* It runs while it stays the earliest. */
-			s->sched_lim = bt < maxc ? bt : maxc;
+			s->sched_end = (bt < maxc ? bt : maxc) + 1;
 			rc = sim_scalar_step(s);
 		} else if (best < 0) {
 			break;

@@ -20,6 +20,7 @@
 #include "sim/sim.h"
 
 #define SIM_NONE UINT32_MAX
+#define SIM_PICK_STALE (-2)
 #define SIM_KXC_KEY NPU_SIM_NSTATE
 #define SIM_KXC_W (NPU_SIM_NSTATE + 1)
 
@@ -198,7 +199,15 @@ struct npu_sim {
 	int nbt;
 
 	uint64_t start;      /* start cycle of the entry just run */
-	uint64_t sched_lim;  /* the scalar unit may run up to this cycle */
+	/* The scalar unit may run while its time is below this: one past
+	 * the earliest other unit's key (it wins ties) and the cycle limit;
+	 * 0 while it is blocked or halted, or when a woken unit may now come
+	 * first. */
+	uint64_t sched_end;
+	/* sim_pick()'s last answer, while no sim_ready() changed it since
+	 * (SIM_PICK_STALE: to be computed). */
+	int pbest;
+	uint64_t pbt;
 
 	sim_unit u[NPU_NUNIT];
 	int nunits;
@@ -250,6 +259,7 @@ static inline void sim_ready(npu_sim *s, int ui)
 {
 	sim_unit *u = &s->u[ui];
 
+	s->pbest = SIM_PICK_STALE;
 	if (u->qn && !u->blocked) {
 		s->ready |= 1u << ui;
 		s->key[ui] = sim_max(u->t, u->q[u->qhead].t + 1);

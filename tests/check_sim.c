@@ -1587,6 +1587,122 @@ START_TEST(trace_rows_exact_and_binned)
 }
 END_TEST
 
+/* FNV-1a over 64-bit words. */
+static uint64_t fnv(uint64_t h, uint64_t v)
+{
+	for (int i = 0; i < 8; i++) {
+		h ^= (v >> (8 * i)) & 0xff;
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+/*
+ * Everything a timing-only run reports, hashed field by field: stats,
+ * every unit's intervals, kernel executions and DMA transfers.
+ */
+static uint64_t timing_hash(npu_sim *s)
+{
+	const npu_sim_stats *st = npu_sim_stats_get(s);
+	const npu_trace_kernel *k;
+	const npu_trace_dma *d;
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t n;
+
+	h = fnv(h, st->total_cycles);
+	h = fnv(h, st->insns);
+	h = fnv(h, st->macs);
+	h = fnv(h, st->vec_ops);
+	h = fnv(h, st->dram_rd);
+	h = fnv(h, st->dram_wr);
+	h = fnv(h, st->dram_touched);
+	h = fnv(h, st->sram_rd);
+	h = fnv(h, st->sram_wr);
+	h = fnv(h, st->dma_xfers);
+	for (int u = 0; u < st->nunits; u++) {
+		const npu_sim_interval *iv;
+		for (int i = 0; i < NPU_SIM_NSTATE; i++)
+			h = fnv(h, st->unit[u].cycles[i]);
+		h = fnv(h, st->unit[u].insns);
+		n = npu_sim_intervals(s, u, &iv);
+		for (size_t i = 0; i < n; i++) {
+			h = fnv(h, iv[i].start);
+			h = fnv(h, iv[i].end);
+			h = fnv(h, (uint64_t)iv[i].kernel << 32 | (uint32_t)iv[i].state);
+		}
+	}
+	n = npu_sim_kexecs(s, &k);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t f[] = { (uint64_t)k[i].kernel, k[i].start, k[i].end,
+				 k[i].macs, k[i].vec_ops, k[i].insns, k[i].dram_rd,
+				 k[i].dram_wr, k[i].sram_rd, k[i].sram_wr, k[i].compute,
+				 k[i].dma_wait, k[i].dep_stall, k[i].bank_stall };
+		for (size_t j = 0; j < sizeof f / sizeof *f; j++)
+			h = fnv(h, f[j]);
+	}
+	n = npu_sim_dmas(s, &d);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t f[] = { (uint64_t)d[i].engine, (uint64_t)d[i].dir, d[i].bytes,
+				 d[i].bytes_touched, d[i].issue, d[i].start, d[i].end,
+				 (uint64_t)d[i].kernel };
+		for (size_t j = 0; j < sizeof f / sizeof *f; j++)
+			h = fnv(h, f[j]);
+	}
+	return h;
+}
+
+/*
+ * The bundled programs on npu-base, timing only, give the cycles and
+ * timelines they gave before the scheduler was made faster (the values
+ * were recorded then): a change to the simulator's speed must not change
+ * what it computes.  A deliberate change to the timing model updates them.
+ */
+static const struct golden {
+	const char *file;
+	uint64_t cycles, hash;
+} goldens[] = {
+	{ "demo.s", 112192, 0x12f5f0d625cb9634ull },
+	{ "sim_bench_vec.s", 4250015, 0x17104bd74c78453dull },
+	{ "sim_bench_mxu.s", 102400647, 0xc8937fd0a241848dull },
+	{ "sim_bench_gemm.s", 161860, 0x5b0042d38d8f2958ull },
+	{ "sim_bank.s", 423, 0x597067062f59ee3cull },
+	{ "sim_vchain.s", 23, 0x21d2f2c5c08a58b2ull },
+	{ "sim_scalar.s", 42, 0x28ce11d0e2e97ccbull },
+	{ "asm_vadd.s", 1307, 0xc627bd58029060f3ull },
+};
+
+START_TEST(timing_unchanged)
+{
+	const struct golden *g = &goldens[_i];
+	const char *src = getenv("srcdir") ? getenv("srcdir") : ".";
+	npu_sim_opts o = { 1, 0, 0 };
+	char path[4096];
+	npu_target t;
+	npu_err e = { "" };
+	npu_prog p = { 0 };
+	npu_sim *s;
+	char *text = read_data(g->file);
+	uint64_t h;
+
+	snprintf(path, sizeof path, "%s/targets/npu-base.ini", src);
+	ck_assert_msg(npu_target_load(&t, path, &e) == 0, "%s", e.msg);
+	ck_assert_msg(npu_asm(g->file, text, strlen(text), &p, &e) == 0, "%s", e.msg);
+	free(text);
+	s = npu_sim_new(&p, &t, &o, &e);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_msg(npu_sim_run(s, &e) == 0, "%s: %s", g->file, e.msg);
+	check_tiling(s);
+	h = timing_hash(s);
+	ck_assert_msg(npu_sim_stats_get(s)->total_cycles == g->cycles && h == g->hash,
+		      "%s: %llu cycles, hash 0x%016llx; expected %llu, 0x%016llx",
+		      g->file, (unsigned long long)npu_sim_stats_get(s)->total_cycles,
+		      (unsigned long long)h, (unsigned long long)g->cycles,
+		      (unsigned long long)g->hash);
+	npu_sim_free(s);
+	npu_prog_free(&p);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("sim");
@@ -1642,6 +1758,11 @@ static Suite *suite(void)
 	tcase_add_test(tc, cli_end_to_end);
 	tcase_add_test(tc, demo_on_npu_base);
 	tcase_add_test(tc, trace_rows_exact_and_binned);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("golden");
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, timing_unchanged, 0, sizeof goldens / sizeof *goldens);
 	suite_add_tcase(s, tc);
 	return s;
 }
