@@ -865,6 +865,8 @@ static int do_split(fz *z, int node)
 	return 0;
 }
 
+static int ilist(const npu_gval *v, int64_t *out, int n);
+
 /* Computes the view node's value; 1 when it needs a copy (not expressible). */
 static int do_view(fz *z, int node)
 {
@@ -976,6 +978,19 @@ static int do_view(fz *z, int node)
 		memcpy(st, S->stride, sizeof st);
 		off += start * S->stride[dim];
 		st[dim] *= step;
+		break;
+	}
+	case NPU_AOP_AS_STRIDED: {
+		/* strides over the storage: the input's, once contiguous */
+		double so = 0;
+		if (!iscontig(S) &&
+		    (src = copy_val(z, src, node, "as_strided reads a contiguous storage")) < 0)
+			return -1;
+		S = &ir->v[src];
+		if (ilist(arg(n, 2), st, nd) ||
+		    (n->nargs > 3 && n->args[3].kind != NPU_GV_NONE && gnum(arg(n, 3), &so)))
+			return 1;
+		off = S->off + (int64_t)so;
 		break;
 	}
 	default: /* alias, detach, lift_fresh_copy, clone as a view */

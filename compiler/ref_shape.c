@@ -196,6 +196,28 @@ int ref_strided(ref_op *op)
 				ost[nd++] = st[i];
 			}
 		break;
+	case NPU_AOP_AS_STRIDED: {
+		/* over the value's elements in order: the storage of the
+		 * contiguous tensors the captures apply it to */
+		int64_t last = 0, numel = npu_reftensor_numel(x), total = 1;
+		if (ref_ints(op, 1, "size", shape, NPU_MAX_DIMS, &nd) < 0 ||
+		    ref_ints(op, 2, "stride", ost, NPU_MAX_DIMS, &n) < 0 ||
+		    ref_int(op, 3, "storage_offset", 0, &off) < 0)
+			return -1;
+		if (n != nd || off < 0)
+			return npu_errf(op->e, "as_strided: %d sizes, %d strides, offset %lld",
+					nd, n, (long long)off);
+		for (int i = 0; i < nd; i++) {
+			if (shape[i] < 0 || ost[i] < 0)
+				return npu_errf(op->e, "as_strided: negative size or stride");
+			last += (shape[i] - 1) * ost[i];
+			total *= shape[i];
+		}
+		if (total && off + last >= numel)
+			return npu_errf(op->e, "as_strided: element %lld of %lld",
+					(long long)(off + last), (long long)numel);
+		break;
+	}
 	default: /* slice */
 		if (ref_int(op, 1, "dim", 0, &a) < 0 || ref_dim(op, a, x->ndim, &d) < 0 ||
 		    ref_int(op, 2, "start", 0, &b) < 0 ||

@@ -1,9 +1,10 @@
 /*
  * check_models.c - breadth: small models of the common CNN and
  * transformer families (MobileNet v2 and v3, ViT, BERT, GPT-2, Llama with
- * grouped-query attention) and a model of loose ops (max pooling,
- * grouped convolution, embedding, gather, cumsum, advanced indexing,
- * masked_fill, where), captured from PyTorch 2.11 by
+ * grouped-query attention; DenseNet, ConvNeXt, EfficientNet, T5) and a
+ * model of loose ops (max pooling, grouped convolution, embedding,
+ * gather, cumsum, advanced indexing, masked_fill, where), captured from
+ * PyTorch 2.11 by
  * scripts/capture_models.  Each compiles, runs on the simulator and
  * matches PyTorch's recorded outputs and the fp64 reference (the harness:
  * tests/fxrun.c).
@@ -34,6 +35,10 @@ static const zoo_case zoo[] = {
 	{ "gpt2_tiny", 0 },
 	{ "llama_gqa", 0 },
 	{ "ops", 2 },			/* gather, eq of int64 ids */
+	{ "densenet_tiny", 0 },
+	{ "convnext_tiny", 0 },
+	{ "efficientnet_tiny", 0 },
+	{ "t5_tiny", 0 },
 };
 
 START_TEST(t_model)
