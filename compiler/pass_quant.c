@@ -8,17 +8,20 @@
  * dequantize into a float weight) and does two things in one session:
  *
  * 1. Patterns (compiler/quant.def): dequantize(int8 x, s_x, z_x) and
- *    dequantize(int8 w, s_w, z_w) feeding a float matmul become
+ *    dequantize(int8 w, s_w, z_w) (or dequantize_per_channel, s_w[n])
+ *    feeding a float matmul or convolution become
  *
  *        acc  = _int_mm(x, w)                       int8 x int8 -> int32
- *        y    = (f32(acc) + c[n]) * f32(s_x * s_w) + bias
- *        c[n] = -z_x * sum_k w[k][n]                (a frozen constant)
+ *        y    = (f32(acc) + c[n] + r[m]) * f32(s_x * s_w) + bias
+ *        c[n] = -z_x * sum_k (w[k][n] - z_w)        (a frozen constant)
+ *        r[m] = -z_w * sum_k x[m][k]                (a row sum, z_w != 0)
  *
- *    which is sum_k (x - z_x)(w - z_w) scaled, for z_w = 0 (symmetric
- *    weights, what PT2E's quantizers produce).  Every step before the
+ *    which is s_x s_w sum_k (x - z_x)(w - z_w).  uint8 activations are
+ *    shifted to int8 first (x - 128, z_x - 128); a convolution keeps its
+ *    form on the int8 tensors (int32 result).  Every step before the
  *    scale is exact in fp32 lanes while the sums stay within 2^24 (the
- *    match checks the bound from quant_min/quant_max); fusion then puts
- *    the cast, the correction, the scale, the bias and whatever follows
+ *    match checks the bounds from quant_min/quant_max); fusion then puts
+ *    the cast, the corrections, the scale, the bias and whatever follows
  *    (relu, the requantize, a dequantize for float consumers) in the
  *    matmul's epilogue.
  *
@@ -240,15 +243,14 @@ static double qrange(const qparm *q)
  * dilation 1 (the matrix unit's implicit GEMM), concrete sizes.  Sets
  * M = N = output channels, K = IC * KH * KW.  NULL, or the reason.
  */
-static const char *conv_refusal(npu_gedit *ge, const npu_gnode *n,
-				const npu_gmeta *wm, qmatch *m)
+static const char *conv_refusal(const npu_gnode *n, const npu_gmeta *wm,
+				qmatch *m)
 {
 	int64_t ws[NPU_MAX_DIMS];
 	double tr = 1, groups = 0;
 	const npu_gval *pad = n->nargs > 4 ? &n->args[4] : NULL,
 		       *dil = n->nargs > 5 ? &n->args[5] : NULL;
 
-	(void)ge;
 	if (n->nargs > 6 && n->args[6].kind == NPU_GV_BOOL)
 		tr = n->args[6].u.b;
 	if (n->nargs < 9 || n->args[6].kind != NPU_GV_BOOL ||
@@ -323,7 +325,7 @@ static int try_pat(pass_cx *pc, npu_gedit *ge, int i, const qpat *p,
 			      tmeta(ge, m->bias)->dtype != NPU_DT_F32)))
 		FALL("a result or bias other than float32");
 	if (p->layout == QW_OIHW) {
-		const char *cw = conv_refusal(ge, n, wm, m);
+		const char *cw = conv_refusal(n, wm, m);
 		if (cw)
 			FALL("%s", cw);
 	} else if (shape2(ge, m->x.src, &m->M, &m->K) < 0 ||
