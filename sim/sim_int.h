@@ -98,6 +98,8 @@ typedef struct sim_unit {
 	uint32_t acc_kx;
 	uint64_t kbits;
 	uint64_t snap[NPU_SIM_NSTATE];
+	uint64_t kend;       /* latest completion for acc_kx since the switch */
+	uint64_t kvops;      /* vector lane operations for acc_kx since then */
 	npu_sim_interval *ivx; /* unpacked on request (npu_sim_intervals) */
 	npu_sim_unit_stats st;
 } sim_unit;
@@ -416,8 +418,11 @@ static inline void sim_done(npu_sim *s, sim_unit *u, uint32_t kx, uint64_t t)
 {
 	if (u->done < t)
 		u->done = t;
-	if (kx != SIM_NONE && s->kx[kx].end < t)
-		s->kx[kx].end = t;
+	/* kernel execution kx's end: through the unit's own (see kend) */
+	if (kx != u->acc_kx)
+		sim_rec_kx(s, u, kx);
+	if (u->kend < t)
+		u->kend = t;
 }
 
 
@@ -449,8 +454,9 @@ static inline int sim_vec_exec(npu_sim *s, const sim_insn *in,
 			return -1;
 	} else {
 		s->st.vec_ops += e->vl;
-		if (e->kx != SIM_NONE)
-			s->kx[e->kx].vec_ops += e->vl;
+		if (e->kx != u->acc_kx)
+			sim_rec_kx(s, u, e->kx);
+		u->kvops += e->vl;
 		if (!s->o.timing_only)
 			sim_vec_compute(s, in, e);
 	}

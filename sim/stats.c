@@ -54,6 +54,14 @@ void sim_rec_kx(npu_sim *s, sim_unit *u, uint32_t kx)
 		row[i] += u->st.cycles[i] - u->snap[i];
 		u->snap[i] = u->st.cycles[i];
 	}
+	if (u->acc_kx != SIM_NONE) {
+		npu_trace_kernel *k = &s->kx[u->acc_kx];
+		if (k->end < u->kend)
+			k->end = u->kend;
+		k->vec_ops += u->kvops;
+	}
+	u->kend = 0;
+	u->kvops = 0;
 	u->acc_kx = kx;
 	u->kbits = s->kxc[kx + 1][SIM_KXC_KEY];
 }
@@ -85,6 +93,9 @@ int sim_stats_finish(npu_sim *s)
 {
 	uint64_t total = 0;
 
+	/* the kernel executions' ends and counts kept per unit */
+	for (int i = 0; i < s->nunits; i++)
+		sim_rec_kx(s, &s->u[i], SIM_NONE);
 	for (int i = 0; i < s->nunits; i++) {
 		sim_unit *u = &s->u[i];
 		total = sim_max(total, sim_max(u->done, u->rec));
