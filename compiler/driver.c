@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "compiler/driver.h"
+#include "compiler/dyn.h"
 #include "compiler/ref.h"
 #include "isa/isa.h"
 
@@ -285,6 +286,10 @@ int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 			       sizeof tpath, e) < 0 ||
 	    npu_target_load(&r->t, tpath, e) < 0)
 		return -1;
+	if (o->specialize ? npu_dyn_freeze(r->g, o->specialize, e) < 0
+			  : npu_dyn_specialize(r->g, o->dyn_hint, o->dyn_max,
+					       &r->dyn, e) < 0)
+		return -1;
 	r->seconds[NPU_STAGE_IMPORT] = now() - t0;
 	dump(o, r, NPU_STAGE_IMPORT, NULL);
 	/* passes */
@@ -316,7 +321,8 @@ int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 	env.frozen = frozen;
 	env.ctx = r->cache;
 	if (npu_fuse(&r->ir, r->g, &env, e) < 0 ||
-	    npu_link_mutations(&r->ir, e) < 0)
+	    npu_link_mutations(&r->ir, e) < 0 ||
+	    npu_dyn_mark(r->dyn, &r->ir, e) < 0)
 		return -1;
 	r->seconds[NPU_STAGE_FUSE] = now() - t0;
 	dump(o, r, NPU_STAGE_FUSE, NULL);
@@ -329,7 +335,8 @@ int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 	dump(o, r, NPU_STAGE_TILE, NULL);
 	/* emit */
 	t0 = now();
-	if (npu_link_layout(&r->ir, &r->prog, e) < 0)
+	if (npu_link_layout(&r->ir, &r->prog, e) < 0 ||
+	    npu_dyn_plan(r->dyn, &r->ir, &r->prog, &r->t, e) < 0)
 		return -1;
 	fs = calloc((size_t)r->ir.nk + 1, sizeof *fs);
 	hcall = calloc((size_t)r->ir.nk + 1, sizeof *hcall);
@@ -343,7 +350,7 @@ int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 		npu_emitctx c = { .ir = &r->ir, .p = &r->prog, .t = &r->t,
 				  .hcall = hcall };
 		for (int k = 0; k < r->ir.nk; k++) {
-			if (npu_emit_kernel(&c, k, &fs[k], e) < 0)
+			if (npu_dyn_emit(r->dyn, &c, k, &fs[k], e) < 0)
 				goto out;
 			if (fs[k].oom) {
 				npu_errf(e, "out of memory");
@@ -359,7 +366,10 @@ int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 		npu_ra_opts ra = { .nxr = o->nxr ? o->nxr : 28,
 				   .nvr = o->nvr ? o->nvr : 29,
 				   .spill_base = r->t.sram_bytes - NPU_SPILL_BYTES,
-				   .spill_bytes = NPU_SPILL_BYTES,
+				   /* the top of the spill area holds the
+				    * bound sizes of a dynamic program */
+				   .spill_bytes = NPU_SPILL_BYTES -
+						  (r->dyn ? NPU_DYN_TAB_BYTES : 0),
 				   .vlen = r->t.vlen };
 		for (int k = 0; k < r->ir.nk; k++) {
 			if (npu_regalloc(&fs[k], &ra, e) < 0) {
@@ -409,6 +419,7 @@ void npu_cc_free(npu_ccresult *r)
 	npu_passconsts_free(&r->consts);
 	npu_passlog_free(&r->plog);
 	ccache_free(r->cache);
+	npu_dyn_free(r->dyn);
 	memset(r, 0, sizeof *r);
 }
 
@@ -532,6 +543,7 @@ void npu_cc_report(const npu_ccresult *r, FILE *f)
 		fprintf(f, "normalization passes:\n");
 		npu_passlog_print(&r->plog, f, 0);
 	}
+	npu_dyn_report(r->dyn, ir, f);
 	fprintf(f, "kernels: %d\n", ir->nk);
 	for (int k = 0; k < ir->nk; k++) {
 		const npu_kern *K = &ir->k[k];

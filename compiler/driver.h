@@ -66,6 +66,9 @@ typedef struct npu_ccopts {
 	int report_text;         /* print the report as text */
 	npu_knobset knobs[NPU_MAX_KNOBS];
 	int nknobs;
+	const char *dyn_hint;    /* --dyn-hint "s0=4,s1=32" (dyn.h) */
+	const char *dyn_max;     /* --dyn-max, the same form */
+	const char *specialize;  /* --specialize: SymInt dims as constants */
 } npu_ccopts;
 
 /* What one compile produced, for the report and the tests. */
@@ -80,6 +83,7 @@ typedef struct npu_ccresult {
 	npu_passconsts consts;   /* constants the passes folded */
 	npu_passlog plog;        /* what the passes did */
 	void *cache;             /* frozen tensors in both forms (driver.c) */
+	struct npu_dyn *dyn;     /* dynamic shapes (dyn.h), NULL when static */
 } npu_ccresult;
 
 /* Parses one --knob argument "KERNEL.NAME=VALUE"; 0 or -1. */
@@ -102,12 +106,21 @@ int npu_link_mutations(npu_kir *ir, npu_err *e);
 /* link.c, first half: a DRAM buffer for every materialized value. */
 int npu_link_layout(npu_kir *ir, npu_prog *p, npu_err *e);
 
+/* dyn.c: DRAM ranges [lo, hi) whose addresses the code moves by a
+ * register (xr: where the current block of a symbolic buffer is). */
+typedef struct npu_dynrel {
+	int n;
+	const uint64_t *lo, *hi;
+	const int *xr;
+} npu_dynrel;
+
 /* emit.c: kernel k's code on virtual registers. */
 typedef struct npu_emitctx {
 	const npu_kir *ir;
 	const npu_prog *p;       /* buffers laid out */
 	const npu_target *t;
 	int *hcall;              /* host kernels: their host-call index */
+	const npu_dynrel *rel;   /* NULL, or addresses to move (dyn.c) */
 } npu_emitctx;
 int npu_emit_kernel(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e);
 int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e);

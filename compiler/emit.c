@@ -122,6 +122,18 @@ static int64_t field(emit_t *g, int q, int fld, int64_t v)
 	return v;
 }
 
+/* A DRAM address into xr; in a symbolic buffer (dyn.c), plus the
+ * register that says where its current block of rows is. */
+static void dram_li(emit_t *g, int xr, uint64_t dram)
+{
+	npu_mli(g->f, xr, (int64_t)dram);
+	for (int i = 0; g->rel && i < g->rel->n; i++)
+		if (dram >= g->rel->lo[i] && dram < g->rel->hi[i]) {
+			npu_memit(g->f, NPU_OP_ADD, xr, xr, g->rel->xr[i], 0);
+			return;
+		}
+}
+
 /* A transfer with every descriptor field given (op: DLD, DST, DCP). */
 void npu_emit_dmaf(emit_t *g, int q, int op, uint64_t dst, uint64_t src,
 		   int64_t rowb, int64_t n1, int64_t ss1, int64_t ds1,
@@ -140,8 +152,14 @@ void npu_emit_dmaf(emit_t *g, int q, int op, uint64_t dst, uint64_t src,
 		field(g, q, NPU_DF_SS2, ss2);
 		field(g, q, NPU_DF_DS2, ds2);
 	}
-	npu_mli(g->f, xd, (int64_t)dst);
-	npu_mli(g->f, xs, (int64_t)src);
+	if (op == NPU_OP_DST)
+		dram_li(g, xd, dst);
+	else
+		npu_mli(g->f, xd, (int64_t)dst);
+	if (op == NPU_OP_DLD)
+		dram_li(g, xs, src);
+	else
+		npu_mli(g->f, xs, (int64_t)src);
 	if (op == NPU_OP_DST)
 		npu_memit(g->f, op, q, xd, xs, 0);
 	else
@@ -175,7 +193,7 @@ void npu_emit_dma(emit_t *g, int q, int store, uint64_t dram, uint64_t local,
 		field(g, q, store ? NPU_DF_DS2 : NPU_DF_SS2, sa * esz);
 	}
 	npu_mli(g->f, xl, (int64_t)local);
-	npu_mli(g->f, xd, (int64_t)dram);
+	dram_li(g, xd, dram);
 	if (store)
 		npu_memit(g->f, NPU_OP_DST, q, xd, xl, 0);
 	else
@@ -707,6 +725,7 @@ int npu_emit_setup(emit_t *g, const npu_emitctx *c, int k, npu_mfunc *f)
 	g->t = c->t;
 	g->K = &c->ir->k[k];
 	g->f = f;
+	g->rel = c->rel;
 	g->lv = malloc((size_t)(g->K->nx + 1) * sizeof *g->lv);
 	g->memo = malloc((size_t)(g->K->nx + 1) * sizeof *g->memo);
 	g->rowm = malloc((size_t)(g->K->nx + 1) * sizeof *g->rowm);

@@ -132,8 +132,10 @@ static const npu_gmeta *tmeta(const npu_gnode *n, int k)
 {
 	if (!n->meta || k >= n->nmeta || n->meta[k].kind != NPU_GM_TENSOR)
 		return NULL;
+	/* a symbolic dim is concrete here once the driver specialized it to
+	 * its hint (compiler/dyn.c records what stays symbolic) */
 	for (int d = 0; d < n->meta[k].ndim; d++)
-		if (n->meta[k].shape[d].sym)
+		if (n->meta[k].shape[d].sym && n->meta[k].shape[d].v < 1)
 			return NULL;
 	return &n->meta[k];
 }

@@ -86,7 +86,9 @@ typedef struct npu_gkwarg {
 
 /* A dimension, stride or offset: a number, or a symbolic expression. */
 typedef struct npu_gdim {
-	int64_t v;                 /* the value when sym is NULL */
+	int64_t v;                 /* the value when sym is NULL; with sym,
+				      0, or the hint npucc specialized the
+				      dim to (compiler/dyn.h) */
 	char *sym;                 /* "s33", "256*s50"; NULL when concrete */
 } npu_gdim;
 

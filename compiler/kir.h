@@ -58,6 +58,7 @@ typedef struct npu_kval {
 	int outidx;          /* graph output index, -1 */
 	int needed;          /* read by another kernel, a host call or output */
 	int lastk;           /* last kernel that reads it */
+	int sym;             /* leading dims that are symbolic (dyn.c) */
 } npu_kval;
 
 /* A kernel operand: value v read (or written) over the kernel's index space. */

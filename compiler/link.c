@@ -75,7 +75,9 @@ static int64_t arena_plan(npu_kir *ir, int *in_arena, uint64_t *peak)
 	for (int v = 0; v < ir->nv; v++) {
 		start[v] = ir->v[v].producer;
 		end[v] = ir->v[v].producer;
-		in_arena[v] = wants_buf(&ir->v[v]) && ir->v[v].kind == NPU_BUF_SCRATCH;
+		/* a value of symbolic shape is placed at load (dyn.c) */
+		in_arena[v] = wants_buf(&ir->v[v]) && ir->v[v].kind == NPU_BUF_SCRATCH &&
+			      !ir->v[v].sym;
 	}
 	for (int k = 0; k < ir->nk; k++) {
 		const npu_kern *K = &ir->k[k];

@@ -24,13 +24,17 @@ static void usage(FILE *f)
 		   "             [--dump-ir-after=STAGE|all] [--time-passes] [--report FILE]\n"
 		   "             [--report-text] [--no-fuse] [--no-passes] [--fp32-matmul-precision highest|high|medium]\n"
 		   "             [--knob KERNEL.NAME=VALUE] [--max-vregs N] [--max-xregs N]\n"
-		   "             [--tune [--trials N] [-j JOBS]] [--tuning-db TUNE.db]\n\n"
+		   "             [--tune [--trials N] [-j JOBS]] [--tuning-db TUNE.db]\n"
+		   "             [--dyn-hint SYM=N,...] [--dyn-max SYM=N,...] [--specialize SYM=N,...]\n\n"
 		   "Compiles a PyTorch FX graph (JSON, see docs/fx-format.md) into an npusim\n"
 		   "program.  Stages: import passes fuse tile emit regalloc link.\n"
 		   "Knobs: tile_m tile_n tile_k tile_c bufs loop_order (KERNEL '*' = all).\n"
 		   "--tune measures candidate knobs on the simulator (timing-only) and\n"
 		   "keeps every measurement in --tuning-db; without --tune, the best\n"
 		   "records of --tuning-db for this target configure the compile.\n"
+		   "--dyn-hint sets the sizes a graph's SymInt dims are tiled for (default\n"
+		   "16); --dyn-max bounds what npusim run accepts; --specialize compiles\n"
+		   "them as constants instead (a static program of those sizes).\n"
 		   "Exit status: 0 success, 2 bad usage or bad input.\n");
 }
 
@@ -155,6 +159,12 @@ int main(int argc, char **argv)
 				return 2;
 		} else if ((v = optval(argc, argv, &i, "--tuning-db"))) {
 			ta.db = v;
+		} else if ((v = optval(argc, argv, &i, "--dyn-hint"))) {
+			o.dyn_hint = v;
+		} else if ((v = optval(argc, argv, &i, "--dyn-max"))) {
+			o.dyn_max = v;
+		} else if ((v = optval(argc, argv, &i, "--specialize"))) {
+			o.specialize = v;
 		} else if ((v = optval(argc, argv, &i, "--max-vregs"))) {
 			o.nvr = atoi(v);
 		} else if ((v = optval(argc, argv, &i, "--max-xregs"))) {

@@ -29,6 +29,7 @@
 
 #include "isa/afile.h"
 #include "isa/isa.h"
+#include "isa/st.h"
 
 /* Record layouts: byte offsets of each field, then the record size. */
 enum {
@@ -48,6 +49,14 @@ enum {
 };
 enum { TGT_VERSION = 0, TGT_NAME = 4, TGT_HASH = 8, TGT_DRAM = 16,
        TGT_REC = 24 };
+enum { DYN_SYMTAB = 0, DYN_REC = 16 };
+enum { SYM_NAME = 0, SYM_HINT = 8, SYM_MIN = 16, SYM_MAX = 24, SYM_REC = 32 };
+enum {
+	SD_BUF = 0, SD_DIM = 4, SD_COEF = 8, SD_ADD = 16, SD_NSYMS = 24,
+	SD_SYMS = 28, SD_REC = 48
+};
+/* Symbols a program may have (their names are checked pairwise). */
+#define MAX_SYMS 64
 
 /*
  * The sections, defined once: id, name, ELF type, record size in bytes,
@@ -64,6 +73,9 @@ enum { TGT_VERSION = 0, TGT_NAME = 4, TGT_HASH = 8, TGT_DRAM = 16,
 	S(HCALLS,   ".npu.hcalls",   SHT_PROGBITS, HC_REC,   1) \
 	S(HCARGS,   ".npu.hcargs",   SHT_PROGBITS, 4,        1) \
 	S(TARGET,   ".npu.target",   SHT_PROGBITS, TGT_REC,  1) \
+	S(DYN,      ".npu.dyn",      SHT_PROGBITS, DYN_REC,  0) \
+	S(SYMS,     ".npu.syms",     SHT_PROGBITS, SYM_REC,  0) \
+	S(SYMDIMS,  ".npu.symdims",  SHT_PROGBITS, SD_REC,   0) \
 	S(STRTAB,   ".npu.strtab",   SHT_STRTAB,   1,        1)
 
 enum {
@@ -332,11 +344,111 @@ static int check_arrays(const npu_prog *p, npu_err *e)
 		{ ".npu.kernels", p->nkernels, p->kernels },
 		{ ".npu.knodes", p->nkernel_nodes, p->kernel_nodes },
 		{ ".npu.hcalls", p->nhcalls, p->hcalls },
+		{ ".npu.syms", p->nsyms, p->syms },
+		{ ".npu.symdims", p->nsymdims, p->symdims },
 	};
 	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
 		if (t[i].n && !t[i].a)
 			return npu_errf(e, "%s: %llu entries but no array",
 					t[i].what, (unsigned long long)t[i].n);
+	return 0;
+}
+
+static int ovf_mul(int64_t a, int64_t b, int64_t *r)
+{
+	return __builtin_mul_overflow(a, b, r);
+}
+
+int64_t npu_symdim_eval(const npu_symdim *d, const int64_t *vals)
+{
+	int64_t v = d->coef;
+
+	for (uint32_t k = 0; k < d->nsyms && k < NPU_SYMDIM_MAX; k++)
+		if (ovf_mul(v, vals[d->syms[k]], &v))
+			return -1;
+	if (__builtin_add_overflow(v, d->add, &v))
+		return -1;
+	return v;
+}
+
+uint32_t npu_prog_ndynbufs(const npu_prog *p)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < p->nsymdims; i++)
+		n += i == 0 || p->symdims[i].buf != p->symdims[i - 1].buf;
+	return n;
+}
+
+static int check_syms(const npu_prog *p, npu_err *e)
+{
+	if (p->nsyms > MAX_SYMS)
+		return npu_errf(e, ".npu.syms: %u symbols, at most %d", p->nsyms, MAX_SYMS);
+	for (uint32_t i = 0; i < p->nsyms; i++) {
+		const npu_sym *s = &p->syms[i];
+		if (!s->name || !s->name[0])
+			return npu_errf(e, ".npu.syms entry %u: name missing", i);
+		for (uint32_t j = 0; j < i; j++)
+			if (!strcmp(p->syms[j].name, s->name))
+				return npu_errf(e, ".npu.syms entries %u and %u: both named '%s'",
+						j, i, s->name);
+		if (s->min < 1 || s->hint < s->min || (s->max && s->max < s->hint))
+			return npu_errf(e, ".npu.syms entry %u (%s): range %lld..%lld with hint %lld: need 1 <= min <= hint <= max (max 0: none)",
+					i, s->name, (long long)s->min,
+					(long long)s->max, (long long)s->hint);
+	}
+	return 0;
+}
+
+/* Each symbolic dim: in range, sorted, leading, equal to the recorded
+ * shape at the hints (the shape the code was tiled for). */
+static int check_symdims(const npu_prog *p, npu_err *e)
+{
+	int64_t hint[MAX_SYMS];
+
+	if (!!p->nsyms != !!p->nsymdims)
+		return npu_errf(e, ".npu.symdims: %u symbolic dims but %u symbols",
+				p->nsymdims, p->nsyms);
+	if (p->nsyms && p->symtab % 8)
+		return npu_errf(e, ".npu.dyn: symbol table address 0x%llx is not 8-byte aligned",
+				(unsigned long long)p->symtab);
+	for (uint32_t i = 0; i < p->nsyms; i++)
+		hint[i] = p->syms[i].hint;
+	for (uint32_t i = 0; i < p->nsymdims; i++) {
+		const npu_symdim *d = &p->symdims[i];
+		const npu_buf *b;
+		int first = i == 0 || p->symdims[i - 1].buf != d->buf;
+		if (d->buf >= p->nbufs)
+			return npu_errf(e, ".npu.symdims entry %u: buffer %u out of range (%u buffers)",
+					i, d->buf, p->nbufs);
+		b = &p->bufs[d->buf];
+		if (d->dim >= (uint32_t)b->ndim)
+			return npu_errf(e, ".npu.symdims entry %u: dim %u of buffer '%s' (%d dims)",
+					i, d->dim, b->name, b->ndim);
+		if (!first && p->symdims[i - 1].buf > d->buf)
+			return npu_errf(e, ".npu.symdims entry %u: not sorted by buffer", i);
+		if (first ? d->dim != 0 : d->dim != p->symdims[i - 1].dim + 1)
+			return npu_errf(e, ".npu.symdims entry %u: dim %u of buffer '%s': only leading dims may be symbolic",
+					i, d->dim, b->name);
+		if (b->kind == NPU_BUF_CONST)
+			return npu_errf(e, ".npu.symdims entry %u: const buffer '%s' cannot have a symbolic shape",
+					i, b->name);
+		if (d->nsyms < 1 || d->nsyms > NPU_SYMDIM_MAX)
+			return npu_errf(e, ".npu.symdims entry %u: %u symbols (1..%d)",
+					i, d->nsyms, NPU_SYMDIM_MAX);
+		for (uint32_t k = 0; k < d->nsyms; k++)
+			if (d->syms[k] >= p->nsyms)
+				return npu_errf(e, ".npu.symdims entry %u: symbol %u out of range (%u symbols)",
+						i, d->syms[k], p->nsyms);
+		if (d->coef < 1 || d->add < 0)
+			return npu_errf(e, ".npu.symdims entry %u: coefficient %lld and addend %lld (need >= 1 and >= 0)",
+					i, (long long)d->coef, (long long)d->add);
+		if (npu_symdim_eval(d, hint) != b->shape[d->dim])
+			return npu_errf(e, ".npu.symdims entry %u: dim %u of buffer '%s' is %lld at the hints, the buffer says %lld",
+					i, d->dim, b->name,
+					(long long)npu_symdim_eval(d, hint),
+					(long long)b->shape[d->dim]);
+	}
 	return 0;
 }
 
@@ -362,6 +474,8 @@ int npu_prog_check(const npu_prog *p, npu_err *e)
 	for (uint32_t i = 0; p->insn_node && i < p->ncode; i++)
 		if (check_node_index(".npu.insnnode", i, p->insn_node[i], p, 1, e) < 0)
 			return -1;
+	if (check_syms(p, e) < 0 || check_symdims(p, e) < 0)
+		return -1;
 	return check_hcalls(p, e);
 }
 
@@ -411,6 +525,10 @@ void npu_prog_free(npu_prog *p)
 		free(p->hcalls[i].attrs);
 		free(p->hcalls[i].args);
 	}
+	for (uint32_t i = 0; p->syms && i < p->nsyms; i++)
+		free(p->syms[i].name);
+	free(p->syms);
+	free(p->symdims);
 	free(p->code);
 	free(p->cdata);
 	free(p->bufs);
@@ -558,11 +676,40 @@ static int encode(const npu_prog *p, bbuf sec[NSEC], npu_err *e)
 			wr64(q + TGT_DRAM, p->dram_size);
 		}
 	}
+	if (p->nsyms && (q = bb_grow(&sec[SEC_DYN], DYN_REC)))
+		wr64(q + DYN_SYMTAB, p->symtab);
+	for (uint32_t i = 0; i < p->nsyms; i++) {
+		const npu_sym *y = &p->syms[i];
+		uint32_t name = bb_str(st, y->name);
+		if (!(q = bb_grow(&sec[SEC_SYMS], SYM_REC)))
+			break;
+		wr32(q + SYM_NAME, name);
+		wr64(q + SYM_HINT, (uint64_t)y->hint);
+		wr64(q + SYM_MIN, (uint64_t)y->min);
+		wr64(q + SYM_MAX, (uint64_t)y->max);
+	}
+	for (uint32_t i = 0; i < p->nsymdims; i++) {
+		const npu_symdim *d = &p->symdims[i];
+		if (!(q = bb_grow(&sec[SEC_SYMDIMS], SD_REC)))
+			break;
+		wr32(q + SD_BUF, d->buf);
+		wr32(q + SD_DIM, d->dim);
+		wr64(q + SD_COEF, (uint64_t)d->coef);
+		wr64(q + SD_ADD, (uint64_t)d->add);
+		wr32(q + SD_NSYMS, d->nsyms);
+		for (int k = 0; k < NPU_SYMDIM_MAX; k++)
+			wr32(q + SD_SYMS + 4 * k, d->syms[k]);
+	}
 	for (int s = 0; s < NSEC; s++)
 		if (sec[s].oom)
 			return npu_errf(e, "out of memory (or %s over 4 GiB)",
 					secinfo[s].name);
 	return 0;
+}
+
+static int is_dyn_sec(int s)
+{
+	return s == SEC_DYN || s == SEC_SYMS || s == SEC_SYMDIMS;
 }
 
 /* Lays the encoded sections out as an ELF file on fd, through libelf. */
@@ -579,7 +726,8 @@ static int emit_elf(int fd, const npu_prog *p, bbuf sec[NSEC], npu_err *e)
 
 	bb_grow(&shstr, 1);
 	for (int s = 0; s < NSEC; s++)
-		names[s] = bb_str(&shstr, secinfo[s].name);
+		if (!is_dyn_sec(s) || p->nsyms)
+			names[s] = bb_str(&shstr, secinfo[s].name);
 	shstrname = bb_str(&shstr, ".shstrtab");
 	if (shstr.oom) {
 		npu_errf(e, "out of memory");
@@ -599,6 +747,9 @@ static int emit_elf(int fd, const npu_prog *p, bbuf sec[NSEC], npu_err *e)
 		int shs = s == NSEC; /* the last one is .shstrtab */
 		bbuf *b = shs ? &shstr : &sec[s];
 		if (!shs && s == SEC_INSNNODE && !p->insn_node)
+			continue;
+		/* static programs carry no dynamic-shape sections */
+		if (!shs && is_dyn_sec(s) && !p->nsyms)
 			continue;
 		if (!(scn = elf_newscn(elf)) || !(sh = elf64_getshdr(scn)))
 			goto elf_fail;
@@ -1108,6 +1259,54 @@ static int load_hcalls(rd *r, npu_prog *p)
 	return 0;
 }
 
+static int load_dyn(rd *r, npu_prog *p)
+{
+	const sect *dy = &r->s[SEC_DYN], *sy = &r->s[SEC_SYMS];
+	const sect *sd = &r->s[SEC_SYMDIMS];
+
+	if (!dy->index && !sy->index && !sd->index)
+		return 0;
+	if (!dy->index || !sy->index || !sd->index)
+		return npu_errf(r->e, "%s: sections .npu.dyn, .npu.syms and .npu.symdims come together (a dynamic-shape program has all three)",
+				r->name);
+	if (dy->n != 1)
+		return npu_errf(r->e, "%s: section .npu.dyn: %u records, expected 1",
+				r->name, dy->n);
+	if (!sy->n)
+		return npu_errf(r->e, "%s: section .npu.syms is empty", r->name);
+	if (sy->n > MAX_SYMS)
+		return npu_errf(r->e, "%s: section .npu.syms: %u symbols, at most %d",
+				r->name, sy->n, MAX_SYMS);
+	p->symtab = rd64(dy->d + DYN_SYMTAB);
+	if (alloc_n(r, sy->n, sizeof *p->syms, &p->syms) < 0)
+		return -1;
+	p->nsyms = sy->n;
+	for (uint32_t i = 0; i < sy->n; i++) {
+		const uint8_t *q = sy->d + (size_t)i * SYM_REC;
+		npu_sym *y = &p->syms[i];
+		if (get_str(r, SEC_SYMS, i, "name", rd32(q + SYM_NAME), &y->name) < 0)
+			return -1;
+		y->hint = (int64_t)rd64(q + SYM_HINT);
+		y->min = (int64_t)rd64(q + SYM_MIN);
+		y->max = (int64_t)rd64(q + SYM_MAX);
+	}
+	if (alloc_n(r, sd->n, sizeof *p->symdims, &p->symdims) < 0)
+		return -1;
+	p->nsymdims = sd->n;
+	for (uint32_t i = 0; i < sd->n; i++) {
+		const uint8_t *q = sd->d + (size_t)i * SD_REC;
+		npu_symdim *d = &p->symdims[i];
+		d->buf = rd32(q + SD_BUF);
+		d->dim = rd32(q + SD_DIM);
+		d->coef = (int64_t)rd64(q + SD_COEF);
+		d->add = (int64_t)rd64(q + SD_ADD);
+		d->nsyms = rd32(q + SD_NSYMS);
+		for (int k = 0; k < NPU_SYMDIM_MAX; k++)
+			d->syms[k] = rd32(q + SD_SYMS + 4 * k);
+	}
+	return 0;
+}
+
 int npu_prog_parse(npu_prog *p, const char *name, const void *data,
 		   size_t len, npu_err *e)
 {
@@ -1136,7 +1335,8 @@ int npu_prog_parse(npu_prog *p, const char *name, const void *data,
 	if (find_sections(&r, elf, (const uint8_t *)img) < 0 ||
 	    load_target(&r, p) < 0 || load_code(&r, p) < 0 ||
 	    load_bufs(&r, p) < 0 || load_nodes(&r, p) < 0 ||
-	    load_kernels(&r, p) < 0 || load_hcalls(&r, p) < 0)
+	    load_kernels(&r, p) < 0 || load_hcalls(&r, p) < 0 ||
+	    load_dyn(&r, p) < 0)
 		goto out;
 	if (npu_prog_check(p, r.e) < 0) {
 		npu_err_prefix(r.e, "%s", r.name);
@@ -1190,4 +1390,194 @@ out:
 	close(fd);
 	free(buf);
 	return rc;
+}
+
+/* ---- dynamic shapes at load ------------------------------------------ */
+
+/* "256*s50", "s33*s50 + 1": a symbolic dim as the messages write it. */
+static void symdim_str(const npu_prog *p, const npu_symdim *d, char *buf,
+		       size_t n)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	if (d->coef != 1)
+		o += (size_t)snprintf(buf, n, "%lld*", (long long)d->coef);
+	for (uint32_t k = 0; k < d->nsyms && o < n; k++)
+		o += (size_t)snprintf(buf + o, n - o, "%s%s", k ? "*" : "",
+				      p->syms[d->syms[k]].name);
+	if (d->add && o < n)
+		snprintf(buf + o, n - o, " + %lld", (long long)d->add);
+}
+
+/* The symbolic dim of buffer b at dim, or NULL when it is concrete. */
+static const npu_symdim *symdim_of(const npu_prog *p, uint32_t b, int dim)
+{
+	for (uint32_t i = 0; i < p->nsymdims; i++)
+		if (p->symdims[i].buf == b && p->symdims[i].dim == (uint32_t)dim)
+			return &p->symdims[i];
+	return NULL;
+}
+
+static int is_input(const npu_buf *b)
+{
+	return b->kind == NPU_BUF_INPUT || b->kind == NPU_BUF_INOUT;
+}
+
+/* A dim that is one symbol by itself binds that symbol. */
+static int binds(const npu_symdim *d)
+{
+	return d->nsyms == 1 && d->coef == 1 && d->add == 0;
+}
+
+int npu_prog_bind(const npu_prog *p, npu_shape_fn shape_of, void *ctx,
+		  int64_t *vals, npu_err *e)
+{
+	uint32_t from[MAX_SYMS], fdim[MAX_SYMS];
+	int64_t shape[NPU_MAX_DIMS];
+	char ex[160];
+	int nd;
+
+	for (uint32_t i = 0; i < p->nsyms; i++)
+		vals[i] = -1;
+	/* bind: the first input dim that is the symbol alone */
+	for (uint32_t i = 0; i < p->nsymdims; i++) {
+		const npu_symdim *d = &p->symdims[i];
+		const npu_buf *b = &p->bufs[d->buf];
+		uint32_t s = d->syms[0];
+		if (!is_input(b) || !binds(d) || vals[s] >= 0 ||
+		    shape_of(ctx, b->name, &nd, shape) < 0 || nd != b->ndim)
+			continue;
+		vals[s] = shape[d->dim];
+		from[s] = d->buf;
+		fdim[s] = d->dim;
+	}
+	for (uint32_t s = 0; s < p->nsyms; s++) {
+		const npu_sym *y = &p->syms[s];
+		if (vals[s] < 0)
+			return npu_errf(e, "symbol %s: no input gives it (an input whose dim is %s alone is missing)",
+					y->name, y->name);
+		if (vals[s] < y->min || (y->max && vals[s] > y->max)) {
+			if (y->max)
+				snprintf(ex, sizeof ex, "%lld <= %s <= %lld",
+					 (long long)y->min, y->name, (long long)y->max);
+			else
+				snprintf(ex, sizeof ex, "%s >= %lld", y->name,
+					 (long long)y->min);
+			return npu_errf(e, "input '%s' dim %u is %lld: symbol %s must satisfy %s",
+					p->bufs[from[s]].name, fdim[s],
+					(long long)vals[s], y->name, ex);
+		}
+	}
+	/* every dim of every dynamic input must agree */
+	for (uint32_t i = 0; i < p->nbufs; i++) {
+		const npu_buf *b = &p->bufs[i];
+		if (!is_input(b) || !symdim_of(p, i, 0) ||
+		    shape_of(ctx, b->name, &nd, shape) < 0)
+			continue;
+		if (nd != b->ndim)
+			return npu_errf(e, "input '%s' has %d dims, the program wants %d",
+					b->name, nd, b->ndim);
+		for (int dd = 0; dd < nd; dd++) {
+			const npu_symdim *d = symdim_of(p, i, dd);
+			int64_t want = d ? npu_symdim_eval(d, vals) : b->shape[dd];
+			if (shape[dd] == want)
+				continue;
+			if (!d)
+				return npu_errf(e, "input '%s' dim %d is %lld, the program wants %lld",
+						b->name, dd, (long long)shape[dd],
+						(long long)want);
+			symdim_str(p, d, ex, sizeof ex);
+			return npu_errf(e, "input '%s' dim %d is %lld, expected %s = %lld (symbol %s = %lld from input '%s' dim %u)",
+					b->name, dd, (long long)shape[dd], ex,
+					(long long)want, p->syms[d->syms[0]].name,
+					(long long)vals[d->syms[0]],
+					p->bufs[from[d->syms[0]]].name,
+					fdim[d->syms[0]]);
+		}
+	}
+	return 0;
+}
+
+int npu_prog_relayout(npu_prog *p, const int64_t *vals, uint8_t *table,
+		      npu_err *e)
+{
+	uint64_t addr = (p->dram_size + 63) & ~63ull;
+	uint32_t j = 0;
+
+	for (uint32_t s = 0; s < p->nsyms; s++)
+		wr64(table + 8 * s, (uint64_t)vals[s]);
+	for (uint32_t i = 0; i < p->nbufs; i++) {
+		npu_buf *b = &p->bufs[i];
+		int64_t rows = 1, block = 1, elems = npu_dtype_size(b->dtype), alloc;
+		uint8_t *t = table + 8 * (p->nsyms + 2 * (uint64_t)j);
+		if (!symdim_of(p, i, 0))
+			continue;
+		for (int d = 0; d < b->ndim; d++) {
+			const npu_symdim *sd = symdim_of(p, i, d);
+			int64_t v = sd ? npu_symdim_eval(sd, vals) : b->shape[d];
+			if (v < 0 || (sd ? ovf_mul(rows, v, &rows) || ovf_mul(block, b->shape[d], &block)
+				    : ovf_mul(elems, v, &elems)))
+				return npu_errf(e, "buffer '%s': its size overflows", b->name);
+			b->shape[d] = v;
+		}
+		/* the code computes in blocks of the recorded rows: the last
+		 * block may run past the bound rows, into room kept for it */
+		if (ovf_mul((rows + block - 1) / block * block, elems, &alloc) ||
+		    (uint64_t)alloc > UINT64_MAX - 64 - addr)
+			return npu_errf(e, "buffer '%s': its size overflows", b->name);
+		wr64(t, addr - b->addr);
+		wr64(t + 8, (uint64_t)rows);
+		b->addr = addr;
+		b->size = (uint64_t)alloc;
+		addr += ((uint64_t)alloc + 63) & ~63ull;
+		j++;
+	}
+	p->dram_size = addr;
+	return 0;
+}
+
+static int st_shape(void *ctx, const char *name, int *ndim, int64_t *shape)
+{
+	const npu_tensor *t = npu_st_find(ctx, name);
+
+	if (!t)
+		return -1;
+	*ndim = t->ndim;
+	memcpy(shape, t->shape, (size_t)t->ndim * sizeof *shape);
+	return 0;
+}
+
+static int hint_shape(void *ctx, const char *name, int *ndim, int64_t *shape)
+{
+	const npu_prog *p = ctx;
+	int i = npu_prog_find_buf(p, name);
+
+	if (i < 0)
+		return -1;
+	*ndim = p->bufs[i].ndim;
+	memcpy(shape, p->bufs[i].shape, sizeof p->bufs[i].shape);
+	return 0;
+}
+
+int npu_prog_bind_inputs(npu_prog *p, const struct npu_stfile *inputs,
+			 uint8_t **table, npu_err *e)
+{
+	int64_t vals[MAX_SYMS];
+
+	*table = NULL;
+	if (!p->nsyms)
+		return 0;
+	if (p->nsyms > MAX_SYMS)
+		return npu_errf(e, "%u symbols, at most %d", p->nsyms, MAX_SYMS);
+	if (!(*table = calloc(1, NPU_SYMTAB_BYTES(p))))
+		return npu_errf(e, "out of memory");
+	if ((inputs ? npu_prog_bind(p, st_shape, (void *)inputs, vals, e)
+		    : npu_prog_bind(p, hint_shape, p, vals, e)) < 0 ||
+	    npu_prog_relayout(p, vals, *table, e) < 0) {
+		free(*table);
+		*table = NULL;
+		return -1;
+	}
+	return 0;
 }

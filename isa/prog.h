@@ -57,6 +57,31 @@ typedef struct npu_kernel {
 	uint32_t node_count;
 } npu_kernel;
 
+/*
+ * Dynamic shapes.  A program compiled from a graph with SymInt dims
+ * records its symbols and, for each buffer dim that depends on them, the
+ * dim as add + coef * (product of up to NPU_SYMDIM_MAX symbols).  Only a
+ * buffer's leading dims may be symbolic; the recorded shape is the one
+ * the code was tiled for (the symbols at their hints).  At load,
+ * npu_prog_bind() reads the symbols off the input shapes and checks them,
+ * and npu_prog_relayout() gives every symbolic buffer its bound shape and
+ * a DRAM range of its own, and fills the table the code reads at symtab.
+ */
+#define NPU_SYMDIM_MAX 4
+
+typedef struct npu_sym {
+	char *name;      /* "s33" */
+	int64_t hint;    /* the value the code was tiled for */
+	int64_t min, max; /* the range load accepts (max 0: no bound) */
+} npu_sym;
+
+typedef struct npu_symdim {
+	uint32_t buf, dim;
+	int64_t coef, add;
+	uint32_t nsyms;  /* 1..NPU_SYMDIM_MAX */
+	uint32_t syms[NPU_SYMDIM_MAX];
+} npu_symdim;
+
 /* An operation the NPU cannot run, executed by the simulator's host model. */
 typedef struct npu_hostcall {
 	char *op;        /* "aten.cumsum.default" */
@@ -84,6 +109,11 @@ typedef struct npu_prog {
 	uint32_t *insn_node;   /* per instruction node index, or NULL */
 	npu_hostcall *hcalls;
 	uint32_t nhcalls;
+	npu_sym *syms;         /* dynamic shapes (nsyms 0: a static program) */
+	uint32_t nsyms;
+	npu_symdim *symdims;   /* sorted by buffer, then dim */
+	uint32_t nsymdims;
+	uint64_t symtab;       /* SRAM address of the bound-value table */
 	char target_name[64];  /* target the program was built for */
 	uint64_t target_hash;  /* its npu_target_hash(), 0 if none */
 } npu_prog;
@@ -109,6 +139,49 @@ int npu_prog_find_buf(const npu_prog *p, const char *name);
 
 /* Kernel whose range holds pc; -1 if none (binary search, sorted ranges). */
 int npu_prog_kernel_at(const npu_prog *p, uint32_t pc);
+
+/*
+ * The SRAM table of a dynamic program, int64 entries: the symbols' values
+ * (nsyms), then per symbolic buffer, in buffer order, its DRAM address
+ * minus the recorded one and its rows (the product of its symbolic dims).
+ */
+#define NPU_SYMTAB_BYTES(p) (8 * ((uint64_t)(p)->nsyms + 2 * (uint64_t)npu_prog_ndynbufs(p)))
+
+/* Number of buffers with a symbolic dim. */
+uint32_t npu_prog_ndynbufs(const npu_prog *p);
+
+/* The value of a symbolic dim with the symbols bound to vals. */
+int64_t npu_symdim_eval(const npu_symdim *d, const int64_t *vals);
+
+/*
+ * Binds every symbol of a dynamic program from the input buffers' shapes
+ * (shape_of(ctx, name, &ndim, shape) returns 0, or -1 for an input it
+ * does not have) and checks every symbolic dim and every range.  vals
+ * gets nsyms values.  Errors name the input, the dim, the symbol and what
+ * was expected.
+ */
+typedef int (*npu_shape_fn)(void *ctx, const char *name, int *ndim,
+			    int64_t *shape);
+int npu_prog_bind(const npu_prog *p, npu_shape_fn shape_of, void *ctx,
+		  int64_t *vals, npu_err *e);
+
+/*
+ * Gives every symbolic buffer of p its bound shape and a DRAM range after
+ * the others (rows rounded up to whole blocks of the recorded rows, which
+ * the code computes in), grows dram_size, and fills table
+ * (NPU_SYMTAB_BYTES(p) bytes, little-endian int64).
+ */
+int npu_prog_relayout(npu_prog *p, const int64_t *vals, uint8_t *table,
+		      npu_err *e);
+
+/*
+ * Both, with the shapes of the tensors in inputs (NULL: every symbol at
+ * its hint): *table gets the malloc'd table to copy to SRAM at symtab
+ * (NULL for a static program, which is left as it is).
+ */
+struct npu_stfile;
+int npu_prog_bind_inputs(npu_prog *p, const struct npu_stfile *inputs,
+			 uint8_t **table, npu_err *e);
 
 /* Name of a buffer kind ("input"); -1 / NULL when unknown. */
 const char *npu_bufkind_name(int kind);

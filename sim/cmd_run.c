@@ -153,6 +153,45 @@ static void shape_str(int ndim, const int64_t *shape, char *buf, size_t n)
 	snprintf(buf + len, n - len, "]");
 }
 
+/* Bytes of a buffer's elements (a symbolic buffer's range is larger:
+ * room for the whole last block of rows). */
+static uint64_t buf_bytes(const npu_buf *b)
+{
+	uint64_t n = (uint64_t)npu_dtype_size(b->dtype);
+
+	for (int i = 0; i < b->ndim; i++)
+		n *= (uint64_t)b->shape[i];
+	return n;
+}
+
+/*
+ * A dynamic-shape program: the symbols from the input shapes (their
+ * hints in a timing-only run without inputs), checked; the symbolic
+ * buffers placed at their bound sizes; *table (malloc'd) is what the
+ * code reads at p->symtab.
+ */
+static int bind_sizes(npu_prog *p, const run_opts *o, uint8_t **table)
+{
+	npu_stfile f = { 0 };
+	npu_err e = { "" };
+	int rc = 0;
+
+	*table = NULL;
+	if (!p->nsyms)
+		return 0;
+	if (o->inputs && npu_st_read(&f, o->inputs, &e) < 0) {
+		fprintf(stderr, "npusim run: %s\n", e.msg);
+		return -1;
+	}
+	if (npu_prog_bind_inputs(p, o->inputs ? &f : NULL, table, &e) < 0) {
+		fprintf(stderr, "npusim run: %s: %s\n",
+			o->inputs ? o->inputs : o->prog, e.msg);
+		rc = -1;
+	}
+	npu_st_free(&f);
+	return rc;
+}
+
 static int load_inputs(npu_sim *s, const npu_prog *p, const run_opts *o)
 {
 	npu_stfile f = { 0 };
@@ -191,14 +230,14 @@ static int load_inputs(npu_sim *s, const npu_prog *p, const run_opts *o)
 				npu_dtype_name(b->dtype));
 			goto out;
 		}
-		if (!shape_eq(t, b) || t->nbytes != b->size) {
+		if (!shape_eq(t, b) || t->nbytes != buf_bytes(b)) {
 			shape_str(t->ndim, t->shape, s1, sizeof s1);
 			shape_str(b->ndim, b->shape, s2, sizeof s2);
 			fprintf(stderr, "npusim run: %s: input '%s' has shape %s, the "
 				"program wants %s\n", o->inputs, b->name, s1, s2);
 			goto out;
 		}
-		memcpy(npu_sim_buf_data(s, (int)i), t->data, b->size);
+		memcpy(npu_sim_buf_data(s, (int)i), t->data, t->nbytes);
 	}
 	rc = 0;
 out:
@@ -225,7 +264,7 @@ static int write_outputs(npu_sim *s, const npu_prog *p, const char *path)
 		t[n].dtype = b->dtype;
 		t[n].ndim = b->ndim;
 		memcpy(t[n].shape, b->shape, sizeof b->shape);
-		t[n].nbytes = b->size;
+		t[n].nbytes = buf_bytes(b);
 		t[n].data = npu_sim_buf_data(s, (int)i);
 		n++;
 	}
@@ -350,6 +389,7 @@ int npu_cmd_run(int argc, char **argv)
 	npu_sim_opts so = { 0 };
 	npu_err e = { "" };
 	char *cmdline = NULL;
+	uint8_t *table = NULL;
 	struct timespec t0, t1;
 	int rc = NPU_EXIT_USAGE, r;
 
@@ -365,6 +405,8 @@ int npu_cmd_run(int argc, char **argv)
 	memset(&t, 0, sizeof t);
 	if (load_target(&p, &o, &t) < 0)
 		goto out;
+	if (bind_sizes(&p, &o, &table) < 0)
+		goto out;
 	so.timing_only = o.timing_only;
 	so.max_cycles = o.max_cycles;
 	so.trace_resolution = o.trace_res;
@@ -372,6 +414,15 @@ int npu_cmd_run(int argc, char **argv)
 	if (!s) {
 		fprintf(stderr, "npusim run: %s: %s\n", o.prog, e.msg);
 		goto out;
+	}
+	if (table) {
+		uint8_t *q = npu_sim_local(s, p.symtab, NPU_SYMTAB_BYTES(&p));
+		if (!q) {
+			fprintf(stderr, "npusim run: %s: its size table at 0x%llx is outside SRAM\n",
+				o.prog, (unsigned long long)p.symtab);
+			goto out;
+		}
+		memcpy(q, table, NPU_SYMTAB_BYTES(&p));
 	}
 	if (load_inputs(s, &p, &o) < 0)
 		goto out;
@@ -397,6 +448,7 @@ int npu_cmd_run(int argc, char **argv)
 		summary(s, &p, &t, &o);
 out:
 	free(cmdline);
+	free(table);
 	npu_sim_free(s);
 	npu_prog_free(&p);
 	return rc;

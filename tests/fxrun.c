@@ -192,6 +192,13 @@ static double err_of(const double *got, const double *want, int64_t n,
 	return sqrt(d / (double)n) / scale;
 }
 
+/* Elements times element size (a symbolic buffer's range is larger:
+ * room for the last call of its code). */
+static uint64_t buf_bytes(const npu_buf *b)
+{
+	return npu_numel(b->ndim, b->shape) * (uint64_t)npu_dtype_size(b->dtype);
+}
+
 /* Compares one result buffer with the recorded value (when t) and the
  * fp64 reference ref. */
 static void check_buf(const char *graph, const npu_buf *b, const void *data,
@@ -206,7 +213,7 @@ static void check_buf(const char *graph, const npu_buf *b, const void *data,
 	if (t) {
 		double *want;
 		ck_assert_int_eq(t->dtype, b->dtype);
-		ck_assert_uint_eq(t->nbytes, b->size);
+		ck_assert_uint_eq(t->nbytes, buf_bytes(b));
 		want = fx_widen(t->dtype, t->data, n);
 		err = err_of(got, want, n, scale);
 		if (tol == 0)
@@ -286,15 +293,15 @@ void fx_compile(const char *graph, const npu_stfile *st, fxrun *fr,
 }
 
 /* Appends the finished run to the trace database at path. */
-static void write_trace(const char *graph, const npu_ccresult *r, npu_sim *s,
-			const char *path)
+static void write_trace(const char *graph, const npu_prog *p,
+			const npu_target *tg, npu_sim *s, const char *path)
 {
 	npu_err e = { "" };
 	npu_trace *t = npu_trace_open(path, &e);
-	npu_trace_run run = { graph, r->t.name, r->t.hash, "fxrun", NULL };
+	npu_trace_run run = { graph, tg->name, tg->hash, "fxrun", NULL };
 
 	ck_assert_msg(t != NULL, "%s", e.msg);
-	ck_assert_msg(npu_trace_begin(t, &run, &r->prog, &e) > 0 &&
+	ck_assert_msg(npu_trace_begin(t, &run, p, &e) > 0 &&
 		      npu_sim_write_trace(s, t, &e) == 0 &&
 		      npu_trace_end(t, npu_sim_stats_get(s)->total_cycles, 0, 0, &e) == 0,
 		      "%s", e.msg);
@@ -318,21 +325,78 @@ static void save_outputs(const npu_prog *p, npu_sim *s, const char *path)
 		t[n].dtype = b->dtype;
 		t[n].ndim = b->ndim;
 		memcpy(t[n].shape, b->shape, sizeof b->shape);
-		t[n].nbytes = b->size;
+		t[n].nbytes = buf_bytes(b);
 		t[n++].data = npu_sim_buf_data(s, (int)i);
 	}
 	ck_assert_msg(npu_st_write(path, t, n, NULL, &e) == 0, "%s", e.msg);
 	free(t);
 }
 
-void fx_run_values(const char *graph, const npu_stfile *st, int has_rec,
-		       fxrun *fr)
+/* What every compile of fx_run_values is checked for. */
+static void compile_checks(const char *graph, const npu_ccresult *r,
+			   fxrun *fr)
+{
+	fr->nkernels = r->ir.nk;
+	if (fr->inspect)
+		fr->inspect(r, fr->inspect_ctx);
+	fr->spills += r->spills;
+	/* shared scratch stays close to the largest live set */
+	ck_assert_uint_le(r->ir.arena_bytes, r->ir.arena_peak + r->ir.arena_peak / 2 + 64);
+	/* provenance: every instruction of a kernel names one of its nodes */
+	for (uint32_t k = 0; k < r->prog.nkernels; k++) {
+		const npu_kernel *kk = &r->prog.kernels[k];
+		for (uint32_t pc = kk->start; pc < kk->end; pc++) {
+			uint32_t nd = r->prog.insn_node[pc], j;
+			for (j = 0; j < kk->node_count; j++)
+				if (r->prog.kernel_nodes[kk->node_first + j] == nd)
+					break;
+			ck_assert_msg(j < kk->node_count, "%s: kernel %s, pc %u: node %u is not the kernel's",
+				      graph, kk->name, pc, nd);
+		}
+	}
+}
+
+/* A simulator for p with st's inputs in place; a dynamic-shape program
+ * first takes the sizes of st's inputs (p is changed). */
+static npu_sim *load(const char *graph, npu_prog *p, const npu_target *t,
+		     const npu_stfile *st)
+{
+	npu_sim_opts so = { 0 };
+	npu_err e = { "" };
+	uint8_t *table;
+	npu_sim *s;
+
+	ck_assert_msg(npu_prog_bind_inputs(p, st, &table, &e) == 0, "%s: %s",
+		      graph, e.msg);
+	npu_hostops_register_all();
+	s = npu_sim_new(p, t, &so, &e);
+	ck_assert_msg(s != NULL, "%s", e.msg);
+	if (table) {
+		uint8_t *q = npu_sim_local(s, p->symtab, NPU_SYMTAB_BYTES(p));
+		ck_assert_ptr_nonnull(q);
+		memcpy(q, table, NPU_SYMTAB_BYTES(p));
+		free(table);
+	}
+	for (uint32_t i = 0; i < p->nbufs; i++) {
+		const npu_buf *b = &p->bufs[i];
+		const npu_tensor *in;
+		if (b->kind != NPU_BUF_INPUT && b->kind != NPU_BUF_INOUT)
+			continue;
+		in = npu_st_find(st, b->name);
+		ck_assert_msg(in != NULL, "%s: no value for input %s", graph, b->name);
+		ck_assert_uint_eq(in->nbytes, buf_bytes(b));
+		if (in->nbytes)
+			memcpy(npu_sim_buf_data(s, (int)i), in->data, in->nbytes);
+	}
+	return s;
+}
+
+void fx_check_run(const char *graph, npu_prog *p, const npu_target *tg,
+		  const npu_stfile *st, int has_rec, fxrun *fr)
 {
 	npu_graph *g;
 	npu_err e = { "" };
-	npu_ccresult r = { 0 };
 	npu_sim *s;
-	npu_sim_opts so = { 0 };
 	refctx rc = { .st = st };
 	npu_refenv env = { .precision = NPU_REF_FP64, .lookup = ref_lookup, .ctx = &rc };
 	npu_reftensor *routs;
@@ -340,48 +404,16 @@ void fx_run_values(const char *graph, const npu_stfile *st, int has_rec,
 	double scale;
 
 	ck_assert_msg(npu_graph_read(&g, graph, &e) == 0, "%s", e.msg);
-	fx_compile(graph, st, fr, &r);
-	fr->nkernels = r.ir.nk;
-	if (fr->inspect)
-		fr->inspect(&r, fr->inspect_ctx);
-	fr->spills += r.spills;
-	/* shared scratch stays close to the largest live set */
-	ck_assert_uint_le(r.ir.arena_bytes, r.ir.arena_peak + r.ir.arena_peak / 2 + 64);
-	/* provenance: every instruction of a kernel names one of its nodes */
-	for (uint32_t k = 0; k < r.prog.nkernels; k++) {
-		const npu_kernel *kk = &r.prog.kernels[k];
-		for (uint32_t pc = kk->start; pc < kk->end; pc++) {
-			uint32_t nd = r.prog.insn_node[pc], j;
-			for (j = 0; j < kk->node_count; j++)
-				if (r.prog.kernel_nodes[kk->node_first + j] == nd)
-					break;
-			ck_assert_msg(j < kk->node_count, "%s: kernel %s, pc %u: node %u is not the kernel's",
-				      graph, kk->name, pc, nd);
-		}
-	}
-	npu_hostops_register_all();
-	s = npu_sim_new(&r.prog, &r.t, &so, &e);
-	ck_assert_msg(s != NULL, "%s", e.msg);
-	for (uint32_t i = 0; i < r.prog.nbufs; i++) {
-		const npu_buf *b = &r.prog.bufs[i];
-		const npu_tensor *t;
-		if (b->kind != NPU_BUF_INPUT && b->kind != NPU_BUF_INOUT)
-			continue;
-		t = npu_st_find(st, b->name);
-		ck_assert_msg(t != NULL, "%s: no value for input %s", graph, b->name);
-		ck_assert_uint_eq(t->nbytes, b->size);
-		if (b->size)
-			memcpy(npu_sim_buf_data(s, (int)i), t->data, b->size);
-	}
+	s = load(graph, p, tg, st);
 	ck_assert_msg(npu_sim_run(s, &e) == 0, "%s: %s", graph, e.msg);
 	fr->cycles = npu_sim_stats_get(s)->total_cycles;
 	fr->dram_rd = npu_sim_stats_get(s)->dram_rd;
 	fr->dram_wr = npu_sim_stats_get(s)->dram_wr;
 	fr->host_calls = npu_sim_stats_get(s)->host_calls;
 	if (fr->save)
-		save_outputs(&r.prog, s, fr->save);
+		save_outputs(p, s, fr->save);
 	if (fr->trace)
-		write_trace(graph, &r, s, fr->trace);
+		write_trace(graph, p, tg, s, fr->trace);
 	if (g->has_aot && g->kind != NPU_GK_BACKWARD)
 		nmut = g->num_mutated_inputs_returned_first;
 	/* the reference interpreter, fp64 */
@@ -393,7 +425,7 @@ void fx_run_values(const char *graph, const npu_stfile *st, int has_rec,
 		int bi;
 		const npu_tensor *t;
 		snprintf(name, sizeof name, "output.%d", k);
-		bi = npu_prog_find_buf(&r.prog, name);
+		bi = npu_prog_find_buf(p, name);
 		t = has_rec ? npu_st_find(st, name) : NULL;
 		if (routs[k].ndim < 0) {
 			/* None: no buffer, nothing recorded */
@@ -405,11 +437,11 @@ void fx_run_values(const char *graph, const npu_stfile *st, int has_rec,
 		if (k < nmut) {
 			/* the new value of a mutated input: in the input's own
 			 * buffer, whether or not output.k exists too */
-			int ib = npu_prog_find_buf(&r.prog, g->nodes[mut_ph(g, k)].name);
-			ck_assert_msg(ib >= 0 && r.prog.bufs[ib].kind == NPU_BUF_INOUT,
+			int ib = npu_prog_find_buf(p, g->nodes[mut_ph(g, k)].name);
+			ck_assert_msg(ib >= 0 && p->bufs[ib].kind == NPU_BUF_INOUT,
 				      "%s: mutated input %s is not an inout buffer", graph,
 				      g->nodes[mut_ph(g, k)].name);
-			check_buf(graph, &r.prog.bufs[ib], npu_sim_buf_data(s, ib), t,
+			check_buf(graph, &p->bufs[ib], npu_sim_buf_data(s, ib), t,
 				  &routs[k], scale, fr);
 			if (bi < 0) {
 				fr->inplace++;
@@ -417,7 +449,7 @@ void fx_run_values(const char *graph, const npu_stfile *st, int has_rec,
 			}
 		}
 		ck_assert_msg(bi >= 0, "%s: no buffer %s", graph, name);
-		check_buf(graph, &r.prog.bufs[bi], npu_sim_buf_data(s, bi), t,
+		check_buf(graph, &p->bufs[bi], npu_sim_buf_data(s, bi), t,
 			  &routs[k], scale, fr);
 	}
 	npu_ref_free_outputs(routs, nrout);
@@ -428,8 +460,18 @@ void fx_run_values(const char *graph, const npu_stfile *st, int has_rec,
 	free(rc.cache);
 	free(rc.names);
 	npu_sim_free(s);
-	npu_cc_free(&r);
 	npu_graph_free(g);
+}
+
+void fx_run_values(const char *graph, const npu_stfile *st, int has_rec,
+		   fxrun *fr)
+{
+	npu_ccresult r = { 0 };
+
+	fx_compile(graph, st, fr, &r);
+	compile_checks(graph, &r, fr);
+	fx_check_run(graph, &r.prog, &r.t, st, has_rec, fr);
+	npu_cc_free(&r);
 }
 
 void fx_run_graph(const char *cg, fxrun *fr)
@@ -455,32 +497,49 @@ void fx_run_fixture(const char *c, fxrun *fr)
 
 /* Deterministic values for every placeholder of a graph (resnet18 has no
  * recorded values): uniform in [-a, a], a = 1/sqrt(fan-in) for weights;
- * BatchNorm scales near 1, running variances positive. */
-void fx_gen_values(const npu_graph *g, const char *path)
+ * BatchNorm scales near 1, running variances positive.  Symbolic dims
+ * take the values bound to them (sym[i] = val[i]); parameters and
+ * buffers that keep has are copied from it; SymInt placeholders are
+ * left out. */
+void fx_gen_values_at(const npu_graph *g, const char *const *sym,
+		      const int64_t *val, int nsym, const npu_stfile *keep,
+		      const char *path)
 {
 	npu_tensor *t = calloc((size_t)g->nnodes + 1, sizeof *t);
 	size_t n = 0;
 	uint64_t seed = 12345;
 	npu_err e;
+	char *own = calloc((size_t)g->nnodes + 1, 1);
 
 	for (int i = 0; i < g->nnodes; i++) {
 		const npu_gnode *nd = &g->nodes[i];
 		const npu_gmeta *m = nd->meta;
+		const npu_tensor *kt = keep && is_frozen(nd, 0) ?
+				       npu_st_find(keep, nd->name) : NULL;
 		int64_t numel = 1;
 		float *d;
 		double a = 1;
 		const char *src = nd->phsource ? nd->phsource : "";
-		if (nd->op != NPU_GOP_PLACEHOLDER || !m)
+		if (nd->op != NPU_GOP_PLACEHOLDER || !m ||
+		    (m->kind == NPU_GM_SCALAR && m->scalar.kind == NPU_GV_SYM))
 			continue;
+		if (kt) {
+			t[n++] = *kt;
+			continue;
+		}
 		t[n].name = nd->name;
 		t[n].dtype = m->dtype;
 		t[n].ndim = m->ndim;
 		for (int d2 = 0; d2 < m->ndim; d2++) {
-			t[n].shape[d2] = m->shape[d2].v;
-			numel *= m->shape[d2].v;
+			int64_t v = m->shape[d2].v;
+			if (m->shape[d2].sym)
+				ck_assert_msg(npu_ref_symeval(m->shape[d2].sym, sym, val,
+							      nsym, &v, &e) == 0, "%s", e.msg);
+			t[n].shape[d2] = v;
+			numel *= v;
 		}
-		if (m->ndim >= 2 && m->shape[0].v)
-			a = 1 / sqrt((double)(numel / m->shape[0].v));
+		if (m->ndim >= 2 && t[n].shape[0])
+			a = 1 / sqrt((double)(numel / t[n].shape[0]));
 		d = malloc((size_t)numel * 4 + 4);
 		for (int64_t k = 0; k < numel; k++) {
 			double u;
@@ -497,11 +556,17 @@ void fx_gen_values(const npu_graph *g, const char *path)
 		}
 		t[n].data = d;
 		t[n].nbytes = (uint64_t)numel * 4;
-		n++;
+		own[n++] = 1;
 	}
 	ck_assert_msg(npu_st_write(path, t, n, NULL, &e) == 0, "%s", e.msg);
 	for (size_t i = 0; i < n; i++)
-		free(t[i].data);
+		if (own[i])
+			free(t[i].data);
 	free(t);
+	free(own);
 }
 
+void fx_gen_values(const npu_graph *g, const char *path)
+{
+	fx_gen_values_at(g, NULL, NULL, 0, NULL, path);
+}

@@ -63,11 +63,21 @@ void fx_run_values(const char *graph, const npu_stfile *st, int has_rec,
  */
 void fx_compile(const char *graph, const npu_stfile *st, fxrun *fr,
 		npu_ccresult *r);
+/* The run of fx_run_values: p with st's inputs, every output checked.  A
+ * dynamic-shape program takes the sizes of st's inputs (p is changed: run
+ * a fresh copy each time, npu_prog_read). */
+void fx_check_run(const char *graph, npu_prog *p, const npu_target *t,
+		  const npu_stfile *st, int has_rec, fxrun *fr);
 /* tests/data/fx/CG.json with CG.safetensors ("mlp_train/forward2") */
 void fx_run_graph(const char *cg, fxrun *fr);
 /* CASE/inference2 */
 void fx_run_fixture(const char *c, fxrun *fr);
 /* deterministic values for every placeholder of g, written to path */
 void fx_gen_values(const npu_graph *g, const char *path);
+/* the same with symbolic dims bound (sym[i] = val[i]); parameters and
+ * buffers that keep has copied from it; SymInt placeholders left out */
+void fx_gen_values_at(const npu_graph *g, const char *const *sym,
+		      const int64_t *val, int nsym, const npu_stfile *keep,
+		      const char *path);
 
 #endif

@@ -1,0 +1,363 @@
+/*
+ * check_dyn.c - dynamic shapes end to end: graphs with SymInt dims
+ * compiled once (compiler/dyn.c), run at the recorded sizes against
+ * PyTorch's outputs and at other sizes (tails, 1, several blocks)
+ * against the fp64 reference; bad sizes refused at load with the input,
+ * dim and symbol named; what npucc cannot run in blocks refused at
+ * compile time; static graphs untouched.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/driver.h"
+#include "sim/cmd.h"
+#include "tests/fxrun.h"
+
+static void setup(void)
+{
+	fx_setup_tmp();
+}
+
+static void teardown(void)
+{
+	fx_teardown_tmp();
+}
+
+static void fixture_paths(const char *c, char *graph, char *vals, size_t n)
+{
+	snprintf(graph, n, "%s/tests/data/fx/%s/inference2.json", fx_srcdir(), c);
+	snprintf(vals, n, "%s/tests/data/fx/%s/inference2.safetensors", fx_srcdir(), c);
+}
+
+/* Compiles a fixture with its parameters frozen into tmp/PROG.bin. */
+static void compile_fixture(const char *c, fxrun *fr, const char *prog,
+			    npu_ccresult *r)
+{
+	char graph[1024], vals[1024], out[1024];
+	npu_stfile st;
+	npu_err e = { "" };
+
+	fixture_paths(c, graph, vals, sizeof graph);
+	snprintf(out, sizeof out, "%s/%s", fx_tmpdir, prog);
+	ck_assert_msg(npu_st_read(&st, vals, &e) == 0, "%s", e.msg);
+	fr->o.out = out;
+	fx_compile(graph, &st, fr, r);
+	npu_st_free(&st);
+}
+
+/* ---- at the recorded sizes: PyTorch's outputs ---- */
+
+static const char *const fixtures[] = { "rmsnorm_dynamic", "mlp_dynamic" };
+
+START_TEST(test_recorded)
+{
+	fxrun fr = { 0 };
+
+	/* the default hints (16 per symbol), not the recorded sizes */
+	fx_run_fixture(fixtures[_i], &fr);
+	ck_assert_double_le(fr.worst_rec, 1e-5);
+	ck_assert_double_le(fr.worst_ref, 1e-5);
+}
+END_TEST
+
+/* ---- one program, several sizes: the fp64 reference ---- */
+
+typedef struct size_case {
+	const char *fixture, *hint;
+	int nsym;
+	const char *sym[2];
+	int64_t val[6][2];
+	int nval;
+} size_case;
+
+static const size_case sizes[] = {
+	/* blocks of 128 rows: 99 rows (a tail), 1, 35, 360 (three blocks
+	 * and a tail), the hint itself */
+	{ "rmsnorm_dynamic", "s33=4,s50=32", 2, { "s33", "s50" },
+	  { { 3, 33 }, { 1, 1 }, { 5, 7 }, { 9, 40 }, { 4, 32 } }, 5 },
+	/* blocks of 16 rows */
+	{ "mlp_dynamic", "s77=16", 1, { "s77" },
+	  { { 1 }, { 13 }, { 16 }, { 37 }, { 50 } }, 5 },
+};
+
+START_TEST(test_sizes)
+{
+	const size_case *sc = &sizes[_i];
+	char graph[1024], vals[1024], prog[1024], in[1024];
+	npu_ccresult r = { 0 };
+	npu_stfile rec, st;
+	npu_graph *g;
+	npu_err e = { "" };
+	fxrun fr = { 0 };
+
+	fixture_paths(sc->fixture, graph, vals, sizeof graph);
+	fr.o.dyn_hint = sc->hint;
+	compile_fixture(sc->fixture, &fr, "dyn.bin", &r);
+	ck_assert_uint_eq(r.prog.nsyms, (unsigned)sc->nsym);
+	npu_cc_free(&r);
+	snprintf(prog, sizeof prog, "%s/dyn.bin", fx_tmpdir);
+	snprintf(in, sizeof in, "%s/in.safetensors", fx_tmpdir);
+	ck_assert_msg(npu_st_read(&rec, vals, &e) == 0, "%s", e.msg);
+	ck_assert_msg(npu_graph_read(&g, graph, &e) == 0, "%s", e.msg);
+	for (int i = 0; i < sc->nval; i++) {
+		npu_prog p;
+		npu_target t;
+		char tpath[4096];
+		/* the parameters as recorded, the inputs generated */
+		fx_gen_values_at(g, sc->sym, sc->val[i], sc->nsym, &rec, in);
+		ck_assert_msg(npu_st_read(&st, in, &e) == 0, "%s", e.msg);
+		ck_assert_msg(npu_prog_read(&p, prog, &e) == 0, "%s", e.msg);
+		ck_assert_int_eq(npu_target_resolve("npu-base", tpath, sizeof tpath, &e), 0);
+		ck_assert_msg(npu_target_load(&t, tpath, &e) == 0, "%s", e.msg);
+		fr.worst_ref = 0;
+		fx_check_run(graph, &p, &t, &st, 0, &fr);
+		ck_assert_msg(fr.worst_ref <= 1e-5, "%s at %lld: %g", sc->fixture,
+			      (long long)sc->val[i][0], fr.worst_ref);
+		npu_prog_free(&p);
+		npu_st_free(&st);
+	}
+	npu_graph_free(g);
+	npu_st_free(&rec);
+}
+END_TEST
+
+/* ---- sizes the program refuses ---- */
+
+typedef struct fake_in {
+	const char *name;
+	int ndim;
+	int64_t shape[4];
+} fake_in;
+
+static int fake_shape(void *ctx, const char *name, int *ndim, int64_t *shape)
+{
+	const fake_in *f = ctx;
+
+	for (; f->name; f++)
+		if (!strcmp(f->name, name)) {
+			*ndim = f->ndim;
+			memcpy(shape, f->shape, sizeof f->shape);
+			return 0;
+		}
+	return -1;
+}
+
+static void expect_refused(const npu_prog *p, const fake_in *in,
+			   const char *want)
+{
+	int64_t vals[64];
+	npu_err e = { "" };
+
+	ck_assert_int_lt(npu_prog_bind(p, fake_shape, (void *)in, vals, &e), 0);
+	ck_assert_msg(strstr(e.msg, want) != NULL, "message '%s' lacks '%s'",
+		      e.msg, want);
+}
+
+START_TEST(test_bad_sizes)
+{
+	npu_ccresult r = { 0 };
+	fxrun fr = { 0 };
+	char graph[1024], prog[1024], in[1024], bad[1024];
+	npu_graph *g;
+	npu_err e = { "" };
+	int64_t v[2] = { 3, 5 };
+	char *argv[] = { "run", prog, "--inputs", bad, "--quiet", NULL };
+	static const char *const s0[] = { "s0" };
+
+	/* two inputs sharing s0, s0 at most 8 */
+	snprintf(graph, sizeof graph, "%s/tests/data/dyn/add2.json", fx_srcdir());
+	snprintf(prog, sizeof prog, "%s/add2.bin", fx_tmpdir);
+	fr.o.graph = graph;
+	fr.o.target = "npu-base";
+	fr.o.out = prog;
+	fr.o.dyn_hint = "s0=4";
+	fr.o.dyn_max = "s0=8";
+	ck_assert_msg(npu_cc_compile(&fr.o, &r, &e) == 0, "%s", e.msg);
+	{
+		const fake_in ok[] = { { "x", 2, { 5, 64 } }, { "y", 2, { 5, 64 } }, { 0 } };
+		const fake_in agree[] = { { "x", 2, { 5, 64 } }, { "y", 2, { 4, 64 } }, { 0 } };
+		const fake_in fixed[] = { { "x", 2, { 5, 64 } }, { "y", 2, { 5, 63 } }, { 0 } };
+		const fake_in range[] = { { "x", 2, { 9, 64 } }, { "y", 2, { 9, 64 } }, { 0 } };
+		const fake_in zero[] = { { "x", 2, { 0, 64 } }, { "y", 2, { 0, 64 } }, { 0 } };
+		const fake_in rank[] = { { "x", 2, { 5, 64 } }, { "y", 3, { 5, 64, 1 } }, { 0 } };
+		int64_t vals[64];
+		ck_assert_int_eq(npu_prog_bind(&r.prog, fake_shape, (void *)ok, vals, &e), 0);
+		ck_assert_int_eq(vals[0], 5);
+		expect_refused(&r.prog, agree,
+			       "input 'y' dim 0 is 4, expected s0 = 5 (symbol s0 = 5 from input 'x' dim 0)");
+		expect_refused(&r.prog, fixed, "input 'y' dim 1 is 63, the program wants 64");
+		expect_refused(&r.prog, range, "input 'x' dim 0 is 9: symbol s0 must satisfy 1 <= s0 <= 8");
+		expect_refused(&r.prog, zero, "input 'x' dim 0 is 0: symbol s0 must satisfy");
+		expect_refused(&r.prog, rank, "input 'y' has 3 dims, the program wants 2");
+	}
+	npu_cc_free(&r);
+	/* and npusim run says so with exit status 2 */
+	ck_assert_msg(npu_graph_read(&g, graph, &e) == 0, "%s", e.msg);
+	snprintf(in, sizeof in, "%s/x.safetensors", fx_tmpdir);
+	snprintf(bad, sizeof bad, "%s/y.safetensors", fx_tmpdir);
+	fx_gen_values_at(g, s0, &v[0], 1, NULL, in);
+	{
+		/* x at s0 = 3, y at s0 = 5 in one file */
+		npu_stfile a, b;
+		npu_tensor t[2];
+		fx_gen_values_at(g, s0, &v[1], 1, NULL, bad);
+		ck_assert_int_eq(npu_st_read(&a, in, &e), 0);
+		ck_assert_int_eq(npu_st_read(&b, bad, &e), 0);
+		t[0] = *npu_st_find(&a, "x");
+		t[1] = *npu_st_find(&b, "y");
+		ck_assert_int_eq(npu_st_write(bad, t, 2, NULL, &e), 0);
+		npu_st_free(&a);
+		npu_st_free(&b);
+	}
+	ck_assert_int_eq(npu_cmd_run(5, argv), NPU_EXIT_USAGE);
+	{
+		/* getopt reorders argv: a fresh one */
+		char *ok[] = { "run", prog, "--inputs", in, "--quiet", NULL };
+		ck_assert_int_eq(npu_cmd_run(5, ok), NPU_EXIT_OK);
+	}
+	npu_graph_free(g);
+}
+END_TEST
+
+/* ---- what cannot run in blocks of rows is refused at compile time ---- */
+
+START_TEST(test_refused)
+{
+	npu_ccopts o = { 0 };
+	npu_ccresult r = { 0 };
+	npu_err e = { "" };
+	char graph[1024];
+
+	snprintf(graph, sizeof graph, "%s/tests/data/dyn/sum0.json", fx_srcdir());
+	o.graph = graph;
+	o.target = "npu-base";
+	ck_assert_int_lt(npu_cc_compile(&o, &r, &e), 0);
+	ck_assert_msg(strstr(e.msg, "kernel sum_1") && strstr(e.msg, "symbolic shape"),
+		      "%s", e.msg);
+	npu_cc_free(&r);
+	memset(&r, 0, sizeof r);
+	o.dyn_hint = "t9=4";
+	snprintf(graph, sizeof graph, "%s/tests/data/dyn/add2.json", fx_srcdir());
+	ck_assert_int_lt(npu_cc_compile(&o, &r, &e), 0);
+	ck_assert_msg(strstr(e.msg, "--dyn-hint: the graph has no symbol 't9'"), "%s", e.msg);
+	npu_cc_free(&r);
+}
+END_TEST
+
+/* ---- at the hint, the program is the specialized one plus its loop ---- */
+
+START_TEST(test_vs_specialized)
+{
+	static const char *const hint[] = { "s33=4,s50=32", "s77=16" };
+	npu_ccresult rd = { 0 }, rs = { 0 };
+	fxrun fd = { 0 }, fs = { 0 };
+	char graph[1024], vals[1024];
+	npu_stfile st;
+	npu_err e = { "" };
+
+	fixture_paths(fixtures[_i], graph, vals, sizeof graph);
+	ck_assert_msg(npu_st_read(&st, vals, &e) == 0, "%s", e.msg);
+	fd.o.dyn_hint = hint[_i];
+	fs.o.specialize = hint[_i];
+	fx_compile(graph, &st, &fd, &rd);
+	fx_compile(graph, &st, &fs, &rs);
+	ck_assert_uint_gt(rd.prog.nsyms, 0);
+	ck_assert_uint_eq(rs.prog.nsyms, 0);
+	/* the block loop (a load, a step per buffer, the branches) and an
+	 * add per DRAM address */
+	ck_assert_uint_le(rd.prog.ncode, rs.prog.ncode + 32 * rd.prog.nkernels);
+	fx_check_run(graph, &rd.prog, &rd.t, &st, 1, &fd);
+	fx_check_run(graph, &rs.prog, &rs.t, &st, 1, &fs);
+	ck_assert_msg(fd.cycles * 100 <= fs.cycles * 101, "%s: dynamic %llu cycles, specialized %llu",
+		      fixtures[_i], (unsigned long long)fd.cycles,
+		      (unsigned long long)fs.cycles);
+	npu_cc_free(&rd);
+	npu_cc_free(&rs);
+	npu_st_free(&st);
+}
+END_TEST
+
+/* ---- the loader checks the dynamic-shape sections ---- */
+
+START_TEST(test_loader)
+{
+	static const struct { const char *file, *want; } c[] = {
+		{ "dyn-add2.bin", NULL },
+		{ "dyn-nonleading.bin", ".npu.symdims entry 0: dim 1 of buffer 'x': only leading dims may be symbolic" },
+		{ "dyn-badsym.bin", ".npu.symdims entry 0: symbol 7 out of range (1 symbols)" },
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		char path[1024];
+		npu_prog p;
+		npu_err e = { "" };
+		snprintf(path, sizeof path, "%s/tests/fuzz/corpus/prog/%s", fx_srcdir(), c[i].file);
+		if (!c[i].want) {
+			ck_assert_msg(npu_prog_read(&p, path, &e) == 0, "%s", e.msg);
+			ck_assert_uint_eq(p.nsyms, 1);
+			ck_assert_str_eq(p.syms[0].name, "s0");
+			ck_assert_int_eq(p.syms[0].hint, 4);
+			npu_prog_free(&p);
+			continue;
+		}
+		ck_assert_int_lt(npu_prog_read(&p, path, &e), 0);
+		ck_assert_msg(strstr(e.msg, c[i].want) != NULL, "%s", e.msg);
+	}
+}
+END_TEST
+
+/* ---- static graphs: no dynamic sections, no loop ---- */
+
+START_TEST(test_static)
+{
+	npu_ccresult r = { 0 };
+	fxrun fr = { 0 };
+	char path[1024];
+	FILE *f;
+	char *buf;
+	long n;
+
+	compile_fixture("rmsnorm_float32", &fr, "static.bin", &r);
+	ck_assert_uint_eq(r.prog.nsyms, 0);
+	ck_assert_ptr_null(r.dyn);
+	npu_cc_free(&r);
+	snprintf(path, sizeof path, "%s/static.bin", fx_tmpdir);
+	ck_assert_ptr_nonnull(f = fopen(path, "rb"));
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n);
+	ck_assert_int_eq((long)fread(buf, 1, (size_t)n, f), n);
+	fclose(f);
+	ck_assert_ptr_null(memmem(buf, (size_t)n, ".npu.dyn", 8));
+	ck_assert_ptr_null(memmem(buf, (size_t)n, ".npu.syms", 9));
+	free(buf);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("dyn");
+	TCase *tc = tcase_create("dyn");
+	SRunner *sr;
+	int nf;
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 300);
+	tcase_add_loop_test(tc, test_recorded, 0, 2);
+	tcase_add_loop_test(tc, test_sizes, 0, 2);
+	tcase_add_test(tc, test_bad_sizes);
+	tcase_add_test(tc, test_refused);
+	tcase_add_loop_test(tc, test_vs_specialized, 0, 2);
+	tcase_add_test(tc, test_loader);
+	tcase_add_test(tc, test_static);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	nf = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nf ? EXIT_FAILURE : EXIT_SUCCESS;
+}
