@@ -41,6 +41,7 @@ typedef struct dval {
 /* Per kernel with a block loop. */
 typedef struct dkern {
 	int on;
+	int lead;                 /* ew/row: index dims the rows span */
 	int64_t block;            /* rows per block */
 	uint32_t rows_slot;       /* table entry with the run's rows */
 	int n;                    /* symbolic buffers it touches */
@@ -593,6 +594,7 @@ static int plan_kern(npu_dyn *d, const npu_kir *ir, const npu_prog *p, int k,
 		if (check_opnd(d, ir, K, o, L, ref, e) < 0)
 			return -1;
 	dk->on = 1;
+	dk->lead = L;
 	dk->block = ref->block;
 	for (int o = 0; o < K->nops; o++) {
 		int r = ir->v[K->ops[o].val].root >= 0 ? ir->v[K->ops[o].val].root
@@ -742,27 +744,146 @@ int npu_dyn_plan(npu_dyn *d, const npu_kir *ir, npu_prog *p,
 /* The block loop */
 
 /*
+ * Row counts with code of their own: the block B, then 2^i and 3 * 2^i
+ * below it, descending (B = 128: 128 96 64 48 32 24 16 12 8 6 4 3 2 1).
+ * Consecutive versions are at most 2x apart, so the rows left after the
+ * whole blocks are covered by few calls with little padding.
+ */
+static int versions(int64_t B, int64_t *v)
+{
+	int64_t p = 1;
+	int n = 0;
+
+	v[n++] = B;
+	while (p < B / 2 + B % 2 && p * 2 < B)
+		p *= 2;
+	for (; B > 1 && p >= 1; p /= 2) {
+		if (p >= 2 && p / 2 * 3 < B)
+			v[n++] = p / 2 * 3;
+		if (p < B)
+			v[n++] = p;
+	}
+	return n;
+}
+
+/* The smallest row count version i runs for: a matmul streams its whole
+ * weight per call, so it takes the one version that covers the rows (at
+ * most 1.5x); elementwise and row kernels cost per row, so they pad at
+ * most an eighth and otherwise split the rows over smaller versions. */
+static int64_t threshold(const npu_kern *K, const int64_t *v, int n, int i)
+{
+	int64_t w = i + 1 < n ? v[i + 1] : 0, t;
+
+	if (K->kind == NPU_KK_MM)
+		return w + 1;
+	t = v[i] - v[i] / 8;
+	return t > w + 1 ? t : w + 1;
+}
+
+/* Kernel k of ir computing `rows` rows: in *K2 (its own operands, freed
+ * by the caller); the kernel itself at the block. */
+static int version_kern(const npu_dyn *d, const npu_kir *ir, int k,
+			int64_t rows, npu_kern *K2)
+{
+	const npu_kern *K = &ir->k[k];
+	const dkern *dk = &d->kern[k];
+	int L = dk->lead;
+
+	*K2 = *K;
+	if (!(K2->ops = malloc((size_t)(K->nops + 1) * sizeof *K2->ops)))
+		return -1;
+	memcpy(K2->ops, K->ops, (size_t)K->nops * sizeof *K2->ops);
+	if (K->kind == NPU_KK_MM) {
+		K2->mm_m = K2->shape[0] = rows;
+		return 0;
+	}
+	/* the symbolic dims merge into one dim of `rows` rows */
+	K2->ndim = K->ndim - L + 1;
+	K2->shape[0] = rows;
+	for (int i = 1; i < K2->ndim; i++)
+		K2->shape[i] = K->shape[i + L - 1];
+	for (int o = 0; o < K->nops; o++) {
+		int r = ir->v[K->ops[o].val].root >= 0 ? ir->v[K->ops[o].val].root
+						       : K->ops[o].val;
+		const dval *dv = &d->val[r];
+		K2->ops[o].stride[0] = dv->lead ? npu_kir_numel(ir->v[r].ndim, ir->v[r].shape) /
+						  dv->block : 0;
+		for (int i = 1; i < K2->ndim; i++)
+			K2->ops[o].stride[i] = K->ops[o].stride[i + L - 1];
+	}
+	return 0;
+}
+
+/* One call of kernel k's code for `rows` rows, its DRAM addresses moved
+ * by rel, then every buffer's register one call further. */
+static int emit_call(const npu_dyn *d, const npu_emitctx *c, int k,
+		     int64_t rows, const npu_dynrel *rel, int *xr, int xrows,
+		     npu_mfunc *f, npu_err *e)
+{
+	const dkern *dk = &d->kern[k];
+	npu_emitctx cc = *c;
+	npu_kir ir2 = *c->ir;
+	npu_kern *ks = NULL;
+	int rc;
+
+	cc.rel = rel;
+	if (rows != dk->block || (c->ir->k[k].kind != NPU_KK_MM && dk->lead != 1)) {
+		/* a copy of the kernel table with kernel k at this size */
+		if (!(ks = malloc((size_t)c->ir->nk * sizeof *ks)))
+			return npu_errf(e, "out of memory");
+		memcpy(ks, c->ir->k, (size_t)c->ir->nk * sizeof *ks);
+		if (version_kern(d, c->ir, k, rows, &ks[k]) < 0) {
+			free(ks);
+			return npu_errf(e, "out of memory");
+		}
+		ir2.k = ks;
+		cc.ir = &ir2;
+	}
+	rc = npu_emit_kernel(&cc, k, f, e);
+	if (ks) {
+		free(ks[k].ops);
+		free(ks);
+	}
+	if (rc < 0)
+		return rc;
+	for (int i = 0; i < dk->n; i++) {
+		int64_t step = dk->step[i] / dk->block * rows;
+		if (step == (int32_t)step) {
+			npu_memit(f, NPU_OP_ADDI, xr[i], xr[i], 0, step);
+		} else {
+			int x = npu_mx(f);
+			npu_mli(f, x, step);
+			npu_memit(f, NPU_OP_ADD, xr[i], xr[i], x, 0);
+		}
+	}
+	npu_memit(f, NPU_OP_ADDI, xrows, xrows, 0, -rows);
+	return 0;
+}
+
+/*
  *        ld   rows, table[rows of the output]
  *        ld   delta_i, table[address delta of buffer i]   (each buffer)
- *        beq  rows, x0, done
- *  next: <the kernel's code for one block; its DRAM addresses in buffer
- *         i plus delta_i>
- *        addi delta_i, delta_i, block bytes of buffer i
- *        addi rows, rows, -block
- *        blt  x0, rows, next
- *  done:
+ *  top:  blt  rows, threshold(B), small
+ *        <the kernel's code for B rows; its DRAM addresses in buffer i
+ *         plus delta_i>; delta_i += B rows of buffer i; rows -= B
+ *        jmp  top
+ *  small:                                   (each version v below B)
+ *        blt  rows, threshold(v), next_v
+ *        <the code for v rows>; delta_i += v rows; rows -= v
+ *  next_v:
  */
 int npu_dyn_emit(const npu_dyn *d, const npu_emitctx *c, int k,
 		 npu_mfunc *f, npu_err *e)
 {
 	const dkern *dk = d && k < d->nkern ? &d->kern[k] : NULL;
-	npu_emitctx cc = *c;
+	const npu_kern *K = &c->ir->k[k];
 	npu_dynrel rel;
-	int xr[64], xrows, next, done, rc;
+	int64_t v[128];
+	int xr[64], xrows, xt, nv, lab, skip;
 
 	if (!dk || !dk->on)
 		return npu_emit_kernel(c, k, f, e);
-	f->node = c->ir->k[k].nnodes ? c->ir->k[k].nodes[0] : -1;
+	f->node = K->nnodes ? K->nodes[0] : -1;
 	xrows = npu_mx(f);
 	npu_memit(f, NPU_OP_LD, xrows, 0, 0,
 		  (int64_t)(d->symtab + 8 * (uint64_t)dk->rows_slot));
@@ -771,29 +892,24 @@ int npu_dyn_emit(const npu_dyn *d, const npu_emitctx *c, int k,
 		npu_memit(f, NPU_OP_LD, xr[i], 0, 0,
 			  (int64_t)(d->symtab + 8 * (uint64_t)dk->slot[i]));
 	}
-	next = npu_mlabel(f);
-	done = npu_mlabel(f);
-	npu_memit_br(f, NPU_OP_BEQ, xrows, 0, done);
-	npu_mbind(f, next);
 	rel.n = dk->n;
 	rel.lo = dk->lo;
 	rel.hi = dk->hi;
 	rel.xr = xr;
-	cc.rel = &rel;
-	if ((rc = npu_emit_kernel(&cc, k, f, e)) < 0)
-		return rc;
-	for (int i = 0; i < dk->n; i++) {
-		if (dk->step[i] == (int32_t)dk->step[i]) {
-			npu_memit(f, NPU_OP_ADDI, xr[i], xr[i], 0, dk->step[i]);
-		} else {
-			int x = npu_mx(f);
-			npu_mli(f, x, dk->step[i]);
-			npu_memit(f, NPU_OP_ADD, xr[i], xr[i], x, 0);
-		}
+	nv = versions(dk->block, v);
+	for (int i = 0; i < nv; i++) {
+		lab = npu_mlabel(f);
+		skip = npu_mlabel(f);
+		npu_mbind(f, lab);
+		xt = npu_mx(f);
+		npu_mli(f, xt, threshold(K, v, nv, i));
+		npu_memit_br(f, NPU_OP_BLT, xrows, xt, skip);
+		if (emit_call(d, c, k, v[i], &rel, xr, xrows, f, e) < 0)
+			return -1;
+		if (i == 0) /* whole blocks: again */
+			npu_memit_br(f, NPU_OP_JMP, 0, 0, lab);
+		npu_mbind(f, skip);
 	}
-	npu_memit(f, NPU_OP_ADDI, xrows, xrows, 0, -dk->block);
-	npu_memit_br(f, NPU_OP_BLT, 0, xrows, next);
-	npu_mbind(f, done);
 	return 0;
 }
 
