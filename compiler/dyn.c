@@ -612,7 +612,8 @@ static int plan_kern(npu_dyn *d, const npu_kir *ir, const npu_prog *p, int k,
 		if (dk->n == 64)
 			KFAIL("touches more than 64 symbolic buffers");
 		dk->lo[dk->n] = b->addr;
-		dk->hi[dk->n] = b->addr + b->size;
+		/* the layout keeps room after it for the largest version */
+		dk->hi[dk->n] = b->addr + NPU_DYN_ROOM * b->size;
 		dk->slot[dk->n] = slot_of(d, p, (uint32_t)x->buf);
 		dk->step[dk->n] = (int64_t)b->size;   /* one block: the whole
 							 compile-time buffer */
@@ -695,6 +696,7 @@ static int plan_prog(npu_dyn *d, const npu_kir *ir, npu_prog *p,
 		goto out;
 	}
 	p->symtab = d->symtab = t->sram_bytes - NPU_DYN_TAB_BYTES;
+	p->dynpad = NPU_DYN_ROOM;
 	rc = 0;
 out:
 	free(bv);
@@ -744,18 +746,25 @@ int npu_dyn_plan(npu_dyn *d, const npu_kir *ir, npu_prog *p,
 /* The block loop */
 
 /*
- * Row counts with code of their own: the block B, then 2^i and 3 * 2^i
- * below it, descending (B = 128: 128 96 64 48 32 24 16 12 8 6 4 3 2 1).
- * Consecutive versions are at most 2x apart, so the rows left after the
- * whole blocks are covered by few calls with little padding.
+ * Row counts with code of their own, descending: NPU_DYN_ROOM times the
+ * block B and 3/4 of it, halving down to B (the hint's own code), then
+ * 2^i and 3 * 2^i below it (B = 16: 64 48 32 24 16 12 8 6 4 3 2 1).
+ * Consecutive versions are at most 2x apart, so any rows are covered by
+ * few calls with little padding; the largest runs as long as whole
+ * blocks of it remain.
  */
 static int versions(int64_t B, int64_t *v)
 {
 	int64_t p = 1;
 	int n = 0;
 
+	for (int64_t m = NPU_DYN_ROOM; m > 1; m /= 2) {
+		v[n++] = m * B;
+		if (m * B / 4 * 3 > B)
+			v[n++] = m * B / 4 * 3;
+	}
 	v[n++] = B;
-	while (p < B / 2 + B % 2 && p * 2 < B)
+	while (p * 2 < B)
 		p *= 2;
 	for (; B > 1 && p >= 1; p /= 2) {
 		if (p >= 2 && p / 2 * 3 < B)
@@ -781,7 +790,7 @@ static int64_t threshold(const npu_kern *K, const int64_t *v, int n, int i)
 }
 
 /* Kernel k of ir computing `rows` rows: in *K2 (its own operands, freed
- * by the caller); the kernel itself at the block. */
+ * by the caller), tiled for them. */
 static int version_kern(const npu_dyn *d, const npu_kir *ir, int k,
 			int64_t rows, npu_kern *K2)
 {
@@ -838,6 +847,19 @@ static int emit_call(const npu_dyn *d, const npu_emitctx *c, int k,
 		}
 		ir2.k = ks;
 		cc.ir = &ir2;
+		if (rows != dk->block) {
+			/* tiles for these rows (tile.c reads only this kernel
+			 * and the values' types) */
+			npu_kir one = *c->ir;
+			one.k = &ks[k];
+			one.nk = 1;
+			if (npu_tile(&one, c->t, e) < 0) {
+				free(ks[k].ops);
+				free(ks);
+				return npu_err_prefix(e, "kernel %s at %lld rows",
+						      c->ir->k[k].name, (long long)rows);
+			}
+		}
 	}
 	rc = npu_emit_kernel(&cc, k, f, e);
 	if (ks) {

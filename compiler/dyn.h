@@ -37,6 +37,10 @@
 /* The hint of a symbol that --dyn-hint does not name. */
 #define NPU_DYN_HINT 16
 
+/* The largest code a dynamic kernel has is for NPU_DYN_ROOM times the
+ * rows at the hints (dyn.c: versions). */
+#define NPU_DYN_ROOM 4
+
 /* SRAM kept at the top (inside the spill area) for the bound-value table. */
 #define NPU_DYN_TAB_BYTES 4096
 

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "compiler/driver.h"
+#include "compiler/dyn.h"
 
 static char *xstrdup(const char *s)
 {
@@ -368,6 +369,10 @@ int npu_link_layout(npu_kir *ir, npu_prog *p, npu_err *e)
 				  (uint64_t)npu_dtype_size(v->dtype);
 			b->addr = addr;
 			addr += (b->size + 63) & ~63ull;
+			/* a symbolic buffer's code may address more rows
+			 * than the hint's (dyn.c): they must name it alone */
+			if (v->sym)
+				addr += ((b->size + 63) & ~63ull) * (NPU_DYN_ROOM - 1);
 			/* names are unique: synthetic copies get a suffix */
 			{
 				char nm[300];

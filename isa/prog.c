@@ -49,7 +49,7 @@ enum {
 };
 enum { TGT_VERSION = 0, TGT_NAME = 4, TGT_HASH = 8, TGT_DRAM = 16,
        TGT_REC = 24 };
-enum { DYN_SYMTAB = 0, DYN_REC = 16 };
+enum { DYN_SYMTAB = 0, DYN_PAD = 8, DYN_REC = 16 };
 enum { SYM_NAME = 0, SYM_HINT = 8, SYM_MIN = 16, SYM_MAX = 24, SYM_REC = 32 };
 enum {
 	SD_BUF = 0, SD_DIM = 4, SD_COEF = 8, SD_ADD = 16, SD_NSYMS = 24,
@@ -412,6 +412,9 @@ static int check_symdims(const npu_prog *p, npu_err *e)
 	if (p->nsyms && p->symtab % 8)
 		return npu_errf(e, ".npu.dyn: symbol table address 0x%llx is not 8-byte aligned",
 				(unsigned long long)p->symtab);
+	if (p->nsyms && (p->dynpad < 1 || p->dynpad > 64))
+		return npu_errf(e, ".npu.dyn: padding %llu out of range (1..64)",
+				(unsigned long long)p->dynpad);
 	for (uint32_t i = 0; i < p->nsyms; i++)
 		hint[i] = p->syms[i].hint;
 	for (uint32_t i = 0; i < p->nsymdims; i++) {
@@ -676,8 +679,10 @@ static int encode(const npu_prog *p, bbuf sec[NSEC], npu_err *e)
 			wr64(q + TGT_DRAM, p->dram_size);
 		}
 	}
-	if (p->nsyms && (q = bb_grow(&sec[SEC_DYN], DYN_REC)))
+	if (p->nsyms && (q = bb_grow(&sec[SEC_DYN], DYN_REC))) {
 		wr64(q + DYN_SYMTAB, p->symtab);
+		wr64(q + DYN_PAD, p->dynpad);
+	}
 	for (uint32_t i = 0; i < p->nsyms; i++) {
 		const npu_sym *y = &p->syms[i];
 		uint32_t name = bb_str(st, y->name);
@@ -1278,6 +1283,7 @@ static int load_dyn(rd *r, npu_prog *p)
 		return npu_errf(r->e, "%s: section .npu.syms: %u symbols, at most %d",
 				r->name, sy->n, MAX_SYMS);
 	p->symtab = rd64(dy->d + DYN_SYMTAB);
+	p->dynpad = rd64(dy->d + DYN_PAD);
 	if (alloc_n(r, sy->n, sizeof *p->syms, &p->syms) < 0)
 		return -1;
 	p->nsyms = sy->n;
@@ -1521,6 +1527,8 @@ int npu_prog_relayout(npu_prog *p, const int64_t *vals, uint8_t *table,
 				return npu_errf(e, "buffer '%s': its size overflows", b->name);
 			b->shape[d] = v;
 		}
+		if (ovf_mul(block, (int64_t)p->dynpad, &block))
+			return npu_errf(e, "buffer '%s': its size overflows", b->name);
 		/* the code computes in blocks of the recorded rows: the last
 		 * block may run past the bound rows, into room kept for it */
 		if (ovf_mul((rows + block - 1) / block * block, elems, &alloc) ||

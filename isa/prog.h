@@ -114,6 +114,8 @@ typedef struct npu_prog {
 	npu_symdim *symdims;   /* sorted by buffer, then dim */
 	uint32_t nsymdims;
 	uint64_t symtab;       /* SRAM address of the bound-value table */
+	uint64_t dynpad;       /* symbolic buffers hold a multiple of dynpad
+				  times their rows at the hints (1..64) */
 	char target_name[64];  /* target the program was built for */
 	uint64_t target_hash;  /* its npu_target_hash(), 0 if none */
 } npu_prog;
@@ -167,8 +169,8 @@ int npu_prog_bind(const npu_prog *p, npu_shape_fn shape_of, void *ctx,
 
 /*
  * Gives every symbolic buffer of p its bound shape and a DRAM range after
- * the others (rows rounded up to whole blocks of the recorded rows, which
- * the code computes in), grows dram_size, and fills table
+ * the others (rows rounded up to a multiple of dynpad times the recorded
+ * rows: the code computes in such blocks), grows dram_size, and fills table
  * (NPU_SYMTAB_BYTES(p) bytes, little-endian int64).
  */
 int npu_prog_relayout(npu_prog *p, const int64_t *vals, uint8_t *table,
