@@ -115,6 +115,14 @@ START_TEST(test_sizes)
 		ck_assert_msg(npu_target_load(&t, tpath, &e) == 0, "%s", e.msg);
 		fr.worst_ref = 0;
 		fx_check_run(graph, &p, &t, &st, 0, &fr);
+		/* the program ran at these sizes: output.0 has them */
+		{
+			int b = npu_prog_find_buf(&p, "output.0");
+			ck_assert_int_ge(b, 0);
+			ck_assert_int_eq(p.bufs[b].shape[0], sc->val[i][0]);
+			if (sc->nsym > 1)
+				ck_assert_int_eq(p.bufs[b].shape[1], sc->val[i][1]);
+		}
 		ck_assert_msg(fr.worst_ref <= 1e-5, "%s at %lld: %g", sc->fixture,
 			      (long long)sc->val[i][0], fr.worst_ref);
 		npu_prog_free(&p);
@@ -306,6 +314,56 @@ START_TEST(test_loader)
 }
 END_TEST
 
+/* ---- away from the hint: within 10% of the specialized program ---- */
+
+typedef struct perf_case {
+	const char *fixture, *hint, *size;
+	int nsym;
+	const char *sym[2];
+	int64_t val[2];
+} perf_case;
+
+/* a tail below the hint and twice the hint (scripts/bench prints more) */
+static const perf_case perf[] = {
+	{ "rmsnorm_dynamic", "s33=4,s50=32", "s33=3,s50=33", 2, { "s33", "s50" }, { 3, 33 } },
+	{ "rmsnorm_dynamic", "s33=4,s50=32", "s33=8,s50=32", 2, { "s33", "s50" }, { 8, 32 } },
+	{ "mlp_dynamic", "s77=16", "s77=13", 1, { "s77" }, { 13 } },
+	{ "mlp_dynamic", "s77=16", "s77=32", 1, { "s77" }, { 32 } },
+};
+
+START_TEST(test_perf)
+{
+	const perf_case *pc = &perf[_i];
+	npu_ccresult rd = { 0 }, rs = { 0 };
+	fxrun fd = { 0 }, fs = { 0 };
+	char graph[1024], vals[1024], in[1024];
+	npu_stfile rec, st;
+	npu_graph *g;
+	npu_err e = { "" };
+
+	fixture_paths(pc->fixture, graph, vals, sizeof graph);
+	snprintf(in, sizeof in, "%s/in.safetensors", fx_tmpdir);
+	ck_assert_msg(npu_st_read(&rec, vals, &e) == 0, "%s", e.msg);
+	ck_assert_msg(npu_graph_read(&g, graph, &e) == 0, "%s", e.msg);
+	fx_gen_values_at(g, pc->sym, pc->val, pc->nsym, &rec, in);
+	ck_assert_msg(npu_st_read(&st, in, &e) == 0, "%s", e.msg);
+	fd.o.dyn_hint = pc->hint;
+	fs.o.specialize = pc->size;
+	fx_compile(graph, &rec, &fd, &rd);
+	fx_compile(graph, &rec, &fs, &rs);
+	fx_check_run(graph, &rd.prog, &rd.t, &st, 0, &fd);
+	fx_check_run(graph, &rs.prog, &rs.t, &st, 0, &fs);
+	ck_assert_msg(fd.cycles * 10 <= fs.cycles * 11, "%s at %s: dynamic %llu cycles, specialized %llu",
+		      pc->fixture, pc->size, (unsigned long long)fd.cycles,
+		      (unsigned long long)fs.cycles);
+	npu_cc_free(&rd);
+	npu_cc_free(&rs);
+	npu_st_free(&st);
+	npu_st_free(&rec);
+	npu_graph_free(g);
+}
+END_TEST
+
 /* ---- static graphs: no dynamic sections, no loop ---- */
 
 START_TEST(test_static)
@@ -349,6 +407,7 @@ int main(void)
 	tcase_add_test(tc, test_bad_sizes);
 	tcase_add_test(tc, test_refused);
 	tcase_add_loop_test(tc, test_vs_specialized, 0, 2);
+	tcase_add_loop_test(tc, test_perf, 0, 4);
 	tcase_add_test(tc, test_loader);
 	tcase_add_test(tc, test_static);
 	suite_add_tcase(s, tc);
