@@ -351,7 +351,11 @@ static void note_ok(tuner *t, int ki, int i, double cycles)
 	k->meas[i] = cycles;
 	if (k->k->c[i].first)
 		b->first_cycles = (int64_t)cycles;
-	if (b->cycles < 0 || cycles < (double)b->cycles) {
+	/* ties go to the smaller knob string, the order npu_tunedb_best
+	 * uses, so a compile from the database picks the same candidate
+	 * whatever order the workers finished in */
+	if (b->cycles < 0 || cycles < (double)b->cycles ||
+	    (cycles == (double)b->cycles && strcmp(k->k->c[i].knobs, b->knobs) < 0)) {
 		char *s = strdup(k->k->c[i].knobs);
 		if (s) {
 			free(b->knobs);
@@ -1547,14 +1551,24 @@ int npu_tune_apply_db(npu_ccopts *cc, const char *db_path, npu_err *e)
 			goto out;
 		if (!f)
 			continue;
-		int items = 1;
+		int items = 1, dst = 0, dfound, keep;
+		int64_t dcycles = -1;
 		char dk[256];
 		for (const char *p = knobs; *p; p++)
 			items += *p == ',';
 		default_knobs(&g.r.ir.k[g.gs[i].kerns[0]], dk, sizeof dk);
+		/* as append_best: the model's choice stays unless the best beats
+		 * its own measurement */
+		dfound = npu_tunedb_lookup(db, g.tk[i].sig, hash, PACKAGE_VERSION, dk,
+					   &dst, &dcycles, e);
+		if (dfound < 0) {
+			free(knobs);
+			goto out;
+		}
+		keep = dfound && dst == NPU_TUNE_OK && dcycles > 0 && dcycles <= cycles;
 		/* the model's own choice needs no setting; the options hold
 		 * NPU_MAX_KNOBS settings, what does not fit keeps the model's */
-		if (strcmp(knobs, dk) && cc->nknobs + items * g.gs[i].nk <= NPU_MAX_KNOBS)
+		if (!keep && strcmp(knobs, dk) && cc->nknobs + items * g.gs[i].nk <= NPU_MAX_KNOBS)
 			for (int j = 0; j < g.gs[i].nk; j++)
 				if (add_knobs(cc, g.r.ir.k[g.gs[i].kerns[j]].name, knobs, e) < 0) {
 					free(knobs);

@@ -320,7 +320,7 @@ int npu_tunedb_best(npu_tunedb *db, const char *sig, const char *target_hash,
 		"SELECT knobs, cycles FROM measure"
 		" WHERE sig_hash = ?1 AND sig = ?2 AND target_hash = ?3"
 		" AND status = 'ok' AND (?4 IS NULL OR compiler = ?4)"
-		" ORDER BY cycles, created, uid LIMIT 1";
+		" ORDER BY cycles, knobs, created, uid LIMIT 1";
 	sqlite3_stmt *st = NULL;
 	char hash[17];
 	int rc, found = 0;
