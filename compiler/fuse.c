@@ -1258,7 +1258,7 @@ static int do_red(fz *z, int node)
 	const npu_kval *S = &ir->v[src];
 	int64_t C = 1;
 	double corr = 1;
-	int sm = n->aop == NPU_AOP_SOFTMAX;
+	int sm = n->aop == NPU_AOP_SOFTMAX, moved = 0;
 
 	if (sm) {
 		double dim;
@@ -1269,8 +1269,10 @@ static int do_red(fz *z, int node)
 		rd = red_dims(n, S->ndim);
 	}
 	if (!rd && S->ndim > 0 && !sm) {
+		int before = src;
 		if ((r = red_trailing(z, node, &src, &rd)) < 0)
 			return -1;
+		moved = src != before;
 		S = &ir->v[src];
 	}
 	if (!rd || S->ndim == 0)
@@ -1351,7 +1353,12 @@ static int do_red(fz *z, int node)
 	}
 	}
 #undef XA
-	return def_val(z, k, node, r, LV_ROW);
+	r = def_val(z, k, node, r, LV_ROW);
+	/* the kernel walks the input with the reduced dims moved last: an
+	 * elementwise op over the input's own order must not join it */
+	if (moved)
+		close_cur(z);
+	return r;
 }
 
 /* Constant operand for mm: the view of a CONST folded into a new

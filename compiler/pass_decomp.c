@@ -494,6 +494,19 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 		*res = npu_gv_float(n / (n - c));
 		return 0;
 	}
+	if (!strcmp(name, "bndims")) {              /* (x, training) */
+		/* the dims batch statistics reduce: all but the channels' */
+		int nd = x0 ? x0->ndim : -1;
+		if (nd < 2 || na < 2 || a[1].kind != NPU_GV_BOOL)
+			return fail(d, "%s", "@bndims: bad operands");
+		if (!a[1].u.b)
+			return fail(d, "%s", "not in training mode");
+		shp[0] = 0;
+		for (int i = 2; i < nd; i++)
+			shp[i - 1] = i;
+		return npu_gv_ints(res, shp, nd - 1) < 0 ?
+		       npu_errf(d->pc->e, "out of memory") : 0;
+	}
 	return fail(d, "decomp.def: unknown builtin @%s", name);
 }
 

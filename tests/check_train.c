@@ -360,8 +360,6 @@ END_TEST
 static const struct {
 	const char *graph, *target, *why;
 } host_ok[] = {
-	/* training BatchNorm has no native lowering yet */
-	{ "conv_bn_train/forward2", "aten._native_batch_norm_legit_functional.default", "support.def" },
 	/* the int64 batch counter (num_batches_tracked + 1): the vector unit
 	 * computes in float lanes */
 	{ "conv_bn_train/forward2", "aten.add.Tensor", "integer" },
