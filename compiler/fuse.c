@@ -158,16 +158,19 @@ static int view_val(fz *z, int node, int src, int ndim, const int64_t *shape,
 		    int64_t off, const int64_t *stride)
 {
 	npu_kir *ir = z->ir;
-	int v = npu_kir_val(ir, z->g->nodes[node].name, node, ir->v[src].dtype,
-			    ndim, shape);
-	int root;
+	int64_t st[NPU_MAX_DIMS];
+	int v, root;
 
+	/* shape and stride may point into ir->v, which npu_kir_val may move */
+	memcpy(st, stride, (size_t)ndim * sizeof *stride);
+	v = npu_kir_val(ir, z->g->nodes[node].name, node, ir->v[src].dtype, ndim,
+			shape);
 	if (v < 0)
 		return npu_errf(z->e, "out of memory");
 	root = ir->v[src].root < 0 ? src : ir->v[src].root;
 	ir->v[v].root = root;
 	ir->v[v].off = off;
-	memcpy(ir->v[v].stride, stride, (size_t)ndim * sizeof *stride);
+	memcpy(ir->v[v].stride, st, (size_t)ndim * sizeof *st);
 	ir->v[v].isconst = ir->v[src].isconst;
 	ir->v[v].fill = ir->v[src].fill;
 	return v;
