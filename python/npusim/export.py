@@ -326,9 +326,10 @@ def compile(model, example_inputs, **opts):
 
 def _readable(gm):
     try:
-        return gm.print_readable(print_output=False)
+        text = gm.print_readable(print_output=False)
     except Exception:
-        return gm.code
+        text = gm.code
+    return fxjson.relative_sources(text)
 
 
 def write_graph(out_dir, doc, gm=None, args=None, outputs=None):

@@ -17,6 +17,9 @@ aot_autograd) or, when the caller ran the graph, from a dict of real values
 import json
 import math
 import operator
+import os
+import re
+import sys
 
 import torch
 
@@ -135,8 +138,35 @@ def _class_name(c):
     return str(c).rsplit(".", 1)[-1].strip("'>")
 
 
+def _path_roots():
+    """Folders whose prefix is dropped from source paths: the current one
+    and every import root (site-packages), longest first, so a graph names
+    `torchvision/models/resnet.py` rather than where this machine keeps
+    it."""
+    roots = {os.getcwd()} | {p for p in sys.path if p and os.path.isabs(p)}
+    return sorted((r.rstrip(os.sep) + os.sep for r in roots), key=len, reverse=True)
+
+
+# `File "/abs/path", line 3` (stack traces), `File: /abs/path:3` (printouts)
+_FILE_RE = re.compile(r'(File "|File: )(/[^":]+)')
+
+
+def relative_sources(text):
+    """text with each source file path made relative to its root."""
+    roots = _path_roots()
+
+    def rel(m):
+        path = m.group(2)
+        for r in roots:
+            if path.startswith(r):
+                return m.group(1) + path[len(r):]
+        return m.group(0)
+    return _FILE_RE.sub(rel, text)
+
+
 def _stack_tail(trace):
-    lines = [ln.strip() for ln in str(trace).splitlines() if ln.strip()]
+    lines = [ln.strip() for ln in relative_sources(str(trace)).splitlines()
+             if ln.strip()]
     return lines[-_TRACE_LINES:]
 
 

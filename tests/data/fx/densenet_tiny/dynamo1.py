@@ -58,88 +58,88 @@ class GraphModule(torch.nn.Module):
         l_self_modules_classifier_parameters_weight_ = L_self_modules_classifier_parameters_weight_
         l_self_modules_classifier_parameters_bias_ = L_self_modules_classifier_parameters_bias_
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/densenet.py:213 in forward, code: features = self.features(x)
+        # File: torchvision/models/densenet.py:213 in forward, code: features = self.features(x)
         input_1: "f32[1, 16, 16, 16]" = torch.conv2d(l_x_, l_self_modules_features_modules_conv0_parameters_weight_, None, (2, 2), (3, 3), (1, 1), 1);  l_x_ = l_self_modules_features_modules_conv0_parameters_weight_ = None
         input_2: "f32[1, 16, 16, 16]" = torch.nn.functional.batch_norm(input_1, l_self_modules_features_modules_norm0_buffers_running_mean_, l_self_modules_features_modules_norm0_buffers_running_var_, l_self_modules_features_modules_norm0_parameters_weight_, l_self_modules_features_modules_norm0_parameters_bias_, False, 0.1, 1e-05);  input_1 = l_self_modules_features_modules_norm0_buffers_running_mean_ = l_self_modules_features_modules_norm0_buffers_running_var_ = l_self_modules_features_modules_norm0_parameters_weight_ = l_self_modules_features_modules_norm0_parameters_bias_ = None
         input_3: "f32[1, 16, 16, 16]" = torch.nn.functional.relu(input_2, inplace = True);  input_2 = None
         input_4: "f32[1, 16, 8, 8]" = torch.nn.functional.max_pool2d(input_3, 3, 2, 1, 1, ceil_mode = False, return_indices = False);  input_3 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/densenet.py:48 in bn_function, code: concated_features = torch.cat(inputs, 1)
+        # File: torchvision/models/densenet.py:48 in bn_function, code: concated_features = torch.cat(inputs, 1)
         concated_features: "f32[1, 16, 8, 8]" = torch.cat([input_4], 1)
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/densenet.py:49 in bn_function, code: bottleneck_output = self.conv1(self.relu1(self.norm1(concated_features)))  # noqa: T484
+        # File: torchvision/models/densenet.py:49 in bn_function, code: bottleneck_output = self.conv1(self.relu1(self.norm1(concated_features)))  # noqa: T484
         batch_norm_1: "f32[1, 16, 8, 8]" = torch.nn.functional.batch_norm(concated_features, l_self_modules_features_modules_denseblock1_modules_denselayer1_modules_norm1_buffers_running_mean_, l_self_modules_features_modules_denseblock1_modules_denselayer1_modules_norm1_buffers_running_var_, l_self_modules_features_modules_denseblock1_modules_denselayer1_modules_norm1_parameters_weight_, l_self_modules_features_modules_denseblock1_modules_denselayer1_modules_norm1_parameters_bias_, False, 0.1, 1e-05);  concated_features = l_self_modules_features_modules_denseblock1_modules_denselayer1_modules_norm1_buffers_running_mean_ = l_self_modules_features_modules_denseblock1_modules_denselayer1_modules_norm1_buffers_running_var_ = l_self_modules_features_modules_denseblock1_modules_denselayer1_modules_norm1_parameters_weight_ = l_self_modules_features_modules_denseblock1_modules_denselayer1_modules_norm1_parameters_bias_ = None
         relu_1: "f32[1, 16, 8, 8]" = torch.nn.functional.relu(batch_norm_1, inplace = True);  batch_norm_1 = None
         bottleneck_output: "f32[1, 16, 8, 8]" = torch.conv2d(relu_1, l_self_modules_features_modules_denseblock1_modules_denselayer1_modules_conv1_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  relu_1 = l_self_modules_features_modules_denseblock1_modules_denselayer1_modules_conv1_parameters_weight_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/densenet.py:90 in forward, code: new_features = self.conv2(self.relu2(self.norm2(bottleneck_output)))
+        # File: torchvision/models/densenet.py:90 in forward, code: new_features = self.conv2(self.relu2(self.norm2(bottleneck_output)))
         batch_norm_2: "f32[1, 16, 8, 8]" = torch.nn.functional.batch_norm(bottleneck_output, l_self_modules_features_modules_denseblock1_modules_denselayer1_modules_norm2_buffers_running_mean_, l_self_modules_features_modules_denseblock1_modules_denselayer1_modules_norm2_buffers_running_var_, l_self_modules_features_modules_denseblock1_modules_denselayer1_modules_norm2_parameters_weight_, l_self_modules_features_modules_denseblock1_modules_denselayer1_modules_norm2_parameters_bias_, False, 0.1, 1e-05);  bottleneck_output = l_self_modules_features_modules_denseblock1_modules_denselayer1_modules_norm2_buffers_running_mean_ = l_self_modules_features_modules_denseblock1_modules_denselayer1_modules_norm2_buffers_running_var_ = l_self_modules_features_modules_denseblock1_modules_denselayer1_modules_norm2_parameters_weight_ = l_self_modules_features_modules_denseblock1_modules_denselayer1_modules_norm2_parameters_bias_ = None
         relu_2: "f32[1, 16, 8, 8]" = torch.nn.functional.relu(batch_norm_2, inplace = True);  batch_norm_2 = None
         new_features: "f32[1, 8, 8, 8]" = torch.conv2d(relu_2, l_self_modules_features_modules_denseblock1_modules_denselayer1_modules_conv2_parameters_weight_, None, (1, 1), (1, 1), (1, 1), 1);  relu_2 = l_self_modules_features_modules_denseblock1_modules_denselayer1_modules_conv2_parameters_weight_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/densenet.py:48 in bn_function, code: concated_features = torch.cat(inputs, 1)
+        # File: torchvision/models/densenet.py:48 in bn_function, code: concated_features = torch.cat(inputs, 1)
         concated_features_1: "f32[1, 24, 8, 8]" = torch.cat([input_4, new_features], 1)
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/densenet.py:49 in bn_function, code: bottleneck_output = self.conv1(self.relu1(self.norm1(concated_features)))  # noqa: T484
+        # File: torchvision/models/densenet.py:49 in bn_function, code: bottleneck_output = self.conv1(self.relu1(self.norm1(concated_features)))  # noqa: T484
         batch_norm_3: "f32[1, 24, 8, 8]" = torch.nn.functional.batch_norm(concated_features_1, l_self_modules_features_modules_denseblock1_modules_denselayer2_modules_norm1_buffers_running_mean_, l_self_modules_features_modules_denseblock1_modules_denselayer2_modules_norm1_buffers_running_var_, l_self_modules_features_modules_denseblock1_modules_denselayer2_modules_norm1_parameters_weight_, l_self_modules_features_modules_denseblock1_modules_denselayer2_modules_norm1_parameters_bias_, False, 0.1, 1e-05);  concated_features_1 = l_self_modules_features_modules_denseblock1_modules_denselayer2_modules_norm1_buffers_running_mean_ = l_self_modules_features_modules_denseblock1_modules_denselayer2_modules_norm1_buffers_running_var_ = l_self_modules_features_modules_denseblock1_modules_denselayer2_modules_norm1_parameters_weight_ = l_self_modules_features_modules_denseblock1_modules_denselayer2_modules_norm1_parameters_bias_ = None
         relu_3: "f32[1, 24, 8, 8]" = torch.nn.functional.relu(batch_norm_3, inplace = True);  batch_norm_3 = None
         bottleneck_output_1: "f32[1, 16, 8, 8]" = torch.conv2d(relu_3, l_self_modules_features_modules_denseblock1_modules_denselayer2_modules_conv1_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  relu_3 = l_self_modules_features_modules_denseblock1_modules_denselayer2_modules_conv1_parameters_weight_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/densenet.py:90 in forward, code: new_features = self.conv2(self.relu2(self.norm2(bottleneck_output)))
+        # File: torchvision/models/densenet.py:90 in forward, code: new_features = self.conv2(self.relu2(self.norm2(bottleneck_output)))
         batch_norm_4: "f32[1, 16, 8, 8]" = torch.nn.functional.batch_norm(bottleneck_output_1, l_self_modules_features_modules_denseblock1_modules_denselayer2_modules_norm2_buffers_running_mean_, l_self_modules_features_modules_denseblock1_modules_denselayer2_modules_norm2_buffers_running_var_, l_self_modules_features_modules_denseblock1_modules_denselayer2_modules_norm2_parameters_weight_, l_self_modules_features_modules_denseblock1_modules_denselayer2_modules_norm2_parameters_bias_, False, 0.1, 1e-05);  bottleneck_output_1 = l_self_modules_features_modules_denseblock1_modules_denselayer2_modules_norm2_buffers_running_mean_ = l_self_modules_features_modules_denseblock1_modules_denselayer2_modules_norm2_buffers_running_var_ = l_self_modules_features_modules_denseblock1_modules_denselayer2_modules_norm2_parameters_weight_ = l_self_modules_features_modules_denseblock1_modules_denselayer2_modules_norm2_parameters_bias_ = None
         relu_4: "f32[1, 16, 8, 8]" = torch.nn.functional.relu(batch_norm_4, inplace = True);  batch_norm_4 = None
         new_features_1: "f32[1, 8, 8, 8]" = torch.conv2d(relu_4, l_self_modules_features_modules_denseblock1_modules_denselayer2_modules_conv2_parameters_weight_, None, (1, 1), (1, 1), (1, 1), 1);  relu_4 = l_self_modules_features_modules_denseblock1_modules_denselayer2_modules_conv2_parameters_weight_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/densenet.py:124 in forward, code: return torch.cat(features, 1)
+        # File: torchvision/models/densenet.py:124 in forward, code: return torch.cat(features, 1)
         input_5: "f32[1, 32, 8, 8]" = torch.cat([input_4, new_features, new_features_1], 1);  input_4 = new_features = new_features_1 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/densenet.py:213 in forward, code: features = self.features(x)
+        # File: torchvision/models/densenet.py:213 in forward, code: features = self.features(x)
         input_6: "f32[1, 32, 8, 8]" = torch.nn.functional.batch_norm(input_5, l_self_modules_features_modules_transition1_modules_norm_buffers_running_mean_, l_self_modules_features_modules_transition1_modules_norm_buffers_running_var_, l_self_modules_features_modules_transition1_modules_norm_parameters_weight_, l_self_modules_features_modules_transition1_modules_norm_parameters_bias_, False, 0.1, 1e-05);  input_5 = l_self_modules_features_modules_transition1_modules_norm_buffers_running_mean_ = l_self_modules_features_modules_transition1_modules_norm_buffers_running_var_ = l_self_modules_features_modules_transition1_modules_norm_parameters_weight_ = l_self_modules_features_modules_transition1_modules_norm_parameters_bias_ = None
         input_7: "f32[1, 32, 8, 8]" = torch.nn.functional.relu(input_6, inplace = True);  input_6 = None
         input_8: "f32[1, 16, 8, 8]" = torch.conv2d(input_7, l_self_modules_features_modules_transition1_modules_conv_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  input_7 = l_self_modules_features_modules_transition1_modules_conv_parameters_weight_ = None
         input_9: "f32[1, 16, 4, 4]" = torch._C._nn.avg_pool2d(input_8, 2, 2, 0, False, True, None);  input_8 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/densenet.py:48 in bn_function, code: concated_features = torch.cat(inputs, 1)
+        # File: torchvision/models/densenet.py:48 in bn_function, code: concated_features = torch.cat(inputs, 1)
         concated_features_2: "f32[1, 16, 4, 4]" = torch.cat([input_9], 1)
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/densenet.py:49 in bn_function, code: bottleneck_output = self.conv1(self.relu1(self.norm1(concated_features)))  # noqa: T484
+        # File: torchvision/models/densenet.py:49 in bn_function, code: bottleneck_output = self.conv1(self.relu1(self.norm1(concated_features)))  # noqa: T484
         batch_norm_6: "f32[1, 16, 4, 4]" = torch.nn.functional.batch_norm(concated_features_2, l_self_modules_features_modules_denseblock2_modules_denselayer1_modules_norm1_buffers_running_mean_, l_self_modules_features_modules_denseblock2_modules_denselayer1_modules_norm1_buffers_running_var_, l_self_modules_features_modules_denseblock2_modules_denselayer1_modules_norm1_parameters_weight_, l_self_modules_features_modules_denseblock2_modules_denselayer1_modules_norm1_parameters_bias_, False, 0.1, 1e-05);  concated_features_2 = l_self_modules_features_modules_denseblock2_modules_denselayer1_modules_norm1_buffers_running_mean_ = l_self_modules_features_modules_denseblock2_modules_denselayer1_modules_norm1_buffers_running_var_ = l_self_modules_features_modules_denseblock2_modules_denselayer1_modules_norm1_parameters_weight_ = l_self_modules_features_modules_denseblock2_modules_denselayer1_modules_norm1_parameters_bias_ = None
         relu_6: "f32[1, 16, 4, 4]" = torch.nn.functional.relu(batch_norm_6, inplace = True);  batch_norm_6 = None
         bottleneck_output_2: "f32[1, 16, 4, 4]" = torch.conv2d(relu_6, l_self_modules_features_modules_denseblock2_modules_denselayer1_modules_conv1_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  relu_6 = l_self_modules_features_modules_denseblock2_modules_denselayer1_modules_conv1_parameters_weight_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/densenet.py:90 in forward, code: new_features = self.conv2(self.relu2(self.norm2(bottleneck_output)))
+        # File: torchvision/models/densenet.py:90 in forward, code: new_features = self.conv2(self.relu2(self.norm2(bottleneck_output)))
         batch_norm_7: "f32[1, 16, 4, 4]" = torch.nn.functional.batch_norm(bottleneck_output_2, l_self_modules_features_modules_denseblock2_modules_denselayer1_modules_norm2_buffers_running_mean_, l_self_modules_features_modules_denseblock2_modules_denselayer1_modules_norm2_buffers_running_var_, l_self_modules_features_modules_denseblock2_modules_denselayer1_modules_norm2_parameters_weight_, l_self_modules_features_modules_denseblock2_modules_denselayer1_modules_norm2_parameters_bias_, False, 0.1, 1e-05);  bottleneck_output_2 = l_self_modules_features_modules_denseblock2_modules_denselayer1_modules_norm2_buffers_running_mean_ = l_self_modules_features_modules_denseblock2_modules_denselayer1_modules_norm2_buffers_running_var_ = l_self_modules_features_modules_denseblock2_modules_denselayer1_modules_norm2_parameters_weight_ = l_self_modules_features_modules_denseblock2_modules_denselayer1_modules_norm2_parameters_bias_ = None
         relu_7: "f32[1, 16, 4, 4]" = torch.nn.functional.relu(batch_norm_7, inplace = True);  batch_norm_7 = None
         new_features_2: "f32[1, 8, 4, 4]" = torch.conv2d(relu_7, l_self_modules_features_modules_denseblock2_modules_denselayer1_modules_conv2_parameters_weight_, None, (1, 1), (1, 1), (1, 1), 1);  relu_7 = l_self_modules_features_modules_denseblock2_modules_denselayer1_modules_conv2_parameters_weight_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/densenet.py:48 in bn_function, code: concated_features = torch.cat(inputs, 1)
+        # File: torchvision/models/densenet.py:48 in bn_function, code: concated_features = torch.cat(inputs, 1)
         concated_features_3: "f32[1, 24, 4, 4]" = torch.cat([input_9, new_features_2], 1)
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/densenet.py:49 in bn_function, code: bottleneck_output = self.conv1(self.relu1(self.norm1(concated_features)))  # noqa: T484
+        # File: torchvision/models/densenet.py:49 in bn_function, code: bottleneck_output = self.conv1(self.relu1(self.norm1(concated_features)))  # noqa: T484
         batch_norm_8: "f32[1, 24, 4, 4]" = torch.nn.functional.batch_norm(concated_features_3, l_self_modules_features_modules_denseblock2_modules_denselayer2_modules_norm1_buffers_running_mean_, l_self_modules_features_modules_denseblock2_modules_denselayer2_modules_norm1_buffers_running_var_, l_self_modules_features_modules_denseblock2_modules_denselayer2_modules_norm1_parameters_weight_, l_self_modules_features_modules_denseblock2_modules_denselayer2_modules_norm1_parameters_bias_, False, 0.1, 1e-05);  concated_features_3 = l_self_modules_features_modules_denseblock2_modules_denselayer2_modules_norm1_buffers_running_mean_ = l_self_modules_features_modules_denseblock2_modules_denselayer2_modules_norm1_buffers_running_var_ = l_self_modules_features_modules_denseblock2_modules_denselayer2_modules_norm1_parameters_weight_ = l_self_modules_features_modules_denseblock2_modules_denselayer2_modules_norm1_parameters_bias_ = None
         relu_8: "f32[1, 24, 4, 4]" = torch.nn.functional.relu(batch_norm_8, inplace = True);  batch_norm_8 = None
         bottleneck_output_3: "f32[1, 16, 4, 4]" = torch.conv2d(relu_8, l_self_modules_features_modules_denseblock2_modules_denselayer2_modules_conv1_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  relu_8 = l_self_modules_features_modules_denseblock2_modules_denselayer2_modules_conv1_parameters_weight_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/densenet.py:90 in forward, code: new_features = self.conv2(self.relu2(self.norm2(bottleneck_output)))
+        # File: torchvision/models/densenet.py:90 in forward, code: new_features = self.conv2(self.relu2(self.norm2(bottleneck_output)))
         batch_norm_9: "f32[1, 16, 4, 4]" = torch.nn.functional.batch_norm(bottleneck_output_3, l_self_modules_features_modules_denseblock2_modules_denselayer2_modules_norm2_buffers_running_mean_, l_self_modules_features_modules_denseblock2_modules_denselayer2_modules_norm2_buffers_running_var_, l_self_modules_features_modules_denseblock2_modules_denselayer2_modules_norm2_parameters_weight_, l_self_modules_features_modules_denseblock2_modules_denselayer2_modules_norm2_parameters_bias_, False, 0.1, 1e-05);  bottleneck_output_3 = l_self_modules_features_modules_denseblock2_modules_denselayer2_modules_norm2_buffers_running_mean_ = l_self_modules_features_modules_denseblock2_modules_denselayer2_modules_norm2_buffers_running_var_ = l_self_modules_features_modules_denseblock2_modules_denselayer2_modules_norm2_parameters_weight_ = l_self_modules_features_modules_denseblock2_modules_denselayer2_modules_norm2_parameters_bias_ = None
         relu_9: "f32[1, 16, 4, 4]" = torch.nn.functional.relu(batch_norm_9, inplace = True);  batch_norm_9 = None
         new_features_3: "f32[1, 8, 4, 4]" = torch.conv2d(relu_9, l_self_modules_features_modules_denseblock2_modules_denselayer2_modules_conv2_parameters_weight_, None, (1, 1), (1, 1), (1, 1), 1);  relu_9 = l_self_modules_features_modules_denseblock2_modules_denselayer2_modules_conv2_parameters_weight_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/densenet.py:124 in forward, code: return torch.cat(features, 1)
+        # File: torchvision/models/densenet.py:124 in forward, code: return torch.cat(features, 1)
         input_10: "f32[1, 32, 4, 4]" = torch.cat([input_9, new_features_2, new_features_3], 1);  input_9 = new_features_2 = new_features_3 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/densenet.py:213 in forward, code: features = self.features(x)
+        # File: torchvision/models/densenet.py:213 in forward, code: features = self.features(x)
         input_11: "f32[1, 32, 4, 4]" = torch.nn.functional.batch_norm(input_10, l_self_modules_features_modules_norm5_buffers_running_mean_, l_self_modules_features_modules_norm5_buffers_running_var_, l_self_modules_features_modules_norm5_parameters_weight_, l_self_modules_features_modules_norm5_parameters_bias_, False, 0.1, 1e-05);  input_10 = l_self_modules_features_modules_norm5_buffers_running_mean_ = l_self_modules_features_modules_norm5_buffers_running_var_ = l_self_modules_features_modules_norm5_parameters_weight_ = l_self_modules_features_modules_norm5_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/densenet.py:214 in forward, code: out = F.relu(features, inplace=True)
+        # File: torchvision/models/densenet.py:214 in forward, code: out = F.relu(features, inplace=True)
         out: "f32[1, 32, 4, 4]" = torch.nn.functional.relu(input_11, inplace = True);  input_11 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/densenet.py:215 in forward, code: out = F.adaptive_avg_pool2d(out, (1, 1))
+        # File: torchvision/models/densenet.py:215 in forward, code: out = F.adaptive_avg_pool2d(out, (1, 1))
         out_1: "f32[1, 32, 1, 1]" = torch.nn.functional.adaptive_avg_pool2d(out, (1, 1));  out = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/densenet.py:216 in forward, code: out = torch.flatten(out, 1)
+        # File: torchvision/models/densenet.py:216 in forward, code: out = torch.flatten(out, 1)
         out_2: "f32[1, 32]" = torch.flatten(out_1, 1);  out_1 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/densenet.py:217 in forward, code: out = self.classifier(out)
+        # File: torchvision/models/densenet.py:217 in forward, code: out = self.classifier(out)
         out_3: "f32[1, 10]" = torch._C._nn.linear(out_2, l_self_modules_classifier_parameters_weight_, l_self_modules_classifier_parameters_bias_);  out_2 = l_self_modules_classifier_parameters_weight_ = l_self_modules_classifier_parameters_bias_ = None
         return (out_3,)

@@ -142,45 +142,45 @@ class GraphModule(torch.nn.Module):
         l_self_modules_classifier_modules_1_parameters_weight_ = L_self_modules_classifier_modules_1_parameters_weight_
         l_self_modules_classifier_modules_1_parameters_bias_ = L_self_modules_classifier_modules_1_parameters_bias_
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/efficientnet.py:334 in _forward_impl, code: x = self.features(x)
+        # File: torchvision/models/efficientnet.py:334 in _forward_impl, code: x = self.features(x)
         input_1: "f32[1, 8, 32, 32]" = torch.conv2d(l_x_, l_self_modules_features_modules_0_modules_0_parameters_weight_, None, (2, 2), (1, 1), (1, 1), 1);  l_x_ = l_self_modules_features_modules_0_modules_0_parameters_weight_ = None
         input_2: "f32[1, 8, 32, 32]" = torch.nn.functional.batch_norm(input_1, l_self_modules_features_modules_0_modules_1_buffers_running_mean_, l_self_modules_features_modules_0_modules_1_buffers_running_var_, l_self_modules_features_modules_0_modules_1_parameters_weight_, l_self_modules_features_modules_0_modules_1_parameters_bias_, False, 0.1, 1e-05);  input_1 = l_self_modules_features_modules_0_modules_1_buffers_running_mean_ = l_self_modules_features_modules_0_modules_1_buffers_running_var_ = l_self_modules_features_modules_0_modules_1_parameters_weight_ = l_self_modules_features_modules_0_modules_1_parameters_bias_ = None
         input_3: "f32[1, 8, 32, 32]" = torch.nn.functional.silu(input_2, inplace = True);  input_2 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/efficientnet.py:165 in forward, code: result = self.block(input)
+        # File: torchvision/models/efficientnet.py:165 in forward, code: result = self.block(input)
         input_4: "f32[1, 8, 32, 32]" = torch.conv2d(input_3, l_self_modules_features_modules_1_modules_0_modules_block_modules_0_modules_0_parameters_weight_, None, (1, 1), (1, 1), (1, 1), 8);  l_self_modules_features_modules_1_modules_0_modules_block_modules_0_modules_0_parameters_weight_ = None
         input_5: "f32[1, 8, 32, 32]" = torch.nn.functional.batch_norm(input_4, l_self_modules_features_modules_1_modules_0_modules_block_modules_0_modules_1_buffers_running_mean_, l_self_modules_features_modules_1_modules_0_modules_block_modules_0_modules_1_buffers_running_var_, l_self_modules_features_modules_1_modules_0_modules_block_modules_0_modules_1_parameters_weight_, l_self_modules_features_modules_1_modules_0_modules_block_modules_0_modules_1_parameters_bias_, False, 0.1, 1e-05);  input_4 = l_self_modules_features_modules_1_modules_0_modules_block_modules_0_modules_1_buffers_running_mean_ = l_self_modules_features_modules_1_modules_0_modules_block_modules_0_modules_1_buffers_running_var_ = l_self_modules_features_modules_1_modules_0_modules_block_modules_0_modules_1_parameters_weight_ = l_self_modules_features_modules_1_modules_0_modules_block_modules_0_modules_1_parameters_bias_ = None
         input_6: "f32[1, 8, 32, 32]" = torch.nn.functional.silu(input_5, inplace = True);  input_5 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:253 in _scale, code: scale = self.avgpool(input)
+        # File: torchvision/ops/misc.py:253 in _scale, code: scale = self.avgpool(input)
         scale: "f32[1, 8, 1, 1]" = torch.nn.functional.adaptive_avg_pool2d(input_6, 1)
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:254 in _scale, code: scale = self.fc1(scale)
+        # File: torchvision/ops/misc.py:254 in _scale, code: scale = self.fc1(scale)
         scale_1: "f32[1, 2, 1, 1]" = torch.conv2d(scale, l_self_modules_features_modules_1_modules_0_modules_block_modules_1_modules_fc1_parameters_weight_, l_self_modules_features_modules_1_modules_0_modules_block_modules_1_modules_fc1_parameters_bias_, (1, 1), (0, 0), (1, 1), 1);  scale = l_self_modules_features_modules_1_modules_0_modules_block_modules_1_modules_fc1_parameters_weight_ = l_self_modules_features_modules_1_modules_0_modules_block_modules_1_modules_fc1_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:255 in _scale, code: scale = self.activation(scale)
+        # File: torchvision/ops/misc.py:255 in _scale, code: scale = self.activation(scale)
         scale_2: "f32[1, 2, 1, 1]" = torch.nn.functional.silu(scale_1, inplace = True);  scale_1 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:256 in _scale, code: scale = self.fc2(scale)
+        # File: torchvision/ops/misc.py:256 in _scale, code: scale = self.fc2(scale)
         scale_3: "f32[1, 8, 1, 1]" = torch.conv2d(scale_2, l_self_modules_features_modules_1_modules_0_modules_block_modules_1_modules_fc2_parameters_weight_, l_self_modules_features_modules_1_modules_0_modules_block_modules_1_modules_fc2_parameters_bias_, (1, 1), (0, 0), (1, 1), 1);  scale_2 = l_self_modules_features_modules_1_modules_0_modules_block_modules_1_modules_fc2_parameters_weight_ = l_self_modules_features_modules_1_modules_0_modules_block_modules_1_modules_fc2_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:257 in _scale, code: return self.scale_activation(scale)
+        # File: torchvision/ops/misc.py:257 in _scale, code: return self.scale_activation(scale)
         scale_4: "f32[1, 8, 1, 1]" = torch.sigmoid(scale_3);  scale_3 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:261 in forward, code: return scale * input
+        # File: torchvision/ops/misc.py:261 in forward, code: return scale * input
         input_7: "f32[1, 8, 32, 32]" = scale_4 * input_6;  scale_4 = input_6 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/efficientnet.py:165 in forward, code: result = self.block(input)
+        # File: torchvision/models/efficientnet.py:165 in forward, code: result = self.block(input)
         input_8: "f32[1, 8, 32, 32]" = torch.conv2d(input_7, l_self_modules_features_modules_1_modules_0_modules_block_modules_2_modules_0_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  input_7 = l_self_modules_features_modules_1_modules_0_modules_block_modules_2_modules_0_parameters_weight_ = None
         input_9: "f32[1, 8, 32, 32]" = torch.nn.functional.batch_norm(input_8, l_self_modules_features_modules_1_modules_0_modules_block_modules_2_modules_1_buffers_running_mean_, l_self_modules_features_modules_1_modules_0_modules_block_modules_2_modules_1_buffers_running_var_, l_self_modules_features_modules_1_modules_0_modules_block_modules_2_modules_1_parameters_weight_, l_self_modules_features_modules_1_modules_0_modules_block_modules_2_modules_1_parameters_bias_, False, 0.1, 1e-05);  input_8 = l_self_modules_features_modules_1_modules_0_modules_block_modules_2_modules_1_buffers_running_mean_ = l_self_modules_features_modules_1_modules_0_modules_block_modules_2_modules_1_buffers_running_var_ = l_self_modules_features_modules_1_modules_0_modules_block_modules_2_modules_1_parameters_weight_ = l_self_modules_features_modules_1_modules_0_modules_block_modules_2_modules_1_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/utils.py:792 in _log_api_usage_once, code: torch._C._log_api_usage_once(f"{module}.{name}")
+        # File: torchvision/utils.py:792 in _log_api_usage_once, code: torch._C._log_api_usage_once(f"{module}.{name}")
         _log_api_usage_once = torch._C._log_api_usage_once('torchvision.ops.stochastic_depth.stochastic_depth');  _log_api_usage_once = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/efficientnet.py:168 in forward, code: result += input
+        # File: torchvision/models/efficientnet.py:168 in forward, code: result += input
         input_9 += input_3;  result: "f32[1, 8, 32, 32]" = input_9;  input_9 = input_3 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/efficientnet.py:165 in forward, code: result = self.block(input)
+        # File: torchvision/models/efficientnet.py:165 in forward, code: result = self.block(input)
         input_10: "f32[1, 48, 32, 32]" = torch.conv2d(result, l_self_modules_features_modules_2_modules_0_modules_block_modules_0_modules_0_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  result = l_self_modules_features_modules_2_modules_0_modules_block_modules_0_modules_0_parameters_weight_ = None
         input_11: "f32[1, 48, 32, 32]" = torch.nn.functional.batch_norm(input_10, l_self_modules_features_modules_2_modules_0_modules_block_modules_0_modules_1_buffers_running_mean_, l_self_modules_features_modules_2_modules_0_modules_block_modules_0_modules_1_buffers_running_var_, l_self_modules_features_modules_2_modules_0_modules_block_modules_0_modules_1_parameters_weight_, l_self_modules_features_modules_2_modules_0_modules_block_modules_0_modules_1_parameters_bias_, False, 0.1, 1e-05);  input_10 = l_self_modules_features_modules_2_modules_0_modules_block_modules_0_modules_1_buffers_running_mean_ = l_self_modules_features_modules_2_modules_0_modules_block_modules_0_modules_1_buffers_running_var_ = l_self_modules_features_modules_2_modules_0_modules_block_modules_0_modules_1_parameters_weight_ = l_self_modules_features_modules_2_modules_0_modules_block_modules_0_modules_1_parameters_bias_ = None
         input_12: "f32[1, 48, 32, 32]" = torch.nn.functional.silu(input_11, inplace = True);  input_11 = None
@@ -188,25 +188,25 @@ class GraphModule(torch.nn.Module):
         input_14: "f32[1, 48, 16, 16]" = torch.nn.functional.batch_norm(input_13, l_self_modules_features_modules_2_modules_0_modules_block_modules_1_modules_1_buffers_running_mean_, l_self_modules_features_modules_2_modules_0_modules_block_modules_1_modules_1_buffers_running_var_, l_self_modules_features_modules_2_modules_0_modules_block_modules_1_modules_1_parameters_weight_, l_self_modules_features_modules_2_modules_0_modules_block_modules_1_modules_1_parameters_bias_, False, 0.1, 1e-05);  input_13 = l_self_modules_features_modules_2_modules_0_modules_block_modules_1_modules_1_buffers_running_mean_ = l_self_modules_features_modules_2_modules_0_modules_block_modules_1_modules_1_buffers_running_var_ = l_self_modules_features_modules_2_modules_0_modules_block_modules_1_modules_1_parameters_weight_ = l_self_modules_features_modules_2_modules_0_modules_block_modules_1_modules_1_parameters_bias_ = None
         input_15: "f32[1, 48, 16, 16]" = torch.nn.functional.silu(input_14, inplace = True);  input_14 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:253 in _scale, code: scale = self.avgpool(input)
+        # File: torchvision/ops/misc.py:253 in _scale, code: scale = self.avgpool(input)
         scale_5: "f32[1, 48, 1, 1]" = torch.nn.functional.adaptive_avg_pool2d(input_15, 1)
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:254 in _scale, code: scale = self.fc1(scale)
+        # File: torchvision/ops/misc.py:254 in _scale, code: scale = self.fc1(scale)
         scale_6: "f32[1, 2, 1, 1]" = torch.conv2d(scale_5, l_self_modules_features_modules_2_modules_0_modules_block_modules_2_modules_fc1_parameters_weight_, l_self_modules_features_modules_2_modules_0_modules_block_modules_2_modules_fc1_parameters_bias_, (1, 1), (0, 0), (1, 1), 1);  scale_5 = l_self_modules_features_modules_2_modules_0_modules_block_modules_2_modules_fc1_parameters_weight_ = l_self_modules_features_modules_2_modules_0_modules_block_modules_2_modules_fc1_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:255 in _scale, code: scale = self.activation(scale)
+        # File: torchvision/ops/misc.py:255 in _scale, code: scale = self.activation(scale)
         scale_7: "f32[1, 2, 1, 1]" = torch.nn.functional.silu(scale_6, inplace = True);  scale_6 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:256 in _scale, code: scale = self.fc2(scale)
+        # File: torchvision/ops/misc.py:256 in _scale, code: scale = self.fc2(scale)
         scale_8: "f32[1, 48, 1, 1]" = torch.conv2d(scale_7, l_self_modules_features_modules_2_modules_0_modules_block_modules_2_modules_fc2_parameters_weight_, l_self_modules_features_modules_2_modules_0_modules_block_modules_2_modules_fc2_parameters_bias_, (1, 1), (0, 0), (1, 1), 1);  scale_7 = l_self_modules_features_modules_2_modules_0_modules_block_modules_2_modules_fc2_parameters_weight_ = l_self_modules_features_modules_2_modules_0_modules_block_modules_2_modules_fc2_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:257 in _scale, code: return self.scale_activation(scale)
+        # File: torchvision/ops/misc.py:257 in _scale, code: return self.scale_activation(scale)
         scale_9: "f32[1, 48, 1, 1]" = torch.sigmoid(scale_8);  scale_8 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:261 in forward, code: return scale * input
+        # File: torchvision/ops/misc.py:261 in forward, code: return scale * input
         input_16: "f32[1, 48, 16, 16]" = scale_9 * input_15;  scale_9 = input_15 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/efficientnet.py:165 in forward, code: result = self.block(input)
+        # File: torchvision/models/efficientnet.py:165 in forward, code: result = self.block(input)
         input_17: "f32[1, 8, 16, 16]" = torch.conv2d(input_16, l_self_modules_features_modules_2_modules_0_modules_block_modules_3_modules_0_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  input_16 = l_self_modules_features_modules_2_modules_0_modules_block_modules_3_modules_0_parameters_weight_ = None
         input_18: "f32[1, 8, 16, 16]" = torch.nn.functional.batch_norm(input_17, l_self_modules_features_modules_2_modules_0_modules_block_modules_3_modules_1_buffers_running_mean_, l_self_modules_features_modules_2_modules_0_modules_block_modules_3_modules_1_buffers_running_var_, l_self_modules_features_modules_2_modules_0_modules_block_modules_3_modules_1_parameters_weight_, l_self_modules_features_modules_2_modules_0_modules_block_modules_3_modules_1_parameters_bias_, False, 0.1, 1e-05);  input_17 = l_self_modules_features_modules_2_modules_0_modules_block_modules_3_modules_1_buffers_running_mean_ = l_self_modules_features_modules_2_modules_0_modules_block_modules_3_modules_1_buffers_running_var_ = l_self_modules_features_modules_2_modules_0_modules_block_modules_3_modules_1_parameters_weight_ = l_self_modules_features_modules_2_modules_0_modules_block_modules_3_modules_1_parameters_bias_ = None
         input_19: "f32[1, 48, 16, 16]" = torch.conv2d(input_18, l_self_modules_features_modules_3_modules_0_modules_block_modules_0_modules_0_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  input_18 = l_self_modules_features_modules_3_modules_0_modules_block_modules_0_modules_0_parameters_weight_ = None
@@ -216,25 +216,25 @@ class GraphModule(torch.nn.Module):
         input_23: "f32[1, 48, 8, 8]" = torch.nn.functional.batch_norm(input_22, l_self_modules_features_modules_3_modules_0_modules_block_modules_1_modules_1_buffers_running_mean_, l_self_modules_features_modules_3_modules_0_modules_block_modules_1_modules_1_buffers_running_var_, l_self_modules_features_modules_3_modules_0_modules_block_modules_1_modules_1_parameters_weight_, l_self_modules_features_modules_3_modules_0_modules_block_modules_1_modules_1_parameters_bias_, False, 0.1, 1e-05);  input_22 = l_self_modules_features_modules_3_modules_0_modules_block_modules_1_modules_1_buffers_running_mean_ = l_self_modules_features_modules_3_modules_0_modules_block_modules_1_modules_1_buffers_running_var_ = l_self_modules_features_modules_3_modules_0_modules_block_modules_1_modules_1_parameters_weight_ = l_self_modules_features_modules_3_modules_0_modules_block_modules_1_modules_1_parameters_bias_ = None
         input_24: "f32[1, 48, 8, 8]" = torch.nn.functional.silu(input_23, inplace = True);  input_23 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:253 in _scale, code: scale = self.avgpool(input)
+        # File: torchvision/ops/misc.py:253 in _scale, code: scale = self.avgpool(input)
         scale_10: "f32[1, 48, 1, 1]" = torch.nn.functional.adaptive_avg_pool2d(input_24, 1)
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:254 in _scale, code: scale = self.fc1(scale)
+        # File: torchvision/ops/misc.py:254 in _scale, code: scale = self.fc1(scale)
         scale_11: "f32[1, 2, 1, 1]" = torch.conv2d(scale_10, l_self_modules_features_modules_3_modules_0_modules_block_modules_2_modules_fc1_parameters_weight_, l_self_modules_features_modules_3_modules_0_modules_block_modules_2_modules_fc1_parameters_bias_, (1, 1), (0, 0), (1, 1), 1);  scale_10 = l_self_modules_features_modules_3_modules_0_modules_block_modules_2_modules_fc1_parameters_weight_ = l_self_modules_features_modules_3_modules_0_modules_block_modules_2_modules_fc1_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:255 in _scale, code: scale = self.activation(scale)
+        # File: torchvision/ops/misc.py:255 in _scale, code: scale = self.activation(scale)
         scale_12: "f32[1, 2, 1, 1]" = torch.nn.functional.silu(scale_11, inplace = True);  scale_11 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:256 in _scale, code: scale = self.fc2(scale)
+        # File: torchvision/ops/misc.py:256 in _scale, code: scale = self.fc2(scale)
         scale_13: "f32[1, 48, 1, 1]" = torch.conv2d(scale_12, l_self_modules_features_modules_3_modules_0_modules_block_modules_2_modules_fc2_parameters_weight_, l_self_modules_features_modules_3_modules_0_modules_block_modules_2_modules_fc2_parameters_bias_, (1, 1), (0, 0), (1, 1), 1);  scale_12 = l_self_modules_features_modules_3_modules_0_modules_block_modules_2_modules_fc2_parameters_weight_ = l_self_modules_features_modules_3_modules_0_modules_block_modules_2_modules_fc2_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:257 in _scale, code: return self.scale_activation(scale)
+        # File: torchvision/ops/misc.py:257 in _scale, code: return self.scale_activation(scale)
         scale_14: "f32[1, 48, 1, 1]" = torch.sigmoid(scale_13);  scale_13 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:261 in forward, code: return scale * input
+        # File: torchvision/ops/misc.py:261 in forward, code: return scale * input
         input_25: "f32[1, 48, 8, 8]" = scale_14 * input_24;  scale_14 = input_24 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/efficientnet.py:165 in forward, code: result = self.block(input)
+        # File: torchvision/models/efficientnet.py:165 in forward, code: result = self.block(input)
         input_26: "f32[1, 16, 8, 8]" = torch.conv2d(input_25, l_self_modules_features_modules_3_modules_0_modules_block_modules_3_modules_0_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  input_25 = l_self_modules_features_modules_3_modules_0_modules_block_modules_3_modules_0_parameters_weight_ = None
         input_27: "f32[1, 16, 8, 8]" = torch.nn.functional.batch_norm(input_26, l_self_modules_features_modules_3_modules_0_modules_block_modules_3_modules_1_buffers_running_mean_, l_self_modules_features_modules_3_modules_0_modules_block_modules_3_modules_1_buffers_running_var_, l_self_modules_features_modules_3_modules_0_modules_block_modules_3_modules_1_parameters_weight_, l_self_modules_features_modules_3_modules_0_modules_block_modules_3_modules_1_parameters_bias_, False, 0.1, 1e-05);  input_26 = l_self_modules_features_modules_3_modules_0_modules_block_modules_3_modules_1_buffers_running_mean_ = l_self_modules_features_modules_3_modules_0_modules_block_modules_3_modules_1_buffers_running_var_ = l_self_modules_features_modules_3_modules_0_modules_block_modules_3_modules_1_parameters_weight_ = l_self_modules_features_modules_3_modules_0_modules_block_modules_3_modules_1_parameters_bias_ = None
         input_28: "f32[1, 96, 8, 8]" = torch.conv2d(input_27, l_self_modules_features_modules_4_modules_0_modules_block_modules_0_modules_0_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  input_27 = l_self_modules_features_modules_4_modules_0_modules_block_modules_0_modules_0_parameters_weight_ = None
@@ -244,25 +244,25 @@ class GraphModule(torch.nn.Module):
         input_32: "f32[1, 96, 4, 4]" = torch.nn.functional.batch_norm(input_31, l_self_modules_features_modules_4_modules_0_modules_block_modules_1_modules_1_buffers_running_mean_, l_self_modules_features_modules_4_modules_0_modules_block_modules_1_modules_1_buffers_running_var_, l_self_modules_features_modules_4_modules_0_modules_block_modules_1_modules_1_parameters_weight_, l_self_modules_features_modules_4_modules_0_modules_block_modules_1_modules_1_parameters_bias_, False, 0.1, 1e-05);  input_31 = l_self_modules_features_modules_4_modules_0_modules_block_modules_1_modules_1_buffers_running_mean_ = l_self_modules_features_modules_4_modules_0_modules_block_modules_1_modules_1_buffers_running_var_ = l_self_modules_features_modules_4_modules_0_modules_block_modules_1_modules_1_parameters_weight_ = l_self_modules_features_modules_4_modules_0_modules_block_modules_1_modules_1_parameters_bias_ = None
         input_33: "f32[1, 96, 4, 4]" = torch.nn.functional.silu(input_32, inplace = True);  input_32 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:253 in _scale, code: scale = self.avgpool(input)
+        # File: torchvision/ops/misc.py:253 in _scale, code: scale = self.avgpool(input)
         scale_15: "f32[1, 96, 1, 1]" = torch.nn.functional.adaptive_avg_pool2d(input_33, 1)
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:254 in _scale, code: scale = self.fc1(scale)
+        # File: torchvision/ops/misc.py:254 in _scale, code: scale = self.fc1(scale)
         scale_16: "f32[1, 4, 1, 1]" = torch.conv2d(scale_15, l_self_modules_features_modules_4_modules_0_modules_block_modules_2_modules_fc1_parameters_weight_, l_self_modules_features_modules_4_modules_0_modules_block_modules_2_modules_fc1_parameters_bias_, (1, 1), (0, 0), (1, 1), 1);  scale_15 = l_self_modules_features_modules_4_modules_0_modules_block_modules_2_modules_fc1_parameters_weight_ = l_self_modules_features_modules_4_modules_0_modules_block_modules_2_modules_fc1_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:255 in _scale, code: scale = self.activation(scale)
+        # File: torchvision/ops/misc.py:255 in _scale, code: scale = self.activation(scale)
         scale_17: "f32[1, 4, 1, 1]" = torch.nn.functional.silu(scale_16, inplace = True);  scale_16 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:256 in _scale, code: scale = self.fc2(scale)
+        # File: torchvision/ops/misc.py:256 in _scale, code: scale = self.fc2(scale)
         scale_18: "f32[1, 96, 1, 1]" = torch.conv2d(scale_17, l_self_modules_features_modules_4_modules_0_modules_block_modules_2_modules_fc2_parameters_weight_, l_self_modules_features_modules_4_modules_0_modules_block_modules_2_modules_fc2_parameters_bias_, (1, 1), (0, 0), (1, 1), 1);  scale_17 = l_self_modules_features_modules_4_modules_0_modules_block_modules_2_modules_fc2_parameters_weight_ = l_self_modules_features_modules_4_modules_0_modules_block_modules_2_modules_fc2_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:257 in _scale, code: return self.scale_activation(scale)
+        # File: torchvision/ops/misc.py:257 in _scale, code: return self.scale_activation(scale)
         scale_19: "f32[1, 96, 1, 1]" = torch.sigmoid(scale_18);  scale_18 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:261 in forward, code: return scale * input
+        # File: torchvision/ops/misc.py:261 in forward, code: return scale * input
         input_34: "f32[1, 96, 4, 4]" = scale_19 * input_33;  scale_19 = input_33 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/efficientnet.py:165 in forward, code: result = self.block(input)
+        # File: torchvision/models/efficientnet.py:165 in forward, code: result = self.block(input)
         input_35: "f32[1, 24, 4, 4]" = torch.conv2d(input_34, l_self_modules_features_modules_4_modules_0_modules_block_modules_3_modules_0_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  input_34 = l_self_modules_features_modules_4_modules_0_modules_block_modules_3_modules_0_parameters_weight_ = None
         input_36: "f32[1, 24, 4, 4]" = torch.nn.functional.batch_norm(input_35, l_self_modules_features_modules_4_modules_0_modules_block_modules_3_modules_1_buffers_running_mean_, l_self_modules_features_modules_4_modules_0_modules_block_modules_3_modules_1_buffers_running_var_, l_self_modules_features_modules_4_modules_0_modules_block_modules_3_modules_1_parameters_weight_, l_self_modules_features_modules_4_modules_0_modules_block_modules_3_modules_1_parameters_bias_, False, 0.1, 1e-05);  input_35 = l_self_modules_features_modules_4_modules_0_modules_block_modules_3_modules_1_buffers_running_mean_ = l_self_modules_features_modules_4_modules_0_modules_block_modules_3_modules_1_buffers_running_var_ = l_self_modules_features_modules_4_modules_0_modules_block_modules_3_modules_1_parameters_weight_ = l_self_modules_features_modules_4_modules_0_modules_block_modules_3_modules_1_parameters_bias_ = None
         input_37: "f32[1, 144, 4, 4]" = torch.conv2d(input_36, l_self_modules_features_modules_5_modules_0_modules_block_modules_0_modules_0_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  input_36 = l_self_modules_features_modules_5_modules_0_modules_block_modules_0_modules_0_parameters_weight_ = None
@@ -272,25 +272,25 @@ class GraphModule(torch.nn.Module):
         input_41: "f32[1, 144, 4, 4]" = torch.nn.functional.batch_norm(input_40, l_self_modules_features_modules_5_modules_0_modules_block_modules_1_modules_1_buffers_running_mean_, l_self_modules_features_modules_5_modules_0_modules_block_modules_1_modules_1_buffers_running_var_, l_self_modules_features_modules_5_modules_0_modules_block_modules_1_modules_1_parameters_weight_, l_self_modules_features_modules_5_modules_0_modules_block_modules_1_modules_1_parameters_bias_, False, 0.1, 1e-05);  input_40 = l_self_modules_features_modules_5_modules_0_modules_block_modules_1_modules_1_buffers_running_mean_ = l_self_modules_features_modules_5_modules_0_modules_block_modules_1_modules_1_buffers_running_var_ = l_self_modules_features_modules_5_modules_0_modules_block_modules_1_modules_1_parameters_weight_ = l_self_modules_features_modules_5_modules_0_modules_block_modules_1_modules_1_parameters_bias_ = None
         input_42: "f32[1, 144, 4, 4]" = torch.nn.functional.silu(input_41, inplace = True);  input_41 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:253 in _scale, code: scale = self.avgpool(input)
+        # File: torchvision/ops/misc.py:253 in _scale, code: scale = self.avgpool(input)
         scale_20: "f32[1, 144, 1, 1]" = torch.nn.functional.adaptive_avg_pool2d(input_42, 1)
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:254 in _scale, code: scale = self.fc1(scale)
+        # File: torchvision/ops/misc.py:254 in _scale, code: scale = self.fc1(scale)
         scale_21: "f32[1, 6, 1, 1]" = torch.conv2d(scale_20, l_self_modules_features_modules_5_modules_0_modules_block_modules_2_modules_fc1_parameters_weight_, l_self_modules_features_modules_5_modules_0_modules_block_modules_2_modules_fc1_parameters_bias_, (1, 1), (0, 0), (1, 1), 1);  scale_20 = l_self_modules_features_modules_5_modules_0_modules_block_modules_2_modules_fc1_parameters_weight_ = l_self_modules_features_modules_5_modules_0_modules_block_modules_2_modules_fc1_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:255 in _scale, code: scale = self.activation(scale)
+        # File: torchvision/ops/misc.py:255 in _scale, code: scale = self.activation(scale)
         scale_22: "f32[1, 6, 1, 1]" = torch.nn.functional.silu(scale_21, inplace = True);  scale_21 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:256 in _scale, code: scale = self.fc2(scale)
+        # File: torchvision/ops/misc.py:256 in _scale, code: scale = self.fc2(scale)
         scale_23: "f32[1, 144, 1, 1]" = torch.conv2d(scale_22, l_self_modules_features_modules_5_modules_0_modules_block_modules_2_modules_fc2_parameters_weight_, l_self_modules_features_modules_5_modules_0_modules_block_modules_2_modules_fc2_parameters_bias_, (1, 1), (0, 0), (1, 1), 1);  scale_22 = l_self_modules_features_modules_5_modules_0_modules_block_modules_2_modules_fc2_parameters_weight_ = l_self_modules_features_modules_5_modules_0_modules_block_modules_2_modules_fc2_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:257 in _scale, code: return self.scale_activation(scale)
+        # File: torchvision/ops/misc.py:257 in _scale, code: return self.scale_activation(scale)
         scale_24: "f32[1, 144, 1, 1]" = torch.sigmoid(scale_23);  scale_23 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:261 in forward, code: return scale * input
+        # File: torchvision/ops/misc.py:261 in forward, code: return scale * input
         input_43: "f32[1, 144, 4, 4]" = scale_24 * input_42;  scale_24 = input_42 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/efficientnet.py:165 in forward, code: result = self.block(input)
+        # File: torchvision/models/efficientnet.py:165 in forward, code: result = self.block(input)
         input_44: "f32[1, 32, 4, 4]" = torch.conv2d(input_43, l_self_modules_features_modules_5_modules_0_modules_block_modules_3_modules_0_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  input_43 = l_self_modules_features_modules_5_modules_0_modules_block_modules_3_modules_0_parameters_weight_ = None
         input_45: "f32[1, 32, 4, 4]" = torch.nn.functional.batch_norm(input_44, l_self_modules_features_modules_5_modules_0_modules_block_modules_3_modules_1_buffers_running_mean_, l_self_modules_features_modules_5_modules_0_modules_block_modules_3_modules_1_buffers_running_var_, l_self_modules_features_modules_5_modules_0_modules_block_modules_3_modules_1_parameters_weight_, l_self_modules_features_modules_5_modules_0_modules_block_modules_3_modules_1_parameters_bias_, False, 0.1, 1e-05);  input_44 = l_self_modules_features_modules_5_modules_0_modules_block_modules_3_modules_1_buffers_running_mean_ = l_self_modules_features_modules_5_modules_0_modules_block_modules_3_modules_1_buffers_running_var_ = l_self_modules_features_modules_5_modules_0_modules_block_modules_3_modules_1_parameters_weight_ = l_self_modules_features_modules_5_modules_0_modules_block_modules_3_modules_1_parameters_bias_ = None
         input_46: "f32[1, 192, 4, 4]" = torch.conv2d(input_45, l_self_modules_features_modules_6_modules_0_modules_block_modules_0_modules_0_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  input_45 = l_self_modules_features_modules_6_modules_0_modules_block_modules_0_modules_0_parameters_weight_ = None
@@ -300,25 +300,25 @@ class GraphModule(torch.nn.Module):
         input_50: "f32[1, 192, 2, 2]" = torch.nn.functional.batch_norm(input_49, l_self_modules_features_modules_6_modules_0_modules_block_modules_1_modules_1_buffers_running_mean_, l_self_modules_features_modules_6_modules_0_modules_block_modules_1_modules_1_buffers_running_var_, l_self_modules_features_modules_6_modules_0_modules_block_modules_1_modules_1_parameters_weight_, l_self_modules_features_modules_6_modules_0_modules_block_modules_1_modules_1_parameters_bias_, False, 0.1, 1e-05);  input_49 = l_self_modules_features_modules_6_modules_0_modules_block_modules_1_modules_1_buffers_running_mean_ = l_self_modules_features_modules_6_modules_0_modules_block_modules_1_modules_1_buffers_running_var_ = l_self_modules_features_modules_6_modules_0_modules_block_modules_1_modules_1_parameters_weight_ = l_self_modules_features_modules_6_modules_0_modules_block_modules_1_modules_1_parameters_bias_ = None
         input_51: "f32[1, 192, 2, 2]" = torch.nn.functional.silu(input_50, inplace = True);  input_50 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:253 in _scale, code: scale = self.avgpool(input)
+        # File: torchvision/ops/misc.py:253 in _scale, code: scale = self.avgpool(input)
         scale_25: "f32[1, 192, 1, 1]" = torch.nn.functional.adaptive_avg_pool2d(input_51, 1)
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:254 in _scale, code: scale = self.fc1(scale)
+        # File: torchvision/ops/misc.py:254 in _scale, code: scale = self.fc1(scale)
         scale_26: "f32[1, 8, 1, 1]" = torch.conv2d(scale_25, l_self_modules_features_modules_6_modules_0_modules_block_modules_2_modules_fc1_parameters_weight_, l_self_modules_features_modules_6_modules_0_modules_block_modules_2_modules_fc1_parameters_bias_, (1, 1), (0, 0), (1, 1), 1);  scale_25 = l_self_modules_features_modules_6_modules_0_modules_block_modules_2_modules_fc1_parameters_weight_ = l_self_modules_features_modules_6_modules_0_modules_block_modules_2_modules_fc1_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:255 in _scale, code: scale = self.activation(scale)
+        # File: torchvision/ops/misc.py:255 in _scale, code: scale = self.activation(scale)
         scale_27: "f32[1, 8, 1, 1]" = torch.nn.functional.silu(scale_26, inplace = True);  scale_26 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:256 in _scale, code: scale = self.fc2(scale)
+        # File: torchvision/ops/misc.py:256 in _scale, code: scale = self.fc2(scale)
         scale_28: "f32[1, 192, 1, 1]" = torch.conv2d(scale_27, l_self_modules_features_modules_6_modules_0_modules_block_modules_2_modules_fc2_parameters_weight_, l_self_modules_features_modules_6_modules_0_modules_block_modules_2_modules_fc2_parameters_bias_, (1, 1), (0, 0), (1, 1), 1);  scale_27 = l_self_modules_features_modules_6_modules_0_modules_block_modules_2_modules_fc2_parameters_weight_ = l_self_modules_features_modules_6_modules_0_modules_block_modules_2_modules_fc2_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:257 in _scale, code: return self.scale_activation(scale)
+        # File: torchvision/ops/misc.py:257 in _scale, code: return self.scale_activation(scale)
         scale_29: "f32[1, 192, 1, 1]" = torch.sigmoid(scale_28);  scale_28 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:261 in forward, code: return scale * input
+        # File: torchvision/ops/misc.py:261 in forward, code: return scale * input
         input_52: "f32[1, 192, 2, 2]" = scale_29 * input_51;  scale_29 = input_51 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/efficientnet.py:165 in forward, code: result = self.block(input)
+        # File: torchvision/models/efficientnet.py:165 in forward, code: result = self.block(input)
         input_53: "f32[1, 48, 2, 2]" = torch.conv2d(input_52, l_self_modules_features_modules_6_modules_0_modules_block_modules_3_modules_0_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  input_52 = l_self_modules_features_modules_6_modules_0_modules_block_modules_3_modules_0_parameters_weight_ = None
         input_54: "f32[1, 48, 2, 2]" = torch.nn.functional.batch_norm(input_53, l_self_modules_features_modules_6_modules_0_modules_block_modules_3_modules_1_buffers_running_mean_, l_self_modules_features_modules_6_modules_0_modules_block_modules_3_modules_1_buffers_running_var_, l_self_modules_features_modules_6_modules_0_modules_block_modules_3_modules_1_parameters_weight_, l_self_modules_features_modules_6_modules_0_modules_block_modules_3_modules_1_parameters_bias_, False, 0.1, 1e-05);  input_53 = l_self_modules_features_modules_6_modules_0_modules_block_modules_3_modules_1_buffers_running_mean_ = l_self_modules_features_modules_6_modules_0_modules_block_modules_3_modules_1_buffers_running_var_ = l_self_modules_features_modules_6_modules_0_modules_block_modules_3_modules_1_parameters_weight_ = l_self_modules_features_modules_6_modules_0_modules_block_modules_3_modules_1_parameters_bias_ = None
         input_55: "f32[1, 288, 2, 2]" = torch.conv2d(input_54, l_self_modules_features_modules_7_modules_0_modules_block_modules_0_modules_0_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  input_54 = l_self_modules_features_modules_7_modules_0_modules_block_modules_0_modules_0_parameters_weight_ = None
@@ -328,40 +328,40 @@ class GraphModule(torch.nn.Module):
         input_59: "f32[1, 288, 2, 2]" = torch.nn.functional.batch_norm(input_58, l_self_modules_features_modules_7_modules_0_modules_block_modules_1_modules_1_buffers_running_mean_, l_self_modules_features_modules_7_modules_0_modules_block_modules_1_modules_1_buffers_running_var_, l_self_modules_features_modules_7_modules_0_modules_block_modules_1_modules_1_parameters_weight_, l_self_modules_features_modules_7_modules_0_modules_block_modules_1_modules_1_parameters_bias_, False, 0.1, 1e-05);  input_58 = l_self_modules_features_modules_7_modules_0_modules_block_modules_1_modules_1_buffers_running_mean_ = l_self_modules_features_modules_7_modules_0_modules_block_modules_1_modules_1_buffers_running_var_ = l_self_modules_features_modules_7_modules_0_modules_block_modules_1_modules_1_parameters_weight_ = l_self_modules_features_modules_7_modules_0_modules_block_modules_1_modules_1_parameters_bias_ = None
         input_60: "f32[1, 288, 2, 2]" = torch.nn.functional.silu(input_59, inplace = True);  input_59 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:253 in _scale, code: scale = self.avgpool(input)
+        # File: torchvision/ops/misc.py:253 in _scale, code: scale = self.avgpool(input)
         scale_30: "f32[1, 288, 1, 1]" = torch.nn.functional.adaptive_avg_pool2d(input_60, 1)
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:254 in _scale, code: scale = self.fc1(scale)
+        # File: torchvision/ops/misc.py:254 in _scale, code: scale = self.fc1(scale)
         scale_31: "f32[1, 12, 1, 1]" = torch.conv2d(scale_30, l_self_modules_features_modules_7_modules_0_modules_block_modules_2_modules_fc1_parameters_weight_, l_self_modules_features_modules_7_modules_0_modules_block_modules_2_modules_fc1_parameters_bias_, (1, 1), (0, 0), (1, 1), 1);  scale_30 = l_self_modules_features_modules_7_modules_0_modules_block_modules_2_modules_fc1_parameters_weight_ = l_self_modules_features_modules_7_modules_0_modules_block_modules_2_modules_fc1_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:255 in _scale, code: scale = self.activation(scale)
+        # File: torchvision/ops/misc.py:255 in _scale, code: scale = self.activation(scale)
         scale_32: "f32[1, 12, 1, 1]" = torch.nn.functional.silu(scale_31, inplace = True);  scale_31 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:256 in _scale, code: scale = self.fc2(scale)
+        # File: torchvision/ops/misc.py:256 in _scale, code: scale = self.fc2(scale)
         scale_33: "f32[1, 288, 1, 1]" = torch.conv2d(scale_32, l_self_modules_features_modules_7_modules_0_modules_block_modules_2_modules_fc2_parameters_weight_, l_self_modules_features_modules_7_modules_0_modules_block_modules_2_modules_fc2_parameters_bias_, (1, 1), (0, 0), (1, 1), 1);  scale_32 = l_self_modules_features_modules_7_modules_0_modules_block_modules_2_modules_fc2_parameters_weight_ = l_self_modules_features_modules_7_modules_0_modules_block_modules_2_modules_fc2_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:257 in _scale, code: return self.scale_activation(scale)
+        # File: torchvision/ops/misc.py:257 in _scale, code: return self.scale_activation(scale)
         scale_34: "f32[1, 288, 1, 1]" = torch.sigmoid(scale_33);  scale_33 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:261 in forward, code: return scale * input
+        # File: torchvision/ops/misc.py:261 in forward, code: return scale * input
         input_61: "f32[1, 288, 2, 2]" = scale_34 * input_60;  scale_34 = input_60 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/efficientnet.py:165 in forward, code: result = self.block(input)
+        # File: torchvision/models/efficientnet.py:165 in forward, code: result = self.block(input)
         input_62: "f32[1, 80, 2, 2]" = torch.conv2d(input_61, l_self_modules_features_modules_7_modules_0_modules_block_modules_3_modules_0_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  input_61 = l_self_modules_features_modules_7_modules_0_modules_block_modules_3_modules_0_parameters_weight_ = None
         input_63: "f32[1, 80, 2, 2]" = torch.nn.functional.batch_norm(input_62, l_self_modules_features_modules_7_modules_0_modules_block_modules_3_modules_1_buffers_running_mean_, l_self_modules_features_modules_7_modules_0_modules_block_modules_3_modules_1_buffers_running_var_, l_self_modules_features_modules_7_modules_0_modules_block_modules_3_modules_1_parameters_weight_, l_self_modules_features_modules_7_modules_0_modules_block_modules_3_modules_1_parameters_bias_, False, 0.1, 1e-05);  input_62 = l_self_modules_features_modules_7_modules_0_modules_block_modules_3_modules_1_buffers_running_mean_ = l_self_modules_features_modules_7_modules_0_modules_block_modules_3_modules_1_buffers_running_var_ = l_self_modules_features_modules_7_modules_0_modules_block_modules_3_modules_1_parameters_weight_ = l_self_modules_features_modules_7_modules_0_modules_block_modules_3_modules_1_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/efficientnet.py:334 in _forward_impl, code: x = self.features(x)
+        # File: torchvision/models/efficientnet.py:334 in _forward_impl, code: x = self.features(x)
         input_64: "f32[1, 128, 2, 2]" = torch.conv2d(input_63, l_self_modules_features_modules_8_modules_0_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  input_63 = l_self_modules_features_modules_8_modules_0_parameters_weight_ = None
         input_65: "f32[1, 128, 2, 2]" = torch.nn.functional.batch_norm(input_64, l_self_modules_features_modules_8_modules_1_buffers_running_mean_, l_self_modules_features_modules_8_modules_1_buffers_running_var_, l_self_modules_features_modules_8_modules_1_parameters_weight_, l_self_modules_features_modules_8_modules_1_parameters_bias_, False, 0.1, 1e-05);  input_64 = l_self_modules_features_modules_8_modules_1_buffers_running_mean_ = l_self_modules_features_modules_8_modules_1_buffers_running_var_ = l_self_modules_features_modules_8_modules_1_parameters_weight_ = l_self_modules_features_modules_8_modules_1_parameters_bias_ = None
         input_66: "f32[1, 128, 2, 2]" = torch.nn.functional.silu(input_65, inplace = True);  input_65 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/efficientnet.py:336 in _forward_impl, code: x = self.avgpool(x)
+        # File: torchvision/models/efficientnet.py:336 in _forward_impl, code: x = self.avgpool(x)
         x: "f32[1, 128, 1, 1]" = torch.nn.functional.adaptive_avg_pool2d(input_66, 1);  input_66 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/efficientnet.py:337 in _forward_impl, code: x = torch.flatten(x, 1)
+        # File: torchvision/models/efficientnet.py:337 in _forward_impl, code: x = torch.flatten(x, 1)
         x_1: "f32[1, 128]" = torch.flatten(x, 1);  x = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/efficientnet.py:339 in _forward_impl, code: x = self.classifier(x)
+        # File: torchvision/models/efficientnet.py:339 in _forward_impl, code: x = self.classifier(x)
         input_67: "f32[1, 128]" = torch.nn.functional.dropout(x_1, 0.2, False, True);  x_1 = None
         input_68: "f32[1, 10]" = torch._C._nn.linear(input_67, l_self_modules_classifier_modules_1_parameters_weight_, l_self_modules_classifier_modules_1_parameters_bias_);  input_67 = l_self_modules_classifier_modules_1_parameters_weight_ = l_self_modules_classifier_modules_1_parameters_bias_ = None
         return (input_68,)

@@ -212,35 +212,35 @@ class GraphModule(torch.nn.Module):
         l_self_modules_classifier_modules_3_parameters_weight_ = L_self_modules_classifier_modules_3_parameters_weight_
         l_self_modules_classifier_modules_3_parameters_bias_ = L_self_modules_classifier_modules_3_parameters_bias_
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/mobilenetv3.py:211 in _forward_impl, code: x = self.features(x)
+        # File: torchvision/models/mobilenetv3.py:211 in _forward_impl, code: x = self.features(x)
         input_1: "f32[1, 8, 32, 32]" = torch.conv2d(l_x_, l_self_modules_features_modules_0_modules_0_parameters_weight_, None, (2, 2), (1, 1), (1, 1), 1);  l_x_ = l_self_modules_features_modules_0_modules_0_parameters_weight_ = None
         input_2: "f32[1, 8, 32, 32]" = torch.nn.functional.batch_norm(input_1, l_self_modules_features_modules_0_modules_1_buffers_running_mean_, l_self_modules_features_modules_0_modules_1_buffers_running_var_, l_self_modules_features_modules_0_modules_1_parameters_weight_, l_self_modules_features_modules_0_modules_1_parameters_bias_, False, 0.01, 0.001);  input_1 = l_self_modules_features_modules_0_modules_1_buffers_running_mean_ = l_self_modules_features_modules_0_modules_1_buffers_running_var_ = l_self_modules_features_modules_0_modules_1_parameters_weight_ = l_self_modules_features_modules_0_modules_1_parameters_bias_ = None
         input_3: "f32[1, 8, 32, 32]" = torch.nn.functional.hardswish(input_2, True);  input_2 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/mobilenetv3.py:112 in forward, code: result = self.block(input)
+        # File: torchvision/models/mobilenetv3.py:112 in forward, code: result = self.block(input)
         input_4: "f32[1, 8, 16, 16]" = torch.conv2d(input_3, l_self_modules_features_modules_1_modules_block_modules_0_modules_0_parameters_weight_, None, (2, 2), (1, 1), (1, 1), 8);  input_3 = l_self_modules_features_modules_1_modules_block_modules_0_modules_0_parameters_weight_ = None
         input_5: "f32[1, 8, 16, 16]" = torch.nn.functional.batch_norm(input_4, l_self_modules_features_modules_1_modules_block_modules_0_modules_1_buffers_running_mean_, l_self_modules_features_modules_1_modules_block_modules_0_modules_1_buffers_running_var_, l_self_modules_features_modules_1_modules_block_modules_0_modules_1_parameters_weight_, l_self_modules_features_modules_1_modules_block_modules_0_modules_1_parameters_bias_, False, 0.01, 0.001);  input_4 = l_self_modules_features_modules_1_modules_block_modules_0_modules_1_buffers_running_mean_ = l_self_modules_features_modules_1_modules_block_modules_0_modules_1_buffers_running_var_ = l_self_modules_features_modules_1_modules_block_modules_0_modules_1_parameters_weight_ = l_self_modules_features_modules_1_modules_block_modules_0_modules_1_parameters_bias_ = None
         input_6: "f32[1, 8, 16, 16]" = torch.nn.functional.relu(input_5, inplace = True);  input_5 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:253 in _scale, code: scale = self.avgpool(input)
+        # File: torchvision/ops/misc.py:253 in _scale, code: scale = self.avgpool(input)
         scale: "f32[1, 8, 1, 1]" = torch.nn.functional.adaptive_avg_pool2d(input_6, 1)
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:254 in _scale, code: scale = self.fc1(scale)
+        # File: torchvision/ops/misc.py:254 in _scale, code: scale = self.fc1(scale)
         scale_1: "f32[1, 8, 1, 1]" = torch.conv2d(scale, l_self_modules_features_modules_1_modules_block_modules_1_modules_fc1_parameters_weight_, l_self_modules_features_modules_1_modules_block_modules_1_modules_fc1_parameters_bias_, (1, 1), (0, 0), (1, 1), 1);  scale = l_self_modules_features_modules_1_modules_block_modules_1_modules_fc1_parameters_weight_ = l_self_modules_features_modules_1_modules_block_modules_1_modules_fc1_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:255 in _scale, code: scale = self.activation(scale)
+        # File: torchvision/ops/misc.py:255 in _scale, code: scale = self.activation(scale)
         scale_2: "f32[1, 8, 1, 1]" = torch.nn.functional.relu(scale_1, inplace = False);  scale_1 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:256 in _scale, code: scale = self.fc2(scale)
+        # File: torchvision/ops/misc.py:256 in _scale, code: scale = self.fc2(scale)
         scale_3: "f32[1, 8, 1, 1]" = torch.conv2d(scale_2, l_self_modules_features_modules_1_modules_block_modules_1_modules_fc2_parameters_weight_, l_self_modules_features_modules_1_modules_block_modules_1_modules_fc2_parameters_bias_, (1, 1), (0, 0), (1, 1), 1);  scale_2 = l_self_modules_features_modules_1_modules_block_modules_1_modules_fc2_parameters_weight_ = l_self_modules_features_modules_1_modules_block_modules_1_modules_fc2_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:257 in _scale, code: return self.scale_activation(scale)
+        # File: torchvision/ops/misc.py:257 in _scale, code: return self.scale_activation(scale)
         scale_4: "f32[1, 8, 1, 1]" = torch.nn.functional.hardsigmoid(scale_3, False);  scale_3 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:261 in forward, code: return scale * input
+        # File: torchvision/ops/misc.py:261 in forward, code: return scale * input
         input_7: "f32[1, 8, 16, 16]" = scale_4 * input_6;  scale_4 = input_6 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/mobilenetv3.py:112 in forward, code: result = self.block(input)
+        # File: torchvision/models/mobilenetv3.py:112 in forward, code: result = self.block(input)
         input_8: "f32[1, 8, 16, 16]" = torch.conv2d(input_7, l_self_modules_features_modules_1_modules_block_modules_2_modules_0_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  input_7 = l_self_modules_features_modules_1_modules_block_modules_2_modules_0_parameters_weight_ = None
         input_9: "f32[1, 8, 16, 16]" = torch.nn.functional.batch_norm(input_8, l_self_modules_features_modules_1_modules_block_modules_2_modules_1_buffers_running_mean_, l_self_modules_features_modules_1_modules_block_modules_2_modules_1_buffers_running_var_, l_self_modules_features_modules_1_modules_block_modules_2_modules_1_parameters_weight_, l_self_modules_features_modules_1_modules_block_modules_2_modules_1_parameters_bias_, False, 0.01, 0.001);  input_8 = l_self_modules_features_modules_1_modules_block_modules_2_modules_1_buffers_running_mean_ = l_self_modules_features_modules_1_modules_block_modules_2_modules_1_buffers_running_var_ = l_self_modules_features_modules_1_modules_block_modules_2_modules_1_parameters_weight_ = l_self_modules_features_modules_1_modules_block_modules_2_modules_1_parameters_bias_ = None
         input_10: "f32[1, 24, 16, 16]" = torch.conv2d(input_9, l_self_modules_features_modules_2_modules_block_modules_0_modules_0_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  input_9 = l_self_modules_features_modules_2_modules_block_modules_0_modules_0_parameters_weight_ = None
@@ -260,10 +260,10 @@ class GraphModule(torch.nn.Module):
         input_24: "f32[1, 8, 8, 8]" = torch.conv2d(input_23, l_self_modules_features_modules_3_modules_block_modules_2_modules_0_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  input_23 = l_self_modules_features_modules_3_modules_block_modules_2_modules_0_parameters_weight_ = None
         input_25: "f32[1, 8, 8, 8]" = torch.nn.functional.batch_norm(input_24, l_self_modules_features_modules_3_modules_block_modules_2_modules_1_buffers_running_mean_, l_self_modules_features_modules_3_modules_block_modules_2_modules_1_buffers_running_var_, l_self_modules_features_modules_3_modules_block_modules_2_modules_1_parameters_weight_, l_self_modules_features_modules_3_modules_block_modules_2_modules_1_parameters_bias_, False, 0.01, 0.001);  input_24 = l_self_modules_features_modules_3_modules_block_modules_2_modules_1_buffers_running_mean_ = l_self_modules_features_modules_3_modules_block_modules_2_modules_1_buffers_running_var_ = l_self_modules_features_modules_3_modules_block_modules_2_modules_1_parameters_weight_ = l_self_modules_features_modules_3_modules_block_modules_2_modules_1_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/mobilenetv3.py:114 in forward, code: result += input
+        # File: torchvision/models/mobilenetv3.py:114 in forward, code: result += input
         input_25 += input_17;  result: "f32[1, 8, 8, 8]" = input_25;  input_25 = input_17 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/mobilenetv3.py:112 in forward, code: result = self.block(input)
+        # File: torchvision/models/mobilenetv3.py:112 in forward, code: result = self.block(input)
         input_26: "f32[1, 24, 8, 8]" = torch.conv2d(result, l_self_modules_features_modules_4_modules_block_modules_0_modules_0_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  result = l_self_modules_features_modules_4_modules_block_modules_0_modules_0_parameters_weight_ = None
         input_27: "f32[1, 24, 8, 8]" = torch.nn.functional.batch_norm(input_26, l_self_modules_features_modules_4_modules_block_modules_0_modules_1_buffers_running_mean_, l_self_modules_features_modules_4_modules_block_modules_0_modules_1_buffers_running_var_, l_self_modules_features_modules_4_modules_block_modules_0_modules_1_parameters_weight_, l_self_modules_features_modules_4_modules_block_modules_0_modules_1_parameters_bias_, False, 0.01, 0.001);  input_26 = l_self_modules_features_modules_4_modules_block_modules_0_modules_1_buffers_running_mean_ = l_self_modules_features_modules_4_modules_block_modules_0_modules_1_buffers_running_var_ = l_self_modules_features_modules_4_modules_block_modules_0_modules_1_parameters_weight_ = l_self_modules_features_modules_4_modules_block_modules_0_modules_1_parameters_bias_ = None
         input_28: "f32[1, 24, 8, 8]" = torch.nn.functional.hardswish(input_27, True);  input_27 = None
@@ -271,25 +271,25 @@ class GraphModule(torch.nn.Module):
         input_30: "f32[1, 24, 4, 4]" = torch.nn.functional.batch_norm(input_29, l_self_modules_features_modules_4_modules_block_modules_1_modules_1_buffers_running_mean_, l_self_modules_features_modules_4_modules_block_modules_1_modules_1_buffers_running_var_, l_self_modules_features_modules_4_modules_block_modules_1_modules_1_parameters_weight_, l_self_modules_features_modules_4_modules_block_modules_1_modules_1_parameters_bias_, False, 0.01, 0.001);  input_29 = l_self_modules_features_modules_4_modules_block_modules_1_modules_1_buffers_running_mean_ = l_self_modules_features_modules_4_modules_block_modules_1_modules_1_buffers_running_var_ = l_self_modules_features_modules_4_modules_block_modules_1_modules_1_parameters_weight_ = l_self_modules_features_modules_4_modules_block_modules_1_modules_1_parameters_bias_ = None
         input_31: "f32[1, 24, 4, 4]" = torch.nn.functional.hardswish(input_30, True);  input_30 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:253 in _scale, code: scale = self.avgpool(input)
+        # File: torchvision/ops/misc.py:253 in _scale, code: scale = self.avgpool(input)
         scale_5: "f32[1, 24, 1, 1]" = torch.nn.functional.adaptive_avg_pool2d(input_31, 1)
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:254 in _scale, code: scale = self.fc1(scale)
+        # File: torchvision/ops/misc.py:254 in _scale, code: scale = self.fc1(scale)
         scale_6: "f32[1, 8, 1, 1]" = torch.conv2d(scale_5, l_self_modules_features_modules_4_modules_block_modules_2_modules_fc1_parameters_weight_, l_self_modules_features_modules_4_modules_block_modules_2_modules_fc1_parameters_bias_, (1, 1), (0, 0), (1, 1), 1);  scale_5 = l_self_modules_features_modules_4_modules_block_modules_2_modules_fc1_parameters_weight_ = l_self_modules_features_modules_4_modules_block_modules_2_modules_fc1_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:255 in _scale, code: scale = self.activation(scale)
+        # File: torchvision/ops/misc.py:255 in _scale, code: scale = self.activation(scale)
         scale_7: "f32[1, 8, 1, 1]" = torch.nn.functional.relu(scale_6, inplace = False);  scale_6 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:256 in _scale, code: scale = self.fc2(scale)
+        # File: torchvision/ops/misc.py:256 in _scale, code: scale = self.fc2(scale)
         scale_8: "f32[1, 24, 1, 1]" = torch.conv2d(scale_7, l_self_modules_features_modules_4_modules_block_modules_2_modules_fc2_parameters_weight_, l_self_modules_features_modules_4_modules_block_modules_2_modules_fc2_parameters_bias_, (1, 1), (0, 0), (1, 1), 1);  scale_7 = l_self_modules_features_modules_4_modules_block_modules_2_modules_fc2_parameters_weight_ = l_self_modules_features_modules_4_modules_block_modules_2_modules_fc2_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:257 in _scale, code: return self.scale_activation(scale)
+        # File: torchvision/ops/misc.py:257 in _scale, code: return self.scale_activation(scale)
         scale_9: "f32[1, 24, 1, 1]" = torch.nn.functional.hardsigmoid(scale_8, False);  scale_8 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:261 in forward, code: return scale * input
+        # File: torchvision/ops/misc.py:261 in forward, code: return scale * input
         input_32: "f32[1, 24, 4, 4]" = scale_9 * input_31;  scale_9 = input_31 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/mobilenetv3.py:112 in forward, code: result = self.block(input)
+        # File: torchvision/models/mobilenetv3.py:112 in forward, code: result = self.block(input)
         input_33: "f32[1, 16, 4, 4]" = torch.conv2d(input_32, l_self_modules_features_modules_4_modules_block_modules_3_modules_0_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  input_32 = l_self_modules_features_modules_4_modules_block_modules_3_modules_0_parameters_weight_ = None
         input_34: "f32[1, 16, 4, 4]" = torch.nn.functional.batch_norm(input_33, l_self_modules_features_modules_4_modules_block_modules_3_modules_1_buffers_running_mean_, l_self_modules_features_modules_4_modules_block_modules_3_modules_1_buffers_running_var_, l_self_modules_features_modules_4_modules_block_modules_3_modules_1_parameters_weight_, l_self_modules_features_modules_4_modules_block_modules_3_modules_1_parameters_bias_, False, 0.01, 0.001);  input_33 = l_self_modules_features_modules_4_modules_block_modules_3_modules_1_buffers_running_mean_ = l_self_modules_features_modules_4_modules_block_modules_3_modules_1_buffers_running_var_ = l_self_modules_features_modules_4_modules_block_modules_3_modules_1_parameters_weight_ = l_self_modules_features_modules_4_modules_block_modules_3_modules_1_parameters_bias_ = None
         input_35: "f32[1, 64, 4, 4]" = torch.conv2d(input_34, l_self_modules_features_modules_5_modules_block_modules_0_modules_0_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  l_self_modules_features_modules_5_modules_block_modules_0_modules_0_parameters_weight_ = None
@@ -299,32 +299,32 @@ class GraphModule(torch.nn.Module):
         input_39: "f32[1, 64, 4, 4]" = torch.nn.functional.batch_norm(input_38, l_self_modules_features_modules_5_modules_block_modules_1_modules_1_buffers_running_mean_, l_self_modules_features_modules_5_modules_block_modules_1_modules_1_buffers_running_var_, l_self_modules_features_modules_5_modules_block_modules_1_modules_1_parameters_weight_, l_self_modules_features_modules_5_modules_block_modules_1_modules_1_parameters_bias_, False, 0.01, 0.001);  input_38 = l_self_modules_features_modules_5_modules_block_modules_1_modules_1_buffers_running_mean_ = l_self_modules_features_modules_5_modules_block_modules_1_modules_1_buffers_running_var_ = l_self_modules_features_modules_5_modules_block_modules_1_modules_1_parameters_weight_ = l_self_modules_features_modules_5_modules_block_modules_1_modules_1_parameters_bias_ = None
         input_40: "f32[1, 64, 4, 4]" = torch.nn.functional.hardswish(input_39, True);  input_39 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:253 in _scale, code: scale = self.avgpool(input)
+        # File: torchvision/ops/misc.py:253 in _scale, code: scale = self.avgpool(input)
         scale_10: "f32[1, 64, 1, 1]" = torch.nn.functional.adaptive_avg_pool2d(input_40, 1)
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:254 in _scale, code: scale = self.fc1(scale)
+        # File: torchvision/ops/misc.py:254 in _scale, code: scale = self.fc1(scale)
         scale_11: "f32[1, 16, 1, 1]" = torch.conv2d(scale_10, l_self_modules_features_modules_5_modules_block_modules_2_modules_fc1_parameters_weight_, l_self_modules_features_modules_5_modules_block_modules_2_modules_fc1_parameters_bias_, (1, 1), (0, 0), (1, 1), 1);  scale_10 = l_self_modules_features_modules_5_modules_block_modules_2_modules_fc1_parameters_weight_ = l_self_modules_features_modules_5_modules_block_modules_2_modules_fc1_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:255 in _scale, code: scale = self.activation(scale)
+        # File: torchvision/ops/misc.py:255 in _scale, code: scale = self.activation(scale)
         scale_12: "f32[1, 16, 1, 1]" = torch.nn.functional.relu(scale_11, inplace = False);  scale_11 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:256 in _scale, code: scale = self.fc2(scale)
+        # File: torchvision/ops/misc.py:256 in _scale, code: scale = self.fc2(scale)
         scale_13: "f32[1, 64, 1, 1]" = torch.conv2d(scale_12, l_self_modules_features_modules_5_modules_block_modules_2_modules_fc2_parameters_weight_, l_self_modules_features_modules_5_modules_block_modules_2_modules_fc2_parameters_bias_, (1, 1), (0, 0), (1, 1), 1);  scale_12 = l_self_modules_features_modules_5_modules_block_modules_2_modules_fc2_parameters_weight_ = l_self_modules_features_modules_5_modules_block_modules_2_modules_fc2_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:257 in _scale, code: return self.scale_activation(scale)
+        # File: torchvision/ops/misc.py:257 in _scale, code: return self.scale_activation(scale)
         scale_14: "f32[1, 64, 1, 1]" = torch.nn.functional.hardsigmoid(scale_13, False);  scale_13 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:261 in forward, code: return scale * input
+        # File: torchvision/ops/misc.py:261 in forward, code: return scale * input
         input_41: "f32[1, 64, 4, 4]" = scale_14 * input_40;  scale_14 = input_40 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/mobilenetv3.py:112 in forward, code: result = self.block(input)
+        # File: torchvision/models/mobilenetv3.py:112 in forward, code: result = self.block(input)
         input_42: "f32[1, 16, 4, 4]" = torch.conv2d(input_41, l_self_modules_features_modules_5_modules_block_modules_3_modules_0_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  input_41 = l_self_modules_features_modules_5_modules_block_modules_3_modules_0_parameters_weight_ = None
         input_43: "f32[1, 16, 4, 4]" = torch.nn.functional.batch_norm(input_42, l_self_modules_features_modules_5_modules_block_modules_3_modules_1_buffers_running_mean_, l_self_modules_features_modules_5_modules_block_modules_3_modules_1_buffers_running_var_, l_self_modules_features_modules_5_modules_block_modules_3_modules_1_parameters_weight_, l_self_modules_features_modules_5_modules_block_modules_3_modules_1_parameters_bias_, False, 0.01, 0.001);  input_42 = l_self_modules_features_modules_5_modules_block_modules_3_modules_1_buffers_running_mean_ = l_self_modules_features_modules_5_modules_block_modules_3_modules_1_buffers_running_var_ = l_self_modules_features_modules_5_modules_block_modules_3_modules_1_parameters_weight_ = l_self_modules_features_modules_5_modules_block_modules_3_modules_1_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/mobilenetv3.py:114 in forward, code: result += input
+        # File: torchvision/models/mobilenetv3.py:114 in forward, code: result += input
         input_43 += input_34;  result_1: "f32[1, 16, 4, 4]" = input_43;  input_43 = input_34 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/mobilenetv3.py:112 in forward, code: result = self.block(input)
+        # File: torchvision/models/mobilenetv3.py:112 in forward, code: result = self.block(input)
         input_44: "f32[1, 64, 4, 4]" = torch.conv2d(result_1, l_self_modules_features_modules_6_modules_block_modules_0_modules_0_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  l_self_modules_features_modules_6_modules_block_modules_0_modules_0_parameters_weight_ = None
         input_45: "f32[1, 64, 4, 4]" = torch.nn.functional.batch_norm(input_44, l_self_modules_features_modules_6_modules_block_modules_0_modules_1_buffers_running_mean_, l_self_modules_features_modules_6_modules_block_modules_0_modules_1_buffers_running_var_, l_self_modules_features_modules_6_modules_block_modules_0_modules_1_parameters_weight_, l_self_modules_features_modules_6_modules_block_modules_0_modules_1_parameters_bias_, False, 0.01, 0.001);  input_44 = l_self_modules_features_modules_6_modules_block_modules_0_modules_1_buffers_running_mean_ = l_self_modules_features_modules_6_modules_block_modules_0_modules_1_buffers_running_var_ = l_self_modules_features_modules_6_modules_block_modules_0_modules_1_parameters_weight_ = l_self_modules_features_modules_6_modules_block_modules_0_modules_1_parameters_bias_ = None
         input_46: "f32[1, 64, 4, 4]" = torch.nn.functional.hardswish(input_45, True);  input_45 = None
@@ -332,32 +332,32 @@ class GraphModule(torch.nn.Module):
         input_48: "f32[1, 64, 4, 4]" = torch.nn.functional.batch_norm(input_47, l_self_modules_features_modules_6_modules_block_modules_1_modules_1_buffers_running_mean_, l_self_modules_features_modules_6_modules_block_modules_1_modules_1_buffers_running_var_, l_self_modules_features_modules_6_modules_block_modules_1_modules_1_parameters_weight_, l_self_modules_features_modules_6_modules_block_modules_1_modules_1_parameters_bias_, False, 0.01, 0.001);  input_47 = l_self_modules_features_modules_6_modules_block_modules_1_modules_1_buffers_running_mean_ = l_self_modules_features_modules_6_modules_block_modules_1_modules_1_buffers_running_var_ = l_self_modules_features_modules_6_modules_block_modules_1_modules_1_parameters_weight_ = l_self_modules_features_modules_6_modules_block_modules_1_modules_1_parameters_bias_ = None
         input_49: "f32[1, 64, 4, 4]" = torch.nn.functional.hardswish(input_48, True);  input_48 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:253 in _scale, code: scale = self.avgpool(input)
+        # File: torchvision/ops/misc.py:253 in _scale, code: scale = self.avgpool(input)
         scale_15: "f32[1, 64, 1, 1]" = torch.nn.functional.adaptive_avg_pool2d(input_49, 1)
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:254 in _scale, code: scale = self.fc1(scale)
+        # File: torchvision/ops/misc.py:254 in _scale, code: scale = self.fc1(scale)
         scale_16: "f32[1, 16, 1, 1]" = torch.conv2d(scale_15, l_self_modules_features_modules_6_modules_block_modules_2_modules_fc1_parameters_weight_, l_self_modules_features_modules_6_modules_block_modules_2_modules_fc1_parameters_bias_, (1, 1), (0, 0), (1, 1), 1);  scale_15 = l_self_modules_features_modules_6_modules_block_modules_2_modules_fc1_parameters_weight_ = l_self_modules_features_modules_6_modules_block_modules_2_modules_fc1_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:255 in _scale, code: scale = self.activation(scale)
+        # File: torchvision/ops/misc.py:255 in _scale, code: scale = self.activation(scale)
         scale_17: "f32[1, 16, 1, 1]" = torch.nn.functional.relu(scale_16, inplace = False);  scale_16 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:256 in _scale, code: scale = self.fc2(scale)
+        # File: torchvision/ops/misc.py:256 in _scale, code: scale = self.fc2(scale)
         scale_18: "f32[1, 64, 1, 1]" = torch.conv2d(scale_17, l_self_modules_features_modules_6_modules_block_modules_2_modules_fc2_parameters_weight_, l_self_modules_features_modules_6_modules_block_modules_2_modules_fc2_parameters_bias_, (1, 1), (0, 0), (1, 1), 1);  scale_17 = l_self_modules_features_modules_6_modules_block_modules_2_modules_fc2_parameters_weight_ = l_self_modules_features_modules_6_modules_block_modules_2_modules_fc2_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:257 in _scale, code: return self.scale_activation(scale)
+        # File: torchvision/ops/misc.py:257 in _scale, code: return self.scale_activation(scale)
         scale_19: "f32[1, 64, 1, 1]" = torch.nn.functional.hardsigmoid(scale_18, False);  scale_18 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:261 in forward, code: return scale * input
+        # File: torchvision/ops/misc.py:261 in forward, code: return scale * input
         input_50: "f32[1, 64, 4, 4]" = scale_19 * input_49;  scale_19 = input_49 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/mobilenetv3.py:112 in forward, code: result = self.block(input)
+        # File: torchvision/models/mobilenetv3.py:112 in forward, code: result = self.block(input)
         input_51: "f32[1, 16, 4, 4]" = torch.conv2d(input_50, l_self_modules_features_modules_6_modules_block_modules_3_modules_0_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  input_50 = l_self_modules_features_modules_6_modules_block_modules_3_modules_0_parameters_weight_ = None
         input_52: "f32[1, 16, 4, 4]" = torch.nn.functional.batch_norm(input_51, l_self_modules_features_modules_6_modules_block_modules_3_modules_1_buffers_running_mean_, l_self_modules_features_modules_6_modules_block_modules_3_modules_1_buffers_running_var_, l_self_modules_features_modules_6_modules_block_modules_3_modules_1_parameters_weight_, l_self_modules_features_modules_6_modules_block_modules_3_modules_1_parameters_bias_, False, 0.01, 0.001);  input_51 = l_self_modules_features_modules_6_modules_block_modules_3_modules_1_buffers_running_mean_ = l_self_modules_features_modules_6_modules_block_modules_3_modules_1_buffers_running_var_ = l_self_modules_features_modules_6_modules_block_modules_3_modules_1_parameters_weight_ = l_self_modules_features_modules_6_modules_block_modules_3_modules_1_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/mobilenetv3.py:114 in forward, code: result += input
+        # File: torchvision/models/mobilenetv3.py:114 in forward, code: result += input
         input_52 += result_1;  result_2: "f32[1, 16, 4, 4]" = input_52;  input_52 = result_1 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/mobilenetv3.py:112 in forward, code: result = self.block(input)
+        # File: torchvision/models/mobilenetv3.py:112 in forward, code: result = self.block(input)
         input_53: "f32[1, 32, 4, 4]" = torch.conv2d(result_2, l_self_modules_features_modules_7_modules_block_modules_0_modules_0_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  l_self_modules_features_modules_7_modules_block_modules_0_modules_0_parameters_weight_ = None
         input_54: "f32[1, 32, 4, 4]" = torch.nn.functional.batch_norm(input_53, l_self_modules_features_modules_7_modules_block_modules_0_modules_1_buffers_running_mean_, l_self_modules_features_modules_7_modules_block_modules_0_modules_1_buffers_running_var_, l_self_modules_features_modules_7_modules_block_modules_0_modules_1_parameters_weight_, l_self_modules_features_modules_7_modules_block_modules_0_modules_1_parameters_bias_, False, 0.01, 0.001);  input_53 = l_self_modules_features_modules_7_modules_block_modules_0_modules_1_buffers_running_mean_ = l_self_modules_features_modules_7_modules_block_modules_0_modules_1_buffers_running_var_ = l_self_modules_features_modules_7_modules_block_modules_0_modules_1_parameters_weight_ = l_self_modules_features_modules_7_modules_block_modules_0_modules_1_parameters_bias_ = None
         input_55: "f32[1, 32, 4, 4]" = torch.nn.functional.hardswish(input_54, True);  input_54 = None
@@ -365,32 +365,32 @@ class GraphModule(torch.nn.Module):
         input_57: "f32[1, 32, 4, 4]" = torch.nn.functional.batch_norm(input_56, l_self_modules_features_modules_7_modules_block_modules_1_modules_1_buffers_running_mean_, l_self_modules_features_modules_7_modules_block_modules_1_modules_1_buffers_running_var_, l_self_modules_features_modules_7_modules_block_modules_1_modules_1_parameters_weight_, l_self_modules_features_modules_7_modules_block_modules_1_modules_1_parameters_bias_, False, 0.01, 0.001);  input_56 = l_self_modules_features_modules_7_modules_block_modules_1_modules_1_buffers_running_mean_ = l_self_modules_features_modules_7_modules_block_modules_1_modules_1_buffers_running_var_ = l_self_modules_features_modules_7_modules_block_modules_1_modules_1_parameters_weight_ = l_self_modules_features_modules_7_modules_block_modules_1_modules_1_parameters_bias_ = None
         input_58: "f32[1, 32, 4, 4]" = torch.nn.functional.hardswish(input_57, True);  input_57 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:253 in _scale, code: scale = self.avgpool(input)
+        # File: torchvision/ops/misc.py:253 in _scale, code: scale = self.avgpool(input)
         scale_20: "f32[1, 32, 1, 1]" = torch.nn.functional.adaptive_avg_pool2d(input_58, 1)
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:254 in _scale, code: scale = self.fc1(scale)
+        # File: torchvision/ops/misc.py:254 in _scale, code: scale = self.fc1(scale)
         scale_21: "f32[1, 8, 1, 1]" = torch.conv2d(scale_20, l_self_modules_features_modules_7_modules_block_modules_2_modules_fc1_parameters_weight_, l_self_modules_features_modules_7_modules_block_modules_2_modules_fc1_parameters_bias_, (1, 1), (0, 0), (1, 1), 1);  scale_20 = l_self_modules_features_modules_7_modules_block_modules_2_modules_fc1_parameters_weight_ = l_self_modules_features_modules_7_modules_block_modules_2_modules_fc1_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:255 in _scale, code: scale = self.activation(scale)
+        # File: torchvision/ops/misc.py:255 in _scale, code: scale = self.activation(scale)
         scale_22: "f32[1, 8, 1, 1]" = torch.nn.functional.relu(scale_21, inplace = False);  scale_21 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:256 in _scale, code: scale = self.fc2(scale)
+        # File: torchvision/ops/misc.py:256 in _scale, code: scale = self.fc2(scale)
         scale_23: "f32[1, 32, 1, 1]" = torch.conv2d(scale_22, l_self_modules_features_modules_7_modules_block_modules_2_modules_fc2_parameters_weight_, l_self_modules_features_modules_7_modules_block_modules_2_modules_fc2_parameters_bias_, (1, 1), (0, 0), (1, 1), 1);  scale_22 = l_self_modules_features_modules_7_modules_block_modules_2_modules_fc2_parameters_weight_ = l_self_modules_features_modules_7_modules_block_modules_2_modules_fc2_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:257 in _scale, code: return self.scale_activation(scale)
+        # File: torchvision/ops/misc.py:257 in _scale, code: return self.scale_activation(scale)
         scale_24: "f32[1, 32, 1, 1]" = torch.nn.functional.hardsigmoid(scale_23, False);  scale_23 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:261 in forward, code: return scale * input
+        # File: torchvision/ops/misc.py:261 in forward, code: return scale * input
         input_59: "f32[1, 32, 4, 4]" = scale_24 * input_58;  scale_24 = input_58 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/mobilenetv3.py:112 in forward, code: result = self.block(input)
+        # File: torchvision/models/mobilenetv3.py:112 in forward, code: result = self.block(input)
         input_60: "f32[1, 16, 4, 4]" = torch.conv2d(input_59, l_self_modules_features_modules_7_modules_block_modules_3_modules_0_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  input_59 = l_self_modules_features_modules_7_modules_block_modules_3_modules_0_parameters_weight_ = None
         input_61: "f32[1, 16, 4, 4]" = torch.nn.functional.batch_norm(input_60, l_self_modules_features_modules_7_modules_block_modules_3_modules_1_buffers_running_mean_, l_self_modules_features_modules_7_modules_block_modules_3_modules_1_buffers_running_var_, l_self_modules_features_modules_7_modules_block_modules_3_modules_1_parameters_weight_, l_self_modules_features_modules_7_modules_block_modules_3_modules_1_parameters_bias_, False, 0.01, 0.001);  input_60 = l_self_modules_features_modules_7_modules_block_modules_3_modules_1_buffers_running_mean_ = l_self_modules_features_modules_7_modules_block_modules_3_modules_1_buffers_running_var_ = l_self_modules_features_modules_7_modules_block_modules_3_modules_1_parameters_weight_ = l_self_modules_features_modules_7_modules_block_modules_3_modules_1_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/mobilenetv3.py:114 in forward, code: result += input
+        # File: torchvision/models/mobilenetv3.py:114 in forward, code: result += input
         input_61 += result_2;  result_3: "f32[1, 16, 4, 4]" = input_61;  input_61 = result_2 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/mobilenetv3.py:112 in forward, code: result = self.block(input)
+        # File: torchvision/models/mobilenetv3.py:112 in forward, code: result = self.block(input)
         input_62: "f32[1, 40, 4, 4]" = torch.conv2d(result_3, l_self_modules_features_modules_8_modules_block_modules_0_modules_0_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  l_self_modules_features_modules_8_modules_block_modules_0_modules_0_parameters_weight_ = None
         input_63: "f32[1, 40, 4, 4]" = torch.nn.functional.batch_norm(input_62, l_self_modules_features_modules_8_modules_block_modules_0_modules_1_buffers_running_mean_, l_self_modules_features_modules_8_modules_block_modules_0_modules_1_buffers_running_var_, l_self_modules_features_modules_8_modules_block_modules_0_modules_1_parameters_weight_, l_self_modules_features_modules_8_modules_block_modules_0_modules_1_parameters_bias_, False, 0.01, 0.001);  input_62 = l_self_modules_features_modules_8_modules_block_modules_0_modules_1_buffers_running_mean_ = l_self_modules_features_modules_8_modules_block_modules_0_modules_1_buffers_running_var_ = l_self_modules_features_modules_8_modules_block_modules_0_modules_1_parameters_weight_ = l_self_modules_features_modules_8_modules_block_modules_0_modules_1_parameters_bias_ = None
         input_64: "f32[1, 40, 4, 4]" = torch.nn.functional.hardswish(input_63, True);  input_63 = None
@@ -398,32 +398,32 @@ class GraphModule(torch.nn.Module):
         input_66: "f32[1, 40, 4, 4]" = torch.nn.functional.batch_norm(input_65, l_self_modules_features_modules_8_modules_block_modules_1_modules_1_buffers_running_mean_, l_self_modules_features_modules_8_modules_block_modules_1_modules_1_buffers_running_var_, l_self_modules_features_modules_8_modules_block_modules_1_modules_1_parameters_weight_, l_self_modules_features_modules_8_modules_block_modules_1_modules_1_parameters_bias_, False, 0.01, 0.001);  input_65 = l_self_modules_features_modules_8_modules_block_modules_1_modules_1_buffers_running_mean_ = l_self_modules_features_modules_8_modules_block_modules_1_modules_1_buffers_running_var_ = l_self_modules_features_modules_8_modules_block_modules_1_modules_1_parameters_weight_ = l_self_modules_features_modules_8_modules_block_modules_1_modules_1_parameters_bias_ = None
         input_67: "f32[1, 40, 4, 4]" = torch.nn.functional.hardswish(input_66, True);  input_66 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:253 in _scale, code: scale = self.avgpool(input)
+        # File: torchvision/ops/misc.py:253 in _scale, code: scale = self.avgpool(input)
         scale_25: "f32[1, 40, 1, 1]" = torch.nn.functional.adaptive_avg_pool2d(input_67, 1)
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:254 in _scale, code: scale = self.fc1(scale)
+        # File: torchvision/ops/misc.py:254 in _scale, code: scale = self.fc1(scale)
         scale_26: "f32[1, 16, 1, 1]" = torch.conv2d(scale_25, l_self_modules_features_modules_8_modules_block_modules_2_modules_fc1_parameters_weight_, l_self_modules_features_modules_8_modules_block_modules_2_modules_fc1_parameters_bias_, (1, 1), (0, 0), (1, 1), 1);  scale_25 = l_self_modules_features_modules_8_modules_block_modules_2_modules_fc1_parameters_weight_ = l_self_modules_features_modules_8_modules_block_modules_2_modules_fc1_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:255 in _scale, code: scale = self.activation(scale)
+        # File: torchvision/ops/misc.py:255 in _scale, code: scale = self.activation(scale)
         scale_27: "f32[1, 16, 1, 1]" = torch.nn.functional.relu(scale_26, inplace = False);  scale_26 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:256 in _scale, code: scale = self.fc2(scale)
+        # File: torchvision/ops/misc.py:256 in _scale, code: scale = self.fc2(scale)
         scale_28: "f32[1, 40, 1, 1]" = torch.conv2d(scale_27, l_self_modules_features_modules_8_modules_block_modules_2_modules_fc2_parameters_weight_, l_self_modules_features_modules_8_modules_block_modules_2_modules_fc2_parameters_bias_, (1, 1), (0, 0), (1, 1), 1);  scale_27 = l_self_modules_features_modules_8_modules_block_modules_2_modules_fc2_parameters_weight_ = l_self_modules_features_modules_8_modules_block_modules_2_modules_fc2_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:257 in _scale, code: return self.scale_activation(scale)
+        # File: torchvision/ops/misc.py:257 in _scale, code: return self.scale_activation(scale)
         scale_29: "f32[1, 40, 1, 1]" = torch.nn.functional.hardsigmoid(scale_28, False);  scale_28 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:261 in forward, code: return scale * input
+        # File: torchvision/ops/misc.py:261 in forward, code: return scale * input
         input_68: "f32[1, 40, 4, 4]" = scale_29 * input_67;  scale_29 = input_67 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/mobilenetv3.py:112 in forward, code: result = self.block(input)
+        # File: torchvision/models/mobilenetv3.py:112 in forward, code: result = self.block(input)
         input_69: "f32[1, 16, 4, 4]" = torch.conv2d(input_68, l_self_modules_features_modules_8_modules_block_modules_3_modules_0_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  input_68 = l_self_modules_features_modules_8_modules_block_modules_3_modules_0_parameters_weight_ = None
         input_70: "f32[1, 16, 4, 4]" = torch.nn.functional.batch_norm(input_69, l_self_modules_features_modules_8_modules_block_modules_3_modules_1_buffers_running_mean_, l_self_modules_features_modules_8_modules_block_modules_3_modules_1_buffers_running_var_, l_self_modules_features_modules_8_modules_block_modules_3_modules_1_parameters_weight_, l_self_modules_features_modules_8_modules_block_modules_3_modules_1_parameters_bias_, False, 0.01, 0.001);  input_69 = l_self_modules_features_modules_8_modules_block_modules_3_modules_1_buffers_running_mean_ = l_self_modules_features_modules_8_modules_block_modules_3_modules_1_buffers_running_var_ = l_self_modules_features_modules_8_modules_block_modules_3_modules_1_parameters_weight_ = l_self_modules_features_modules_8_modules_block_modules_3_modules_1_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/mobilenetv3.py:114 in forward, code: result += input
+        # File: torchvision/models/mobilenetv3.py:114 in forward, code: result += input
         input_70 += result_3;  result_4: "f32[1, 16, 4, 4]" = input_70;  input_70 = result_3 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/mobilenetv3.py:112 in forward, code: result = self.block(input)
+        # File: torchvision/models/mobilenetv3.py:112 in forward, code: result = self.block(input)
         input_71: "f32[1, 72, 4, 4]" = torch.conv2d(result_4, l_self_modules_features_modules_9_modules_block_modules_0_modules_0_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  result_4 = l_self_modules_features_modules_9_modules_block_modules_0_modules_0_parameters_weight_ = None
         input_72: "f32[1, 72, 4, 4]" = torch.nn.functional.batch_norm(input_71, l_self_modules_features_modules_9_modules_block_modules_0_modules_1_buffers_running_mean_, l_self_modules_features_modules_9_modules_block_modules_0_modules_1_buffers_running_var_, l_self_modules_features_modules_9_modules_block_modules_0_modules_1_parameters_weight_, l_self_modules_features_modules_9_modules_block_modules_0_modules_1_parameters_bias_, False, 0.01, 0.001);  input_71 = l_self_modules_features_modules_9_modules_block_modules_0_modules_1_buffers_running_mean_ = l_self_modules_features_modules_9_modules_block_modules_0_modules_1_buffers_running_var_ = l_self_modules_features_modules_9_modules_block_modules_0_modules_1_parameters_weight_ = l_self_modules_features_modules_9_modules_block_modules_0_modules_1_parameters_bias_ = None
         input_73: "f32[1, 72, 4, 4]" = torch.nn.functional.hardswish(input_72, True);  input_72 = None
@@ -431,25 +431,25 @@ class GraphModule(torch.nn.Module):
         input_75: "f32[1, 72, 2, 2]" = torch.nn.functional.batch_norm(input_74, l_self_modules_features_modules_9_modules_block_modules_1_modules_1_buffers_running_mean_, l_self_modules_features_modules_9_modules_block_modules_1_modules_1_buffers_running_var_, l_self_modules_features_modules_9_modules_block_modules_1_modules_1_parameters_weight_, l_self_modules_features_modules_9_modules_block_modules_1_modules_1_parameters_bias_, False, 0.01, 0.001);  input_74 = l_self_modules_features_modules_9_modules_block_modules_1_modules_1_buffers_running_mean_ = l_self_modules_features_modules_9_modules_block_modules_1_modules_1_buffers_running_var_ = l_self_modules_features_modules_9_modules_block_modules_1_modules_1_parameters_weight_ = l_self_modules_features_modules_9_modules_block_modules_1_modules_1_parameters_bias_ = None
         input_76: "f32[1, 72, 2, 2]" = torch.nn.functional.hardswish(input_75, True);  input_75 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:253 in _scale, code: scale = self.avgpool(input)
+        # File: torchvision/ops/misc.py:253 in _scale, code: scale = self.avgpool(input)
         scale_30: "f32[1, 72, 1, 1]" = torch.nn.functional.adaptive_avg_pool2d(input_76, 1)
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:254 in _scale, code: scale = self.fc1(scale)
+        # File: torchvision/ops/misc.py:254 in _scale, code: scale = self.fc1(scale)
         scale_31: "f32[1, 24, 1, 1]" = torch.conv2d(scale_30, l_self_modules_features_modules_9_modules_block_modules_2_modules_fc1_parameters_weight_, l_self_modules_features_modules_9_modules_block_modules_2_modules_fc1_parameters_bias_, (1, 1), (0, 0), (1, 1), 1);  scale_30 = l_self_modules_features_modules_9_modules_block_modules_2_modules_fc1_parameters_weight_ = l_self_modules_features_modules_9_modules_block_modules_2_modules_fc1_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:255 in _scale, code: scale = self.activation(scale)
+        # File: torchvision/ops/misc.py:255 in _scale, code: scale = self.activation(scale)
         scale_32: "f32[1, 24, 1, 1]" = torch.nn.functional.relu(scale_31, inplace = False);  scale_31 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:256 in _scale, code: scale = self.fc2(scale)
+        # File: torchvision/ops/misc.py:256 in _scale, code: scale = self.fc2(scale)
         scale_33: "f32[1, 72, 1, 1]" = torch.conv2d(scale_32, l_self_modules_features_modules_9_modules_block_modules_2_modules_fc2_parameters_weight_, l_self_modules_features_modules_9_modules_block_modules_2_modules_fc2_parameters_bias_, (1, 1), (0, 0), (1, 1), 1);  scale_32 = l_self_modules_features_modules_9_modules_block_modules_2_modules_fc2_parameters_weight_ = l_self_modules_features_modules_9_modules_block_modules_2_modules_fc2_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:257 in _scale, code: return self.scale_activation(scale)
+        # File: torchvision/ops/misc.py:257 in _scale, code: return self.scale_activation(scale)
         scale_34: "f32[1, 72, 1, 1]" = torch.nn.functional.hardsigmoid(scale_33, False);  scale_33 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:261 in forward, code: return scale * input
+        # File: torchvision/ops/misc.py:261 in forward, code: return scale * input
         input_77: "f32[1, 72, 2, 2]" = scale_34 * input_76;  scale_34 = input_76 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/mobilenetv3.py:112 in forward, code: result = self.block(input)
+        # File: torchvision/models/mobilenetv3.py:112 in forward, code: result = self.block(input)
         input_78: "f32[1, 24, 2, 2]" = torch.conv2d(input_77, l_self_modules_features_modules_9_modules_block_modules_3_modules_0_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  input_77 = l_self_modules_features_modules_9_modules_block_modules_3_modules_0_parameters_weight_ = None
         input_79: "f32[1, 24, 2, 2]" = torch.nn.functional.batch_norm(input_78, l_self_modules_features_modules_9_modules_block_modules_3_modules_1_buffers_running_mean_, l_self_modules_features_modules_9_modules_block_modules_3_modules_1_buffers_running_var_, l_self_modules_features_modules_9_modules_block_modules_3_modules_1_parameters_weight_, l_self_modules_features_modules_9_modules_block_modules_3_modules_1_parameters_bias_, False, 0.01, 0.001);  input_78 = l_self_modules_features_modules_9_modules_block_modules_3_modules_1_buffers_running_mean_ = l_self_modules_features_modules_9_modules_block_modules_3_modules_1_buffers_running_var_ = l_self_modules_features_modules_9_modules_block_modules_3_modules_1_parameters_weight_ = l_self_modules_features_modules_9_modules_block_modules_3_modules_1_parameters_bias_ = None
         input_80: "f32[1, 144, 2, 2]" = torch.conv2d(input_79, l_self_modules_features_modules_10_modules_block_modules_0_modules_0_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  l_self_modules_features_modules_10_modules_block_modules_0_modules_0_parameters_weight_ = None
@@ -459,32 +459,32 @@ class GraphModule(torch.nn.Module):
         input_84: "f32[1, 144, 2, 2]" = torch.nn.functional.batch_norm(input_83, l_self_modules_features_modules_10_modules_block_modules_1_modules_1_buffers_running_mean_, l_self_modules_features_modules_10_modules_block_modules_1_modules_1_buffers_running_var_, l_self_modules_features_modules_10_modules_block_modules_1_modules_1_parameters_weight_, l_self_modules_features_modules_10_modules_block_modules_1_modules_1_parameters_bias_, False, 0.01, 0.001);  input_83 = l_self_modules_features_modules_10_modules_block_modules_1_modules_1_buffers_running_mean_ = l_self_modules_features_modules_10_modules_block_modules_1_modules_1_buffers_running_var_ = l_self_modules_features_modules_10_modules_block_modules_1_modules_1_parameters_weight_ = l_self_modules_features_modules_10_modules_block_modules_1_modules_1_parameters_bias_ = None
         input_85: "f32[1, 144, 2, 2]" = torch.nn.functional.hardswish(input_84, True);  input_84 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:253 in _scale, code: scale = self.avgpool(input)
+        # File: torchvision/ops/misc.py:253 in _scale, code: scale = self.avgpool(input)
         scale_35: "f32[1, 144, 1, 1]" = torch.nn.functional.adaptive_avg_pool2d(input_85, 1)
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:254 in _scale, code: scale = self.fc1(scale)
+        # File: torchvision/ops/misc.py:254 in _scale, code: scale = self.fc1(scale)
         scale_36: "f32[1, 40, 1, 1]" = torch.conv2d(scale_35, l_self_modules_features_modules_10_modules_block_modules_2_modules_fc1_parameters_weight_, l_self_modules_features_modules_10_modules_block_modules_2_modules_fc1_parameters_bias_, (1, 1), (0, 0), (1, 1), 1);  scale_35 = l_self_modules_features_modules_10_modules_block_modules_2_modules_fc1_parameters_weight_ = l_self_modules_features_modules_10_modules_block_modules_2_modules_fc1_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:255 in _scale, code: scale = self.activation(scale)
+        # File: torchvision/ops/misc.py:255 in _scale, code: scale = self.activation(scale)
         scale_37: "f32[1, 40, 1, 1]" = torch.nn.functional.relu(scale_36, inplace = False);  scale_36 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:256 in _scale, code: scale = self.fc2(scale)
+        # File: torchvision/ops/misc.py:256 in _scale, code: scale = self.fc2(scale)
         scale_38: "f32[1, 144, 1, 1]" = torch.conv2d(scale_37, l_self_modules_features_modules_10_modules_block_modules_2_modules_fc2_parameters_weight_, l_self_modules_features_modules_10_modules_block_modules_2_modules_fc2_parameters_bias_, (1, 1), (0, 0), (1, 1), 1);  scale_37 = l_self_modules_features_modules_10_modules_block_modules_2_modules_fc2_parameters_weight_ = l_self_modules_features_modules_10_modules_block_modules_2_modules_fc2_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:257 in _scale, code: return self.scale_activation(scale)
+        # File: torchvision/ops/misc.py:257 in _scale, code: return self.scale_activation(scale)
         scale_39: "f32[1, 144, 1, 1]" = torch.nn.functional.hardsigmoid(scale_38, False);  scale_38 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:261 in forward, code: return scale * input
+        # File: torchvision/ops/misc.py:261 in forward, code: return scale * input
         input_86: "f32[1, 144, 2, 2]" = scale_39 * input_85;  scale_39 = input_85 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/mobilenetv3.py:112 in forward, code: result = self.block(input)
+        # File: torchvision/models/mobilenetv3.py:112 in forward, code: result = self.block(input)
         input_87: "f32[1, 24, 2, 2]" = torch.conv2d(input_86, l_self_modules_features_modules_10_modules_block_modules_3_modules_0_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  input_86 = l_self_modules_features_modules_10_modules_block_modules_3_modules_0_parameters_weight_ = None
         input_88: "f32[1, 24, 2, 2]" = torch.nn.functional.batch_norm(input_87, l_self_modules_features_modules_10_modules_block_modules_3_modules_1_buffers_running_mean_, l_self_modules_features_modules_10_modules_block_modules_3_modules_1_buffers_running_var_, l_self_modules_features_modules_10_modules_block_modules_3_modules_1_parameters_weight_, l_self_modules_features_modules_10_modules_block_modules_3_modules_1_parameters_bias_, False, 0.01, 0.001);  input_87 = l_self_modules_features_modules_10_modules_block_modules_3_modules_1_buffers_running_mean_ = l_self_modules_features_modules_10_modules_block_modules_3_modules_1_buffers_running_var_ = l_self_modules_features_modules_10_modules_block_modules_3_modules_1_parameters_weight_ = l_self_modules_features_modules_10_modules_block_modules_3_modules_1_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/mobilenetv3.py:114 in forward, code: result += input
+        # File: torchvision/models/mobilenetv3.py:114 in forward, code: result += input
         input_88 += input_79;  result_5: "f32[1, 24, 2, 2]" = input_88;  input_88 = input_79 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/mobilenetv3.py:112 in forward, code: result = self.block(input)
+        # File: torchvision/models/mobilenetv3.py:112 in forward, code: result = self.block(input)
         input_89: "f32[1, 144, 2, 2]" = torch.conv2d(result_5, l_self_modules_features_modules_11_modules_block_modules_0_modules_0_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  l_self_modules_features_modules_11_modules_block_modules_0_modules_0_parameters_weight_ = None
         input_90: "f32[1, 144, 2, 2]" = torch.nn.functional.batch_norm(input_89, l_self_modules_features_modules_11_modules_block_modules_0_modules_1_buffers_running_mean_, l_self_modules_features_modules_11_modules_block_modules_0_modules_1_buffers_running_var_, l_self_modules_features_modules_11_modules_block_modules_0_modules_1_parameters_weight_, l_self_modules_features_modules_11_modules_block_modules_0_modules_1_parameters_bias_, False, 0.01, 0.001);  input_89 = l_self_modules_features_modules_11_modules_block_modules_0_modules_1_buffers_running_mean_ = l_self_modules_features_modules_11_modules_block_modules_0_modules_1_buffers_running_var_ = l_self_modules_features_modules_11_modules_block_modules_0_modules_1_parameters_weight_ = l_self_modules_features_modules_11_modules_block_modules_0_modules_1_parameters_bias_ = None
         input_91: "f32[1, 144, 2, 2]" = torch.nn.functional.hardswish(input_90, True);  input_90 = None
@@ -492,43 +492,43 @@ class GraphModule(torch.nn.Module):
         input_93: "f32[1, 144, 2, 2]" = torch.nn.functional.batch_norm(input_92, l_self_modules_features_modules_11_modules_block_modules_1_modules_1_buffers_running_mean_, l_self_modules_features_modules_11_modules_block_modules_1_modules_1_buffers_running_var_, l_self_modules_features_modules_11_modules_block_modules_1_modules_1_parameters_weight_, l_self_modules_features_modules_11_modules_block_modules_1_modules_1_parameters_bias_, False, 0.01, 0.001);  input_92 = l_self_modules_features_modules_11_modules_block_modules_1_modules_1_buffers_running_mean_ = l_self_modules_features_modules_11_modules_block_modules_1_modules_1_buffers_running_var_ = l_self_modules_features_modules_11_modules_block_modules_1_modules_1_parameters_weight_ = l_self_modules_features_modules_11_modules_block_modules_1_modules_1_parameters_bias_ = None
         input_94: "f32[1, 144, 2, 2]" = torch.nn.functional.hardswish(input_93, True);  input_93 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:253 in _scale, code: scale = self.avgpool(input)
+        # File: torchvision/ops/misc.py:253 in _scale, code: scale = self.avgpool(input)
         scale_40: "f32[1, 144, 1, 1]" = torch.nn.functional.adaptive_avg_pool2d(input_94, 1)
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:254 in _scale, code: scale = self.fc1(scale)
+        # File: torchvision/ops/misc.py:254 in _scale, code: scale = self.fc1(scale)
         scale_41: "f32[1, 40, 1, 1]" = torch.conv2d(scale_40, l_self_modules_features_modules_11_modules_block_modules_2_modules_fc1_parameters_weight_, l_self_modules_features_modules_11_modules_block_modules_2_modules_fc1_parameters_bias_, (1, 1), (0, 0), (1, 1), 1);  scale_40 = l_self_modules_features_modules_11_modules_block_modules_2_modules_fc1_parameters_weight_ = l_self_modules_features_modules_11_modules_block_modules_2_modules_fc1_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:255 in _scale, code: scale = self.activation(scale)
+        # File: torchvision/ops/misc.py:255 in _scale, code: scale = self.activation(scale)
         scale_42: "f32[1, 40, 1, 1]" = torch.nn.functional.relu(scale_41, inplace = False);  scale_41 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:256 in _scale, code: scale = self.fc2(scale)
+        # File: torchvision/ops/misc.py:256 in _scale, code: scale = self.fc2(scale)
         scale_43: "f32[1, 144, 1, 1]" = torch.conv2d(scale_42, l_self_modules_features_modules_11_modules_block_modules_2_modules_fc2_parameters_weight_, l_self_modules_features_modules_11_modules_block_modules_2_modules_fc2_parameters_bias_, (1, 1), (0, 0), (1, 1), 1);  scale_42 = l_self_modules_features_modules_11_modules_block_modules_2_modules_fc2_parameters_weight_ = l_self_modules_features_modules_11_modules_block_modules_2_modules_fc2_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:257 in _scale, code: return self.scale_activation(scale)
+        # File: torchvision/ops/misc.py:257 in _scale, code: return self.scale_activation(scale)
         scale_44: "f32[1, 144, 1, 1]" = torch.nn.functional.hardsigmoid(scale_43, False);  scale_43 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/ops/misc.py:261 in forward, code: return scale * input
+        # File: torchvision/ops/misc.py:261 in forward, code: return scale * input
         input_95: "f32[1, 144, 2, 2]" = scale_44 * input_94;  scale_44 = input_94 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/mobilenetv3.py:112 in forward, code: result = self.block(input)
+        # File: torchvision/models/mobilenetv3.py:112 in forward, code: result = self.block(input)
         input_96: "f32[1, 24, 2, 2]" = torch.conv2d(input_95, l_self_modules_features_modules_11_modules_block_modules_3_modules_0_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  input_95 = l_self_modules_features_modules_11_modules_block_modules_3_modules_0_parameters_weight_ = None
         input_97: "f32[1, 24, 2, 2]" = torch.nn.functional.batch_norm(input_96, l_self_modules_features_modules_11_modules_block_modules_3_modules_1_buffers_running_mean_, l_self_modules_features_modules_11_modules_block_modules_3_modules_1_buffers_running_var_, l_self_modules_features_modules_11_modules_block_modules_3_modules_1_parameters_weight_, l_self_modules_features_modules_11_modules_block_modules_3_modules_1_parameters_bias_, False, 0.01, 0.001);  input_96 = l_self_modules_features_modules_11_modules_block_modules_3_modules_1_buffers_running_mean_ = l_self_modules_features_modules_11_modules_block_modules_3_modules_1_buffers_running_var_ = l_self_modules_features_modules_11_modules_block_modules_3_modules_1_parameters_weight_ = l_self_modules_features_modules_11_modules_block_modules_3_modules_1_parameters_bias_ = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/mobilenetv3.py:114 in forward, code: result += input
+        # File: torchvision/models/mobilenetv3.py:114 in forward, code: result += input
         input_97 += result_5;  result_6: "f32[1, 24, 2, 2]" = input_97;  input_97 = result_5 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/mobilenetv3.py:211 in _forward_impl, code: x = self.features(x)
+        # File: torchvision/models/mobilenetv3.py:211 in _forward_impl, code: x = self.features(x)
         input_98: "f32[1, 144, 2, 2]" = torch.conv2d(result_6, l_self_modules_features_modules_12_modules_0_parameters_weight_, None, (1, 1), (0, 0), (1, 1), 1);  result_6 = l_self_modules_features_modules_12_modules_0_parameters_weight_ = None
         input_99: "f32[1, 144, 2, 2]" = torch.nn.functional.batch_norm(input_98, l_self_modules_features_modules_12_modules_1_buffers_running_mean_, l_self_modules_features_modules_12_modules_1_buffers_running_var_, l_self_modules_features_modules_12_modules_1_parameters_weight_, l_self_modules_features_modules_12_modules_1_parameters_bias_, False, 0.01, 0.001);  input_98 = l_self_modules_features_modules_12_modules_1_buffers_running_mean_ = l_self_modules_features_modules_12_modules_1_buffers_running_var_ = l_self_modules_features_modules_12_modules_1_parameters_weight_ = l_self_modules_features_modules_12_modules_1_parameters_bias_ = None
         input_100: "f32[1, 144, 2, 2]" = torch.nn.functional.hardswish(input_99, True);  input_99 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/mobilenetv3.py:213 in _forward_impl, code: x = self.avgpool(x)
+        # File: torchvision/models/mobilenetv3.py:213 in _forward_impl, code: x = self.avgpool(x)
         x: "f32[1, 144, 1, 1]" = torch.nn.functional.adaptive_avg_pool2d(input_100, 1);  input_100 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/mobilenetv3.py:214 in _forward_impl, code: x = torch.flatten(x, 1)
+        # File: torchvision/models/mobilenetv3.py:214 in _forward_impl, code: x = torch.flatten(x, 1)
         x_1: "f32[1, 144]" = torch.flatten(x, 1);  x = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/mobilenetv3.py:216 in _forward_impl, code: x = self.classifier(x)
+        # File: torchvision/models/mobilenetv3.py:216 in _forward_impl, code: x = self.classifier(x)
         input_101: "f32[1, 128]" = torch._C._nn.linear(x_1, l_self_modules_classifier_modules_0_parameters_weight_, l_self_modules_classifier_modules_0_parameters_bias_);  x_1 = l_self_modules_classifier_modules_0_parameters_weight_ = l_self_modules_classifier_modules_0_parameters_bias_ = None
         input_102: "f32[1, 128]" = torch.nn.functional.hardswish(input_101, True);  input_101 = None
         input_103: "f32[1, 128]" = torch.nn.functional.dropout(input_102, 0.2, False, True);  input_102 = None

@@ -1,31 +1,31 @@
 class <lambda>(torch.nn.Module):
     def forward(self, arg0_1: "f32[2, 3, 32, 32]", arg1_1: "f32[64, 3, 8, 8]", arg2_1: "f32[64]", arg3_1: "f32[1, 1, 64]", arg4_1: "f32[1, 17, 64]", arg5_1: "f32[64]", arg6_1: "f32[64]", arg7_1: "f32[192, 64]", arg8_1: "f32[192]", arg9_1: "f32[64, 64]", arg10_1: "f32[64]", arg11_1: "f32[64]", arg12_1: "f32[64]", arg13_1: "f32[128, 64]", arg14_1: "f32[128]", arg15_1: "f32[64, 128]", arg16_1: "f32[64]", arg17_1: "f32[64]", arg18_1: "f32[64]", arg19_1: "f32[192, 64]", arg20_1: "f32[192]", arg21_1: "f32[64, 64]", arg22_1: "f32[64]", arg23_1: "f32[64]", arg24_1: "f32[64]", arg25_1: "f32[128, 64]", arg26_1: "f32[128]", arg27_1: "f32[64, 128]", arg28_1: "f32[64]", arg29_1: "f32[64]", arg30_1: "f32[64]", arg31_1: "f32[10, 64]", arg32_1: "f32[10]"):
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/vision_transformer.py:277 in _process_input, code: x = self.conv_proj(x)
+        # File: torchvision/models/vision_transformer.py:277 in _process_input, code: x = self.conv_proj(x)
         convolution: "f32[2, 64, 4, 4]" = torch.ops.aten.convolution.default(arg0_1, arg1_1, arg2_1, [8, 8], [0, 0], [1, 1], False, [0, 0], 1);  arg0_1 = arg1_1 = arg2_1 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/vision_transformer.py:279 in _process_input, code: x = x.reshape(n, self.hidden_dim, n_h * n_w)
+        # File: torchvision/models/vision_transformer.py:279 in _process_input, code: x = x.reshape(n, self.hidden_dim, n_h * n_w)
         view: "f32[2, 64, 16]" = torch.ops.aten.view.default(convolution, [2, 64, 16]);  convolution = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/vision_transformer.py:285 in _process_input, code: x = x.permute(0, 2, 1)
+        # File: torchvision/models/vision_transformer.py:285 in _process_input, code: x = x.permute(0, 2, 1)
         permute: "f32[2, 16, 64]" = torch.ops.aten.permute.default(view, [0, 2, 1]);  view = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/vision_transformer.py:295 in forward, code: batch_class_token = self.class_token.expand(n, -1, -1)
+        # File: torchvision/models/vision_transformer.py:295 in forward, code: batch_class_token = self.class_token.expand(n, -1, -1)
         expand: "f32[2, 1, 64]" = torch.ops.aten.expand.default(arg3_1, [2, -1, -1]);  arg3_1 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/vision_transformer.py:296 in forward, code: x = torch.cat([batch_class_token, x], dim=1)
+        # File: torchvision/models/vision_transformer.py:296 in forward, code: x = torch.cat([batch_class_token, x], dim=1)
         cat: "f32[2, 17, 64]" = torch.ops.aten.cat.default([expand, permute], 1);  expand = permute = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/vision_transformer.py:156 in forward, code: input = input + self.pos_embedding
+        # File: torchvision/models/vision_transformer.py:156 in forward, code: input = input + self.pos_embedding
         add: "f32[2, 17, 64]" = torch.ops.aten.add.Tensor(cat, arg4_1);  cat = arg4_1 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/vision_transformer.py:157 in forward, code: return self.ln(self.layers(self.dropout(input)))
+        # File: torchvision/models/vision_transformer.py:157 in forward, code: return self.ln(self.layers(self.dropout(input)))
         clone: "f32[2, 17, 64]" = torch.ops.aten.clone.default(add);  add = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/vision_transformer.py:112 in forward, code: x = self.ln_1(input)
+        # File: torchvision/models/vision_transformer.py:112 in forward, code: x = self.ln_1(input)
         native_layer_norm = torch.ops.aten.native_layer_norm.default(clone, [64], arg5_1, arg6_1, 1e-06);  arg5_1 = arg6_1 = None
         getitem: "f32[2, 17, 64]" = native_layer_norm[0];  native_layer_norm = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/vision_transformer.py:113 in forward, code: x, _ = self.self_attention(x, x, x, need_weights=False)
+        # File: torchvision/models/vision_transformer.py:113 in forward, code: x, _ = self.self_attention(x, x, x, need_weights=False)
         permute_1: "f32[17, 2, 64]" = torch.ops.aten.permute.default(getitem, [1, 0, 2]);  getitem = None
         permute_2: "f32[64, 192]" = torch.ops.aten.permute.default(arg7_1, [1, 0]);  arg7_1 = None
         clone_1: "f32[17, 2, 64]" = torch.ops.aten.clone.default(permute_1, memory_format = torch.contiguous_format);  permute_1 = None
@@ -82,17 +82,17 @@ class <lambda>(torch.nn.Module):
         view_17: "f32[17, 2, 64]" = torch.ops.aten.view.default(addmm, [17, 2, 64]);  addmm = None
         permute_12: "f32[2, 17, 64]" = torch.ops.aten.permute.default(view_17, [1, 0, 2]);  view_17 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/vision_transformer.py:114 in forward, code: x = self.dropout(x)
+        # File: torchvision/models/vision_transformer.py:114 in forward, code: x = self.dropout(x)
         clone_4: "f32[2, 17, 64]" = torch.ops.aten.clone.default(permute_12);  permute_12 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/vision_transformer.py:115 in forward, code: x = x + input
+        # File: torchvision/models/vision_transformer.py:115 in forward, code: x = x + input
         add_2: "f32[2, 17, 64]" = torch.ops.aten.add.Tensor(clone_4, clone);  clone_4 = clone = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/vision_transformer.py:117 in forward, code: y = self.ln_2(x)
+        # File: torchvision/models/vision_transformer.py:117 in forward, code: y = self.ln_2(x)
         native_layer_norm_1 = torch.ops.aten.native_layer_norm.default(add_2, [64], arg11_1, arg12_1, 1e-06);  arg11_1 = arg12_1 = None
         getitem_3: "f32[2, 17, 64]" = native_layer_norm_1[0];  native_layer_norm_1 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/vision_transformer.py:118 in forward, code: y = self.mlp(y)
+        # File: torchvision/models/vision_transformer.py:118 in forward, code: y = self.mlp(y)
         view_18: "f32[34, 64]" = torch.ops.aten.view.default(getitem_3, [34, 64]);  getitem_3 = None
         permute_13: "f32[64, 128]" = torch.ops.aten.permute.default(arg13_1, [1, 0]);  arg13_1 = None
         addmm_1: "f32[34, 128]" = torch.ops.aten.addmm.default(arg14_1, view_18, permute_13);  arg14_1 = view_18 = permute_13 = None
@@ -105,14 +105,14 @@ class <lambda>(torch.nn.Module):
         view_21: "f32[2, 17, 64]" = torch.ops.aten.view.default(addmm_2, [2, 17, 64]);  addmm_2 = None
         clone_6: "f32[2, 17, 64]" = torch.ops.aten.clone.default(view_21);  view_21 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/vision_transformer.py:119 in forward, code: return x + y
+        # File: torchvision/models/vision_transformer.py:119 in forward, code: return x + y
         add_3: "f32[2, 17, 64]" = torch.ops.aten.add.Tensor(add_2, clone_6);  add_2 = clone_6 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/vision_transformer.py:112 in forward, code: x = self.ln_1(input)
+        # File: torchvision/models/vision_transformer.py:112 in forward, code: x = self.ln_1(input)
         native_layer_norm_2 = torch.ops.aten.native_layer_norm.default(add_3, [64], arg17_1, arg18_1, 1e-06);  arg17_1 = arg18_1 = None
         getitem_6: "f32[2, 17, 64]" = native_layer_norm_2[0];  native_layer_norm_2 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/vision_transformer.py:113 in forward, code: x, _ = self.self_attention(x, x, x, need_weights=False)
+        # File: torchvision/models/vision_transformer.py:113 in forward, code: x, _ = self.self_attention(x, x, x, need_weights=False)
         permute_15: "f32[17, 2, 64]" = torch.ops.aten.permute.default(getitem_6, [1, 0, 2]);  getitem_6 = None
         permute_16: "f32[64, 192]" = torch.ops.aten.permute.default(arg19_1, [1, 0]);  arg19_1 = None
         clone_7: "f32[17, 2, 64]" = torch.ops.aten.clone.default(permute_15, memory_format = torch.contiguous_format);  permute_15 = None
@@ -169,17 +169,17 @@ class <lambda>(torch.nn.Module):
         view_38: "f32[17, 2, 64]" = torch.ops.aten.view.default(addmm_3, [17, 2, 64]);  addmm_3 = None
         permute_26: "f32[2, 17, 64]" = torch.ops.aten.permute.default(view_38, [1, 0, 2]);  view_38 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/vision_transformer.py:114 in forward, code: x = self.dropout(x)
+        # File: torchvision/models/vision_transformer.py:114 in forward, code: x = self.dropout(x)
         clone_10: "f32[2, 17, 64]" = torch.ops.aten.clone.default(permute_26);  permute_26 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/vision_transformer.py:115 in forward, code: x = x + input
+        # File: torchvision/models/vision_transformer.py:115 in forward, code: x = x + input
         add_5: "f32[2, 17, 64]" = torch.ops.aten.add.Tensor(clone_10, add_3);  clone_10 = add_3 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/vision_transformer.py:117 in forward, code: y = self.ln_2(x)
+        # File: torchvision/models/vision_transformer.py:117 in forward, code: y = self.ln_2(x)
         native_layer_norm_3 = torch.ops.aten.native_layer_norm.default(add_5, [64], arg23_1, arg24_1, 1e-06);  arg23_1 = arg24_1 = None
         getitem_9: "f32[2, 17, 64]" = native_layer_norm_3[0];  native_layer_norm_3 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/vision_transformer.py:118 in forward, code: y = self.mlp(y)
+        # File: torchvision/models/vision_transformer.py:118 in forward, code: y = self.mlp(y)
         view_39: "f32[34, 64]" = torch.ops.aten.view.default(getitem_9, [34, 64]);  getitem_9 = None
         permute_27: "f32[64, 128]" = torch.ops.aten.permute.default(arg25_1, [1, 0]);  arg25_1 = None
         addmm_4: "f32[34, 128]" = torch.ops.aten.addmm.default(arg26_1, view_39, permute_27);  arg26_1 = view_39 = permute_27 = None
@@ -192,17 +192,17 @@ class <lambda>(torch.nn.Module):
         view_42: "f32[2, 17, 64]" = torch.ops.aten.view.default(addmm_5, [2, 17, 64]);  addmm_5 = None
         clone_12: "f32[2, 17, 64]" = torch.ops.aten.clone.default(view_42);  view_42 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/vision_transformer.py:119 in forward, code: return x + y
+        # File: torchvision/models/vision_transformer.py:119 in forward, code: return x + y
         add_6: "f32[2, 17, 64]" = torch.ops.aten.add.Tensor(add_5, clone_12);  add_5 = clone_12 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/vision_transformer.py:157 in forward, code: return self.ln(self.layers(self.dropout(input)))
+        # File: torchvision/models/vision_transformer.py:157 in forward, code: return self.ln(self.layers(self.dropout(input)))
         native_layer_norm_4 = torch.ops.aten.native_layer_norm.default(add_6, [64], arg29_1, arg30_1, 1e-06);  add_6 = arg29_1 = arg30_1 = None
         getitem_12: "f32[2, 17, 64]" = native_layer_norm_4[0];  native_layer_norm_4 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/vision_transformer.py:301 in forward, code: x = x[:, 0]
+        # File: torchvision/models/vision_transformer.py:301 in forward, code: x = x[:, 0]
         select_6: "f32[2, 64]" = torch.ops.aten.select.int(getitem_12, 1, 0);  getitem_12 = None
 
-        # File: /opt/torch/.venv/lib/python3.12/site-packages/torchvision/models/vision_transformer.py:303 in forward, code: x = self.heads(x)
+        # File: torchvision/models/vision_transformer.py:303 in forward, code: x = self.heads(x)
         permute_29: "f32[64, 10]" = torch.ops.aten.permute.default(arg31_1, [1, 0]);  arg31_1 = None
         addmm_6: "f32[2, 10]" = torch.ops.aten.addmm.default(arg32_1, select_6, permute_29);  arg32_1 = select_6 = permute_29 = None
         return (addmm_6,)
