@@ -2237,39 +2237,62 @@ static int do_cat(fz *z, int node)
 	return 0;
 }
 
+/* A new ew kernel NAME over `shape`; the caller adds its loads and store. */
+static int ew_kern(fz *z, int node, const char *name, int ndim,
+		   const int64_t *shape)
+{
+	npu_kir *ir = z->ir;
+	int k = new_kern(z, NPU_KK_EW, node);
+
+	if (k < 0)
+		return -1;
+	free(ir->k[k].name);
+	ir->k[k].name = strdup(name);
+	ir->k[k].ndim = ndim;
+	memcpy(ir->k[k].shape, shape, (size_t)ndim * sizeof *shape);
+	return k;
+}
+
+/* A load of value v in kernel k, broadcast to the kernel's shape. */
+static int ew_load(fz *z, int k, int v, int node)
+{
+	npu_kir *ir = z->ir;
+	int64_t sst[NPU_MAX_DIMS];
+	int o;
+
+	bcast_strides(&ir->v[v], ir->k[k].ndim, ir->k[k].shape, sst);
+	ir->v[root_of(ir, v)].needed = 1;
+	o = npu_kir_opnd(&ir->k[k], root_of(ir, v), 0, ir->v[v].off, sst);
+	return o < 0 ? -1 : xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node);
+}
+
+/* Stores x into value dst at offset off with strides st; ends kernel k. */
+static int ew_store(fz *z, int k, int x, int dst, int64_t off,
+		    const int64_t *st, int node)
+{
+	npu_kir *ir = z->ir;
+	int o = x < 0 ? -1 : npu_kir_opnd(&ir->k[k], dst, 1, off, st);
+	npu_xins sx = { .op = NPU_X_STORE, .a = x, .b = o, .node = node };
+
+	if (o < 0 || npu_kir_x(&ir->k[k], sx) < 0)
+		return npu_errf(z->e, "out of memory");
+	ir->v[dst].producer = k;
+	close_cur(z);
+	return 0;
+}
+
 /* An ew kernel over `shape` that stores constant f, or value src (read
  * through its strides), into value dst at offset off with strides st. */
 static int fill_kern(fz *z, int node, const char *name, int ndim,
 		     const int64_t *shape, int src, double f, int dst,
 		     int64_t off, const int64_t *st)
 {
-	npu_kir *ir = z->ir;
-	int k, x, o;
-	int64_t sst[NPU_MAX_DIMS];
+	int k = ew_kern(z, node, name, ndim, shape);
 
-	if ((k = new_kern(z, NPU_KK_EW, node)) < 0)
+	if (k < 0)
 		return -1;
-	free(ir->k[k].name);
-	ir->k[k].name = strdup(name);
-	ir->k[k].ndim = ndim;
-	memcpy(ir->k[k].shape, shape, (size_t)ndim * sizeof *shape);
-	if (src < 0) {
-		x = xadd(z, k, NPU_X_CONST, 0, 0, 0, 0, (float)f, node);
-	} else {
-		bcast_strides(&ir->v[src], ndim, shape, sst);
-		ir->v[root_of(ir, src)].needed = 1;
-		o = npu_kir_opnd(&ir->k[k], root_of(ir, src), 0, ir->v[src].off, sst);
-		x = xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node);
-	}
-	o = npu_kir_opnd(&ir->k[k], dst, 1, off, st);
-	if (o < 0 || x < 0)
-		return npu_errf(z->e, "out of memory");
-	npu_xins sx = { .op = NPU_X_STORE, .a = x, .b = o, .node = node };
-	if (npu_kir_x(&ir->k[k], sx) < 0)
-		return npu_errf(z->e, "out of memory");
-	ir->v[dst].producer = k;
-	close_cur(z);
-	return 0;
+	return ew_store(z, k, src < 0 ? xadd(z, k, NPU_X_CONST, 0, 0, 0, 0, (float)f, node)
+				 : ew_load(z, k, src, node), dst, off, st, node);
 }
 
 /* An ew kernel over `shape` storing a + b (values read through their own
@@ -2278,33 +2301,14 @@ static int add_kern(fz *z, int node, const char *name, int ndim,
 		    const int64_t *shape, int a, int b, int dst, int64_t off,
 		    const int64_t *st)
 {
-	npu_kir *ir = z->ir;
-	int src[2] = { a, b }, l[2], k, x, o;
-	int64_t sst[NPU_MAX_DIMS];
+	int k = ew_kern(z, node, name, ndim, shape), la, lb;
 
-	if ((k = new_kern(z, NPU_KK_EW, node)) < 0)
+	if (k < 0)
 		return -1;
-	free(ir->k[k].name);
-	ir->k[k].name = strdup(name);
-	ir->k[k].ndim = ndim;
-	memcpy(ir->k[k].shape, shape, (size_t)ndim * sizeof *shape);
-	for (int i = 0; i < 2; i++) {
-		bcast_strides(&ir->v[src[i]], ndim, shape, sst);
-		ir->v[root_of(ir, src[i])].needed = 1;
-		o = npu_kir_opnd(&ir->k[k], root_of(ir, src[i]), 0, ir->v[src[i]].off, sst);
-		if (o < 0 || (l[i] = xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node)) < 0)
-			return npu_errf(z->e, "out of memory");
-	}
-	x = xadd(z, k, NPU_X_BIN, NPU_OP_VADD, l[0], l[1], 0, 0, node);
-	o = npu_kir_opnd(&ir->k[k], dst, 1, off, st);
-	if (o < 0 || x < 0)
+	if ((la = ew_load(z, k, a, node)) < 0 || (lb = ew_load(z, k, b, node)) < 0)
 		return npu_errf(z->e, "out of memory");
-	npu_xins sx = { .op = NPU_X_STORE, .a = x, .b = o, .node = node };
-	if (npu_kir_x(&ir->k[k], sx) < 0)
-		return npu_errf(z->e, "out of memory");
-	ir->v[dst].producer = k;
-	close_cur(z);
-	return 0;
+	return ew_store(z, k, xadd(z, k, NPU_X_BIN, NPU_OP_VADD, la, lb, 0, 0, node),
+			dst, off, st, node);
 }
 
 /* The view of value v that takes [at, at + len) along dim. */
