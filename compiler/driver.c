@@ -11,6 +11,7 @@
 #include "compiler/driver.h"
 #include "compiler/dyn.h"
 #include "compiler/ref.h"
+#include "isa/afile.h"
 #include "isa/isa.h"
 
 static const char *const stage_names[NPU_NSTAGE] = {
@@ -698,10 +699,16 @@ static void report_ops_json(const npu_ccresult *r, FILE *f)
 int npu_cc_report_json(const npu_ccresult *r, const char *path, npu_err *e)
 {
 	const npu_kir *ir = &r->ir;
-	FILE *f = fopen(path, "w");
+	npu_afile af;
+	FILE *f;
 
-	if (!f)
-		return npu_errf(e, "%s: cannot open for writing", path);
+	/* whole or not at all, like the program written next to it */
+	if (npu_afile_open(&af, path, e) < 0)
+		return -1;
+	if (!(f = npu_afile_stdio(&af, e))) {
+		npu_afile_abort(&af);
+		return -1;
+	}
 	fputc('{', f);
 	report_ops_json(r, f);
 	fprintf(f, "\"kernels\": [");
@@ -760,7 +767,5 @@ int npu_cc_report_json(const npu_ccresult *r, const char *path, npu_err *e)
 	fprintf(f, ", \"spills\": %d, \"arena_bytes\": %llu, \"arena_peak\": %llu}\n",
 		r->spills, (unsigned long long)ir->arena_bytes,
 		(unsigned long long)ir->arena_peak);
-	if (fclose(f))
-		return npu_errf(e, "%s: write error", path);
-	return 0;
+	return npu_afile_commit(&af, e);
 }
