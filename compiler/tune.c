@@ -1176,6 +1176,7 @@ static int simulate(const npu_ccresult *r, int64_t *cycles, int64_t *bytes,
 	npu_sim *s;
 
 	so.timing_only = 1;
+	so.no_timeline = 1;
 	if (!(s = npu_sim_new(&r->prog, &r->t, &so, e)))
 		return -1;
 	if (npu_sim_run(s, e) != 0) {
@@ -1221,6 +1222,7 @@ static int simulate_sigs(const gctx *g, const npu_ccresult *r, const int *si,
 				}
 	}
 	so.timing_only = 1;
+	so.no_timeline = 1;
 	if (!(s = npu_sim_new(&r->prog, &r->t, &so, e)) || npu_sim_run(s, e) != 0) {
 		npu_sim_free(s);
 		free(owner);

@@ -410,6 +410,8 @@ int npu_cmd_run(int argc, char **argv)
 	so.timing_only = o.timing_only;
 	so.max_cycles = o.max_cycles;
 	so.trace_resolution = o.trace_res;
+	/* without --trace nobody reads the timeline (the summary is sums) */
+	so.no_timeline = !o.trace;
 	s = npu_sim_new(&p, &t, &so, &e);
 	if (!s) {
 		fprintf(stderr, "npusim run: %s: %s\n", o.prog, e.msg);

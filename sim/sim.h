@@ -44,6 +44,12 @@ typedef struct npu_sim_opts {
 	 * appearance; an interval of Q cycles or more stays one row); 0 picks
 	 * Q automatically so that a run writes at most about max(4096, insns / 64) rows. */
 	uint64_t trace_resolution;
+	/* Keep no timeline: the per-state and per-kernel sums are the same,
+	 * but npu_sim_intervals() returns none and npu_sim_write_trace()
+	 * refuses.  For runs that write no trace (sweeps): the timeline grows
+	 * with the program (a few intervals per instruction), this keeps the
+	 * run's memory constant. */
+	int no_timeline;
 } npu_sim_opts;
 
 /* One stretch of a unit's timeline, [start, end), in one state. */
@@ -116,7 +122,8 @@ const npu_sim_fault *npu_sim_fault_info(const npu_sim *s); /* NULL if none */
 /* The recorded timeline of a unit: intervals in time order that tile
  * [0, total_cycles) exactly once the run is over.  The array is built on
  * each call (the simulator keeps a packed form) and lives until the next
- * call for that unit or npu_sim_free(). */
+ * call for that unit or npu_sim_free().  None (0) when the run kept no
+ * timeline (npu_sim_opts.no_timeline). */
 size_t npu_sim_intervals(npu_sim *s, int unit, const npu_sim_interval **out);
 
 /* Kernel executions, in start order (trace rows). */
@@ -132,6 +139,7 @@ size_t npu_sim_dmas(const npu_sim *s, const npu_trace_dma **out);
 /*
  * Appends the run's rows (kernel executions, activity without idle, DMA
  * transfers, counters) to a trace whose run npu_trace_begin() started.
+ * An error when the run kept no timeline.
  */
 int npu_sim_write_trace(const npu_sim *s, npu_trace *t, npu_err *e);
 

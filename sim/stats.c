@@ -38,6 +38,13 @@ static void append(npu_sim *s, sim_unit *u, uint64_t b, int state, uint32_t kx)
 
 void sim_rec_push(npu_sim *s, sim_unit *u, uint64_t key, uint64_t b)
 {
+	if (s->o.no_timeline && u->niv) {
+		/* the last interval is overwritten: sim_rec merges into
+		 * iv[niv - 1], so that slot must hold the newest one */
+		u->iv[u->niv - 1] = key | b;
+		u->last_key = key;
+		return;
+	}
 	if (sim_grow((void **)&u->iv, &u->civ, u->niv + 1, sizeof *u->iv) < 0) {
 		s->oom = 1;
 		return;
@@ -227,6 +234,8 @@ int npu_sim_write_trace(const npu_sim *s, npu_trace *t, npu_err *e)
 #undef C
 	};
 
+	if (s->o.no_timeline)
+		return npu_errf(e, "the run kept no timeline to trace (no_timeline)");
 	for (size_t k = 0; k < s->nkx; k++)
 		if (npu_trace_kernel_exec(t, &s->kx[k], e) < 0)
 			return -1;
@@ -274,7 +283,7 @@ size_t npu_sim_intervals(npu_sim *s, int unit, const npu_sim_interval **out)
 	uint64_t start = 0;
 
 	*out = NULL;
-	if (unit < 0 || unit >= s->nunits)
+	if (unit < 0 || unit >= s->nunits || s->o.no_timeline)
 		return 0;
 	u = &s->u[unit];
 	free(u->ivx);

@@ -53,7 +53,7 @@ static void target(npu_target *t, int os)
 
 static uint64_t run(const npu_prog *p, const npu_target *t, int timing_only)
 {
-	npu_sim_opts o = { timing_only, 200000, 0 };
+	npu_sim_opts o = { .timing_only = timing_only, .max_cycles = 200000 };
 	npu_err e = { "" };
 	npu_sim *s = npu_sim_new(p, t, &o, &e);
 	uint64_t total;
