@@ -141,6 +141,25 @@ static int literal(const char *s, npu_gval *v)
 
 /* ---- meta inference ---------------------------------------------- */
 
+static int is_num(const npu_gval *v, double x)
+{
+	return (v->kind == NPU_GV_INT && v->u.i == x) ||
+	       (v->kind == NPU_GV_FLOAT && v->u.f == x);
+}
+
+/* Is v a list of n ints all equal to k (k < 0: any values)? */
+static int ints_are(const npu_gval *v, int n, int64_t k)
+{
+	if (v->kind != NPU_GV_LIST || v->u.list.n != n)
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (v->u.list.v[i].kind != NPU_GV_INT ||
+		    (k >= 0 && v->u.list.v[i].u.i != k) || v->u.list.v[i].u.i < 1)
+			return 0;
+	return 1;
+}
+
+
 static int dt_rank(int dt)
 {
 	switch (dt) {
@@ -285,6 +304,53 @@ static int infer_mm(dcx *d, const npu_gval *a, int na, npu_gmeta *m)
 	return 0;
 }
 
+static int infer_permute(dcx *d, const npu_gval *a, int na, npu_gmeta *m)
+{
+	const npu_gmeta *x = na > 1 ? node_meta(d, &a[0]) : NULL;
+	int64_t s[NPU_MAX_DIMS], o[NPU_MAX_DIMS];
+	int nd, seen = 0;
+
+	if (!x || (nd = npu_gmeta_shape(x, s)) < 0 || a[1].kind != NPU_GV_LIST ||
+	    a[1].u.list.n != nd)
+		return fail(d, "%s", "permute of unknown shape");
+	for (int i = 0; i < nd; i++) {
+		int64_t k = a[1].u.list.v[i].u.i;
+		if (a[1].u.list.v[i].kind != NPU_GV_INT || k < 0 || k >= nd ||
+		    seen & 1 << k)
+			return fail(d, "%s", "bad permutation");
+		seen |= 1 << k;
+		o[i] = s[k];
+	}
+	npu_gmeta_set(m, x->dtype, nd, o);
+	return 0;
+}
+
+/* 2-d, not transposed: (input, weight, bias, stride, padding, dilation,
+ * transposed, output_padding, groups). */
+static int infer_conv(dcx *d, const npu_gval *a, int na, npu_gmeta *m)
+{
+	const npu_gmeta *x = na > 1 ? node_meta(d, &a[0]) : NULL;
+	const npu_gmeta *w = na > 1 ? node_meta(d, &a[1]) : NULL;
+	int64_t sx[NPU_MAX_DIMS], sw[NPU_MAX_DIMS], o[4];
+
+	if (!x || !w || na < 9 || npu_gmeta_shape(x, sx) != 4 ||
+	    npu_gmeta_shape(w, sw) != 4 || !ints_are(&a[3], 2, -1) ||
+	    a[4].kind != NPU_GV_LIST || a[4].u.list.n != 2 ||
+	    !ints_are(&a[5], 2, -1) || !is_num(&a[8], 1) || sx[1] != sw[1])
+		return fail(d, "%s", "convolution of unknown shapes");
+	o[0] = sx[0];
+	o[1] = sw[0];
+	for (int i = 0; i < 2; i++) {
+		int64_t st = a[3].u.list.v[i].u.i, dl = a[5].u.list.v[i].u.i;
+		int64_t span = sx[2 + i] + 2 * a[4].u.list.v[i].u.i - dl * (sw[2 + i] - 1) - 1;
+		if (span < 0)
+			return fail(d, "%s", "convolution window larger than its input");
+		o[2 + i] = span / st + 1;
+	}
+	npu_gmeta_set(m, x->dtype, 4, o);
+	return 0;
+}
+
 static int infer(dcx *d, int aop, const npu_gval *a, int na,
 		 const npu_gkwarg *kw, int nkw, npu_gmeta *m)
 {
@@ -295,6 +361,10 @@ static int infer(dcx *d, int aop, const npu_gval *a, int na,
 		return infer_view(d, a, na, m);
 	case NPU_AOP_MM:
 		return infer_mm(d, a, na, m);
+	case NPU_AOP_PERMUTE:
+		return infer_permute(d, a, na, m);
+	case NPU_AOP_CONV:
+		return infer_conv(d, a, na, m);
 	case NPU_AOP_MEAN_DIM: case NPU_AOP_SUM_DIM: case NPU_AOP_AMAX:
 	case NPU_AOP_AMIN:
 		return infer_reduce(d, a, na, kw, nkw, m);
@@ -312,11 +382,6 @@ static int eval(dcx *d, lex *l, scope *s, npu_gval *out);
 static int expand(dcx *d, const dentry *en, int out_k, const npu_gval *a,
 		  int na, const npu_gkwarg *kw, int nkw, npu_gval *res);
 
-static int is_num(const npu_gval *v, double x)
-{
-	return (v->kind == NPU_GV_INT && v->u.i == x) ||
-	       (v->kind == NPU_GV_FLOAT && v->u.f == x);
-}
 
 /* The identities of decomp.def's header: none operands, *1, +0, -0, /1.
  * Returns 1 with *res set when one applies. */
@@ -434,6 +499,19 @@ static int eval_args(dcx *d, lex *l, scope *s, npu_gval *a, int *na,
 	return accept(l, ')') ? 0 : fail(d, "%s", "decomp.def: ')' expected");
 }
 
+/* @cbwd_w(x, stride, transposed, groups): grad_weight's convolution
+ * strides by the forward dilation and dilates by the forward stride, so
+ * only stride 1 is native.  x itself when it is. */
+static int cbwd_w(dcx *d, npu_gval *a, int na, npu_gval *res)
+{
+	const npu_gmeta *x = na > 0 ? node_meta(d, &a[0]) : NULL;
+
+	if (!x || x->ndim != 4 || na < 4 || !ints_are(&a[1], 2, 1) ||
+	    a[2].kind != NPU_GV_BOOL || a[2].u.b || !is_num(&a[3], 1))
+		return fail(d, "%s", "grad_weight of a strided, transposed, grouped or not 2-d convolution");
+	return npu_gval_copy(res, &a[0]) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
+}
+
 static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 		   npu_gval *res)
 {
@@ -507,6 +585,10 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 		return npu_gv_ints(res, shp, nd - 1) < 0 ?
 		       npu_errf(d->pc->e, "out of memory") : 0;
 	}
+	if (!strcmp(name, "cbwd_w"))          /* (x, stride, transposed, groups) */
+		return cbwd_w(d, a, na, res);
+	if (!strcmp(name, "fail"))
+		return fail(d, "%s", "a result that is not expanded is used");
 	return fail(d, "decomp.def: unknown builtin @%s", name);
 }
 
@@ -708,11 +790,15 @@ static int decomp_node(pass_cx *pc, npu_gedit *ge, int i, const dentry *en)
 	dcx d = { pc, ge, i, 0, 0, "" };
 	npu_gnode *n = npu_gedit_node(ge, i);
 	const int *u;
-	int nu, *users = NULL, rc = 0;
+	int nu, *users = NULL, rc = 0, t0 = 0;
 	scope s;
 	char *name = n->name;
 
-	if (!n->nmeta || n->meta[0].kind != NPU_GM_TENSOR)
+	/* the first tensor result gives the dtype (convolution_backward's
+	 * grad_input may be None) */
+	while (t0 < n->nmeta && n->meta[t0].kind != NPU_GM_TENSOR)
+		t0++;
+	if (t0 == n->nmeta || (t0 && !n->multi))
 		return 0;
 	rc = bind_params(&d, en, n->args, n->nargs, n->kwargs, n->nkwargs, &s);
 	if (!rc && !wanted(en, &s)) {
@@ -720,9 +806,9 @@ static int decomp_node(pass_cx *pc, npu_gedit *ge, int i, const dentry *en)
 		return 0;
 	}
 	scope_free(&s);
-	if (n->meta[0].dtype != NPU_DT_F32 && n->meta[0].dtype != NPU_DT_F64)
+	if (n->meta[t0].dtype != NPU_DT_F32 && n->meta[t0].dtype != NPU_DT_F64)
 		return pass_note(pc, name, "kept %s (%s: computed in opmath)",
-				 name, npu_dtype_torch(n->meta[0].dtype));
+				 name, npu_dtype_torch(n->meta[t0].dtype));
 	if (!n->multi) {
 		if (!rc)
 			rc = replace_output(&d, en, i, 0, i, &n->meta[0]);

@@ -8,9 +8,10 @@
  *           + flops / flops_per_cycle, rounded up
  * with flops estimated from the op name and shapes: 2*M*N*K for matrix
  * products (an op whose name contains "mm", "matmul" or "linear": M*N the
- * output's elements, K the last dimension of the first input), no flops
- * for pure data movement ("copy", "fill"), one per output element for
- * everything else.
+ * output's elements, K the last dimension of the first input), as many
+ * for convolutions and each gradient of convolution_backward (see
+ * conv_flops), no flops for pure data movement ("copy", "fill"), one per
+ * output element for everything else.
  */
 #include "config.h"
 
@@ -124,6 +125,33 @@ npu_hostop_fn npu_sim_find_hostop(const char *name)
 	return i < 0 ? NULL : hostops[i].fn;
 }
 
+/*
+ * A convolution: 2 * (output elements) * (weight elements per output
+ * channel).  convolution_backward (grad_output, input, weight): as much
+ * for grad_input and for grad_weight each (the outputs of the input's and
+ * of the weight's sizes), one per grad_output element for grad_bias.
+ */
+static uint64_t conv_flops(const npu_prog *p, const npu_hostcall *hc, uint64_t out)
+{
+	const npu_buf *w, *go;
+	uint64_t per, f = 0, ng;
+
+	if (!strstr(hc->op, "backward")) {
+		w = &p->bufs[hc->args[1]];
+		per = w->ndim ? npu_numel(w->ndim, w->shape) / (uint64_t)(w->shape[0] ? w->shape[0] : 1) : 1;
+		return 2 * out * per;
+	}
+	if (hc->nin < 3)
+		return out;
+	go = &p->bufs[hc->args[0]];
+	w = &p->bufs[hc->args[2]];
+	per = w->ndim ? npu_numel(w->ndim, w->shape) / (uint64_t)(w->shape[0] ? w->shape[0] : 1) : 1;
+	ng = npu_numel(go->ndim, go->shape);
+	for (uint32_t i = hc->nin; i < hc->nargs; i++)
+		f += p->bufs[hc->args[i]].ndim == 1 ? ng : 2 * ng * per;
+	return f;
+}
+
 uint64_t npu_sim_host_flops(const npu_prog *p, const npu_hostcall *hc)
 {
 	uint64_t out = 0;
@@ -134,6 +162,8 @@ uint64_t npu_sim_host_flops(const npu_prog *p, const npu_hostcall *hc)
 		const npu_buf *b = &p->bufs[hc->args[i]];
 		out += npu_numel(b->ndim, b->shape);
 	}
+	if (strstr(hc->op, "convolution") && hc->nin > 1)
+		return conv_flops(p, hc, out);
 	if ((strstr(hc->op, "mm") || strstr(hc->op, "matmul") ||
 	     strstr(hc->op, "linear")) && hc->nin > 0) {
 		const npu_buf *a = &p->bufs[hc->args[0]];

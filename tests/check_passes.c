@@ -623,6 +623,63 @@ START_TEST(decompositions)
 }
 END_TEST
 
+/* convolution_backward(go, x, w) of a 3x3 convolution with the given
+ * stride, padding and dilation, its results read through getitem; m0
+ * ("true"/"false") asks for grad_input, gi0 its meta, out0 "" or the
+ * output of it. */
+#define CBWD(...) CBWD_(__VA_ARGS__)
+#define CBWD_(st, pd, dl, oh, m0, gi0, gicall, out0) GRAPH(PH("go", F32(2, 4, oh, oh)) "," \
+	PH("x", F32(2, 3, 9, 9)) "," PH("w", F32(4, 3, 3, 3)) \
+	CALL("cb", "aten.convolution_backward.default", "[" N("go") "," N("x") \
+	     "," N("w") ", [4], [" #st "," #st "], [" #pd "," #pd "], [" #dl "," \
+	     #dl "], false, [0, 0], 1, [" m0 ", true, true]]", \
+	     "[" gi0 "," F32(4, 3, 3, 3) "," F32(4) "]") \
+	gicall \
+	CALL("gw", "_operator.getitem", "[" N("cb") ", 1]", F32(4, 3, 3, 3)) \
+	CALL("gb", "_operator.getitem", "[" N("cb") ", 2]", F32(4)) \
+	OUT("[" out0 N("gw") "," N("gb") "]"))
+#define NOGI "false", "{\"scalar\":null}", "", ""
+#define GI "true", F32(2, 3, 9, 9), \
+	CALL("gi", "_operator.getitem", "[" N("cb") ", 0]", F32(2, 3, 9, 9)), N("gi") ","
+
+/* convolution_backward's grad_weight (a convolution of the transposed
+ * operands) and grad_bias (a sum) replace it when the forward stride is
+ * 1 (dilation 2 here, so grad_weight's convolution strides by 2); the
+ * values equal the reference's for the op; with stride 2, or when
+ * grad_input is read, the op stays. */
+START_TEST(conv_backward_decomposed)
+{
+	static const struct {
+		const char *json;
+		int kept;
+	} c[] = {
+		{ CBWD(1, 2, 2, 9, NOGI), 0 },
+		{ CBWD(1, 1, 1, 9, NOGI), 0 },
+		{ CBWD(2, 1, 1, 5, NOGI), 1 },
+		{ CBWD(1, 1, 1, 9, GI), 1 },
+	};
+
+	for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+		npu_graph *g = parse(c[i].json);
+		npu_passlog log;
+		env s;
+		char what[64];
+
+		snprintf(what, sizeof what, "convolution_backward %zu", i);
+		env_random(&s, g);
+		roundtrip(what, g, &s, &log, 1e-9);
+		ck_assert_msg(count_aop(g, NPU_AOP_CONV_BWD) == c[i].kept, "%s", what);
+		ck_assert_int_eq(count_aop(g, NPU_AOP_CONV), !c[i].kept);
+		ck_assert_int_eq(npu_passlog_count(&log, NPU_PASS_DECOMP,
+						   "decomposed cb (aten.convolution_backward"),
+				 !c[i].kept);
+		npu_passlog_free(&log);
+		env_free(&s);
+		npu_graph_free(g);
+	}
+}
+END_TEST
+
 #define AOT(flags) ",\"aot\":{\"input_mutates_data\":[" flags "]," \
 	"\"num_mutated_inputs_returned_first\":1}"
 #define GRAPH_AOT(nodes, flags) "{\"format\":\"fxgraph\",\"version\":1," \
@@ -797,6 +854,7 @@ static Suite *passes_suite(void)
 	tcase_add_test(tc, noop_views_removed);
 	tcase_add_test(tc, layout_canonical);
 	tcase_add_test(tc, decompositions);
+	tcase_add_test(tc, conv_backward_decomposed);
 	tcase_add_test(tc, mutated_inputs_kept);
 	tcase_add_test(tc, log_formats);
 	tcase_add_test(tc, normargs_canonical);
