@@ -2295,6 +2295,77 @@ static int fill_kern(fz *z, int node, const char *name, int ndim,
 				 : ew_load(z, k, src, node), dst, off, st, node);
 }
 
+/*
+ * slice_scatter and select_scatter: self copied into the result, then
+ * src into the result's slice (offset start * stride[dim], stride
+ * step * stride[dim]; select drops the dim), as two copy kernels in that
+ * order, like a padded copy.  Bounds as PyTorch clamps them.
+ */
+static int do_scatter(fz *z, int node)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	int sel = n->aop == NPU_AOP_SELECT_SCATTER, x, src, out, nd = 0;
+	double dd = 0, a = 0, b = (double)INT64_MAX, c = 1;
+	int64_t d, start, end, step, sst[NPU_MAX_DIMS], ssh[NPU_MAX_DIMS], len;
+	char nm[300];
+
+	if (!m || n->nargs < 2 || n->args[0].kind != NPU_GV_NODE ||
+	    n->args[1].kind != NPU_GV_NODE || !vecok(m->dtype) ||
+	    (x = node_val(z, n->args[0].u.node)) < 0 ||
+	    (src = node_val(z, n->args[1].u.node)) < 0 ||
+	    ir->v[x].ndim != m->ndim || !m->ndim || ir->v[x].dtype != m->dtype ||
+	    ir->v[src].dtype != m->dtype ||
+	    (n->nargs > 2 && gnum(&n->args[2], &dd)) ||
+	    (n->nargs > 3 && n->args[3].kind != NPU_GV_NONE && gnum(&n->args[3], &a)) ||
+	    (!sel && n->nargs > 4 && n->args[4].kind != NPU_GV_NONE && gnum(&n->args[4], &b)) ||
+	    (!sel && n->nargs > 5 && gnum(&n->args[5], &c)) || c < 1)
+		return host_kern(z, node, "scatter of this form");
+	d = wrapdim((int64_t)dd, m->ndim);
+	len = ir->v[x].shape[d];
+	start = (int64_t)a;
+	end = sel ? start + 1 : b >= (double)INT64_MAX ? len : (int64_t)b;
+	step = (int64_t)c;
+	if (sel && start < 0)
+		start += len, end += len;
+	if (start < 0)
+		start = start + len < 0 ? 0 : start + len;
+	if (end < 0)
+		end = end + len < 0 ? 0 : end + len;
+	start = start > len ? len : start;
+	end = end > len ? len : end < start ? start : end;
+	if (sel && start >= len)
+		return host_kern(z, node, "select_scatter index out of range");
+	if ((out = meta_val(z, node, 0, n->name)) < 0)
+		return -1;
+	ir->v[out].needed = 1;
+	snprintf(nm, sizeof nm, "%s.self", n->name);
+	if (fill_kern(z, node, nm, m->ndim, ir->v[x].shape, x, 0, out, 0,
+		      ir->v[out].stride) < 0)
+		return -1;
+	for (int i = 0; i < m->ndim; i++) {
+		if (sel && i == d)
+			continue;
+		ssh[nd] = i == d ? (end - start + step - 1) / step : ir->v[x].shape[i];
+		sst[nd++] = i == d ? step * ir->v[out].stride[i] : ir->v[out].stride[i];
+	}
+	if (ir->v[src].ndim != nd ||
+	    memcmp(ir->v[src].shape, ssh, (size_t)nd * sizeof *ssh))
+		return npu_errf(z->e, "%s: node '%s': src does not match the slice",
+				z->g->file, n->name);
+	if (npu_kir_numel(nd, ssh) > 0) {
+		snprintf(nm, sizeof nm, "%s.src", n->name);
+		if (fill_kern(z, node, nm, nd, ssh, src, 0, out,
+			      start * ir->v[out].stride[d], sst) < 0)
+			return -1;
+	}
+	ir->nodeval[node] = out;
+	npu_kir_decide(ir, 1, "%s: %s as a copy of self and a copy of src into its slice",
+		       n->name, sel ? "select_scatter" : "slice_scatter");
+	return 0;
+}
+
 /* An ew kernel over `shape` storing a + b (values read through their own
  * offsets and strides) into dst at offset off with strides st. */
 static int add_kern(fz *z, int node, const char *name, int ndim,
@@ -2865,6 +2936,8 @@ static int do_node(fz *z, int i)
 		return do_cumsum(z, i);
 	if (lk == NPU_LK_INDEX)
 		return do_index(z, i);
+	if (lk == NPU_LK_SCATTER)
+		return do_scatter(z, i);
 	if (lk != NPU_LK_HOST && (n->multi || !tmeta(n, 0)))
 		return host_kern(z, i, "multi-output or symbolic meta");
 	nt = tensor_args(n, tn, 16);

@@ -40,7 +40,7 @@ const char *npu_lowkind_name(int lk)
 {
 	static const char *const n[] = { "ew", "row", "row", "mm", "view",
 					 "const", "conv", "ew", "gather", "ew",
-					 "ew", "ew", "view", "host" };
+					 "ew", "ew", "view", "ew", "host" };
 	return lk >= 0 && lk <= NPU_LK_HOST ? n[lk] : "?";
 }
 

@@ -200,7 +200,7 @@ int npu_tile(npu_kir *ir, const npu_target *t, npu_err *e);
 enum npu_lowkind { NPU_LK_EW, NPU_LK_RED, NPU_LK_SOFTMAX, NPU_LK_MM,
 		   NPU_LK_VIEW, NPU_LK_CONST, NPU_LK_CONV, NPU_LK_BN,
 		   NPU_LK_GATHER, NPU_LK_CAT, NPU_LK_POOL, NPU_LK_SCAN,
-		   NPU_LK_INDEX, NPU_LK_HOST };
+		   NPU_LK_INDEX, NPU_LK_SCATTER, NPU_LK_HOST };
 /* Template kind that lowers aop natively; NPU_LK_HOST when none. */
 int npu_support_kind(int aop);
 const char *npu_lowkind_name(int lk);

@@ -66,7 +66,8 @@ END_TEST
  * grouped convolutions with a channel multiplier, stride and dilation,
  * with padding and no bias, with more taps than one kernel takes (7x7
  * depthwise); average pooling with and without padding, adaptive average
- * pooling to a size that divides the input.  Each is a one-node graph
+ * pooling to a size that divides the input; slice_scatter with a step
+ * and to the end, select_scatter.  Each is a one-node graph
  * written to the temporary folder, run with generated values against
  * the fp64 reference, and must make no host call.
  */
@@ -99,6 +100,13 @@ static const op_case ops[] = {
 	  { 2, 4, 5, 5 }, { 0 }, { 2, 4, 5, 5 } },
 	{ "aten._adaptive_avg_pool2d.default", "[3, 2]", "float32",
 	  { 1, 4, 6, 6 }, { 0 }, { 1, 4, 3, 2 } },
+	/* x with a slice of it replaced by w: stepped, to the end, selected */
+	{ "aten.slice_scatter.default", "{\"node\": \"w\"}, 1, 2, 8, 2", "float32",
+	  { 4, 16 }, { 4, 3 }, { 4, 16 } },
+	{ "aten.slice_scatter.default", "{\"node\": \"w\"}, 0, -2, 9223372036854775807", "float32",
+	  { 6, 8 }, { 2, 8 }, { 6, 8 } },
+	{ "aten.select_scatter.default", "{\"node\": \"w\"}, 1, -2", "float32",
+	  { 3, 5, 6 }, { 3, 6 }, { 3, 5, 6 } },
 };
 
 /* "[a, b, c]" of a 0-terminated shape; contiguous strides when st */
