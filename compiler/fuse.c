@@ -1916,31 +1916,194 @@ static int do_gconv(fz *z, int node, int64_t g, const int64_t *st,
  * output as it is, W the weight as it is, and X_col is gathered in SRAM
  * from a zero-padded copy of the image (emit_mm.c).
  */
+static int conv_mm(fz *z, int node, int x, int w, int bias, const int64_t *st,
+		   const int64_t *pad, const int64_t *osh);
+
+/*
+ * A transposed convolution (groups 1, no dilation) is the convolution,
+ * with stride 1 and no padding, of x spread out by the stride (s - 1
+ * zeros between elements) and padded by KH - 1 - p (plus output_padding
+ * at the end), by the weight with its channel dims swapped and its
+ * window flipped: W'[oc, ic, kh, kw] = w[ic, oc, KH-1-kh, KW-1-kw].  The
+ * spread copy is a zero fill and a strided store; the weight is folded
+ * at compile time when it is frozen, else KH*KW copy kernels.
+ */
+static int do_tconv(fz *z, int node, int x, int w, int bias, const int64_t *st,
+		    const int64_t *pad, const int64_t *opad)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	int64_t xs[4], ws[4], zsh[4], zst[4], dst[4], P[2];
+	int64_t zero[2] = { 0, 0 }, wsh[4], wst[4], cst[4], woff, osh[4];
+	const npu_gmeta *m = tmeta(n, 0);
+	int xz, wt;
+	char nm[300];
+
+	if (ir->v[x].ndim != 4 || ir->v[w].ndim != 4 || !isfloat(ir->v[x].dtype) ||
+	    ir->v[x].isconst || ir->v[w].isconst || m->ndim != 4)
+		return host_kern(z, node, "transposed convolution of other types or ranks");
+	for (int i = 0; i < 4; i++)
+		osh[i] = m->shape[i].v;
+	memcpy(xs, ir->v[x].shape, sizeof xs);
+	memcpy(ws, ir->v[w].shape, sizeof ws);
+	for (int i = 0; i < 2; i++) {
+		P[i] = ws[2 + i] - 1 - pad[i];
+		if (P[i] < 0 || opad[i] < 0)
+			return host_kern(z, node, "transposed convolution with padding beyond its window");
+	}
+	/* the spread, padded input */
+	zsh[0] = xs[0];
+	zsh[1] = xs[1];
+	for (int i = 0; i < 2; i++)
+		zsh[2 + i] = (xs[2 + i] - 1) * st[i] + 1 + 2 * P[i] + opad[i];
+	snprintf(nm, sizeof nm, "%s.spread", n->name);
+	if ((xz = npu_kir_val(ir, nm, node, ir->v[x].dtype, 4, zsh)) < 0)
+		return npu_errf(z->e, "out of memory");
+	ir->v[xz].needed = 1;
+	npu_kir_contig(4, zsh, zst);
+	if (fill_kern(z, node, nm, 4, zsh, -1, 0, xz, 0, zst) < 0)
+		return -1;
+	dst[0] = zst[0];
+	dst[1] = zst[1];
+	dst[2] = st[0] * zst[2];
+	dst[3] = st[1] * zst[3];
+	snprintf(nm, sizeof nm, "%s.in", n->name);
+	if (fill_kern(z, node, nm, 4, xs, x, 0, xz, P[0] * zst[2] + P[1] * zst[3], dst) < 0)
+		return -1;
+	/* the weight, channels swapped and flipped */
+	wsh[0] = ws[1];
+	wsh[1] = ws[0];
+	wsh[2] = ws[2];
+	wsh[3] = ws[3];
+	memcpy(wst, ir->v[w].stride, sizeof wst);
+	woff = ir->v[w].off + (ws[2] - 1) * wst[2] + (ws[3] - 1) * wst[3];
+	cst[0] = wst[1];
+	cst[1] = wst[0];
+	cst[2] = -wst[2];
+	cst[3] = -wst[3];
+	if (ir->v[root_of(ir, w)].kind == NPU_BUF_CONST && ir->v[root_of(ir, w)].cdata) {
+		if ((wt = view_val(z, node, w, 4, wsh, woff, cst)) < 0 ||
+		    (wt = fold_const_view(z, wt)) < 0)
+			return -1;
+	} else {
+		int64_t tsh[2] = { wsh[0], wsh[1] }, tst[2] = { wst[1], wst[0] }, ost[4];
+		snprintf(nm, sizeof nm, "%s.weight", n->name);
+		if ((wt = npu_kir_val(ir, nm, node, ir->v[w].dtype, 4, wsh)) < 0)
+			return npu_errf(z->e, "out of memory");
+		ir->v[wt].needed = 1;
+		npu_kir_contig(4, wsh, ost);
+		for (int64_t kh = 0; kh < ws[2]; kh++)
+			for (int64_t kw = 0; kw < ws[3]; kw++) {
+				int64_t o = ir->v[w].off + kh * wst[2] + kw * wst[3];
+				int tap = view_val(z, node, w, 2, tsh, o, tst);
+				int64_t to = (ws[2] - 1 - kh) * ost[2] + (ws[3] - 1 - kw) * ost[3];
+				int64_t tdst[2] = { ost[0], ost[1] };
+				if (tap < 0)
+					return -1;
+				snprintf(nm, sizeof nm, "%s.weight.%lld", n->name,
+					 (long long)(kh * ws[3] + kw));
+				if (fill_kern(z, node, nm, 2, tsh, tap, 0, wt, to, tdst) < 0)
+					return -1;
+			}
+	}
+	npu_kir_decide(ir, 1, "%s: transposed convolution as a convolution of the "
+		       "input spread by the stride (%lldx%lld) by the flipped weight",
+		       n->name, (long long)st[0], (long long)st[1]);
+	return conv_mm(z, node, xz, wt, bias, (int64_t[]){ 1, 1 }, zero, osh);
+}
+
+/*
+ * A 1-d convolution (groups 1, no dilation) is the 2-d one of x viewed
+ * [N, C, 1, L] by w viewed [OC, C, 1, K], stride (1, s), padding (0, p):
+ * its result [N, OC, 1, L'] is the node's [N, OC, L'].
+ */
+static int do_conv1d(fz *z, int node, int x, int w, int bias)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	int64_t s1, p1, d1, xsh[4], xst[4], wsh[4], wst[4], osh[4];
+	int64_t st[2], pad[2];
+	int x4, w4;
+
+	if (w < 0 || ir->v[w].ndim != 3 || !m || m->ndim != 3 ||
+	    ilist(&n->args[3], &s1, 1) || ilist(&n->args[4], &p1, 1) ||
+	    ilist(&n->args[5], &d1, 1) || d1 != 1)
+		return host_kern(z, node, "1-d convolution of this form (dilated, or other ranks)");
+	/* dims 0, 1, (new) 2, 3 <- 0, 1, -, 2; the new dim has size 1 */
+	for (int i = 0; i < 4; i++) {
+		int j = i < 2 ? i : 2;
+		xsh[i] = i == 2 ? 1 : ir->v[x].shape[j];
+		xst[i] = ir->v[x].stride[j];
+		wsh[i] = i == 2 ? 1 : ir->v[w].shape[j];
+		wst[i] = ir->v[w].stride[j];
+	}
+	osh[0] = m->shape[0].v;
+	osh[1] = m->shape[1].v;
+	osh[2] = 1;
+	osh[3] = m->shape[2].v;
+	st[0] = 1;
+	st[1] = s1;
+	pad[0] = 0;
+	pad[1] = p1;
+	if ((x4 = view_val(z, node, x, 4, xsh, ir->v[x].off, xst)) < 0 ||
+	    (w4 = view_val(z, node, w, 4, wsh, ir->v[w].off, wst)) < 0)
+		return -1;
+	return conv_mm(z, node, x4, w4, bias, st, pad, osh);
+}
+
 static int do_conv(fz *z, int node)
 {
 	npu_kir *ir = z->ir;
 	const npu_gnode *n = &z->g->nodes[node];
 	const npu_gmeta *m = tmeta(n, 0);
-	int x, w, bias = -1, k, r;
-	int64_t st[2], pad[2], dil[2], opad[2], sw[NPU_MAX_DIMS] = { 0 };
+	int x, w, bias = -1;
+	int64_t st[2], pad[2], dil[2], opad[2], osh[4];
 	double groups = 1, tr = 0;
-	const npu_kval *X, *W;
 
 	if (n->nargs < 9 || n->args[0].kind != NPU_GV_NODE ||
-	    n->args[1].kind != NPU_GV_NODE || ilist(&n->args[3], st, 2) ||
-	    ilist(&n->args[4], pad, 2) || ilist(&n->args[5], dil, 2) ||
-	    ilist(&n->args[7], opad, 2) || gnum(&n->args[6], &tr) ||
+	    n->args[1].kind != NPU_GV_NODE || gnum(&n->args[6], &tr) ||
 	    gnum(&n->args[8], &groups))
-		return host_kern(z, node, "convolution that is not 2-d");
+		return host_kern(z, node, "convolution of this form");
 	x = node_val(z, n->args[0].u.node);
 	w = node_val(z, n->args[1].u.node);
 	if (n->args[2].kind == NPU_GV_NODE)
 		bias = node_val(z, n->args[2].u.node);
+	if (x >= 0 && ir->v[x].ndim == 3 && !tr && groups == 1)
+		return do_conv1d(z, node, x, w, bias);
+	if (ilist(&n->args[3], st, 2) || ilist(&n->args[4], pad, 2) ||
+	    ilist(&n->args[5], dil, 2) || ilist(&n->args[7], opad, 2))
+		return host_kern(z, node, "convolution that is not 1-d or 2-d");
 	if (!tr && groups > 1 && isfloat(ir->v[x].dtype))
 		return do_gconv(z, node, (int64_t)groups, st, pad, dil);
+	if (tr && groups == 1 && dil[0] == 1 && dil[1] == 1)
+		return do_tconv(z, node, x, w, bias, st, pad, opad);
 	if (tr || groups != 1 || dil[0] != 1 || dil[1] != 1)
-		return host_kern(z, node, "transposed or dilated convolution");
-	if (ir->v[x].ndim != 4 || ir->v[w].ndim != 4 || m->ndim != 4 ||
+		return host_kern(z, node, "grouped transposed or dilated convolution");
+	if (!m || m->ndim != 4)
+		return host_kern(z, node, "convolution of other ranks");
+	for (int i = 0; i < 4; i++)
+		osh[i] = m->shape[i].v;
+	return conv_mm(z, node, x, w, bias, st, pad, osh);
+}
+
+/*
+ * A 2-d convolution (groups 1, no dilation) of x by w as an implicit
+ * GEMM on the matrix unit, with the bias in its epilogue; the result
+ * [N, OC, OH, OW] = osh is the node's value ([N, OC, OH * OW] in memory:
+ * a 1-d convolution's [N, OC, L] when OH = 1).
+ */
+static int conv_mm(fz *z, int node, int x, int w, int bias, const int64_t *st,
+		   const int64_t *pad, const int64_t *osh)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	int k, r;
+	int64_t sw[NPU_MAX_DIMS] = { 0 };
+	const npu_kval *X, *W;
+
+	if (ir->v[x].ndim != 4 || ir->v[w].ndim != 4 ||
 	    ir->v[x].dtype != ir->v[w].dtype ||
 	    !(isfloat(ir->v[x].dtype) ? m->dtype == ir->v[x].dtype
 	      : ir->v[x].dtype == NPU_DT_I8 && m->dtype == NPU_DT_I32 &&
@@ -1983,11 +2146,11 @@ static int do_conv(fz *z, int node)
 	K->cv_sw = st[1];
 	K->cv_ph = pad[0];
 	K->cv_pw = pad[1];
-	K->cv_oh = m->shape[2].v;
-	K->cv_ow = m->shape[3].v;
+	K->cv_oh = osh[2];
+	K->cv_ow = osh[3];
 	K->ndim = 3;
-	K->shape[0] = m->shape[0].v;
-	K->shape[1] = m->shape[1].v;
+	K->shape[0] = osh[0];
+	K->shape[1] = osh[1];
 	K->shape[2] = K->cv_oh * K->cv_ow;
 	K->mm_batch = K->shape[0];
 	K->mm_m = K->shape[1];
@@ -2366,6 +2529,51 @@ static int do_scatter(fz *z, int node)
 	return 0;
 }
 
+/*
+ * constant_pad_nd with pads >= 0: the value filled over the result, then
+ * the input copied into its interior (pad lists the last dims first:
+ * [left, right, top, bottom, ...]).  Negative pads (crops) stay host.
+ */
+static int do_pad(fz *z, int node)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	int64_t pd[2 * NPU_MAX_DIMS], off = 0;
+	double f = 0;
+	int x, out, np, nd;
+	const npu_gval *l = arg(n, 1);
+	char nm[300];
+
+	if (!m || !l || l->kind != NPU_GV_LIST || n->args[0].kind != NPU_GV_NODE ||
+	    (x = node_val(z, n->args[0].u.node)) < 0 || !vecok(m->dtype) ||
+	    ir->v[x].dtype != m->dtype || (np = l->u.list.n) % 2 ||
+	    np > 2 * (nd = ir->v[x].ndim) || ilist(l, pd, np) ||
+	    (n->nargs > 2 && n->args[2].kind != NPU_GV_NONE && gnum(&n->args[2], &f)))
+		return host_kern(z, node, "pad of this form");
+	for (int i = 0; i < np; i++)
+		if (pd[i] < 0)
+			return host_kern(z, node, "pad that crops (negative padding)");
+	if ((out = meta_val(z, node, 0, n->name)) < 0)
+		return -1;
+	ir->v[out].needed = 1;
+	for (int i = 0; i < np / 2; i++)
+		off += pd[2 * i] * ir->v[out].stride[nd - 1 - i];
+	snprintf(nm, sizeof nm, "%s.fill", n->name);
+	if (fill_kern(z, node, nm, nd, ir->v[out].shape, -1, f, out, 0,
+		      ir->v[out].stride) < 0)
+		return -1;
+	if (npu_kir_numel(nd, ir->v[x].shape) > 0) {
+		snprintf(nm, sizeof nm, "%s.in", n->name);
+		if (fill_kern(z, node, nm, nd, ir->v[x].shape, x, 0, out, off,
+			      ir->v[out].stride) < 0)
+			return -1;
+	}
+	ir->nodeval[node] = out;
+	npu_kir_decide(ir, 1, "%s: pad as a fill and a copy into the interior", n->name);
+	return 0;
+}
+
 /* An ew kernel over `shape` storing a + b (values read through their own
  * offsets and strides) into dst at offset off with strides st. */
 static int add_kern(fz *z, int node, const char *name, int ndim,
@@ -2657,7 +2865,6 @@ static int maxpool_args(fz *z, int node, poolwin *pw)
 {
 	const npu_gnode *n = &z->g->nodes[node];
 	int64_t dl[2] = { 1, 1 };
-	double ceil_mode = 0;
 
 	if (ilist(&n->args[1], pw->ks, 2))
 		return 1;
@@ -2666,8 +2873,6 @@ static int maxpool_args(fz *z, int node, poolwin *pw)
 	if ((n->nargs > 3 && ilist(&n->args[3], pw->pd, 2)) ||
 	    (n->nargs > 4 && ilist(&n->args[4], dl, 2)))
 		return 1;
-	if (n->nargs > 5)
-		gnum(&n->args[5], &ceil_mode);
 	for (int i = 0; i < z->g->nnodes; i++) {
 		const npu_gnode *u = &z->g->nodes[i];
 		double idx;
@@ -2676,7 +2881,9 @@ static int maxpool_args(fz *z, int node, poolwin *pw)
 		    !gnum(&u->args[1], &idx) && idx != 0)
 			return 1;       /* its indices are used */
 	}
-	return dl[0] != 1 || dl[1] != 1 || ceil_mode;
+	/* ceil_mode (args[5]) needs nothing here: windows past the end
+	 * read the -inf padding (do_pool) */
+	return dl[0] != 1 || dl[1] != 1;
 }
 
 /* avg_pool2d's, and _adaptive_avg_pool2d's when the sizes divide (then
@@ -2729,7 +2936,7 @@ static int do_pool(fz *z, int node)
 	const npu_gnode *n = &z->g->nodes[node];
 	const npu_gmeta *m = tmeta(n, 0);
 	poolwin pw = { .pd = { 0, 0 } };
-	int64_t psh[NPU_MAX_DIMS], pst[NPU_MAX_DIMS], ist[NPU_MAX_DIMS], poff = 0;
+	int64_t psh[NPU_MAX_DIMS], pst[NPU_MAX_DIMS], ist[NPU_MAX_DIMS], poff = 0, ex[2];
 	int x, pv, k, r = -1, *vals, bad;
 	char nm[300];
 
@@ -2742,10 +2949,16 @@ static int do_pool(fz *z, int node)
 	      : avgpool_args(z, node, ir->v[x].shape[2], ir->v[x].shape[3], &pw);
 	if (bad)
 		return host_kern(z, node, "pooling with dilation, ceil_mode, used indices, or an edge-dependent divisor");
-	if (pw.pd[0] || pw.pd[1]) {
+	/* ceil_mode's last windows may reach past the padded input */
+	for (int i = 0; i < 2; i++) {
+		ex[i] = (m->shape[2 + i].v - 1) * pw.st[i] + pw.ks[i] -
+			(ir->v[x].shape[2 + i] + 2 * pw.pd[i]);
+		ex[i] = ex[i] < 0 ? 0 : ex[i];
+	}
+	if (pw.pd[0] || pw.pd[1] || ex[0] || ex[1]) {
 		memcpy(psh, ir->v[x].shape, sizeof psh);
-		psh[2] += 2 * pw.pd[0];
-		psh[3] += 2 * pw.pd[1];
+		psh[2] += 2 * pw.pd[0] + ex[0];
+		psh[3] += 2 * pw.pd[1] + ex[1];
 		snprintf(nm, sizeof nm, "%s.pad", n->name);
 		if ((pv = npu_kir_val(ir, nm, node, ir->v[x].dtype, 4, psh)) < 0)
 			return npu_errf(z->e, "out of memory");
@@ -2805,7 +3018,7 @@ static int do_pool(fz *z, int node)
 	}
 	npu_kir_decide(ir, 1, "%s: %s of %lld strided views%s", n->name,
 		       pw.avg ? "average" : "max", (long long)(pw.ks[0] * pw.ks[1]),
-		       pw.pd[0] || pw.pd[1] ? " of a padded copy" : " of the input");
+		       pw.pd[0] || pw.pd[1] || ex[0] || ex[1] ? " of a padded copy" : " of the input");
 	return 0;
 }
 
@@ -2937,7 +3150,7 @@ static int do_node(fz *z, int i)
 	if (lk == NPU_LK_INDEX)
 		return do_index(z, i);
 	if (lk == NPU_LK_SCATTER)
-		return do_scatter(z, i);
+		return n->aop == NPU_AOP_PAD ? do_pad(z, i) : do_scatter(z, i);
 	if (lk != NPU_LK_HOST && (n->multi || !tmeta(n, 0)))
 		return host_kern(z, i, "multi-output or symbolic meta");
 	nt = tensor_args(n, tn, 16);

@@ -148,6 +148,17 @@ static int is_num(const npu_gval *v, double x)
 }
 
 /* Is v a list of n ints all equal to k (k < 0: any values)? */
+/* Is v a list of n ints, each at least lo? */
+static int ints_ge(const npu_gval *v, int n, int64_t lo)
+{
+	if (v->kind != NPU_GV_LIST || v->u.list.n != n)
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (v->u.list.v[i].kind != NPU_GV_INT || v->u.list.v[i].u.i < lo)
+			return 0;
+	return 1;
+}
+
 static int ints_are(const npu_gval *v, int n, int64_t k)
 {
 	if (v->kind != NPU_GV_LIST || v->u.list.n != n)
@@ -325,29 +336,58 @@ static int infer_permute(dcx *d, const npu_gval *a, int na, npu_gmeta *m)
 	return 0;
 }
 
-/* 2-d, not transposed: (input, weight, bias, stride, padding, dilation,
- * transposed, output_padding, groups). */
+/* 2-d: (input, weight, bias, stride, padding, dilation, transposed,
+ * output_padding, groups). */
 static int infer_conv(dcx *d, const npu_gval *a, int na, npu_gmeta *m)
 {
 	const npu_gmeta *x = na > 1 ? node_meta(d, &a[0]) : NULL;
 	const npu_gmeta *w = na > 1 ? node_meta(d, &a[1]) : NULL;
-	int64_t sx[NPU_MAX_DIMS], sw[NPU_MAX_DIMS], o[4];
+	int64_t sx[NPU_MAX_DIMS], sw[NPU_MAX_DIMS], o[4], g;
+	int tr;
 
 	if (!x || !w || na < 9 || npu_gmeta_shape(x, sx) != 4 ||
 	    npu_gmeta_shape(w, sw) != 4 || !ints_are(&a[3], 2, -1) ||
-	    a[4].kind != NPU_GV_LIST || a[4].u.list.n != 2 ||
-	    !ints_are(&a[5], 2, -1) || !is_num(&a[8], 1) || sx[1] != sw[1])
+	    !ints_ge(&a[4], 2, 0) || !ints_are(&a[5], 2, -1) || a[6].kind != NPU_GV_BOOL ||
+	    a[8].kind != NPU_GV_INT || (g = a[8].u.i) < 1 ||
+	    ((tr = a[6].u.b) && !ints_ge(&a[7], 2, 0)) ||
+	    (tr ? sx[1] != sw[0] : sx[1] != sw[1] * g))
 		return fail(d, "%s", "convolution of unknown shapes");
 	o[0] = sx[0];
-	o[1] = sw[0];
+	o[1] = tr ? sw[1] * g : sw[0];
 	for (int i = 0; i < 2; i++) {
 		int64_t st = a[3].u.list.v[i].u.i, dl = a[5].u.list.v[i].u.i;
-		int64_t span = sx[2 + i] + 2 * a[4].u.list.v[i].u.i - dl * (sw[2 + i] - 1) - 1;
+		int64_t p = a[4].u.list.v[i].u.i, span;
+		if (tr) {
+			o[2 + i] = (sx[2 + i] - 1) * st - 2 * p + dl * (sw[2 + i] - 1) +
+				   a[7].u.list.v[i].u.i + 1;
+			continue;
+		}
+		span = sx[2 + i] + 2 * p - dl * (sw[2 + i] - 1) - 1;
 		if (span < 0)
 			return fail(d, "%s", "convolution window larger than its input");
 		o[2 + i] = span / st + 1;
 	}
 	npu_gmeta_set(m, x->dtype, 4, o);
+	return 0;
+}
+
+/* index.Tensor with one 1-d index tensor after Nones (@idxlist): the
+ * indexed dim takes the index's length. */
+static int infer_index(dcx *d, const npu_gval *a, int na, npu_gmeta *m)
+{
+	const npu_gmeta *x = na > 1 ? node_meta(d, &a[0]) : NULL, *ix;
+	int64_t s[NPU_MAX_DIMS];
+	int nd, k;
+
+	if (!x || (nd = npu_gmeta_shape(x, s)) < 1 || a[1].kind != NPU_GV_LIST ||
+	    (k = a[1].u.list.n - 1) < 0 || k >= nd ||
+	    !(ix = node_meta(d, &a[1].u.list.v[k])) || ix->ndim != 1 || ix->shape[0].sym)
+		return fail(d, "%s", "index of unknown shape");
+	for (int i = 0; i < k; i++)
+		if (a[1].u.list.v[i].kind != NPU_GV_NONE)
+			return fail(d, "%s", "index of unknown shape");
+	s[k] = ix->shape[0].v;
+	npu_gmeta_set(m, x->dtype, nd, s);
 	return 0;
 }
 
@@ -365,6 +405,8 @@ static int infer(dcx *d, int aop, const npu_gval *a, int na,
 		return infer_permute(d, a, na, m);
 	case NPU_AOP_CONV:
 		return infer_conv(d, a, na, m);
+	case NPU_AOP_INDEX:
+		return infer_index(d, a, na, m);
 	case NPU_AOP_MEAN_DIM: case NPU_AOP_SUM_DIM: case NPU_AOP_AMAX:
 	case NPU_AOP_AMIN:
 		return infer_reduce(d, a, na, kw, nkw, m);
@@ -512,6 +554,32 @@ static int cbwd_w(dcx *d, npu_gval *a, int na, npu_gval *res)
 	return npu_gval_copy(res, &a[0]) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
 }
 
+/* @cbwd_opad: grad_input = conv_transpose(grad_output, w), whose size
+ * (go - 1) * s - 2p + d * (k - 1) + 1 falls short of x's by the rows
+ * the forward stride skipped: that is its output_padding. */
+static int cbwd_opad(dcx *d, npu_gval *a, int na, npu_gval *res)
+{
+	const npu_gmeta *x = na > 2 ? node_meta(d, &a[0]) : NULL;
+	const npu_gmeta *go = na > 2 ? node_meta(d, &a[1]) : NULL;
+	const npu_gmeta *w = na > 2 ? node_meta(d, &a[2]) : NULL;
+	int64_t sx[NPU_MAX_DIMS], sg[NPU_MAX_DIMS], sw[NPU_MAX_DIMS], op[2];
+
+	if (!x || !go || !w || na < 7 || npu_gmeta_shape(x, sx) != 4 ||
+	    npu_gmeta_shape(go, sg) != 4 || npu_gmeta_shape(w, sw) != 4 ||
+	    !ints_are(&a[3], 2, -1) || !ints_ge(&a[4], 2, 0) ||
+	    !ints_are(&a[5], 2, -1) ||
+	    a[6].kind != NPU_GV_BOOL || a[6].u.b)
+		return fail(d, "%s", "grad_input of a transposed or not 2-d convolution");
+	for (int i = 0; i < 2; i++) {
+		int64_t s = a[3].u.list.v[i].u.i, p = a[4].u.list.v[i].u.i;
+		int64_t dl = a[5].u.list.v[i].u.i;
+		op[i] = sx[2 + i] - ((sg[2 + i] - 1) * s - 2 * p + dl * (sw[2 + i] - 1) + 1);
+		if (op[i] < 0 || (op[i] >= s && op[i] >= dl))
+			return fail(d, "%s", "grad_input: sizes that do not invert");
+	}
+	return npu_gv_ints(res, op, 2) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
+}
+
 static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 		   npu_gval *res)
 {
@@ -587,8 +655,21 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 	}
 	if (!strcmp(name, "cbwd_w"))          /* (x, stride, transposed, groups) */
 		return cbwd_w(d, a, na, res);
-	if (!strcmp(name, "fail"))
-		return fail(d, "%s", "a result that is not expanded is used");
+	if (!strcmp(name, "idxlist")) {             /* (x, dim, index) */
+		int nd = x0 ? x0->ndim : -1;
+		int64_t dm = na > 1 && a[1].kind == NPU_GV_INT ? a[1].u.i : -1;
+		if (nd < 1 || na < 3 || a[2].kind != NPU_GV_NODE || dm < -nd || dm >= nd)
+			return fail(d, "%s", "@idxlist: bad operands");
+		dm = dm < 0 ? dm + nd : dm;
+		res->kind = NPU_GV_LIST;
+		if (!(res->u.list.v = calloc((size_t)dm + 1, sizeof *res->u.list.v)))
+			return npu_errf(d->pc->e, "out of memory");
+		res->u.list.n = (int)dm + 1;
+		res->u.list.v[dm] = a[2];
+		return 0;
+	}
+	if (!strcmp(name, "cbwd_opad"))        /* (x, go, w, stride, pad, dil, tr) */
+		return cbwd_opad(d, a, na, res);
 	return fail(d, "decomp.def: unknown builtin @%s", name);
 }
 

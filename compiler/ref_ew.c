@@ -253,7 +253,7 @@ static binary_fn pick_binary(ref_op *op, int *kind)
 	case NPU_AOP_MUL_TENSOR: case NPU_AOP_MUL_SCALAR: return b_mul;
 	case NPU_AOP_FLOOR_DIVIDE: return b_divfloor;
 	case NPU_AOP_REMAINDER_T: case NPU_AOP_REMAINDER_S: return b_rem;
-	case NPU_AOP_FMOD_T: return b_fmod;
+	case NPU_AOP_FMOD_T: case NPU_AOP_FMOD_S: return b_fmod;
 	case NPU_AOP_POW_TS: case NPU_AOP_POW_TT: case NPU_AOP_POW_ST: return b_pow;
 	case NPU_AOP_MAXIMUM: return b_max;
 	case NPU_AOP_MINIMUM: return b_min;

@@ -453,9 +453,10 @@ static int pair(ref_op *op, int i, const char *name, int spatial, int64_t id,
 }
 
 static int conv_params(ref_op *op, const npu_reftensor *x,
-		       const npu_reftensor *w, int base, convp *p)
+		       const npu_reftensor *w, int base, convp *p, int *tr)
 {
 	int transposed;
+	int64_t oph = 0, opw = 0;
 
 	if (x->ndim != 3 && x->ndim != 4)
 		return npu_errf(op->e, "input must be 3-d or 4-d (NCL or NCHW)");
@@ -475,8 +476,33 @@ static int conv_params(ref_op *op, const npu_reftensor *x,
 	    ref_bool(op, base + 3, "transposed", 0, &transposed) < 0 ||
 	    ref_int(op, base + 5, "groups", 1, &p->groups) < 0)
 		return -1;
-	if (transposed)
-		return npu_errf(op->e, "transposed convolution is not supported");
+	if (transposed && !tr)
+		return npu_errf(op->e, "transposed convolution is not supported here");
+	if (tr)
+		*tr = transposed;
+	if (transposed) {
+		/* the convolution whose input gradient this is: from the
+		 * result [n, w[1] * groups, oh, ow] to x [n, w[0], h, w] */
+		if (pair(op, base + 4, "output_padding", p->spatial, 0, &oph, &opw) < 0)
+			return -1;
+		if (p->groups <= 0 || x->shape[1] != w->shape[0] || p->c % p->groups)
+			return npu_errf(op->e, "channels do not match the groups");
+		if (p->sh <= 0 || p->sw <= 0 || p->dh <= 0 || p->dw <= 0 ||
+		    p->ph < 0 || p->pw < 0 || oph < 0 || opw < 0 ||
+		    (oph >= p->sh && oph >= p->dh) || (opw >= p->sw && opw >= p->dw))
+			return npu_errf(op->e, "bad stride, padding, dilation or output_padding");
+		p->o = p->c;
+		p->c = w->shape[1] * p->groups;
+		p->oh = p->h;
+		p->ow = p->w;
+		p->h = (p->oh - 1) * p->sh - 2 * p->ph + p->dh * (p->kh - 1) + oph + 1;
+		p->w = (p->ow - 1) * p->sw - 2 * p->pw + p->dw * (p->kw - 1) + opw + 1;
+		if (p->spatial == 1)
+			p->h = 1;
+		if (p->h <= 0 || p->w <= 0)
+			return npu_errf(op->e, "the padding is larger than the result");
+		return 0;
+	}
 	if (p->groups <= 0 || p->c % p->groups || p->o % p->groups ||
 	    w->shape[1] * p->groups != p->c)
 		return npu_errf(op->e, "channels do not match the groups");
@@ -548,6 +574,59 @@ static void out_shape(const convp *p, int64_t *shape)
 	}
 }
 
+/* The shape of the image side of p ([n, c, h, w], or [n, c, w]). */
+static void in_shape(const convp *p, int64_t *shape)
+{
+	shape[0] = p->n;
+	shape[1] = p->c;
+	if (p->spatial == 2) {
+		shape[2] = p->h;
+		shape[3] = p->w;
+	} else {
+		shape[2] = p->w;
+	}
+}
+
+/*
+ * A transposed convolution is the input gradient of the convolution p
+ * describes (x its output side, w its weight [x's channels, c / groups,
+ * kh, kw]): y = col2im(w_g^T x_g) per image and group, plus the bias.
+ */
+static int conv_transposed(ref_op *op, const npu_reftensor *x,
+			   const npu_reftensor *w, const convp *p)
+{
+	const npu_reftensor *bias = ref_opt_tensor(op, 2, "bias");
+	npu_reftensor *y;
+	int64_t shape[4], cg = p->c / p->groups, og = p->o / p->groups;
+	int64_t k = cg * p->kh * p->kw, hw = p->oh * p->ow, pl = p->h * p->w;
+	double *gcol;
+
+	if (bias && npu_reftensor_numel(bias) != p->c)
+		return npu_errf(op->e, "bias has %lld entries, not %lld",
+				(long long)npu_reftensor_numel(bias), (long long)p->c);
+	in_shape(p, shape);
+	if (ref_out(op, 0, ref_promote(x->dtype, w->dtype), x->ndim, shape, &y) < 0)
+		return -1;
+	if (!(gcol = malloc((size_t)(k * hw + 1) * sizeof *gcol)))
+		return npu_errf(op->e, "out of memory");
+	for (int64_t n = 0; n < p->n; n++)
+		for (int64_t g = 0; g < p->groups; g++) {
+			/* gcol[k, hw] = w_g^T[k, og] x x_g[og, hw] */
+			cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans,
+				    (int)k, (int)hw, (int)og, 1.0,
+				    w->data + g * og * k, (int)k,
+				    x->data + (n * p->o + g * og) * hw, (int)hw,
+				    0.0, gcol, (int)hw);
+			col2im(p, gcol, g * cg, cg, y->data + n * p->c * pl);
+		}
+	free(gcol);
+	for (int64_t n = 0; bias && n < p->n; n++)
+		for (int64_t c = 0; c < p->c; c++)
+			for (int64_t i = 0; i < pl; i++)
+				y->data[(n * p->c + c) * pl + i] += bias->data[c];
+	return 0;
+}
+
 int ref_conv(ref_op *op)
 {
 	const npu_reftensor *x, *w, *bias;
@@ -555,10 +634,13 @@ int ref_conv(ref_op *op)
 	int64_t shape[4], cg, og, k, hw;
 	double *col;
 	convp p;
+	int tr;
 
 	if (ref_tensor(op, 0, "input", &x) < 0 || ref_tensor(op, 1, "weight", &w) < 0 ||
-	    conv_params(op, x, w, 3, &p) < 0)
+	    conv_params(op, x, w, 3, &p, &tr) < 0)
 		return -1;
+	if (tr)
+		return conv_transposed(op, x, w, &p);
 	bias = ref_opt_tensor(op, 2, "bias");
 	if (bias && npu_reftensor_numel(bias) != p.o)
 		return npu_errf(op->e, "bias has %lld entries, not %lld",
@@ -601,7 +683,7 @@ int ref_conv_bwd(ref_op *op)
 
 	if (ref_tensor(op, 0, "grad_output", &gy) < 0 ||
 	    ref_tensor(op, 1, "input", &x) < 0 || ref_tensor(op, 2, "weight", &w) < 0 ||
-	    conv_params(op, x, w, 4, &p) < 0 ||
+	    conv_params(op, x, w, 4, &p, NULL) < 0 ||
 	    ref_ints(op, 10, "output_mask", mask, 3, &nm) < 0)
 		return -1;
 	out_shape(&p, shape);

@@ -7,6 +7,7 @@
 #include "compiler/ref_int.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "isa/dtype.h"
@@ -440,18 +441,22 @@ static int fix_index(ref_op *op, double v, int64_t size, int64_t *out)
 	return 0;
 }
 
-/* index.Tensor: advanced indexing by a list of optional index tensors. */
-int ref_index(ref_op *op)
+/*
+ * Advanced indexing of x by a list of optional index tensors l (index.Tensor,
+ * index_put): the result's shape (the broadcast index dims in place of the
+ * indexed dims when those are adjacent, else first) in shape/nd, and for
+ * each of its elements the offset in x it reads (or writes), in *offs
+ * (malloc'd).
+ */
+static int index_walk(ref_op *op, const npu_reftensor *x, const npu_gval *l,
+		      int64_t *shape, int *ndp, int64_t **offs)
 {
-	const npu_reftensor *x, *ix[NPU_MAX_DIMS] = { 0 };
-	const npu_gval *l = ref_arg(op, 1, "indices");
-	npu_reftensor *y;
-	int64_t bshape[NPU_MAX_DIMS], shape[NPU_MAX_DIMS], xst[NPU_MAX_DIMS];
-	int64_t ist[NPU_MAX_DIMS][NPU_MAX_DIMS], oidx[NPU_MAX_DIMS];
+	const npu_reftensor *ix[NPU_MAX_DIMS] = { 0 };
+	int64_t bshape[NPU_MAX_DIMS], xst[NPU_MAX_DIMS];
+	int64_t ist[NPU_MAX_DIMS][NPU_MAX_DIMS], oidx[NPU_MAX_DIMS], cnt, *o;
 	int nb = 0, first = -1, lastd = -1, adjacent = 1, nd = 0, bpos, n;
 
-	if (ref_tensor(op, 0, "self", &x) < 0)
-		return -1;
+	*offs = NULL;
 	if (!l || l->kind != NPU_GV_LIST || l->u.list.n > x->ndim)
 		return npu_errf(op->e, "indices must be a list of at most %d", x->ndim);
 	n = l->u.list.n;
@@ -475,8 +480,6 @@ int ref_index(ref_op *op)
 	}
 	if (first < 0)
 		return npu_errf(op->e, "no index tensor");
-	/* the result: broadcast index dims in place of the indexed dims when
-	 * those are adjacent, else first */
 	bpos = adjacent ? first : 0;
 	if (nb + x->ndim > NPU_MAX_DIMS)
 		return npu_errf(op->e, "result rank too large");
@@ -488,15 +491,19 @@ int ref_index(ref_op *op)
 		if (i < x->ndim && (i >= n || !ix[i]))
 			shape[nd++] = x->shape[i];
 	}
-	if (ref_out(op, 0, x->dtype, nd, shape, &y) < 0)
-		return -1;
+	*ndp = nd;
 	ref_strides(x->ndim, x->shape, xst);
 	for (int k = 0; k < n; k++)
 		if (ix[k]) {
 			npu_reftensor tmp = *ix[k];
 			ref_bstrides(&tmp, nb, bshape, ist[k]);
 		}
-	for (int64_t i = 0, cnt = npu_reftensor_numel(y); i < cnt; i++) {
+	cnt = 1;
+	for (int i = 0; i < nd; i++)
+		cnt *= shape[i];
+	if (!(o = malloc((size_t)(cnt + 1) * sizeof *o)))
+		return npu_errf(op->e, "out of memory");
+	for (int64_t i = 0; i < cnt; i++) {
 		int64_t off = 0, bo[NPU_MAX_DIMS], od = 0;
 		unravel(i, nd, shape, oidx);
 		memcpy(bo, oidx + bpos, (size_t)nb * sizeof *bo);
@@ -506,8 +513,10 @@ int ref_index(ref_op *op)
 				int64_t io = 0;
 				for (int j = 0; j < nb; j++)
 					io += bo[j] * ist[k][j];
-				if (fix_index(op, ix[k]->data[io], x->shape[k], &v) < 0)
+				if (fix_index(op, ix[k]->data[io], x->shape[k], &v) < 0) {
+					free(o);
 					return -1;
+				}
 			} else {
 				if (od == bpos)
 					od += nb;
@@ -515,8 +524,70 @@ int ref_index(ref_op *op)
 			}
 			off += v * xst[k];
 		}
-		y->data[i] = x->data[off];
+		o[i] = off;
 	}
+	*offs = o;
+	return 0;
+}
+
+/* index.Tensor: advanced indexing by a list of optional index tensors. */
+int ref_index(ref_op *op)
+{
+	const npu_reftensor *x;
+	npu_reftensor *y;
+	int64_t shape[NPU_MAX_DIMS], *offs;
+	int nd;
+
+	if (ref_tensor(op, 0, "self", &x) < 0 ||
+	    index_walk(op, x, ref_arg(op, 1, "indices"), shape, &nd, &offs) < 0)
+		return -1;
+	if (ref_out(op, 0, x->dtype, nd, shape, &y) < 0) {
+		free(offs);
+		return -1;
+	}
+	for (int64_t i = 0, cnt = npu_reftensor_numel(y); i < cnt; i++)
+		y->data[i] = x->data[offs[i]];
+	free(offs);
+	return 0;
+}
+
+/* index_put: self with self[indices] = values (broadcast to the indexed
+ * shape), or += when accumulating, in element order (a repeated index
+ * accumulates every value; without accumulate the last one stays). */
+int ref_index_put(ref_op *op)
+{
+	const npu_reftensor *x, *v;
+	npu_reftensor *y, tmp;
+	int64_t shape[NPU_MAX_DIMS], vst[NPU_MAX_DIMS], idx[NPU_MAX_DIMS], *offs, cnt = 1;
+	int nd, acc = 0, nb;
+
+	if (ref_tensor(op, 0, "self", &x) < 0 || ref_tensor(op, 2, "values", &v) < 0 ||
+	    ref_bool(op, 3, "accumulate", 0, &acc) < 0 ||
+	    index_walk(op, x, ref_arg(op, 1, "indices"), shape, &nd, &offs) < 0)
+		return -1;
+	if (ref_bshape(op, nd, shape, v->ndim, v->shape, &nb, idx) < 0 || nb != nd ||
+	    memcmp(idx, shape, (size_t)nd * sizeof *idx)) {
+		free(offs);
+		return npu_errf(op->e, "values do not broadcast to the indexed shape");
+	}
+	if (ref_out(op, 0, x->dtype, x->ndim, x->shape, &y) < 0) {
+		free(offs);
+		return -1;
+	}
+	memcpy(y->data, x->data, (size_t)npu_reftensor_numel(x) * sizeof(double));
+	tmp = *v;
+	ref_bstrides(&tmp, nd, shape, vst);
+	for (int i = 0; i < nd; i++)
+		cnt *= shape[i];
+	for (int64_t i = 0; i < cnt; i++) {
+		int64_t vo = 0;
+		unravel(i, nd, shape, idx);
+		for (int k = 0; k < nd; k++)
+			vo += idx[k] * vst[k];
+		y->data[offs[i]] = ref_to_dtype(x->dtype, acc ? y->data[offs[i]] + v->data[vo]
+							     : v->data[vo]);
+	}
+	free(offs);
 	return 0;
 }
 

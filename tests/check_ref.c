@@ -664,6 +664,61 @@ START_TEST(conv_semantics)
 }
 END_TEST
 
+/* A transposed convolution against its definition, a direct scatter:
+ * y[n, g*og + o, iy*s - p + i*d (+op), ...] += x[n, c, iy, ix] * w[c, o, i, j]
+ * with groups 2, stride (2, 3), padding (1, 0), dilation (1, 2),
+ * output_padding (1, 2), and a bias. */
+START_TEST(conv_transposed_semantics)
+{
+	npu_reftensor in[3], out[1];
+	npu_err e = { "" };
+	double x[2 * 4 * 3 * 4], w[4 * 3 * 3 * 2], b[6], want[2 * 6 * 7 * 14] = { 0 };
+	const char *attrs = "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2},"
+			    " [2, 3], [1, 0], [1, 2], true, [1, 2], 2]}";
+
+	for (int i = 0; i < 96; i++)
+		x[i] = sin(i * 0.29);
+	for (int i = 0; i < 72; i++)
+		w[i] = cos(i * 0.13);
+	for (int i = 0; i < 6; i++)
+		b[i] = i * 0.25 - 0.5;
+	in[0] = tens(NPU_DT_F32, 4, (int64_t[]){ 2, 4, 3, 4 }, x);
+	in[1] = tens(NPU_DT_F32, 4, (int64_t[]){ 4, 3, 3, 2 }, w);
+	in[2] = tens(NPU_DT_F32, 1, (int64_t[]){ 6 }, b);
+	ck_assert_msg(npu_ref_exec_op("aten.convolution.default", attrs, in, 3, out, 1,
+				      &e) == 0, "%s", e.msg);
+	/* oh = (3-1)*2 - 2 + 1*(3-1) + 1 + 1 = 6; ow = (4-1)*3 - 0 + 2*(2-1) + 2 + 1 = 14 */
+	ck_assert_int_eq(out[0].shape[1], 6);
+	ck_assert_int_eq(out[0].shape[2], 6);
+	ck_assert_int_eq(out[0].shape[3], 14);
+	for (int n = 0; n < 2; n++)
+		for (int c = 0; c < 4; c++)
+			for (int iy = 0; iy < 3; iy++)
+				for (int ix = 0; ix < 4; ix++)
+					for (int o = 0; o < 3; o++)
+						for (int i = 0; i < 3; i++)
+							for (int j = 0; j < 2; j++) {
+								int yy = iy * 2 - 1 + i, xx = ix * 3 + j * 2;
+								int oc = c / 2 * 3 + o;
+								if (yy < 0 || yy >= 6 || xx >= 14)
+									continue;
+								want[((n * 6 + oc) * 7 + yy) * 14 + xx] +=
+									x[((n * 4 + c) * 3 + iy) * 4 + ix] *
+									w[((c * 3 + o) * 3 + i) * 2 + j];
+							}
+	for (int n = 0; n < 2; n++)
+		for (int oc = 0; oc < 6; oc++)
+			for (int yy = 0; yy < 6; yy++)
+				for (int xx = 0; xx < 14; xx++)
+					ck_assert_double_eq_tol(out[0].data[((n * 6 + oc) * 6 + yy) * 14 + xx],
+								want[((n * 6 + oc) * 7 + yy) * 14 + xx] + b[oc],
+								1e-12);
+	npu_reftensor_free(&out[0]);
+	for (int k = 0; k < 3; k++)
+		npu_reftensor_free(&in[k]);
+}
+END_TEST
+
 START_TEST(pool_semantics)
 {
 	npu_reftensor in[1], out[2];
@@ -772,6 +827,7 @@ static Suite *ref_suite(void)
 	tcase_add_test(tc, shape_semantics);
 	tcase_add_test(tc, multi_result_ops);
 	tcase_add_test(tc, conv_semantics);
+	tcase_add_test(tc, conv_transposed_semantics);
 	tcase_add_test(tc, pool_semantics);
 	tcase_add_test(tc, symbolic_expressions);
 	tcase_add_test(tc, graph_errors_name_the_node);

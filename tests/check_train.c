@@ -37,6 +37,13 @@ TRAIN_TEST(t_mlp_fwd, "mlp_train/forward2")
 TRAIN_TEST(t_mlp_bwd, "mlp_train/backward3")
 TRAIN_TEST(t_conv_bn_fwd, "conv_bn_train/forward2")
 TRAIN_TEST(t_conv_bn_bwd, "conv_bn_train/backward3")
+/* captured by scripts/capture_models: a small ResNet (strided blocks, a
+ * downsample; every convolution's gradients) and a GPT-2 layer (the
+ * embeddings' backward is index_put with accumulate) */
+TRAIN_TEST(t_resnet_fwd, "resnet_train/forward2")
+TRAIN_TEST(t_resnet_bwd, "resnet_train/backward3")
+TRAIN_TEST(t_gpt2_fwd, "gpt2_train/forward2")
+TRAIN_TEST(t_gpt2_bwd, "gpt2_train/backward3")
 
 /* BatchNorm's running statistics and its batch counter: updated in the
  * inputs' own buffers by the kernels that compute them. */
@@ -416,6 +423,20 @@ static const struct {
 	{ "bert_tiny/inference2", "aten.index.Tensor", "support.def" },
 	/* the ops model exercises ops without native lowering on purpose */
 	{ "ops/inference2", NULL, "" },
+	/* captured by scripts/capture_models: adaptive pooling to a size that
+	 * does not divide (4x4 -> 7x7); interpolation as a 2-d index that is
+	 * no view; int64 masks and position ids (the vector unit computes in
+	 * float lanes), and the gather of RoBERTa's position ids; the
+	 * strided convolutions' grad_weight (a dilated convolution) and
+	 * their batch counters; GPT-2's embedding gradients (index_put) */
+	{ "vgg_tiny/inference2", "aten._adaptive_avg_pool2d.default", "divisor" },
+	{ "unet_tiny/inference2", "aten.index.Tensor", "not a view" },
+	{ "distilbert_tiny/inference2", "aten._to_copy.default", "integer" },
+	{ "roberta_tiny/inference2", NULL, "" },
+	{ "resnet_train/forward2", "aten.add.Tensor", "integer" },
+	{ "resnet_train/backward3", "aten.convolution_backward.default", "support.def" },
+	{ "gpt2_train/backward3", "aten.eq.Scalar", "integer" },
+	{ "gpt2_train/backward3", "aten.index_put.default", "support.def" },
 };
 
 static int host_allowed(const char *cg, const char *target, const char *why)
@@ -569,6 +590,10 @@ int main(void)
 	tcase_add_test(tc, t_mlp_bwd);
 	tcase_add_test(tc, t_conv_bn_fwd);
 	tcase_add_test(tc, t_conv_bn_bwd);
+	tcase_add_test(tc, t_resnet_fwd);
+	tcase_add_test(tc, t_resnet_bwd);
+	tcase_add_test(tc, t_gpt2_fwd);
+	tcase_add_test(tc, t_gpt2_bwd);
 	tcase_add_test(tc, t_conv_bn_inplace);
 	tcase_add_test(tc, t_mutation_views);
 	tcase_add_test(tc, t_mutation_copy_back);
