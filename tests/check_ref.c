@@ -719,6 +719,43 @@ START_TEST(conv_transposed_semantics)
 }
 END_TEST
 
+/* index_put: rows written by an index list, accumulating repeats (an
+ * embedding's gradient) or keeping the last; fmod keeps the dividend's
+ * sign where remainder takes the divisor's. */
+START_TEST(index_put_fmod_semantics)
+{
+	npu_reftensor in[3];
+	double self[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, idx[3] = { 2, 0, 2 };
+	double vals[6] = { 10, 20, 30, 40, 50, 60 }, x[4] = { -7, 7, -7.5, 7.5 };
+
+	in[0] = tens(NPU_DT_F32, 2, (int64_t[]){ 4, 2 }, self);
+	in[1] = tens(NPU_DT_I64, 1, (int64_t[]){ 3 }, idx);
+	in[2] = tens(NPU_DT_F32, 2, (int64_t[]){ 3, 2 }, vals);
+	op1("aten.index_put.default", "{\"args\": [{\"input\": 0}, [{\"input\": 1}], "
+	    "{\"input\": 2}, true]}", in, 3, NPU_DT_F32, 2, (int64_t[]){ 4, 2 },
+	    (double[]){ 31, 42, 3, 4, 65, 86, 7, 8 });
+	op1("aten.index_put.default", "{\"args\": [{\"input\": 0}, [{\"input\": 1}], "
+	    "{\"input\": 2}]}", in, 3, NPU_DT_F32, 2, (int64_t[]){ 4, 2 },
+	    (double[]){ 30, 40, 3, 4, 50, 60, 7, 8 });
+	npu_reftensor_free(&in[1]);
+	npu_reftensor_free(&in[2]);
+	/* a value broadcast over the indexed column */
+	in[1] = tens(NPU_DT_I64, 1, (int64_t[]){ 1 }, (double[]){ 1 });
+	in[2] = tens(NPU_DT_F32, 1, (int64_t[]){ 1 }, (double[]){ -1 });
+	op1("aten.index_put.default", "{\"args\": [{\"input\": 0}, [null, {\"input\": 1}], "
+	    "{\"input\": 2}, false]}", in, 3, NPU_DT_F32, 2, (int64_t[]){ 4, 2 },
+	    (double[]){ 1, -1, 3, -1, 5, -1, 7, -1 });
+	for (int k = 0; k < 3; k++)
+		npu_reftensor_free(&in[k]);
+	in[0] = tens(NPU_DT_F32, 1, (int64_t[]){ 4 }, x);
+	op1("aten.fmod.Scalar", "{\"args\": [{\"input\": 0}, 2]}", in, 1, NPU_DT_F32, 1,
+	    (int64_t[]){ 4 }, (double[]){ -1, 1, -1.5, 1.5 });
+	op1("aten.remainder.Scalar", "{\"args\": [{\"input\": 0}, 2]}", in, 1, NPU_DT_F32, 1,
+	    (int64_t[]){ 4 }, (double[]){ 1, 1, 0.5, 1.5 });
+	npu_reftensor_free(&in[0]);
+}
+END_TEST
+
 START_TEST(pool_semantics)
 {
 	npu_reftensor in[1], out[2];
@@ -828,6 +865,7 @@ static Suite *ref_suite(void)
 	tcase_add_test(tc, multi_result_ops);
 	tcase_add_test(tc, conv_semantics);
 	tcase_add_test(tc, conv_transposed_semantics);
+	tcase_add_test(tc, index_put_fmod_semantics);
 	tcase_add_test(tc, pool_semantics);
 	tcase_add_test(tc, symbolic_expressions);
 	tcase_add_test(tc, graph_errors_name_the_node);
