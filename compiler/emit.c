@@ -39,19 +39,27 @@ int npu_emit_dims(const npu_kir *ir, const npu_kern *K, int64_t *n,
 		  int64_t (*st)[NPU_MAX_DIMS], int *q)
 {
 	int nd = K->ndim, split = K->kind == NPU_KK_ROW ? nd - K->rdims : -1;
-	int out = 0;
+	int out = 0, rbig = 0, rsplit = split, seen = 0;
 	int64_t cn[NPU_MAX_DIMS];
 
 	(void)ir;
-	/* drop size-1 dims except in the row part */
+	for (int d = split < 0 ? nd : split; d < nd; d++)
+		rbig += K->shape[d] != 1;
+	/* drop size-1 dims: outside the row part, and in it while a longer
+	 * row dim remains (their strides, often 0, would stop the merge);
+	 * a row of one element keeps its last dim */
 	for (int d = 0; d < nd; d++) {
-		if (K->shape[d] == 1 && d < (split < 0 ? nd : split) && nd > 1)
+		int inrow = rsplit >= 0 && d >= rsplit;
+		if (K->shape[d] == 1 && nd > 1 &&
+		    (!inrow || rbig || d < nd - 1))
 			continue;
 		cn[out] = K->shape[d];
 		for (int o = 0; o < K->nops; o++)
 			st[o][out] = K->ops[o].stride[d];
-		if (d == split)
+		if (inrow && !seen) {
 			split = out;
+			seen = 1;
+		}
 		out++;
 	}
 	if (split >= 0 && split > out)

@@ -655,6 +655,17 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 	}
 	if (!strcmp(name, "cbwd_w"))          /* (x, stride, transposed, groups) */
 		return cbwd_w(d, a, na, res);
+	if (!strcmp(name, "shape")) {               /* (x) */
+		int nd = x0 ? npu_gmeta_shape(x0, shp) : -1;
+		if (nd < 0)
+			return fail(d, "%s", "@shape: symbolic or no shape");
+		return npu_gv_ints(res, shp, nd) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
+	}
+	if (!strcmp(name, "ord2")) {                /* (x, ord) */
+		if (!x0 || na < 2 || !is_num(&a[1], 2))
+			return fail(d, "%s", "a norm of another order");
+		return npu_gval_copy(res, &a[0]) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
+	}
 	if (!strcmp(name, "idxlist")) {             /* (x, dim, index) */
 		int nd = x0 ? x0->ndim : -1;
 		int64_t dm = na > 1 && a[1].kind == NPU_GV_INT ? a[1].u.i : -1;

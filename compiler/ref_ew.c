@@ -154,16 +154,28 @@ int ref_gelu(ref_op *op)
 	return 0;
 }
 
-/* clamp, clamp_min, clamp_max, hardtanh, leaky_relu. */
+/* clamp, clamp_min, clamp_max, hardtanh, leaky_relu, elu. */
 int ref_clamp(ref_op *op)
 {
 	const npu_reftensor *x;
 	npu_reftensor *y;
-	double lo = -INFINITY, hi = INFINITY, slope = 0;
+	double lo = -INFINITY, hi = INFINITY, slope = 0, al = 1, sc = 1, is = 1;
 	int leaky = op->id == NPU_AOP_LEAKY_RELU;
 
 	if (ref_tensor(op, 0, "self", &x) < 0)
 		return -1;
+	if (op->id == NPU_AOP_ELU) {
+		if (ref_double(op, 1, "alpha", 1, &al) < 0 ||
+		    ref_double(op, 2, "scale", 1, &sc) < 0 ||
+		    ref_double(op, 3, "input_scale", 1, &is) < 0 ||
+		    ref_out(op, 0, x->dtype, x->ndim, x->shape, &y) < 0)
+			return -1;
+		for (int64_t i = 0, n = npu_reftensor_numel(x); i < n; i++) {
+			double v = x->data[i];
+			y->data[i] = sc * (v > 0 ? v : al * expm1(is * v));
+		}
+		return 0;
+	}
 	switch (op->id) {
 	case NPU_AOP_LEAKY_RELU:
 		if (ref_double(op, 1, "negative_slope", 0.01, &slope) < 0)

@@ -256,7 +256,7 @@ int ref_cumsum(ref_op *op)
 	const npu_reftensor *x;
 	npu_reftensor *y;
 	int64_t dimv, outer, n, inner;
-	int d, dt;
+	int d, dt, prod = op->id == NPU_AOP_CUMPROD;
 
 	if (ref_tensor(op, 0, "self", &x) < 0 || ref_int(op, 1, "dim", 0, &dimv) < 0 ||
 	    ref_dim(op, dimv, x->ndim, &d) < 0)
@@ -268,13 +268,146 @@ int ref_cumsum(ref_op *op)
 	split3(x, d, &outer, &n, &inner);
 	for (int64_t o = 0; o < outer; o++)
 		for (int64_t in = 0; in < inner; in++) {
-			double s = 0;
+			double s = prod ? 1 : 0;
 			for (int64_t k = 0; k < n; k++) {
 				int64_t at = (o * n + k) * inner + in;
-				s += x->data[at];
-				y->data[at] = s;
+				s = prod ? s * x->data[at] : s + x->data[at];
+				y->data[at] = ref_to_dtype(dt, s);
 			}
 		}
+	return 0;
+}
+
+/* linalg_vector_norm: sum |x|^ord ^ (1/ord); inf, -inf: max, min |x|;
+ * 0: the count of nonzeros. */
+int ref_vecnorm(ref_op *op)
+{
+	const npu_reftensor *x;
+	npu_reftensor *y;
+	double ord;
+	int64_t dims[NPU_MAX_DIMS];
+	int nd, keep;
+	red r;
+	ref_iter it;
+
+	if (ref_tensor(op, 0, "self", &x) < 0 || ref_double(op, 1, "ord", 2, &ord) < 0 ||
+	    red_dims(op, 2, "dim", dims, &nd) < 0 || ref_bool(op, 3, "keepdim", 0, &keep) < 0 ||
+	    red_setup(op, x, dims, nd, keep, &r) < 0 ||
+	    ref_out(op, 0, ref_is_float(x->dtype) ? x->dtype : NPU_DT_F32, r.nd, r.shape, &y) < 0)
+		return -1;
+	for (int64_t i = 0, m = npu_reftensor_numel(y); i < m; i++)
+		y->data[i] = isinf(ord) ? (ord > 0 ? 0 : INFINITY) : 0;
+	ref_iter_init(&it, x->ndim, x->shape, 1);
+	memcpy(it.st[0], r.ist, sizeof r.ist);
+	for (int64_t i = 0, n = npu_reftensor_numel(x); i < n; i++, ref_iter_next(&it)) {
+		int64_t o = it.off[0];
+		double a = fabs(x->data[i]);
+		if (isinf(ord))
+			y->data[o] = ord > 0 ? (a > y->data[o] || isnan(a) ? a : y->data[o])
+					     : (a < y->data[o] || isnan(a) ? a : y->data[o]);
+		else if (ord == 0)
+			y->data[o] += a != 0;
+		else
+			y->data[o] += ord == 2 ? a * a : ord == 1 ? a : pow(a, ord);
+	}
+	for (int64_t i = 0, m = npu_reftensor_numel(y); i < m; i++)
+		if (!isinf(ord) && ord != 0 && ord != 1)
+			y->data[i] = ord == 2 ? sqrt(y->data[i]) : pow(y->data[i], 1 / ord);
+	return 0;
+}
+
+/* Orders positions a, b of row p (stride st) for sort/topk: descending
+ * puts larger first; NaN counts as the largest (PyTorch); ties keep the
+ * index order (stable). */
+typedef struct sortcx {
+	const double *p;
+	int64_t st;
+	int desc;
+} sortcx;
+
+static int before(const sortcx *c, int64_t a, int64_t b)
+{
+	double x = c->p[a * c->st], y = c->p[b * c->st];
+	int xn = isnan(x), yn = isnan(y);
+
+	if (xn || yn)
+		return xn && !yn ? c->desc : !xn && yn ? !c->desc : a < b;
+	if (x != y)
+		return c->desc ? x > y : x < y;
+	return a < b;
+}
+
+/* A stable merge sort of idx[0, n) by before(). */
+static void msort(const sortcx *c, int64_t *idx, int64_t *tmp, int64_t n)
+{
+	int64_t h = n / 2, i = 0, j = h, k = 0;
+
+	if (n < 2)
+		return;
+	msort(c, idx, tmp, h);
+	msort(c, idx + h, tmp, n - h);
+	while (i < h && j < n)
+		tmp[k++] = before(c, idx[j], idx[i]) ? idx[j++] : idx[i++];
+	while (i < h)
+		tmp[k++] = idx[i++];
+	while (j < n)
+		tmp[k++] = idx[j++];
+	memcpy(idx, tmp, (size_t)n * sizeof *idx);
+}
+
+/* sort (all of dim, ascending unless descending) and topk (the k first
+ * in descending order when largest, else ascending). */
+int ref_sort(ref_op *op)
+{
+	const npu_reftensor *x;
+	npu_reftensor *val, *ind;
+	int64_t dimv = -1, k, outer, n, inner, shape[NPU_MAX_DIMS], *idx, *tmp;
+	int d, desc = 0, topk = op->id == NPU_AOP_TOPK, largest = 1;
+
+	if (ref_tensor(op, 0, "self", &x) < 0)
+		return -1;
+	if (topk ? ref_int(op, 1, "k", 1, &k) < 0 || ref_int(op, 2, "dim", -1, &dimv) < 0 ||
+		   ref_bool(op, 3, "largest", 1, &largest) < 0
+		 : ref_int(op, 1, "dim", -1, &dimv) < 0 ||
+		   ref_bool(op, 2, "descending", 0, &desc) < 0)
+		return -1;
+	if (ref_dim(op, dimv, x->ndim, &d) < 0)
+		return -1;
+	split3(x, d, &outer, &n, &inner);
+	if (!topk)
+		k = n;
+	else
+		desc = largest;
+	if (k < 0 || k > n)
+		return npu_errf(op->e, "k = %lld is out of range for a dim of %lld",
+				(long long)k, (long long)n);
+	memcpy(shape, x->shape, sizeof shape);
+	if (x->ndim)
+		shape[d] = k;
+	if (ref_out(op, 0, x->dtype, x->ndim, shape, &val) < 0 ||
+	    ref_out(op, 1, NPU_DT_I64, x->ndim, shape, &ind) < 0)
+		return -1;
+	idx = malloc((size_t)(n + 1) * sizeof *idx);
+	tmp = malloc((size_t)(n + 1) * sizeof *tmp);
+	if (!idx || !tmp) {
+		free(idx);
+		free(tmp);
+		return npu_errf(op->e, "out of memory");
+	}
+	for (int64_t o = 0; o < outer; o++)
+		for (int64_t in = 0; in < inner; in++) {
+			sortcx c = { x->data + o * n * inner + in, inner, desc };
+			for (int64_t i = 0; i < n; i++)
+				idx[i] = i;
+			msort(&c, idx, tmp, n);
+			for (int64_t i = 0; i < k; i++) {
+				int64_t at = (o * k + i) * inner + in;
+				val->data[at] = c.p[idx[i] * inner];
+				ind->data[at] = (double)idx[i];
+			}
+		}
+	free(idx);
+	free(tmp);
 	return 0;
 }
 
@@ -891,8 +1024,13 @@ int ref_batchnorm(ref_op *op)
 		return npu_errf(op->e, "input must be at least 2-d");
 	w = ref_opt_tensor(op, 1, "weight");
 	b = ref_opt_tensor(op, 2, "bias");
-	rm = ref_opt_tensor(op, 3, "running_mean");
-	rv = ref_opt_tensor(op, 4, "running_var");
+	if (id == NPU_AOP_BN_NOSTATS) {
+		rm = rv = NULL;
+		base = 3;
+	} else {
+		rm = ref_opt_tensor(op, 3, "running_mean");
+		rv = ref_opt_tensor(op, 4, "running_var");
+	}
 	if (id != NPU_AOP_BN_INFER && ref_bool(op, base++, "training", 0, &training) < 0)
 		return -1;
 	if (ref_double(op, base, "momentum", 0.1, &mom) < 0 ||
@@ -960,6 +1098,57 @@ int ref_batchnorm(ref_op *op)
 	}
 	free(mean);
 	free(var);
+	return 0;
+}
+
+/* native_group_norm: each image's channels in `group` groups of C /
+ * group, normalized by the group's mean and biased variance over its
+ * channels and HxW positions, then per-channel weight and bias. */
+int ref_groupnorm(ref_op *op)
+{
+	const npu_reftensor *x, *w, *b;
+	npu_reftensor *y, *mo, *ro;
+	int64_t N, C, HW, G, cg, sz[2];
+	double eps;
+
+	if (ref_tensor(op, 0, "input", &x) < 0 || ref_int(op, 3, "N", 0, &N) < 0 ||
+	    ref_int(op, 4, "C", 0, &C) < 0 || ref_int(op, 5, "HxW", 0, &HW) < 0 ||
+	    ref_int(op, 6, "group", 1, &G) < 0 || ref_double(op, 7, "eps", 1e-5, &eps) < 0)
+		return -1;
+	w = ref_opt_tensor(op, 1, "weight");
+	b = ref_opt_tensor(op, 2, "bias");
+	if (G <= 0 || C % G || N * C * HW != npu_reftensor_numel(x) ||
+	    (w && npu_reftensor_numel(w) != C) || (b && npu_reftensor_numel(b) != C))
+		return npu_errf(op->e, "sizes do not match the input and the groups");
+	sz[0] = N;
+	sz[1] = G;
+	if (ref_out(op, 0, x->dtype, x->ndim, x->shape, &y) < 0 ||
+	    ref_out(op, 1, x->dtype, 2, sz, &mo) < 0 ||
+	    ref_out(op, 2, x->dtype, 2, sz, &ro) < 0)
+		return -1;
+	cg = C / G;
+	for (int64_t n = 0; n < N; n++)
+		for (int64_t g = 0; g < G; g++) {
+			const double *p = x->data + (n * C + g * cg) * HW;
+			int64_t cnt = cg * HW;
+			double s = 0, q = 0, mean, rstd;
+			for (int64_t i = 0; i < cnt; i++)
+				s += p[i];
+			mean = cnt ? s / (double)cnt : 0;
+			for (int64_t i = 0; i < cnt; i++)
+				q += (p[i] - mean) * (p[i] - mean);
+			rstd = 1 / sqrt((cnt ? q / (double)cnt : 0) + eps);
+			mo->data[n * G + g] = mean;
+			ro->data[n * G + g] = rstd;
+			for (int64_t c = 0; c < cg; c++) {
+				int64_t ch = g * cg + c;
+				double sc = rstd * (w ? w->data[ch] : 1), sh = b ? b->data[ch] : 0;
+				for (int64_t i = 0; i < HW; i++) {
+					int64_t at = (n * C + ch) * HW + i;
+					y->data[at] = (x->data[at] - mean) * sc + sh;
+				}
+			}
+		}
 	return 0;
 }
 

@@ -591,6 +591,46 @@ int ref_index_put(ref_op *op)
 	return 0;
 }
 
+/* scatter.value, scatter.src: self with self[..., index[i], ...] (along
+ * dim) = value or src[i] for every position i of index. */
+int ref_scatterv(ref_op *op)
+{
+	const npu_reftensor *x, *ix, *src = NULL;
+	npu_reftensor *y;
+	int64_t dimv, xst[NPU_MAX_DIMS], idx[NPU_MAX_DIMS], sst[NPU_MAX_DIMS];
+	double val = 0;
+	int d, sv = op->id == NPU_AOP_SCATTER_SRC;
+
+	if (ref_tensor(op, 0, "self", &x) < 0 || ref_int(op, 1, "dim", 0, &dimv) < 0 ||
+	    ref_dim(op, dimv, x->ndim, &d) < 0 || ref_tensor(op, 2, "index", &ix) < 0 ||
+	    (sv ? ref_tensor(op, 3, "src", &src) : ref_double(op, 3, "value", 0, &val)) < 0)
+		return -1;
+	if (ix->ndim != x->ndim || (src && src->ndim != x->ndim))
+		return npu_errf(op->e, "index (and src) must have self's rank");
+	for (int i = 0; i < x->ndim; i++)
+		if ((i != d && ix->shape[i] > x->shape[i]) ||
+		    (src && ix->shape[i] > src->shape[i]))
+			return npu_errf(op->e, "index is larger than self or src in dim %d", i);
+	if (ref_out(op, 0, x->dtype, x->ndim, x->shape, &y) < 0)
+		return -1;
+	memcpy(y->data, x->data, (size_t)npu_reftensor_numel(x) * sizeof(double));
+	ref_strides(x->ndim, x->shape, xst);
+	if (src)
+		ref_strides(src->ndim, src->shape, sst);
+	for (int64_t i = 0, n = npu_reftensor_numel(ix); i < n; i++) {
+		int64_t off = 0, so = 0, at;
+		unravel(i, ix->ndim, ix->shape, idx);
+		if (fix_index(op, ix->data[i], x->shape[d], &at) < 0)
+			return -1;
+		for (int k = 0; k < x->ndim; k++) {
+			off += (k == d ? at : idx[k]) * xst[k];
+			so += src ? idx[k] * sst[k] : 0;
+		}
+		y->data[off] = ref_to_dtype(x->dtype, src ? src->data[so] : val);
+	}
+	return 0;
+}
+
 /* index_select, gather, embedding. */
 int ref_gather(ref_op *op)
 {

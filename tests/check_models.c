@@ -56,6 +56,15 @@ static const zoo_case zoo[] = {
 	{ "opt_tiny", 0 },
 	{ "bloom_tiny", 0 },
 	{ "whisper_enc_tiny", 0 },	/* 1-d convolutions */
+	{ "googlenet_tiny", 0 },
+	{ "regnet_tiny", 0 },
+	{ "resnext_tiny", 0 },
+	{ "norm_zoo", 0 },
+	{ "reductions", 9 },		/* max.dim, topk, sort, amin, cumprod, argmax, int64 */
+	{ "clip_vision_tiny", 0 },
+	{ "bart_tiny", 0 },
+	{ "deberta_tiny", 4 },		/* run-time gathers of relative positions */
+	{ "mobilevit_tiny", 0 },
 };
 
 START_TEST(t_model)

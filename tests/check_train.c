@@ -44,6 +44,9 @@ TRAIN_TEST(t_resnet_fwd, "resnet_train/forward2")
 TRAIN_TEST(t_resnet_bwd, "resnet_train/backward3")
 TRAIN_TEST(t_gpt2_fwd, "gpt2_train/forward2")
 TRAIN_TEST(t_gpt2_bwd, "gpt2_train/backward3")
+/* an MLP classifier with its cross-entropy loss (label smoothing) */
+TRAIN_TEST(t_ce_fwd, "ce_train/forward2")
+TRAIN_TEST(t_ce_bwd, "ce_train/backward3")
 
 /* BatchNorm's running statistics and its batch counter: updated in the
  * inputs' own buffers by the kernels that compute them. */
@@ -437,6 +440,16 @@ static const struct {
 	{ "resnet_train/backward3", "aten.convolution_backward.default", "support.def" },
 	{ "gpt2_train/backward3", "aten.eq.Scalar", "integer" },
 	{ "gpt2_train/backward3", "aten.index_put.default", "support.def" },
+	/* selections and integer reductions (the reductions model), the
+	 * cross-entropy's int64 targets (ne, where, gather, scatter of the
+	 * one-hot gradient), DeBERTa's run-time gathers of relative
+	 * positions, InstanceNorm's repeat of its parameters when they are
+	 * not frozen */
+	{ "reductions/inference2", NULL, "" },
+	{ "ce_train/forward2", NULL, "" },
+	{ "ce_train/backward3", NULL, "" },
+	{ "deberta_tiny/inference2", "aten.gather.default", "support.def" },
+	{ "norm_zoo/inference2", "aten.repeat.default", "support.def" },
 };
 
 static int host_allowed(const char *cg, const char *target, const char *why)
@@ -594,6 +607,8 @@ int main(void)
 	tcase_add_test(tc, t_resnet_bwd);
 	tcase_add_test(tc, t_gpt2_fwd);
 	tcase_add_test(tc, t_gpt2_bwd);
+	tcase_add_test(tc, t_ce_fwd);
+	tcase_add_test(tc, t_ce_bwd);
 	tcase_add_test(tc, t_conv_bn_inplace);
 	tcase_add_test(tc, t_mutation_views);
 	tcase_add_test(tc, t_mutation_copy_back);
