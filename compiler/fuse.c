@@ -1920,6 +1920,65 @@ static int conv_mm(fz *z, int node, int x, int w, int bias, const int64_t *st,
 		   const int64_t *pad, const int64_t *osh);
 
 /*
+ * v [N, C, H, W] spread over its last two dims: f - 1 zeros between
+ * elements, lo zeros before and hi after, as a new contiguous value.  A
+ * frozen constant is spread at compile time; anything else by a zero
+ * fill and a strided copy (two kernels).  For a transposed convolution's
+ * input and a dilated convolution's weight.
+ */
+static int spread_val(fz *z, int node, int v, const int64_t *f,
+		      const int64_t *lo, const int64_t *hi, const char *tag)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	int64_t sh[4], zst[4], dst[4], off;
+	int root = root_of(ir, v), sv;
+	char nm[300];
+
+	memcpy(sh, ir->v[v].shape, sizeof sh);
+	for (int i = 0; i < 2; i++)
+		sh[2 + i] = (sh[2 + i] - 1) * f[i] + 1 + lo[i] + hi[i];
+	snprintf(nm, sizeof nm, "%s.%s", n->name, tag);
+	if ((sv = npu_kir_val(ir, nm, node, ir->v[v].dtype, 4, sh)) < 0)
+		return npu_errf(z->e, "out of memory");
+	ir->v[sv].needed = 1;
+	npu_kir_contig(4, sh, zst);
+	for (int i = 0; i < 4; i++)
+		dst[i] = i < 2 ? zst[i] : f[i - 2] * zst[i];
+	off = lo[0] * zst[2] + lo[1] * zst[3];
+	if (ir->v[root].kind == NPU_BUF_CONST && ir->v[root].cdata && !ir->v[v].isconst) {
+		const npu_kval *V = &ir->v[v];
+		int esz = npu_dtype_size(V->dtype);
+		int64_t cnt = npu_kir_numel(4, V->shape), idx[4] = { 0 };
+		uint8_t *dstb = calloc((size_t)(npu_kir_numel(4, sh) * esz) + 1, 1);
+		const uint8_t *src = ir->v[root].cdata;
+		if (!dstb)
+			return npu_errf(z->e, "out of memory");
+		for (int64_t i = 0; i < cnt; i++) {
+			int64_t so = V->off, to = off;
+			for (int d = 0; d < 4; d++) {
+				so += idx[d] * V->stride[d];
+				to += idx[d] * dst[d];
+			}
+			memcpy(dstb + to * esz, src + so * esz, (size_t)esz);
+			for (int d = 3; d >= 0 && ++idx[d] == V->shape[d]; d--)
+				idx[d] = 0;
+		}
+		ir->v[sv].kind = NPU_BUF_CONST;
+		ir->v[sv].cown = dstb;
+		ir->v[sv].cdata = dstb;
+		npu_kir_decide(ir, 1, "%s: constant spread at compile time", nm);
+		return sv;
+	}
+	if (fill_kern(z, node, nm, 4, sh, -1, 0, sv, 0, zst) < 0)
+		return -1;
+	snprintf(nm, sizeof nm, "%s.%s.in", n->name, tag);
+	if (fill_kern(z, node, nm, 4, ir->v[v].shape, v, 0, sv, off, dst) < 0)
+		return -1;
+	return sv;
+}
+
+/*
  * A transposed convolution (groups 1, no dilation) is the convolution,
  * with stride 1 and no padding, of x spread out by the stride (s - 1
  * zeros between elements) and padded by KH - 1 - p (plus output_padding
@@ -1933,7 +1992,7 @@ static int do_tconv(fz *z, int node, int x, int w, int bias, const int64_t *st,
 {
 	npu_kir *ir = z->ir;
 	const npu_gnode *n = &z->g->nodes[node];
-	int64_t xs[4], ws[4], zsh[4], zst[4], dst[4], P[2];
+	int64_t ws[4], P[2], lo[2], hi[2];
 	int64_t zero[2] = { 0, 0 }, wsh[4], wst[4], cst[4], woff, osh[4];
 	const npu_gmeta *m = tmeta(n, 0);
 	int xz, wt;
@@ -1944,7 +2003,6 @@ static int do_tconv(fz *z, int node, int x, int w, int bias, const int64_t *st,
 		return host_kern(z, node, "transposed convolution of other types or ranks");
 	for (int i = 0; i < 4; i++)
 		osh[i] = m->shape[i].v;
-	memcpy(xs, ir->v[x].shape, sizeof xs);
 	memcpy(ws, ir->v[w].shape, sizeof ws);
 	for (int i = 0; i < 2; i++) {
 		P[i] = ws[2 + i] - 1 - pad[i];
@@ -1952,23 +2010,11 @@ static int do_tconv(fz *z, int node, int x, int w, int bias, const int64_t *st,
 			return host_kern(z, node, "transposed convolution with padding beyond its window");
 	}
 	/* the spread, padded input */
-	zsh[0] = xs[0];
-	zsh[1] = xs[1];
-	for (int i = 0; i < 2; i++)
-		zsh[2 + i] = (xs[2 + i] - 1) * st[i] + 1 + 2 * P[i] + opad[i];
-	snprintf(nm, sizeof nm, "%s.spread", n->name);
-	if ((xz = npu_kir_val(ir, nm, node, ir->v[x].dtype, 4, zsh)) < 0)
-		return npu_errf(z->e, "out of memory");
-	ir->v[xz].needed = 1;
-	npu_kir_contig(4, zsh, zst);
-	if (fill_kern(z, node, nm, 4, zsh, -1, 0, xz, 0, zst) < 0)
-		return -1;
-	dst[0] = zst[0];
-	dst[1] = zst[1];
-	dst[2] = st[0] * zst[2];
-	dst[3] = st[1] * zst[3];
-	snprintf(nm, sizeof nm, "%s.in", n->name);
-	if (fill_kern(z, node, nm, 4, xs, x, 0, xz, P[0] * zst[2] + P[1] * zst[3], dst) < 0)
+	for (int i = 0; i < 2; i++) {
+		lo[i] = P[i];
+		hi[i] = P[i] + opad[i];
+	}
+	if ((xz = spread_val(z, node, x, st, lo, hi, "spread")) < 0)
 		return -1;
 	/* the weight, channels swapped and flipped */
 	wsh[0] = ws[1];
@@ -2078,8 +2124,19 @@ static int do_conv(fz *z, int node)
 		return do_gconv(z, node, (int64_t)groups, st, pad, dil);
 	if (tr && groups == 1 && dil[0] == 1 && dil[1] == 1)
 		return do_tconv(z, node, x, w, bias, st, pad, opad);
-	if (tr || groups != 1 || dil[0] != 1 || dil[1] != 1)
-		return host_kern(z, node, "grouped transposed or dilated convolution");
+	if (tr || groups != 1)
+		return host_kern(z, node, "grouped transposed or dilated transposed convolution");
+	if ((dil[0] != 1 || dil[1] != 1) && w >= 0 && ir->v[w].ndim == 4 &&
+	    isfloat(ir->v[w].dtype) && !ir->v[w].isconst) {
+		/* dilation: the convolution by the weight spread out by it */
+		int64_t zero[2] = { 0, 0 };
+		if ((w = spread_val(z, node, w, dil, zero, zero, "dilated")) < 0)
+			return -1;
+		npu_kir_decide(ir, 1, "%s: dilated convolution (%lldx%lld) as one by its "
+			       "spread weight", n->name, (long long)dil[0], (long long)dil[1]);
+	} else if (dil[0] != 1 || dil[1] != 1) {
+		return host_kern(z, node, "dilated convolution of other types");
+	}
 	if (!m || m->ndim != 4)
 		return host_kern(z, node, "convolution of other ranks");
 	for (int i = 0; i < 4; i++)

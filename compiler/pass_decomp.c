@@ -391,6 +391,24 @@ static int infer_index(dcx *d, const npu_gval *a, int na, npu_gmeta *m)
 	return 0;
 }
 
+/* slice.Tensor(x, dim, start, end), step 1, bounds clamped. */
+static int infer_slice(dcx *d, const npu_gval *a, int na, npu_gmeta *m)
+{
+	const npu_gmeta *x = na > 3 ? node_meta(d, &a[0]) : NULL;
+	int64_t s[NPU_MAX_DIMS], dm, lo, hi;
+	int nd;
+
+	if (!x || (nd = npu_gmeta_shape(x, s)) < 1 || a[1].kind != NPU_GV_INT ||
+	    a[2].kind != NPU_GV_INT || a[3].kind != NPU_GV_INT ||
+	    (dm = a[1].u.i) < 0 || dm >= nd || (na > 4 && !is_num(&a[4], 1)))
+		return fail(d, "%s", "slice of unknown shape");
+	lo = a[2].u.i < 0 ? 0 : a[2].u.i > s[dm] ? s[dm] : a[2].u.i;
+	hi = a[3].u.i < lo ? lo : a[3].u.i > s[dm] ? s[dm] : a[3].u.i;
+	s[dm] = hi - lo;
+	npu_gmeta_set(m, x->dtype, nd, s);
+	return 0;
+}
+
 static int infer(dcx *d, int aop, const npu_gval *a, int na,
 		 const npu_gkwarg *kw, int nkw, npu_gmeta *m)
 {
@@ -407,6 +425,8 @@ static int infer(dcx *d, int aop, const npu_gval *a, int na,
 		return infer_conv(d, a, na, m);
 	case NPU_AOP_INDEX:
 		return infer_index(d, a, na, m);
+	case NPU_AOP_SLICE:
+		return infer_slice(d, a, na, m);
 	case NPU_AOP_MEAN_DIM: case NPU_AOP_SUM_DIM: case NPU_AOP_AMAX:
 	case NPU_AOP_AMIN:
 		return infer_reduce(d, a, na, kw, nkw, m);
@@ -541,16 +561,16 @@ static int eval_args(dcx *d, lex *l, scope *s, npu_gval *a, int *na,
 	return accept(l, ')') ? 0 : fail(d, "%s", "decomp.def: ')' expected");
 }
 
-/* @cbwd_w(x, stride, transposed, groups): grad_weight's convolution
- * strides by the forward dilation and dilates by the forward stride, so
- * only stride 1 is native.  x itself when it is. */
+/* @cbwd_w(x, transposed, groups): x, when grad_weight's convolution
+ * (stride: the forward dilation, dilation: the forward stride) is one
+ * the backend takes. */
 static int cbwd_w(dcx *d, npu_gval *a, int na, npu_gval *res)
 {
 	const npu_gmeta *x = na > 0 ? node_meta(d, &a[0]) : NULL;
 
-	if (!x || x->ndim != 4 || na < 4 || !ints_are(&a[1], 2, 1) ||
-	    a[2].kind != NPU_GV_BOOL || a[2].u.b || !is_num(&a[3], 1))
-		return fail(d, "%s", "grad_weight of a strided, transposed, grouped or not 2-d convolution");
+	if (!x || x->ndim != 4 || na < 3 || a[1].kind != NPU_GV_BOOL || a[1].u.b ||
+	    !is_num(&a[2], 1))
+		return fail(d, "%s", "grad_weight of a transposed, grouped or not 2-d convolution");
 	return npu_gval_copy(res, &a[0]) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
 }
 
@@ -653,8 +673,15 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 		return npu_gv_ints(res, shp, nd - 1) < 0 ?
 		       npu_errf(d->pc->e, "out of memory") : 0;
 	}
-	if (!strcmp(name, "cbwd_w"))          /* (x, stride, transposed, groups) */
+	if (!strcmp(name, "cbwd_w"))          /* (x, transposed, groups) */
 		return cbwd_w(d, a, na, res);
+	if (!strcmp(name, "wdim")) {                /* (w, i) */
+		int nd = x0 ? npu_gmeta_shape(x0, shp) : -1;
+		if (na < 2 || a[1].kind != NPU_GV_INT || a[1].u.i < 0 || a[1].u.i >= nd)
+			return fail(d, "%s", "@wdim: bad operands");
+		*res = npu_gv_int(shp[a[1].u.i]);
+		return 0;
+	}
 	if (!strcmp(name, "shape")) {               /* (x) */
 		int nd = x0 ? npu_gmeta_shape(x0, shp) : -1;
 		if (nd < 0)

@@ -92,7 +92,8 @@ END_TEST
  * grouped convolutions with a channel multiplier, stride and dilation,
  * with padding and no bias, with more taps than one kernel takes (7x7
  * depthwise); average pooling with and without padding, adaptive average
- * pooling to a size that divides the input; a 1-d convolution;
+ * pooling to a size that divides the input; a dilated and a 1-d
+ * convolution;
  * slice_scatter with a step and to the end, select_scatter.  Each is a one-node graph
  * written to the temporary folder, run with generated values against
  * the fp64 reference, and must make no host call.
@@ -126,6 +127,10 @@ static const op_case ops[] = {
 	  { 2, 4, 5, 5 }, { 0 }, { 2, 4, 5, 5 } },
 	{ "aten._adaptive_avg_pool2d.default", "[3, 2]", "float32",
 	  { 1, 4, 6, 6 }, { 0 }, { 1, 4, 3, 2 } },
+	/* a dilated convolution (2x3), stride 2: the spread weight */
+	{ "aten.convolution.default",
+	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [2, 1], [2, 1], [2, 3], false, [0, 0], 1",
+	  "float32", { 1, 3, 11, 10 }, { 4, 3, 3, 2 }, { 1, 4, 6, 9 } },
 	/* a 1-d convolution: stride 2, padding 1, bias */
 	{ "aten.convolution.default",
 	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [2], [1], [1], false, [0], 1",

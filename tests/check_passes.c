@@ -644,9 +644,10 @@ END_TEST
 
 /* convolution_backward's grad_weight (a convolution of the transposed
  * operands) and grad_bias (a sum) replace it when the forward stride is
- * 1 (dilation 2 here, so grad_weight's convolution strides by 2), and
- * grad_input (a transposed convolution) at any stride; the values equal
- * the reference's for the op; with stride 2 grad_weight keeps the op. */
+ * 1 (dilation 2 here, so grad_weight's convolution strides by 2) or
+ * more (then it is dilated, and cut to the window), and grad_input (a
+ * transposed convolution) at any stride; the values equal the
+ * reference's for the op. */
 START_TEST(conv_backward_decomposed)
 {
 	static const struct {
@@ -655,15 +656,18 @@ START_TEST(conv_backward_decomposed)
 	} c[] = {
 		{ CBWD(1, 2, 2, 9, NOGI), 0, 1 },
 		{ CBWD(1, 1, 1, 9, NOGI), 0, 1 },
-		{ CBWD(2, 1, 1, 5, NOGI), 1, 0 },
+		/* stride 2: grad_weight a convolution dilated by 2 */
+		{ CBWD(2, 1, 1, 5, NOGI), 0, 1 },
 		/* grad_input: a transposed convolution (output_padding 0) */
 		{ CBWD(1, 1, 1, 9, GI), 0, 2 },
-		/* stride 2: grad_input expanded (output_padding 0: 9 = 4*2 - 2 + 2 + 1),
-		 * grad_weight keeps the op */
-		{ CBWD(2, 1, 1, 5, GI), 1, 1 },
-		/* stride 2, padding 0: 9 = (4 - 1) * 2 + 2 + 1 + output_padding 0;
-		 * with 10 rows it would be 1 */
-		{ CBWD(2, 0, 1, 4, GI), 1, 1 },
+		/* stride 2: output_padding 0 (9 = (5 - 1) * 2 - 2 + 2 + 1) */
+		{ CBWD(2, 1, 1, 5, GI), 0, 2 },
+		/* stride 2, padding 0: 9 = (4 - 1) * 2 + 2 + 1; grad_weight's
+		 * convolution gives 3 rows, all of the window */
+		{ CBWD(2, 0, 1, 4, GI), 0, 2 },
+		/* stride 3, padding 0: 9 = (3 - 1) * 3 + 2 + 1 + output_padding 2;
+		 * grad_weight's convolution gives 5 rows, cut to 3 */
+		{ CBWD(3, 0, 1, 3, GI), 0, 2 },
 	};
 
 	for (size_t i = 0; i < sizeof c / sizeof *c; i++) {

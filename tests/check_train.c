@@ -430,14 +430,12 @@ static const struct {
 	 * does not divide (4x4 -> 7x7); interpolation as a 2-d index that is
 	 * no view; int64 masks and position ids (the vector unit computes in
 	 * float lanes), and the gather of RoBERTa's position ids; the
-	 * strided convolutions' grad_weight (a dilated convolution) and
-	 * their batch counters; GPT-2's embedding gradients (index_put) */
+	 * ResNet's batch counters; GPT-2's embedding gradients (index_put) */
 	{ "vgg_tiny/inference2", "aten._adaptive_avg_pool2d.default", "divisor" },
 	{ "unet_tiny/inference2", "aten.index.Tensor", "not a view" },
 	{ "distilbert_tiny/inference2", "aten._to_copy.default", "integer" },
 	{ "roberta_tiny/inference2", NULL, "" },
 	{ "resnet_train/forward2", "aten.add.Tensor", "integer" },
-	{ "resnet_train/backward3", "aten.convolution_backward.default", "support.def" },
 	{ "gpt2_train/backward3", "aten.eq.Scalar", "integer" },
 	{ "gpt2_train/backward3", "aten.index_put.default", "support.def" },
 	/* selections and integer reductions (the reductions model), the
