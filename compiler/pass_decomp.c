@@ -12,9 +12,10 @@
  * rewired, so a table mistake leaves the op in place (with the reason in
  * the log) instead of producing a wrong graph.
  *
- * Only float32 and float64 composites are expanded: for reduced-precision
- * ones PyTorch computes in the opmath type (fp32) and rounds once, which
- * a chain of bf16 ops would not reproduce; those stay for the backend.
+ * A bf16 or f16 composite is expanded in fp32, its half operands
+ * converted first and each result converted back (expand_result):
+ * PyTorch computes it in the opmath type and rounds once, which a chain
+ * of bf16 ops would not reproduce.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -52,6 +53,7 @@ typedef struct dcx {
 	int site;                  /* the composite node */
 	int made;                  /* nodes built */
 	int depth;
+	int opmath;                /* a bf16/f16 composite: computed in fp32 */
 	char why[200];             /* why an expansion failed */
 } dcx;
 
@@ -391,6 +393,23 @@ static int infer_index(dcx *d, const npu_gval *a, int na, npu_gmeta *m)
 	return 0;
 }
 
+/* _to_copy(x, dtype=dt): x's shape in dt. */
+static int infer_cast(dcx *d, const npu_gval *a, int na, const npu_gkwarg *kw,
+		      int nkw, npu_gmeta *m)
+{
+	const npu_gmeta *x = na ? node_meta(d, &a[0]) : NULL;
+	int64_t s[NPU_MAX_DIMS];
+	int nd, dt = x ? x->dtype : -1;
+
+	for (int i = 0; i < nkw; i++)
+		if (!strcmp(kw[i].key, "dtype") && kw[i].val.kind == NPU_GV_DTYPE)
+			dt = kw[i].val.u.dtype;
+	if (!x || (nd = npu_gmeta_shape(x, s)) < 0)
+		return fail(d, "%s", "conversion of unknown shape");
+	npu_gmeta_set(m, dt, nd, s);
+	return 0;
+}
+
 /* slice.Tensor(x, dim, start, end), step 1, bounds clamped. */
 static int infer_slice(dcx *d, const npu_gval *a, int na, npu_gmeta *m)
 {
@@ -427,6 +446,8 @@ static int infer(dcx *d, int aop, const npu_gval *a, int na,
 		return infer_index(d, a, na, m);
 	case NPU_AOP_SLICE:
 		return infer_slice(d, a, na, m);
+	case NPU_AOP_TO_COPY:
+		return infer_cast(d, a, na, kw, nkw, m);
 	case NPU_AOP_MEAN_DIM: case NPU_AOP_SUM_DIM: case NPU_AOP_AMAX:
 	case NPU_AOP_AMIN:
 		return infer_reduce(d, a, na, kw, nkw, m);
@@ -885,6 +906,52 @@ static int meta_matches(dcx *d, const npu_gval *v, const npu_gmeta *want)
 	return na == nb && na >= 0 && !memcmp(a, b, (size_t)na * sizeof *a);
 }
 
+/* v converted to dtype dt (v itself when it has it already). */
+static int cast_to(dcx *d, const npu_gval *v, int dt, npu_gval *res)
+{
+	const npu_gmeta *m = node_meta(d, v);
+	npu_gval a[1];
+	npu_gkwarg kw[1] = { { "dtype", { .kind = NPU_GV_DTYPE, .u.dtype = dt } } };
+
+	if (!m || m->dtype == dt)
+		return npu_gval_copy(res, v) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
+	a[0] = *v;
+	return make_call(d, "aten._to_copy.default", a, 1, kw, 1, res);
+}
+
+/*
+ * Output k of en for node n, in opmath when d->opmath: PyTorch computes a
+ * bf16/f16 composite (layer norm, silu, ...) in fp32 and rounds once, so
+ * its half tensor operands are converted to fp32 first and the result
+ * back to the recorded type.
+ */
+static int expand_result(dcx *d, const dentry *en, int k, npu_gnode *n,
+			 int want_dt, npu_gval *res)
+{
+	npu_gval a[MAX_PARAMS], r;
+	int na = n->nargs < MAX_PARAMS ? n->nargs : MAX_PARAMS, rc = 0, i;
+
+	if (!d->opmath)
+		return expand(d, en, k, n->args, n->nargs, n->kwargs, n->nkwargs, res);
+	memset(a, 0, sizeof a);
+	for (i = 0; i < na && !rc; i++) {
+		const npu_gmeta *m = node_meta(d, &n->args[i]);
+		rc = m && (m->dtype == NPU_DT_BF16 || m->dtype == NPU_DT_F16)
+		     ? cast_to(d, &n->args[i], NPU_DT_F32, &a[i])
+		     : (npu_gval_copy(&a[i], &n->args[i]) < 0 ? npu_errf(d->pc->e, "out of memory") : 0);
+		n = npu_gedit_node(d->ge, d->site);   /* the edit may move nodes */
+	}
+	if (!rc)
+		rc = expand(d, en, k, a, na, n->kwargs, n->nkwargs, &r);
+	if (!rc) {
+		rc = r.kind == NPU_GV_NODE ? cast_to(d, &r, want_dt, res) : npu_gval_copy(res, &r);
+		npu_gval_clear(&r);
+	}
+	for (int j = 0; j < i; j++)
+		npu_gval_clear(&a[j]);
+	return rc;
+}
+
 /* Expands output k of node i for replacing `user` (i itself when the
  * node has a single output). */
 static int replace_output(dcx *d, const dentry *en, int i, int k, int user,
@@ -893,7 +960,7 @@ static int replace_output(dcx *d, const dentry *en, int i, int k, int user,
 	npu_gnode *n = npu_gedit_node(d->ge, i);
 	npu_gval res;
 
-	if (expand(d, en, k, n->args, n->nargs, n->kwargs, n->nkwargs, &res) < 0)
+	if (expand_result(d, en, k, n, want->dtype, &res) < 0)
 		return -1;
 	if (res.kind != NPU_GV_NODE || !meta_matches(d, &res, want)) {
 		npu_gval_clear(&res);
@@ -906,7 +973,7 @@ static int replace_output(dcx *d, const dentry *en, int i, int k, int user,
 
 static int decomp_node(pass_cx *pc, npu_gedit *ge, int i, const dentry *en)
 {
-	dcx d = { pc, ge, i, 0, 0, "" };
+	dcx d = { pc, ge, i, 0, 0, 0, "" };
 	npu_gnode *n = npu_gedit_node(ge, i);
 	const int *u;
 	int nu, *users = NULL, rc = 0, t0 = 0;
@@ -925,8 +992,9 @@ static int decomp_node(pass_cx *pc, npu_gedit *ge, int i, const dentry *en)
 		return 0;
 	}
 	scope_free(&s);
-	if (n->meta[t0].dtype != NPU_DT_F32 && n->meta[t0].dtype != NPU_DT_F64)
-		return pass_note(pc, name, "kept %s (%s: computed in opmath)",
+	d.opmath = n->meta[t0].dtype == NPU_DT_BF16 || n->meta[t0].dtype == NPU_DT_F16;
+	if (!d.opmath && n->meta[t0].dtype != NPU_DT_F32 && n->meta[t0].dtype != NPU_DT_F64)
+		return pass_note(pc, name, "kept %s (%s results)",
 				 name, npu_dtype_torch(n->meta[t0].dtype));
 	if (!n->multi) {
 		if (!rc)

@@ -65,6 +65,14 @@ static const zoo_case zoo[] = {
 	{ "bart_tiny", 0 },
 	{ "deberta_tiny", 4 },		/* run-time gathers of relative positions */
 	{ "mobilevit_tiny", 0 },
+	/* in bfloat16 and float16 (scripts/capture_models NAME_bf16) */
+	{ "mistral_tiny_bf16", 0 },
+	{ "distilbert_tiny_bf16", 1 },	/* the int64 mask cast */
+	{ "resnext_tiny_bf16", 0 },
+	{ "vit_tiny_bf16", 0 },
+	{ "gpt2_tiny_bf16", 0 },
+	{ "mobilenet_v2_fp16", 0 },
+	{ "clip_vision_tiny_fp16", 0 },
 };
 
 START_TEST(t_model)

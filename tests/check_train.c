@@ -434,6 +434,7 @@ static const struct {
 	{ "vgg_tiny/inference2", "aten._adaptive_avg_pool2d.default", "divisor" },
 	{ "unet_tiny/inference2", "aten.index.Tensor", "not a view" },
 	{ "distilbert_tiny/inference2", "aten._to_copy.default", "integer" },
+	{ "distilbert_tiny_bf16/inference2", "aten._to_copy.default", "integer" },
 	{ "roberta_tiny/inference2", NULL, "" },
 	{ "resnet_train/forward2", "aten.add.Tensor", "integer" },
 	{ "gpt2_train/backward3", "aten.eq.Scalar", "integer" },
