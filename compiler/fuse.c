@@ -1914,7 +1914,9 @@ static int do_gconv(fz *z, int node, int64_t g, const int64_t *st,
  * convolution as an implicit GEMM on the matrix unit: per image,
  * C[OC][OH*OW] = W[OC][IC*KH*KW] . X_col[IC*KH*KW][OH*OW]; C is the NCHW
  * output as it is, W the weight as it is, and X_col is gathered in SRAM
- * from a zero-padded copy of the image (emit_mm.c).
+ * from a zero-padded copy of the image (emit_mm.c).  Transposed, dilated
+ * and 1-d convolutions become such a convolution of spread or reshaped
+ * operands (do_tconv, spread_val, do_conv1d).
  */
 static int conv_mm(fz *z, int node, int x, int w, int bias, const int64_t *st,
 		   const int64_t *pad, const int64_t *osh);
