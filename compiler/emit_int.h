@@ -62,6 +62,9 @@ void npu_emit_row(emit_t *g, int64_t n);
 void npu_emit_dmaf(emit_t *g, int q, int op, uint64_t dst, uint64_t src,
 		   int64_t rowb, int64_t n1, int64_t ss1, int64_t ds1,
 		   int64_t n2, int64_t ss2, int64_t ds2);
+void npu_emit_dmat(emit_t *g, int q, int op, int dt, uint64_t dst,
+		   uint64_t src, int64_t rowb, int64_t n1, int64_t ss1,
+		   int64_t ds1, int64_t n2, int64_t ss2, int64_t ds2);
 void npu_emit_dma(emit_t *g, int q, int store, uint64_t dram, uint64_t local,
 		  int esz, int64_t rows, int64_t cols, int64_t sa, int64_t sb);
 

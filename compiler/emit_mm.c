@@ -243,18 +243,80 @@ static void grp_rows(const blk *T, int64_t ng, int64_t gi, int64_t *r0, int64_t 
 	*rn = (gi + 1) * T->mn / ng - *r0;
 }
 
-/* The epilogue only copies the accumulator into one fp32 output, whose
- * rows are then the accumulator's rows as they are. */
+/* The epilogue only copies the accumulator into one output: its type
+ * when a DMA store can write it straight from the accumulator (fp32 as
+ * it is, bf16 and f16 through dstc's rounding, the same as vst's), else
+ * -1. */
 static int acc_copy(const emit_t *g, const npu_kern *K)
 {
-	int nout = 0;
+	const npu_xins *x = K->x, *st = &x[K->nx - 1];
+	int nout = 0, dt, a, n = 1;
 
 	for (int o = 0; o < K->nops; o++)
 		nout += K->ops[o].out;
-	return nout == 1 && K->nx == 2 && K->x[0].op == NPU_X_ACC &&
-	       K->x[1].op == NPU_X_STORE && K->x[1].a == 0 &&
-	       K->ops[K->x[1].b].out &&
-	       g->ir->v[K->ops[K->x[1].b].val].dtype == NPU_DT_F32;
+	if (nout != 1 || K->nx < 2 || x[0].op != NPU_X_ACC ||
+	    st->op != NPU_X_STORE || !K->ops[st->b].out)
+		return -1;
+	dt = g->ir->v[K->ops[st->b].val].dtype;
+	if (dt != NPU_DT_F32 && dt != NPU_DT_BF16 && dt != NPU_DT_F16)
+		return -1;
+	/* roundings through the output's type are what the store does */
+	for (a = st->a; a > 0 && a < K->nx && x[a].op == NPU_X_RND &&
+	     x[a].dtype == dt && x[a].a < a; a = x[a].a)
+		n++;
+	return a == 0 && n + 1 == K->nx ? dt : -1;
+}
+
+/*
+ * Direct stores: when the epilogue is a plain copy (acc_copy), every
+ * block leaves straight from its accumulator region, so the vector unit
+ * has no work at all (a bf16 epilogue was a vld of 128 fp32 values, two
+ * cycles of the accumulator's bank, and a vst: 1.6 k cycles per 256x256
+ * block, and the last blocks' epilogues all ran after the array was
+ * done).  The hand-offs go between the matrix unit and each store engine
+ * q, on the ew template's per-engine numbers (no vector stage runs here):
+ * SEM_LD + q "rows accumulated" (mxu -> engine) and SEM_FREE + q
+ * "accumulator region read" (engine -> mxu).  One semaphore per engine,
+ * for the reason SEM_CMP2 exists: with a shared one, an engine that ran
+ * ahead could hand the mxu a region another engine still reads.
+ */
+enum { SEM_DCMP = SEM_LD, SEM_DFREE = SEM_FREE };
+
+/* The matrix unit hands rows r0.. (rn of them) to the n engines q[]. */
+static void dsig(emit_t *g, int64_t rn, const int *q, int n)
+{
+	for (int h = 0; h < n && h < rn; h++)
+		npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_MXU, SEM_DCMP + q[h], 0, 0);
+}
+
+/* Rows [r0, r0 + rn) of block T from accumulator region acc to the
+ * output, split over the n engines q[], each after its hand-off. */
+static void dstore(emit_t *g, const npu_kern *K, const blk *T, int nd,
+		   uint64_t acc, int dt, int64_t r0, int64_t rn, const int *q,
+		   int n)
+{
+	int out = K->x[K->nx - 1].b;
+	const npu_kopnd *P = &K->ops[out];
+	int pe = npu_dtype_size(dt), op = dt == NPU_DT_F32 ? NPU_OP_DST : NPU_OP_DSTC;
+	int64_t sa = P->stride[nd - 2], sb = P->stride[nd - 1];
+
+	if (n > rn)
+		n = (int)rn;
+	for (int h = 0; h < n; h++) {
+		int64_t a = r0 + h * rn / n, an = r0 + (h + 1) * rn / n - a;
+		int64_t off = (T->m0 + a) * sa + T->n0 * sb;
+		uint64_t dram, loc = acc + (uint64_t)(a * T->nn * 4);
+		if (nd == 3)
+			off += T->b * P->stride[0];
+		dram = dram_of(g, out) + (uint64_t)(off * pe);
+		npu_memit(g->f, NPU_OP_WAIT, NPU_UNIT_DMA0 + q[h], SEM_DCMP + q[h], 0, 0);
+		if (sb == 1 || T->nn == 1) /* whole rows */
+			npu_emit_dmat(g, q[h], op, op == NPU_OP_DSTC ? dt : 0, dram, loc,
+				      T->nn * pe, an, T->nn * 4, sa * pe, 1, 0, 0);
+		else /* one element per row of the descriptor */
+			npu_emit_dmat(g, q[h], op, op == NPU_OP_DSTC ? dt : 0, dram, loc,
+				      pe, T->nn, 4, sb * pe, an, T->nn * 4, sa * pe);
+	}
 }
 
 /*
@@ -269,7 +331,7 @@ static int acc_copy(const emit_t *g, const npu_kern *K)
 static void epi_groups(emit_t *g, const npu_kern *K, const blk *T, int64_t et,
 		       int64_t ng, int qs, int nd)
 {
-	int copy = acc_copy(g, K);
+	int copy = acc_copy(g, K) == NPU_DT_F32;
 
 	for (int64_t gi = 0; gi < ng; gi++) {
 		int64_t r0, rn;
@@ -429,6 +491,13 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	if (npu_emit_setup(&g, c, k, f) < 0)
 		return npu_errf(e, "out of memory");
 	g.qs2 = E >= 4 ? qa : -1;
+	/* direct stores (dstore): the output type, and the engines that
+	 * store a block (those of the B panel, which a block loads only
+	 * when its column changes) and the last block's groups (every one:
+	 * no loads are left by then) */
+	int dct = K->cv ? -1 : acc_copy(&g, K);
+	int dq[4] = { qb2 >= 0 ? qb2 : qs, qb }, ndq = qb2 >= 0 ? 2 : 1;
+	int dql[4] = { qb2 >= 0 ? qb2 : qs, qb, qa, qa2 }, ndql = qb2 >= 0 ? 4 : 1;
 	if (!M || !N || !B) {
 		rc = 0;
 		goto out;
@@ -645,12 +714,27 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				load_epi(&g, K, L, lt, s, qe, nd);
 		}
 		/*
+		 * Direct: the store of block it - 1 after the loads of block
+		 * it + 1 in its engines' queues.  Both wait for block it - 1
+		 * (its accumulator, its panel slot), but the loads are needed
+		 * by the next block and the store only by the block that
+		 * reuses its accumulator region, nacc blocks on.
+		 */
+		if (dct >= 0 && it >= 1 && it < nt) {
+			const blk *P = &bl[it - 1];
+			dstore(&g, K, P, nd, accs[(it - 1) % g.nacc], dct, 0, P->mn, dq, ndq);
+			if (it - 1 + g.nacc < nt)
+				for (int h = 0; h < ndq && h < P->mn; h++)
+					npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + dq[h],
+						  SEM_DFREE + dq[h], 0, 0);
+		}
+		/*
 		 * Matrix work of block it, with the epilogue of block it - 1
 		 * interleaved in parts between its mldw/mmac pairs, so that
 		 * the scalar unit keeps both queues fed.
 		 */
 		int64_t et = it - 1;
-		const blk *ET = et >= 0 && et < nt ? &bl[et] : NULL;
+		const blk *ET = dct < 0 && et >= 0 && et < nt ? &bl[et] : NULL;
 		int64_t epn = ET ? ET->mn * ET->nn : 0, pairs = 1, done = 0, pi = 0;
 		int64_t nparts = 1, plen = epn;
 		int64_t ng = it >= 0 && it < nt ? (it == nt - 1 ? last_groups(t, dt, &bl[it]) : 1) : 1;
@@ -675,7 +759,10 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_MLD2, 0, 0);
 				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_MLD2 + 1, 0, 0);
 			}
-			if (it >= g.nacc)
+			if (it >= g.nacc && dct >= 0) /* block it - nacc stored */
+				for (int h = 0; h < ndq && h < bl[it - g.nacc].mn; h++)
+					npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_DFREE + dq[h], 0, 0);
+			else if (it >= g.nacc)
 				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_ACCF, 0, 0);
 			for (int64_t gi = 0; gi < ng; gi++) {
 			int64_t r0, rn;
@@ -741,8 +828,17 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 						gdone++;
 					}
 				}
-			/* rows [r0, r0 + rn) accumulated (once per group) */
-			npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, SEM_MMD, 0, 0);
+			/* rows [r0, r0 + rn) accumulated (once per group); the
+			 * last block's groups are stored right away */
+			if (dct >= 0 && it == nt - 1) {
+				dsig(&g, rn, dql, ndql);
+				dstore(&g, K, T, nd, accs[it % g.nacc], dct, r0, rn,
+				       dql, ndql);
+			} else if (dct >= 0) {
+				dsig(&g, rn, dq, ndq);
+			} else {
+				npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, SEM_MMD, 0, 0);
+			}
 			}
 			if (pend) {
 				gun = conv_units(K, nce);
@@ -773,6 +869,16 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				epi_part(&g, K, done, epn - done, ET->nn);
 			epi_end(&g, K, ET, et, nt, epi_loads, qs, nd);
 		}
+	}
+	/* the kernel ends when its stores have: the next kernel, or a host
+	 * call, reads what they wrote */
+	if (dct >= 0) {
+		for (int h = 0; h < ndql; h++) {
+			npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + dql[h], SEM_END, 0, 0);
+			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, SEM_END, 0, 0);
+		}
+		rc = 0;
+		goto out;
 	}
 	for (int h = 0; h < (g.qs2 >= 0 ? 2 : 1); h++) {
 		npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + (h ? g.qs2 : qs), SEM_END, 0, 0);
