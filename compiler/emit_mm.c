@@ -19,6 +19,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,6 +56,21 @@ static void panel(emit_t *g, int q1, int q2, uint64_t dram, uint64_t local,
 		npu_emit_dma(g, q2, 0, dram + (uint64_t)(h * sa * esz),
 			     local + (uint64_t)(h * cols * esz), esz, rows - h,
 			     cols, sa, 1);
+}
+
+/* Columns [c0, c1) of a panel of rows x ld elements (DRAM row stride
+ * sa), its rows split evenly over the n engines q[]. */
+static void panel_q(emit_t *g, const int *q, int n, uint64_t dram,
+		    uint64_t local, int esz, int64_t rows, int64_t c0,
+		    int64_t c1, int64_t ld, int64_t sa)
+{
+	for (int h = 0; h < n; h++) {
+		int64_t r0 = h * rows / n, r1 = (h + 1) * rows / n;
+		npu_emit_dmaf(g, q[h], NPU_OP_DLD,
+			      local + (uint64_t)((r0 * ld + c0) * esz),
+			      dram + (uint64_t)((r0 * sa + c0) * esz),
+			      (c1 - c0) * esz, r1 - r0, sa * esz, ld * esz, 1, 0, 0);
+	}
 }
 
 /*
@@ -282,6 +298,25 @@ static int acc_copy(const emit_t *g, const npu_kern *K)
  */
 enum { SEM_DCMP = SEM_LD, SEM_DFREE = SEM_FREE };
 
+/*
+ * How many of the n engines store each of the ng row groups of the last
+ * block (rn rows): all of them when one group's store (each engine
+ * holding its transfer until the data is in DRAM) is done before the
+ * next group's rows are, else half, the groups alternating between the
+ * two halves so that a store never queues behind the one before.
+ */
+static int last_engines(const npu_target *t, int dt, int odt, const blk *T,
+			int64_t KK, int64_t rn, int n)
+{
+	double rate = t->mxu_rate[dt] > 0 ? t->mxu_rate[dt] : 1;
+	double next = ceil((double)KK / t->mxu_rows) *
+		      ceil((double)T->nn / t->mxu_cols) * ceil(rn / rate);
+	double st = t->dma_setup + t->dram_latency +
+		    (double)rn * T->nn * npu_dtype_size(odt) / n / t->dma_bytes_per_cycle;
+
+	return n < 4 || next >= st ? n : n / 2;
+}
+
 /* The matrix unit hands rows r0.. (rn of them) to the n engines q[]. */
 static void dsig(emit_t *g, int64_t rn, const int *q, int n)
 {
@@ -486,6 +521,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		ceng[nce++] = qb;
 	}
 	blk *bl = NULL;
+	int64_t *korder = NULL; /* the first block's K slices, in order */
 	int epi_loads = 0;
 
 	if (npu_emit_setup(&g, c, k, f) < 0)
@@ -596,6 +632,22 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	g.nacc = 3 * (((uint64_t)(mb * nb * 4) + 63) & ~63ull) <= t->acc_bytes ? 3 : 2;
 	for (int i = 0; i < 3; i++)
 		accs[i] = NPU_ACC_BASE + (uint64_t)i * (((uint64_t)(mb * nb * 4) + 63) & ~63ull);
+	{
+		/*
+		 * Direct stores read a region with two engines at once (and a
+		 * converting one reads twice the bytes it writes), so, as
+		 * spread_slots does for SRAM, each region is centred on a
+		 * bank boundary when the banks allow: each engine's half of
+		 * the rows in a bank of its own.
+		 */
+		uint64_t ab = t->acc_banks > 0 ? t->acc_bytes / (uint64_t)t->acc_banks : 0;
+		uint64_t half = ((uint64_t)(((mb + 1) / 2) * nb * 4) + 63) & ~63ull;
+		uint64_t rest = (uint64_t)(mb * nb * 4) - half;
+		if (dct >= 0 && ab >= 64 && half <= ab && rest <= ab &&
+		    (uint64_t)t->acc_banks >= 2 * (uint64_t)g.nacc)
+			for (int i = 0; i < g.nacc; i++)
+				accs[i] = NPU_ACC_BASE + (uint64_t)(2 * i + 1) * ab - half;
+	}
 	if (!(bl = malloc((size_t)nt * sizeof *bl))) {
 		npu_errf(e, "out of memory");
 		goto out;
@@ -671,6 +723,26 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			}
 		}
 	}
+	/*
+	 * The first block's panels come in two parts (below): of each
+	 * engine's half of K (kh slices of R rows), the first kp slices,
+	 * then the rest; the block's K slices run in that order (korder).
+	 */
+	int64_t ks = (KK + R - 1) / R, kh = KK % (2 * R) ? 0 : KK / (2 * R), kp = 0;
+	korder = malloc((size_t)ks * sizeof *korder);
+	if (!korder) {
+		npu_errf(e, "out of memory");
+		goto out;
+	}
+	if (!K->cv && !split && qa2 >= 0 && kh >= 2)
+		kp = (kh + 1) / 2;
+	for (int64_t i = 0; i < ks; i++)
+		korder[i] = i;
+	if (kp)
+		for (int64_t p = 0, n = 0; p < 2; p++)
+			for (int64_t h = 0; h < 2; h++)
+				for (int64_t i = p ? kp : 0; i < (p ? kh : kp); i++)
+					korder[n++] = h * kh + i;
 	for (int64_t it = -1; it <= nt; it++) {
 		/* loads of block it + 1 */
 		int64_t lt = it + 1, gdone = 0, gun = 0;
@@ -688,9 +760,46 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + qb2, SEM_MFREE2 + 1, 0, 0);
 				}
 			}
-			panel(&g, qa, qa2, c->ir->v[A->val].daddr + (uint64_t)(aoff * esz),
-			      slotA[s], esz, L->mn, KK, A->stride[1]);
-			if (L->bkeep)
+			uint64_t adram = c->ir->v[A->val].daddr + (uint64_t)(aoff * esz);
+			uint64_t bdram = c->ir->v[W->val].daddr + (uint64_t)(boff * esz);
+			int qa4[4] = { qa, qb, qa2, qb2 }, qa2v[2] = { qa, qa2 };
+			if (lt == 0 && kp) {
+				/*
+				 * The first block's panels in two parts, so that
+				 * the array starts on the first: each engine's
+				 * half of K, its first kp slices and then the
+				 * rest.  A transfer holds its engine for the
+				 * DRAM latency, so the second part ends no
+				 * sooner than a whole half would, but the array
+				 * has the first part's work until then.  Each
+				 * part keeps to the engine's half, so the two
+				 * engines of a panel still write different
+				 * banks (spread_slots).
+				 */
+				for (int p = 0; p < 2; p++) {
+					int64_t c0 = p ? kp * R : 0, cn = (p ? kh - kp : kp) * R;
+					for (int h = 0; h < 2; h++) {
+						int64_t r0 = h * L->mn / 2, rn = (h + 1) * L->mn / 2 - r0;
+						npu_emit_dmaf(&g, qa2v[h], NPU_OP_DLD,
+							      slotA[s] + (uint64_t)((r0 * KK + c0) * esz),
+							      adram + (uint64_t)((r0 * A->stride[1] + c0) * esz),
+							      cn * esz, rn, A->stride[1] * esz, KK * esz,
+							      2, KK / 2 * esz, KK / 2 * esz);
+						npu_emit_dma(&g, h ? qb2 : qb, 0,
+							     bdram + (uint64_t)((h * KK / 2 + c0) * W->stride[1] * esz),
+							     slotB[L->bs] + (uint64_t)((h * KK / 2 + c0) * L->nn * esz),
+							     esz, cn, L->nn, W->stride[1], 1);
+					}
+					if (!p)
+						sig_loaded(f, qa, qb, qa2, qb2);
+				}
+			} else if (L->bkeep && qa2 >= 0 && !split && !K->cv) {
+				/* the B engines have no panel to load: A over all four */
+				panel_q(&g, qa4, 4, adram, slotA[s], esz, L->mn, 0, KK, KK, A->stride[1]);
+			} else {
+				panel(&g, qa, qa2, adram, slotA[s], esz, L->mn, KK, A->stride[1]);
+			}
+			if (L->bkeep || (lt == 0 && kp))
 				;
 			else if (K->cv && it >= 0)
 				pend = L; /* gathered between block it's pairs */
@@ -699,8 +808,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					   img[L->b & 1], Hp, Wp, slotB[L->bs], ceng, nce,
 					   0, conv_units(K, nce));
 			else
-				panel(&g, qb, qb2, c->ir->v[W->val].daddr + (uint64_t)(boff * esz),
-				      slotB[L->bs], esz, KK, L->nn, W->stride[1]);
+				panel(&g, qb, qb2, bdram, slotB[L->bs], esz, KK, L->nn, W->stride[1]);
 			if (split) {
 				panel(&g, qa, qa2, c->ir->v[Al->val].daddr + (uint64_t)((Al->off + L->m0 * Al->stride[1] + L->b * Al->stride[0]) * esz),
 				      slotAl[s], esz, L->mn, KK, Al->stride[1]);
@@ -767,11 +875,19 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			for (int64_t gi = 0; gi < ng; gi++) {
 			int64_t r0, rn;
 			grp_rows(T, ng, gi, &r0, &rn);
-			for (int64_t k0 = 0; k0 < KK; k0 += R)
+			for (int64_t ki = 0; ki < ks; ki++)
 				for (int64_t n0 = 0; n0 < T->nn; n0 += C) {
+					int64_t k0 = (it ? ki : korder[ki]) * R;
 					int64_t kt = KK - k0 < R ? KK - k0 : R;
 					int64_t ntl = T->nn - n0 < C ? T->nn - n0 : C;
 					int xa = npu_mx(f), xb = npu_mx(f), xc = npu_mx(f);
+					if (it == 0 && gi == 0 && kp && ki == 2 * kp && n0 == 0) {
+						/* the rest of the first panels */
+						npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_MLD, 0, 0);
+						npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_MLD + 1, 0, 0);
+						npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_MLD2, 0, 0);
+						npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_MLD2 + 1, 0, 0);
+					}
 					if (kt != lastk || ntl != lastn) {
 						int x1 = npu_mx(f), x2 = npu_mx(f);
 						npu_mli(f, x1, kt);
@@ -793,7 +909,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					npu_mli(f, xa, (int64_t)(slotA[s] + (uint64_t)((r0 * KK + k0) * esz)));
 					npu_mli(f, xb, (int64_t)(accs[it % g.nacc] + (uint64_t)((r0 * T->nn + n0) * 4)));
 					npu_mli(f, xc, rn);
-					npu_memit(f, NPU_OP_MMAC, xa, xb, xc, k0 ? NPU_MMAC_ACC : 0);
+					npu_memit(f, NPU_OP_MMAC, xa, xb, xc, ki ? NPU_MMAC_ACC : 0);
 					pi++;
 					if (split) {
 						/* lo(A).hi(B), then hi(A).lo(B) */
@@ -831,9 +947,13 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			/* rows [r0, r0 + rn) accumulated (once per group); the
 			 * last block's groups are stored right away */
 			if (dct >= 0 && it == nt - 1) {
-				dsig(&g, rn, dql, ndql);
+				const int *gq = dql;
+				int ngq = ng > 1 ? last_engines(t, dt, dct, T, KK, rn, ndql) : ndql;
+				if (ngq < ndql && (gi & 1))
+					gq += ngq;
+				dsig(&g, rn, gq, ngq);
 				dstore(&g, K, T, nd, accs[it % g.nacc], dct, r0, rn,
-				       dql, ndql);
+				       gq, ngq);
 			} else if (dct >= 0) {
 				dsig(&g, rn, dq, ndq);
 			} else {
@@ -894,6 +1014,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		}
 	rc = 0;
 out:
+	free(korder);
 	free(bl);
 	npu_emit_cleanup(&g);
 	return rc;
