@@ -68,4 +68,10 @@ void npu_emit_dmat(emit_t *g, int q, int op, int dt, uint64_t dst,
 void npu_emit_dma(emit_t *g, int q, int store, uint64_t dram, uint64_t local,
 		  int esz, int64_t rows, int64_t cols, int64_t sa, int64_t sb);
 
+/* emit_mm.c: the epilogue of mm kernel K only copies the accumulator
+ * into its one output, which a DMA store can write straight from the
+ * accumulator (fp32 as it is, bf16 and f16 rounded by dstc as vst
+ * would): the output's type; else -1. */
+int npu_mm_acc_copy(const npu_kir *ir, const npu_kern *K);
+
 #endif

@@ -259,11 +259,8 @@ static void grp_rows(const blk *T, int64_t ng, int64_t gi, int64_t *r0, int64_t 
 	*rn = (gi + 1) * T->mn / ng - *r0;
 }
 
-/* The epilogue only copies the accumulator into one output: its type
- * when a DMA store can write it straight from the accumulator (fp32 as
- * it is, bf16 and f16 through dstc's rounding, the same as vst's), else
- * -1. */
-static int acc_copy(const emit_t *g, const npu_kern *K)
+/* (emit_int.h) */
+int npu_mm_acc_copy(const npu_kir *ir, const npu_kern *K)
 {
 	const npu_xins *x = K->x, *st = &x[K->nx - 1];
 	int nout = 0, dt, a, n = 1;
@@ -273,7 +270,7 @@ static int acc_copy(const emit_t *g, const npu_kern *K)
 	if (nout != 1 || K->nx < 2 || x[0].op != NPU_X_ACC ||
 	    st->op != NPU_X_STORE || !K->ops[st->b].out)
 		return -1;
-	dt = g->ir->v[K->ops[st->b].val].dtype;
+	dt = ir->v[K->ops[st->b].val].dtype;
 	if (dt != NPU_DT_F32 && dt != NPU_DT_BF16 && dt != NPU_DT_F16)
 		return -1;
 	/* roundings through the output's type are what the store does */
@@ -284,7 +281,7 @@ static int acc_copy(const emit_t *g, const npu_kern *K)
 }
 
 /*
- * Direct stores: when the epilogue is a plain copy (acc_copy), every
+ * Direct stores: when the epilogue is a plain copy (npu_mm_acc_copy), every
  * block leaves straight from its accumulator region, so the vector unit
  * has no work at all (a bf16 epilogue was a vld of 128 fp32 values, two
  * cycles of the accumulator's bank, and a vst: 1.6 k cycles per 256x256
@@ -366,7 +363,7 @@ static void dstore(emit_t *g, const npu_kern *K, const blk *T, int nd,
 static void epi_groups(emit_t *g, const npu_kern *K, const blk *T, int64_t et,
 		       int64_t ng, int qs, int nd)
 {
-	int copy = acc_copy(g, K) == NPU_DT_F32;
+	int copy = npu_mm_acc_copy(g->ir, K) == NPU_DT_F32;
 
 	for (int64_t gi = 0; gi < ng; gi++) {
 		int64_t r0, rn;
@@ -531,7 +528,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	 * store a block (those of the B panel, which a block loads only
 	 * when its column changes) and the last block's groups (every one:
 	 * no loads are left by then) */
-	int dct = K->cv ? -1 : acc_copy(&g, K);
+	int dct = K->cv ? -1 : npu_mm_acc_copy(c->ir, K);
 	int dq[4] = { qb2 >= 0 ? qb2 : qs, qb }, ndq = qb2 >= 0 ? 2 : 1;
 	int dql[4] = { qb2 >= 0 ? qb2 : qs, qb, qa, qa2 }, ndql = qb2 >= 0 ? 4 : 1;
 	if (!M || !N || !B) {
