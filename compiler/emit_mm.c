@@ -324,8 +324,8 @@ static void dsig(emit_t *g, int64_t rn, const int *q, int n)
 /* Rows [r0, r0 + rn) of block T from accumulator region acc to the
  * output, split over the n engines q[], each after its hand-off. */
 static void dstore(emit_t *g, const npu_kern *K, const blk *T, int nd,
-		   uint64_t acc, int dt, int64_t r0, int64_t rn, const int *q,
-		   int n)
+		   uint64_t acc, int dt, int64_t r0, int64_t rn, int64_t c0,
+		   int64_t cn, const int *q, int n)
 {
 	int out = K->x[K->nx - 1].b;
 	const npu_kopnd *P = &K->ops[out];
@@ -336,18 +336,18 @@ static void dstore(emit_t *g, const npu_kern *K, const blk *T, int nd,
 		n = (int)rn;
 	for (int h = 0; h < n; h++) {
 		int64_t a = r0 + h * rn / n, an = r0 + (h + 1) * rn / n - a;
-		int64_t off = (T->m0 + a) * sa + T->n0 * sb;
-		uint64_t dram, loc = acc + (uint64_t)(a * T->nn * 4);
+		int64_t off = (T->m0 + a) * sa + (T->n0 + c0) * sb;
+		uint64_t dram, loc = acc + (uint64_t)((a * T->nn + c0) * 4);
 		if (nd == 3)
 			off += T->b * P->stride[0];
 		dram = dram_of(g, out) + (uint64_t)(off * pe);
 		npu_memit(g->f, NPU_OP_WAIT, NPU_UNIT_DMA0 + q[h], SEM_DCMP + q[h], 0, 0);
-		if (sb == 1 || T->nn == 1) /* whole rows */
+		if (sb == 1 || cn == 1) /* whole rows */
 			npu_emit_dmat(g, q[h], op, op == NPU_OP_DSTC ? dt : 0, dram, loc,
-				      T->nn * pe, an, T->nn * 4, sa * pe, 1, 0, 0);
+				      cn * pe, an, T->nn * 4, sa * pe, 1, 0, 0);
 		else /* one element per row of the descriptor */
 			npu_emit_dmat(g, q[h], op, op == NPU_OP_DSTC ? dt : 0, dram, loc,
-				      pe, T->nn, 4, sb * pe, an, T->nn * 4, sa * pe);
+				      pe, cn, 4, sb * pe, an, T->nn * 4, sa * pe);
 	}
 }
 
@@ -499,7 +499,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	int64_t mb = K->kn.tile_m, nb = K->kn.tile_n, nbm, nbn, nt;
 	int64_t R = t->mxu_rows, C = t->mxu_cols;
 	const npu_kopnd *A = &K->ops[K->mm_a], *W = &K->ops[K->mm_b];
-	uint64_t addr = 0, slotA[2], slotB[2], slotAl[2], slotBl[2], accs[3];
+	uint64_t addr = 0, slotA[2], slotB[2], slotAl[2], slotBl[2], accs[4];
 	int split = K->mm_alo >= 0;
 	const npu_kopnd *Al = split ? &K->ops[K->mm_alo] : NULL;
 	const npu_kopnd *Wl = split ? &K->ops[K->mm_blo] : NULL;
@@ -529,6 +529,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	 * when its column changes) and the last block's groups (every one:
 	 * no loads are left by then) */
 	int dct = K->cv ? -1 : npu_mm_acc_copy(c->ir, K);
+	int own = 0; /* direct: the last block has accumulator region 3 */
 	int dq[4] = { qb2 >= 0 ? qb2 : qs, qb }, ndq = qb2 >= 0 ? 2 : 1;
 	int dql[4] = { qb2 >= 0 ? qb2 : qs, qb, qa, qa2 }, ndql = qb2 >= 0 ? 4 : 1;
 	if (!M || !N || !B) {
@@ -641,9 +642,29 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		uint64_t half = ((uint64_t)(((mb + 1) / 2) * nb * 4) + 63) & ~63ull;
 		uint64_t rest = (uint64_t)(mb * nb * 4) - half;
 		if (dct >= 0 && ab >= 64 && half <= ab && rest <= ab &&
-		    (uint64_t)t->acc_banks >= 2 * (uint64_t)g.nacc)
+		    (uint64_t)t->acc_banks >= 2 * (uint64_t)g.nacc) {
 			for (int i = 0; i < g.nacc; i++)
 				accs[i] = NPU_ACC_BASE + (uint64_t)(2 * i + 1) * ab - half;
+			/* the last block's region on its last group's middle
+			 * row: that group leaves by column slices over pairs
+			 * of engines, one engine of a pair in each bank */
+			blk last = { .mn = M - (nbm - 1) * mb, .nn = N - (nbn - 1) * nb };
+			int64_t r0, rn, ng = last_groups(t, dt, &last);
+			int li = (int)((nt - 1) % g.nacc);
+			grp_rows(&last, ng, ng - 1, &r0, &rn);
+			uint64_t mid = (uint64_t)((r0 + rn / 2) * last.nn * 4) & ~63ull;
+			/* (a region of its own when there are banks for it,
+			 * else the one it shares with block nt - 1 - nacc,
+			 * whose store then shares a bank) */
+			int ok = mid <= ab && (uint64_t)(last.mn * last.nn * 4) - mid <= ab;
+			if (ok && nt > g.nacc &&
+			    (uint64_t)t->acc_banks >= 2 * (uint64_t)g.nacc + 2) {
+				own = 1;
+				accs[3] = NPU_ACC_BASE + (uint64_t)(2 * g.nacc + 1) * ab - mid;
+			} else if (ok && (uint64_t)(mb * nb * 4) - mid <= ab) {
+				accs[li] = NPU_ACC_BASE + (uint64_t)(2 * li + 1) * ab - mid;
+			}
+		}
 	}
 	if (!(bl = malloc((size_t)nt * sizeof *bl))) {
 		npu_errf(e, "out of memory");
@@ -827,8 +848,9 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		 */
 		if (dct >= 0 && it >= 1 && it < nt) {
 			const blk *P = &bl[it - 1];
-			dstore(&g, K, P, nd, accs[(it - 1) % g.nacc], dct, 0, P->mn, dq, ndq);
-			if (it - 1 + g.nacc < nt)
+			dstore(&g, K, P, nd, accs[(it - 1) % g.nacc], dct, 0, P->mn, 0, P->nn,
+			       dq, ndq);
+			if (it - 1 + g.nacc < nt && !(own && it - 1 + g.nacc == nt - 1))
 				for (int h = 0; h < ndq && h < P->mn; h++)
 					npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + dq[h],
 						  SEM_DFREE + dq[h], 0, 0);
@@ -865,13 +887,20 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_MLD2 + 1, 0, 0);
 			}
 			if (it >= g.nacc && dct >= 0) /* block it - nacc stored */
-				for (int h = 0; h < ndq && h < bl[it - g.nacc].mn; h++)
+				for (int h = 0; h < ndq && h < bl[it - g.nacc].mn &&
+						!(own && it == nt - 1); h++)
 					npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_DFREE + dq[h], 0, 0);
 			else if (it >= g.nacc)
 				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_ACCF, 0, 0);
 			for (int64_t gi = 0; gi < ng; gi++) {
 			int64_t r0, rn;
 			grp_rows(T, ng, gi, &r0, &rn);
+			/* the kernel's last rows: by columns (tq: a pair of
+			 * engines a column slice, one engine per bank) */
+			int tailcols = dct >= 0 && it == nt - 1 && gi == ng - 1 &&
+				       ndql == 4 && T->nn > C && rn > 1 &&
+				       (ng == 1 || last_engines(t, dt, dct, T, KK, rn, ndql) == ndql);
+			int tq[4] = { dql[0], dql[2], dql[1], dql[3] };
 			for (int64_t ki = 0; ki < ks; ki++)
 				for (int64_t n0 = 0; n0 < T->nn; n0 += C) {
 					int64_t k0 = (it ? ki : korder[ki]) * R;
@@ -904,7 +933,8 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					xa = npu_mx(f);
 					xb = npu_mx(f);
 					npu_mli(f, xa, (int64_t)(slotA[s] + (uint64_t)((r0 * KK + k0) * esz)));
-					npu_mli(f, xb, (int64_t)(accs[it % g.nacc] + (uint64_t)((r0 * T->nn + n0) * 4)));
+					npu_mli(f, xb, (int64_t)(accs[own && it == nt - 1 ? 3 : it % g.nacc] +
+								 (uint64_t)((r0 * T->nn + n0) * 4)));
 					npu_mli(f, xc, rn);
 					npu_memit(f, NPU_OP_MMAC, xa, xb, xc, ki ? NPU_MMAC_ACC : 0);
 					pi++;
@@ -917,6 +947,15 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 						npu_mli(f, xs, T->nn * esz);
 						npu_memit(f, NPU_OP_MLDW, xw, xs, 0, 0);
 						npu_memit(f, NPU_OP_MMAC, xa, xb, xc, NPU_MMAC_ACC);
+					}
+					if (tailcols && ki == ks - 1) {
+						/* the last group's columns leave as the
+						 * last K slice completes them, each over
+						 * two engines, a bank each */
+						const int *cq = (n0 / C) & 1 ? tq + 2 : tq;
+						dsig(&g, rn, cq, 2);
+						dstore(&g, K, T, nd, accs[own ? 3 : it % g.nacc], dct,
+						       r0, rn, n0, ntl, cq, 2);
 					}
 					/* the epilogue starts `lead` pairs in: the
 					 * scalar unit stalls on a full vector queue
@@ -948,9 +987,11 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				int ngq = ng > 1 ? last_engines(t, dt, dct, T, KK, rn, ndql) : ndql;
 				if (ngq < ndql && (gi & 1))
 					gq += ngq;
-				dsig(&g, rn, gq, ngq);
-				dstore(&g, K, T, nd, accs[it % g.nacc], dct, r0, rn,
-				       gq, ngq);
+				if (!tailcols) {
+					dsig(&g, rn, gq, ngq);
+					dstore(&g, K, T, nd, accs[own ? 3 : it % g.nacc], dct,
+					       r0, rn, 0, T->nn, gq, ngq);
+				}
 			} else if (dct >= 0) {
 				dsig(&g, rn, dq, ndq);
 			} else {
