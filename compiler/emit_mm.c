@@ -752,8 +752,23 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		npu_errf(e, "out of memory");
 		goto out;
 	}
-	if (!K->cv && !split && qa2 >= 0 && kh >= 2)
-		kp = (kh + 1) / 2;
+	if (!K->cv && !split && qa2 >= 0 && kh >= 2) {
+		/* worth it when the first part's matrix work outlasts the
+		 * second transfer's setup and latency: then the block ends
+		 * earlier than with whole halves, which arrive that much
+		 * sooner than the second part */
+		double rate = t->mxu_rate[dt] > 0 ? t->mxu_rate[dt] : 1;
+		double per = t->dram_latency + t->dma_setup;
+		double pair = fmax(ceil((double)bl[0].mn / rate), (double)R);
+		double ns = (double)((bl[0].nn + C - 1) / C);
+		double w1 = (double)((kh + 1) / 2) * 2 * ns * pair;
+		/* and, with blocks after it, when a block's matrix work
+		 * leaves its engines room for one more transfer's latency:
+		 * every later load queues behind the second part */
+		double half = (double)(mb > nb ? mb : nb) * KK * esz / 2 / t->dma_bytes_per_cycle;
+		if (w1 > per && (nt == 1 || (double)ks * ns * pair >= half + 2 * per))
+			kp = (kh + 1) / 2;
+	}
 	for (int64_t i = 0; i < ks; i++)
 		korder[i] = i;
 	if (kp)

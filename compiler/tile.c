@@ -154,7 +154,11 @@ static double mm_cost_direct(const npu_kern *K, const npu_target *t,
 	double minr = floor(t->mxu_rows * rate + 0.5), ng, rn, next, st;
 	double work = blocks * mx;
 
-	if (kh >= 2 && K->mm_alo < 0)
+	/* (the two parts as emit_mm.c decides them) */
+	if (kh >= 2 && K->mm_alo < 0 &&
+	    (double)((kh + 1) / 2) * 2 * ceil((double)nb / t->mxu_cols) *
+	    fmax(ceil(mb / rate), t->mxu_rows) > per &&
+	    (blocks == 1 || mx >= (la > lb ? la : lb) / 2 / bpc + 2 * per))
 		first *= (double)((kh + 1) / 2) / kh;
 	if (!K->kn.loop_order && nbm > 1) {
 		/*
