@@ -15,7 +15,11 @@
  * output slots and accumulator slots alternate between blocks.  Program
  * order is loads(t+1), matrix work(t), epilogue(t-1), store(t-1), so DMA,
  * the array and the vector unit overlap; semaphores (emit_int.h) keep
- * each slot from being overwritten before its reader is done.
+ * each slot from being overwritten before its reader is done.  When the
+ * epilogue is a plain copy (npu_mm_acc_copy) there is no vector stage:
+ * blocks leave straight from the accumulator by DMA (dst, or dstc
+ * rounding to bf16 / f16), in the order loads(t+1), store(t-1), matrix
+ * work(t) (dstore below).
  */
 #include "config.h"
 
