@@ -1018,6 +1018,39 @@ START_TEST(dma_store_convert)
 			      "f16 %d: 0x%04x", i, h);
 	}
 	run_free(&r);
+
+	/*
+	 * Two engines convert the same rows at once: the local side holds
+	 * accumulator bank 0 for the 64 bytes it reads, ceil(64 / 16) = 4
+	 * cycles (not the 2 of its 32 DRAM bytes).  dma0's dstc starts at
+	 * 12: engine and channel 0 both 12 + 10 + 4 = 26, end 46, bank
+	 * window [42, 46).  dma1's starts at 13 and writes &b + 64, stripe 1:
+	 * channel 1, end 47, window [43, 47), which overlaps dma0's: moved
+	 * behind it, [46, 50), end 50 (a bank stall of 3); total 50.
+	 */
+	r = (run){ 0 };
+	{
+		char text[4096];
+		snprintf(text, sizeof text, dma_prog,
+			 "dcfgi dma0, rowb, 16\n dcfgi dma0, n1, 2\n dcfgi dma0, ss1, 64\n"
+			 "dcfgi dma0, ds1, 16\n dcfgi dma1, rowb, 16\n dcfgi dma1, n1, 2\n"
+			 "dcfgi dma1, ss1, 64\n dcfgi dma1, ds1, 16\n li x1, &b\n"
+			 "li x2, " ACC "\n addi x3, x1, 64\n dstc dma0, x1, x2, bf16\n"
+			 "dstc dma1, x3, x2, bf16\n");
+		r.setup = setup_cvt;
+		run_text(&r, text);
+	}
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_uint_eq(npu_sim_dmas(r.s, &d), 2);
+	ck_assert_uint_eq(d[0].start, 12);
+	ck_assert_uint_eq(d[0].end, 46);
+	ck_assert_uint_eq(d[1].start, 13);
+	ck_assert_uint_eq(d[1].end, 50);
+	ck_assert_uint_eq(ucyc(&r, NPU_UNIT_DMA0 + 1, NPU_US_BANK_STALL), 3);
+	ck_assert_uint_eq(stats(&r)->total_cycles, 50);
+	b = npu_sim_buf_data(r.s, 1);
+	ck_assert_int_eq(memcmp(b, b + 64, 32), 0);
+	run_free(&r);
 }
 END_TEST
 
