@@ -452,6 +452,44 @@ static void spread_slots(emit_t *g, const npu_kern *K, const npu_target *t,
 	*addr = next - bk;
 }
 
+/*
+ * Slices in the first part of the first block's panels (0: one part),
+ * T0 that block, kh slices in each engine's half of K, mx the larger of
+ * its block sizes.  Worth it when the first part's matrix work outlasts
+ * a transfer's setup and latency (the second part ends that much later
+ * than whole halves would, the block that much earlier) and, with
+ * blocks after it, when a block's matrix work leaves its engines room
+ * for one more latency: every later load queues behind the second part.
+ */
+static int64_t first_parts(const npu_target *t, int dt, const blk *T0,
+			   int64_t nt, int64_t KK, int64_t kh, int64_t mx, int esz)
+{
+	double rate = t->mxu_rate[dt] > 0 ? t->mxu_rate[dt] : 1;
+	double per = t->dram_latency + t->dma_setup;
+	double pair = fmax(ceil((double)T0->mn / rate), (double)t->mxu_rows);
+	double ns = ceil((double)T0->nn / t->mxu_cols);
+	double ks = ceil((double)KK / t->mxu_rows), kp = (double)((kh + 1) / 2);
+	double half = (double)mx * KK * esz / 2 / t->dma_bytes_per_cycle;
+
+	if (kh < 2 || kp * 2 * ns * pair <= per)
+		return 0;
+	return nt == 1 || ks * ns * pair >= half + 2 * per ? (kh + 1) / 2 : 0;
+}
+
+/* The first block's K slices: in order, or with two parts (kp slices of
+ * each half of kh), the first part's slices of both halves first. */
+static void first_order(int64_t *korder, int64_t ks, int64_t kh, int64_t kp)
+{
+	int64_t n = 0;
+
+	for (int64_t i = 0; i < ks; i++)
+		korder[i] = i;
+	for (int64_t p = 0; kp && p < 2; p++)
+		for (int64_t h = 0; h < 2; h++)
+			for (int64_t i = p ? kp : 0; i < (p ? kh : kp); i++)
+				korder[n++] = h * kh + i;
+}
+
 /* Epilogue operands of block L (lt in order, slot s) on engine qe. */
 static void load_epi(emit_t *g, const npu_kern *K, const blk *L, int64_t lt,
 		     int s, int qe, int nd)
@@ -756,30 +794,9 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		npu_errf(e, "out of memory");
 		goto out;
 	}
-	if (!K->cv && !split && qa2 >= 0 && kh >= 2) {
-		/* worth it when the first part's matrix work outlasts the
-		 * second transfer's setup and latency: then the block ends
-		 * earlier than with whole halves, which arrive that much
-		 * sooner than the second part */
-		double rate = t->mxu_rate[dt] > 0 ? t->mxu_rate[dt] : 1;
-		double per = t->dram_latency + t->dma_setup;
-		double pair = fmax(ceil((double)bl[0].mn / rate), (double)R);
-		double ns = (double)((bl[0].nn + C - 1) / C);
-		double w1 = (double)((kh + 1) / 2) * 2 * ns * pair;
-		/* and, with blocks after it, when a block's matrix work
-		 * leaves its engines room for one more transfer's latency:
-		 * every later load queues behind the second part */
-		double half = (double)(mb > nb ? mb : nb) * KK * esz / 2 / t->dma_bytes_per_cycle;
-		if (w1 > per && (nt == 1 || (double)ks * ns * pair >= half + 2 * per))
-			kp = (kh + 1) / 2;
-	}
-	for (int64_t i = 0; i < ks; i++)
-		korder[i] = i;
-	if (kp)
-		for (int64_t p = 0, n = 0; p < 2; p++)
-			for (int64_t h = 0; h < 2; h++)
-				for (int64_t i = p ? kp : 0; i < (p ? kh : kp); i++)
-					korder[n++] = h * kh + i;
+	if (!K->cv && !split && qa2 >= 0)
+		kp = first_parts(t, dt, &bl[0], nt, KK, kh, mb > nb ? mb : nb, esz);
+	first_order(korder, ks, kh, kp);
 	for (int64_t it = -1; it <= nt; it++) {
 		/* loads of block it + 1 */
 		int64_t lt = it + 1, gdone = 0, gun = 0;
