@@ -147,6 +147,15 @@ void npu_emit_dmaf(emit_t *g, int q, int op, uint64_t dst, uint64_t src,
 		   int64_t rowb, int64_t n1, int64_t ss1, int64_t ds1,
 		   int64_t n2, int64_t ss2, int64_t ds2)
 {
+	npu_emit_dmat(g, q, op, 0, dst, src, rowb, n1, ss1, ds1, n2, ss2, ds2);
+}
+
+/* The same for any transfer op; dt is dstc's DRAM type (imm), else 0. */
+void npu_emit_dmat(emit_t *g, int q, int op, int dt, uint64_t dst,
+		   uint64_t src, int64_t rowb, int64_t n1, int64_t ss1,
+		   int64_t ds1, int64_t n2, int64_t ss2, int64_t ds2)
+{
+	int store = op == NPU_OP_DST || op == NPU_OP_DSTC;
 	int xd = npu_mx(g->f), xs = npu_mx(g->f);
 
 	if (rowb <= 0 || n1 <= 0 || n2 <= 0)
@@ -160,7 +169,7 @@ void npu_emit_dmaf(emit_t *g, int q, int op, uint64_t dst, uint64_t src,
 		field(g, q, NPU_DF_SS2, ss2);
 		field(g, q, NPU_DF_DS2, ds2);
 	}
-	if (op == NPU_OP_DST)
+	if (store)
 		dram_li(g, xd, dst);
 	else
 		npu_mli(g->f, xd, (int64_t)dst);
@@ -168,10 +177,7 @@ void npu_emit_dmaf(emit_t *g, int q, int op, uint64_t dst, uint64_t src,
 		dram_li(g, xs, src);
 	else
 		npu_mli(g->f, xs, (int64_t)src);
-	if (op == NPU_OP_DST)
-		npu_memit(g->f, op, q, xd, xs, 0);
-	else
-		npu_memit(g->f, op, q, xd, xs, 0);
+	npu_memit(g->f, op, q, xd, xs, dt);
 	if (op != NPU_OP_DCP)
 		g->dram_bytes += (uint64_t)(rowb * n1 * n2);
 }

@@ -62,7 +62,16 @@ void npu_emit_row(emit_t *g, int64_t n);
 void npu_emit_dmaf(emit_t *g, int q, int op, uint64_t dst, uint64_t src,
 		   int64_t rowb, int64_t n1, int64_t ss1, int64_t ds1,
 		   int64_t n2, int64_t ss2, int64_t ds2);
+void npu_emit_dmat(emit_t *g, int q, int op, int dt, uint64_t dst,
+		   uint64_t src, int64_t rowb, int64_t n1, int64_t ss1,
+		   int64_t ds1, int64_t n2, int64_t ss2, int64_t ds2);
 void npu_emit_dma(emit_t *g, int q, int store, uint64_t dram, uint64_t local,
 		  int esz, int64_t rows, int64_t cols, int64_t sa, int64_t sb);
+
+/* emit_mm.c: the epilogue of mm kernel K only copies the accumulator
+ * into its one output, which a DMA store can write straight from the
+ * accumulator (fp32 as it is, bf16 and f16 rounded by dstc as vst
+ * would): the output's type; else -1. */
+int npu_mm_acc_copy(const npu_kir *ir, const npu_kern *K);
 
 #endif

@@ -15,10 +15,15 @@
  * output slots and accumulator slots alternate between blocks.  Program
  * order is loads(t+1), matrix work(t), epilogue(t-1), store(t-1), so DMA,
  * the array and the vector unit overlap; semaphores (emit_int.h) keep
- * each slot from being overwritten before its reader is done.
+ * each slot from being overwritten before its reader is done.  When the
+ * epilogue is a plain copy (npu_mm_acc_copy) there is no vector stage:
+ * blocks leave straight from the accumulator by DMA (dst, or dstc
+ * rounding to bf16 / f16), in the order loads(t+1), store(t-1), matrix
+ * work(t) (dstore below).
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,6 +60,21 @@ static void panel(emit_t *g, int q1, int q2, uint64_t dram, uint64_t local,
 		npu_emit_dma(g, q2, 0, dram + (uint64_t)(h * sa * esz),
 			     local + (uint64_t)(h * cols * esz), esz, rows - h,
 			     cols, sa, 1);
+}
+
+/* Columns [c0, c1) of a panel of rows x ld elements (DRAM row stride
+ * sa), its rows split evenly over the n engines q[]. */
+static void panel_q(emit_t *g, const int *q, int n, uint64_t dram,
+		    uint64_t local, int esz, int64_t rows, int64_t c0,
+		    int64_t c1, int64_t ld, int64_t sa)
+{
+	for (int h = 0; h < n; h++) {
+		int64_t r0 = h * rows / n, r1 = (h + 1) * rows / n;
+		npu_emit_dmaf(g, q[h], NPU_OP_DLD,
+			      local + (uint64_t)((r0 * ld + c0) * esz),
+			      dram + (uint64_t)((r0 * sa + c0) * esz),
+			      (c1 - c0) * esz, r1 - r0, sa * esz, ld * esz, 1, 0, 0);
+	}
 }
 
 /*
@@ -243,18 +263,96 @@ static void grp_rows(const blk *T, int64_t ng, int64_t gi, int64_t *r0, int64_t 
 	*rn = (gi + 1) * T->mn / ng - *r0;
 }
 
-/* The epilogue only copies the accumulator into one fp32 output, whose
- * rows are then the accumulator's rows as they are. */
-static int acc_copy(const emit_t *g, const npu_kern *K)
+/* (emit_int.h) */
+int npu_mm_acc_copy(const npu_kir *ir, const npu_kern *K)
 {
-	int nout = 0;
+	const npu_xins *x = K->x, *st = &x[K->nx - 1];
+	int nout = 0, dt, a, n = 1;
 
 	for (int o = 0; o < K->nops; o++)
 		nout += K->ops[o].out;
-	return nout == 1 && K->nx == 2 && K->x[0].op == NPU_X_ACC &&
-	       K->x[1].op == NPU_X_STORE && K->x[1].a == 0 &&
-	       K->ops[K->x[1].b].out &&
-	       g->ir->v[K->ops[K->x[1].b].val].dtype == NPU_DT_F32;
+	if (nout != 1 || K->nx < 2 || x[0].op != NPU_X_ACC ||
+	    st->op != NPU_X_STORE || !K->ops[st->b].out)
+		return -1;
+	dt = ir->v[K->ops[st->b].val].dtype;
+	if (dt != NPU_DT_F32 && dt != NPU_DT_BF16 && dt != NPU_DT_F16)
+		return -1;
+	/* roundings through the output's type are what the store does */
+	for (a = st->a; a > 0 && a < K->nx && x[a].op == NPU_X_RND &&
+	     x[a].dtype == dt && x[a].a < a; a = x[a].a)
+		n++;
+	return a == 0 && n + 1 == K->nx ? dt : -1;
+}
+
+/*
+ * Direct stores: when the epilogue is a plain copy (npu_mm_acc_copy), every
+ * block leaves straight from its accumulator region, so the vector unit
+ * has no work at all (a bf16 epilogue was a vld of 128 fp32 values, two
+ * cycles of the accumulator's bank, and a vst: 1.6 k cycles per 256x256
+ * block, and the last blocks' epilogues all ran after the array was
+ * done).  The hand-offs go between the matrix unit and each store engine
+ * q, on the ew template's per-engine numbers (no vector stage runs here):
+ * SEM_LD + q "rows accumulated" (mxu -> engine) and SEM_FREE + q
+ * "accumulator region read" (engine -> mxu).  One semaphore per engine,
+ * for the reason SEM_CMP2 exists: with a shared one, an engine that ran
+ * ahead could hand the mxu a region another engine still reads.
+ */
+enum { SEM_DCMP = SEM_LD, SEM_DFREE = SEM_FREE };
+
+/*
+ * How many of the n engines store each of the ng row groups of the last
+ * block (rn rows): all of them when one group's store (each engine
+ * holding its transfer until the data is in DRAM) is done before the
+ * next group's rows are, else half, the groups alternating between the
+ * two halves so that a store never queues behind the one before.
+ */
+static int last_engines(const npu_target *t, int dt, int odt, const blk *T,
+			int64_t KK, int64_t rn, int n)
+{
+	double rate = t->mxu_rate[dt] > 0 ? t->mxu_rate[dt] : 1;
+	double next = ceil((double)KK / t->mxu_rows) *
+		      ceil((double)T->nn / t->mxu_cols) * ceil(rn / rate);
+	double st = t->dma_setup + t->dram_latency +
+		    (double)rn * T->nn * npu_dtype_size(odt) / n / t->dma_bytes_per_cycle;
+
+	return n < 4 || next >= st ? n : n / 2;
+}
+
+/* The matrix unit hands rows r0.. (rn of them) to the n engines q[]. */
+static void dsig(emit_t *g, int64_t rn, const int *q, int n)
+{
+	for (int h = 0; h < n && h < rn; h++)
+		npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_MXU, SEM_DCMP + q[h], 0, 0);
+}
+
+/* Rows [r0, r0 + rn) of block T from accumulator region acc to the
+ * output, split over the n engines q[], each after its hand-off. */
+static void dstore(emit_t *g, const npu_kern *K, const blk *T, int nd,
+		   uint64_t acc, int dt, int64_t r0, int64_t rn, int64_t c0,
+		   int64_t cn, const int *q, int n)
+{
+	int out = K->x[K->nx - 1].b;
+	const npu_kopnd *P = &K->ops[out];
+	int pe = npu_dtype_size(dt), op = dt == NPU_DT_F32 ? NPU_OP_DST : NPU_OP_DSTC;
+	int64_t sa = P->stride[nd - 2], sb = P->stride[nd - 1];
+
+	if (n > rn)
+		n = (int)rn;
+	for (int h = 0; h < n; h++) {
+		int64_t a = r0 + h * rn / n, an = r0 + (h + 1) * rn / n - a;
+		int64_t off = (T->m0 + a) * sa + (T->n0 + c0) * sb;
+		uint64_t dram, loc = acc + (uint64_t)((a * T->nn + c0) * 4);
+		if (nd == 3)
+			off += T->b * P->stride[0];
+		dram = dram_of(g, out) + (uint64_t)(off * pe);
+		npu_memit(g->f, NPU_OP_WAIT, NPU_UNIT_DMA0 + q[h], SEM_DCMP + q[h], 0, 0);
+		if (sb == 1 || cn == 1) /* whole rows */
+			npu_emit_dmat(g, q[h], op, op == NPU_OP_DSTC ? dt : 0, dram, loc,
+				      cn * pe, an, T->nn * 4, sa * pe, 1, 0, 0);
+		else /* one element per row of the descriptor */
+			npu_emit_dmat(g, q[h], op, op == NPU_OP_DSTC ? dt : 0, dram, loc,
+				      pe, cn, 4, sb * pe, an, T->nn * 4, sa * pe);
+	}
 }
 
 /*
@@ -269,7 +367,7 @@ static int acc_copy(const emit_t *g, const npu_kern *K)
 static void epi_groups(emit_t *g, const npu_kern *K, const blk *T, int64_t et,
 		       int64_t ng, int qs, int nd)
 {
-	int copy = acc_copy(g, K);
+	int copy = npu_mm_acc_copy(g->ir, K) == NPU_DT_F32;
 
 	for (int64_t gi = 0; gi < ng; gi++) {
 		int64_t r0, rn;
@@ -354,6 +452,44 @@ static void spread_slots(emit_t *g, const npu_kern *K, const npu_target *t,
 	*addr = next - bk;
 }
 
+/*
+ * Slices in the first part of the first block's panels (0: one part),
+ * T0 that block, kh slices in each engine's half of K, mx the larger of
+ * its block sizes.  Worth it when the first part's matrix work outlasts
+ * a transfer's setup and latency (the second part ends that much later
+ * than whole halves would, the block that much earlier) and, with
+ * blocks after it, when a block's matrix work leaves its engines room
+ * for one more latency: every later load queues behind the second part.
+ */
+static int64_t first_parts(const npu_target *t, int dt, const blk *T0,
+			   int64_t nt, int64_t KK, int64_t kh, int64_t mx, int esz)
+{
+	double rate = t->mxu_rate[dt] > 0 ? t->mxu_rate[dt] : 1;
+	double per = t->dram_latency + t->dma_setup;
+	double pair = fmax(ceil((double)T0->mn / rate), (double)t->mxu_rows);
+	double ns = ceil((double)T0->nn / t->mxu_cols);
+	double ks = ceil((double)KK / t->mxu_rows), kp = (double)((kh + 1) / 2);
+	double half = (double)mx * KK * esz / 2 / t->dma_bytes_per_cycle;
+
+	if (kh < 2 || kp * 2 * ns * pair <= per)
+		return 0;
+	return nt == 1 || ks * ns * pair >= half + 2 * per ? (kh + 1) / 2 : 0;
+}
+
+/* The first block's K slices: in order, or with two parts (kp slices of
+ * each half of kh), the first part's slices of both halves first. */
+static void first_order(int64_t *korder, int64_t ks, int64_t kh, int64_t kp)
+{
+	int64_t n = 0;
+
+	for (int64_t i = 0; i < ks; i++)
+		korder[i] = i;
+	for (int64_t p = 0; kp && p < 2; p++)
+		for (int64_t h = 0; h < 2; h++)
+			for (int64_t i = p ? kp : 0; i < (p ? kh : kp); i++)
+				korder[n++] = h * kh + i;
+}
+
 /* Epilogue operands of block L (lt in order, slot s) on engine qe. */
 static void load_epi(emit_t *g, const npu_kern *K, const blk *L, int64_t lt,
 		     int s, int qe, int nd)
@@ -405,7 +541,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	int64_t mb = K->kn.tile_m, nb = K->kn.tile_n, nbm, nbn, nt;
 	int64_t R = t->mxu_rows, C = t->mxu_cols;
 	const npu_kopnd *A = &K->ops[K->mm_a], *W = &K->ops[K->mm_b];
-	uint64_t addr = 0, slotA[2], slotB[2], slotAl[2], slotBl[2], accs[3];
+	uint64_t addr = 0, slotA[2], slotB[2], slotAl[2], slotBl[2], accs[4];
 	int split = K->mm_alo >= 0;
 	const npu_kopnd *Al = split ? &K->ops[K->mm_alo] : NULL;
 	const npu_kopnd *Wl = split ? &K->ops[K->mm_blo] : NULL;
@@ -424,11 +560,20 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		ceng[nce++] = qb;
 	}
 	blk *bl = NULL;
+	int64_t *korder = NULL; /* the first block's K slices, in order */
 	int epi_loads = 0;
 
 	if (npu_emit_setup(&g, c, k, f) < 0)
 		return npu_errf(e, "out of memory");
 	g.qs2 = E >= 4 ? qa : -1;
+	/* direct stores (dstore): the output type, and the engines that
+	 * store a block (those of the B panel, which a block loads only
+	 * when its column changes) and the last block's groups (every one:
+	 * no loads are left by then) */
+	int dct = K->cv ? -1 : npu_mm_acc_copy(c->ir, K);
+	int own = 0; /* direct: the last block has accumulator region 3 */
+	int dq[4] = { qb2 >= 0 ? qb2 : qs, qb }, ndq = qb2 >= 0 ? 2 : 1;
+	int dql[4] = { qb2 >= 0 ? qb2 : qs, qb, qa, qa2 }, ndql = qb2 >= 0 ? 4 : 1;
 	if (!M || !N || !B) {
 		rc = 0;
 		goto out;
@@ -527,6 +672,42 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	g.nacc = 3 * (((uint64_t)(mb * nb * 4) + 63) & ~63ull) <= t->acc_bytes ? 3 : 2;
 	for (int i = 0; i < 3; i++)
 		accs[i] = NPU_ACC_BASE + (uint64_t)i * (((uint64_t)(mb * nb * 4) + 63) & ~63ull);
+	{
+		/*
+		 * Direct stores read a region with two engines at once (and a
+		 * converting one reads twice the bytes it writes), so, as
+		 * spread_slots does for SRAM, each region is centred on a
+		 * bank boundary when the banks allow: each engine's half of
+		 * the rows in a bank of its own.
+		 */
+		uint64_t ab = t->acc_banks > 0 ? t->acc_bytes / (uint64_t)t->acc_banks : 0;
+		uint64_t half = ((uint64_t)(((mb + 1) / 2) * nb * 4) + 63) & ~63ull;
+		uint64_t rest = (uint64_t)(mb * nb * 4) - half;
+		if (dct >= 0 && ab >= 64 && half <= ab && rest <= ab &&
+		    (uint64_t)t->acc_banks >= 2 * (uint64_t)g.nacc) {
+			for (int i = 0; i < g.nacc; i++)
+				accs[i] = NPU_ACC_BASE + (uint64_t)(2 * i + 1) * ab - half;
+			/* the last block's region on its last group's middle
+			 * row: that group leaves by column slices over pairs
+			 * of engines, one engine of a pair in each bank */
+			blk last = { .mn = M - (nbm - 1) * mb, .nn = N - (nbn - 1) * nb };
+			int64_t r0, rn, ng = last_groups(t, dt, &last);
+			int li = (int)((nt - 1) % g.nacc);
+			grp_rows(&last, ng, ng - 1, &r0, &rn);
+			uint64_t mid = (uint64_t)((r0 + rn / 2) * last.nn * 4) & ~63ull;
+			/* (a region of its own when there are banks for it,
+			 * else the one it shares with block nt - 1 - nacc,
+			 * whose store then shares a bank) */
+			int ok = mid <= ab && (uint64_t)(last.mn * last.nn * 4) - mid <= ab;
+			if (ok && nt > g.nacc &&
+			    (uint64_t)t->acc_banks >= 2 * (uint64_t)g.nacc + 2) {
+				own = 1;
+				accs[3] = NPU_ACC_BASE + (uint64_t)(2 * g.nacc + 1) * ab - mid;
+			} else if (ok && (uint64_t)(mb * nb * 4) - mid <= ab) {
+				accs[li] = NPU_ACC_BASE + (uint64_t)(2 * li + 1) * ab - mid;
+			}
+		}
+	}
 	if (!(bl = malloc((size_t)nt * sizeof *bl))) {
 		npu_errf(e, "out of memory");
 		goto out;
@@ -602,6 +783,20 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			}
 		}
 	}
+	/*
+	 * The first block's panels come in two parts (below): of each
+	 * engine's half of K (kh slices of R rows), the first kp slices,
+	 * then the rest; the block's K slices run in that order (korder).
+	 */
+	int64_t ks = (KK + R - 1) / R, kh = KK % (2 * R) ? 0 : KK / (2 * R), kp = 0;
+	korder = malloc((size_t)ks * sizeof *korder);
+	if (!korder) {
+		npu_errf(e, "out of memory");
+		goto out;
+	}
+	if (!K->cv && !split && qa2 >= 0)
+		kp = first_parts(t, dt, &bl[0], nt, KK, kh, mb > nb ? mb : nb, esz);
+	first_order(korder, ks, kh, kp);
 	for (int64_t it = -1; it <= nt; it++) {
 		/* loads of block it + 1 */
 		int64_t lt = it + 1, gdone = 0, gun = 0;
@@ -619,9 +814,46 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + qb2, SEM_MFREE2 + 1, 0, 0);
 				}
 			}
-			panel(&g, qa, qa2, c->ir->v[A->val].daddr + (uint64_t)(aoff * esz),
-			      slotA[s], esz, L->mn, KK, A->stride[1]);
-			if (L->bkeep)
+			uint64_t adram = c->ir->v[A->val].daddr + (uint64_t)(aoff * esz);
+			uint64_t bdram = c->ir->v[W->val].daddr + (uint64_t)(boff * esz);
+			int qa4[4] = { qa, qb, qa2, qb2 }, qa2v[2] = { qa, qa2 };
+			if (lt == 0 && kp) {
+				/*
+				 * The first block's panels in two parts, so that
+				 * the array starts on the first: each engine's
+				 * half of K, its first kp slices and then the
+				 * rest.  A transfer holds its engine for the
+				 * DRAM latency, so the second part ends no
+				 * sooner than a whole half would, but the array
+				 * has the first part's work until then.  Each
+				 * part keeps to the engine's half, so the two
+				 * engines of a panel still write different
+				 * banks (spread_slots).
+				 */
+				for (int p = 0; p < 2; p++) {
+					int64_t c0 = p ? kp * R : 0, cn = (p ? kh - kp : kp) * R;
+					for (int h = 0; h < 2; h++) {
+						int64_t r0 = h * L->mn / 2, rn = (h + 1) * L->mn / 2 - r0;
+						npu_emit_dmaf(&g, qa2v[h], NPU_OP_DLD,
+							      slotA[s] + (uint64_t)((r0 * KK + c0) * esz),
+							      adram + (uint64_t)((r0 * A->stride[1] + c0) * esz),
+							      cn * esz, rn, A->stride[1] * esz, KK * esz,
+							      2, KK / 2 * esz, KK / 2 * esz);
+						npu_emit_dma(&g, h ? qb2 : qb, 0,
+							     bdram + (uint64_t)((h * KK / 2 + c0) * W->stride[1] * esz),
+							     slotB[L->bs] + (uint64_t)((h * KK / 2 + c0) * L->nn * esz),
+							     esz, cn, L->nn, W->stride[1], 1);
+					}
+					if (!p)
+						sig_loaded(f, qa, qb, qa2, qb2);
+				}
+			} else if (L->bkeep && qa2 >= 0 && !split && !K->cv) {
+				/* the B engines have no panel to load: A over all four */
+				panel_q(&g, qa4, 4, adram, slotA[s], esz, L->mn, 0, KK, KK, A->stride[1]);
+			} else {
+				panel(&g, qa, qa2, adram, slotA[s], esz, L->mn, KK, A->stride[1]);
+			}
+			if (L->bkeep || (lt == 0 && kp))
 				;
 			else if (K->cv && it >= 0)
 				pend = L; /* gathered between block it's pairs */
@@ -630,8 +862,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					   img[L->b & 1], Hp, Wp, slotB[L->bs], ceng, nce,
 					   0, conv_units(K, nce));
 			else
-				panel(&g, qb, qb2, c->ir->v[W->val].daddr + (uint64_t)(boff * esz),
-				      slotB[L->bs], esz, KK, L->nn, W->stride[1]);
+				panel(&g, qb, qb2, bdram, slotB[L->bs], esz, KK, L->nn, W->stride[1]);
 			if (split) {
 				panel(&g, qa, qa2, c->ir->v[Al->val].daddr + (uint64_t)((Al->off + L->m0 * Al->stride[1] + L->b * Al->stride[0]) * esz),
 				      slotAl[s], esz, L->mn, KK, Al->stride[1]);
@@ -645,12 +876,28 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				load_epi(&g, K, L, lt, s, qe, nd);
 		}
 		/*
+		 * Direct: the store of block it - 1 after the loads of block
+		 * it + 1 in its engines' queues.  Both wait for block it - 1
+		 * (its accumulator, its panel slot), but the loads are needed
+		 * by the next block and the store only by the block that
+		 * reuses its accumulator region, nacc blocks on.
+		 */
+		if (dct >= 0 && it >= 1 && it < nt) {
+			const blk *P = &bl[it - 1];
+			dstore(&g, K, P, nd, accs[(it - 1) % g.nacc], dct, 0, P->mn, 0, P->nn,
+			       dq, ndq);
+			if (it - 1 + g.nacc < nt && !(own && it - 1 + g.nacc == nt - 1))
+				for (int h = 0; h < ndq && h < P->mn; h++)
+					npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + dq[h],
+						  SEM_DFREE + dq[h], 0, 0);
+		}
+		/*
 		 * Matrix work of block it, with the epilogue of block it - 1
 		 * interleaved in parts between its mldw/mmac pairs, so that
 		 * the scalar unit keeps both queues fed.
 		 */
 		int64_t et = it - 1;
-		const blk *ET = et >= 0 && et < nt ? &bl[et] : NULL;
+		const blk *ET = dct < 0 && et >= 0 && et < nt ? &bl[et] : NULL;
 		int64_t epn = ET ? ET->mn * ET->nn : 0, pairs = 1, done = 0, pi = 0;
 		int64_t nparts = 1, plen = epn;
 		int64_t ng = it >= 0 && it < nt ? (it == nt - 1 ? last_groups(t, dt, &bl[it]) : 1) : 1;
@@ -675,16 +922,34 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_MLD2, 0, 0);
 				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_MLD2 + 1, 0, 0);
 			}
-			if (it >= g.nacc)
+			if (it >= g.nacc && dct >= 0) /* block it - nacc stored */
+				for (int h = 0; h < ndq && h < bl[it - g.nacc].mn &&
+						!(own && it == nt - 1); h++)
+					npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_DFREE + dq[h], 0, 0);
+			else if (it >= g.nacc)
 				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_ACCF, 0, 0);
 			for (int64_t gi = 0; gi < ng; gi++) {
 			int64_t r0, rn;
 			grp_rows(T, ng, gi, &r0, &rn);
-			for (int64_t k0 = 0; k0 < KK; k0 += R)
+			/* the kernel's last rows: by columns (tq: a pair of
+			 * engines a column slice, one engine per bank) */
+			int tailcols = dct >= 0 && it == nt - 1 && gi == ng - 1 &&
+				       ndql == 4 && T->nn > C && rn > 1 &&
+				       (ng == 1 || last_engines(t, dt, dct, T, KK, rn, ndql) == ndql);
+			int tq[4] = { dql[0], dql[2], dql[1], dql[3] };
+			for (int64_t ki = 0; ki < ks; ki++)
 				for (int64_t n0 = 0; n0 < T->nn; n0 += C) {
+					int64_t k0 = (it ? ki : korder[ki]) * R;
 					int64_t kt = KK - k0 < R ? KK - k0 : R;
 					int64_t ntl = T->nn - n0 < C ? T->nn - n0 : C;
 					int xa = npu_mx(f), xb = npu_mx(f), xc = npu_mx(f);
+					if (it == 0 && gi == 0 && kp && ki == 2 * kp && n0 == 0) {
+						/* the rest of the first panels */
+						npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_MLD, 0, 0);
+						npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_MLD + 1, 0, 0);
+						npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_MLD2, 0, 0);
+						npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_MLD2 + 1, 0, 0);
+					}
 					if (kt != lastk || ntl != lastn) {
 						int x1 = npu_mx(f), x2 = npu_mx(f);
 						npu_mli(f, x1, kt);
@@ -704,9 +969,10 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					xa = npu_mx(f);
 					xb = npu_mx(f);
 					npu_mli(f, xa, (int64_t)(slotA[s] + (uint64_t)((r0 * KK + k0) * esz)));
-					npu_mli(f, xb, (int64_t)(accs[it % g.nacc] + (uint64_t)((r0 * T->nn + n0) * 4)));
+					npu_mli(f, xb, (int64_t)(accs[own && it == nt - 1 ? 3 : it % g.nacc] +
+								 (uint64_t)((r0 * T->nn + n0) * 4)));
 					npu_mli(f, xc, rn);
-					npu_memit(f, NPU_OP_MMAC, xa, xb, xc, k0 ? NPU_MMAC_ACC : 0);
+					npu_memit(f, NPU_OP_MMAC, xa, xb, xc, ki ? NPU_MMAC_ACC : 0);
 					pi++;
 					if (split) {
 						/* lo(A).hi(B), then hi(A).lo(B) */
@@ -717,6 +983,15 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 						npu_mli(f, xs, T->nn * esz);
 						npu_memit(f, NPU_OP_MLDW, xw, xs, 0, 0);
 						npu_memit(f, NPU_OP_MMAC, xa, xb, xc, NPU_MMAC_ACC);
+					}
+					if (tailcols && ki == ks - 1) {
+						/* the last group's columns leave as the
+						 * last K slice completes them, each over
+						 * two engines, a bank each */
+						const int *cq = (n0 / C) & 1 ? tq + 2 : tq;
+						dsig(&g, rn, cq, 2);
+						dstore(&g, K, T, nd, accs[own ? 3 : it % g.nacc], dct,
+						       r0, rn, n0, ntl, cq, 2);
 					}
 					/* the epilogue starts `lead` pairs in: the
 					 * scalar unit stalls on a full vector queue
@@ -741,8 +1016,23 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 						gdone++;
 					}
 				}
-			/* rows [r0, r0 + rn) accumulated (once per group) */
-			npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, SEM_MMD, 0, 0);
+			/* rows [r0, r0 + rn) accumulated (once per group); the
+			 * last block's groups are stored right away */
+			if (dct >= 0 && it == nt - 1) {
+				const int *gq = dql;
+				int ngq = ng > 1 ? last_engines(t, dt, dct, T, KK, rn, ndql) : ndql;
+				if (ngq < ndql && (gi & 1))
+					gq += ngq;
+				if (!tailcols) {
+					dsig(&g, rn, gq, ngq);
+					dstore(&g, K, T, nd, accs[own ? 3 : it % g.nacc], dct,
+					       r0, rn, 0, T->nn, gq, ngq);
+				}
+			} else if (dct >= 0) {
+				dsig(&g, rn, dq, ndq);
+			} else {
+				npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, SEM_MMD, 0, 0);
+			}
 			}
 			if (pend) {
 				gun = conv_units(K, nce);
@@ -774,6 +1064,16 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			epi_end(&g, K, ET, et, nt, epi_loads, qs, nd);
 		}
 	}
+	/* the kernel ends when its stores have: the next kernel, or a host
+	 * call, reads what they wrote */
+	if (dct >= 0) {
+		for (int h = 0; h < ndql; h++) {
+			npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + dql[h], SEM_END, 0, 0);
+			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, SEM_END, 0, 0);
+		}
+		rc = 0;
+		goto out;
+	}
 	for (int h = 0; h < (g.qs2 >= 0 ? 2 : 1); h++) {
 		npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + (h ? g.qs2 : qs), SEM_END, 0, 0);
 		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, SEM_END, 0, 0);
@@ -788,6 +1088,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		}
 	rc = 0;
 out:
+	free(korder);
 	free(bl);
 	npu_emit_cleanup(&g);
 	return rc;

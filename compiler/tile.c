@@ -120,8 +120,79 @@ static int tile_ew(npu_kir *ir, npu_kern *K, const npu_target *t, npu_err *e)
 	return 0;
 }
 
-static double mm_cost(const npu_kern *K, const npu_target *t, int64_t mb,
-		      int64_t nb, double *bytes)
+/*
+ * A plain GEMM whose blocks are stored straight from the accumulator
+ * (npu_mm_acc_copy, four engines or more; emit_mm.c): no vector stage.
+ * The first block's panels arrive (the first part of them when K is
+ * loaded in two parts), then the resources work in parallel: the array
+ * (blocks x its slices), the A engines (half a panel each, a quarter
+ * when the block keeps its B panel and the B engines share A) and the B
+ * engines (half of B when it changes, else a quarter of A, and half of
+ * each block's output), each transfer holding its engine for setup and
+ * DRAM latency; then the array's drain and the last row group's store.
+ */
+static double mm_cost_direct(const npu_kern *K, const npu_target *t,
+			     int64_t mb, int64_t nb, int osz, double mx)
+{
+	int esz = npu_dtype_size(K->mm_dtype);
+	double rate = t->mxu_rate[K->mm_dtype] > 0 ? t->mxu_rate[K->mm_dtype] : 1;
+	double bpc = t->dma_bytes_per_cycle, per = t->dram_latency + t->dma_setup;
+	double la = (double)mb * K->mm_k * esz, lb = (double)K->mm_k * nb * esz;
+	double nbm = ceil((double)K->mm_m / mb);
+	double blocks = K->mm_batch * nbm * ceil((double)K->mm_n / nb);
+	/* share of blocks that load a new B panel (N outer: one a column) */
+	double fb = K->kn.loop_order ? 1 : 1 / nbm;
+	/* a quarter of A: two of the four engines fill each bank of the
+	 * slot, and the later one waits for the other's bank window */
+	double qa = la / 4 / bpc + per + la / 4 / t->sram_port_bytes;
+	double ea = fb * (la / 2 / bpc + per) + (1 - fb) * qa;
+	double eb = fb * (lb / 2 / bpc + per) + (1 - fb) * qa +
+		    (double)mb * nb * osz / 2 / bpc + per;
+	double dram = (la + fb * lb + (double)mb * nb * osz) / t->dram_bytes_per_cycle;
+	int64_t kh = K->mm_k % (2 * t->mxu_rows) ? 0 : K->mm_k / (2 * t->mxu_rows);
+	double first = (la > lb ? la : lb) / 2 / bpc;
+	double minr = floor(t->mxu_rows * rate + 0.5), ng, rn, next, st;
+	double work = blocks * mx;
+
+	/* (the two parts as emit_mm.c decides them) */
+	if (kh >= 2 && K->mm_alo < 0 &&
+	    (double)((kh + 1) / 2) * 2 * ceil((double)nb / t->mxu_cols) *
+	    fmax(ceil(mb / rate), t->mxu_rows) > per &&
+	    (blocks == 1 || mx >= (la > lb ? la : lb) / 2 / bpc + 2 * per))
+		first *= (double)((kh + 1) / 2) / kh;
+	if (!K->kn.loop_order && nbm > 1) {
+		/*
+		 * A new B panel goes to the slot block t - 2 read, so its
+		 * load (and the half of A on the A engines) waits until the
+		 * array is done with block t - 2, which is a drain after its
+		 * stream ends, and must be in by the end of block t - 1:
+		 * what does not fit stalls the array once a column.
+		 */
+		double win = mx - (t->mxu_rows + t->mxu_cols - 2 + t->mxu_latency);
+		double x = (la > lb ? la : lb) / 2 / bpc + per - win;
+		if (x > 0)
+			work += (blocks / nbm - 1) * x;
+	}
+	if (work < (blocks - 1) * ea)
+		work = (blocks - 1) * ea;
+	if (work < (blocks - 1) * eb)
+		work = (blocks - 1) * eb;
+	if (work < blocks * dram)
+		work = blocks * dram;
+	ng = floor(mb / (minr > 1 ? minr : 1));
+	ng = ng > 4 ? 4 : ng < 1 ? 1 : ng;
+	rn = mb / ng;
+	next = ceil((double)K->mm_k / t->mxu_rows) * ceil((double)nb / t->mxu_cols) *
+	       ceil(rn / rate);
+	st = per + rn * nb * osz / 4 / bpc;
+	if (ng > 1 && next < st)
+		st = per + rn * nb * osz / 2 / bpc;
+	return per + first + t->mxu_rows + work + t->mxu_rows + t->mxu_cols - 2 +
+	       t->mxu_latency + st;
+}
+
+static double mm_cost(const npu_kir *ir, const npu_kern *K, const npu_target *t,
+		      int64_t mb, int64_t nb, double *bytes)
 {
 	int esz = npu_dtype_size(K->mm_dtype);
 	double rate = t->mxu_rate[K->mm_dtype] > 0 ? t->mxu_rate[K->mm_dtype] : 1;
@@ -171,6 +242,9 @@ static double mm_cost(const npu_kern *K, const npu_target *t, int64_t mb,
 	/* (kernels whose epilogue loads operands keep the per-block model
 	 * below: the smaller blocks this one picks for them expose a wrong
 	 * result of emit_mm with many such blocks, see docs/compiler.md) */
+	int dct = K->cv ? -1 : npu_mm_acc_copy(ir, K);
+	if (dct >= 0 && t->dma_engines >= 4)
+		return mm_cost_direct(K, t, mb, nb, npu_dtype_size(dct), mx);
 	if (!K->cv && !eload && t->dma_engines >= 4) {
 		/*
 		 * Plain GEMMs pipeline across blocks (panels, accumulator
@@ -211,7 +285,6 @@ static int tile_mm(npu_kir *ir, npu_kern *K, const npu_target *t, npu_err *e)
 	double need_min = -1;
 	int64_t need_m = 0, need_n = 0;
 
-	(void)ir;
 	K->kn.bufs = 2;
 	K->kn.loop_order = K->set.loop_order;
 	/* conv: column blocks are whole output rows; the padded image
@@ -244,7 +317,7 @@ static int tile_mm(npu_kir *ir, npu_kern *K, const npu_target *t, npu_err *e)
 					need_min = need, need_m = mb, need_n = nb;
 				continue;
 			}
-			c = mm_cost(K, t, mb, nb, &bytes);
+			c = mm_cost(ir, K, t, mb, nb, &bytes);
 			if (best < 0 || c < best) {
 				best = c;
 				bm = mb;

@@ -18,12 +18,21 @@
  * and the SRAM banks of the local side are held for
  * ceil(bytes on bank / port_bytes) cycles ending at `end`; a conflict with
  * another unit's window moves the end later (a bank stall).
+ *
+ * dstc is a store that converts: local fp32 rows become bf16 or f16 rows
+ * in DRAM, rounded exactly as vst rounds (isa/dtype.h).  Like a real
+ * NPU's output path from the accumulator (the matmul result leaves
+ * without a vector-unit pass), the engine runs at its byte rate on its
+ * narrower side: rowb and `bytes` count DRAM bytes, the formulas above
+ * apply unchanged, and the local side reads twice as many bytes, which
+ * hold its banks for twice as long.
  */
 #include "config.h"
 
 #include <math.h>
 #include <string.h>
 
+#include "isa/dtype.h"
 #include "sim/sim_int.h"
 
 #define DMA_MAX_ROWS (1ll << 22)     /* rows of one transfer */
@@ -33,6 +42,8 @@ enum { DIR_LD, DIR_ST, DIR_CP, DIR_MV, DIR_GAT };
 
 typedef struct xfer {
 	int src_dram, dst_dram, gather;
+	int cvt;                 /* dstc: the DRAM type, else 0 */
+	int64_t srow;            /* bytes of a source row */
 	uint64_t touched;        /* DRAM burst bytes charged */
 	uint64_t ps, pe;         /* pending contiguous DRAM range to charge */
 } xfer;
@@ -137,13 +148,17 @@ static int move(npu_sim *s, int eng, const sim_entry *e, uint64_t t0, xfer *x)
 			     (uint64_t)i2 * (uint64_t)f[NPU_DF_SS2];
 			da = dst + (uint64_t)i1 * (uint64_t)f[NPU_DF_DS1] +
 			     (uint64_t)i2 * (uint64_t)f[NPU_DF_DS2];
-			if (!(ps = side(s, x->src_dram, sa, (uint64_t)rowb)))
+			if (!(ps = side(s, x->src_dram, sa, (uint64_t)x->srow)))
 				return side_fault(s, e, eng, t0, "source",
-						  x->src_dram, sa, rowb);
+						  x->src_dram, sa, x->srow);
 			if (!(pd = side(s, x->dst_dram, da, (uint64_t)rowb)))
 				return side_fault(s, e, eng, t0, "destination",
 						  x->dst_dram, da, rowb);
-			memmove(pd, ps, (size_t)rowb);
+			if (x->cvt) /* (cvt_check: the fp32 rows are aligned) */
+				npu_store_f32_n(x->cvt, pd, (const float *)(void *)ps,
+						(size_t)(x->srow / 4), NPU_CVT_RNE);
+			else
+				memmove(pd, ps, (size_t)rowb);
 			if (!x->dst_dram)
 				sim_wrote(s, da, (uint64_t)rowb);
 			if (x->src_dram && !x->gather)
@@ -151,7 +166,7 @@ static int move(npu_sim *s, int eng, const sim_entry *e, uint64_t t0, xfer *x)
 			if (x->dst_dram)
 				charge_row(s, x, da, (uint64_t)rowb);
 			if (!x->src_dram)
-				sim_bank_add(s, sa, (uint64_t)rowb);
+				sim_bank_add(s, sa, (uint64_t)x->srow);
 			if (!x->dst_dram)
 				sim_bank_add(s, da, (uint64_t)rowb);
 		}
@@ -171,6 +186,35 @@ static int move(npu_sim *s, int eng, const sim_entry *e, uint64_t t0, xfer *x)
 	return 0;
 }
 
+/*
+ * dstc's operands: a 2-byte float type, whole elements per row, and fp32
+ * source rows at multiples of 4 bytes (an fp32 word is read whole, as the
+ * matrix unit requires of the accumulator).  Sets x->cvt; -1 on a fault.
+ */
+static int cvt_check(npu_sim *s, int eng, const sim_insn *in,
+		     const sim_entry *e, uint64_t t0, xfer *x)
+{
+	const int64_t *f = s->dma[eng].f;
+	int dt = in->imm, ui = NPU_UNIT_DMA0 + eng;
+
+	if (dt != NPU_DT_BF16 && dt != NPU_DT_F16)
+		return sim_fault(s, ui, e->pc, t0,
+				 "dstc converts fp32 to bf16 or f16, not %s",
+				 npu_dtype_name(dt) ? npu_dtype_name(dt) : "an unknown type");
+	if (f[NPU_DF_ROWB] % 2)
+		return sim_fault(s, ui, e->pc, t0,
+				 "dstc row of %lld bytes is not whole %s elements",
+				 (long long)f[NPU_DF_ROWB], npu_dtype_name(dt));
+	if ((uint64_t)e->x[2] % 4 || f[NPU_DF_SS1] % 4 || f[NPU_DF_SS2] % 4)
+		return sim_fault(s, ui, e->pc, t0,
+				 "dstc source 0x%llx or its strides (%lld, %lld) "
+				 "are not multiples of 4",
+				 (unsigned long long)e->x[2],
+				 (long long)f[NPU_DF_SS1], (long long)f[NPU_DF_SS2]);
+	x->cvt = dt;
+	return 0;
+}
+
 static int transfer(npu_sim *s, int eng, const sim_insn *in,
 		    const sim_entry *e, uint64_t t0)
 {
@@ -180,7 +224,7 @@ static int transfer(npu_sim *s, int eng, const sim_insn *in,
 	sim_unit *u = &s->u[ui];
 	int64_t rowb = f[NPU_DF_ROWB], n1 = f[NPU_DF_N1], n2 = f[NPU_DF_N2];
 	xfer x = { 0 };
-	uint64_t bytes, end, shift = 0, start = t0;
+	uint64_t bytes, lbytes, end, shift = 0, start = t0;
 	double fin;
 	int dir;
 	npu_trace_dma *d;
@@ -189,6 +233,7 @@ static int transfer(npu_sim *s, int eng, const sim_insn *in,
 	case NPU_OP_DLD: x.src_dram = 1; dir = DIR_LD; break;
 	case NPU_OP_DST: x.dst_dram = 1; dir = DIR_ST; break;
 	case NPU_OP_DCP: dir = DIR_CP; break;
+	case NPU_OP_DSTC: x.dst_dram = 1; dir = DIR_ST; break;
 	case NPU_OP_DMV: x.src_dram = x.dst_dram = 1; dir = DIR_MV; break;
 	default: x.src_dram = x.gather = 1; dir = DIR_GAT; break;
 	}
@@ -200,7 +245,12 @@ static int transfer(npu_sim *s, int eng, const sim_insn *in,
 				 "range (at most %lld rows and %lld bytes)",
 				 (long long)rowb, (long long)n1, (long long)n2,
 				 DMA_MAX_ROWS, DMA_MAX_BYTES);
+	if (in->op == NPU_OP_DSTC && cvt_check(s, eng, in, e, t0, &x) < 0)
+		return -1;
+	/* a converting store reads 4 bytes for every 2 it writes */
+	x.srow = x.cvt ? rowb * 2 : rowb;
 	bytes = (uint64_t)(rowb * n1 * n2);
+	lbytes = x.cvt ? 2 * bytes : bytes;
 	for (int c = 0; c < tg->dram_channels; c++)
 		s->chan_bytes[c] = 0;
 	if (move(s, eng, e, t0, &x) < 0) {
@@ -242,14 +292,14 @@ static int transfer(npu_sim *s, int eng, const sim_insn *in,
 	if (x.src_dram)
 		s->st.dram_rd += bytes;
 	else
-		s->st.sram_rd += bytes;
+		s->st.sram_rd += lbytes;
 	if (x.dst_dram)
 		s->st.dram_wr += bytes;
 	else
 		s->st.sram_wr += bytes;
 	if (e->kx != SIM_NONE) {
 		npu_trace_kernel *k = &s->kx[e->kx];
-		*(x.src_dram ? &k->dram_rd : &k->sram_rd) += bytes;
+		*(x.src_dram ? &k->dram_rd : &k->sram_rd) += x.src_dram ? bytes : lbytes;
 		*(x.dst_dram ? &k->dram_wr : &k->sram_wr) += bytes;
 	}
 	if (sim_grow((void **)&s->dmas, &s->cdmas, s->ndmas + 1, sizeof *s->dmas) < 0) {

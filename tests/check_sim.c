@@ -944,6 +944,132 @@ START_TEST(dma_3d_store)
 }
 END_TEST
 
+/* fp32 values around bf16 and f16 rounding ties, 2 rows of 8 at
+ * NPU_ACC_BASE with a row stride of 64 bytes */
+static const float cvt_in[16] = {
+	1.0f, 1.00390625f,      /* 1 + 2^-8: a bf16 tie, even is 1.0 */
+	1.01171875f,            /* 1 + 3 * 2^-8: a tie, even is 1 + 2^-6 */
+	1.0009765625f,          /* 1 + 2^-10: below bf16's half ulp; f16 exact */
+	1.00048828125f,         /* 1 + 2^-11: an f16 tie, even is 1.0 */
+	-2.5f, 3.0e38f,         /* bf16 keeps it, f16 overflows to inf */
+	0.0f,
+	-0.0f, 1e-45f, 65520.0f, /* 65520: an f16 tie between 65504 and inf */
+	-1.00146484375f,        /* -(1 + 3 * 2^-11): an f16 tie, even up */
+	0.1f, 100.0f, 1e-8f, 7.0f, /* 1e-8: below half f16's least subnormal */
+};
+
+static void setup_cvt(npu_sim *s, run *r)
+{
+	(void)r;
+	for (int i = 0; i < 2; i++)
+		memcpy(npu_sim_local(s, NPU_ACC_BASE + 64 * (uint64_t)i, 32),
+		       cvt_in + 8 * i, 32);
+}
+
+static void cvt_run(run *r, const char *type)
+{
+	char body[1024], text[4096];
+
+	snprintf(body, sizeof body,
+		 "dcfgi dma0, rowb, 16\n dcfgi dma0, n1, 2\n dcfgi dma0, ss1, 64\n"
+		 "dcfgi dma0, ds1, 16\n li x1, &b\n li x2, " ACC "\n"
+		 "dstc dma0, x1, x2, %s\n", type);
+	snprintf(text, sizeof text, dma_prog, body);
+	r->setup = setup_cvt;
+	run_text(r, text);
+	ck_assert_int_eq(r->rc, 0);
+}
+
+START_TEST(dma_store_convert)
+{
+	static const uint16_t bf[16] = {
+		0x3f80, 0x3f80, 0x3f82, 0x3f80, 0x3f80, 0xc020, 0x7f62, 0x0000,
+		0x8000, 0x0000, 0x4780, 0xbf80, 0x3dcd, 0x42c8, 0x322c, 0x40e0,
+	};
+	static const uint16_t hf[16] = {
+		0x3c00, 0x3c04, 0x3c0c, 0x3c01, 0x3c00, 0xc100, 0x7c00, 0x0000,
+		0x8000, 0x0000, 0x7c00, 0xbc02, 0x2e66, 0x5640, 0x0000, 0x4700,
+	};
+	run r = { 0 };
+	const npu_trace_dma *d;
+	const uint8_t *b;
+
+	/*
+	 * 2 rows of 8 fp32 (32 bytes, source stride 64) from the
+	 * accumulator into 2 rows of 8 bf16 (rowb 16) at &b, &b + 16.  The
+	 * engine counts the 32 DRAM bytes: dstc dispatched at 6, starts 7;
+	 * engine 7 + 10 + 32/8 = 21; the rows form one range of 2 bursts in
+	 * stripe 0: channel 0, 7 + 10 + 32/8 = 21; end 21 + 20 = 41, as a dst
+	 * of 32 bytes.  Its local side reads 64 bytes (4 cycles of
+	 * accumulator bank 0, no conflict).  sig, wait, halt: total 43.
+	 */
+	cvt_run(&r, "bf16");
+	ck_assert_uint_eq(npu_sim_dmas(r.s, &d), 1);
+	ck_assert_int_eq(d[0].dir, 1);
+	ck_assert_uint_eq(d[0].start, 7);
+	ck_assert_uint_eq(d[0].end, 41);
+	ck_assert_uint_eq(d[0].bytes, 32);
+	ck_assert_uint_eq(d[0].bytes_touched, 32);
+	ck_assert_uint_eq(stats(&r)->total_cycles, 43);
+	ck_assert_uint_eq(stats(&r)->dram_wr, 32);
+	ck_assert_uint_eq(stats(&r)->sram_rd, 64);
+	b = npu_sim_buf_data(r.s, 1);
+	for (int i = 0; i < 16; i++) {
+		uint16_t h;
+		memcpy(&h, b + 2 * i, 2);
+		ck_assert_msg(h == bf[i] && h == npu_f32_to_bf16(cvt_in[i]),
+			      "bf16 %d: 0x%04x", i, h);
+	}
+	ck_assert_int_eq(b[32], 0); /* nothing past the rows */
+	run_free(&r);
+
+	r = (run){ 0 };
+	cvt_run(&r, "f16");
+	ck_assert_uint_eq(stats(&r)->total_cycles, 43);
+	b = npu_sim_buf_data(r.s, 1);
+	for (int i = 0; i < 16; i++) {
+		uint16_t h;
+		memcpy(&h, b + 2 * i, 2);
+		ck_assert_msg(h == hf[i] && h == npu_f32_to_f16(cvt_in[i]),
+			      "f16 %d: 0x%04x", i, h);
+	}
+	run_free(&r);
+
+	/*
+	 * Two engines convert the same rows at once: the local side holds
+	 * accumulator bank 0 for the 64 bytes it reads, ceil(64 / 16) = 4
+	 * cycles (not the 2 of its 32 DRAM bytes).  dma0's dstc starts at
+	 * 12: engine and channel 0 both 12 + 10 + 4 = 26, end 46, bank
+	 * window [42, 46).  dma1's starts at 13 and writes &b + 64, stripe 1:
+	 * channel 1, end 47, window [43, 47), which overlaps dma0's: moved
+	 * behind it, [46, 50), end 50 (a bank stall of 3); total 50.
+	 */
+	r = (run){ 0 };
+	{
+		char text[4096];
+		snprintf(text, sizeof text, dma_prog,
+			 "dcfgi dma0, rowb, 16\n dcfgi dma0, n1, 2\n dcfgi dma0, ss1, 64\n"
+			 "dcfgi dma0, ds1, 16\n dcfgi dma1, rowb, 16\n dcfgi dma1, n1, 2\n"
+			 "dcfgi dma1, ss1, 64\n dcfgi dma1, ds1, 16\n li x1, &b\n"
+			 "li x2, " ACC "\n addi x3, x1, 64\n dstc dma0, x1, x2, bf16\n"
+			 "dstc dma1, x3, x2, bf16\n");
+		r.setup = setup_cvt;
+		run_text(&r, text);
+	}
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_uint_eq(npu_sim_dmas(r.s, &d), 2);
+	ck_assert_uint_eq(d[0].start, 12);
+	ck_assert_uint_eq(d[0].end, 46);
+	ck_assert_uint_eq(d[1].start, 13);
+	ck_assert_uint_eq(d[1].end, 50);
+	ck_assert_uint_eq(ucyc(&r, NPU_UNIT_DMA0 + 1, NPU_US_BANK_STALL), 3);
+	ck_assert_uint_eq(stats(&r)->total_cycles, 50);
+	b = npu_sim_buf_data(r.s, 1);
+	ck_assert_int_eq(memcmp(b, b + 64, 32), 0);
+	run_free(&r);
+}
+END_TEST
+
 static void setup_gather(npu_sim *s, run *r)
 {
 	static const int32_t idx[5] = { 7, 0, 3, 3, 12 };
@@ -1323,6 +1449,19 @@ static const fcase faults[] = {
 	{ "hcall 0\n halt\n", NPU_UNIT_HOST, 0, "not in the table", 0 },
 	{ "dcfgi dma0, rowb, -1\n dld dma0, x0, x0\n halt\n", NPU_UNIT_DMA0, 1,
 	  "out of range", 0 },
+	{ ".buffer b u8 [64] output\n dcfgi dma0, rowb, 8\n li x1, &b\n"
+	  "dstc dma0, x1, x0, e4m3\n halt\n", NPU_UNIT_DMA0, 2, "bf16 or f16", 0 },
+	{ ".buffer b u8 [64] output\n dcfgi dma0, rowb, 7\n li x1, &b\n"
+	  "dstc dma0, x1, x0, bf16\n halt\n", NPU_UNIT_DMA0, 2, "whole bf16", 0 },
+	{ ".buffer b u8 [64] output\n dcfgi dma0, rowb, 8\n li x1, &b\n"
+	  "li x2, 2\n dstc dma0, x1, x2, f16\n halt\n", NPU_UNIT_DMA0, 3,
+	  "multiples of 4", 0 },
+	{ ".buffer b u8 [64] output\n dcfgi dma0, rowb, 8\n dcfgi dma0, n1, 2\n"
+	  "dcfgi dma0, ss1, 18\n li x1, &b\n dstc dma0, x1, x0, f16\n halt\n",
+	  NPU_UNIT_DMA0, 4, "multiples of 4", 0 },
+	{ ".buffer b u8 [64] output\n dcfgi dma0, rowb, 64\n li x1, &b\n"
+	  "li x2, 65500\n dstc dma0, x1, x2, bf16\n halt\n", NPU_UNIT_DMA0, 3,
+	  "source", 0 },
 };
 
 START_TEST(fault_kinds)
@@ -1747,6 +1886,7 @@ static Suite *suite(void)
 
 	tc = tcase_create("dma");
 	tcase_add_test(tc, dma_1d_cycles);
+	tcase_add_test(tc, dma_store_convert);
 	tcase_add_test(tc, dma_2d_strided_unaligned);
 	tcase_add_test(tc, dma_3d_store);
 	tcase_add_test(tc, dma_gather);
