@@ -80,6 +80,16 @@ struct npu_mfunc;
 int npu_dyn_emit(const npu_dyn *d, const struct npu_emitctx *c, int k,
 		 struct npu_mfunc *f, npu_err *e);
 
+/*
+ * emit_dyn.c: matmul kernel k of c for the run-time rows in scalar
+ * register xrows, in one execution: the weight kept in SRAM, a loop over
+ * block rows of the kernel's tile_m (the last one partial), the symbolic
+ * buffers' addresses moved by c->rel's registers.  1 (nothing emitted)
+ * when the kernel is a form it does not take or its slots do not fit.
+ */
+int npu_emit_dynmm(const struct npu_emitctx *c, int k, int xrows,
+		   struct npu_mfunc *f, npu_err *e);
+
 /* One line per symbol and per dynamic kernel, for the compile report. */
 void npu_dyn_report(const npu_dyn *d, const npu_kir *ir, FILE *f);
 

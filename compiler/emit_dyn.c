@@ -1,0 +1,739 @@
+/*
+ * emit_dyn.c - the matmul of a dynamic-shape kernel (dyn.c) for a
+ * run-time number of rows, in one kernel execution.
+ *
+ * Calls of fixed-size code (dyn.c's versions) each pay the pipeline's
+ * fill and drain and stream the whole weight again; past the largest
+ * version that cost grows with the rows.  Here the weight B [K][N] stays
+ * in SRAM for the whole execution (loaded once, panel by panel, while
+ * the first block row runs) and a run-time loop walks the rows in block
+ * rows of mb: each is the A panel [mb][K] and, per column block of nb,
+ * the matrix work into an accumulator region, the epilogue on the vector
+ * unit and the store.  The last block row may be partial: its DMA row
+ * counts and mmac rows come from a register, and its epilogue skips the
+ * row groups past the bound rows, so no row past them is loaded,
+ * computed or stored.
+ *
+ * The pipeline is emit_mm.c's: in program order the loads of block t+1,
+ * the matrix work of block t with the epilogue of block t-1 interleaved
+ * between its mldw/mmac pairs, then the store of t-1.  Since the number
+ * of blocks is only known at run time, every slot is a credit semaphore:
+ * the consumer's side signals one token per free slot at the start,
+ * every use waits for one and gives one back when done, and the tokens
+ * left at the end are drained, so the signals balance for any count.
+ * Slot parities (A panel, epilogue slots, accumulator regions) depend on
+ * the block's index, so the loop body is unrolled over U block rows
+ * (the period of those parities), and the first block row, which loads
+ * the weight panels, is emitted apart.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/dyn.h"
+#include "compiler/emit_int.h"
+
+/* Semaphores (credits: seeded at the start, drained at the end). */
+enum {
+	DS_ALD = 0,      /* + half: A panel loaded (DMA -> mxu) */
+	DS_AFREE = 2,    /* + half: A slot free (mxu -> DMA), 2 credits */
+	DS_BLD = 4,      /* + part: weight panel loaded (DMA -> mxu) */
+	DS_ELD = 8,      /* epilogue inputs loaded (DMA -> vec) */
+	DS_EFREE = 9,    /* epilogue input slot free (vec -> DMA), 2 credits */
+	DS_MMD = 10,     /* block accumulated (mxu -> vec) */
+	DS_ACCF = 11,    /* accumulator region read (vec -> mxu), nacc credits */
+	DS_CMP = 12,     /* + half: block computed (vec -> store engine) */
+	DS_ST = 14,      /* + half: output slot stored (store engine -> vec), 2 */
+	DS_END = 16      /* a unit is done (to the scalar unit) */
+};
+
+typedef struct dmm {
+	emit_t g;
+	const npu_emitctx *c;
+	const npu_kern *K;
+	npu_mfunc *f;
+	int dt, esz;
+	int64_t KK, N, mb, nb, nbn, U;
+	int64_t R, C;                /* the array's rows and columns */
+	uint64_t slotA[2], slotB, accs[3];
+	int nacc, epi_loads;
+	int qa, qa2, qe, qs[2], nst;
+	int qw[4], nqw;              /* the engines of the weight panels */
+	int xR, xm0, xrn;            /* rows; first row and rows of this block row */
+} dmm;
+
+/* The register that moves DRAM address a (a symbolic buffer), or 0. */
+static int rel_of(const dmm *m, uint64_t a)
+{
+	const npu_dynrel *r = m->c->rel;
+
+	for (int i = 0; r && i < r->n; i++)
+		if (a >= r->lo[i] && a < r->hi[i])
+			return r->xr[i];
+	return 0;
+}
+
+static uint64_t dram_of(const dmm *m, int o)
+{
+	const npu_kopnd *P = &m->K->ops[o];
+	const npu_kval *v = &m->c->ir->v[P->val];
+
+	return v->daddr + (uint64_t)(P->off * npu_dtype_size(v->dtype));
+}
+
+/* Register: DRAM address of operand o at row (register xrow, 0: row 0)
+ * and byte offset off, its row stride rstride bytes. */
+static int dram_at(dmm *m, int o, int xrow, int64_t rstride, int64_t off)
+{
+	npu_mfunc *f = m->f;
+	uint64_t a = dram_of(m, o);
+	int x = npu_mx(f), xd = rel_of(m, a);
+
+	npu_mli(f, x, (int64_t)a + off);
+	if (xd)
+		npu_memit(f, NPU_OP_ADD, x, x, xd, 0);
+	if (xrow && rstride) {
+		int y = npu_mx(f);
+		if (rstride == (int32_t)rstride) {
+			npu_memit(f, NPU_OP_MULI, y, xrow, 0, rstride);
+		} else {
+			int z = npu_mx(f);
+			npu_mli(f, z, rstride);
+			npu_memit(f, NPU_OP_MUL, y, xrow, z, 0);
+		}
+		npu_memit(f, NPU_OP_ADD, x, x, y, 0);
+	}
+	return x;
+}
+
+/* Rows of rowb contiguous bytes, as many as register xn holds, between
+ * DRAM (register xd, row stride dstr) and SRAM local (row stride lstr). */
+static void xfer(dmm *m, int q, int store, int xd, uint64_t local,
+		 int64_t rowb, int xn, int64_t dstr, int64_t lstr)
+{
+	npu_mfunc *f = m->f;
+	int xl = npu_mx(f);
+
+	npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_ROWB, 0, rowb);
+	npu_memit(f, NPU_OP_DCFG, q, NPU_DF_N1, xn, 0);
+	npu_memit(f, NPU_OP_DCFGI, q, store ? NPU_DF_SS1 : NPU_DF_DS1, 0, lstr);
+	npu_memit(f, NPU_OP_DCFGI, q, store ? NPU_DF_DS1 : NPU_DF_SS1, 0, dstr);
+	npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_N2, 0, 1);
+	npu_mli(f, xl, (int64_t)local);
+	if (store)
+		npu_memit(f, NPU_OP_DST, q, xd, xl, 0);
+	else
+		npu_memit(f, NPU_OP_DLD, q, xl, xd, 0);
+	m->g.dram_bytes += (uint64_t)rowb; /* per row; a model figure only */
+}
+
+/* A register with min(v, xn) and one with xn - that (the two halves of
+ * xn rows when the first takes at most v). */
+static void halves(dmm *m, int xn, int64_t v, int *x1, int *x2)
+{
+	npu_mfunc *f = m->f;
+	int xv = npu_mx(f);
+
+	*x1 = npu_mx(f);
+	*x2 = npu_mx(f);
+	npu_mli(f, xv, v);
+	npu_memit(f, NPU_OP_MIN, *x1, xn, xv, 0);
+	npu_memit(f, NPU_OP_SUB, *x2, xn, *x1, 0);
+}
+
+/* Rows [0, xn) of operand o between DRAM (rows from xrow) and a packed
+ * SRAM slot of `cols` elements per row, over engines q[0] and q[1] (one
+ * half each; q[1] < 0: all on q[0]); columns from c0. */
+static void rows_xfer(dmm *m, int o, int store, const int *q, int xrow,
+		      int xn, uint64_t local, int64_t c0, int64_t cols,
+		      int64_t rstride_el)
+{
+	const npu_kval *v = &m->c->ir->v[m->K->ops[o].val];
+	const npu_kopnd *P = &m->K->ops[o];
+	int pe = npu_dtype_size(v->dtype), nd = m->K->ndim;
+	int64_t cst = cols > 1 ? P->stride[nd - 1] : 0;
+	int64_t rs = rstride_el * pe, rowb = cols * pe;
+	int64_t h = q[1] >= 0 ? (m->mb + 1) / 2 : m->mb;
+	int x1, x2, skip;
+
+	halves(m, xn, h, &x1, &x2);
+	xfer(m, q[0], store, dram_at(m, o, xrow, rs, c0 * cst * pe), local,
+	     rowb, x1, rs, rowb);
+	if (q[1] < 0)
+		return;
+	skip = npu_mlabel(m->f);
+	npu_memit_br(m->f, NPU_OP_BEQ, x2, 0, skip);
+	{
+		/* the second half starts h rows further */
+		int xr2 = npu_mx(m->f);
+		if (xrow)
+			npu_memit(m->f, NPU_OP_ADDI, xr2, xrow, 0, h);
+		else
+			npu_mli(m->f, xr2, h);
+		xfer(m, q[1], store, dram_at(m, o, xr2, rs, c0 * cst * pe),
+		     local + (uint64_t)(h * rowb), rowb, x2, rs, rowb);
+	}
+	npu_mbind(m->f, skip);
+}
+
+static int is_ab(const npu_kern *K, int o)
+{
+	return o == K->mm_a || o == K->mm_b;
+}
+
+static int64_t cols_of(const dmm *m, int j)
+{
+	return m->N - j * m->nb < m->nb ? m->N - j * m->nb : m->nb;
+}
+
+/* The block with index t (mod the period): its slots. */
+static void use_slots(dmm *m, int64_t t)
+{
+	for (int o = 0; o < m->K->nops; o++)
+		m->g.slot[o] = m->g.slotb[o][t & 1];
+	m->g.accslot = m->accs[t % m->nacc];
+}
+
+/* Epilogue inputs of block (rows from xrow, xn of them; column block j)
+ * into slot s. */
+static void load_epi(dmm *m, int j, int64_t t, int xrow, int xn)
+{
+	const npu_kern *K = m->K;
+	int q[2] = { m->qe, -1 }, nd = K->ndim;
+
+	if (!m->epi_loads)
+		return;
+	npu_memit(m->f, NPU_OP_WAIT, NPU_UNIT_DMA0 + m->qe, DS_EFREE, 0, 0);
+	for (int o = 0; o < K->nops; o++) {
+		const npu_kopnd *P = &K->ops[o];
+		if (is_ab(K, o) || P->out || !m->g.used[o])
+			continue;
+		rows_xfer(m, o, 0, q, xrow, xn, m->g.slotb[o][t & 1], j * m->nb,
+			  m->g.rowop && m->g.rowop[o] ? 1 : cols_of(m, j),
+			  P->stride[nd - 2]);
+	}
+	npu_memit(m->f, NPU_OP_SIG, NPU_UNIT_DMA0 + m->qe, DS_ELD, 0, 0);
+}
+
+/* The A panel of the block row starting at register xrow (xn rows) into
+ * A slot s. */
+static void load_a(dmm *m, int s, int xrow, int xn)
+{
+	const npu_kopnd *A = &m->K->ops[m->K->mm_a];
+	int q[2] = { m->qa, m->qa2 };
+	int h = m->qa2 >= 0 ? 2 : 1;
+
+	for (int i = 0; i < h; i++)
+		npu_memit(m->f, NPU_OP_WAIT, NPU_UNIT_DMA0 + q[i], DS_AFREE + i, 0, 0);
+	rows_xfer(m, m->K->mm_a, 0, q, xrow, xn, m->slotA[s], 0, m->KK,
+		  A->stride[1]);
+	for (int i = 0; i < h; i++)
+		npu_memit(m->f, NPU_OP_SIG, NPU_UNIT_DMA0 + q[i], DS_ALD + i, 0, 0);
+}
+
+/* Weight panel j (B[K][j*nb ...]) into its place, packed [K][cols], its
+ * K rows over every engine: only the first block row loads weights, and
+ * there they are nearly all the DMA work. */
+static void load_b(dmm *m, int j)
+{
+	const npu_kopnd *W = &m->K->ops[m->K->mm_b];
+	int64_t cols = cols_of(m, j);
+	uint64_t local = m->slotB + (uint64_t)(j * m->nb * m->KK * m->esz);
+	int64_t rs = W->stride[1] * m->esz;
+
+	for (int i = 0; i < m->nqw; i++) {
+		int64_t k0 = i * m->KK / m->nqw, kn = (i + 1) * m->KK / m->nqw - k0;
+		int xn = npu_mx(m->f);
+		if (kn <= 0)
+			continue;
+		npu_mli(m->f, xn, kn);
+		xfer(m, m->qw[i], 0,
+		     dram_at(m, m->K->mm_b, 0, 0,
+			     (k0 * W->stride[1] + j * m->nb * W->stride[2]) * m->esz),
+		     local + (uint64_t)(k0 * cols * m->esz), cols * m->esz, xn,
+		     rs, cols * m->esz);
+	}
+	for (int i = 0; i < m->nqw; i++)
+		npu_memit(m->f, NPU_OP_SIG, NPU_UNIT_DMA0 + m->qw[i], DS_BLD + i, 0, 0);
+}
+
+/* An epilogue being emitted: block t (slots), rows in register xn (0:
+ * all mb), rows from xrow for its store, column block j. */
+typedef struct epi {
+	int on;
+	int64_t t;
+	int j, xn, xrow;
+	int64_t done, parts, pr;     /* rows emitted, parts, rows per part */
+} epi;
+
+/*
+ * Rows per epilogue part: np parts per block, and in a block that may be
+ * partial, parts short enough that little is computed past the bound
+ * rows, but of at least four vector chunks (the template interleaves
+ * four: fewer stall on the vector unit's latencies).
+ */
+static int64_t part_rows(const dmm *m, const epi *E, int64_t np)
+{
+	int64_t pr = (m->mb + np - 1) / np, nn = cols_of(m, E->j);
+	int64_t fine = (4 * m->c->t->vlen + nn - 1) / nn;
+
+	if (E->xn && fine < pr)
+		pr = fine;
+	return pr > 0 ? pr : 1;
+}
+
+static void epi_begin(dmm *m, epi *E)
+{
+	npu_mfunc *f = m->f;
+
+	npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, DS_MMD, 0, 0);
+	if (m->epi_loads)
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, DS_ELD, 0, 0);
+	for (int h = 0; h < m->nst; h++)
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, DS_ST + h, 0, 0);
+	E->done = 0;
+}
+
+/* Epilogue rows [done, upto): row groups of pr, each skipped when it
+ * starts past the bound rows. */
+static void epi_rows(dmm *m, epi *E, int64_t upto)
+{
+	npu_mfunc *f = m->f;
+	const npu_kern *K = m->K;
+	int64_t nn = cols_of(m, E->j);
+
+	while (E->done < upto && E->done < m->mb) {
+		int64_t r0 = E->done, rn = m->mb - r0 < E->pr ? m->mb - r0 : E->pr;
+		int skip = -1;
+		uint64_t save[64], acc;
+		if (E->xn && r0) {
+			int xt = npu_mx(f);
+			skip = npu_mlabel(f);
+			npu_mli(f, xt, r0);
+			npu_memit_br(f, NPU_OP_BGE, xt, E->xn, skip);
+		}
+		use_slots(m, E->t);
+		acc = m->g.accslot;
+		for (int o = 0; o < K->nops && o < 64; o++) {
+			int64_t el = m->g.rowop && m->g.rowop[o] ? r0 : r0 * nn;
+			save[o] = m->g.slot[o];
+			m->g.slot[o] += (uint64_t)(el * npu_dtype_size(m->c->ir->v[K->ops[o].val].dtype));
+		}
+		m->g.accslot = acc + (uint64_t)(r0 * nn * 4);
+		memset(m->g.xrowc, 0, sizeof m->g.xrowc);
+		if (m->g.rowop)
+			npu_emit_rows(&m->g, rn, nn);
+		else
+			npu_emit_row(&m->g, rn * nn);
+		for (int o = 0; o < K->nops && o < 64; o++)
+			m->g.slot[o] = save[o];
+		if (skip >= 0)
+			npu_mbind(f, skip);
+		E->done += rn;
+	}
+}
+
+/* The rest of the epilogue, the hand-offs and the store. */
+static void epi_end(dmm *m, epi *E)
+{
+	npu_mfunc *f = m->f;
+	const npu_kern *K = m->K;
+	int xn = E->xn, nd = K->ndim;
+
+	epi_rows(m, E, m->mb);
+	npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, DS_ACCF, 0, 0);
+	if (m->epi_loads)
+		npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, DS_EFREE, 0, 0);
+	if (!xn) {
+		xn = npu_mx(f);
+		npu_mli(f, xn, m->mb);
+	}
+	for (int h = 0; h < m->nst; h++) {
+		npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, DS_CMP + h, 0, 0);
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + m->qs[h], DS_CMP + h, 0, 0);
+	}
+	for (int o = 0; o < K->nops; o++) {
+		const npu_kopnd *P = &K->ops[o];
+		if (!P->out)
+			continue;
+		rows_xfer(m, o, 1, m->qs, E->xrow, xn, m->g.slotb[o][E->t & 1],
+			  E->j * m->nb, cols_of(m, E->j), P->stride[nd - 2]);
+	}
+	for (int h = 0; h < m->nst; h++)
+		npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + m->qs[h], DS_ST + h, 0, 0);
+	E->on = 0;
+}
+
+/* Matrix work of block (A slot sa, column block j, accumulator of t),
+ * with epilogue E interleaved. */
+static void matrix(dmm *m, int sa, int j, int64_t t, int first, epi *E)
+{
+	npu_mfunc *f = m->f;
+	int64_t nn = cols_of(m, j), KK = m->KK;
+	int64_t pairs = ((KK + m->R - 1) / m->R) * ((nn + m->C - 1) / m->C);
+	int64_t lead = pairs - 1 < 8 ? pairs - 1 : 8, pi = 0, lastk = -1, lastn = -1;
+	uint64_t pb = m->slotB + (uint64_t)(j * m->nb * KK * m->esz);
+	uint64_t acc = m->accs[t % m->nacc];
+
+	if (j == 0)
+		for (int i = 0; i < (m->qa2 >= 0 ? 2 : 1); i++)
+			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, DS_ALD + i, 0, 0);
+	if (first)
+		for (int i = 0; i < m->nqw; i++)
+			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, DS_BLD + i, 0, 0);
+	npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, DS_ACCF, 0, 0);
+	if (E->on) {
+		E->pr = part_rows(m, E, pairs < 16 ? pairs : 16);
+		epi_begin(m, E);
+	}
+	for (int64_t k0 = 0; k0 < KK; k0 += m->R)
+		for (int64_t n0 = 0; n0 < nn; n0 += m->C) {
+			int64_t kt = KK - k0 < m->R ? KK - k0 : m->R;
+			int64_t ntl = nn - n0 < m->C ? nn - n0 : m->C;
+			int xa = npu_mx(f), xb = npu_mx(f);
+			if (kt != lastk || ntl != lastn) {
+				int x1 = npu_mx(f), x2 = npu_mx(f);
+				npu_mli(f, x1, kt);
+				npu_mli(f, x2, ntl);
+				npu_memit(f, NPU_OP_MCFG, x1, x2, m->dt, 0);
+				x1 = npu_mx(f);
+				x2 = npu_mx(f);
+				npu_mli(f, x1, KK * m->esz);
+				npu_mli(f, x2, nn * 4);
+				npu_memit(f, NPU_OP_MSTRIDE, x1, x2, 0, 0);
+				lastk = kt;
+				lastn = ntl;
+			}
+			npu_mli(f, xa, (int64_t)(pb + (uint64_t)((k0 * nn + n0) * m->esz)));
+			npu_mli(f, xb, nn * m->esz);
+			npu_memit(f, NPU_OP_MLDW, xa, xb, 0, 0);
+			xa = npu_mx(f);
+			xb = npu_mx(f);
+			npu_mli(f, xa, (int64_t)(m->slotA[sa] + (uint64_t)(k0 * m->esz)));
+			npu_mli(f, xb, (int64_t)(acc + (uint64_t)(n0 * 4)));
+			npu_memit(f, NPU_OP_MMAC, xa, xb, m->xrn, k0 ? NPU_MMAC_ACC : 0);
+			pi++;
+			/* the epilogue of the block before, spread over the
+			 * pairs once the array's queue holds work (emit_mm.c) */
+			if (E->on && pi > lead)
+				epi_rows(m, E, (pi - lead) * m->mb / (pairs - lead));
+		}
+	npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, DS_MMD, 0, 0);
+	if (j == m->nbn - 1)
+		for (int i = 0; i < (m->qa2 >= 0 ? 2 : 1); i++)
+			npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, DS_AFREE + i, 0, 0);
+}
+
+/* The rows of the next block row: first row in *xr1, count in *xn1, and
+ * a label jumped to when there is none (bound by the caller). */
+static int next_row(dmm *m, int *xr1, int *xn1)
+{
+	npu_mfunc *f = m->f;
+	int none = npu_mlabel(f), xmb = npu_mx(f);
+
+	*xr1 = npu_mx(f);
+	*xn1 = npu_mx(f);
+	npu_memit(f, NPU_OP_ADDI, *xr1, m->xm0, 0, m->mb);
+	npu_memit_br(f, NPU_OP_BGE, *xr1, m->xR, none);
+	npu_memit(f, NPU_OP_SUB, *xn1, m->xR, *xr1, 0);
+	npu_mli(f, xmb, m->mb);
+	npu_memit(f, NPU_OP_MIN, *xn1, *xn1, xmb, 0);
+	return none;
+}
+
+/*
+ * One block row in phase p (its index mod U): blocks t = p * nbn + j.
+ * first: the row that loads the weight panels (p = 0).  The epilogue of
+ * the block before this row's first (the last of the row before, whole:
+ * only the last row is partial) runs during its matrix work.
+ */
+static void row_body(dmm *m, int64_t p, int first)
+{
+	npu_mfunc *f = m->f;
+	int64_t per = m->U * m->nbn;
+	epi E = { 0 };
+
+	if (!first) {
+		int xprev = npu_mx(f);
+		npu_memit(f, NPU_OP_ADDI, xprev, m->xm0, 0, -m->mb);
+		E.on = 1;
+		E.t = (p * m->nbn + per - 1) % per;
+		E.j = (int)m->nbn - 1;
+		E.xn = 0;
+		E.xrow = xprev;
+	}
+	for (int j = 0; j < m->nbn; j++) {
+		int64_t t = p * m->nbn + j;
+		/* loads of block t + 1 */
+		if (j + 1 < m->nbn) {
+			if (first)
+				load_b(m, j + 1);
+			load_epi(m, j + 1, t + 1, m->xm0, m->xrn);
+		} else {
+			int xr1, xn1, none = next_row(m, &xr1, &xn1);
+			load_a(m, (int)((p + 1) & 1), xr1, xn1);
+			load_epi(m, 0, (t + 1) % per, xr1, xn1);
+			npu_mbind(f, none);
+		}
+		matrix(m, (int)(p & 1), j, t, first, &E);
+		if (E.on)
+			epi_end(m, &E);
+		E.on = 1;
+		E.t = t;
+		E.j = j;
+		E.xn = m->xrn;
+		E.xrow = m->xm0;
+	}
+}
+
+/* The period of the slot parities over block rows: A slots alternate per
+ * row, epilogue slots per block, accumulator regions every nacc blocks. */
+static int64_t period(int64_t nbn, int nacc)
+{
+	for (int64_t u = 2;; u += 2)
+		if (u * nbn % 2 == 0 && u * nbn % nacc == 0)
+			return u;
+}
+
+/* SRAM and accumulator places; 0 when they fit. */
+static int place(dmm *m)
+{
+	const npu_kern *K = m->K;
+	const npu_target *t = m->c->t;
+	uint64_t addr = 0, acc1;
+
+	for (int s = 0; s < 2; s++) {
+		m->slotA[s] = addr;
+		addr += ((uint64_t)(m->mb * m->KK * m->esz) + 63) & ~63ull;
+	}
+	m->slotB = addr;
+	addr += ((uint64_t)(m->KK * m->nbn * m->nb * m->esz) + 63) & ~63ull;
+	for (int o = 0; o < K->nops; o++) {
+		int oe;
+		int64_t cols;
+		if (is_ab(K, o))
+			continue;
+		oe = npu_dtype_size(m->c->ir->v[K->ops[o].val].dtype);
+		cols = m->g.rowop && m->g.rowop[o] ? 1 : m->nb;
+		for (int s = 0; s < 2; s++) {
+			m->g.slotb[o][s] = addr;
+			addr += ((uint64_t)(m->mb * cols * oe) + 63) & ~63ull;
+		}
+		if (!K->ops[o].out && m->g.used[o])
+			m->epi_loads = 1;
+	}
+	if (addr > t->sram_bytes - NPU_SPILL_BYTES)
+		return 1;
+	acc1 = ((uint64_t)(m->mb * m->nb * 4) + 63) & ~63ull;
+	m->nacc = 3 * acc1 <= t->acc_bytes ? 3 : 2;
+	if (2 * acc1 > t->acc_bytes)
+		return 1;
+	/* three regions only where they keep the unrolled body short */
+	if (m->nacc == 3 && m->nbn % 3)
+		m->nacc = 2;
+	for (int i = 0; i < 3; i++)
+		m->accs[i] = NPU_ACC_BASE + (uint64_t)i * acc1;
+	return 0;
+}
+
+/* What the loop cannot take: emit_mm.c's other forms. */
+static int supported(const npu_emitctx *c, const npu_kern *K)
+{
+	int nd = K->ndim;
+
+	if (K->kind != NPU_KK_MM || K->cv || nd != 2 || K->mm_batch != 1 ||
+	    K->mm_alo >= 0 || K->mm_blo >= 0 ||
+	    c->ir->v[K->ops[K->mm_a].val].dtype != K->mm_dtype ||
+	    K->ops[K->mm_a].stride[2] != 1 || K->ops[K->mm_b].stride[2] != 1)
+		return 0;
+	for (int o = 0; o < K->nops; o++)
+		if (!is_ab(K, o) && K->ops[o].stride[nd - 1] != 1 &&
+		    K->ops[o].stride[nd - 1] != 0)
+			return 0;
+	return K->nops <= 64;
+}
+
+static void rowops(dmm *m)
+{
+	const npu_kern *K = m->K;
+	int any = 0;
+
+	for (int o = 0; o < K->nops; o++)
+		if (!is_ab(K, o) && !K->ops[o].out &&
+		    K->ops[o].stride[K->ndim - 1] == 0 && m->g.used[o])
+			any = m->g.rowop[o] = 1;
+	if (any) {
+		npu_emit_level(K, m->g.lv, m->g.rowop);
+	} else {
+		free(m->g.rowop);
+		m->g.rowop = NULL;
+	}
+}
+
+static void seed(dmm *m, int sem, int n)
+{
+	for (int i = 0; i < n; i++)
+		npu_memit(m->f, NPU_OP_SIG, NPU_UNIT_SCL, sem, 0, 0);
+}
+
+static void drain(dmm *m, int unit, int sem, int n)
+{
+	for (int i = 0; i < n; i++)
+		npu_memit(m->f, NPU_OP_WAIT, unit, sem, 0, 0);
+}
+
+static void credits(dmm *m, int end)
+{
+	int na = m->qa2 >= 0 ? 2 : 1;
+
+	for (int i = 0; i < na; i++)
+		end ? drain(m, NPU_UNIT_DMA0 + (i ? m->qa2 : m->qa), DS_AFREE + i, 2)
+		    : seed(m, DS_AFREE + i, 2);
+	if (m->epi_loads)
+		end ? drain(m, NPU_UNIT_DMA0 + m->qe, DS_EFREE, 2)
+		    : seed(m, DS_EFREE, 2);
+	end ? drain(m, NPU_UNIT_MXU, DS_ACCF, m->nacc) : seed(m, DS_ACCF, m->nacc);
+	for (int h = 0; h < m->nst; h++)
+		end ? drain(m, NPU_UNIT_VEC, DS_ST + h, 2) : seed(m, DS_ST + h, 2);
+}
+
+/* Every unit signals the scalar unit once its work (and drain) is done. */
+static void finish(dmm *m)
+{
+	int E = m->c->t->dma_engines;
+
+	credits(m, 1);
+	for (int q = 0; q < E; q++) {
+		npu_memit(m->f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, DS_END, 0, 0);
+		npu_memit(m->f, NPU_OP_WAIT, NPU_UNIT_SCL, DS_END, 0, 0);
+	}
+	npu_memit(m->f, NPU_OP_SIG, NPU_UNIT_VEC, DS_END, 0, 0);
+	npu_memit(m->f, NPU_OP_WAIT, NPU_UNIT_SCL, DS_END, 0, 0);
+	npu_memit(m->f, NPU_OP_SIG, NPU_UNIT_MXU, DS_END, 0, 0);
+	npu_memit(m->f, NPU_OP_WAIT, NPU_UNIT_SCL, DS_END, 0, 0);
+}
+
+/* Advances xm0 to the next block row; jumps to `last` when there is none. */
+static void advance(dmm *m, int last)
+{
+	npu_mfunc *f = m->f;
+	int x = npu_mx(f), xmb = npu_mx(f);
+
+	npu_memit(f, NPU_OP_ADDI, x, m->xm0, 0, m->mb);
+	npu_memit_br(f, NPU_OP_BGE, x, m->xR, last);
+	npu_memit(f, NPU_OP_MOV, m->xm0, x, 0, 0);
+	npu_memit(f, NPU_OP_SUB, m->xrn, m->xR, m->xm0, 0);
+	npu_mli(f, xmb, m->mb);
+	npu_memit(f, NPU_OP_MIN, m->xrn, m->xrn, xmb, 0);
+}
+
+static void setup_engines(dmm *m)
+{
+	int E = m->c->t->dma_engines;
+
+	m->qa = 0;
+	m->qe = E > 2 ? 2 : 0;
+	m->qa2 = E >= 4 ? 2 : -1;
+	m->qs[0] = E - 1;
+	m->qs[1] = E >= 4 ? 0 : -1;
+	m->nst = m->qs[1] >= 0 ? 2 : 1;
+	m->nqw = E < 4 ? E : 4;
+	for (int i = 0; i < m->nqw; i++)
+		m->qw[i] = (i + 1) % m->nqw; /* engine 0 takes A first */
+}
+
+static void emit_loop(dmm *m)
+{
+	npu_mfunc *f = m->f;
+	int tails[64], top, end, xmb;
+
+	m->xm0 = npu_mx(f);
+	m->xrn = npu_mx(f);
+	xmb = npu_mx(f);
+	credits(m, 0);
+	npu_memit(f, NPU_OP_LI, m->xm0, 0, 0, 0);
+	npu_mli(f, xmb, m->mb);
+	npu_memit(f, NPU_OP_MIN, m->xrn, m->xR, xmb, 0);
+	load_a(m, 0, 0, m->xrn);
+	load_b(m, 0);
+	load_epi(m, 0, 0, 0, m->xrn);
+	for (int64_t p = 0; p < m->U; p++)
+		tails[p] = npu_mlabel(f);
+	end = npu_mlabel(f);
+	top = npu_mlabel(f);
+	row_body(m, 0, 1);
+	advance(m, tails[0]);
+	npu_mbind(f, top);
+	for (int64_t p = 1; p <= m->U; p++) {
+		row_body(m, p % m->U, 0);
+		advance(m, tails[p % m->U]);
+	}
+	npu_memit_br(f, NPU_OP_JMP, 0, 0, top);
+	/* the last block row's last block: epilogue and store */
+	for (int64_t p = 0; p < m->U; p++) {
+		epi E = { 0 };
+		npu_mbind(f, tails[p]);
+		E.on = 1;
+		E.t = p * m->nbn + m->nbn - 1;
+		E.j = (int)m->nbn - 1;
+		E.xn = m->xrn;
+		E.xrow = m->xm0;
+		E.pr = part_rows(m, &E, 16);
+		epi_begin(m, &E);
+		epi_end(m, &E);
+		npu_memit_br(f, NPU_OP_JMP, 0, 0, end);
+	}
+	npu_mbind(f, end);
+	finish(m);
+}
+
+int npu_emit_dynmm(const npu_emitctx *c, int k, int xrows, npu_mfunc *f,
+		   npu_err *e)
+{
+	const npu_kern *K = &c->ir->k[k];
+	dmm m;
+	int rc = 1;
+	int at;
+
+	if (!supported(c, K))
+		return 1;
+	memset(&m, 0, sizeof m);
+	m.c = c;
+	m.K = K;
+	m.f = f;
+	m.dt = K->mm_dtype;
+	m.esz = npu_dtype_size(m.dt);
+	m.KK = K->mm_k;
+	m.N = K->mm_n;
+	m.R = c->t->mxu_rows;
+	m.C = c->t->mxu_cols;
+	m.mb = K->kn.tile_m > 0 && K->kn.tile_m < K->mm_m ? K->kn.tile_m : K->mm_m;
+	m.nb = K->kn.tile_n > 0 && K->kn.tile_n < m.N ? K->kn.tile_n : m.N;
+	m.nbn = (m.N + m.nb - 1) / m.nb;
+	setup_engines(&m);
+	at = f->n;
+	if (npu_emit_setup(&m.g, c, k, f) < 0) {
+		rc = npu_errf(e, "out of memory");
+		goto out;
+	}
+	if (!(m.g.rowop = calloc((size_t)K->nops + 1, sizeof *m.g.rowop))) {
+		rc = npu_errf(e, "out of memory");
+		goto out;
+	}
+	rowops(&m);
+	if (place(&m))
+		goto undo;
+	m.U = period(m.nbn, m.nacc);
+	if (m.U > 64)
+		goto undo;
+	m.xR = xrows;
+	emit_loop(&m);
+	rc = f->oom ? npu_errf(e, "out of memory") : 0;
+	goto out;
+undo:
+	f->n = at; /* nothing emitted: the caller takes another way */
+out:
+	npu_emit_cleanup(&m.g);
+	return rc;
+}
