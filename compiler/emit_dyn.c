@@ -61,6 +61,7 @@ typedef struct dmm {
 	int qa, qa2, qe, qs[2], nst;
 	int qw[4], nqw;              /* the engines of the weight panels */
 	int xR, xm0, xrn;            /* rows; first row and rows of this block row */
+	int xbr;                     /* rows per block row (all but the last) */
 } dmm;
 
 /* The register that moves DRAM address a (a symbolic buffer), or 0. */
@@ -430,15 +431,14 @@ static void matrix(dmm *m, int sa, int j, int64_t t, int first, epi *E)
 static int next_row(dmm *m, int *xr1, int *xn1)
 {
 	npu_mfunc *f = m->f;
-	int none = npu_mlabel(f), xmb = npu_mx(f);
+	int none = npu_mlabel(f);
 
 	*xr1 = npu_mx(f);
 	*xn1 = npu_mx(f);
-	npu_memit(f, NPU_OP_ADDI, *xr1, m->xm0, 0, m->mb);
+	npu_memit(f, NPU_OP_ADD, *xr1, m->xm0, m->xbr, 0);
 	npu_memit_br(f, NPU_OP_BGE, *xr1, m->xR, none);
 	npu_memit(f, NPU_OP_SUB, *xn1, m->xR, *xr1, 0);
-	npu_mli(f, xmb, m->mb);
-	npu_memit(f, NPU_OP_MIN, *xn1, *xn1, xmb, 0);
+	npu_memit(f, NPU_OP_MIN, *xn1, *xn1, m->xbr, 0);
 	return none;
 }
 
@@ -456,11 +456,11 @@ static void row_body(dmm *m, int64_t p, int first)
 
 	if (!first) {
 		int xprev = npu_mx(f);
-		npu_memit(f, NPU_OP_ADDI, xprev, m->xm0, 0, -m->mb);
+		npu_memit(f, NPU_OP_SUB, xprev, m->xm0, m->xbr, 0);
 		E.on = 1;
 		E.t = (p * m->nbn + per - 1) % per;
 		E.j = (int)m->nbn - 1;
-		E.xn = 0;
+		E.xn = m->xbr;
 		E.xrow = xprev;
 	}
 	for (int j = 0; j < m->nbn; j++) {
@@ -496,35 +496,53 @@ static int64_t period(int64_t nbn, int nacc)
 			return u;
 }
 
-/* SRAM and accumulator places; 0 when they fit. */
+/* The next slot of `bytes` at *addr; bank-aligned when bk (a bank's
+ * bytes) is not 0. */
+static uint64_t take(uint64_t *addr, uint64_t bytes, uint64_t bk)
+{
+	uint64_t a = *addr;
+
+	if (bk)
+		a = (a + bk - 1) / bk * bk;
+	*addr = a + ((bytes + 63) & ~63ull);
+	return a;
+}
+
+/*
+ * SRAM and accumulator places; 0 when they fit.  A bank serves one unit
+ * at a time, so every slot starts a bank of its own when SRAM has the
+ * room (the A panel loads, the weight reads of the array, the vector
+ * unit's epilogue and the stores then never share one); else packed.
+ */
 static int place(dmm *m)
 {
 	const npu_kern *K = m->K;
 	const npu_target *t = m->c->t;
-	uint64_t addr = 0, acc1;
+	uint64_t acc1, bk = t->sram_banks > 0 ? t->sram_bytes / (uint64_t)t->sram_banks : 0;
+	uint64_t room = t->sram_bytes - NPU_SPILL_BYTES;
 
-	for (int s = 0; s < 2; s++) {
-		m->slotA[s] = addr;
-		addr += ((uint64_t)(m->mb * m->KK * m->esz) + 63) & ~63ull;
-	}
-	m->slotB = addr;
-	addr += ((uint64_t)(m->KK * m->nbn * m->nb * m->esz) + 63) & ~63ull;
-	for (int o = 0; o < K->nops; o++) {
-		int oe;
-		int64_t cols;
-		if (is_ab(K, o))
-			continue;
-		oe = npu_dtype_size(m->c->ir->v[K->ops[o].val].dtype);
-		cols = m->g.rowop && m->g.rowop[o] ? 1 : m->nb;
-		for (int s = 0; s < 2; s++) {
-			m->g.slotb[o][s] = addr;
-			addr += ((uint64_t)(m->mb * cols * oe) + 63) & ~63ull;
+	for (int pass = 0; pass < 2; pass++, bk = 0) {
+		uint64_t addr = 0;
+		for (int s = 0; s < 2; s++)
+			m->slotA[s] = take(&addr, (uint64_t)(m->mb * m->KK * m->esz), bk);
+		m->slotB = take(&addr, (uint64_t)(m->KK * m->nbn * m->nb * m->esz), bk);
+		for (int o = 0; o < K->nops; o++) {
+			int oe;
+			int64_t cols;
+			if (is_ab(K, o))
+				continue;
+			oe = npu_dtype_size(m->c->ir->v[K->ops[o].val].dtype);
+			cols = m->g.rowop && m->g.rowop[o] ? 1 : m->nb;
+			for (int s = 0; s < 2; s++)
+				m->g.slotb[o][s] = take(&addr, (uint64_t)(m->mb * cols * oe), bk);
+			if (!K->ops[o].out && m->g.used[o])
+				m->epi_loads = 1;
 		}
-		if (!K->ops[o].out && m->g.used[o])
-			m->epi_loads = 1;
+		if (addr <= room)
+			break;
+		if (!bk)
+			return 1;
 	}
-	if (addr > t->sram_bytes - NPU_SPILL_BYTES)
-		return 1;
 	acc1 = ((uint64_t)(m->mb * m->nb * 4) + 63) & ~63ull;
 	m->nacc = 3 * acc1 <= t->acc_bytes ? 3 : 2;
 	if (2 * acc1 > t->acc_bytes)
@@ -618,14 +636,13 @@ static void finish(dmm *m)
 static void advance(dmm *m, int last)
 {
 	npu_mfunc *f = m->f;
-	int x = npu_mx(f), xmb = npu_mx(f);
+	int x = npu_mx(f);
 
-	npu_memit(f, NPU_OP_ADDI, x, m->xm0, 0, m->mb);
+	npu_memit(f, NPU_OP_ADD, x, m->xm0, m->xbr, 0);
 	npu_memit_br(f, NPU_OP_BGE, x, m->xR, last);
 	npu_memit(f, NPU_OP_MOV, m->xm0, x, 0, 0);
 	npu_memit(f, NPU_OP_SUB, m->xrn, m->xR, m->xm0, 0);
-	npu_mli(f, xmb, m->mb);
-	npu_memit(f, NPU_OP_MIN, m->xrn, m->xrn, xmb, 0);
+	npu_memit(f, NPU_OP_MIN, m->xrn, m->xrn, m->xbr, 0);
 }
 
 static void setup_engines(dmm *m)
@@ -650,11 +667,21 @@ static void emit_loop(dmm *m)
 
 	m->xm0 = npu_mx(f);
 	m->xrn = npu_mx(f);
+	m->xbr = npu_mx(f);
 	xmb = npu_mx(f);
 	credits(m, 0);
 	npu_memit(f, NPU_OP_LI, m->xm0, 0, 0, 0);
+	/* ceil(R / ceil(R / mb)) rows per block row: R = 65 with mb = 64
+	 * runs 33 + 32 rows, not 64 + 1, whose lone row would wait for the
+	 * whole pipeline */
 	npu_mli(f, xmb, m->mb);
-	npu_memit(f, NPU_OP_MIN, m->xrn, m->xR, xmb, 0);
+	npu_memit(f, NPU_OP_ADD, m->xbr, m->xR, xmb, 0);
+	npu_memit(f, NPU_OP_ADDI, m->xbr, m->xbr, 0, -1);
+	npu_memit(f, NPU_OP_DIV, m->xbr, m->xbr, xmb, 0);     /* block rows */
+	npu_memit(f, NPU_OP_ADD, m->xrn, m->xR, m->xbr, 0);
+	npu_memit(f, NPU_OP_ADDI, m->xrn, m->xrn, 0, -1);
+	npu_memit(f, NPU_OP_DIV, m->xbr, m->xrn, m->xbr, 0);
+	npu_memit(f, NPU_OP_MOV, m->xrn, m->xbr, 0, 0);
 	load_a(m, 0, 0, m->xrn);
 	load_b(m, 0);
 	load_epi(m, 0, 0, 0, m->xrn);
