@@ -919,13 +919,14 @@ static int emit_loop(const npu_dyn *d, const npu_emitctx *c, int k,
 	npu_kern *ks;
 	int rc;
 
-	if (c->ir->k[k].kind != NPU_KK_MM)
+	if (c->ir->k[k].kind != NPU_KK_MM && c->ir->k[k].kind != NPU_KK_ROW)
 		return 1;
 	if (kern_at(d, c, k, LOOP_ROWS * d->kern[k].block, &ir2, &ks, e) < 0)
 		return -1;
 	cc.rel = rel;
 	cc.ir = &ir2;
-	rc = npu_emit_dynmm(&cc, k, xrows, f, e);
+	rc = c->ir->k[k].kind == NPU_KK_MM ? npu_emit_dynmm(&cc, k, xrows, f, e)
+					   : npu_emit_dynrow(&cc, k, xrows, f, e);
 	kern_free(ks, k);
 	return rc;
 }

@@ -90,6 +90,10 @@ int npu_dyn_emit(const npu_dyn *d, const struct npu_emitctx *c, int k,
 int npu_emit_dynmm(const struct npu_emitctx *c, int k, int xrows,
 		   struct npu_mfunc *f, npu_err *e);
 
+/* The same for a row kernel (rows whole in SRAM, in one pass). */
+int npu_emit_dynrow(const struct npu_emitctx *c, int k, int xrows,
+		    struct npu_mfunc *f, npu_err *e);
+
 /* One line per symbol and per dynamic kernel, for the compile report. */
 void npu_dyn_report(const npu_dyn *d, const npu_kir *ir, FILE *f);
 

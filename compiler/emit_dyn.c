@@ -764,3 +764,266 @@ out:
 	npu_emit_cleanup(&m.g);
 	return rc;
 }
+
+/* ----------------------------------------------------------------- */
+/* Row kernels */
+
+/*
+ * A row kernel over run-time rows, in one execution: tiles of tm rows
+ * (the last partial), each loaded, computed row by row in a run-time
+ * loop and stored, with the loads of tile t+1 ahead of the compute of
+ * tile t as in emit.c; slots are credits as above.  A static operand
+ * (the same row for every row: a weight) is loaded once.
+ */
+enum {
+	RS_LD = 0,       /* + engine: tile loaded (DMA -> vec) */
+	RS_FREE = 4,     /* + engine: input slot free (vec -> DMA), 2 credits */
+	RS_CMP = 8,      /* tile computed (vec -> store engine) */
+	RS_ST = 9,       /* output slot stored (store engine -> vec), 2 */
+	RS_W = 10,       /* static operands loaded (DMA -> vec) */
+	RS_END = 11
+};
+
+typedef struct drow {
+	dmm m;                       /* the shared parts: c, K, f, g, rows */
+	int64_t tm, cols;
+	int nld, steng, used_eng[4];
+	int ldeng[64], stat[64];     /* per operand: engine; loaded once */
+	int64_t ocols[64];           /* per operand: elements per row in SRAM */
+} drow;
+
+/* Loads (store 0) or stores of the tile in slot s, rows from xrow. */
+static void row_io(drow *r, int s, int store, int xrow, int xn)
+{
+	dmm *m = &r->m;
+	const npu_kern *K = m->K;
+
+	for (int o = 0; o < K->nops; o++) {
+		int pe = npu_dtype_size(m->c->ir->v[K->ops[o].val].dtype);
+		int q = store ? r->steng : r->ldeng[o];
+		if (K->ops[o].out != store || r->stat[o] ||
+		    (!store && !m->g.used[o]))
+			continue;
+		xfer(m, q, store, dram_at(m, o, xrow, m->g.st[o][0] * pe, 0),
+		     m->g.slotb[o][s], r->ocols[o] * pe, xn,
+		     m->g.st[o][0] * pe, r->ocols[o] * pe);
+	}
+}
+
+/* The next tile's loads, into slot s, when there is a next tile. */
+static void row_next(drow *r, int s)
+{
+	dmm *m = &r->m;
+	int xr1, xn1, none = next_row(m, &xr1, &xn1);
+
+	for (int q = 0; q < r->nld; q++)
+		if (r->used_eng[q])
+			npu_memit(m->f, NPU_OP_WAIT, NPU_UNIT_DMA0 + q, RS_FREE + q, 0, 0);
+	row_io(r, s, 0, xr1, xn1);
+	for (int q = 0; q < r->nld; q++)
+		if (r->used_eng[q])
+			npu_memit(m->f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, RS_LD + q, 0, 0);
+	npu_mbind(m->f, none);
+}
+
+/* Compute and store of the tile in slot s (xrn rows from xm0). */
+static void row_tile(drow *r, int s)
+{
+	dmm *m = &r->m;
+	npu_mfunc *f = m->f;
+	emit_t *g = &m->g;
+	int xc = npu_mx(f), lab = npu_mlabel(f);
+
+	for (int q = 0; q < r->nld; q++)
+		if (r->used_eng[q])
+			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, RS_LD + q, 0, 0);
+	npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, RS_ST, 0, 0);
+	for (int o = 0; o < m->K->nops; o++)
+		g->slot[o] = g->slotb[o][r->stat[o] ? 0 : s];
+	/* npu_emit_rows with the row count in a register */
+	for (int e = 0; e < 4; e++) {
+		g->xrowc[e] = g->xrow[e] = 0;
+		if (!(g->emask >> e & 1))
+			continue;
+		g->xrowc[e] = npu_mx(f);
+		g->xrow[e] = npu_mx(f);
+		npu_memit(f, NPU_OP_LI, g->xrowc[e], 0, 0, 0);
+		npu_memit(f, NPU_OP_LI, g->xrow[e], 0, 0, 0);
+	}
+	npu_memit(f, NPU_OP_MOV, xc, m->xrn, 0, 0);
+	npu_mbind(f, lab);
+	npu_emit_row(g, r->cols);
+	for (int e = 0; e < 4; e++) {
+		if (!(g->emask >> e & 1))
+			continue;
+		npu_memit(f, NPU_OP_ADDI, g->xrowc[e], g->xrowc[e], 0, r->cols << e);
+		npu_memit(f, NPU_OP_ADDI, g->xrow[e], g->xrow[e], 0, 1 << e);
+	}
+	npu_memit(f, NPU_OP_ADDI, xc, xc, 0, -1);
+	npu_memit_br(f, NPU_OP_BNE, xc, 0, lab);
+	memset(g->xrowc, 0, sizeof g->xrowc);
+	memset(g->xrow, 0, sizeof g->xrow);
+	for (int q = 0; q < r->nld; q++)
+		if (r->used_eng[q])
+			npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, RS_FREE + q, 0, 0);
+	npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, RS_CMP, 0, 0);
+	npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + r->steng, RS_CMP, 0, 0);
+	row_io(r, s, 1, m->xm0, m->xrn);
+	npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + r->steng, RS_ST, 0, 0);
+}
+
+/* Operands, engines and slots; 0 when the kernel fits the template. */
+static int row_plan(drow *r)
+{
+	dmm *m = &r->m;
+	const npu_kern *K = m->K;
+	emit_t *g = &m->g;
+	int E = m->c->t->dma_engines, n = 0;
+	uint64_t addr = 0;
+
+	if (K->kind != NPU_KK_ROW || K->nops > 64 ||
+	    npu_emit_dims(m->c->ir, K, g->n, g->st, &g->q) < 0 || g->q != 2)
+		return 1;
+	r->cols = g->n[1];
+	r->tm = K->kn.tile_m > 0 && K->kn.tile_m < g->n[0] ? K->kn.tile_m : g->n[0];
+	if (K->kn.tile_c > 0 && K->kn.tile_c < r->cols)
+		return 1; /* rows in several passes */
+	r->nld = E > 1 ? E - 1 : 1;
+	r->steng = E - 1;
+	for (int o = 0; o < K->nops; o++) {
+		int pe = npu_dtype_size(m->c->ir->v[K->ops[o].val].dtype);
+		int sym = rel_of(m, dram_of(m, o)) != 0;
+		int64_t rows;
+		if (!K->ops[o].out && !g->used[o])
+			continue;
+		/* rows after rows (symbolic), or one row for all (static) */
+		if (sym != (g->st[o][0] != 0) || (sym && K->ops[o].out == 0 &&
+						   g->st[o][1] != 1))
+			return 1;
+		if (K->ops[o].out && !sym)
+			return 1;
+		if (K->ops[o].out && g->st[o][1] == 0) {
+			if (g->st[o][0] != 1)
+				return 1;
+			r->ocols[o] = 1;   /* one value per row */
+		} else if (g->st[o][1] == 1) {
+			r->ocols[o] = r->cols;
+			if (sym && g->st[o][0] != r->cols)
+				return 1;
+		} else {
+			return 1;
+		}
+		r->stat[o] = !sym;
+		rows = r->stat[o] ? r->tm : r->tm;
+		for (int s = 0; s < (r->stat[o] ? 1 : 2); s++)
+			g->slotb[o][s] = take(&addr, (uint64_t)(rows * r->ocols[o] * pe), 0);
+		if (!K->ops[o].out) {
+			r->ldeng[o] = n++ % r->nld;
+			if (!r->stat[o])
+				r->used_eng[r->ldeng[o]] = 1;
+		}
+	}
+	return addr > m->c->t->sram_bytes - NPU_SPILL_BYTES;
+}
+
+/* Static operands: the same row replicated over the slot's tm rows. */
+static void row_static(drow *r)
+{
+	dmm *m = &r->m;
+	const npu_kern *K = m->K;
+	int any = 0;
+
+	for (int o = 0; o < K->nops; o++) {
+		int pe = npu_dtype_size(m->c->ir->v[K->ops[o].val].dtype);
+		if (!r->stat[o] || K->ops[o].out || !m->g.used[o])
+			continue;
+		/* as many rows as a tile has at these sizes */
+		xfer(m, r->ldeng[o], 0, dram_at(m, o, 0, 0, 0), m->g.slotb[o][0],
+		     r->ocols[o] * pe, m->xbr, 0, r->ocols[o] * pe);
+		npu_memit(m->f, NPU_OP_SIG, NPU_UNIT_DMA0 + r->ldeng[o], RS_W, 0, 0);
+		npu_memit(m->f, NPU_OP_WAIT, NPU_UNIT_VEC, RS_W, 0, 0);
+		any = 1;
+	}
+	(void)any;
+}
+
+static void row_loop(drow *r)
+{
+	dmm *m = &r->m;
+	npu_mfunc *f = m->f;
+	int xmb = npu_mx(f), top = npu_mlabel(f), end = npu_mlabel(f);
+	int E = m->c->t->dma_engines;
+
+	m->xm0 = npu_mx(f);
+	m->xrn = npu_mx(f);
+	m->xbr = npu_mx(f);
+	m->mb = r->tm;
+	for (int q = 0; q < r->nld; q++)
+		if (r->used_eng[q])
+			seed(m, RS_FREE + q, 2);
+	seed(m, RS_ST, 2);
+	npu_memit(f, NPU_OP_LI, m->xm0, 0, 0, 0);
+	/* balanced tiles, as the matmul's block rows */
+	npu_mli(f, xmb, r->tm);
+	npu_memit(f, NPU_OP_ADD, m->xbr, m->xR, xmb, 0);
+	npu_memit(f, NPU_OP_ADDI, m->xbr, m->xbr, 0, -1);
+	npu_memit(f, NPU_OP_DIV, m->xbr, m->xbr, xmb, 0);
+	npu_memit(f, NPU_OP_ADD, m->xrn, m->xR, m->xbr, 0);
+	npu_memit(f, NPU_OP_ADDI, m->xrn, m->xrn, 0, -1);
+	npu_memit(f, NPU_OP_DIV, m->xbr, m->xrn, m->xbr, 0);
+	npu_memit(f, NPU_OP_MOV, m->xrn, m->xbr, 0, 0);
+	row_static(r);
+	for (int q = 0; q < r->nld; q++)
+		if (r->used_eng[q])
+			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + q, RS_FREE + q, 0, 0);
+	row_io(r, 0, 0, 0, m->xrn);
+	for (int q = 0; q < r->nld; q++)
+		if (r->used_eng[q])
+			npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, RS_LD + q, 0, 0);
+	npu_mbind(f, top);
+	for (int s = 0; s < 2; s++) {
+		row_next(r, !s);
+		row_tile(r, s);
+		advance(m, end);
+	}
+	npu_memit_br(f, NPU_OP_JMP, 0, 0, top);
+	npu_mbind(f, end);
+	for (int q = 0; q < r->nld; q++)
+		if (r->used_eng[q])
+			drain(m, NPU_UNIT_DMA0 + q, RS_FREE + q, 2);
+	drain(m, NPU_UNIT_VEC, RS_ST, 2);
+	for (int q = 0; q < E; q++) {
+		npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, RS_END, 0, 0);
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, RS_END, 0, 0);
+	}
+	npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, RS_END, 0, 0);
+	npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, RS_END, 0, 0);
+}
+
+int npu_emit_dynrow(const npu_emitctx *c, int k, int xrows, npu_mfunc *f,
+		    npu_err *e)
+{
+	drow r;
+	int at = f->n, rc = 1;
+
+	memset(&r, 0, sizeof r);
+	r.m.c = c;
+	r.m.K = &c->ir->k[k];
+	r.m.f = f;
+	r.m.xR = xrows;
+	if (r.m.K->kind != NPU_KK_ROW)
+		return 1;
+	if (npu_emit_setup(&r.m.g, c, k, f) < 0) {
+		rc = npu_errf(e, "out of memory");
+		goto out;
+	}
+	if (row_plan(&r)) {
+		f->n = at;
+		goto out;
+	}
+	row_loop(&r);
+	rc = f->oom ? npu_errf(e, "out of memory") : 0;
+out:
+	npu_emit_cleanup(&r.m.g);
+	return rc;
+}
