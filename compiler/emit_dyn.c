@@ -219,18 +219,31 @@ static void load_epi(dmm *m, int j, int64_t t, int xrow, int xn)
 
 /* The A panel of the block row starting at register xrow (xn rows) into
  * A slot s. */
+/* K column where A's second half starts (its engines split K, so that
+ * the array can start on the first K slices when half of A is in). */
+static int64_t a_split(const dmm *m)
+{
+	return m->qa2 >= 0 ? (m->KK / 2 + m->R - 1) / m->R * m->R : m->KK;
+}
+
+/* The A panel of the block row starting at register xrow (xn rows) into
+ * A slot s, K columns split over two engines. */
 static void load_a(dmm *m, int s, int xrow, int xn)
 {
 	const npu_kopnd *A = &m->K->ops[m->K->mm_a];
 	int q[2] = { m->qa, m->qa2 };
-	int h = m->qa2 >= 0 ? 2 : 1;
+	int64_t cut[3] = { 0, a_split(m), m->KK }, rs = A->stride[1] * m->esz;
 
-	for (int i = 0; i < h; i++)
+	for (int i = 0; i < 2; i++) {
+		if (q[i] < 0)
+			continue;
 		npu_memit(m->f, NPU_OP_WAIT, NPU_UNIT_DMA0 + q[i], DS_AFREE + i, 0, 0);
-	rows_xfer(m, m->K->mm_a, 0, q, xrow, xn, m->slotA[s], 0, m->KK,
-		  A->stride[1]);
-	for (int i = 0; i < h; i++)
+		if (cut[i + 1] > cut[i])
+			xfer(m, q[i], 0, dram_at(m, m->K->mm_a, xrow, rs, cut[i] * m->esz),
+			     m->slotA[s] + (uint64_t)(cut[i] * m->esz),
+			     (cut[i + 1] - cut[i]) * m->esz, xn, rs, m->KK * m->esz);
 		npu_memit(m->f, NPU_OP_SIG, NPU_UNIT_DMA0 + q[i], DS_ALD + i, 0, 0);
+	}
 }
 
 /* Weight panel j (B[K][j*nb ...]) into its place, packed [K][cols], its
@@ -377,12 +390,8 @@ static void matrix(dmm *m, int sa, int j, int64_t t, int first, epi *E)
 	uint64_t pb = m->slotB + (uint64_t)(j * m->nb * KK * m->esz);
 	uint64_t acc = m->accs[t % m->nacc];
 
-	if (j == 0)
-		for (int i = 0; i < (m->qa2 >= 0 ? 2 : 1); i++)
-			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, DS_ALD + i, 0, 0);
-	if (first)
-		for (int i = 0; i < m->nqw; i++)
-			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, DS_BLD + i, 0, 0);
+	int wa = j == 0 ? 0 : 2, wb = first ? 0 : m->nqw;  /* next to wait */
+
 	npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, DS_ACCF, 0, 0);
 	if (E->on) {
 		E->pr = part_rows(m, E, pairs < 16 ? pairs : 16);
@@ -393,6 +402,12 @@ static void matrix(dmm *m, int sa, int j, int64_t t, int first, epi *E)
 			int64_t kt = KK - k0 < m->R ? KK - k0 : m->R;
 			int64_t ntl = nn - n0 < m->C ? nn - n0 : m->C;
 			int xa = npu_mx(f), xb = npu_mx(f);
+			/* the A half and weight parts this K slice reads */
+			for (; wa < 2 && (wa ? a_split(m) : 0) < k0 + kt; wa++)
+				if (wa == 0 || m->qa2 >= 0)
+					npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, DS_ALD + wa, 0, 0);
+			for (; wb < m->nqw && wb * KK / m->nqw < k0 + kt; wb++)
+				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, DS_BLD + wb, 0, 0);
 			if (kt != lastk || ntl != lastn) {
 				int x1 = npu_mx(f), x2 = npu_mx(f);
 				npu_mli(f, x1, kt);
@@ -656,8 +671,10 @@ static void setup_engines(dmm *m)
 	m->qs[1] = E >= 4 ? 0 : -1;
 	m->nst = m->qs[1] >= 0 ? 2 : 1;
 	m->nqw = E < 4 ? E : 4;
+	/* the first K rows on the engines that load no A: the array starts
+	 * on them (engines 0 and 2 load A's halves first) */
 	for (int i = 0; i < m->nqw; i++)
-		m->qw[i] = (i + 1) % m->nqw; /* engine 0 takes A first */
+		m->qw[i] = E >= 4 ? (int[]){ 1, 3, 0, 2 }[i] : (i + 1) % m->nqw;
 }
 
 static void emit_loop(dmm *m)
@@ -888,12 +905,11 @@ static int row_plan(drow *r)
 	r->tm = K->kn.tile_m > 0 && K->kn.tile_m < g->n[0] ? K->kn.tile_m : g->n[0];
 	if (K->kn.tile_c > 0 && K->kn.tile_c < r->cols)
 		return 1; /* rows in several passes */
-	r->nld = E > 1 ? E - 1 : 1;
+	r->nld = E > 5 ? 4 : E > 1 ? E - 1 : 1; /* RS_LD .. RS_FREE */
 	r->steng = E - 1;
 	for (int o = 0; o < K->nops; o++) {
 		int pe = npu_dtype_size(m->c->ir->v[K->ops[o].val].dtype);
 		int sym = rel_of(m, dram_of(m, o)) != 0;
-		int64_t rows;
 		if (!K->ops[o].out && !g->used[o])
 			continue;
 		/* rows after rows (symbolic), or one row for all (static) */
@@ -914,9 +930,8 @@ static int row_plan(drow *r)
 			return 1;
 		}
 		r->stat[o] = !sym;
-		rows = r->stat[o] ? r->tm : r->tm;
 		for (int s = 0; s < (r->stat[o] ? 1 : 2); s++)
-			g->slotb[o][s] = take(&addr, (uint64_t)(rows * r->ocols[o] * pe), 0);
+			g->slotb[o][s] = take(&addr, (uint64_t)(r->tm * r->ocols[o] * pe), 0);
 		if (!K->ops[o].out) {
 			r->ldeng[o] = n++ % r->nld;
 			if (!r->stat[o])
@@ -931,7 +946,6 @@ static void row_static(drow *r)
 {
 	dmm *m = &r->m;
 	const npu_kern *K = m->K;
-	int any = 0;
 
 	for (int o = 0; o < K->nops; o++) {
 		int pe = npu_dtype_size(m->c->ir->v[K->ops[o].val].dtype);
@@ -942,9 +956,7 @@ static void row_static(drow *r)
 		     r->ocols[o] * pe, m->xbr, 0, r->ocols[o] * pe);
 		npu_memit(m->f, NPU_OP_SIG, NPU_UNIT_DMA0 + r->ldeng[o], RS_W, 0, 0);
 		npu_memit(m->f, NPU_OP_WAIT, NPU_UNIT_VEC, RS_W, 0, 0);
-		any = 1;
 	}
-	(void)any;
 }
 
 static void row_loop(drow *r)
