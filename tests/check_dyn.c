@@ -82,6 +82,14 @@ static const size_case sizes[] = {
 	/* blocks of 16 rows */
 	{ "mlp_dynamic", "s77=16", 1, { "s77" },
 	  { { 1 }, { 13 }, { 16 }, { 37 }, { 50 } }, 5 },
+	/* other hints: other tiles, block rows and slot periods (the
+	 * matmul's loop unrolls over them) */
+	{ "mlp_dynamic", "s77=5", 1, { "s77" },
+	  { { 1 }, { 7 }, { 21 }, { 33 }, { 300 } }, 5 },
+	{ "mlp_dynamic", "s77=100", 1, { "s77" },
+	  { { 1 }, { 99 }, { 401 }, { 1029 } }, 4 },
+	{ "rmsnorm_dynamic", "s33=1,s50=3", 2, { "s33", "s50" },
+	  { { 2, 2 }, { 7, 9 }, { 50, 50 }, { 1, 1 } }, 4 },
 };
 
 START_TEST(test_sizes)
@@ -428,7 +436,7 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, test_recorded, 0, 2);
-	tcase_add_loop_test(tc, test_sizes, 0, 2);
+	tcase_add_loop_test(tc, test_sizes, 0, (int)(sizeof sizes / sizeof sizes[0]));
 	tcase_add_test(tc, test_bad_sizes);
 	tcase_add_test(tc, test_refused);
 	tcase_add_loop_test(tc, test_vs_specialized, 0, 2);
