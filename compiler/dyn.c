@@ -919,7 +919,8 @@ static int emit_loop(const npu_dyn *d, const npu_emitctx *c, int k,
 	npu_kern *ks;
 	int rc;
 
-	if (c->ir->k[k].kind != NPU_KK_MM && c->ir->k[k].kind != NPU_KK_ROW)
+	if (c->ir->k[k].kind != NPU_KK_MM && c->ir->k[k].kind != NPU_KK_ROW &&
+	    c->ir->k[k].kind != NPU_KK_EW)
 		return 1;
 	if (kern_at(d, c, k, LOOP_ROWS * d->kern[k].block, &ir2, &ks, e) < 0)
 		return -1;

@@ -867,6 +867,14 @@ static void row_tile(drow *r, int s)
 		npu_memit(f, NPU_OP_LI, g->xrowc[e], 0, 0, 0);
 		npu_memit(f, NPU_OP_LI, g->xrow[e], 0, 0, 0);
 	}
+	if (m->K->kind == NPU_KK_EW) {
+		/* the tile's rows as one run of elements */
+		int xe = npu_mx(f), xcols = npu_mx(f);
+		npu_mli(f, xcols, r->cols);
+		npu_memit(f, NPU_OP_MUL, xe, m->xrn, xcols, 0);
+		npu_emit_row_x(g, xe);
+		goto stored;
+	}
 	npu_memit(f, NPU_OP_MOV, xc, m->xrn, 0, 0);
 	npu_mbind(f, lab);
 	npu_emit_row(g, r->cols);
@@ -878,6 +886,7 @@ static void row_tile(drow *r, int s)
 	}
 	npu_memit(f, NPU_OP_ADDI, xc, xc, 0, -1);
 	npu_memit_br(f, NPU_OP_BNE, xc, 0, lab);
+stored:
 	memset(g->xrowc, 0, sizeof g->xrowc);
 	memset(g->xrow, 0, sizeof g->xrow);
 	for (int q = 0; q < r->nld; q++)
@@ -889,6 +898,34 @@ static void row_tile(drow *r, int s)
 	npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + r->steng, RS_ST, 0, 0);
 }
 
+/* Elements per elementwise tile (emit.c folds planes up to this). */
+#define EW_TILE 32768
+
+/* An elementwise kernel as [rows][cols]: its dims after the rows merged
+ * when every operand is contiguous across them; 0 when they are. */
+static int ew_dims(drow *r)
+{
+	const npu_kern *K = r->m.K;
+	emit_t *g = &r->m.g;
+
+	if (K->ndim < 2)
+		return 1;
+	g->q = 2;
+	g->n[0] = K->shape[0];
+	g->n[1] = K->shape[K->ndim - 1];
+	for (int o = 0; o < K->nops; o++) {
+		g->st[o][0] = K->ops[o].stride[0];
+		g->st[o][1] = K->ops[o].stride[K->ndim - 1];
+	}
+	for (int d = K->ndim - 2; d >= 1; d--) {
+		for (int o = 0; o < K->nops; o++)
+			if (K->ops[o].stride[d] != g->st[o][1] * g->n[1])
+				return 1;
+		g->n[1] *= K->shape[d];
+	}
+	return 0;
+}
+
 /* Operands, engines and slots; 0 when the kernel fits the template. */
 static int row_plan(drow *r)
 {
@@ -898,11 +935,18 @@ static int row_plan(drow *r)
 	int E = m->c->t->dma_engines, n = 0;
 	uint64_t addr = 0;
 
-	if (K->kind != NPU_KK_ROW || K->nops > 64 ||
-	    npu_emit_dims(m->c->ir, K, g->n, g->st, &g->q) < 0 || g->q != 2)
+	if (K->nops > 64 || (K->kind == NPU_KK_EW ? ew_dims(r)
+			     : K->kind != NPU_KK_ROW ||
+			       npu_emit_dims(m->c->ir, K, g->n, g->st, &g->q) < 0 ||
+			       g->q != 2))
 		return 1;
 	r->cols = g->n[1];
 	r->tm = K->kn.tile_m > 0 && K->kn.tile_m < g->n[0] ? K->kn.tile_m : g->n[0];
+	if (K->kind == NPU_KK_EW) {
+		/* the cost model's rows are of the kernel's coalesced shape,
+		 * not these: tiles of emit.c's folded size instead */
+		r->tm = EW_TILE / r->cols > 1 ? EW_TILE / r->cols : 1;
+	}
 	if (K->kn.tile_c > 0 && K->kn.tile_c < r->cols)
 		return 1; /* rows in several passes */
 	r->nld = E > 5 ? 4 : E > 1 ? E - 1 : 1; /* RS_LD .. RS_FREE */
@@ -1023,7 +1067,7 @@ int npu_emit_dynrow(const npu_emitctx *c, int k, int xrows, npu_mfunc *f,
 	r.m.K = &c->ir->k[k];
 	r.m.f = f;
 	r.m.xR = xrows;
-	if (r.m.K->kind != NPU_KK_ROW)
+	if (r.m.K->kind != NPU_KK_ROW && r.m.K->kind != NPU_KK_EW)
 		return 1;
 	if (npu_emit_setup(&r.m.g, c, k, f) < 0) {
 		rc = npu_errf(e, "out of memory");

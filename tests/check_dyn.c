@@ -397,6 +397,48 @@ START_TEST(test_perf)
 }
 END_TEST
 
+/* ---- an elementwise kernel: the same, against the reference ---- */
+
+static const int64_t ew_sizes[] = { 1, 5, 17, 100, 1000, 10000 };
+
+START_TEST(test_ew)
+{
+	char graph[1024], in[1024], size[32];
+	npu_ccopts od = { 0 }, os = { 0 };
+	npu_ccresult rd = { 0 }, rs = { 0 };
+	fxrun fd = { 0 }, fs = { 0 };
+	npu_stfile st;
+	npu_graph *g;
+	npu_err e = { "" };
+	static const char *const s0[] = { "s0" };
+
+	/* x + y over [s0, 64], hinted at 4 rows */
+	snprintf(graph, sizeof graph, "%s/tests/data/dyn/add2.json", fx_srcdir());
+	snprintf(in, sizeof in, "%s/in.safetensors", fx_tmpdir);
+	snprintf(size, sizeof size, "s0=%lld", (long long)ew_sizes[_i]);
+	ck_assert_msg(npu_graph_read(&g, graph, &e) == 0, "%s", e.msg);
+	fx_gen_values_at(g, s0, &ew_sizes[_i], 1, NULL, in);
+	ck_assert_msg(npu_st_read(&st, in, &e) == 0, "%s", e.msg);
+	od.graph = os.graph = graph;
+	od.target = os.target = "npu-base";
+	od.dyn_hint = "s0=4";
+	os.specialize = size;
+	ck_assert_msg(npu_cc_compile(&od, &rd, &e) == 0, "%s", e.msg);
+	ck_assert_msg(npu_cc_compile(&os, &rs, &e) == 0, "%s", e.msg);
+	fx_check_run(graph, &rd.prog, &rd.t, &st, 0, &fd);
+	fx_check_run(graph, &rs.prog, &rs.t, &st, 0, &fs);
+	ck_assert_msg(fd.worst_ref <= 1e-5, "add2 at %s: %g from the reference",
+		      size, fd.worst_ref);
+	ck_assert_msg(fd.cycles * 10 <= fs.cycles * 11, "add2 at %s: dynamic %llu cycles, specialized %llu",
+		      size, (unsigned long long)fd.cycles,
+		      (unsigned long long)fs.cycles);
+	npu_cc_free(&rd);
+	npu_cc_free(&rs);
+	npu_st_free(&st);
+	npu_graph_free(g);
+}
+END_TEST
+
 /* ---- static graphs: no dynamic sections, no loop ---- */
 
 START_TEST(test_static)
@@ -441,6 +483,7 @@ int main(void)
 	tcase_add_test(tc, test_refused);
 	tcase_add_loop_test(tc, test_vs_specialized, 0, 2);
 	tcase_add_loop_test(tc, test_perf, 0, NPERF);
+	tcase_add_loop_test(tc, test_ew, 0, (int)(sizeof ew_sizes / sizeof ew_sizes[0]));
 	tcase_add_test(tc, test_loader);
 	tcase_add_test(tc, test_static);
 	suite_add_tcase(s, tc);
