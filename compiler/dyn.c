@@ -1001,6 +1001,6 @@ void npu_dyn_report(const npu_dyn *d, const npu_kir *ir, FILE *f)
 	fprintf(f, "\n");
 	for (int k = 0; k < d->nkern && k < ir->nk; k++)
 		if (d->kern[k].on)
-			fprintf(f, "  %-24s run-time rows, blocks of %lld\n",
+			fprintf(f, "  %-24s run-time rows (%lld at the hints)\n",
 				ir->k[k].name, (long long)d->kern[k].block);
 }
