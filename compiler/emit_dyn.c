@@ -126,7 +126,6 @@ static void xfer(dmm *m, int q, int store, int xd, uint64_t local,
 		npu_memit(f, NPU_OP_DST, q, xd, xl, 0);
 	else
 		npu_memit(f, NPU_OP_DLD, q, xl, xd, 0);
-	m->g.dram_bytes += (uint64_t)rowb; /* per row; a model figure only */
 }
 
 /* A register with min(v, xn) and one with xn - that (the two halves of
@@ -153,7 +152,7 @@ static void rows_xfer(dmm *m, int o, int store, const int *q, int xrow,
 	const npu_kval *v = &m->c->ir->v[m->K->ops[o].val];
 	const npu_kopnd *P = &m->K->ops[o];
 	int pe = npu_dtype_size(v->dtype), nd = m->K->ndim;
-	int64_t cst = cols > 1 ? P->stride[nd - 1] : 0;
+	int64_t cst = P->stride[nd - 1];    /* 0 for a per-row operand */
 	int64_t rs = rstride_el * pe, rowb = cols * pe;
 	int64_t h = q[1] >= 0 ? (m->mb + 1) / 2 : m->mb;
 	int x1, x2, skip;
@@ -217,13 +216,13 @@ static void load_epi(dmm *m, int j, int64_t t, int xrow, int xn)
 	npu_memit(m->f, NPU_OP_SIG, NPU_UNIT_DMA0 + m->qe, DS_ELD, 0, 0);
 }
 
-/* The A panel of the block row starting at register xrow (xn rows) into
- * A slot s. */
 /* K column where A's second half starts (its engines split K, so that
  * the array can start on the first K slices when half of A is in). */
 static int64_t a_split(const dmm *m)
 {
-	return m->qa2 >= 0 ? (m->KK / 2 + m->R - 1) / m->R * m->R : m->KK;
+	int64_t k = (m->KK / 2 + m->R - 1) / m->R * m->R;
+
+	return m->qa2 >= 0 && k < m->KK ? k : m->KK;
 }
 
 /* The A panel of the block row starting at register xrow (xn rows) into
@@ -272,27 +271,28 @@ static void load_b(dmm *m, int j)
 		npu_memit(m->f, NPU_OP_SIG, NPU_UNIT_DMA0 + m->qw[i], DS_BLD + i, 0, 0);
 }
 
-/* An epilogue being emitted: block t (slots), rows in register xn (0:
- * all mb), rows from xrow for its store, column block j. */
+/* An epilogue being emitted: block t (slots), its rows in register xn
+ * (at most mb), the first of them in register xrow, column block j. */
 typedef struct epi {
 	int on;
 	int64_t t;
 	int j, xn, xrow;
-	int64_t done, parts, pr;     /* rows emitted, parts, rows per part */
+	int64_t done, pr;            /* rows emitted, rows per part */
 } epi;
 
 /*
- * Rows per epilogue part: np parts per block, and in a block that may be
- * partial, parts short enough that little is computed past the bound
- * rows, but of at least four vector chunks (the template interleaves
- * four: fewer stall on the vector unit's latencies).
+ * Rows per epilogue part: np parts per block, and since any block may
+ * have fewer rows than mb (the rows are spread over the blocks at run
+ * time), parts short enough that little is computed past its rows, but
+ * of at least four vector chunks (the template interleaves four: fewer
+ * stall on the vector unit's latencies).
  */
 static int64_t part_rows(const dmm *m, const epi *E, int64_t np)
 {
 	int64_t pr = (m->mb + np - 1) / np, nn = cols_of(m, E->j);
 	int64_t fine = (4 * m->c->t->vlen + nn - 1) / nn;
 
-	if (E->xn && fine < pr)
+	if (fine < pr)
 		pr = fine;
 	return pr > 0 ? pr : 1;
 }
@@ -321,7 +321,7 @@ static void epi_rows(dmm *m, epi *E, int64_t upto)
 		int64_t r0 = E->done, rn = m->mb - r0 < E->pr ? m->mb - r0 : E->pr;
 		int skip = -1;
 		uint64_t save[64], acc;
-		if (E->xn && r0) {
+		if (r0) {
 			int xt = npu_mx(f);
 			skip = npu_mlabel(f);
 			npu_mli(f, xt, r0);
@@ -353,16 +353,12 @@ static void epi_end(dmm *m, epi *E)
 {
 	npu_mfunc *f = m->f;
 	const npu_kern *K = m->K;
-	int xn = E->xn, nd = K->ndim;
+	int nd = K->ndim;
 
 	epi_rows(m, E, m->mb);
 	npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, DS_ACCF, 0, 0);
 	if (m->epi_loads)
 		npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, DS_EFREE, 0, 0);
-	if (!xn) {
-		xn = npu_mx(f);
-		npu_mli(f, xn, m->mb);
-	}
 	for (int h = 0; h < m->nst; h++) {
 		npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, DS_CMP + h, 0, 0);
 		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + m->qs[h], DS_CMP + h, 0, 0);
@@ -371,7 +367,7 @@ static void epi_end(dmm *m, epi *E)
 		const npu_kopnd *P = &K->ops[o];
 		if (!P->out)
 			continue;
-		rows_xfer(m, o, 1, m->qs, E->xrow, xn, m->g.slotb[o][E->t & 1],
+		rows_xfer(m, o, 1, m->qs, E->xrow, E->xn, m->g.slotb[o][E->t & 1],
 			  E->j * m->nb, cols_of(m, E->j), P->stride[nd - 2]);
 	}
 	for (int h = 0; h < m->nst; h++)
@@ -389,7 +385,6 @@ static void matrix(dmm *m, int sa, int j, int64_t t, int first, epi *E)
 	int64_t lead = pairs - 1 < 8 ? pairs - 1 : 8, pi = 0, lastk = -1, lastn = -1;
 	uint64_t pb = m->slotB + (uint64_t)(j * m->nb * KK * m->esz);
 	uint64_t acc = m->accs[t % m->nacc];
-
 	int wa = j == 0 ? 0 : 2, wb = first ? 0 : m->nqw;  /* next to wait */
 
 	npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, DS_ACCF, 0, 0);
@@ -435,6 +430,13 @@ static void matrix(dmm *m, int sa, int j, int64_t t, int first, epi *E)
 			if (E->on && pi > lead)
 				epi_rows(m, E, (pi - lead) * m->mb / (pairs - lead));
 		}
+	/* an A half or weight part no K slice read (a short K): its signal
+	 * still wants its wait */
+	for (; wa < 2; wa++)
+		if (wa == 0 || m->qa2 >= 0)
+			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, DS_ALD + wa, 0, 0);
+	for (; wb < m->nqw; wb++)
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, DS_BLD + wb, 0, 0);
 	npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, DS_MMD, 0, 0);
 	if (j == m->nbn - 1)
 		for (int i = 0; i < (m->qa2 >= 0 ? 2 : 1); i++)
@@ -460,8 +462,8 @@ static int next_row(dmm *m, int *xr1, int *xn1)
 /*
  * One block row in phase p (its index mod U): blocks t = p * nbn + j.
  * first: the row that loads the weight panels (p = 0).  The epilogue of
- * the block before this row's first (the last of the row before, whole:
- * only the last row is partial) runs during its matrix work.
+ * the block before this row's first (the last of the row before, xbr
+ * rows: only the last row may have fewer) runs during its matrix work.
  */
 static void row_body(dmm *m, int64_t p, int first)
 {
@@ -507,7 +509,7 @@ static void row_body(dmm *m, int64_t p, int first)
 static int64_t period(int64_t nbn, int nacc)
 {
 	for (int64_t u = 2;; u += 2)
-		if (u * nbn % 2 == 0 && u * nbn % nacc == 0)
+		if (u * nbn % nacc == 0)
 			return u;
 }
 
