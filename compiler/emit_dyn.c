@@ -60,6 +60,7 @@ typedef struct dmm {
 	int nacc, epi_loads;
 	int qa, qa2, qe, qs[2], nst;
 	int qw[4], nqw;              /* the engines of the weight panels */
+	int *stat;                   /* per operand: the same for every row */
 	int xR, xm0, xrn;            /* rows; first row and rows of this block row */
 	int xbr;                     /* rows per block row (all but the last) */
 } dmm;
@@ -187,17 +188,35 @@ static int64_t cols_of(const dmm *m, int j)
 	return m->N - j * m->nb < m->nb ? m->N - j * m->nb : m->nb;
 }
 
-/* The block with index t (mod the period): its slots. */
-static void use_slots(dmm *m, int64_t t)
+/* Elements per row of operand o's slots. */
+static int64_t ocols(const dmm *m, int o)
+{
+	return m->g.rowop && m->g.rowop[o] ? 1 : m->nb;
+}
+
+/* Static operand o's slot for column block j (slotb[o][0]: the first). */
+static uint64_t stat_slot(const dmm *m, int o, int j)
+{
+	int oe = npu_dtype_size(m->c->ir->v[m->K->ops[o].val].dtype);
+
+	return m->g.slotb[o][0] + (uint64_t)(j * m->mb * ocols(m, o) * oe);
+}
+
+/* Block t (mod the period) of column block j: its slots. */
+static void use_slots(dmm *m, int64_t t, int j)
 {
 	for (int o = 0; o < m->K->nops; o++)
-		m->g.slot[o] = m->g.slotb[o][t & 1];
+		m->g.slot[o] = m->stat[o] ? stat_slot(m, o, j) : m->g.slotb[o][t & 1];
 	m->g.accslot = m->accs[t % m->nacc];
 }
 
-/* Epilogue inputs of block (rows from xrow, xn of them; column block j)
- * into slot s. */
-static void load_epi(dmm *m, int j, int64_t t, int xrow, int xn)
+/*
+ * Epilogue inputs of block (rows from xrow, xn of them; column block j)
+ * into slot s.  An input that is the same for every row (a bias) is
+ * loaded once, in the first block row (first), into a slot per column
+ * block, replicated over a block's rows (xbr).
+ */
+static void load_epi(dmm *m, int j, int64_t t, int xrow, int xn, int first)
 {
 	const npu_kern *K = m->K;
 	int q[2] = { m->qe, -1 }, nd = K->ndim;
@@ -207,11 +226,15 @@ static void load_epi(dmm *m, int j, int64_t t, int xrow, int xn)
 	npu_memit(m->f, NPU_OP_WAIT, NPU_UNIT_DMA0 + m->qe, DS_EFREE, 0, 0);
 	for (int o = 0; o < K->nops; o++) {
 		const npu_kopnd *P = &K->ops[o];
-		if (is_ab(K, o) || P->out || !m->g.used[o])
+		int64_t cols = m->g.rowop && m->g.rowop[o] ? 1 : cols_of(m, j);
+		if (is_ab(K, o) || P->out || !m->g.used[o] || (m->stat[o] && !first))
 			continue;
-		rows_xfer(m, o, 0, q, xrow, xn, m->g.slotb[o][t & 1], j * m->nb,
-			  m->g.rowop && m->g.rowop[o] ? 1 : cols_of(m, j),
-			  P->stride[nd - 2]);
+		if (m->stat[o])
+			rows_xfer(m, o, 0, q, 0, m->xbr, stat_slot(m, o, j),
+				  j * m->nb, cols, 0);
+		else
+			rows_xfer(m, o, 0, q, xrow, xn, m->g.slotb[o][t & 1],
+				  j * m->nb, cols, P->stride[nd - 2]);
 	}
 	npu_memit(m->f, NPU_OP_SIG, NPU_UNIT_DMA0 + m->qe, DS_ELD, 0, 0);
 }
@@ -327,7 +350,7 @@ static void epi_rows(dmm *m, epi *E, int64_t upto)
 			npu_mli(f, xt, r0);
 			npu_memit_br(f, NPU_OP_BGE, xt, E->xn, skip);
 		}
-		use_slots(m, E->t);
+		use_slots(m, E->t, E->j);
 		acc = m->g.accslot;
 		for (int o = 0; o < K->nops && o < 64; o++) {
 			int64_t el = m->g.rowop && m->g.rowop[o] ? r0 : r0 * nn;
@@ -486,11 +509,11 @@ static void row_body(dmm *m, int64_t p, int first)
 		if (j + 1 < m->nbn) {
 			if (first)
 				load_b(m, j + 1);
-			load_epi(m, j + 1, t + 1, m->xm0, m->xrn);
+			load_epi(m, j + 1, t + 1, m->xm0, m->xrn, first);
 		} else {
 			int xr1, xn1, none = next_row(m, &xr1, &xn1);
 			load_a(m, (int)((p + 1) & 1), xr1, xn1);
-			load_epi(m, 0, (t + 1) % per, xr1, xn1);
+			load_epi(m, 0, (t + 1) % per, xr1, xn1, 0);
 			npu_mbind(f, none);
 		}
 		matrix(m, (int)(p & 1), j, t, first, &E);
@@ -545,13 +568,16 @@ static int place(dmm *m)
 		m->slotB = take(&addr, (uint64_t)(m->KK * m->nbn * m->nb * m->esz), bk);
 		for (int o = 0; o < K->nops; o++) {
 			int oe;
-			int64_t cols;
+			uint64_t b;
 			if (is_ab(K, o))
 				continue;
 			oe = npu_dtype_size(m->c->ir->v[K->ops[o].val].dtype);
-			cols = m->g.rowop && m->g.rowop[o] ? 1 : m->nb;
-			for (int s = 0; s < 2; s++)
-				m->g.slotb[o][s] = take(&addr, (uint64_t)(m->mb * cols * oe), bk);
+			b = (uint64_t)(m->mb * ocols(m, o) * oe);
+			if (m->stat[o])
+				m->g.slotb[o][0] = take(&addr, (uint64_t)m->nbn * b, bk);
+			else
+				for (int s = 0; s < 2; s++)
+					m->g.slotb[o][s] = take(&addr, b, bk);
 			if (!K->ops[o].out && m->g.used[o])
 				m->epi_loads = 1;
 		}
@@ -667,7 +693,7 @@ static void setup_engines(dmm *m)
 	int E = m->c->t->dma_engines;
 
 	m->qa = 0;
-	m->qe = E > 2 ? 2 : 0;
+	m->qe = E > 1 ? 1 : 0; /* 1: only weights, and only in the first block row */
 	m->qa2 = E >= 4 ? 2 : -1;
 	m->qs[0] = E - 1;
 	m->qs[1] = E >= 4 ? 0 : -1;
@@ -703,7 +729,7 @@ static void emit_loop(dmm *m)
 	npu_memit(f, NPU_OP_MOV, m->xrn, m->xbr, 0, 0);
 	load_a(m, 0, 0, m->xrn);
 	load_b(m, 0);
-	load_epi(m, 0, 0, 0, m->xrn);
+	load_epi(m, 0, 0, 0, m->xrn, 1);
 	for (int64_t p = 0; p < m->U; p++)
 		tails[p] = npu_mlabel(f);
 	end = npu_mlabel(f);
@@ -768,6 +794,14 @@ int npu_emit_dynmm(const npu_emitctx *c, int k, int xrows, npu_mfunc *f,
 		goto out;
 	}
 	rowops(&m);
+	if (!(m.stat = calloc((size_t)K->nops + 1, sizeof *m.stat))) {
+		rc = npu_errf(e, "out of memory");
+		goto out;
+	}
+	for (int o = 0; o < K->nops; o++)
+		m.stat[o] = !is_ab(K, o) && !K->ops[o].out &&
+			    !K->ops[o].stride[K->ndim - 2] &&
+			    !rel_of(&m, dram_of(&m, o));
 	if (place(&m))
 		goto undo;
 	m.U = period(m.nbn, m.nacc);
@@ -780,6 +814,7 @@ int npu_emit_dynmm(const npu_emitctx *c, int k, int xrows, npu_mfunc *f,
 undo:
 	f->n = at; /* nothing emitted: the caller takes another way */
 out:
+	free(m.stat);
 	npu_emit_cleanup(&m.g);
 	return rc;
 }
