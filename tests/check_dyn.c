@@ -267,7 +267,7 @@ START_TEST(test_refused)
 }
 END_TEST
 
-/* ---- at the hint, the program is the specialized one plus its loop ---- */
+/* ---- at the hint, within 1% of the specialized program ---- */
 
 START_TEST(test_vs_specialized)
 {
