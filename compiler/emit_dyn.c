@@ -644,19 +644,27 @@ static void drain(dmm *m, int unit, int sem, int n)
 		npu_memit(m->f, NPU_OP_WAIT, unit, sem, 0, 0);
 }
 
+/* n credits of sem for its consumer unit: given at the start (end 0),
+ * taken back at the end (end 1). */
+static void credit(dmm *m, int end, int unit, int sem, int n)
+{
+	if (end)
+		drain(m, unit, sem, n);
+	else
+		seed(m, sem, n);
+}
+
+/* Every slot's credits: two per double-buffered slot, nacc regions. */
 static void credits(dmm *m, int end)
 {
-	int na = m->qa2 >= 0 ? 2 : 1;
-
-	for (int i = 0; i < na; i++)
-		end ? drain(m, NPU_UNIT_DMA0 + (i ? m->qa2 : m->qa), DS_AFREE + i, 2)
-		    : seed(m, DS_AFREE + i, 2);
+	credit(m, end, NPU_UNIT_DMA0 + m->qa, DS_AFREE, 2);
+	if (m->qa2 >= 0)
+		credit(m, end, NPU_UNIT_DMA0 + m->qa2, DS_AFREE + 1, 2);
 	if (m->epi_loads)
-		end ? drain(m, NPU_UNIT_DMA0 + m->qe, DS_EFREE, 2)
-		    : seed(m, DS_EFREE, 2);
-	end ? drain(m, NPU_UNIT_MXU, DS_ACCF, m->nacc) : seed(m, DS_ACCF, m->nacc);
+		credit(m, end, NPU_UNIT_DMA0 + m->qe, DS_EFREE, 2);
+	credit(m, end, NPU_UNIT_MXU, DS_ACCF, m->nacc);
 	for (int h = 0; h < m->nst; h++)
-		end ? drain(m, NPU_UNIT_VEC, DS_ST + h, 2) : seed(m, DS_ST + h, 2);
+		credit(m, end, NPU_UNIT_VEC, DS_ST + h, 2);
 }
 
 /* Every unit signals the scalar unit once its work (and drain) is done. */
@@ -880,21 +888,23 @@ static void row_next(drow *r, int s)
 	npu_mbind(m->f, none);
 }
 
-/* Compute and store of the tile in slot s (xrn rows from xm0). */
-static void row_tile(drow *r, int s)
+/* The rows of the tile (xrn): a row kernel row by row, npu_emit_rows
+ * with the count in a register; an elementwise one as one run of
+ * elements. */
+static void row_compute(drow *r)
 {
 	dmm *m = &r->m;
 	npu_mfunc *f = m->f;
 	emit_t *g = &m->g;
 	int xc = npu_mx(f), lab = npu_mlabel(f);
 
-	for (int q = 0; q < r->nld; q++)
-		if (r->used_eng[q])
-			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, RS_LD + q, 0, 0);
-	npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, RS_ST, 0, 0);
-	for (int o = 0; o < m->K->nops; o++)
-		g->slot[o] = g->slotb[o][r->stat[o] ? 0 : s];
-	/* npu_emit_rows with the row count in a register */
+	if (m->K->kind == NPU_KK_EW) {
+		int xe = npu_mx(f), xcols = npu_mx(f);
+		npu_mli(f, xcols, r->cols);
+		npu_memit(f, NPU_OP_MUL, xe, m->xrn, xcols, 0);
+		npu_emit_row_x(g, xe);
+		return;
+	}
 	for (int e = 0; e < 4; e++) {
 		g->xrowc[e] = g->xrow[e] = 0;
 		if (!(g->emask >> e & 1))
@@ -903,14 +913,6 @@ static void row_tile(drow *r, int s)
 		g->xrow[e] = npu_mx(f);
 		npu_memit(f, NPU_OP_LI, g->xrowc[e], 0, 0, 0);
 		npu_memit(f, NPU_OP_LI, g->xrow[e], 0, 0, 0);
-	}
-	if (m->K->kind == NPU_KK_EW) {
-		/* the tile's rows as one run of elements */
-		int xe = npu_mx(f), xcols = npu_mx(f);
-		npu_mli(f, xcols, r->cols);
-		npu_memit(f, NPU_OP_MUL, xe, m->xrn, xcols, 0);
-		npu_emit_row_x(g, xe);
-		goto stored;
 	}
 	npu_memit(f, NPU_OP_MOV, xc, m->xrn, 0, 0);
 	npu_mbind(f, lab);
@@ -923,9 +925,24 @@ static void row_tile(drow *r, int s)
 	}
 	npu_memit(f, NPU_OP_ADDI, xc, xc, 0, -1);
 	npu_memit_br(f, NPU_OP_BNE, xc, 0, lab);
-stored:
 	memset(g->xrowc, 0, sizeof g->xrowc);
 	memset(g->xrow, 0, sizeof g->xrow);
+}
+
+/* Compute and store of the tile in slot s (xrn rows from xm0). */
+static void row_tile(drow *r, int s)
+{
+	dmm *m = &r->m;
+	npu_mfunc *f = m->f;
+	emit_t *g = &m->g;
+
+	for (int q = 0; q < r->nld; q++)
+		if (r->used_eng[q])
+			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, RS_LD + q, 0, 0);
+	npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, RS_ST, 0, 0);
+	for (int o = 0; o < m->K->nops; o++)
+		g->slot[o] = g->slotb[o][r->stat[o] ? 0 : s];
+	row_compute(r);
 	for (int q = 0; q < r->nld; q++)
 		if (r->used_eng[q])
 			npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, RS_FREE + q, 0, 0);
@@ -978,14 +995,16 @@ static int row_plan(drow *r)
 			       g->q != 2))
 		return 1;
 	r->cols = g->n[1];
-	r->tm = K->kn.tile_m > 0 && K->kn.tile_m < g->n[0] ? K->kn.tile_m : g->n[0];
 	if (K->kind == NPU_KK_EW) {
-		/* the cost model's rows are of the kernel's coalesced shape,
-		 * not these: tiles of emit.c's folded size instead */
+		/* the cost model's tiles are of the kernel's coalesced shape,
+		 * not these rows: tiles of emit.c's folded size instead */
 		r->tm = EW_TILE / r->cols > 1 ? EW_TILE / r->cols : 1;
+	} else {
+		r->tm = K->kn.tile_m > 0 && K->kn.tile_m < g->n[0] ? K->kn.tile_m
+								   : g->n[0];
+		if (K->kn.tile_c > 0 && K->kn.tile_c < r->cols)
+			return 1; /* rows in several passes */
 	}
-	if (K->kn.tile_c > 0 && K->kn.tile_c < r->cols)
-		return 1; /* rows in several passes */
 	r->nld = E > 5 ? 4 : E > 1 ? E - 1 : 1; /* RS_LD .. RS_FREE */
 	r->steng = E - 1;
 	for (int o = 0; o < K->nops; o++) {
