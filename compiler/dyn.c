@@ -917,19 +917,42 @@ static int emit_loop(const npu_dyn *d, const npu_emitctx *c, int k,
 	npu_emitctx cc = *c;
 	npu_kir ir2;
 	npu_kern *ks;
+	npu_err scratch;
 	int rc;
 
 	if (c->ir->k[k].kind != NPU_KK_MM && c->ir->k[k].kind != NPU_KK_ROW &&
 	    c->ir->k[k].kind != NPU_KK_EW)
 		return 1;
-	if (kern_at(d, c, k, LOOP_ROWS * d->kern[k].block, &ir2, &ks, e) < 0)
-		return -1;
+	/* blocks that do not tile (SRAM too small for them): versions */
+	if (kern_at(d, c, k, LOOP_ROWS * d->kern[k].block, &ir2, &ks, &scratch) < 0)
+		return 1;
 	cc.rel = rel;
 	cc.ir = &ir2;
 	rc = c->ir->k[k].kind == NPU_KK_MM ? npu_emit_dynmm(&cc, k, xrows, f, e)
 					   : npu_emit_dynrow(&cc, k, xrows, f, e);
 	kern_free(ks, k);
 	return rc;
+}
+
+/* The versions in v[0, n) whose rows tile (those above the hint's may
+ * not fit SRAM: npu-edge's 1 MiB and mlp_dynamic's 64 rows); how many. */
+static int drop_untileable(const npu_dyn *d, const npu_emitctx *c, int k,
+			   int64_t *v, int n)
+{
+	int m = 0;
+
+	for (int i = 0; i < n; i++) {
+		npu_kir ir2;
+		npu_kern *ks;
+		npu_err scratch;
+		if (v[i] > d->kern[k].block &&
+		    kern_at(d, c, k, v[i], &ir2, &ks, &scratch) < 0)
+			continue;
+		if (v[i] > d->kern[k].block)
+			kern_free(ks, k);
+		v[m++] = v[i];
+	}
+	return m;
 }
 
 /*
@@ -970,7 +993,7 @@ int npu_dyn_emit(const npu_dyn *d, const npu_emitctx *c, int k,
 	rel.xr = xr;
 	if ((rc = emit_loop(d, c, k, &rel, xrows, f, e)) <= 0)
 		return rc;
-	nv = versions(dk->block, v);
+	nv = drop_untileable(d, c, k, v, versions(dk->block, v));
 	for (int i = 0; i < nv; i++) {
 		lab = npu_mlabel(f);
 		skip = npu_mlabel(f);

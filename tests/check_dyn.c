@@ -72,24 +72,29 @@ typedef struct size_case {
 	const char *sym[2];
 	int64_t val[6][2];
 	int nval;
+	const char *target;      /* NULL: npu-base */
 } size_case;
 
 static const size_case sizes[] = {
 	/* blocks of 128 rows: 99 rows (a tail), 1, 35, 360 (three blocks
 	 * and a tail), the hint itself */
 	{ "rmsnorm_dynamic", "s33=4,s50=32", 2, { "s33", "s50" },
-	  { { 3, 33 }, { 1, 1 }, { 5, 7 }, { 9, 40 }, { 4, 32 } }, 5 },
+	  { { 3, 33 }, { 1, 1 }, { 5, 7 }, { 9, 40 }, { 4, 32 } }, 5, NULL },
 	/* blocks of 16 rows */
 	{ "mlp_dynamic", "s77=16", 1, { "s77" },
-	  { { 1 }, { 13 }, { 16 }, { 37 }, { 50 } }, 5 },
+	  { { 1 }, { 13 }, { 16 }, { 37 }, { 50 } }, 5, NULL },
 	/* other hints: other tiles, block rows and slot periods (the
 	 * matmul's loop unrolls over them) */
 	{ "mlp_dynamic", "s77=5", 1, { "s77" },
-	  { { 1 }, { 7 }, { 21 }, { 33 }, { 300 } }, 5 },
+	  { { 1 }, { 7 }, { 21 }, { 33 }, { 300 } }, 5, NULL },
 	{ "mlp_dynamic", "s77=100", 1, { "s77" },
-	  { { 1 }, { 99 }, { 401 }, { 1029 } }, 4 },
+	  { { 1 }, { 99 }, { 401 }, { 1029 } }, 4, NULL },
 	{ "rmsnorm_dynamic", "s33=1,s50=3", 2, { "s33", "s50" },
-	  { { 2, 2 }, { 7, 9 }, { 50, 50 }, { 1, 1 } }, 4 },
+	  { { 2, 2 }, { 7, 9 }, { 50, 50 }, { 1, 1 } }, 4, NULL },
+	/* 1 MiB of SRAM: the weight does not stay, versions run, those
+	 * above 32 rows do not tile (nor would a specialized program) */
+	{ "mlp_dynamic", "s77=16", 1, { "s77" },
+	  { { 1 }, { 17 }, { 100 } }, 3, "npu-edge" },
 };
 
 START_TEST(test_sizes)
@@ -104,6 +109,7 @@ START_TEST(test_sizes)
 
 	fixture_paths(sc->fixture, graph, vals, sizeof graph);
 	fr.o.dyn_hint = sc->hint;
+	fr.o.target = sc->target;
 	compile_fixture(sc->fixture, &fr, "dyn.bin", &r);
 	ck_assert_uint_eq(r.prog.nsyms, (unsigned)sc->nsym);
 	npu_cc_free(&r);
@@ -119,7 +125,8 @@ START_TEST(test_sizes)
 		fx_gen_values_at(g, sc->sym, sc->val[i], sc->nsym, &rec, in);
 		ck_assert_msg(npu_st_read(&st, in, &e) == 0, "%s", e.msg);
 		ck_assert_msg(npu_prog_read(&p, prog, &e) == 0, "%s", e.msg);
-		ck_assert_int_eq(npu_target_resolve("npu-base", tpath, sizeof tpath, &e), 0);
+		ck_assert_int_eq(npu_target_resolve(sc->target ? sc->target : "npu-base",
+						    tpath, sizeof tpath, &e), 0);
 		ck_assert_msg(npu_target_load(&t, tpath, &e) == 0, "%s", e.msg);
 		fr.worst_ref = 0;
 		fx_check_run(graph, &p, &t, &st, 0, &fr);
