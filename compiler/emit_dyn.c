@@ -1,18 +1,21 @@
 /*
- * emit_dyn.c - the matmul of a dynamic-shape kernel (dyn.c) for a
- * run-time number of rows, in one kernel execution.
+ * emit_dyn.c - the kernels of dynamic shapes (dyn.c) for a run-time
+ * number of rows, each in one kernel execution: matmuls, row kernels and
+ * elementwise kernels.
  *
  * Calls of fixed-size code (dyn.c's versions) each pay the pipeline's
- * fill and drain and stream the whole weight again; past the largest
- * version that cost grows with the rows.  Here the weight B [K][N] stays
- * in SRAM for the whole execution (loaded once, panel by panel, while
- * the first block row runs) and a run-time loop walks the rows in block
- * rows of mb: each is the A panel [mb][K] and, per column block of nb,
- * the matrix work into an accumulator region, the epilogue on the vector
- * unit and the store.  The last block row may be partial: its DMA row
- * counts and mmac rows come from a register, and its epilogue skips the
- * row groups past the bound rows, so no row past them is loaded,
- * computed or stored.
+ * fill and drain, and a matmul's stream its whole weight again; past the
+ * largest version that cost grows with the rows, and between versions
+ * rows are padded or split over calls.  Here a run-time loop walks the
+ * rows in blocks spread evenly over them (ceil(R / ceil(R / mb)) rows
+ * each), the last one possibly shorter: DMA row counts and mmac rows come
+ * from registers, so no row past the bound ones is loaded or stored.
+ *
+ * A matmul keeps its weight B [K][N] in SRAM for the whole execution
+ * (loaded once, panel by panel, while the first block row runs); each
+ * block row is the A panel [mb][K] and, per column block of nb, the
+ * matrix work into an accumulator region, the epilogue on the vector unit
+ * (in row groups, those past the block's rows skipped) and the store.
  *
  * The pipeline is emit_mm.c's: in program order the loads of block t+1,
  * the matrix work of block t with the epilogue of block t-1 interleaved
