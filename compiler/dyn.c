@@ -823,6 +823,52 @@ static int version_kern(const npu_dyn *d, const npu_kir *ir, int k,
 	return 0;
 }
 
+/* The kernel table of c with kernel k at `rows` rows (tiled for them
+ * unless they are the hint's): in *ir2, its table in *ks (the caller
+ * frees ks[k].ops and ks); *ks NULL when c's own table serves. */
+static int kern_at(const npu_dyn *d, const npu_emitctx *c, int k, int64_t rows,
+		   npu_kir *ir2, npu_kern **ks, npu_err *e)
+{
+	const dkern *dk = &d->kern[k];
+	npu_kern *t;
+
+	*ir2 = *c->ir;
+	*ks = NULL;
+	if (rows == dk->block && (c->ir->k[k].kind == NPU_KK_MM || dk->lead == 1))
+		return 0;
+	if (!(t = malloc((size_t)c->ir->nk * sizeof *t)))
+		return npu_errf(e, "out of memory");
+	memcpy(t, c->ir->k, (size_t)c->ir->nk * sizeof *t);
+	if (version_kern(d, c->ir, k, rows, &t[k]) < 0) {
+		free(t);
+		return npu_errf(e, "out of memory");
+	}
+	if (rows != dk->block) {
+		/* tiles for these rows (tile.c reads only this kernel and the
+		 * values' types) */
+		npu_kir one = *c->ir;
+		one.k = &t[k];
+		one.nk = 1;
+		if (npu_tile(&one, c->t, e) < 0) {
+			free(t[k].ops);
+			free(t);
+			return npu_err_prefix(e, "kernel %s at %lld rows",
+					      c->ir->k[k].name, (long long)rows);
+		}
+	}
+	ir2->k = t;
+	*ks = t;
+	return 0;
+}
+
+static void kern_free(npu_kern *ks, int k)
+{
+	if (ks) {
+		free(ks[k].ops);
+		free(ks);
+	}
+}
+
 /* One call of kernel k's code for `rows` rows, its DRAM addresses moved
  * by rel, then every buffer's register one call further. */
 static int emit_call(const npu_dyn *d, const npu_emitctx *c, int k,
@@ -831,41 +877,16 @@ static int emit_call(const npu_dyn *d, const npu_emitctx *c, int k,
 {
 	const dkern *dk = &d->kern[k];
 	npu_emitctx cc = *c;
-	npu_kir ir2 = *c->ir;
-	npu_kern *ks = NULL;
+	npu_kir ir2;
+	npu_kern *ks;
 	int rc;
 
+	if (kern_at(d, c, k, rows, &ir2, &ks, e) < 0)
+		return -1;
 	cc.rel = rel;
-	if (rows != dk->block || (c->ir->k[k].kind != NPU_KK_MM && dk->lead != 1)) {
-		/* a copy of the kernel table with kernel k at this size */
-		if (!(ks = malloc((size_t)c->ir->nk * sizeof *ks)))
-			return npu_errf(e, "out of memory");
-		memcpy(ks, c->ir->k, (size_t)c->ir->nk * sizeof *ks);
-		if (version_kern(d, c->ir, k, rows, &ks[k]) < 0) {
-			free(ks);
-			return npu_errf(e, "out of memory");
-		}
-		ir2.k = ks;
-		cc.ir = &ir2;
-		if (rows != dk->block) {
-			/* tiles for these rows (tile.c reads only this kernel
-			 * and the values' types) */
-			npu_kir one = *c->ir;
-			one.k = &ks[k];
-			one.nk = 1;
-			if (npu_tile(&one, c->t, e) < 0) {
-				free(ks[k].ops);
-				free(ks);
-				return npu_err_prefix(e, "kernel %s at %lld rows",
-						      c->ir->k[k].name, (long long)rows);
-			}
-		}
-	}
+	cc.ir = &ir2;
 	rc = npu_emit_kernel(&cc, k, f, e);
-	if (ks) {
-		free(ks[k].ops);
-		free(ks);
-	}
+	kern_free(ks, k);
 	if (rc < 0)
 		return rc;
 	for (int i = 0; i < dk->n; i++) {
@@ -880,6 +901,58 @@ static int emit_call(const npu_dyn *d, const npu_emitctx *c, int k,
 	}
 	npu_memit(f, NPU_OP_ADDI, xrows, xrows, 0, -rows);
 	return 0;
+}
+
+/*
+ * A matmul runs its rows in one execution (emit_dyn.c), with the tiles
+ * the cost model picks for LOOP_ROWS times the hint's rows: blocks sized
+ * for many rows, since past the hint the loop is what runs long.  1 when
+ * the loop cannot take the kernel (the versions run it).
+ */
+#define LOOP_ROWS NPU_DYN_ROOM
+
+static int emit_loop(const npu_dyn *d, const npu_emitctx *c, int k,
+		     const npu_dynrel *rel, int xrows, npu_mfunc *f, npu_err *e)
+{
+	npu_emitctx cc = *c;
+	npu_kir ir2;
+	npu_kern *ks;
+	npu_err scratch;
+	int rc;
+
+	if (c->ir->k[k].kind != NPU_KK_MM && c->ir->k[k].kind != NPU_KK_ROW &&
+	    c->ir->k[k].kind != NPU_KK_EW)
+		return 1;
+	/* blocks that do not tile (SRAM too small for them): versions */
+	if (kern_at(d, c, k, LOOP_ROWS * d->kern[k].block, &ir2, &ks, &scratch) < 0)
+		return 1;
+	cc.rel = rel;
+	cc.ir = &ir2;
+	rc = c->ir->k[k].kind == NPU_KK_MM ? npu_emit_dynmm(&cc, k, xrows, f, e)
+					   : npu_emit_dynrow(&cc, k, xrows, f, e);
+	kern_free(ks, k);
+	return rc;
+}
+
+/* The versions in v[0, n) whose rows tile (those above the hint's may
+ * not fit SRAM: npu-edge's 1 MiB and mlp_dynamic's 64 rows); how many. */
+static int drop_untileable(const npu_dyn *d, const npu_emitctx *c, int k,
+			   int64_t *v, int n)
+{
+	int m = 0;
+
+	for (int i = 0; i < n; i++) {
+		npu_kir ir2;
+		npu_kern *ks;
+		npu_err scratch;
+		if (v[i] > d->kern[k].block &&
+		    kern_at(d, c, k, v[i], &ir2, &ks, &scratch) < 0)
+			continue;
+		if (v[i] > d->kern[k].block)
+			kern_free(ks, k);
+		v[m++] = v[i];
+	}
+	return m;
 }
 
 /*
@@ -901,7 +974,7 @@ int npu_dyn_emit(const npu_dyn *d, const npu_emitctx *c, int k,
 	const npu_kern *K = &c->ir->k[k];
 	npu_dynrel rel;
 	int64_t v[128];
-	int xr[64], xrows, xt, nv, lab, skip;
+	int xr[64], xrows, xt, nv, lab, skip, rc;
 
 	if (!dk || !dk->on)
 		return npu_emit_kernel(c, k, f, e);
@@ -918,7 +991,9 @@ int npu_dyn_emit(const npu_dyn *d, const npu_emitctx *c, int k,
 	rel.lo = dk->lo;
 	rel.hi = dk->hi;
 	rel.xr = xr;
-	nv = versions(dk->block, v);
+	if ((rc = emit_loop(d, c, k, &rel, xrows, f, e)) <= 0)
+		return rc;
+	nv = drop_untileable(d, c, k, v, versions(dk->block, v));
 	for (int i = 0; i < nv; i++) {
 		lab = npu_mlabel(f);
 		skip = npu_mlabel(f);
@@ -949,6 +1024,6 @@ void npu_dyn_report(const npu_dyn *d, const npu_kir *ir, FILE *f)
 	fprintf(f, "\n");
 	for (int k = 0; k < d->nkern && k < ir->nk; k++)
 		if (d->kern[k].on)
-			fprintf(f, "  %-24s run-time rows, blocks of %lld\n",
+			fprintf(f, "  %-24s run-time rows (%lld at the hints)\n",
 				ir->k[k].name, (long long)d->kern[k].block);
 }

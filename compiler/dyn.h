@@ -6,15 +6,17 @@
  *
  * What is specialized and what stays symbolic.  The driver binds every
  * symbol to a hint (--dyn-hint, default NPU_DYN_HINT) and the whole
- * pipeline (passes, fusion, tiling, templates) runs on those sizes: tiles,
- * loop orders and the code of one block are those of the hint.  What
- * stays symbolic is the number of blocks: a kernel whose buffers have
- * symbolic leading dims runs its hint-sized code as the body of a loop
- * over blocks of rows, as many as the run's sizes need, each block's DRAM
- * addresses moved by one block's bytes.  The last block is a whole block:
- * it may compute rows past the bound ones, in room the loader keeps for
- * them, which nothing reads back (rows are independent in every kernel
- * allowed to be dynamic; see npu_dyn_plan for what is refused).
+ * pipeline (passes, fusion, tiling, templates) runs on those sizes.  What
+ * stays symbolic is the number of rows: a kernel whose buffers have
+ * symbolic leading dims runs all of them in one execution, a run-time
+ * loop over blocks of rows tiled for NPU_DYN_ROOM times the hint's rows
+ * (emit_dyn.c: a matmul keeps its weight in SRAM; the last block is
+ * partial, its row counts in registers), each block's DRAM addresses
+ * moved by its first row.  A kernel the loops do not take runs versions:
+ * code for fixed row counts around the hint, called in a loop, the last
+ * call possibly computing rows past the bound ones, in room the loader
+ * keeps for them, which nothing reads back (rows are independent in every
+ * kernel allowed to be dynamic; see npu_dyn_plan for what is refused).
  *
  * The program records the symbols, each symbolic buffer dim as an
  * expression (isa/prog.h: npu_symdim) and the SRAM address of a table;
@@ -79,6 +81,20 @@ struct npu_emitctx;
 struct npu_mfunc;
 int npu_dyn_emit(const npu_dyn *d, const struct npu_emitctx *c, int k,
 		 struct npu_mfunc *f, npu_err *e);
+
+/*
+ * emit_dyn.c: matmul kernel k of c for the run-time rows in scalar
+ * register xrows, in one execution: the weight kept in SRAM, a loop over
+ * block rows of the kernel's tile_m (the last one partial), the symbolic
+ * buffers' addresses moved by c->rel's registers.  1 (nothing emitted)
+ * when the kernel is a form it does not take or its slots do not fit.
+ */
+int npu_emit_dynmm(const struct npu_emitctx *c, int k, int xrows,
+		   struct npu_mfunc *f, npu_err *e);
+
+/* The same for a row kernel (rows whole in SRAM, in one pass). */
+int npu_emit_dynrow(const struct npu_emitctx *c, int k, int xrows,
+		    struct npu_mfunc *f, npu_err *e);
 
 /* One line per symbol and per dynamic kernel, for the compile report. */
 void npu_dyn_report(const npu_dyn *d, const npu_kir *ir, FILE *f);

@@ -517,6 +517,52 @@ void npu_emit_row(emit_t *g, int64_t n)
 		npu_emit_pass(g, n, body_stores, NULL);
 }
 
+/*
+ * An elementwise pass over as many elements as register xn holds (at
+ * least one), for dynamic shapes (emit_dyn.c): npu_emit_pass's loop of
+ * UNROLL chunks with its count computed at run time, then the chunks
+ * left one by one, the last with a shorter vl.  Per-row values (the
+ * constants) come first, so that a loop that runs zero times leaves
+ * none of them undefined.
+ */
+void npu_emit_row_x(emit_t *g, int xn)
+{
+	npu_mfunc *f = g->f;
+	int64_t step = g->t->vlen * UNROLL;
+	int xq = npu_mx(f), xit = npu_mx(f), xrem = npu_mx(f), xv;
+	int lab = npu_mlabel(f), tail = npu_mlabel(f), done = npu_mlabel(f);
+
+	for (int i = 0; i < g->K->nx; i++)
+		g->rowm[i] = -1;
+	for (int i = 0; i < g->K->nx; i++)
+		if (g->lv[i] == 1 && g->K->x[i].op != NPU_X_STORE)
+			npu_emit_x(g, i);
+	for (int e = 0; e < 4; e++)
+		if (g->emask >> e & 1)
+			npu_memit(f, NPU_OP_LI, g->xoff[e], 0, 0, 0);
+	npu_mli(f, xq, step);
+	npu_memit(f, NPU_OP_DIV, xit, xn, xq, 0);
+	npu_memit(f, NPU_OP_REM, xrem, xn, xq, 0);
+	npu_memit_br(f, NPU_OP_BEQ, xit, 0, tail);
+	npu_mbind(f, lab);
+	body_group(g, body_stores, NULL);
+	bump(g, UNROLL);
+	npu_memit(f, NPU_OP_ADDI, xit, xit, 0, -1);
+	npu_memit_br(f, NPU_OP_BNE, xit, 0, lab);
+	npu_mbind(f, tail);
+	for (int u = 0; u < UNROLL; u++) {
+		npu_memit_br(f, NPU_OP_BGE, 0, xrem, done);
+		xv = npu_mx(f);
+		npu_memit(f, NPU_OP_SETVL, xv, xrem, 0, 0);
+		body_at(g, 0, body_stores, NULL);
+		bump(g, 1);
+		npu_memit(f, NPU_OP_ADDI, xrem, xrem, 0, -g->t->vlen);
+	}
+	npu_mbind(f, done);
+	xv = npu_mx(f);
+	npu_memit(f, NPU_OP_SETVL, xv, g->xvlen, 0, 0);
+}
+
 /* ----------------------------------------------------------------- */
 /* The tiled skeleton */
 

@@ -59,6 +59,7 @@ int npu_emit_x(emit_t *g, int i);
 void npu_emit_pass(emit_t *g, int64_t n, void (*body)(emit_t *, void *),
 		   void *arg);
 void npu_emit_row(emit_t *g, int64_t n);
+void npu_emit_row_x(emit_t *g, int xn);   /* dyn: n in a register */
 void npu_emit_dmaf(emit_t *g, int q, int op, uint64_t dst, uint64_t src,
 		   int64_t rowb, int64_t n1, int64_t ss1, int64_t ds1,
 		   int64_t n2, int64_t ss2, int64_t ds2);
