@@ -1933,7 +1933,8 @@ static int spread_val(fz *z, int node, int v, const int64_t *f,
 {
 	npu_kir *ir = z->ir;
 	const npu_gnode *n = &z->g->nodes[node];
-	int64_t sh[4], zst[4], dst[4], off;
+	/* strides are read NPU_MAX_DIMS at a time (npu_kir_opnd) */
+	int64_t sh[4], zst[NPU_MAX_DIMS] = { 0 }, dst[NPU_MAX_DIMS] = { 0 }, off;
 	int root = root_of(ir, v), sv;
 	char nm[300];
 
@@ -2045,7 +2046,7 @@ static int do_tconv(fz *z, int node, int x, int w, int bias, const int64_t *st,
 				int64_t o = ir->v[w].off + kh * wst[2] + kw * wst[3];
 				int tap = view_val(z, node, w, 2, tsh, o, tst);
 				int64_t to = (ws[2] - 1 - kh) * ost[2] + (ws[3] - 1 - kw) * ost[3];
-				int64_t tdst[2] = { ost[0], ost[1] };
+				int64_t tdst[NPU_MAX_DIMS] = { ost[0], ost[1] };
 				if (tap < 0)
 					return -1;
 				snprintf(nm, sizeof nm, "%s.weight.%lld", n->name,
