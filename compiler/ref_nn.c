@@ -76,7 +76,7 @@ int ref_reduce(ref_op *op)
 	int64_t dims[NPU_MAX_DIMS], n;
 	int nd = -1, keep = 0, id = op->id, dt;
 	int all = id == NPU_AOP_SUM || id == NPU_AOP_MEAN || id == NPU_AOP_ANY ||
-		  id == NPU_AOP_ALL;
+		  id == NPU_AOP_ALL || id == NPU_AOP_PROD;
 	red r;
 	ref_iter it;
 	double init;
@@ -102,7 +102,7 @@ int ref_reduce(ref_op *op)
 	case NPU_AOP_AMIN: init = INFINITY; break;
 	default:
 		/* sum, mean, prod: integers accumulate as int64 */
-		init = id == NPU_AOP_PROD_DIM;
+		init = id == NPU_AOP_PROD_DIM || id == NPU_AOP_PROD;
 		if (!ref_is_float(dt))
 			dt = NPU_DT_I64;
 		if (ref_dtype(op, -1, "dtype", dt, &dt) < 0)
@@ -120,7 +120,7 @@ int ref_reduce(ref_op *op)
 		switch (id) {
 		case NPU_AOP_AMAX: if (isnan(v) || v > *o) *o = v; break;
 		case NPU_AOP_AMIN: if (isnan(v) || v < *o) *o = v; break;
-		case NPU_AOP_PROD_DIM: *o *= v; break;
+		case NPU_AOP_PROD_DIM: case NPU_AOP_PROD: *o *= v; break;
 		case NPU_AOP_ANY_DIM: case NPU_AOP_ANY_DIMS: case NPU_AOP_ANY:
 			*o = *o != 0 || v != 0; break;
 		case NPU_AOP_ALL_DIM: case NPU_AOP_ALL:
@@ -134,21 +134,30 @@ int ref_reduce(ref_op *op)
 	return 0;
 }
 
-/* var, std, var_mean (correction: the divisor is N - correction). */
+/* var, std, var_mean (correction: the divisor is N - correction); var.dim
+ * spells the correction as a positional `unbiased` flag (1 or 0). */
 int ref_var(ref_op *op)
 {
 	const npu_reftensor *x;
 	npu_reftensor *v, *mean;
 	int64_t dims[NPU_MAX_DIMS], n;
-	int nd, keep, dt;
+	int nd, keep, dt, unbiased, vd = op->id == NPU_AOP_VAR_DIM;
 	double corr;
 	red r;
 	ref_iter it;
 
-	if (ref_tensor(op, 0, "self", &x) < 0 || red_dims(op, 1, "dim", dims, &nd) < 0 ||
-	    ref_double(op, -1, "correction", 1, &corr) < 0 ||
-	    ref_bool(op, -1, "keepdim", 0, &keep) < 0 ||
-	    red_setup(op, x, dims, nd, keep, &r) < 0)
+	if (ref_tensor(op, 0, "self", &x) < 0 || red_dims(op, 1, "dim", dims, &nd) < 0)
+		return -1;
+	if (vd) {
+		if (ref_bool(op, 2, "unbiased", 1, &unbiased) < 0 ||
+		    ref_bool(op, 3, "keepdim", 0, &keep) < 0)
+			return -1;
+		corr = unbiased;
+	} else if (ref_double(op, -1, "correction", 1, &corr) < 0 ||
+		   ref_bool(op, -1, "keepdim", 0, &keep) < 0) {
+		return -1;
+	}
+	if (red_setup(op, x, dims, nd, keep, &r) < 0)
 		return -1;
 	dt = ref_is_float(x->dtype) ? x->dtype : NPU_DT_F32;
 	if (ref_out(op, 0, dt, r.nd, r.shape, &v) < 0 ||
@@ -1277,5 +1286,557 @@ int ref_quant(ref_op *op)
 		v = nearbyint(v) + zp;
 		y->data[i] = v < qmin ? qmin : v > qmax ? qmax : v;
 	}
+	return 0;
+}
+
+/* ---- pooling backward -------------------------------------------- */
+
+/* The input window [y0, y1) x [x0, x1) of output (oy, ox) of an average
+ * pool (adaptive when k[0] == 0) and the divisor of its sum, exactly as
+ * ref_pool computes them. */
+typedef struct poolw {
+	int64_t h, w, oh, ow, kh, kw, sh, sw, ph, pw, div_override;
+	int incl, adaptive;
+} poolw;
+
+static double avg_window(const poolw *p, int64_t oy, int64_t ox, int64_t *y0,
+			 int64_t *y1, int64_t *x0, int64_t *x1)
+{
+	double cnt;
+
+	if (p->adaptive) {
+		*y0 = oy * p->h / p->oh; *y1 = ((oy + 1) * p->h + p->oh - 1) / p->oh;
+		*x0 = ox * p->w / p->ow; *x1 = ((ox + 1) * p->w + p->ow - 1) / p->ow;
+		return (double)((*y1 - *y0) * (*x1 - *x0));
+	}
+	*y0 = oy * p->sh - p->ph; *x0 = ox * p->sw - p->pw;
+	*y1 = *y0 + p->kh < p->h + p->ph ? *y0 + p->kh : p->h + p->ph;
+	*x1 = *x0 + p->kw < p->w + p->pw ? *x0 + p->kw : p->w + p->pw;
+	cnt = (double)((*y1 - *y0) * (*x1 - *x0));
+	*y0 = *y0 < 0 ? 0 : *y0; *x0 = *x0 < 0 ? 0 : *x0;
+	*y1 = *y1 > p->h ? p->h : *y1; *x1 = *x1 > p->w ? p->w : *x1;
+	if (!p->incl)
+		cnt = (double)((*y1 - *y0) * (*x1 - *x0));
+	if (p->div_override)
+		cnt = (double)p->div_override;
+	return cnt;
+}
+
+/* avg_pool2d_backward's kernel, stride, padding and divisor arguments. */
+static int avg_bwd_params(ref_op *op, poolw *p)
+{
+	if (pair(op, 2, "kernel_size", 2, 1, &p->kh, &p->kw) < 0)
+		return -1;
+	p->sh = p->kh;
+	p->sw = p->kw;
+	if (pair(op, 3, "stride", 2, 0, &p->sh, &p->sw) < 0 ||
+	    pair(op, 4, "padding", 2, 0, &p->ph, &p->pw) < 0 ||
+	    ref_bool(op, 6, "count_include_pad", 1, &p->incl) < 0 ||
+	    ref_int(op, 7, "divisor_override", 0, &p->div_override) < 0)
+		return -1;
+	if (!p->sh && !p->sw) {
+		p->sh = p->kh;
+		p->sw = p->kw;
+	}
+	if (p->kh <= 0 || p->kw <= 0 || p->sh <= 0 || p->sw <= 0)
+		return npu_errf(op->e, "bad kernel or stride");
+	return 0;
+}
+
+/* max_pool2d_with_indices_backward, avg_pool2d_backward,
+ * _adaptive_avg_pool2d_backward: the output window sizes come from
+ * grad_output's shape, the windows from the forward's arguments. */
+int ref_pool_bwd(ref_op *op)
+{
+	const npu_reftensor *go, *x, *ix = NULL;
+	npu_reftensor *gi;
+	poolw p = { .incl = 1 };
+	int64_t planes;
+	int nd;
+
+	if (ref_tensor(op, 0, "grad_output", &go) < 0 ||
+	    ref_tensor(op, 1, "self", &x) < 0)
+		return -1;
+	nd = x->ndim;
+	if ((nd != 3 && nd != 4) || go->ndim != nd)
+		return npu_errf(op->e, "input and grad_output must be 3-d or 4-d");
+	p.h = x->shape[nd - 2];
+	p.w = x->shape[nd - 1];
+	p.oh = go->shape[nd - 2];
+	p.ow = go->shape[nd - 1];
+	planes = p.h && p.w ? npu_reftensor_numel(x) / (p.h * p.w) : 0;
+	if (planes * p.oh * p.ow != npu_reftensor_numel(go))
+		return npu_errf(op->e, "grad_output does not match the input's planes");
+	if (op->id == NPU_AOP_MAX_POOL2D_BWD) {
+		if (ref_tensor(op, 7, "indices", &ix) < 0)
+			return -1;
+		if (npu_reftensor_numel(ix) != npu_reftensor_numel(go))
+			return npu_errf(op->e, "indices do not match grad_output");
+	} else if (op->id == NPU_AOP_ADAPTIVE_AVG_POOL2D_BWD) {
+		p.adaptive = 1;
+	} else if (avg_bwd_params(op, &p) < 0) {
+		return -1;
+	}
+	if (ref_out(op, 0, go->dtype, nd, x->shape, &gi) < 0)
+		return -1;
+	for (int64_t pl = 0; pl < planes; pl++)
+		for (int64_t oy = 0; oy < p.oh; oy++)
+			for (int64_t ox = 0; ox < p.ow; ox++) {
+				int64_t at = (pl * p.oh + oy) * p.ow + ox, y0, y1, x0, x1;
+				double *dst = gi->data + pl * p.h * p.w, g = go->data[at], cnt;
+				if (ix) {
+					int64_t k = (int64_t)ix->data[at];
+					if (k < 0 || k >= p.h * p.w)
+						return npu_errf(op->e, "index %lld outside the plane",
+								(long long)k);
+					dst[k] += g;
+					continue;
+				}
+				cnt = avg_window(&p, oy, ox, &y0, &y1, &x0, &x1);
+				for (int64_t yy = y0; yy < y1; yy++)
+					for (int64_t xx = x0; xx < x1; xx++)
+						dst[yy * p.w + xx] += g / cnt;
+			}
+	return 0;
+}
+
+/* ---- resampling -------------------------------------------------- */
+
+/*
+ * upsample_*2d.vec: the output size is output_size, or floor(in * s)
+ * for scale_factors s.  The source index uses PyTorch's scale: in / out,
+ * or 1 / s when scale factors were given (so an output size rounded down
+ * does not change the sampling).  Nearest does this in float32, as
+ * PyTorch's nearest_idx() does (floorf(dst * scale)); bilinear in fp64.
+ */
+static int up_sizes(ref_op *op, const npu_reftensor *x, int sfi, int64_t *o,
+		    double *sc)
+{
+	const npu_gval *sf = ref_arg(op, sfi, "scale_factors");
+	int64_t v[2];
+	int n;
+
+	sc[0] = sc[1] = 0;  /* none given */
+	if (ref_ints(op, 1, "output_size", v, 2, &n) < 0)
+		return -1;
+	if (n == 2) {
+		o[0] = v[0];
+		o[1] = v[1];
+	} else if (sf && sf->kind == NPU_GV_LIST && sf->u.list.n == 2) {
+		for (int i = 0; i < 2; i++) {
+			if (ref_gval_num(op, &sf->u.list.v[i], &sc[i]) < 0)
+				return -1;
+			o[i] = (int64_t)floor((double)x->shape[2 + i] * sc[i]);
+		}
+	} else {
+		return npu_errf(op->e, "needs output_size [h, w] or two scale_factors");
+	}
+	if (o[0] <= 0 || o[1] <= 0)
+		return npu_errf(op->e, "empty output size");
+	return 0;
+}
+
+static int64_t nearest_src(int64_t dst, int64_t in, int64_t out, double s)
+{
+	float scale;
+	int64_t src;
+
+	if (out == in)
+		return dst;
+	if (out == 2 * in)
+		return dst >> 1;
+	scale = s > 0 ? (float)(1.0 / s) : (float)in / (float)out;
+	src = (int64_t)floorf((float)dst * scale);
+	return src < in - 1 ? src : in - 1;
+}
+
+/* Bilinear source position: index i0, the next index's offset (0 at the
+ * edge) and the weight lambda of the next one. */
+static void linear_src(int64_t dst, int64_t in, int64_t out, int align,
+		       double s, int64_t *i0, int64_t *step, double *lam)
+{
+	double scale, src;
+
+	if (align)
+		scale = out > 1 ? (double)(in - 1) / (double)(out - 1) : 0;
+	else
+		scale = s > 0 ? 1.0 / s : (double)in / (double)out;
+	src = align ? scale * (double)dst : scale * ((double)dst + 0.5) - 0.5;
+	if (!align && src < 0)
+		src = 0;
+	*i0 = (int64_t)src;
+	*step = *i0 < in - 1 ? 1 : 0;
+	*lam = src - (double)*i0;
+}
+
+int ref_upsample(ref_op *op)
+{
+	const npu_reftensor *x;
+	npu_reftensor *y;
+	int64_t o[2] = { 0, 0 }, shape[4], planes, h, w;
+	double sc[2];
+	int align = 0, bil = op->id == NPU_AOP_UPSAMPLE_BILINEAR2D;
+
+	if (ref_tensor(op, 0, "input", &x) < 0)
+		return -1;
+	if (x->ndim != 4)
+		return npu_errf(op->e, "input must be 4-d");
+	if (up_sizes(op, x, bil ? 3 : 2, o, sc) < 0 ||
+	    (bil && ref_bool(op, 2, "align_corners", 0, &align) < 0))
+		return -1;
+	h = x->shape[2];
+	w = x->shape[3];
+	memcpy(shape, x->shape, sizeof shape);
+	shape[2] = o[0];
+	shape[3] = o[1];
+	if (ref_out(op, 0, x->dtype, 4, shape, &y) < 0)
+		return -1;
+	planes = x->shape[0] * x->shape[1];
+	for (int64_t pl = 0; pl < planes; pl++)
+		for (int64_t oy = 0; oy < o[0]; oy++)
+			for (int64_t ox = 0; ox < o[1]; ox++) {
+				const double *src = x->data + pl * h * w;
+				double *d = &y->data[(pl * o[0] + oy) * o[1] + ox];
+				int64_t y0, x0, dy, dx;
+				double ly, lx;
+				if (!bil) {
+					*d = src[nearest_src(oy, h, o[0], sc[0]) * w +
+						 nearest_src(ox, w, o[1], sc[1])];
+					continue;
+				}
+				linear_src(oy, h, o[0], align, sc[0], &y0, &dy, &ly);
+				linear_src(ox, w, o[1], align, sc[1], &x0, &dx, &lx);
+				*d = (1 - ly) * ((1 - lx) * src[y0 * w + x0] +
+						 lx * src[y0 * w + x0 + dx]) +
+				     ly * ((1 - lx) * src[(y0 + dy) * w + x0] +
+					   lx * src[(y0 + dy) * w + x0 + dx]);
+			}
+	return 0;
+}
+
+/* PyTorch's reflect_coordinates: x mirrored into [lo2/2, hi2/2]. */
+static double gs_reflect(double x, int64_t lo2, int64_t hi2)
+{
+	double mn = (double)lo2 / 2, span = (double)(hi2 - lo2) / 2, extra, flips;
+
+	if (lo2 == hi2)
+		return 0;
+	x = fabs(x - mn);
+	extra = fmod(x, span);
+	flips = floor(x / span);
+	return fmod(flips, 2) == 0 ? extra + mn : span - extra + mn;
+}
+
+/* PyTorch's clip_coordinates, std::min(size - 1, std::max(x, 0)): NaN
+ * passes max and then loses to size - 1. */
+static double gs_clip(double x, int64_t size)
+{
+	x = x < 0 ? 0 : x;
+	return (double)(size - 1) < x || isnan(x) ? (double)(size - 1) : x;
+}
+
+/* grid_sampler_compute_source_index: a normalized coordinate to pixels,
+ * then padded; non-finite results become -100 (outside, as PyTorch's
+ * safe_downgrade_to_int_range). */
+static double gs_source(double c, int64_t size, int pad, int align)
+{
+	c = align ? (c + 1) / 2 * (double)(size - 1) : ((c + 1) * (double)size - 1) / 2;
+	if (pad == 1) {
+		c = gs_clip(c, size);
+	} else if (pad == 2) {
+		c = align ? gs_reflect(c, 0, 2 * (size - 1)) : gs_reflect(c, -1, 2 * size - 1);
+		c = gs_clip(c, size);
+	}
+	if (!isfinite(c) || c > INT32_MAX - 1 || c < INT32_MIN)
+		c = -100;
+	return c;
+}
+
+static double gs_at(const double *p, int64_t h, int64_t w, int64_t y, int64_t x)
+{
+	return y >= 0 && y < h && x >= 0 && x < w ? p[y * w + x] : 0;
+}
+
+int ref_gridsample(ref_op *op)
+{
+	const npu_reftensor *x, *g;
+	npu_reftensor *y;
+	int64_t mode, pad, shape[4], n, c, h, w, oh, ow;
+	int align;
+
+	if (ref_tensor(op, 0, "input", &x) < 0 || ref_tensor(op, 1, "grid", &g) < 0 ||
+	    ref_int(op, 2, "interpolation_mode", 0, &mode) < 0 ||
+	    ref_int(op, 3, "padding_mode", 0, &pad) < 0 ||
+	    ref_bool(op, 4, "align_corners", 0, &align) < 0)
+		return -1;
+	if (x->ndim != 4 || g->ndim != 4 || g->shape[0] != x->shape[0] || g->shape[3] != 2)
+		return npu_errf(op->e, "input must be [N, C, H, W] and grid [N, H', W', 2]");
+	if (mode != 0 && mode != 1)
+		return npu_errf(op->e, "interpolation mode %lld: only bilinear (0) and "
+				"nearest (1)", (long long)mode);
+	if (pad < 0 || pad > 2)
+		return npu_errf(op->e, "padding mode %lld (0 zeros, 1 border, 2 reflection)",
+				(long long)pad);
+	n = x->shape[0]; c = x->shape[1]; h = x->shape[2]; w = x->shape[3];
+	oh = g->shape[1]; ow = g->shape[2];
+	shape[0] = n; shape[1] = c; shape[2] = oh; shape[3] = ow;
+	if (ref_out(op, 0, x->dtype, 4, shape, &y) < 0)
+		return -1;
+	for (int64_t b = 0; b < n; b++)
+		for (int64_t i = 0; i < oh * ow; i++) {
+			const double *gp = g->data + (b * oh * ow + i) * 2;
+			double ix = gs_source(gp[0], w, (int)pad, align);
+			double iy = gs_source(gp[1], h, (int)pad, align);
+			double fx = floor(ix), fy = floor(iy), ex = ix - fx, ey = iy - fy;
+			int64_t x0 = (int64_t)fx, y0 = (int64_t)fy;
+			int64_t nx = (int64_t)nearbyint(ix), ny = (int64_t)nearbyint(iy);
+			for (int64_t ch = 0; ch < c; ch++) {
+				const double *p = x->data + (b * c + ch) * h * w;
+				double *d = &y->data[(b * c + ch) * oh * ow + i];
+				if (mode == 1) {
+					*d = gs_at(p, h, w, ny, nx);
+					continue;
+				}
+				*d = gs_at(p, h, w, y0, x0) * (1 - ex) * (1 - ey) +
+				     gs_at(p, h, w, y0, x0 + 1) * ex * (1 - ey) +
+				     gs_at(p, h, w, y0 + 1, x0) * (1 - ex) * ey +
+				     gs_at(p, h, w, y0 + 1, x0 + 1) * ex * ey;
+			}
+		}
+	return 0;
+}
+
+/* col2im (fold): column l = (ly, lx) of row (c, i, j) adds to pixel
+ * (ly*sh - ph + i*dh, lx*sw - pw + j*dw) of channel c. */
+int ref_col2im(ref_op *op)
+{
+	const npu_reftensor *x;
+	npu_reftensor *y;
+	int64_t oh, ow, kh, kw, dh, dw, ph, pw, sh, sw, lh, lw, n, c, shape[4];
+	int batched;
+
+	if (ref_tensor(op, 0, "self", &x) < 0 ||
+	    pair(op, 1, "output_size", 2, 1, &oh, &ow) < 0 ||
+	    pair(op, 2, "kernel_size", 2, 1, &kh, &kw) < 0 ||
+	    pair(op, 3, "dilation", 2, 1, &dh, &dw) < 0 ||
+	    pair(op, 4, "padding", 2, 0, &ph, &pw) < 0 ||
+	    pair(op, 5, "stride", 2, 1, &sh, &sw) < 0)
+		return -1;
+	batched = x->ndim == 3;
+	if ((x->ndim != 2 && !batched) || kh <= 0 || kw <= 0 || sh <= 0 || sw <= 0 ||
+	    dh <= 0 || dw <= 0)
+		return npu_errf(op->e, "input must be 2-d or 3-d; kernel, stride, "
+				"dilation positive");
+	n = batched ? x->shape[0] : 1;
+	c = x->shape[batched] / (kh * kw);
+	lh = (oh + 2 * ph - dh * (kh - 1) - 1) / sh + 1;
+	lw = (ow + 2 * pw - dw * (kw - 1) - 1) / sw + 1;
+	if (c * kh * kw != x->shape[batched] || lh * lw != x->shape[batched + 1])
+		return npu_errf(op->e, "input [%lld, %lld] does not fit the blocks",
+				(long long)x->shape[batched], (long long)x->shape[batched + 1]);
+	shape[0] = n; shape[1] = c; shape[2] = oh; shape[3] = ow;
+	if (ref_out(op, 0, x->dtype, batched ? 4 : 3, batched ? shape : shape + 1, &y) < 0)
+		return -1;
+	for (int64_t b = 0; b < n; b++)
+		for (int64_t r = 0; r < c * kh * kw; r++) {
+			int64_t ch = r / (kh * kw), i = r / kw % kh, j = r % kw;
+			for (int64_t l = 0; l < lh * lw; l++) {
+				int64_t yy = l / lw * sh - ph + i * dh, xx = l % lw * sw - pw + j * dw;
+				if (yy < 0 || yy >= oh || xx < 0 || xx >= ow)
+					continue;
+				y->data[((b * c + ch) * oh + yy) * ow + xx] +=
+					x->data[(b * c * kh * kw + r) * lh * lw + l];
+			}
+		}
+	return 0;
+}
+
+/* ---- normalization backward -------------------------------------- */
+
+/*
+ * One normalized group of m elements, x at stride 1 from xp, each
+ * element's weight from wt (a channel of cw elements, or per element when
+ * cw == 0): dx = rstd * (g - mean(g) - xhat * mean(g * xhat)) with
+ * g = dy * w, xhat = (x - mean) * rstd.
+ */
+static void norm_group_bwd(const double *dy, const double *xp, int64_t m,
+			   double mean, double rstd, const double *wt, int64_t cw,
+			   double *dx)
+{
+	double sg = 0, sgx = 0;
+
+	for (int64_t i = 0; i < m; i++) {
+		double g = dy[i] * (wt ? wt[cw ? i / cw : i] : 1);
+		sg += g;
+		sgx += g * (xp[i] - mean) * rstd;
+	}
+	for (int64_t i = 0; i < m; i++) {
+		double g = dy[i] * (wt ? wt[cw ? i / cw : i] : 1);
+		double xh = (xp[i] - mean) * rstd;
+		dx[i] = rstd * (g - sg / (double)m - xh * sgx / (double)m);
+	}
+}
+
+/* native_layer_norm_backward and native_group_norm_backward. */
+int ref_norm_bwd(ref_op *op)
+{
+	const npu_reftensor *dy, *x, *mean, *rstd, *w;
+	npu_reftensor *dx = NULL, *dw = NULL, *db = NULL;
+	int64_t mask[3] = { 1, 1, 1 }, ns[NPU_MAX_DIMS], rows, m, cw, C, HW, G;
+	int ln = op->id == NPU_AOP_LAYER_NORM_BWD, nn, nm;
+
+	if (ref_tensor(op, 0, "grad_out", &dy) < 0 || ref_tensor(op, 1, "input", &x) < 0)
+		return -1;
+	if (ln) {
+		if (ref_ints(op, 2, "normalized_shape", ns, NPU_MAX_DIMS, &nn) < 0 ||
+		    ref_tensor(op, 3, "mean", &mean) < 0 || ref_tensor(op, 4, "rstd", &rstd) < 0 ||
+		    ref_ints(op, 7, "output_mask", mask, 3, &nm) < 0)
+			return -1;
+		w = ref_opt_tensor(op, 5, "weight");
+		m = 1;
+		for (int i = 0; i < nn; i++)
+			m *= ns[i];
+		if (nn > x->ndim || !m)
+			return npu_errf(op->e, "normalized_shape does not fit the input");
+		rows = npu_reftensor_numel(x) / m;
+		C = m;
+		cw = 0;
+		HW = 1;
+		G = 1;
+	} else {
+		int64_t N;
+		if (ref_tensor(op, 2, "mean", &mean) < 0 || ref_tensor(op, 3, "rstd", &rstd) < 0 ||
+		    ref_int(op, 5, "N", 0, &N) < 0 || ref_int(op, 6, "C", 0, &C) < 0 ||
+		    ref_int(op, 7, "HxW", 0, &HW) < 0 || ref_int(op, 8, "group", 1, &G) < 0 ||
+		    ref_ints(op, 9, "output_mask", mask, 3, &nm) < 0)
+			return -1;
+		w = ref_opt_tensor(op, 4, "weight");
+		if (G <= 0 || C % G || N * C * HW != npu_reftensor_numel(x))
+			return npu_errf(op->e, "sizes do not match the input and the groups");
+		rows = N * G;
+		m = C / G * HW;
+		cw = HW;
+	}
+	if (npu_reftensor_numel(dy) != npu_reftensor_numel(x) ||
+	    npu_reftensor_numel(mean) != rows || npu_reftensor_numel(rstd) != rows ||
+	    (w && npu_reftensor_numel(w) != C))
+		return npu_errf(op->e, "grad_out, mean, rstd or weight has the wrong size");
+	if ((mask[0] && ref_out(op, 0, x->dtype, x->ndim, x->shape, &dx) < 0) ||
+	    (mask[1] && ref_out(op, 1, x->dtype, ln ? nn : 1, ln ? ns : &C, &dw) < 0) ||
+	    (mask[2] && ref_out(op, 2, x->dtype, ln ? nn : 1, ln ? ns : &C, &db) < 0))
+		return -1;
+	op->nout = 3;
+	for (int64_t r = 0; r < rows; r++) {
+		/* layer norm: row r, weight per element; group norm: group
+		 * r % G of image r / G, weight per channel of HW elements */
+		int64_t base = r * m, c0 = ln ? 0 : r % G * (C / G);
+		const double *wt = w ? w->data + c0 : NULL;
+		double mu = mean->data[r], rs = rstd->data[r];
+		if (dx)
+			norm_group_bwd(dy->data + base, x->data + base, m, mu, rs, wt, cw,
+				       dx->data + base);
+		for (int64_t i = 0; i < m; i++) {
+			int64_t ch = c0 + (cw ? i / cw : i);
+			if (dw)
+				dw->data[ch] += dy->data[base + i] * (x->data[base + i] - mu) * rs;
+			if (db)
+				db->data[ch] += dy->data[base + i];
+		}
+	}
+	return 0;
+}
+
+/* ---- distances --------------------------------------------------- */
+
+/* The p-norm of the difference of two rows of m elements: p = 0 counts
+ * the nonzero differences, p = inf takes the largest. */
+static double pdist_row(const double *a, const double *b, int64_t m, double p)
+{
+	double s = 0;
+
+	for (int64_t k = 0; k < m; k++) {
+		double d = fabs(a[k] - b[k]);
+		if (p == 0)
+			s += d != 0;
+		else if (isinf(p))
+			s = d > s || isnan(d) ? d : s;
+		else
+			s += p == 1 ? d : p == 2 ? d * d : pow(d, p);
+	}
+	if (p == 0 || p == 1 || isinf(p))
+		return s;
+	return p == 2 ? sqrt(s) : pow(s, 1 / p);
+}
+
+static int pdist(ref_op *op)
+{
+	const npu_reftensor *x;
+	npu_reftensor *y;
+	int64_t n, m, k = 0, len;
+	double p;
+
+	if (ref_tensor(op, 0, "self", &x) < 0 || ref_double(op, 1, "p", 2, &p) < 0)
+		return -1;
+	if (x->ndim != 2 || p < 0)
+		return npu_errf(op->e, "input must be 2-d and p >= 0");
+	n = x->shape[0];
+	m = x->shape[1];
+	len = n > 1 ? n * (n - 1) / 2 : 0;
+	if (ref_out(op, 0, x->dtype, 1, &len, &y) < 0)
+		return -1;
+	for (int64_t i = 0; i < n; i++)
+		for (int64_t j = i + 1; j < n; j++)
+			y->data[k++] = pdist_row(x->data + i * m, x->data + j * m, m, p);
+	return 0;
+}
+
+/* _cdist_forward (compute_mode only picks PyTorch's algorithm) and
+ * _pdist_forward. */
+int ref_cdist(ref_op *op)
+{
+	const npu_reftensor *a, *b;
+	npu_reftensor *y;
+	int64_t shape[NPU_MAX_DIMS], bs[NPU_MAX_DIMS], pr, r, m, nb;
+	int nd;
+	double p;
+	ref_iter it;
+
+	if (op->id == NPU_AOP_PDIST)
+		return pdist(op);
+	if (ref_tensor(op, 0, "x1", &a) < 0 || ref_tensor(op, 1, "x2", &b) < 0 ||
+	    ref_double(op, 2, "p", 2, &p) < 0)
+		return -1;
+	if (a->ndim < 2 || b->ndim < 2 || a->shape[a->ndim - 1] != b->shape[b->ndim - 1] ||
+	    p < 0)
+		return npu_errf(op->e, "x1 [..., P, M] and x2 [..., R, M] need the same M, "
+				"p >= 0");
+	pr = a->shape[a->ndim - 2];
+	r = b->shape[b->ndim - 2];
+	m = a->shape[a->ndim - 1];
+	if (ref_bshape(op, a->ndim - 2, a->shape, b->ndim - 2, b->shape, &nd, shape) < 0)
+		return -1;
+	shape[nd] = pr;
+	shape[nd + 1] = r;
+	if (ref_out(op, 0, a->dtype, nd + 2, shape, &y) < 0)
+		return -1;
+	/* batch strides in units of whole [P, M] / [R, M] matrices */
+	ref_iter_init(&it, nd, shape, 2);
+	{
+		npu_reftensor ta = *a, tb = *b;
+		ta.ndim = a->ndim - 2;
+		tb.ndim = b->ndim - 2;
+		ref_bstrides(&ta, nd, shape, it.st[0]);
+		ref_bstrides(&tb, nd, shape, it.st[1]);
+	}
+	memcpy(bs, shape, sizeof bs);
+	nb = 1;
+	for (int i = 0; i < nd; i++)
+		nb *= bs[i];
+	for (int64_t bi = 0; bi < nb; bi++, ref_iter_next(&it))
+		for (int64_t i = 0; i < pr; i++)
+			for (int64_t j = 0; j < r; j++)
+				y->data[(bi * pr + i) * r + j] =
+					pdist_row(a->data + (it.off[0] * pr + i) * m,
+						  b->data + (it.off[1] * r + j) * m, m, p);
 	return 0;
 }
