@@ -1840,3 +1840,165 @@ int ref_cdist(ref_op *op)
 						  b->data + (it.off[1] * r + j) * m, m, p);
 	return 0;
 }
+
+/* ---- 3-d pooling ------------------------------------------------- */
+
+/* Per spatial dim of a 3-d pool: sizes, kernel, stride, padding,
+ * dilation. */
+typedef struct pool3 {
+	int64_t in[3], out[3], k[3], s[3], p[3], dl[3], div_override;
+	int incl, ceil_mode;
+} pool3;
+
+/* A 3-int argument: one int stands for all three, absent gives def. */
+static int triple(ref_op *op, int i, const char *name, int64_t def, int64_t *v)
+{
+	int n;
+
+	if (ref_ints(op, i, name, v, 3, &n) < 0)
+		return -1;
+	if (n == 0)
+		v[0] = v[1] = v[2] = def;
+	else if (n == 1)
+		v[1] = v[2] = v[0];
+	else if (n != 3)
+		return npu_errf(op->e, "%s needs 1 or 3 values", name);
+	return 0;
+}
+
+static int pool3_params(ref_op *op, pool3 *q)
+{
+	int mx = op->id == NPU_AOP_MAX_POOL3D;
+
+	q->incl = 1;
+	if (op->id == NPU_AOP_ADAPTIVE_AVG_POOL3D) {
+		if (triple(op, 1, "output_size", 1, q->out) < 0)
+			return -1;
+		for (int i = 0; i < 3; i++)
+			if (q->out[i] <= 0)
+				return npu_errf(op->e, "empty pooling output");
+		return 0;
+	}
+	if (triple(op, 1, "kernel_size", 1, q->k) < 0 || triple(op, 2, "stride", 0, q->s) < 0 ||
+	    triple(op, 3, "padding", 0, q->p) < 0 ||
+	    (mx ? triple(op, 4, "dilation", 1, q->dl) < 0 ||
+		  ref_bool(op, 5, "ceil_mode", 0, &q->ceil_mode) < 0
+		: ref_bool(op, 4, "ceil_mode", 0, &q->ceil_mode) < 0 ||
+		  ref_bool(op, 5, "count_include_pad", 1, &q->incl) < 0 ||
+		  ref_int(op, 6, "divisor_override", 0, &q->div_override) < 0))
+		return -1;
+	for (int i = 0; i < 3; i++) {
+		if (!mx)
+			q->dl[i] = 1;
+		if (!q->s[i])  /* stride=[] means the kernel size */
+			q->s[i] = q->k[i];
+		if (q->k[i] <= 0 || q->s[i] <= 0 || q->p[i] < 0 || q->dl[i] <= 0 ||
+		    2 * q->p[i] > q->k[i])
+			return npu_errf(op->e, "bad kernel, stride, padding or dilation");
+		q->out[i] = pool_len(q->in[i], q->k[i], q->s[i], q->p[i], q->dl[i],
+				     q->ceil_mode);
+		if (q->out[i] <= 0)
+			return npu_errf(op->e, "empty pooling output");
+	}
+	return 0;
+}
+
+/* The max of window o (index in *at) of one volume; the first maximum
+ * wins and a NaN, once found, stays. */
+static double max3(const pool3 *q, const double *v, const int64_t *o, int64_t *at)
+{
+	double acc = -INFINITY;
+
+	*at = -1;
+	for (int64_t a = 0; a < q->k[0]; a++)
+		for (int64_t b = 0; b < q->k[1]; b++)
+			for (int64_t c = 0; c < q->k[2]; c++) {
+				int64_t z = o[0] * q->s[0] - q->p[0] + a * q->dl[0];
+				int64_t y = o[1] * q->s[1] - q->p[1] + b * q->dl[1];
+				int64_t x = o[2] * q->s[2] - q->p[2] + c * q->dl[2];
+				int64_t i = (z * q->in[1] + y) * q->in[2] + x;
+				if (z < 0 || z >= q->in[0] || y < 0 || y >= q->in[1] ||
+				    x < 0 || x >= q->in[2] || (*at >= 0 && isnan(acc)))
+					continue;
+				if (*at < 0 || v[i] > acc || isnan(v[i])) {
+					acc = v[i];
+					*at = i;
+				}
+			}
+	return acc;
+}
+
+/* The average of window o of one volume, divided as ref_pool divides. */
+static double avg3(const pool3 *q, const double *v, const int64_t *o, int adaptive)
+{
+	int64_t lo[3], hi[3];
+	double span = 1, clipped = 1, sum = 0;
+
+	for (int i = 0; i < 3; i++) {
+		if (adaptive) {
+			lo[i] = o[i] * q->in[i] / q->out[i];
+			hi[i] = ((o[i] + 1) * q->in[i] + q->out[i] - 1) / q->out[i];
+		} else {
+			lo[i] = o[i] * q->s[i] - q->p[i];
+			hi[i] = lo[i] + q->k[i] < q->in[i] + q->p[i] ? lo[i] + q->k[i]
+								  : q->in[i] + q->p[i];
+		}
+		span *= (double)(hi[i] - lo[i]);
+		lo[i] = lo[i] < 0 ? 0 : lo[i];
+		hi[i] = hi[i] > q->in[i] ? q->in[i] : hi[i];
+		clipped *= (double)(hi[i] - lo[i]);
+	}
+	for (int64_t z = lo[0]; z < hi[0]; z++)
+		for (int64_t y = lo[1]; y < hi[1]; y++)
+			for (int64_t x = lo[2]; x < hi[2]; x++)
+				sum += v[(z * q->in[1] + y) * q->in[2] + x];
+	if (q->div_override)
+		return sum / (double)q->div_override;
+	return sum / (adaptive || q->incl ? span : clipped);
+}
+
+/* max_pool3d_with_indices, avg_pool3d, _adaptive_avg_pool3d over the last
+ * three dims of a 4-d or 5-d input. */
+int ref_pool3d(ref_op *op)
+{
+	const npu_reftensor *x;
+	npu_reftensor *y, *yi = NULL;
+	int64_t shape[5], vols, vin, vout, o[3];
+	pool3 q = { .incl = 1 };
+	int nd, mx = op->id == NPU_AOP_MAX_POOL3D;
+
+	if (ref_tensor(op, 0, "self", &x) < 0)
+		return -1;
+	nd = x->ndim;
+	if (nd != 4 && nd != 5)
+		return npu_errf(op->e, "input must be 4-d or 5-d");
+	for (int i = 0; i < 3; i++)
+		q.in[i] = x->shape[nd - 3 + i];
+	if (pool3_params(op, &q) < 0)
+		return -1;
+	memcpy(shape, x->shape, (size_t)nd * sizeof *shape);
+	for (int i = 0; i < 3; i++)
+		shape[nd - 3 + i] = q.out[i];
+	if (ref_out(op, 0, x->dtype, nd, shape, &y) < 0 ||
+	    (mx && ref_out(op, 1, NPU_DT_I64, nd, shape, &yi) < 0))
+		return -1;
+	vin = q.in[0] * q.in[1] * q.in[2];
+	vout = q.out[0] * q.out[1] * q.out[2];
+	vols = vin ? npu_reftensor_numel(x) / vin : 0;
+	for (int64_t v = 0; v < vols; v++)
+		for (int64_t j = 0; j < vout; j++) {
+			const double *src = x->data + v * vin;
+			int64_t at;
+			o[0] = j / (q.out[1] * q.out[2]);
+			o[1] = j / q.out[2] % q.out[1];
+			o[2] = j % q.out[2];
+			if (!mx) {
+				y->data[v * vout + j] = avg3(&q, src, o,
+							     op->id == NPU_AOP_ADAPTIVE_AVG_POOL3D);
+				continue;
+			}
+			y->data[v * vout + j] = max3(&q, src, o, &at);
+			yi->data[v * vout + j] = (double)at;
+		}
+	return 0;
+}
