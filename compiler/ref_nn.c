@@ -1677,66 +1677,91 @@ static void norm_group_bwd(const double *dy, const double *xp, int64_t m,
 	}
 }
 
+/* What the two norm backwards share: the saved statistics, the weight
+ * and which gradients to build; the input seen as rows of m elements,
+ * weight index i / cw within a row (cw == 0: per element), C weights. */
+typedef struct normb {
+	const npu_reftensor *mean, *rstd, *w;
+	int64_t mask[3], ns[NPU_MAX_DIMS], rows, m, cw, C, G;
+	int nn;
+} normb;
+
+/* native_layer_norm_backward(grad_out, input, normalized_shape, mean,
+ * rstd, weight, bias, output_mask). */
+static int ln_bwd_args(ref_op *op, const npu_reftensor *x, normb *q)
+{
+	int nm;
+
+	if (ref_ints(op, 2, "normalized_shape", q->ns, NPU_MAX_DIMS, &q->nn) < 0 ||
+	    ref_tensor(op, 3, "mean", &q->mean) < 0 || ref_tensor(op, 4, "rstd", &q->rstd) < 0 ||
+	    ref_ints(op, 7, "output_mask", q->mask, 3, &nm) < 0)
+		return -1;
+	q->w = ref_opt_tensor(op, 5, "weight");
+	q->m = 1;
+	for (int i = 0; i < q->nn; i++)
+		q->m *= q->ns[i];
+	if (q->nn > x->ndim || !q->m)
+		return npu_errf(op->e, "normalized_shape does not fit the input");
+	q->rows = npu_reftensor_numel(x) / q->m;
+	q->C = q->m;
+	q->cw = 0;
+	q->G = 1;
+	return 0;
+}
+
+/* native_group_norm_backward(grad_out, input, mean, rstd, weight, N, C,
+ * HxW, group, output_mask): rows are the (image, group) pairs. */
+static int gn_bwd_args(ref_op *op, const npu_reftensor *x, normb *q)
+{
+	int64_t N, HW;
+	int nm;
+
+	if (ref_tensor(op, 2, "mean", &q->mean) < 0 || ref_tensor(op, 3, "rstd", &q->rstd) < 0 ||
+	    ref_int(op, 5, "N", 0, &N) < 0 || ref_int(op, 6, "C", 0, &q->C) < 0 ||
+	    ref_int(op, 7, "HxW", 0, &HW) < 0 || ref_int(op, 8, "group", 1, &q->G) < 0 ||
+	    ref_ints(op, 9, "output_mask", q->mask, 3, &nm) < 0)
+		return -1;
+	q->w = ref_opt_tensor(op, 4, "weight");
+	if (q->G <= 0 || q->C % q->G || N * q->C * HW != npu_reftensor_numel(x))
+		return npu_errf(op->e, "sizes do not match the input and the groups");
+	q->rows = N * q->G;
+	q->m = q->C / q->G * HW;
+	q->cw = HW;
+	q->ns[0] = q->C;
+	q->nn = 1;
+	return 0;
+}
+
 /* native_layer_norm_backward and native_group_norm_backward. */
 int ref_norm_bwd(ref_op *op)
 {
-	const npu_reftensor *dy, *x, *mean, *rstd, *w;
+	const npu_reftensor *dy, *x;
 	npu_reftensor *dx = NULL, *dw = NULL, *db = NULL;
-	int64_t mask[3] = { 1, 1, 1 }, ns[NPU_MAX_DIMS], rows, m, cw, C, HW, G;
-	int ln = op->id == NPU_AOP_LAYER_NORM_BWD, nn, nm;
+	normb q = { .mask = { 1, 1, 1 } };
+	int ln = op->id == NPU_AOP_LAYER_NORM_BWD;
 
-	if (ref_tensor(op, 0, "grad_out", &dy) < 0 || ref_tensor(op, 1, "input", &x) < 0)
+	if (ref_tensor(op, 0, "grad_out", &dy) < 0 || ref_tensor(op, 1, "input", &x) < 0 ||
+	    (ln ? ln_bwd_args(op, x, &q) : gn_bwd_args(op, x, &q)) < 0)
 		return -1;
-	if (ln) {
-		if (ref_ints(op, 2, "normalized_shape", ns, NPU_MAX_DIMS, &nn) < 0 ||
-		    ref_tensor(op, 3, "mean", &mean) < 0 || ref_tensor(op, 4, "rstd", &rstd) < 0 ||
-		    ref_ints(op, 7, "output_mask", mask, 3, &nm) < 0)
-			return -1;
-		w = ref_opt_tensor(op, 5, "weight");
-		m = 1;
-		for (int i = 0; i < nn; i++)
-			m *= ns[i];
-		if (nn > x->ndim || !m)
-			return npu_errf(op->e, "normalized_shape does not fit the input");
-		rows = npu_reftensor_numel(x) / m;
-		C = m;
-		cw = 0;
-		HW = 1;
-		G = 1;
-	} else {
-		int64_t N;
-		if (ref_tensor(op, 2, "mean", &mean) < 0 || ref_tensor(op, 3, "rstd", &rstd) < 0 ||
-		    ref_int(op, 5, "N", 0, &N) < 0 || ref_int(op, 6, "C", 0, &C) < 0 ||
-		    ref_int(op, 7, "HxW", 0, &HW) < 0 || ref_int(op, 8, "group", 1, &G) < 0 ||
-		    ref_ints(op, 9, "output_mask", mask, 3, &nm) < 0)
-			return -1;
-		w = ref_opt_tensor(op, 4, "weight");
-		if (G <= 0 || C % G || N * C * HW != npu_reftensor_numel(x))
-			return npu_errf(op->e, "sizes do not match the input and the groups");
-		rows = N * G;
-		m = C / G * HW;
-		cw = HW;
-	}
 	if (npu_reftensor_numel(dy) != npu_reftensor_numel(x) ||
-	    npu_reftensor_numel(mean) != rows || npu_reftensor_numel(rstd) != rows ||
-	    (w && npu_reftensor_numel(w) != C))
+	    npu_reftensor_numel(q.mean) != q.rows || npu_reftensor_numel(q.rstd) != q.rows ||
+	    (q.w && npu_reftensor_numel(q.w) != q.C))
 		return npu_errf(op->e, "grad_out, mean, rstd or weight has the wrong size");
-	if ((mask[0] && ref_out(op, 0, x->dtype, x->ndim, x->shape, &dx) < 0) ||
-	    (mask[1] && ref_out(op, 1, x->dtype, ln ? nn : 1, ln ? ns : &C, &dw) < 0) ||
-	    (mask[2] && ref_out(op, 2, x->dtype, ln ? nn : 1, ln ? ns : &C, &db) < 0))
+	if ((q.mask[0] && ref_out(op, 0, x->dtype, x->ndim, x->shape, &dx) < 0) ||
+	    (q.mask[1] && ref_out(op, 1, x->dtype, q.nn, q.ns, &dw) < 0) ||
+	    (q.mask[2] && ref_out(op, 2, x->dtype, q.nn, q.ns, &db) < 0))
 		return -1;
 	op->nout = 3;
-	for (int64_t r = 0; r < rows; r++) {
+	for (int64_t r = 0; r < q.rows; r++) {
 		/* layer norm: row r, weight per element; group norm: group
-		 * r % G of image r / G, weight per channel of HW elements */
-		int64_t base = r * m, c0 = ln ? 0 : r % G * (C / G);
-		const double *wt = w ? w->data + c0 : NULL;
-		double mu = mean->data[r], rs = rstd->data[r];
+		 * r % G of image r / G, weight per channel of HxW elements */
+		int64_t base = r * q.m, c0 = ln ? 0 : r % q.G * (q.C / q.G);
+		double mu = q.mean->data[r], rs = q.rstd->data[r];
 		if (dx)
-			norm_group_bwd(dy->data + base, x->data + base, m, mu, rs, wt, cw,
-				       dx->data + base);
-		for (int64_t i = 0; i < m; i++) {
-			int64_t ch = c0 + (cw ? i / cw : i);
+			norm_group_bwd(dy->data + base, x->data + base, q.m, mu, rs,
+				       q.w ? q.w->data + c0 : NULL, q.cw, dx->data + base);
+		for (int64_t i = 0; i < q.m; i++) {
+			int64_t ch = c0 + (q.cw ? i / q.cw : i);
 			if (dw)
 				dw->data[ch] += dy->data[base + i] * (x->data[base + i] - mu) * rs;
 			if (db)

@@ -117,6 +117,64 @@ int ref_reshape(ref_op *op)
 
 /* ---- strided views ----------------------------------------------- */
 
+/* diagonal(offset, dim1, dim2) as a view of x (contiguous strides st):
+ * the other dims in order, then the diagonal, stride st[d1] + st[d2],
+ * starting at column offset (row -offset below the main diagonal). */
+static int diag_view(ref_op *op, const npu_reftensor *x, const int64_t *st,
+		     int64_t *shape, int64_t *ost, int *nd, int64_t *off)
+{
+	int64_t k, a, b, len;
+	int d, d2;
+
+	if (ref_int(op, 1, "offset", 0, &k) < 0 || ref_int(op, 2, "dim1", 0, &a) < 0 ||
+	    ref_int(op, 3, "dim2", 1, &b) < 0 || ref_dim(op, a, x->ndim, &d) < 0 ||
+	    ref_dim(op, b, x->ndim, &d2) < 0)
+		return -1;
+	if (x->ndim < 2 || d == d2)
+		return npu_errf(op->e, "diagonal needs two different dims");
+	if (k >= 0)
+		len = x->shape[d] < x->shape[d2] - k ? x->shape[d] : x->shape[d2] - k;
+	else
+		len = x->shape[d] + k < x->shape[d2] ? x->shape[d] + k : x->shape[d2];
+	len = len > 0 ? len : 0;
+	*off = len ? (k >= 0 ? k * st[d2] : -k * st[d]) : 0;
+	*nd = 0;
+	for (int i = 0; i < x->ndim; i++)
+		if (i != d && i != d2) {
+			shape[*nd] = x->shape[i];
+			ost[(*nd)++] = st[i];
+		}
+	shape[*nd] = len;
+	ost[(*nd)++] = st[d] + st[d2];
+	return 0;
+}
+
+/* flip(dims) as a view of x: each flipped dim read with a negative
+ * stride from its last element. */
+static int flip_view(ref_op *op, const npu_reftensor *x, const int64_t *st,
+		     int64_t *shape, int64_t *ost, int *nd, int64_t *off)
+{
+	int64_t v[NPU_MAX_DIMS];
+	int n, d, seen[NPU_MAX_DIMS] = { 0 };
+
+	if (ref_ints(op, 1, "dims", v, NPU_MAX_DIMS, &n) < 0)
+		return -1;
+	*nd = x->ndim;
+	memcpy(shape, x->shape, (size_t)x->ndim * sizeof *shape);
+	memcpy(ost, st, (size_t)x->ndim * sizeof *st);
+	for (int i = 0; i < n; i++) {
+		if (ref_dim(op, v[i], x->ndim, &d) < 0)
+			return -1;
+		if (seen[d]++)
+			return npu_errf(op->e, "repeated dim in flip");
+		if (!x->ndim || !shape[d])
+			continue;
+		*off += (shape[d] - 1) * st[d];
+		ost[d] = -st[d];
+	}
+	return 0;
+}
+
 int ref_strided(ref_op *op)
 {
 	const npu_reftensor *x;
@@ -219,44 +277,13 @@ int ref_strided(ref_op *op)
 					(long long)(off + last), (long long)numel);
 		break;
 	}
-	case NPU_AOP_DIAGONAL: {
-		int64_t len;
-		if (ref_int(op, 1, "offset", 0, &a) < 0 ||
-		    ref_int(op, 2, "dim1", 0, &b) < 0 || ref_int(op, 3, "dim2", 1, &step) < 0 ||
-		    ref_dim(op, b, x->ndim, &d) < 0 || ref_dim(op, step, x->ndim, &d2) < 0)
+	case NPU_AOP_DIAGONAL:
+		if (diag_view(op, x, st, shape, ost, &nd, &off) < 0)
 			return -1;
-		if (x->ndim < 2 || d == d2)
-			return npu_errf(op->e, "diagonal needs two different dims");
-		len = a >= 0 ? x->shape[d] < x->shape[d2] - a ? x->shape[d] : x->shape[d2] - a
-			     : x->shape[d] + a < x->shape[d2] ? x->shape[d] + a : x->shape[d2];
-		len = len > 0 ? len : 0;
-		off = len ? (a >= 0 ? a * st[d2] : -a * st[d]) : 0;
-		for (int i = 0; i < x->ndim; i++)
-			if (i != d && i != d2) {
-				shape[nd] = x->shape[i];
-				ost[nd++] = st[i];
-			}
-		shape[nd] = len;
-		ost[nd++] = st[d] + st[d2];
 		break;
-	}
 	case NPU_AOP_FLIP:
-		/* a negative stride from the last element of each flipped dim */
-		if (ref_ints(op, 1, "dims", v, NPU_MAX_DIMS, &n) < 0)
+		if (flip_view(op, x, st, shape, ost, &nd, &off) < 0)
 			return -1;
-		nd = x->ndim;
-		memcpy(shape, x->shape, (size_t)nd * sizeof *shape);
-		memcpy(ost, st, (size_t)nd * sizeof *st);
-		for (int i = 0; i < n; i++) {
-			if (ref_dim(op, v[i], x->ndim, &d) < 0)
-				return -1;
-			if (seen[d]++)
-				return npu_errf(op->e, "repeated dim in flip");
-			if (!nd || !shape[d])
-				continue;
-			off += (shape[d] - 1) * st[d];
-			ost[d] = -st[d];
-		}
 		break;
 	default: /* slice */
 		if (ref_int(op, 1, "dim", 0, &a) < 0 || ref_dim(op, a, x->ndim, &d) < 0 ||
@@ -1222,6 +1249,37 @@ static void bag_range(const npu_reftensor *off, int64_t b, int64_t nbags,
 	*e = *e < *s ? *s : *e > nidx ? nidx : *e;
 }
 
+/* Reduces the weight rows of indices [s, e) into row (dim values): sum
+ * (weighted by psw), mean, or max with the row of each maximum in mi.
+ * Returns the number of rows used (padding_idx skipped), -1 on error. */
+static int64_t bag_reduce(ref_op *op, const npu_reftensor *w, const npu_reftensor *ix,
+			  const npu_reftensor *psw, int64_t pad, int mode, int64_t s,
+			  int64_t e, double *row, double *mi)
+{
+	int64_t cnt = 0, dim = w->shape[1];
+
+	for (int64_t i = s; i < e; i++) {
+		int64_t r = (int64_t)ix->data[i];
+		if (r < 0 || r >= w->shape[0])
+			return npu_errf(op->e, "index %lld out of range", (long long)r);
+		if (r == pad)
+			continue;
+		for (int64_t j = 0; j < dim; j++) {
+			double v = w->data[r * dim + j] * (psw ? psw->data[i] : 1);
+			if (mode != 2)
+				row[j] += v;
+			else if (!cnt || v > row[j] || isnan(v)) {
+				row[j] = v;
+				mi[j] = (double)r;
+			}
+		}
+		cnt++;
+	}
+	for (int64_t j = 0; mode == 1 && cnt && j < dim; j++)
+		row[j] /= (double)cnt;
+	return cnt;
+}
+
 /*
  * _embedding_bag, modes 0 sum (times per_sample_weights if given), 1
  * mean, 2 max; rows equal to padding_idx are skipped; an empty bag is 0.
@@ -1261,32 +1319,13 @@ int ref_embed_bag(ref_op *op)
 	    ref_out(op, 3, NPU_DT_I64, mode == 2 ? 2 : 1, shape, &mi) < 0)
 		return -1;
 	for (int64_t b = 0; b < nbags; b++) {
-		int64_t s, e, cnt = 0;
-		double *row = y->data + b * dim;
+		int64_t s, e, cnt;
 		bag_range(off, b, nbags, last, nidx, &s, &e);
-		for (int64_t i = s; i < e; i++) {
-			int64_t r = (int64_t)ix->data[i];
-			if (no2b)
-				o2b->data[i] = (double)b;
-			if (r < 0 || r >= w->shape[0])
-				return npu_errf(op->e, "index %lld out of range", (long long)r);
-			if (r == pad)
-				continue;
-			for (int64_t j = 0; j < dim; j++) {
-				double v = w->data[r * dim + j] * (psw ? psw->data[i] : 1);
-				if (mode == 2 && cnt && !(v > row[j] || isnan(v)))
-					continue;
-				if (mode == 2) {
-					row[j] = v;
-					mi->data[b * dim + j] = (double)r;
-				} else {
-					row[j] += v;
-				}
-			}
-			cnt++;
-		}
-		for (int64_t j = 0; mode == 1 && cnt && j < dim; j++)
-			row[j] /= (double)cnt;
+		if ((cnt = bag_reduce(op, w, ix, psw, pad, (int)mode, s, e, y->data + b * dim,
+				      mi->data + (mode == 2 ? b * dim : 0))) < 0)
+			return -1;
+		for (int64_t i = s; no2b && i < e; i++)
+			o2b->data[i] = (double)b;
 		bsz->data[b] = mode ? (double)cnt : 0;
 		if (mode != 2)
 			mi->data[b] = bsz->data[b];
