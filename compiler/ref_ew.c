@@ -331,11 +331,9 @@ int ref_binary(ref_op *op)
 	    ref_bshape(op, a->ndim, a->shape, b->ndim, b->shape, &nd, shape) < 0)
 		goto out;
 	dt = promote_operands(a, wa, b, wb);
-	if (f == b_band || f == b_bor || f == b_bxor) {
-		if (ref_is_float(dt)) {
-			npu_errf(op->e, "bitwise ops take integer or bool operands");
-			goto out;
-		}
+	if ((f == b_band || f == b_bor || f == b_bxor) && ref_is_float(dt)) {
+		npu_errf(op->e, "bitwise ops take integer or bool operands");
+		goto out;
 	}
 	if (kind == 1)
 		dt = NPU_DT_BOOL;

@@ -1284,7 +1284,7 @@ static int64_t bag_reduce(ref_op *op, const npu_reftensor *w, const npu_reftenso
  * _embedding_bag, modes 0 sum (times per_sample_weights if given), 1
  * mean, 2 max; rows equal to padding_idx are skipped; an empty bag is 0.
  * The auxiliary results follow PyTorch's CPU kernel: offset2bag is the
- * bag of each index ([0], unused, for float sums without padding_idx),
+ * bag of each index ([0], unused, for fp32/fp16 sums without padding_idx),
  * bag_size the bag's count of non-padding indices (zeros for sum),
  * max_indices [B, D] the row each maximum came from (0 for an empty bag)
  * in max mode, else bag_size again.
@@ -1312,7 +1312,10 @@ int ref_embed_bag(ref_op *op)
 	dim = w->shape[1];
 	shape[0] = nbags;
 	shape[1] = dim;
-	no2b = mode == 0 && pad < 0 && ref_is_float(w->dtype) && w->dtype != NPU_DT_F64 ? 0 : nidx;
+	/* PyTorch's fast path (fp32 and fp16 sums without padding_idx)
+	 * leaves offset2bag empty */
+	no2b = mode == 0 && pad < 0 && (w->dtype == NPU_DT_F32 || w->dtype == NPU_DT_F16)
+	       ? 0 : nidx;
 	if (ref_out(op, 0, w->dtype, 2, shape, &y) < 0 ||
 	    ref_out(op, 1, NPU_DT_I64, 1, &no2b, &o2b) < 0 ||
 	    ref_out(op, 2, NPU_DT_I64, 1, &nbags, &bsz) < 0 ||
