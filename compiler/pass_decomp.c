@@ -428,6 +428,20 @@ static int infer_slice(dcx *d, const npu_gval *a, int na, npu_gmeta *m)
 	return 0;
 }
 
+/* full_like(x, v) without keywords (a dtype would change the meta):
+ * x's shape and dtype. */
+static int infer_like(dcx *d, const npu_gval *a, int na, int nkw, npu_gmeta *m)
+{
+	const npu_gmeta *x = na > 1 ? node_meta(d, &a[0]) : NULL;
+	int64_t s[NPU_MAX_DIMS];
+	int nd;
+
+	if (!x || nkw || (nd = npu_gmeta_shape(x, s)) < 0)
+		return fail(d, "%s", "full_like of unknown shape");
+	npu_gmeta_set(m, x->dtype, nd, s);
+	return 0;
+}
+
 static int infer(dcx *d, int aop, const npu_gval *a, int na,
 		 const npu_gkwarg *kw, int nkw, npu_gmeta *m)
 {
@@ -453,6 +467,8 @@ static int infer(dcx *d, int aop, const npu_gval *a, int na,
 		return infer_reduce(d, a, na, kw, nkw, m);
 	case NPU_AOP_VAR:       /* kept when the target reduces it natively */
 		return infer_reduce(d, a, na > 2 ? 2 : na, kw, nkw, m);
+	case NPU_AOP_FULL_LIKE:
+		return infer_like(d, a, na, nkw, m);
 	}
 	if (npu_aoptab[aop].cat == NPU_ACAT_ELEMWISE)
 		return infer_ew(d, aop, a, na, m);
@@ -471,7 +487,8 @@ static int expand(dcx *d, const dentry *en, int out_k, const npu_gval *a,
 static int simplify(int aop, const npu_gval *a, int na, npu_gval *res)
 {
 	int bin = aop == NPU_AOP_ADD_TENSOR || aop == NPU_AOP_SUB_TENSOR ||
-		  aop == NPU_AOP_MUL_TENSOR || aop == NPU_AOP_DIV_TENSOR;
+		  aop == NPU_AOP_MUL_TENSOR || aop == NPU_AOP_DIV_TENSOR ||
+		  aop == NPU_AOP_MAXIMUM || aop == NPU_AOP_MINIMUM;
 
 	if (!bin || na != 2)
 		return 0;
@@ -679,6 +696,12 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 			for (int i = 0; i < nd; i++)
 				n *= (double)shp[i];
 		*res = npu_gv_float(n / (n - c));
+		return 0;
+	}
+	if (!strcmp(name, "int")) {                 /* (b) */
+		if (na < 1 || a[0].kind != NPU_GV_BOOL)
+			return fail(d, "%s", "@int: not a bool");
+		*res = npu_gv_int(a[0].u.b);
 		return 0;
 	}
 	if (!strcmp(name, "bndims")) {              /* (x, training) */

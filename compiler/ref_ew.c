@@ -84,6 +84,16 @@ static unary_fn pick_unary(int id, int *float_out, int *bool_out)
 	case NPU_AOP_SIN: return sin;
 	case NPU_AOP_COS: return cos;
 	case NPU_AOP_ERF: return erf;
+	case NPU_AOP_ACOS: return acos;
+	case NPU_AOP_ACOSH: return acosh;
+	case NPU_AOP_ASIN: return asin;
+	case NPU_AOP_ASINH: return asinh;
+	case NPU_AOP_ATAN: return atan;
+	case NPU_AOP_ATANH: return atanh;
+	case NPU_AOP_COSH: return cosh;
+	case NPU_AOP_SINH: return sinh;
+	case NPU_AOP_TAN: return tan;
+	case NPU_AOP_LOG10: return log10;
 	}
 	*float_out = 0;
 	switch (id) {
@@ -230,6 +240,7 @@ static double b_rem(double a, double b, double al)
 }
 static double b_fmod(double a, double b, double al) { return fmod(a, b); }
 static double b_pow(double a, double b, double al) { return pow(a, b); }
+static double b_atan2(double a, double b, double al) { return atan2(a, b); }
 static double b_max(double a, double b, double al)
 {
 	return isnan(a) || isnan(b) ? NAN : a > b ? a : b;
@@ -269,10 +280,10 @@ static binary_fn pick_binary(ref_op *op, int *kind)
 	case NPU_AOP_POW_TS: case NPU_AOP_POW_TT: case NPU_AOP_POW_ST: return b_pow;
 	case NPU_AOP_MAXIMUM: return b_max;
 	case NPU_AOP_MINIMUM: return b_min;
-	case NPU_AOP_BITWISE_AND: return b_band;
-	case NPU_AOP_BITWISE_OR: return b_bor;
-	case NPU_AOP_BITWISE_XOR: return b_bxor;
-	case NPU_AOP_DIV_MODE:
+	case NPU_AOP_BITWISE_AND: case NPU_AOP_BITWISE_AND_S: return b_band;
+	case NPU_AOP_BITWISE_OR: case NPU_AOP_BITWISE_OR_S: return b_bor;
+	case NPU_AOP_BITWISE_XOR: case NPU_AOP_BITWISE_XOR_S: return b_bxor;
+	case NPU_AOP_DIV_MODE: case NPU_AOP_DIV_SMODE:
 		mode = ref_arg(op, 2, "rounding_mode");
 		if (mode && mode->kind == NPU_GV_STR && !strcmp(mode->u.s, "trunc"))
 			return b_divtrunc;
@@ -283,6 +294,9 @@ static binary_fn pick_binary(ref_op *op, int *kind)
 	case NPU_AOP_DIV_TENSOR: case NPU_AOP_DIV_SCALAR:
 		*kind = 2;
 		return b_div;
+	case NPU_AOP_ATAN2: case NPU_AOP_ATAN2_OUT:
+		*kind = 2;  /* integers give float32, like true division */
+		return b_atan2;
 	}
 	*kind = 1;
 	switch (op->id) {
@@ -317,6 +331,10 @@ int ref_binary(ref_op *op)
 	    ref_bshape(op, a->ndim, a->shape, b->ndim, b->shape, &nd, shape) < 0)
 		goto out;
 	dt = promote_operands(a, wa, b, wb);
+	if ((f == b_band || f == b_bor || f == b_bxor) && ref_is_float(dt)) {
+		npu_errf(op->e, "bitwise ops take integer or bool operands");
+		goto out;
+	}
 	if (kind == 1)
 		dt = NPU_DT_BOOL;
 	else if (kind == 2 && !ref_is_float(dt))
@@ -375,5 +393,62 @@ int ref_where(ref_op *op)
 out:
 	npu_reftensor_free(&ta);
 	npu_reftensor_free(&tb);
+	return rc;
+}
+
+/* clamp.Tensor: min and max are tensors (either may be None) broadcast
+ * with self.  PyTorch computes min(max(x, lo), hi) with NaN in any of
+ * the three giving NaN, and the result dtype promotes all three. */
+int ref_clamp_t(ref_op *op)
+{
+	npu_reftensor tl = { .ndim = -1 }, th = { .ndim = -1 }, *y;
+	npu_reftensor inf_lo = { .ndim = -1 }, inf_hi = { .ndim = -1 };
+	const npu_reftensor *x, *lo, *hi;
+	int nd, dt, wl, wh, rc = -1;
+	int64_t shape[NPU_MAX_DIMS], n;
+	ref_iter it;
+
+	if (ref_tensor(op, 0, "self", &x) < 0)
+		return -1;
+	dt = x->dtype;
+	if (npu_reftensor_alloc(&inf_lo, dt, 0, NULL, op->e) < 0 ||
+	    npu_reftensor_alloc(&inf_hi, dt, 0, NULL, op->e) < 0)
+		goto out;
+	inf_lo.data[0] = -INFINITY;
+	inf_hi.data[0] = INFINITY;
+	lo = &inf_lo;
+	hi = &inf_hi;
+	if (ref_arg(op, 1, "min") &&
+	    ref_operand(op, ref_arg(op, 1, "min"), &tl, &lo, &wl) < 0)
+		goto out;
+	if (ref_arg(op, 2, "max") &&
+	    ref_operand(op, ref_arg(op, 2, "max"), &th, &hi, &wh) < 0)
+		goto out;
+	if (lo == &inf_lo && hi == &inf_hi) {
+		npu_errf(op->e, "clamp needs min or max");
+		goto out;
+	}
+	if (lo != &inf_lo)
+		dt = promote_operands(x, 0, lo, 0);
+	if (hi != &inf_hi)
+		dt = ref_promote(dt, promote_operands(x, 0, hi, 0));
+	if (ref_bshape(op, x->ndim, x->shape, lo->ndim, lo->shape, &nd, shape) < 0 ||
+	    ref_bshape(op, nd, shape, hi->ndim, hi->shape, &nd, shape) < 0 ||
+	    ref_out(op, 0, dt, nd, shape, &y) < 0)
+		goto out;
+	ref_iter_init(&it, nd, shape, 3);
+	ref_bstrides(x, nd, shape, it.st[0]);
+	ref_bstrides(lo, nd, shape, it.st[1]);
+	ref_bstrides(hi, nd, shape, it.st[2]);
+	n = npu_reftensor_numel(y);
+	for (int64_t i = 0; i < n; i++, ref_iter_next(&it))
+		y->data[i] = b_min(b_max(x->data[it.off[0]], lo->data[it.off[1]], 1),
+				   hi->data[it.off[2]], 1);
+	rc = 0;
+out:
+	npu_reftensor_free(&tl);
+	npu_reftensor_free(&th);
+	npu_reftensor_free(&inf_lo);
+	npu_reftensor_free(&inf_hi);
 	return rc;
 }

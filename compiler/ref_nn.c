@@ -76,7 +76,7 @@ int ref_reduce(ref_op *op)
 	int64_t dims[NPU_MAX_DIMS], n;
 	int nd = -1, keep = 0, id = op->id, dt;
 	int all = id == NPU_AOP_SUM || id == NPU_AOP_MEAN || id == NPU_AOP_ANY ||
-		  id == NPU_AOP_ALL;
+		  id == NPU_AOP_ALL || id == NPU_AOP_PROD;
 	red r;
 	ref_iter it;
 	double init;
@@ -102,7 +102,7 @@ int ref_reduce(ref_op *op)
 	case NPU_AOP_AMIN: init = INFINITY; break;
 	default:
 		/* sum, mean, prod: integers accumulate as int64 */
-		init = id == NPU_AOP_PROD_DIM;
+		init = id == NPU_AOP_PROD_DIM || id == NPU_AOP_PROD;
 		if (!ref_is_float(dt))
 			dt = NPU_DT_I64;
 		if (ref_dtype(op, -1, "dtype", dt, &dt) < 0)
@@ -120,7 +120,7 @@ int ref_reduce(ref_op *op)
 		switch (id) {
 		case NPU_AOP_AMAX: if (isnan(v) || v > *o) *o = v; break;
 		case NPU_AOP_AMIN: if (isnan(v) || v < *o) *o = v; break;
-		case NPU_AOP_PROD_DIM: *o *= v; break;
+		case NPU_AOP_PROD_DIM: case NPU_AOP_PROD: *o *= v; break;
 		case NPU_AOP_ANY_DIM: case NPU_AOP_ANY_DIMS: case NPU_AOP_ANY:
 			*o = *o != 0 || v != 0; break;
 		case NPU_AOP_ALL_DIM: case NPU_AOP_ALL:
@@ -134,21 +134,30 @@ int ref_reduce(ref_op *op)
 	return 0;
 }
 
-/* var, std, var_mean (correction: the divisor is N - correction). */
+/* var, std, var_mean (correction: the divisor is N - correction); var.dim
+ * spells the correction as a positional `unbiased` flag (1 or 0). */
 int ref_var(ref_op *op)
 {
 	const npu_reftensor *x;
 	npu_reftensor *v, *mean;
 	int64_t dims[NPU_MAX_DIMS], n;
-	int nd, keep, dt;
+	int nd, keep, dt, unbiased, vd = op->id == NPU_AOP_VAR_DIM;
 	double corr;
 	red r;
 	ref_iter it;
 
-	if (ref_tensor(op, 0, "self", &x) < 0 || red_dims(op, 1, "dim", dims, &nd) < 0 ||
-	    ref_double(op, -1, "correction", 1, &corr) < 0 ||
-	    ref_bool(op, -1, "keepdim", 0, &keep) < 0 ||
-	    red_setup(op, x, dims, nd, keep, &r) < 0)
+	if (ref_tensor(op, 0, "self", &x) < 0 || red_dims(op, 1, "dim", dims, &nd) < 0)
+		return -1;
+	if (vd) {
+		if (ref_bool(op, 2, "unbiased", 1, &unbiased) < 0 ||
+		    ref_bool(op, 3, "keepdim", 0, &keep) < 0)
+			return -1;
+		corr = unbiased;
+	} else if (ref_double(op, -1, "correction", 1, &corr) < 0 ||
+		   ref_bool(op, -1, "keepdim", 0, &keep) < 0) {
+		return -1;
+	}
+	if (red_setup(op, x, dims, nd, keep, &r) < 0)
 		return -1;
 	dt = ref_is_float(x->dtype) ? x->dtype : NPU_DT_F32;
 	if (ref_out(op, 0, dt, r.nd, r.shape, &v) < 0 ||
@@ -1277,5 +1286,744 @@ int ref_quant(ref_op *op)
 		v = nearbyint(v) + zp;
 		y->data[i] = v < qmin ? qmin : v > qmax ? qmax : v;
 	}
+	return 0;
+}
+
+/* ---- pooling backward -------------------------------------------- */
+
+/* The input window [y0, y1) x [x0, x1) of output (oy, ox) of an average
+ * pool (adaptive when k[0] == 0) and the divisor of its sum, exactly as
+ * ref_pool computes them. */
+typedef struct poolw {
+	int64_t h, w, oh, ow, kh, kw, sh, sw, ph, pw, div_override;
+	int incl, adaptive;
+} poolw;
+
+static double avg_window(const poolw *p, int64_t oy, int64_t ox, int64_t *y0,
+			 int64_t *y1, int64_t *x0, int64_t *x1)
+{
+	double cnt;
+
+	if (p->adaptive) {
+		*y0 = oy * p->h / p->oh; *y1 = ((oy + 1) * p->h + p->oh - 1) / p->oh;
+		*x0 = ox * p->w / p->ow; *x1 = ((ox + 1) * p->w + p->ow - 1) / p->ow;
+		return (double)((*y1 - *y0) * (*x1 - *x0));
+	}
+	*y0 = oy * p->sh - p->ph; *x0 = ox * p->sw - p->pw;
+	*y1 = *y0 + p->kh < p->h + p->ph ? *y0 + p->kh : p->h + p->ph;
+	*x1 = *x0 + p->kw < p->w + p->pw ? *x0 + p->kw : p->w + p->pw;
+	cnt = (double)((*y1 - *y0) * (*x1 - *x0));
+	*y0 = *y0 < 0 ? 0 : *y0; *x0 = *x0 < 0 ? 0 : *x0;
+	*y1 = *y1 > p->h ? p->h : *y1; *x1 = *x1 > p->w ? p->w : *x1;
+	if (!p->incl)
+		cnt = (double)((*y1 - *y0) * (*x1 - *x0));
+	if (p->div_override)
+		cnt = (double)p->div_override;
+	return cnt;
+}
+
+/* avg_pool2d_backward's kernel, stride, padding and divisor arguments. */
+static int avg_bwd_params(ref_op *op, poolw *p)
+{
+	if (pair(op, 2, "kernel_size", 2, 1, &p->kh, &p->kw) < 0)
+		return -1;
+	p->sh = p->kh;
+	p->sw = p->kw;
+	if (pair(op, 3, "stride", 2, 0, &p->sh, &p->sw) < 0 ||
+	    pair(op, 4, "padding", 2, 0, &p->ph, &p->pw) < 0 ||
+	    ref_bool(op, 6, "count_include_pad", 1, &p->incl) < 0 ||
+	    ref_int(op, 7, "divisor_override", 0, &p->div_override) < 0)
+		return -1;
+	if (!p->sh && !p->sw) {
+		p->sh = p->kh;
+		p->sw = p->kw;
+	}
+	if (p->kh <= 0 || p->kw <= 0 || p->sh <= 0 || p->sw <= 0)
+		return npu_errf(op->e, "bad kernel or stride");
+	return 0;
+}
+
+/* max_pool2d_with_indices_backward, avg_pool2d_backward,
+ * _adaptive_avg_pool2d_backward: the output window sizes come from
+ * grad_output's shape, the windows from the forward's arguments. */
+int ref_pool_bwd(ref_op *op)
+{
+	const npu_reftensor *go, *x, *ix = NULL;
+	npu_reftensor *gi;
+	poolw p = { .incl = 1 };
+	int64_t planes;
+	int nd;
+
+	if (ref_tensor(op, 0, "grad_output", &go) < 0 ||
+	    ref_tensor(op, 1, "self", &x) < 0)
+		return -1;
+	nd = x->ndim;
+	if ((nd != 3 && nd != 4) || go->ndim != nd)
+		return npu_errf(op->e, "input and grad_output must be 3-d or 4-d");
+	p.h = x->shape[nd - 2];
+	p.w = x->shape[nd - 1];
+	p.oh = go->shape[nd - 2];
+	p.ow = go->shape[nd - 1];
+	planes = p.h && p.w ? npu_reftensor_numel(x) / (p.h * p.w) : 0;
+	if (planes * p.oh * p.ow != npu_reftensor_numel(go))
+		return npu_errf(op->e, "grad_output does not match the input's planes");
+	if (op->id == NPU_AOP_MAX_POOL2D_BWD) {
+		if (ref_tensor(op, 7, "indices", &ix) < 0)
+			return -1;
+		if (npu_reftensor_numel(ix) != npu_reftensor_numel(go))
+			return npu_errf(op->e, "indices do not match grad_output");
+	} else if (op->id == NPU_AOP_ADAPTIVE_AVG_POOL2D_BWD) {
+		p.adaptive = 1;
+	} else if (avg_bwd_params(op, &p) < 0) {
+		return -1;
+	}
+	if (ref_out(op, 0, go->dtype, nd, x->shape, &gi) < 0)
+		return -1;
+	for (int64_t pl = 0; pl < planes; pl++)
+		for (int64_t oy = 0; oy < p.oh; oy++)
+			for (int64_t ox = 0; ox < p.ow; ox++) {
+				int64_t at = (pl * p.oh + oy) * p.ow + ox, y0, y1, x0, x1;
+				double *dst = gi->data + pl * p.h * p.w, g = go->data[at], cnt;
+				if (ix) {
+					int64_t k = (int64_t)ix->data[at];
+					if (k < 0 || k >= p.h * p.w)
+						return npu_errf(op->e, "index %lld outside the plane",
+								(long long)k);
+					dst[k] += g;
+					continue;
+				}
+				cnt = avg_window(&p, oy, ox, &y0, &y1, &x0, &x1);
+				for (int64_t yy = y0; yy < y1; yy++)
+					for (int64_t xx = x0; xx < x1; xx++)
+						dst[yy * p.w + xx] += g / cnt;
+			}
+	return 0;
+}
+
+/* ---- resampling -------------------------------------------------- */
+
+/*
+ * upsample_*2d.vec: the output size is output_size, or floor(in * s)
+ * for scale_factors s.  The source index uses PyTorch's scale: in / out,
+ * or 1 / s when scale factors were given (so an output size rounded down
+ * does not change the sampling).  Nearest does this in float32, as
+ * PyTorch's nearest_idx() does (floorf(dst * scale)); bilinear in fp64.
+ */
+static int up_sizes(ref_op *op, const npu_reftensor *x, int sfi, int64_t *o,
+		    double *sc)
+{
+	const npu_gval *sf = ref_arg(op, sfi, "scale_factors");
+	int64_t v[2];
+	int n;
+
+	sc[0] = sc[1] = 0;  /* none given */
+	if (ref_ints(op, 1, "output_size", v, 2, &n) < 0)
+		return -1;
+	if (n == 2) {
+		o[0] = v[0];
+		o[1] = v[1];
+	} else if (sf && sf->kind == NPU_GV_LIST && sf->u.list.n == 2) {
+		for (int i = 0; i < 2; i++) {
+			if (ref_gval_num(op, &sf->u.list.v[i], &sc[i]) < 0)
+				return -1;
+			o[i] = (int64_t)floor((double)x->shape[2 + i] * sc[i]);
+		}
+	} else {
+		return npu_errf(op->e, "needs output_size [h, w] or two scale_factors");
+	}
+	if (o[0] <= 0 || o[1] <= 0)
+		return npu_errf(op->e, "empty output size");
+	return 0;
+}
+
+static int64_t nearest_src(int64_t dst, int64_t in, int64_t out, double s)
+{
+	float scale;
+	int64_t src;
+
+	if (out == in)
+		return dst;
+	if (out == 2 * in)
+		return dst >> 1;
+	scale = s > 0 ? (float)(1.0 / s) : (float)in / (float)out;
+	src = (int64_t)floorf((float)dst * scale);
+	return src < in - 1 ? src : in - 1;
+}
+
+/* Bilinear source position: index i0, the next index's offset (0 at the
+ * edge) and the weight lambda of the next one. */
+static void linear_src(int64_t dst, int64_t in, int64_t out, int align,
+		       double s, int64_t *i0, int64_t *step, double *lam)
+{
+	double scale, src;
+
+	if (align)
+		scale = out > 1 ? (double)(in - 1) / (double)(out - 1) : 0;
+	else
+		scale = s > 0 ? 1.0 / s : (double)in / (double)out;
+	src = align ? scale * (double)dst : scale * ((double)dst + 0.5) - 0.5;
+	if (!align && src < 0)
+		src = 0;
+	*i0 = (int64_t)src;
+	*step = *i0 < in - 1 ? 1 : 0;
+	*lam = src - (double)*i0;
+}
+
+int ref_upsample(ref_op *op)
+{
+	const npu_reftensor *x;
+	npu_reftensor *y;
+	int64_t o[2] = { 0, 0 }, shape[4], planes, h, w;
+	double sc[2];
+	int align = 0, bil = op->id == NPU_AOP_UPSAMPLE_BILINEAR2D;
+
+	if (ref_tensor(op, 0, "input", &x) < 0)
+		return -1;
+	if (x->ndim != 4)
+		return npu_errf(op->e, "input must be 4-d");
+	if (up_sizes(op, x, bil ? 3 : 2, o, sc) < 0 ||
+	    (bil && ref_bool(op, 2, "align_corners", 0, &align) < 0))
+		return -1;
+	h = x->shape[2];
+	w = x->shape[3];
+	memcpy(shape, x->shape, sizeof shape);
+	shape[2] = o[0];
+	shape[3] = o[1];
+	if (ref_out(op, 0, x->dtype, 4, shape, &y) < 0)
+		return -1;
+	planes = x->shape[0] * x->shape[1];
+	for (int64_t pl = 0; pl < planes; pl++)
+		for (int64_t oy = 0; oy < o[0]; oy++)
+			for (int64_t ox = 0; ox < o[1]; ox++) {
+				const double *src = x->data + pl * h * w;
+				double *d = &y->data[(pl * o[0] + oy) * o[1] + ox];
+				int64_t y0, x0, dy, dx;
+				double ly, lx;
+				if (!bil) {
+					*d = src[nearest_src(oy, h, o[0], sc[0]) * w +
+						 nearest_src(ox, w, o[1], sc[1])];
+					continue;
+				}
+				linear_src(oy, h, o[0], align, sc[0], &y0, &dy, &ly);
+				linear_src(ox, w, o[1], align, sc[1], &x0, &dx, &lx);
+				*d = (1 - ly) * ((1 - lx) * src[y0 * w + x0] +
+						 lx * src[y0 * w + x0 + dx]) +
+				     ly * ((1 - lx) * src[(y0 + dy) * w + x0] +
+					   lx * src[(y0 + dy) * w + x0 + dx]);
+			}
+	return 0;
+}
+
+/* PyTorch's reflect_coordinates: x mirrored into [lo2/2, hi2/2]. */
+static double gs_reflect(double x, int64_t lo2, int64_t hi2)
+{
+	double mn = (double)lo2 / 2, span = (double)(hi2 - lo2) / 2, extra, flips;
+
+	if (lo2 == hi2)
+		return 0;
+	x = fabs(x - mn);
+	extra = fmod(x, span);
+	flips = floor(x / span);
+	return fmod(flips, 2) == 0 ? extra + mn : span - extra + mn;
+}
+
+/* PyTorch's clip_coordinates, std::min(size - 1, std::max(x, 0)): NaN
+ * passes max and then loses to size - 1. */
+static double gs_clip(double x, int64_t size)
+{
+	x = x < 0 ? 0 : x;
+	return (double)(size - 1) < x || isnan(x) ? (double)(size - 1) : x;
+}
+
+/* grid_sampler_compute_source_index: a normalized coordinate to pixels,
+ * then padded; non-finite results become -100 (outside, as PyTorch's
+ * safe_downgrade_to_int_range). */
+static double gs_source(double c, int64_t size, int pad, int align)
+{
+	c = align ? (c + 1) / 2 * (double)(size - 1) : ((c + 1) * (double)size - 1) / 2;
+	if (pad == 1) {
+		c = gs_clip(c, size);
+	} else if (pad == 2) {
+		c = align ? gs_reflect(c, 0, 2 * (size - 1)) : gs_reflect(c, -1, 2 * size - 1);
+		c = gs_clip(c, size);
+	}
+	if (!isfinite(c) || c > INT32_MAX - 1 || c < INT32_MIN)
+		c = -100;
+	return c;
+}
+
+static double gs_at(const double *p, int64_t h, int64_t w, int64_t y, int64_t x)
+{
+	return y >= 0 && y < h && x >= 0 && x < w ? p[y * w + x] : 0;
+}
+
+int ref_gridsample(ref_op *op)
+{
+	const npu_reftensor *x, *g;
+	npu_reftensor *y;
+	int64_t mode, pad, shape[4], n, c, h, w, oh, ow;
+	int align;
+
+	if (ref_tensor(op, 0, "input", &x) < 0 || ref_tensor(op, 1, "grid", &g) < 0 ||
+	    ref_int(op, 2, "interpolation_mode", 0, &mode) < 0 ||
+	    ref_int(op, 3, "padding_mode", 0, &pad) < 0 ||
+	    ref_bool(op, 4, "align_corners", 0, &align) < 0)
+		return -1;
+	if (x->ndim != 4 || g->ndim != 4 || g->shape[0] != x->shape[0] || g->shape[3] != 2)
+		return npu_errf(op->e, "input must be [N, C, H, W] and grid [N, H', W', 2]");
+	if (mode != 0 && mode != 1)
+		return npu_errf(op->e, "interpolation mode %lld: only bilinear (0) and "
+				"nearest (1)", (long long)mode);
+	if (pad < 0 || pad > 2)
+		return npu_errf(op->e, "padding mode %lld (0 zeros, 1 border, 2 reflection)",
+				(long long)pad);
+	n = x->shape[0]; c = x->shape[1]; h = x->shape[2]; w = x->shape[3];
+	oh = g->shape[1]; ow = g->shape[2];
+	shape[0] = n; shape[1] = c; shape[2] = oh; shape[3] = ow;
+	if (ref_out(op, 0, x->dtype, 4, shape, &y) < 0)
+		return -1;
+	for (int64_t b = 0; b < n; b++)
+		for (int64_t i = 0; i < oh * ow; i++) {
+			const double *gp = g->data + (b * oh * ow + i) * 2;
+			double ix = gs_source(gp[0], w, (int)pad, align);
+			double iy = gs_source(gp[1], h, (int)pad, align);
+			double fx = floor(ix), fy = floor(iy), ex = ix - fx, ey = iy - fy;
+			int64_t x0 = (int64_t)fx, y0 = (int64_t)fy;
+			int64_t nx = (int64_t)nearbyint(ix), ny = (int64_t)nearbyint(iy);
+			for (int64_t ch = 0; ch < c; ch++) {
+				const double *p = x->data + (b * c + ch) * h * w;
+				double *d = &y->data[(b * c + ch) * oh * ow + i];
+				if (mode == 1) {
+					*d = gs_at(p, h, w, ny, nx);
+					continue;
+				}
+				*d = gs_at(p, h, w, y0, x0) * (1 - ex) * (1 - ey) +
+				     gs_at(p, h, w, y0, x0 + 1) * ex * (1 - ey) +
+				     gs_at(p, h, w, y0 + 1, x0) * (1 - ex) * ey +
+				     gs_at(p, h, w, y0 + 1, x0 + 1) * ex * ey;
+			}
+		}
+	return 0;
+}
+
+/* col2im (fold): column l = (ly, lx) of row (c, i, j) adds to pixel
+ * (ly*sh - ph + i*dh, lx*sw - pw + j*dw) of channel c. */
+int ref_col2im(ref_op *op)
+{
+	const npu_reftensor *x;
+	npu_reftensor *y;
+	int64_t oh, ow, kh, kw, dh, dw, ph, pw, sh, sw, lh, lw, n, c, shape[4];
+	int batched;
+
+	if (ref_tensor(op, 0, "self", &x) < 0 ||
+	    pair(op, 1, "output_size", 2, 1, &oh, &ow) < 0 ||
+	    pair(op, 2, "kernel_size", 2, 1, &kh, &kw) < 0 ||
+	    pair(op, 3, "dilation", 2, 1, &dh, &dw) < 0 ||
+	    pair(op, 4, "padding", 2, 0, &ph, &pw) < 0 ||
+	    pair(op, 5, "stride", 2, 1, &sh, &sw) < 0)
+		return -1;
+	batched = x->ndim == 3;
+	if ((x->ndim != 2 && !batched) || kh <= 0 || kw <= 0 || sh <= 0 || sw <= 0 ||
+	    dh <= 0 || dw <= 0)
+		return npu_errf(op->e, "input must be 2-d or 3-d; kernel, stride, "
+				"dilation positive");
+	n = batched ? x->shape[0] : 1;
+	c = x->shape[batched] / (kh * kw);
+	lh = (oh + 2 * ph - dh * (kh - 1) - 1) / sh + 1;
+	lw = (ow + 2 * pw - dw * (kw - 1) - 1) / sw + 1;
+	if (c * kh * kw != x->shape[batched] || lh * lw != x->shape[batched + 1])
+		return npu_errf(op->e, "input [%lld, %lld] does not fit the blocks",
+				(long long)x->shape[batched], (long long)x->shape[batched + 1]);
+	shape[0] = n; shape[1] = c; shape[2] = oh; shape[3] = ow;
+	if (ref_out(op, 0, x->dtype, batched ? 4 : 3, batched ? shape : shape + 1, &y) < 0)
+		return -1;
+	for (int64_t b = 0; b < n; b++)
+		for (int64_t r = 0; r < c * kh * kw; r++) {
+			int64_t ch = r / (kh * kw), i = r / kw % kh, j = r % kw;
+			for (int64_t l = 0; l < lh * lw; l++) {
+				int64_t yy = l / lw * sh - ph + i * dh, xx = l % lw * sw - pw + j * dw;
+				if (yy < 0 || yy >= oh || xx < 0 || xx >= ow)
+					continue;
+				y->data[((b * c + ch) * oh + yy) * ow + xx] +=
+					x->data[(b * c * kh * kw + r) * lh * lw + l];
+			}
+		}
+	return 0;
+}
+
+/* ---- normalization backward -------------------------------------- */
+
+/*
+ * One normalized group of m elements, x at stride 1 from xp, each
+ * element's weight from wt (a channel of cw elements, or per element when
+ * cw == 0): dx = rstd * (g - mean(g) - xhat * mean(g * xhat)) with
+ * g = dy * w, xhat = (x - mean) * rstd.
+ */
+static void norm_group_bwd(const double *dy, const double *xp, int64_t m,
+			   double mean, double rstd, const double *wt, int64_t cw,
+			   double *dx)
+{
+	double sg = 0, sgx = 0;
+
+	for (int64_t i = 0; i < m; i++) {
+		double g = dy[i] * (wt ? wt[cw ? i / cw : i] : 1);
+		sg += g;
+		sgx += g * (xp[i] - mean) * rstd;
+	}
+	for (int64_t i = 0; i < m; i++) {
+		double g = dy[i] * (wt ? wt[cw ? i / cw : i] : 1);
+		double xh = (xp[i] - mean) * rstd;
+		dx[i] = rstd * (g - sg / (double)m - xh * sgx / (double)m);
+	}
+}
+
+/* What the two norm backwards share: the saved statistics, the weight
+ * and which gradients to build; the input seen as rows of m elements,
+ * weight index i / cw within a row (cw == 0: per element), C weights. */
+typedef struct normb {
+	const npu_reftensor *mean, *rstd, *w;
+	int64_t mask[3], ns[NPU_MAX_DIMS], rows, m, cw, C, G;
+	int nn;
+} normb;
+
+/* native_layer_norm_backward(grad_out, input, normalized_shape, mean,
+ * rstd, weight, bias, output_mask). */
+static int ln_bwd_args(ref_op *op, const npu_reftensor *x, normb *q)
+{
+	int nm;
+
+	if (ref_ints(op, 2, "normalized_shape", q->ns, NPU_MAX_DIMS, &q->nn) < 0 ||
+	    ref_tensor(op, 3, "mean", &q->mean) < 0 || ref_tensor(op, 4, "rstd", &q->rstd) < 0 ||
+	    ref_ints(op, 7, "output_mask", q->mask, 3, &nm) < 0)
+		return -1;
+	q->w = ref_opt_tensor(op, 5, "weight");
+	q->m = 1;
+	for (int i = 0; i < q->nn; i++)
+		q->m *= q->ns[i];
+	if (q->nn > x->ndim || !q->m)
+		return npu_errf(op->e, "normalized_shape does not fit the input");
+	q->rows = npu_reftensor_numel(x) / q->m;
+	q->C = q->m;
+	q->cw = 0;
+	q->G = 1;
+	return 0;
+}
+
+/* native_group_norm_backward(grad_out, input, mean, rstd, weight, N, C,
+ * HxW, group, output_mask): rows are the (image, group) pairs. */
+static int gn_bwd_args(ref_op *op, const npu_reftensor *x, normb *q)
+{
+	int64_t N, HW;
+	int nm;
+
+	if (ref_tensor(op, 2, "mean", &q->mean) < 0 || ref_tensor(op, 3, "rstd", &q->rstd) < 0 ||
+	    ref_int(op, 5, "N", 0, &N) < 0 || ref_int(op, 6, "C", 0, &q->C) < 0 ||
+	    ref_int(op, 7, "HxW", 0, &HW) < 0 || ref_int(op, 8, "group", 1, &q->G) < 0 ||
+	    ref_ints(op, 9, "output_mask", q->mask, 3, &nm) < 0)
+		return -1;
+	q->w = ref_opt_tensor(op, 4, "weight");
+	if (q->G <= 0 || q->C % q->G || N * q->C * HW != npu_reftensor_numel(x))
+		return npu_errf(op->e, "sizes do not match the input and the groups");
+	q->rows = N * q->G;
+	q->m = q->C / q->G * HW;
+	q->cw = HW;
+	q->ns[0] = q->C;
+	q->nn = 1;
+	return 0;
+}
+
+/* native_layer_norm_backward and native_group_norm_backward. */
+int ref_norm_bwd(ref_op *op)
+{
+	const npu_reftensor *dy, *x;
+	npu_reftensor *dx = NULL, *dw = NULL, *db = NULL;
+	normb q = { .mask = { 1, 1, 1 } };
+	int ln = op->id == NPU_AOP_LAYER_NORM_BWD;
+
+	if (ref_tensor(op, 0, "grad_out", &dy) < 0 || ref_tensor(op, 1, "input", &x) < 0 ||
+	    (ln ? ln_bwd_args(op, x, &q) : gn_bwd_args(op, x, &q)) < 0)
+		return -1;
+	if (npu_reftensor_numel(dy) != npu_reftensor_numel(x) ||
+	    npu_reftensor_numel(q.mean) != q.rows || npu_reftensor_numel(q.rstd) != q.rows ||
+	    (q.w && npu_reftensor_numel(q.w) != q.C))
+		return npu_errf(op->e, "grad_out, mean, rstd or weight has the wrong size");
+	if ((q.mask[0] && ref_out(op, 0, x->dtype, x->ndim, x->shape, &dx) < 0) ||
+	    (q.mask[1] && ref_out(op, 1, x->dtype, q.nn, q.ns, &dw) < 0) ||
+	    (q.mask[2] && ref_out(op, 2, x->dtype, q.nn, q.ns, &db) < 0))
+		return -1;
+	op->nout = 3;
+	for (int64_t r = 0; r < q.rows; r++) {
+		/* layer norm: row r, weight per element; group norm: group
+		 * r % G of image r / G, weight per channel of HxW elements */
+		int64_t base = r * q.m, c0 = ln ? 0 : r % q.G * (q.C / q.G);
+		double mu = q.mean->data[r], rs = q.rstd->data[r];
+		if (dx)
+			norm_group_bwd(dy->data + base, x->data + base, q.m, mu, rs,
+				       q.w ? q.w->data + c0 : NULL, q.cw, dx->data + base);
+		for (int64_t i = 0; i < q.m; i++) {
+			int64_t ch = c0 + (q.cw ? i / q.cw : i);
+			if (dw)
+				dw->data[ch] += dy->data[base + i] * (x->data[base + i] - mu) * rs;
+			if (db)
+				db->data[ch] += dy->data[base + i];
+		}
+	}
+	return 0;
+}
+
+/* ---- distances --------------------------------------------------- */
+
+/* The p-norm of the difference of two rows of m elements: p = 0 counts
+ * the nonzero differences, p = inf takes the largest. */
+static double pdist_row(const double *a, const double *b, int64_t m, double p)
+{
+	double s = 0;
+
+	for (int64_t k = 0; k < m; k++) {
+		double d = fabs(a[k] - b[k]);
+		if (p == 0)
+			s += d != 0;
+		else if (isinf(p))
+			s = d > s || isnan(d) ? d : s;
+		else
+			s += p == 1 ? d : p == 2 ? d * d : pow(d, p);
+	}
+	if (p == 0 || p == 1 || isinf(p))
+		return s;
+	return p == 2 ? sqrt(s) : pow(s, 1 / p);
+}
+
+static int pdist(ref_op *op)
+{
+	const npu_reftensor *x;
+	npu_reftensor *y;
+	int64_t n, m, k = 0, len;
+	double p;
+
+	if (ref_tensor(op, 0, "self", &x) < 0 || ref_double(op, 1, "p", 2, &p) < 0)
+		return -1;
+	if (x->ndim != 2 || p < 0)
+		return npu_errf(op->e, "input must be 2-d and p >= 0");
+	n = x->shape[0];
+	m = x->shape[1];
+	len = n > 1 ? n * (n - 1) / 2 : 0;
+	if (ref_out(op, 0, x->dtype, 1, &len, &y) < 0)
+		return -1;
+	for (int64_t i = 0; i < n; i++)
+		for (int64_t j = i + 1; j < n; j++)
+			y->data[k++] = pdist_row(x->data + i * m, x->data + j * m, m, p);
+	return 0;
+}
+
+/* _cdist_forward (compute_mode only picks PyTorch's algorithm) and
+ * _pdist_forward. */
+int ref_cdist(ref_op *op)
+{
+	const npu_reftensor *a, *b;
+	npu_reftensor *y;
+	int64_t shape[NPU_MAX_DIMS], bs[NPU_MAX_DIMS], pr, r, m, nb;
+	int nd;
+	double p;
+	ref_iter it;
+
+	if (op->id == NPU_AOP_PDIST)
+		return pdist(op);
+	if (ref_tensor(op, 0, "x1", &a) < 0 || ref_tensor(op, 1, "x2", &b) < 0 ||
+	    ref_double(op, 2, "p", 2, &p) < 0)
+		return -1;
+	if (a->ndim < 2 || b->ndim < 2 || a->shape[a->ndim - 1] != b->shape[b->ndim - 1] ||
+	    p < 0)
+		return npu_errf(op->e, "x1 [..., P, M] and x2 [..., R, M] need the same M, "
+				"p >= 0");
+	pr = a->shape[a->ndim - 2];
+	r = b->shape[b->ndim - 2];
+	m = a->shape[a->ndim - 1];
+	if (ref_bshape(op, a->ndim - 2, a->shape, b->ndim - 2, b->shape, &nd, shape) < 0)
+		return -1;
+	shape[nd] = pr;
+	shape[nd + 1] = r;
+	if (ref_out(op, 0, a->dtype, nd + 2, shape, &y) < 0)
+		return -1;
+	/* batch strides in units of whole [P, M] / [R, M] matrices */
+	ref_iter_init(&it, nd, shape, 2);
+	{
+		npu_reftensor ta = *a, tb = *b;
+		ta.ndim = a->ndim - 2;
+		tb.ndim = b->ndim - 2;
+		ref_bstrides(&ta, nd, shape, it.st[0]);
+		ref_bstrides(&tb, nd, shape, it.st[1]);
+	}
+	memcpy(bs, shape, sizeof bs);
+	nb = 1;
+	for (int i = 0; i < nd; i++)
+		nb *= bs[i];
+	for (int64_t bi = 0; bi < nb; bi++, ref_iter_next(&it))
+		for (int64_t i = 0; i < pr; i++)
+			for (int64_t j = 0; j < r; j++)
+				y->data[(bi * pr + i) * r + j] =
+					pdist_row(a->data + (it.off[0] * pr + i) * m,
+						  b->data + (it.off[1] * r + j) * m, m, p);
+	return 0;
+}
+
+/* ---- 3-d pooling ------------------------------------------------- */
+
+/* Per spatial dim of a 3-d pool: sizes, kernel, stride, padding,
+ * dilation. */
+typedef struct pool3 {
+	int64_t in[3], out[3], k[3], s[3], p[3], dl[3], div_override;
+	int incl, ceil_mode;
+} pool3;
+
+/* A 3-int argument: one int stands for all three, absent gives def. */
+static int triple(ref_op *op, int i, const char *name, int64_t def, int64_t *v)
+{
+	int n;
+
+	if (ref_ints(op, i, name, v, 3, &n) < 0)
+		return -1;
+	if (n == 0)
+		v[0] = v[1] = v[2] = def;
+	else if (n == 1)
+		v[1] = v[2] = v[0];
+	else if (n != 3)
+		return npu_errf(op->e, "%s needs 1 or 3 values", name);
+	return 0;
+}
+
+static int pool3_params(ref_op *op, pool3 *q)
+{
+	int mx = op->id == NPU_AOP_MAX_POOL3D;
+
+	q->incl = 1;
+	if (op->id == NPU_AOP_ADAPTIVE_AVG_POOL3D) {
+		if (triple(op, 1, "output_size", 1, q->out) < 0)
+			return -1;
+		for (int i = 0; i < 3; i++)
+			if (q->out[i] <= 0)
+				return npu_errf(op->e, "empty pooling output");
+		return 0;
+	}
+	if (triple(op, 1, "kernel_size", 1, q->k) < 0 || triple(op, 2, "stride", 0, q->s) < 0 ||
+	    triple(op, 3, "padding", 0, q->p) < 0 ||
+	    (mx ? triple(op, 4, "dilation", 1, q->dl) < 0 ||
+		  ref_bool(op, 5, "ceil_mode", 0, &q->ceil_mode) < 0
+		: ref_bool(op, 4, "ceil_mode", 0, &q->ceil_mode) < 0 ||
+		  ref_bool(op, 5, "count_include_pad", 1, &q->incl) < 0 ||
+		  ref_int(op, 6, "divisor_override", 0, &q->div_override) < 0))
+		return -1;
+	for (int i = 0; i < 3; i++) {
+		if (!mx)
+			q->dl[i] = 1;
+		if (!q->s[i])  /* stride=[] means the kernel size */
+			q->s[i] = q->k[i];
+		if (q->k[i] <= 0 || q->s[i] <= 0 || q->p[i] < 0 || q->dl[i] <= 0 ||
+		    2 * q->p[i] > q->k[i])
+			return npu_errf(op->e, "bad kernel, stride, padding or dilation");
+		q->out[i] = pool_len(q->in[i], q->k[i], q->s[i], q->p[i], q->dl[i],
+				     q->ceil_mode);
+		if (q->out[i] <= 0)
+			return npu_errf(op->e, "empty pooling output");
+	}
+	return 0;
+}
+
+/* The max of window o (index in *at) of one volume; the first maximum
+ * wins and a NaN, once found, stays. */
+static double max3(const pool3 *q, const double *v, const int64_t *o, int64_t *at)
+{
+	double acc = -INFINITY;
+
+	*at = -1;
+	for (int64_t a = 0; a < q->k[0]; a++)
+		for (int64_t b = 0; b < q->k[1]; b++)
+			for (int64_t c = 0; c < q->k[2]; c++) {
+				int64_t z = o[0] * q->s[0] - q->p[0] + a * q->dl[0];
+				int64_t y = o[1] * q->s[1] - q->p[1] + b * q->dl[1];
+				int64_t x = o[2] * q->s[2] - q->p[2] + c * q->dl[2];
+				int64_t i = (z * q->in[1] + y) * q->in[2] + x;
+				if (z < 0 || z >= q->in[0] || y < 0 || y >= q->in[1] ||
+				    x < 0 || x >= q->in[2] || (*at >= 0 && isnan(acc)))
+					continue;
+				if (*at < 0 || v[i] > acc || isnan(v[i])) {
+					acc = v[i];
+					*at = i;
+				}
+			}
+	return acc;
+}
+
+/* The average of window o of one volume, divided as ref_pool divides. */
+static double avg3(const pool3 *q, const double *v, const int64_t *o, int adaptive)
+{
+	int64_t lo[3], hi[3];
+	double span = 1, clipped = 1, sum = 0;
+
+	for (int i = 0; i < 3; i++) {
+		if (adaptive) {
+			lo[i] = o[i] * q->in[i] / q->out[i];
+			hi[i] = ((o[i] + 1) * q->in[i] + q->out[i] - 1) / q->out[i];
+		} else {
+			lo[i] = o[i] * q->s[i] - q->p[i];
+			hi[i] = lo[i] + q->k[i] < q->in[i] + q->p[i] ? lo[i] + q->k[i]
+								  : q->in[i] + q->p[i];
+		}
+		span *= (double)(hi[i] - lo[i]);
+		lo[i] = lo[i] < 0 ? 0 : lo[i];
+		hi[i] = hi[i] > q->in[i] ? q->in[i] : hi[i];
+		clipped *= (double)(hi[i] - lo[i]);
+	}
+	for (int64_t z = lo[0]; z < hi[0]; z++)
+		for (int64_t y = lo[1]; y < hi[1]; y++)
+			for (int64_t x = lo[2]; x < hi[2]; x++)
+				sum += v[(z * q->in[1] + y) * q->in[2] + x];
+	if (q->div_override)
+		return sum / (double)q->div_override;
+	return sum / (adaptive || q->incl ? span : clipped);
+}
+
+/* max_pool3d_with_indices, avg_pool3d, _adaptive_avg_pool3d over the last
+ * three dims of a 4-d or 5-d input. */
+int ref_pool3d(ref_op *op)
+{
+	const npu_reftensor *x;
+	npu_reftensor *y, *yi = NULL;
+	int64_t shape[5], vols, vin, vout, o[3];
+	pool3 q = { .incl = 1 };
+	int nd, mx = op->id == NPU_AOP_MAX_POOL3D;
+
+	if (ref_tensor(op, 0, "self", &x) < 0)
+		return -1;
+	nd = x->ndim;
+	if (nd != 4 && nd != 5)
+		return npu_errf(op->e, "input must be 4-d or 5-d");
+	for (int i = 0; i < 3; i++)
+		q.in[i] = x->shape[nd - 3 + i];
+	if (pool3_params(op, &q) < 0)
+		return -1;
+	memcpy(shape, x->shape, (size_t)nd * sizeof *shape);
+	for (int i = 0; i < 3; i++)
+		shape[nd - 3 + i] = q.out[i];
+	if (ref_out(op, 0, x->dtype, nd, shape, &y) < 0 ||
+	    (mx && ref_out(op, 1, NPU_DT_I64, nd, shape, &yi) < 0))
+		return -1;
+	vin = q.in[0] * q.in[1] * q.in[2];
+	vout = q.out[0] * q.out[1] * q.out[2];
+	vols = vin ? npu_reftensor_numel(x) / vin : 0;
+	for (int64_t v = 0; v < vols; v++)
+		for (int64_t j = 0; j < vout; j++) {
+			const double *src = x->data + v * vin;
+			int64_t at;
+			o[0] = j / (q.out[1] * q.out[2]);
+			o[1] = j / q.out[2] % q.out[1];
+			o[2] = j % q.out[2];
+			if (!mx) {
+				y->data[v * vout + j] = avg3(&q, src, o,
+							     op->id == NPU_AOP_ADAPTIVE_AVG_POOL3D);
+				continue;
+			}
+			y->data[v * vout + j] = max3(&q, src, o, &at);
+			yi->data[v * vout + j] = (double)at;
+		}
 	return 0;
 }

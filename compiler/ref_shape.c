@@ -117,6 +117,64 @@ int ref_reshape(ref_op *op)
 
 /* ---- strided views ----------------------------------------------- */
 
+/* diagonal(offset, dim1, dim2) as a view of x (contiguous strides st):
+ * the other dims in order, then the diagonal, stride st[d1] + st[d2],
+ * starting at column offset (row -offset below the main diagonal). */
+static int diag_view(ref_op *op, const npu_reftensor *x, const int64_t *st,
+		     int64_t *shape, int64_t *ost, int *nd, int64_t *off)
+{
+	int64_t k, a, b, len;
+	int d, d2;
+
+	if (ref_int(op, 1, "offset", 0, &k) < 0 || ref_int(op, 2, "dim1", 0, &a) < 0 ||
+	    ref_int(op, 3, "dim2", 1, &b) < 0 || ref_dim(op, a, x->ndim, &d) < 0 ||
+	    ref_dim(op, b, x->ndim, &d2) < 0)
+		return -1;
+	if (x->ndim < 2 || d == d2)
+		return npu_errf(op->e, "diagonal needs two different dims");
+	if (k >= 0)
+		len = x->shape[d] < x->shape[d2] - k ? x->shape[d] : x->shape[d2] - k;
+	else
+		len = x->shape[d] + k < x->shape[d2] ? x->shape[d] + k : x->shape[d2];
+	len = len > 0 ? len : 0;
+	*off = len ? (k >= 0 ? k * st[d2] : -k * st[d]) : 0;
+	*nd = 0;
+	for (int i = 0; i < x->ndim; i++)
+		if (i != d && i != d2) {
+			shape[*nd] = x->shape[i];
+			ost[(*nd)++] = st[i];
+		}
+	shape[*nd] = len;
+	ost[(*nd)++] = st[d] + st[d2];
+	return 0;
+}
+
+/* flip(dims) as a view of x: each flipped dim read with a negative
+ * stride from its last element. */
+static int flip_view(ref_op *op, const npu_reftensor *x, const int64_t *st,
+		     int64_t *shape, int64_t *ost, int *nd, int64_t *off)
+{
+	int64_t v[NPU_MAX_DIMS];
+	int n, d, seen[NPU_MAX_DIMS] = { 0 };
+
+	if (ref_ints(op, 1, "dims", v, NPU_MAX_DIMS, &n) < 0)
+		return -1;
+	*nd = x->ndim;
+	memcpy(shape, x->shape, (size_t)x->ndim * sizeof *shape);
+	memcpy(ost, st, (size_t)x->ndim * sizeof *st);
+	for (int i = 0; i < n; i++) {
+		if (ref_dim(op, v[i], x->ndim, &d) < 0)
+			return -1;
+		if (seen[d]++)
+			return npu_errf(op->e, "repeated dim in flip");
+		if (!x->ndim || !shape[d])
+			continue;
+		*off += (shape[d] - 1) * st[d];
+		ost[d] = -st[d];
+	}
+	return 0;
+}
+
 int ref_strided(ref_op *op)
 {
 	const npu_reftensor *x;
@@ -219,6 +277,14 @@ int ref_strided(ref_op *op)
 					(long long)(off + last), (long long)numel);
 		break;
 	}
+	case NPU_AOP_DIAGONAL:
+		if (diag_view(op, x, st, shape, ost, &nd, &off) < 0)
+			return -1;
+		break;
+	case NPU_AOP_FLIP:
+		if (flip_view(op, x, st, shape, ost, &nd, &off) < 0)
+			return -1;
+		break;
 	default: /* slice */
 		if (ref_int(op, 1, "dim", 0, &a) < 0 || ref_dim(op, a, x->ndim, &d) < 0 ||
 		    ref_int(op, 2, "start", 0, &b) < 0 ||
@@ -833,6 +899,15 @@ int ref_create(ref_op *op)
 	case NPU_AOP_SCALAR_TENSOR:
 		fv = ref_arg(op, 0, "s");
 		break;
+	case NPU_AOP_FILL_S:
+		if (ref_tensor(op, 0, "self", &like) < 0)
+			return -1;
+		nd = like->ndim;
+		memcpy(shape, like->shape, (size_t)nd * sizeof *shape);
+		is_like = 1;
+		if (!(fv = ref_arg(op, 1, "value")))
+			return npu_errf(op->e, "missing fill value");
+		break;
 	default:
 		if (ref_ints(op, 0, "size", shape, NPU_MAX_DIMS, &nd) < 0)
 			return -1;
@@ -922,5 +997,377 @@ int ref_symsize(ref_op *op)
 	    ref_out(op, 0, NPU_DT_I64, 0, NULL, &y) < 0)
 		return -1;
 	y->data[0] = x->ndim ? (double)x->shape[d] : 1;
+	return 0;
+}
+
+/* ---- scatter reductions, masked_scatter --------------------------- */
+
+/* The reduction of scatter_reduce's `reduce` string; scatter_add sums. */
+enum { SR_SUM, SR_PROD, SR_MEAN, SR_AMAX, SR_AMIN };
+
+static int scatter_mode(ref_op *op, int *mode, int *incl)
+{
+	static const char *const names[] = { "sum", "prod", "mean", "amax", "amin" };
+	const npu_gval *r;
+
+	*mode = SR_SUM;
+	*incl = 1;
+	if (op->id == NPU_AOP_SCATTER_ADD)
+		return 0;
+	r = ref_arg(op, 4, "reduce");
+	if (ref_bool(op, 5, "include_self", 1, incl) < 0)
+		return -1;
+	for (int k = 0; r && r->kind == NPU_GV_STR && k < 5; k++)
+		if (!strcmp(r->u.s, names[k])) {
+			*mode = k;
+			return 0;
+		}
+	return npu_errf(op->e, "reduce must be 'sum', 'prod', 'mean', 'amax' or 'amin'");
+}
+
+static double scatter_combine(int mode, double a, double b)
+{
+	switch (mode) {
+	case SR_PROD: return a * b;
+	case SR_AMAX: return isnan(a) || isnan(b) ? NAN : a > b ? a : b;
+	case SR_AMIN: return isnan(a) || isnan(b) ? NAN : a < b ? a : b;
+	default: return a + b;
+	}
+}
+
+/*
+ * scatter_add and scatter_reduce.two.  With include_self false a written
+ * position starts from its first src value instead of self's (PyTorch
+ * starts from the reduction's identity, the same thing); mean divides by
+ * the number of values reduced, self's included, floor-dividing
+ * integers as PyTorch does.
+ */
+int ref_scatter_red(ref_op *op)
+{
+	const npu_reftensor *x, *ix, *src;
+	npu_reftensor *y;
+	int64_t dimv, xst[NPU_MAX_DIMS], sst[NPU_MAX_DIMS], idx[NPU_MAX_DIMS], *cnt;
+	int d, mode, incl;
+
+	if (ref_tensor(op, 0, "self", &x) < 0 || ref_int(op, 1, "dim", 0, &dimv) < 0 ||
+	    ref_dim(op, dimv, x->ndim, &d) < 0 || ref_tensor(op, 2, "index", &ix) < 0 ||
+	    ref_tensor(op, 3, "src", &src) < 0 || scatter_mode(op, &mode, &incl) < 0)
+		return -1;
+	if (ix->ndim != x->ndim || src->ndim != x->ndim)
+		return npu_errf(op->e, "index and src must have self's rank");
+	for (int i = 0; i < x->ndim; i++)
+		if ((i != d && ix->shape[i] > x->shape[i]) || ix->shape[i] > src->shape[i])
+			return npu_errf(op->e, "index is larger than self or src in dim %d", i);
+	if (ref_out(op, 0, x->dtype, x->ndim, x->shape, &y) < 0)
+		return -1;
+	memcpy(y->data, x->data, (size_t)npu_reftensor_numel(x) * sizeof(double));
+	if (!(cnt = calloc((size_t)npu_reftensor_numel(x) + 1, sizeof *cnt)))
+		return npu_errf(op->e, "out of memory");
+	ref_strides(x->ndim, x->shape, xst);
+	ref_strides(src->ndim, src->shape, sst);
+	for (int64_t i = 0, n = npu_reftensor_numel(ix); i < n; i++) {
+		int64_t off = 0, so = 0, at;
+		double v;
+		unravel(i, ix->ndim, ix->shape, idx);
+		if (fix_index(op, ix->data[i], x->ndim ? x->shape[d] : 1, &at) < 0) {
+			free(cnt);
+			return -1;
+		}
+		for (int k = 0; k < x->ndim; k++) {
+			off += (k == d ? at : idx[k]) * xst[k];
+			so += idx[k] * sst[k];
+		}
+		v = ref_to_dtype(x->dtype, src->data[so]);
+		y->data[off] = !incl && !cnt[off] ? v : scatter_combine(mode, y->data[off], v);
+		cnt[off]++;
+	}
+	for (int64_t i = 0, n = npu_reftensor_numel(x); mode == SR_MEAN && i < n; i++) {
+		double c = (double)(cnt[i] + incl);
+		if (!cnt[i])
+			continue;
+		y->data[i] = ref_is_float(x->dtype) ? y->data[i] / c : floor(y->data[i] / c);
+	}
+	free(cnt);
+	return 0;
+}
+
+/* masked_scatter: self and mask broadcast; the true positions, in
+ * row-major order, take source's elements in order. */
+int ref_masked_scatter(ref_op *op)
+{
+	const npu_reftensor *x, *m, *src;
+	npu_reftensor *y;
+	int64_t shape[NPU_MAX_DIMS], n, k = 0;
+	int nd;
+	ref_iter it;
+
+	if (ref_tensor(op, 0, "self", &x) < 0 || ref_tensor(op, 1, "mask", &m) < 0 ||
+	    ref_tensor(op, 2, "source", &src) < 0 ||
+	    ref_bshape(op, x->ndim, x->shape, m->ndim, m->shape, &nd, shape) < 0 ||
+	    ref_out(op, 0, x->dtype, nd, shape, &y) < 0)
+		return -1;
+	ref_iter_init(&it, nd, shape, 2);
+	ref_bstrides(x, nd, shape, it.st[0]);
+	ref_bstrides(m, nd, shape, it.st[1]);
+	n = npu_reftensor_numel(y);
+	for (int64_t i = 0; i < n; i++, ref_iter_next(&it)) {
+		if (m->data[it.off[1]] == 0) {
+			y->data[i] = x->data[it.off[0]];
+			continue;
+		}
+		if (k >= npu_reftensor_numel(src))
+			return npu_errf(op->e, "source has %lld elements, the mask more true "
+					"positions", (long long)npu_reftensor_numel(src));
+		y->data[i] = ref_to_dtype(x->dtype, src->data[k++]);
+	}
+	return 0;
+}
+
+/* ---- reflection and replication padding -------------------------- */
+
+/* Source index of padded position o in a dim of n with left pad lo:
+ * mirrored without repeating the edge, or clamped to it. */
+static int64_t pad_src(int64_t o, int64_t lo, int64_t n, int reflect)
+{
+	int64_t i = o - lo;
+
+	if (reflect) {
+		if (i < 0)
+			i = -i;
+		if (i >= n)
+			i = 2 * (n - 1) - i;
+		return i;
+	}
+	return i < 0 ? 0 : i >= n ? n - 1 : i;
+}
+
+/* reflection_pad{1,2,3}d, replication_pad{2,3}d: padding = [left, right]
+ * for the last dim, then the one before, ...; each pad of a reflection
+ * must be smaller than its dim. */
+int ref_padmode(ref_op *op)
+{
+	const npu_reftensor *x;
+	npu_reftensor *y;
+	int64_t pad[6], shape[NPU_MAX_DIMS], lo[NPU_MAX_DIMS] = { 0 };
+	int64_t idx[NPU_MAX_DIMS], st[NPU_MAX_DIMS];
+	int k, np, reflect;
+
+	switch (op->id) {
+	case NPU_AOP_REFLECTION_PAD1D: k = 1; break;
+	case NPU_AOP_REFLECTION_PAD2D: case NPU_AOP_REPLICATION_PAD2D: k = 2; break;
+	default: k = 3;
+	}
+	reflect = op->id == NPU_AOP_REFLECTION_PAD1D || op->id == NPU_AOP_REFLECTION_PAD2D ||
+		  op->id == NPU_AOP_REFLECTION_PAD3D;
+	if (ref_tensor(op, 0, "self", &x) < 0 || ref_ints(op, 1, "padding", pad, 6, &np) < 0)
+		return -1;
+	if (np != 2 * k || (x->ndim != k + 1 && x->ndim != k + 2))
+		return npu_errf(op->e, "needs %d pads and a %d-d or %d-d input", 2 * k,
+				k + 1, k + 2);
+	memcpy(shape, x->shape, (size_t)x->ndim * sizeof *shape);
+	for (int j = 0; j < k; j++) {
+		int d = x->ndim - 1 - j;
+		if (pad[2 * j] < 0 || pad[2 * j + 1] < 0 || !x->shape[d] ||
+		    (reflect && (pad[2 * j] >= x->shape[d] || pad[2 * j + 1] >= x->shape[d])))
+			return npu_errf(op->e, "padding (%lld, %lld) does not fit dim %d of "
+					"size %lld", (long long)pad[2 * j],
+					(long long)pad[2 * j + 1], d, (long long)x->shape[d]);
+		lo[d] = pad[2 * j];
+		shape[d] += pad[2 * j] + pad[2 * j + 1];
+	}
+	if (ref_out(op, 0, x->dtype, x->ndim, shape, &y) < 0)
+		return -1;
+	ref_strides(x->ndim, x->shape, st);
+	for (int64_t i = 0, n = npu_reftensor_numel(y); i < n; i++) {
+		int64_t off = 0;
+		unravel(i, x->ndim, shape, idx);
+		for (int d = 0; d < x->ndim; d++)
+			off += (d < x->ndim - k ? idx[d] : pad_src(idx[d], lo[d], x->shape[d],
+								   reflect)) * st[d];
+		y->data[i] = x->data[off];
+	}
+	return 0;
+}
+
+/* ---- embedding backward and bags --------------------------------- */
+
+/* embedding_dense_backward: grad_output [*indices.shape, D] summed into
+ * the rows its indices name; rows equal to padding_idx get nothing, and
+ * scale_grad_by_freq divides each contribution by its index's count. */
+int ref_embed_bwd(ref_op *op)
+{
+	const npu_reftensor *go, *ix;
+	npu_reftensor *y;
+	int64_t nw, pad, shape[2], n, dim, *freq;
+	int scale;
+
+	if (ref_tensor(op, 0, "grad_output", &go) < 0 ||
+	    ref_tensor(op, 1, "indices", &ix) < 0 ||
+	    ref_int(op, 2, "num_weights", 0, &nw) < 0 ||
+	    ref_int(op, 3, "padding_idx", -1, &pad) < 0 ||
+	    ref_bool(op, 4, "scale_grad_by_freq", 0, &scale) < 0)
+		return -1;
+	n = npu_reftensor_numel(ix);
+	dim = go->ndim ? go->shape[go->ndim - 1] : 0;
+	if (go->ndim != ix->ndim + 1 || n * dim != npu_reftensor_numel(go) || nw < 0)
+		return npu_errf(op->e, "grad_output must be [*indices.shape, D]");
+	shape[0] = nw;
+	shape[1] = dim;
+	if (ref_out(op, 0, go->dtype, 2, shape, &y) < 0)
+		return -1;
+	if (!(freq = calloc((size_t)nw + 1, sizeof *freq)))
+		return npu_errf(op->e, "out of memory");
+	for (int64_t i = 0; i < n; i++) {
+		int64_t r = (int64_t)ix->data[i];
+		if (r < 0 || r >= nw) {
+			free(freq);
+			return npu_errf(op->e, "index %lld out of range for %lld rows",
+					(long long)r, (long long)nw);
+		}
+		freq[r]++;
+	}
+	for (int64_t i = 0; i < n; i++) {
+		int64_t r = (int64_t)ix->data[i];
+		double f = scale ? (double)freq[r] : 1;
+		if (r == pad)
+			continue;
+		for (int64_t j = 0; j < dim; j++)
+			y->data[r * dim + j] += go->data[i * dim + j] / f;
+	}
+	free(freq);
+	return 0;
+}
+
+/* The [start, end) range of bag b: offsets[b] to the next offset, the
+ * last bag to the end of indices (unless include_last_offset). */
+static void bag_range(const npu_reftensor *off, int64_t b, int64_t nbags,
+		      int last, int64_t nidx, int64_t *s, int64_t *e)
+{
+	*s = (int64_t)off->data[b];
+	*e = b + 1 < nbags || last ? (int64_t)off->data[b + 1] : nidx;
+	*s = *s < 0 ? 0 : *s > nidx ? nidx : *s;
+	*e = *e < *s ? *s : *e > nidx ? nidx : *e;
+}
+
+/* Reduces the weight rows of indices [s, e) into row (dim values): sum
+ * (weighted by psw), mean, or max with the row of each maximum in mi.
+ * Returns the number of rows used (padding_idx skipped), -1 on error. */
+static int64_t bag_reduce(ref_op *op, const npu_reftensor *w, const npu_reftensor *ix,
+			  const npu_reftensor *psw, int64_t pad, int mode, int64_t s,
+			  int64_t e, double *row, double *mi)
+{
+	int64_t cnt = 0, dim = w->shape[1];
+
+	for (int64_t i = s; i < e; i++) {
+		int64_t r = (int64_t)ix->data[i];
+		if (r < 0 || r >= w->shape[0])
+			return npu_errf(op->e, "index %lld out of range", (long long)r);
+		if (r == pad)
+			continue;
+		for (int64_t j = 0; j < dim; j++) {
+			double v = w->data[r * dim + j] * (psw ? psw->data[i] : 1);
+			if (mode != 2)
+				row[j] += v;
+			else if (!cnt || v > row[j] || isnan(v)) {
+				row[j] = v;
+				mi[j] = (double)r;
+			}
+		}
+		cnt++;
+	}
+	for (int64_t j = 0; mode == 1 && cnt && j < dim; j++)
+		row[j] /= (double)cnt;
+	return cnt;
+}
+
+/*
+ * _embedding_bag, modes 0 sum (times per_sample_weights if given), 1
+ * mean, 2 max; rows equal to padding_idx are skipped; an empty bag is 0.
+ * The auxiliary results follow PyTorch's CPU kernel: offset2bag is the
+ * bag of each index ([0], unused, for fp32/fp16 sums without padding_idx),
+ * bag_size the bag's count of non-padding indices (zeros for sum),
+ * max_indices [B, D] the row each maximum came from (0 for an empty bag)
+ * in max mode, else bag_size again.
+ */
+int ref_embed_bag(ref_op *op)
+{
+	const npu_reftensor *w, *ix, *off, *psw;
+	npu_reftensor *y, *o2b, *bsz, *mi;
+	int64_t mode, pad, nbags, nidx, dim, shape[2], no2b;
+	int last;
+
+	if (ref_tensor(op, 0, "weight", &w) < 0 || ref_tensor(op, 1, "indices", &ix) < 0 ||
+	    ref_tensor(op, 2, "offsets", &off) < 0 || ref_int(op, 4, "mode", 0, &mode) < 0 ||
+	    ref_bool(op, 7, "include_last_offset", 0, &last) < 0 ||
+	    ref_int(op, 8, "padding_idx", -1, &pad) < 0)
+		return -1;
+	psw = ref_opt_tensor(op, 6, "per_sample_weights");
+	nidx = npu_reftensor_numel(ix);
+	if (w->ndim != 2 || ix->ndim != 1 || off->ndim != 1 || mode < 0 || mode > 2 ||
+	    (psw && (mode != 0 || npu_reftensor_numel(psw) != nidx)))
+		return npu_errf(op->e, "needs a 2-d weight, 1-d indices and offsets, mode 0-2 "
+				"(per_sample_weights only with mode 0, one per index)");
+	nbags = off->shape[0] - (last ? 1 : 0);
+	nbags = nbags < 0 ? 0 : nbags;
+	dim = w->shape[1];
+	shape[0] = nbags;
+	shape[1] = dim;
+	/* PyTorch's fast path (fp32 and fp16 sums without padding_idx)
+	 * leaves offset2bag empty */
+	no2b = mode == 0 && pad < 0 && (w->dtype == NPU_DT_F32 || w->dtype == NPU_DT_F16)
+	       ? 0 : nidx;
+	if (ref_out(op, 0, w->dtype, 2, shape, &y) < 0 ||
+	    ref_out(op, 1, NPU_DT_I64, 1, &no2b, &o2b) < 0 ||
+	    ref_out(op, 2, NPU_DT_I64, 1, &nbags, &bsz) < 0 ||
+	    ref_out(op, 3, NPU_DT_I64, mode == 2 ? 2 : 1, shape, &mi) < 0)
+		return -1;
+	for (int64_t b = 0; b < nbags; b++) {
+		int64_t s, e, cnt;
+		bag_range(off, b, nbags, last, nidx, &s, &e);
+		if ((cnt = bag_reduce(op, w, ix, psw, pad, (int)mode, s, e, y->data + b * dim,
+				      mi->data + (mode == 2 ? b * dim : 0))) < 0)
+			return -1;
+		for (int64_t i = s; no2b && i < e; i++)
+			o2b->data[i] = (double)b;
+		bsz->data[b] = mode ? (double)cnt : 0;
+		if (mode != 2)
+			mi->data[b] = bsz->data[b];
+	}
+	return 0;
+}
+
+/* ---- random ------------------------------------------------------ */
+
+/*
+ * PyTorch's random stream (Philox on GPU, mt19937 on CPU, consumed in
+ * kernel-specific order) cannot be reproduced here, so the random ops
+ * fail with a clear message.  native_dropout is deterministic when it
+ * does not drop: train false or p == 0 give the input and an all-true
+ * mask, p == 1 gives input * 0 and an all-false mask (bernoulli(0)).
+ */
+int ref_random(ref_op *op)
+{
+	const npu_reftensor *x;
+	npu_reftensor *y, *mask;
+	double p;
+	int train;
+
+	if (op->id != NPU_AOP_DROPOUT)
+		return npu_errf(op->e, "random numbers are not reproducible: PyTorch's "
+				"random stream cannot be replayed");
+	if (ref_tensor(op, 0, "input", &x) < 0 || ref_double(op, 1, "p", 0.5, &p) < 0 ||
+	    ref_bool(op, 2, "train", 1, &train) < 0)
+		return -1;
+	if (train && p != 0 && p != 1)
+		return npu_errf(op->e, "dropout with p = %g in training mode draws random "
+				"numbers, which are not reproducible", p);
+	if (ref_out(op, 0, x->dtype, x->ndim, x->shape, &y) < 0 ||
+	    ref_out(op, 1, NPU_DT_BOOL, x->ndim, x->shape, &mask) < 0)
+		return -1;
+	for (int64_t i = 0, n = npu_reftensor_numel(x); i < n; i++) {
+		int keep = !train || p == 0;
+		y->data[i] = keep ? x->data[i] : x->data[i] * 0;
+		mask->data[i] = keep;
+	}
 	return 0;
 }

@@ -403,6 +403,42 @@ static void op1(const char *target, const char *attrs, npu_reftensor *in,
 	npu_reftensor_free(&out);
 }
 
+/* Runs one op expecting nout results and checks result k against want,
+ * within 1e-12 of want's largest magnitude (the expected values are
+ * PyTorch 1.13's fp64 results, whose last bits may differ from ours). */
+static void opk(const char *target, const char *attrs, npu_reftensor *in,
+		int nin, int nout, int k, int dt, int ndim, const int64_t *shape,
+		const double *want)
+{
+	npu_reftensor out[4];
+	npu_err e = { "" };
+	double big = 0;
+	int64_t n;
+
+	ck_assert_int_le(nout, 4);
+	ck_assert_msg(npu_ref_exec_op(target, attrs, in, nin, out, nout, &e) == 0,
+		      "%s: %s", target, e.msg);
+	ck_assert_msg(out[k].dtype == dt, "%s [%d]: dtype %s", target, k,
+		      npu_dtype_torch(out[k].dtype));
+	ck_assert_msg(out[k].ndim == ndim, "%s [%d]: rank %d", target, k, out[k].ndim);
+	for (int i = 0; i < ndim; i++)
+		ck_assert_msg(out[k].shape[i] == shape[i], "%s [%d]: dim %d is %lld",
+			      target, k, i, (long long)out[k].shape[i]);
+	n = npu_reftensor_numel(&out[k]);
+	for (int64_t i = 0; i < n; i++)
+		if (isfinite(want[i]) && fabs(want[i]) > big)
+			big = fabs(want[i]);
+	for (int64_t i = 0; i < n; i++) {
+		double a = out[k].data[i], b = want[i];
+		ck_assert_msg(isnan(b) ? isnan(a) : !isfinite(b) ? a == b :
+			      fabs(a - b) <= 1e-12 * big,
+			      "%s [%d][%lld]: %.17g, want %.17g", target, k, (long long)i,
+			      a, b);
+	}
+	for (int j = 0; j < nout; j++)
+		npu_reftensor_free(&out[j]);
+}
+
 START_TEST(elementwise_semantics)
 {
 	npu_reftensor in[3];
@@ -784,6 +820,1489 @@ START_TEST(pool_semantics)
 }
 END_TEST
 
+START_TEST(new_elementwise_semantics)
+{
+	npu_reftensor in[6];
+
+	in[0] = tens(NPU_DT_F64, 1, (int64_t[]){ 7 },
+		     (double[]){ -0.9, -0.5, 0, 0.3, 0.99, 1.5, NAN });
+	opk("aten.acos.default",
+	    "{\"args\": [{\"input\": 0}]}",
+	    in, 1, 1, 0, NPU_DT_F64, 1, (int64_t[]){ 7 },
+	    (double[]){ 2.6905658417935308, 2.0943951023931957,
+			1.5707963267948966, 1.2661036727794992, 0.1415394733244273,
+			NAN, NAN });
+	opk("aten.asin.default",
+	    "{\"args\": [{\"input\": 0}]}",
+	    in, 1, 1, 0, NPU_DT_F64, 1, (int64_t[]){ 7 },
+	    (double[]){ -1.1197695149986342, -0.5235987755982989, 0,
+			0.30469265401539747, 1.4292568534704693, NAN, NAN });
+	opk("aten.atan.default",
+	    "{\"args\": [{\"input\": 0}]}",
+	    in, 1, 1, 0, NPU_DT_F64, 1, (int64_t[]){ 7 },
+	    (double[]){ -0.7328151017865066, -0.4636476090008061, 0,
+			0.2914567944778671, 0.7803730800666359, 0.982793723247329, NAN });
+	opk("aten.atanh.default",
+	    "{\"args\": [{\"input\": 0}]}",
+	    in, 1, 1, 0, NPU_DT_F64, 1, (int64_t[]){ 7 },
+	    (double[]){ -1.4722194895832204, -0.5493061443340548, 0,
+			0.30951960420311175, 2.6466524123622457, NAN, NAN });
+	opk("aten.tan.default",
+	    "{\"args\": [{\"input\": 0}]}",
+	    in, 1, 1, 0, NPU_DT_F64, 1, (int64_t[]){ 7 },
+	    (double[]){ -1.2601582175503392, -0.5463024898437905, 0,
+			0.30933624960962325, 1.5236767410179022, 14.101419947171719,
+			NAN });
+	opk("aten.sinh.default",
+	    "{\"args\": [{\"input\": 0}]}",
+	    in, 1, 1, 0, NPU_DT_F64, 1, (int64_t[]){ 7 },
+	    (double[]){ -1.0265167257081753, -0.5210953054937474, 0,
+			0.3045202934471426, 1.1598288906636083, 2.1292794550948173,
+			NAN });
+	opk("aten.cosh.default",
+	    "{\"args\": [{\"input\": 0}]}",
+	    in, 1, 1, 0, NPU_DT_F64, 1, (int64_t[]){ 7 },
+	    (double[]){ 1.4330863854487745, 1.1276259652063807, 1,
+			1.0453385141288605, 1.5314055816856538, 2.352409615243247, NAN });
+	opk("aten.asinh.default",
+	    "{\"args\": [{\"input\": 0}]}",
+	    in, 1, 1, 0, NPU_DT_F64, 1, (int64_t[]){ 7 },
+	    (double[]){ -0.8088669356527824, -0.48121182505960347, 0,
+			0.29567304756342244, 0.8742848121872949, 1.1947632172871094,
+			NAN });
+	/* NaN below 1, 0 at 1 */
+	npu_reftensor_free(&in[0]);
+	in[0] = tens(NPU_DT_F64, 1, (int64_t[]){ 6 },
+		     (double[]){ 0.5, 1, 1.5, 10, -INFINITY, INFINITY });
+	opk("aten.acosh.default",
+	    "{\"args\": [{\"input\": 0}]}",
+	    in, 1, 1, 0, NPU_DT_F64, 1, (int64_t[]){ 6 },
+	    (double[]){ NAN, 0, 0.9624236501192069, 2.993222846126381, NAN,
+			INFINITY });
+	/* -inf at 0, NaN below */
+	npu_reftensor_free(&in[0]);
+	in[0] = tens(NPU_DT_F64, 1, (int64_t[]){ 6 },
+		     (double[]){ 0.001, 1, 50, 0, -1, INFINITY });
+	opk("aten.log10.default",
+	    "{\"args\": [{\"input\": 0}]}",
+	    in, 1, 1, 0, NPU_DT_F64, 1, (int64_t[]){ 6 },
+	    (double[]){ -3, 0, 1.6989700043360187, -INFINITY, NAN, INFINITY });
+	/* integers give float32 */
+	npu_reftensor_free(&in[0]);
+	in[0] = tens(NPU_DT_I64, 1, (int64_t[]){ 3 },
+		     (double[]){ 1, 0, -1 });
+	opk("aten.atan.default",
+	    "{\"args\": [{\"input\": 0}]}",
+	    in, 1, 1, 0, NPU_DT_F32, 1, (int64_t[]){ 3 },
+	    (double[]){ 0.7853981633974483, 0, -0.7853981633974483 });
+	/* broadcast [3,1] with [4]; the signs of zeros pick the quadrant */
+	npu_reftensor_free(&in[0]);
+	in[0] = tens(NPU_DT_F64, 2, (int64_t[]){ 3, 1 },
+		     (double[]){ 1, -0.0, 0 });
+	in[1] = tens(NPU_DT_F64, 1, (int64_t[]){ 4 },
+		     (double[]){ 0, -0.0, -1, 2 });
+	opk("aten.atan2.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}]}",
+	    in, 2, 1, 0, NPU_DT_F64, 2, (int64_t[]){ 3, 4 },
+	    (double[]){ 1.5707963267948966, 1.5707963267948966,
+			2.356194490192345, 0.4636476090008061, -0.0,
+			-3.141592653589793, -3.141592653589793, -0.0, 0,
+			3.141592653589793, 3.141592653589793, 0 });
+	opk("aten.atan2.out",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}]}",
+	    in, 2, 1, 0, NPU_DT_F64, 2, (int64_t[]){ 3, 4 },
+	    (double[]){ 1.5707963267948966, 1.5707963267948966,
+			2.356194490192345, 0.4636476090008061, -0.0,
+			-3.141592653589793, -3.141592653589793, -0.0, 0,
+			3.141592653589793, 3.141592653589793, 0 });
+	npu_reftensor_free(&in[0]);
+	npu_reftensor_free(&in[1]);
+	in[0] = tens(NPU_DT_I64, 1, (int64_t[]){ 4 },
+		     (double[]){ 5, -3, 12, 0 });
+	opk("aten.bitwise_and.Scalar",
+	    "{\"args\": [{\"input\": 0}, 6]}",
+	    in, 1, 1, 0, NPU_DT_I64, 1, (int64_t[]){ 4 },
+	    (double[]){ 4, 4, 4, 0 });
+	opk("aten.bitwise_or.Scalar",
+	    "{\"args\": [{\"input\": 0}, -8]}",
+	    in, 1, 1, 0, NPU_DT_I64, 1, (int64_t[]){ 4 },
+	    (double[]){ -3, -3, -4, -8 });
+	opk("aten.bitwise_xor.Scalar",
+	    "{\"args\": [{\"input\": 0}, 9]}",
+	    in, 1, 1, 0, NPU_DT_I64, 1, (int64_t[]){ 4 },
+	    (double[]){ 12, -12, 5, 9 });
+	/* bool with a bool scalar stays bool */
+	npu_reftensor_free(&in[0]);
+	in[0] = tens(NPU_DT_BOOL, 1, (int64_t[]){ 4 },
+		     (double[]){ 1, 0, 1, 0 });
+	opk("aten.bitwise_and.Scalar",
+	    "{\"args\": [{\"input\": 0}, true]}",
+	    in, 1, 1, 0, NPU_DT_BOOL, 1, (int64_t[]){ 4 },
+	    (double[]){ 1, 0, 1, 0 });
+	opk("aten.bitwise_xor.Scalar",
+	    "{\"args\": [{\"input\": 0}, true]}",
+	    in, 1, 1, 0, NPU_DT_BOOL, 1, (int64_t[]){ 4 },
+	    (double[]){ 0, 1, 0, 1 });
+	/* bool with an int scalar gives int64 */
+	opk("aten.bitwise_or.Scalar",
+	    "{\"args\": [{\"input\": 0}, 2]}",
+	    in, 1, 1, 0, NPU_DT_I64, 1, (int64_t[]){ 4 },
+	    (double[]){ 3, 2, 3, 2 });
+	npu_reftensor_free(&in[0]);
+	in[0] = tens(NPU_DT_F64, 1, (int64_t[]){ 4 },
+		     (double[]){ 7.5, -7.5, 7, -0.5 });
+	opk("aten.div.Scalar_mode",
+	    "{\"args\": [{\"input\": 0}, 2], \"kwargs\": "
+	    "{\"rounding_mode\": \"floor\"}}",
+	    in, 1, 1, 0, NPU_DT_F64, 1, (int64_t[]){ 4 },
+	    (double[]){ 3, -4, 3, -1 });
+	opk("aten.div.Scalar_mode",
+	    "{\"args\": [{\"input\": 0}, -2], \"kwargs\": "
+	    "{\"rounding_mode\": \"trunc\"}}",
+	    in, 1, 1, 0, NPU_DT_F64, 1, (int64_t[]){ 4 },
+	    (double[]){ -3, 3, -3, 0 });
+	/* integers stay int64 */
+	npu_reftensor_free(&in[0]);
+	in[0] = tens(NPU_DT_I64, 1, (int64_t[]){ 3 },
+		     (double[]){ 7, -7, 6 });
+	opk("aten.div.Scalar_mode",
+	    "{\"args\": [{\"input\": 0}, 2], \"kwargs\": "
+	    "{\"rounding_mode\": \"floor\"}}",
+	    in, 1, 1, 0, NPU_DT_I64, 1, (int64_t[]){ 3 },
+	    (double[]){ 3, -4, 3 });
+	/* None: true division, float32 */
+	opk("aten.div.Scalar_mode",
+	    "{\"args\": [{\"input\": 0}, 2], \"kwargs\": "
+	    "{\"rounding_mode\": null}}",
+	    in, 1, 1, 0, NPU_DT_F32, 1, (int64_t[]){ 3 },
+	    (double[]){ 3.5, -3.5, 3 });
+	/* NaN in any operand; min > max gives max */
+	npu_reftensor_free(&in[0]);
+	in[0] = tens(NPU_DT_F64, 1, (int64_t[]){ 5 },
+		     (double[]){ 1, 5, NAN, -3, 2 });
+	in[1] = tens(NPU_DT_F64, 1, (int64_t[]){ 5 },
+		     (double[]){ 0, NAN, 0, 0, 3 });
+	in[2] = tens(NPU_DT_F64, 1, (int64_t[]){ 5 },
+		     (double[]){ 4, 4, 4, NAN, 1 });
+	opk("aten.clamp.Tensor",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}]}",
+	    in, 3, 1, 0, NPU_DT_F64, 1, (int64_t[]){ 5 },
+	    (double[]){ 1, NAN, NAN, NAN, 1 });
+	/* min only, broadcast */
+	npu_reftensor_free(&in[0]);
+	npu_reftensor_free(&in[1]);
+	npu_reftensor_free(&in[2]);
+	in[0] = tens(NPU_DT_F64, 2, (int64_t[]){ 2, 3 },
+		     (double[]){ 1, 2, 3, 4, 5, 6 });
+	in[1] = tens(NPU_DT_F64, 2, (int64_t[]){ 2, 1 },
+		     (double[]){ 2, 5 });
+	opk("aten.clamp.Tensor",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}]}",
+	    in, 2, 1, 0, NPU_DT_F64, 2, (int64_t[]){ 2, 3 },
+	    (double[]){ 2, 2, 3, 5, 5, 6 });
+	/* max only, as a keyword */
+	npu_reftensor_free(&in[0]);
+	npu_reftensor_free(&in[1]);
+	in[0] = tens(NPU_DT_F64, 2, (int64_t[]){ 2, 3 },
+		     (double[]){ 1, 2, 3, 4, 5, 6 });
+	in[1] = tens(NPU_DT_F64, 1, (int64_t[]){ 3 },
+		     (double[]){ 2.5, 0, 10 });
+	opk("aten.clamp.Tensor",
+	    "{\"args\": [{\"input\": 0}], \"kwargs\": {\"max\": "
+	    "{\"input\": 1}}}",
+	    in, 2, 1, 0, NPU_DT_F64, 2, (int64_t[]){ 2, 3 },
+	    (double[]){ 1, 0, 3, 2.5, 0, 6 });
+	/* int self, float bounds: float32 */
+	npu_reftensor_free(&in[0]);
+	npu_reftensor_free(&in[1]);
+	in[0] = tens(NPU_DT_I64, 1, (int64_t[]){ 3 },
+		     (double[]){ 1, 5, -3 });
+	in[1] = tens(NPU_DT_F32, 1, (int64_t[]){ 1 },
+		     (double[]){ 0.5 });
+	opk("aten.clamp.Tensor",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, null]}",
+	    in, 2, 1, 0, NPU_DT_F32, 1, (int64_t[]){ 3 },
+	    (double[]){ 1, 5, 0.5 });
+	npu_reftensor_free(&in[0]);
+	npu_reftensor_free(&in[1]);
+}
+END_TEST
+
+START_TEST(new_shape_semantics)
+{
+	npu_reftensor in[6];
+
+	in[0] = tens(NPU_DT_F64, 3, (int64_t[]){ 2, 3, 4 },
+		     (double[]){ 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+			16, 17, 18, 19, 20, 21, 22, 23 });
+	opk("aten.flip.default",
+	    "{\"args\": [{\"input\": 0}, [0, -1]]}",
+	    in, 1, 1, 0, NPU_DT_F64, 3, (int64_t[]){ 2, 3, 4 },
+	    (double[]){ 15, 14, 13, 12, 19, 18, 17, 16, 23, 22, 21, 20, 3, 2,
+			1, 0, 7, 6, 5, 4, 11, 10, 9, 8 });
+	opk("aten.flip.default",
+	    "{\"args\": [{\"input\": 0}, [1]]}",
+	    in, 1, 1, 0, NPU_DT_F64, 3, (int64_t[]){ 2, 3, 4 },
+	    (double[]){ 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3, 20, 21, 22, 23,
+			16, 17, 18, 19, 12, 13, 14, 15 });
+	opk("aten.flip.default",
+	    "{\"args\": [{\"input\": 0}, []]}",
+	    in, 1, 1, 0, NPU_DT_F64, 3, (int64_t[]){ 2, 3, 4 },
+	    (double[]){ 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+			16, 17, 18, 19, 20, 21, 22, 23 });
+	opk("aten.diagonal.default",
+	    "{\"args\": [{\"input\": 0}]}",
+	    in, 1, 1, 0, NPU_DT_F64, 2, (int64_t[]){ 4, 2 },
+	    (double[]){ 0, 16, 1, 17, 2, 18, 3, 19 });
+	/* offset above, negative dim1 */
+	opk("aten.diagonal.default",
+	    "{\"args\": [{\"input\": 0}, 1, -1, 0]}",
+	    in, 1, 1, 0, NPU_DT_F64, 2, (int64_t[]){ 3, 1 },
+	    (double[]){ 12, 16, 20 });
+	/* offset below */
+	opk("aten.diagonal.default",
+	    "{\"args\": [{\"input\": 0}, -1, 1, 2]}",
+	    in, 1, 1, 0, NPU_DT_F64, 2, (int64_t[]){ 2, 2 },
+	    (double[]){ 4, 9, 16, 21 });
+	/* past the corner: empty */
+	opk("aten.diagonal.default",
+	    "{\"args\": [{\"input\": 0}, 5, 1, 2]}",
+	    in, 1, 1, 0, NPU_DT_F64, 2, (int64_t[]){ 2, 0 },
+	    (double[]){ 0 });
+	/* self's dtype: int32 truncates */
+	npu_reftensor_free(&in[0]);
+	in[0] = tens(NPU_DT_I32, 2, (int64_t[]){ 2, 2 },
+		     (double[]){ 1, 2, 3, 4 });
+	opk("aten.fill.Scalar",
+	    "{\"args\": [{\"input\": 0}, 2.7]}",
+	    in, 1, 1, 0, NPU_DT_I32, 2, (int64_t[]){ 2, 2 },
+	    (double[]){ 2, 2, 2, 2 });
+	npu_reftensor_free(&in[0]);
+	in[0] = tens(NPU_DT_F64, 3, (int64_t[]){ 2, 3, 4 },
+		     (double[]){ 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+			16, 17, 18, 19, 20, 21, 22, 23 });
+	opk("aten.fill.Scalar",
+	    "{\"args\": [{\"input\": 0}, -1.5]}",
+	    in, 1, 1, 0, NPU_DT_F64, 3, (int64_t[]){ 2, 3, 4 },
+	    (double[]){ -1.5, -1.5, -1.5, -1.5, -1.5, -1.5, -1.5, -1.5, -1.5,
+			-1.5, -1.5, -1.5, -1.5, -1.5, -1.5, -1.5, -1.5, -1.5, -1.5,
+			-1.5, -1.5, -1.5, -1.5, -1.5 });
+	/* zeros here (unspecified in PyTorch) */
+	npu_reftensor_free(&in[0]);
+	opk("aten.empty_strided.default",
+	    "{\"args\": [[2, 3], [1, 2]], \"kwargs\": {\"dtype\": "
+	    "{\"dtype\": \"int32\"}}}",
+	    in, 0, 1, 0, NPU_DT_I32, 2, (int64_t[]){ 2, 3 },
+	    (double[]){ 0, 0, 0, 0, 0, 0 });
+	opk("aten.empty_strided.default",
+	    "{\"args\": [[4], [1]]}",
+	    in, 0, 1, 0, NPU_DT_F32, 1, (int64_t[]){ 4 },
+	    (double[]){ 0, 0, 0, 0 });
+	in[0] = tens(NPU_DT_F64, 3, (int64_t[]){ 1, 2, 5 },
+		     (double[]){ 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 });
+	opk("aten.reflection_pad1d.default",
+	    "{\"args\": [{\"input\": 0}, [3, 2]]}",
+	    in, 1, 1, 0, NPU_DT_F64, 3, (int64_t[]){ 1, 2, 10 },
+	    (double[]){ 3, 2, 1, 0, 1, 2, 3, 4, 3, 2, 8, 7, 6, 5, 6, 7, 8, 9,
+			8, 7 });
+	npu_reftensor_free(&in[0]);
+	in[0] = tens(NPU_DT_F64, 3, (int64_t[]){ 1, 3, 4 },
+		     (double[]){ 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 });
+	opk("aten.reflection_pad2d.default",
+	    "{\"args\": [{\"input\": 0}, [1, 3, 2, 0]]}",
+	    in, 1, 1, 0, NPU_DT_F64, 3, (int64_t[]){ 1, 5, 8 },
+	    (double[]){ 9, 8, 9, 10, 11, 10, 9, 8, 5, 4, 5, 6, 7, 6, 5, 4, 1,
+			0, 1, 2, 3, 2, 1, 0, 5, 4, 5, 6, 7, 6, 5, 4, 9, 8, 9, 10, 11,
+			10, 9, 8 });
+	opk("aten.replication_pad2d.default",
+	    "{\"args\": [{\"input\": 0}, [2, 0, 1, 3]]}",
+	    in, 1, 1, 0, NPU_DT_F64, 3, (int64_t[]){ 1, 7, 6 },
+	    (double[]){ 0, 0, 0, 1, 2, 3, 0, 0, 0, 1, 2, 3, 4, 4, 4, 5, 6, 7,
+			8, 8, 8, 9, 10, 11, 8, 8, 8, 9, 10, 11, 8, 8, 8, 9, 10, 11, 8,
+			8, 8, 9, 10, 11 });
+	npu_reftensor_free(&in[0]);
+	in[0] = tens(NPU_DT_F64, 5, (int64_t[]){ 1, 1, 2, 3, 4 },
+		     (double[]){ 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+			16, 17, 18, 19, 20, 21, 22, 23 });
+	opk("aten.reflection_pad3d.default",
+	    "{\"args\": [{\"input\": 0}, [1, 2, 2, 1, 1, 0]]}",
+	    in, 1, 1, 0, NPU_DT_F64, 5, (int64_t[]){ 1, 1, 3, 6, 7 },
+	    (double[]){ 21, 20, 21, 22, 23, 22, 21, 17, 16, 17, 18, 19, 18, 17,
+			13, 12, 13, 14, 15, 14, 13, 17, 16, 17, 18, 19, 18, 17, 21, 20,
+			21, 22, 23, 22, 21, 17, 16, 17, 18, 19, 18, 17, 9, 8, 9, 10,
+			11, 10, 9, 5, 4, 5, 6, 7, 6, 5, 1, 0, 1, 2, 3, 2, 1, 5, 4, 5,
+			6, 7, 6, 5, 9, 8, 9, 10, 11, 10, 9, 5, 4, 5, 6, 7, 6, 5, 21,
+			20, 21, 22, 23, 22, 21, 17, 16, 17, 18, 19, 18, 17, 13, 12, 13,
+			14, 15, 14, 13, 17, 16, 17, 18, 19, 18, 17, 21, 20, 21, 22, 23,
+			22, 21, 17, 16, 17, 18, 19, 18, 17 });
+	opk("aten.replication_pad3d.default",
+	    "{\"args\": [{\"input\": 0}, [0, 1, 1, 0, 2, 1]]}",
+	    in, 1, 1, 0, NPU_DT_F64, 5, (int64_t[]){ 1, 1, 5, 4, 5 },
+	    (double[]){ 0, 1, 2, 3, 3, 0, 1, 2, 3, 3, 4, 5, 6, 7, 7, 8, 9, 10,
+			11, 11, 0, 1, 2, 3, 3, 0, 1, 2, 3, 3, 4, 5, 6, 7, 7, 8, 9, 10,
+			11, 11, 0, 1, 2, 3, 3, 0, 1, 2, 3, 3, 4, 5, 6, 7, 7, 8, 9, 10,
+			11, 11, 12, 13, 14, 15, 15, 12, 13, 14, 15, 15, 16, 17, 18, 19,
+			19, 20, 21, 22, 23, 23, 12, 13, 14, 15, 15, 12, 13, 14, 15, 15,
+			16, 17, 18, 19, 19, 20, 21, 22, 23, 23 });
+	npu_reftensor_free(&in[0]);
+}
+END_TEST
+
+START_TEST(new_reduction_semantics)
+{
+	npu_reftensor in[6];
+
+	in[0] = tens(NPU_DT_F64, 2, (int64_t[]){ 2, 3 },
+		     (double[]){ 1, 2, 3, 4, 5, 6.5 });
+	opk("aten.prod.default",
+	    "{\"args\": [{\"input\": 0}]}",
+	    in, 1, 1, 0, NPU_DT_F64, 0, NULL,
+	    (double[]){ 780 });
+	/* integers give int64 */
+	npu_reftensor_free(&in[0]);
+	in[0] = tens(NPU_DT_I32, 1, (int64_t[]){ 3 },
+		     (double[]){ 3, -2, 7 });
+	opk("aten.prod.default",
+	    "{\"args\": [{\"input\": 0}]}",
+	    in, 1, 1, 0, NPU_DT_I64, 0, NULL,
+	    (double[]){ -42 });
+	/* NaN times 0 is NaN; dtype keyword */
+	npu_reftensor_free(&in[0]);
+	in[0] = tens(NPU_DT_F32, 1, (int64_t[]){ 3 },
+		     (double[]){ 2, NAN, 0 });
+	opk("aten.prod.default",
+	    "{\"args\": [{\"input\": 0}], \"kwargs\": {\"dtype\": "
+	    "{\"dtype\": \"float64\"}}}",
+	    in, 1, 1, 0, NPU_DT_F64, 0, NULL,
+	    (double[]){ NAN });
+	npu_reftensor_free(&in[0]);
+	in[0] = tens(NPU_DT_F64, 2, (int64_t[]){ 2, 3 },
+		     (double[]){ 1, 2, 3, 4, 5, 6.5 });
+	opk("aten.var.dim",
+	    "{\"args\": [{\"input\": 0}, [1]]}",
+	    in, 1, 1, 0, NPU_DT_F64, 1, (int64_t[]){ 2 },
+	    (double[]){ 1, 1.583333333333333 });
+	/* biased, keepdim */
+	opk("aten.var.dim",
+	    "{\"args\": [{\"input\": 0}, [0], false, true]}",
+	    in, 1, 1, 0, NPU_DT_F64, 2, (int64_t[]){ 1, 3 },
+	    (double[]){ 2.25, 2.25, 3.0625 });
+	/* dim None: all */
+	opk("aten.var.dim",
+	    "{\"args\": [{\"input\": 0}, null]}",
+	    in, 1, 1, 0, NPU_DT_F64, 0, NULL,
+	    (double[]){ 4.041666666666667 });
+	npu_reftensor_free(&in[0]);
+}
+END_TEST
+
+START_TEST(scatter_reduce_semantics)
+{
+	npu_reftensor in[6];
+
+	/* repeated indices add up; src larger than index */
+	in[0] = tens(NPU_DT_F64, 2, (int64_t[]){ 2, 4 },
+		     (double[]){ 1, 2, 3, 4, 5, 6, 7, 8 });
+	in[1] = tens(NPU_DT_I64, 2, (int64_t[]){ 2, 3 },
+		     (double[]){ 0, 0, 3, 2, 1, 2 });
+	in[2] = tens(NPU_DT_F64, 2, (int64_t[]){ 2, 4 },
+		     (double[]){ 10, 20, 30, 99, -1, NAN, 4, 99 });
+	opk("aten.scatter_add.default",
+	    "{\"args\": [{\"input\": 0}, 1, {\"input\": 1}, {\"input\": "
+	    "2}]}",
+	    in, 3, 1, 0, NPU_DT_F64, 2, (int64_t[]){ 2, 4 },
+	    (double[]){ 31, 2, 3, 34, 5, NAN, 10, 8 });
+	npu_reftensor_free(&in[0]);
+	npu_reftensor_free(&in[1]);
+	npu_reftensor_free(&in[2]);
+	in[0] = tens(NPU_DT_F64, 2, (int64_t[]){ 2, 4 },
+		     (double[]){ 1, 2, 3, 4, 5, 6, 7, 8 });
+	in[1] = tens(NPU_DT_I64, 2, (int64_t[]){ 2, 3 },
+		     (double[]){ 0, 0, 3, 2, 1, 2 });
+	in[2] = tens(NPU_DT_F64, 2, (int64_t[]){ 2, 4 },
+		     (double[]){ 10, 20, 30, 99, -1, 3, 4, 99 });
+	opk("aten.scatter_reduce.two",
+	    "{\"args\": [{\"input\": 0}, 1, {\"input\": 1}, {\"input\": "
+	    "2}, \"sum\"], \"kwargs\": {\"include_self\": true}}",
+	    in, 3, 1, 0, NPU_DT_F64, 2, (int64_t[]){ 2, 4 },
+	    (double[]){ 31, 2, 3, 34, 5, 9, 10, 8 });
+	opk("aten.scatter_reduce.two",
+	    "{\"args\": [{\"input\": 0}, 1, {\"input\": 1}, {\"input\": "
+	    "2}, \"sum\"], \"kwargs\": {\"include_self\": false}}",
+	    in, 3, 1, 0, NPU_DT_F64, 2, (int64_t[]){ 2, 4 },
+	    (double[]){ 30, 2, 3, 30, 5, 3, 3, 8 });
+	opk("aten.scatter_reduce.two",
+	    "{\"args\": [{\"input\": 0}, 1, {\"input\": 1}, {\"input\": "
+	    "2}, \"prod\"], \"kwargs\": {\"include_self\": true}}",
+	    in, 3, 1, 0, NPU_DT_F64, 2, (int64_t[]){ 2, 4 },
+	    (double[]){ 200, 2, 3, 120, 5, 18, -28, 8 });
+	opk("aten.scatter_reduce.two",
+	    "{\"args\": [{\"input\": 0}, 1, {\"input\": 1}, {\"input\": "
+	    "2}, \"prod\"], \"kwargs\": {\"include_self\": false}}",
+	    in, 3, 1, 0, NPU_DT_F64, 2, (int64_t[]){ 2, 4 },
+	    (double[]){ 200, 2, 3, 30, 5, 3, -4, 8 });
+	opk("aten.scatter_reduce.two",
+	    "{\"args\": [{\"input\": 0}, 1, {\"input\": 1}, {\"input\": "
+	    "2}, \"mean\"], \"kwargs\": {\"include_self\": true}}",
+	    in, 3, 1, 0, NPU_DT_F64, 2, (int64_t[]){ 2, 4 },
+	    (double[]){ 10.333333333333334, 2, 3, 17, 5, 4.5,
+			3.3333333333333335, 8 });
+	opk("aten.scatter_reduce.two",
+	    "{\"args\": [{\"input\": 0}, 1, {\"input\": 1}, {\"input\": "
+	    "2}, \"mean\"], \"kwargs\": {\"include_self\": false}}",
+	    in, 3, 1, 0, NPU_DT_F64, 2, (int64_t[]){ 2, 4 },
+	    (double[]){ 15, 2, 3, 30, 5, 3, 1.5, 8 });
+	opk("aten.scatter_reduce.two",
+	    "{\"args\": [{\"input\": 0}, 1, {\"input\": 1}, {\"input\": "
+	    "2}, \"amax\"], \"kwargs\": {\"include_self\": true}}",
+	    in, 3, 1, 0, NPU_DT_F64, 2, (int64_t[]){ 2, 4 },
+	    (double[]){ 20, 2, 3, 30, 5, 6, 7, 8 });
+	opk("aten.scatter_reduce.two",
+	    "{\"args\": [{\"input\": 0}, 1, {\"input\": 1}, {\"input\": "
+	    "2}, \"amax\"], \"kwargs\": {\"include_self\": false}}",
+	    in, 3, 1, 0, NPU_DT_F64, 2, (int64_t[]){ 2, 4 },
+	    (double[]){ 20, 2, 3, 30, 5, 3, 4, 8 });
+	opk("aten.scatter_reduce.two",
+	    "{\"args\": [{\"input\": 0}, 1, {\"input\": 1}, {\"input\": "
+	    "2}, \"amin\"], \"kwargs\": {\"include_self\": true}}",
+	    in, 3, 1, 0, NPU_DT_F64, 2, (int64_t[]){ 2, 4 },
+	    (double[]){ 1, 2, 3, 4, 5, 3, -1, 8 });
+	opk("aten.scatter_reduce.two",
+	    "{\"args\": [{\"input\": 0}, 1, {\"input\": 1}, {\"input\": "
+	    "2}, \"amin\"], \"kwargs\": {\"include_self\": false}}",
+	    in, 3, 1, 0, NPU_DT_F64, 2, (int64_t[]){ 2, 4 },
+	    (double[]){ 10, 2, 3, 30, 5, 3, -1, 8 });
+	/* NaN wins amax */
+	npu_reftensor_free(&in[0]);
+	npu_reftensor_free(&in[1]);
+	npu_reftensor_free(&in[2]);
+	in[0] = tens(NPU_DT_F64, 1, (int64_t[]){ 3 },
+		     (double[]){ 1, 2, 3 });
+	in[1] = tens(NPU_DT_I64, 1, (int64_t[]){ 3 },
+		     (double[]){ 0, 0, 2 });
+	in[2] = tens(NPU_DT_F64, 1, (int64_t[]){ 3 },
+		     (double[]){ 5, NAN, 9 });
+	opk("aten.scatter_reduce.two",
+	    "{\"args\": [{\"input\": 0}, 0, {\"input\": 1}, {\"input\": "
+	    "2}, \"amax\", false]}",
+	    in, 3, 1, 0, NPU_DT_F64, 1, (int64_t[]){ 3 },
+	    (double[]){ NAN, 2, 9 });
+	/* integer mean floor-divides */
+	npu_reftensor_free(&in[0]);
+	npu_reftensor_free(&in[1]);
+	npu_reftensor_free(&in[2]);
+	in[0] = tens(NPU_DT_I64, 1, (int64_t[]){ 3 },
+		     (double[]){ 1, -2, 3 });
+	in[1] = tens(NPU_DT_I64, 1, (int64_t[]){ 3 },
+		     (double[]){ 0, 0, 2 });
+	in[2] = tens(NPU_DT_I64, 1, (int64_t[]){ 3 },
+		     (double[]){ -5, -8, 9 });
+	opk("aten.scatter_reduce.two",
+	    "{\"args\": [{\"input\": 0}, 0, {\"input\": 1}, {\"input\": "
+	    "2}, \"mean\"], \"kwargs\": {\"include_self\": true}}",
+	    in, 3, 1, 0, NPU_DT_I64, 1, (int64_t[]){ 3 },
+	    (double[]){ -4, -2, 6 });
+	/* integer mean floor-divides */
+	opk("aten.scatter_reduce.two",
+	    "{\"args\": [{\"input\": 0}, 0, {\"input\": 1}, {\"input\": "
+	    "2}, \"mean\"], \"kwargs\": {\"include_self\": false}}",
+	    in, 3, 1, 0, NPU_DT_I64, 1, (int64_t[]){ 3 },
+	    (double[]){ -7, -2, 9 });
+	/* self [3] and mask [2, 1] broadcast to [2, 3] */
+	npu_reftensor_free(&in[0]);
+	npu_reftensor_free(&in[1]);
+	npu_reftensor_free(&in[2]);
+	in[0] = tens(NPU_DT_F64, 1, (int64_t[]){ 3 },
+		     (double[]){ 0, 0, 0 });
+	in[1] = tens(NPU_DT_BOOL, 2, (int64_t[]){ 2, 1 },
+		     (double[]){ 1, 0 });
+	in[2] = tens(NPU_DT_F64, 1, (int64_t[]){ 7 },
+		     (double[]){ 1, 2, 3, 4, 5, 6, 7 });
+	opk("aten.masked_scatter.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}]}",
+	    in, 3, 1, 0, NPU_DT_F64, 2, (int64_t[]){ 2, 3 },
+	    (double[]){ 1, 2, 3, 0, 0, 0 });
+	npu_reftensor_free(&in[0]);
+	npu_reftensor_free(&in[1]);
+	npu_reftensor_free(&in[2]);
+	in[0] = tens(NPU_DT_F64, 2, (int64_t[]){ 2, 3 },
+		     (double[]){ 0, 1, 2, 3, 4, 5 });
+	in[1] = tens(NPU_DT_BOOL, 1, (int64_t[]){ 3 },
+		     (double[]){ 1, 0, 1 });
+	in[2] = tens(NPU_DT_F64, 1, (int64_t[]){ 7 },
+		     (double[]){ 1, 2, 3, 4, 5, 6, 7 });
+	opk("aten.masked_scatter.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}]}",
+	    in, 3, 1, 0, NPU_DT_F64, 2, (int64_t[]){ 2, 3 },
+	    (double[]){ 1, 1, 2, 3, 4, 4 });
+	npu_reftensor_free(&in[0]);
+	npu_reftensor_free(&in[1]);
+	npu_reftensor_free(&in[2]);
+}
+END_TEST
+
+START_TEST(embedding_semantics)
+{
+	npu_reftensor in[6];
+
+	in[0] = tens(NPU_DT_F64, 3, (int64_t[]){ 2, 3, 2 },
+		     (double[]){ -1, -0.5, 0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5 });
+	in[1] = tens(NPU_DT_I64, 2, (int64_t[]){ 2, 3 },
+		     (double[]){ 1, 3, 1, 0, 1, 3 });
+	opk("aten.embedding_dense_backward.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, 5, -1, false]}",
+	    in, 2, 1, 0, NPU_DT_F64, 2, (int64_t[]){ 5, 2 },
+	    (double[]){ 2, 2.5, 3, 4.5, 0, 0, 4, 5, 0, 0 });
+	opk("aten.embedding_dense_backward.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, 5, 3, false]}",
+	    in, 2, 1, 0, NPU_DT_F64, 2, (int64_t[]){ 5, 2 },
+	    (double[]){ 2, 2.5, 3, 4.5, 0, 0, 0, 0, 0, 0 });
+	opk("aten.embedding_dense_backward.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, 5, -1, true]}",
+	    in, 2, 1, 0, NPU_DT_F64, 2, (int64_t[]){ 5, 2 },
+	    (double[]){ 2, 2.5, 1, 1.5, 0, 0, 2, 2.5, 0, 0 });
+	opk("aten.embedding_dense_backward.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, 5, 1, true]}",
+	    in, 2, 1, 0, NPU_DT_F64, 2, (int64_t[]){ 5, 2 },
+	    (double[]){ 2, 2.5, 0, 0, 0, 0, 2, 2.5, 0, 0 });
+	/* mode 0, an empty bag */
+	npu_reftensor_free(&in[0]);
+	npu_reftensor_free(&in[1]);
+	in[0] = tens(NPU_DT_F32, 2, (int64_t[]){ 4, 3 },
+		     (double[]){ 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 });
+	in[1] = tens(NPU_DT_I64, 1, (int64_t[]){ 5 },
+		     (double[]){ 1, 2, 0, 3, 3 });
+	in[2] = tens(NPU_DT_I64, 1, (int64_t[]){ 3 },
+		     (double[]){ 0, 2, 2 });
+	opk("aten._embedding_bag.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, "
+	    "false, 0]}",
+	    in, 3, 4, 0, NPU_DT_F32, 2, (int64_t[]){ 3, 3 },
+	    (double[]){ 9, 11, 13, 0, 0, 0, 18, 21, 24 });
+	opk("aten._embedding_bag.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, "
+	    "false, 0]}",
+	    in, 3, 4, 1, NPU_DT_I64, 1, (int64_t[]){ 0 },
+	    (double[]){ 0 });
+	opk("aten._embedding_bag.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, "
+	    "false, 0]}",
+	    in, 3, 4, 2, NPU_DT_I64, 1, (int64_t[]){ 3 },
+	    (double[]){ 0, 0, 0 });
+	opk("aten._embedding_bag.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, "
+	    "false, 0]}",
+	    in, 3, 4, 3, NPU_DT_I64, 1, (int64_t[]){ 3 },
+	    (double[]){ 0, 0, 0 });
+	/* mode 1, an empty bag */
+	opk("aten._embedding_bag.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, "
+	    "false, 1]}",
+	    in, 3, 4, 0, NPU_DT_F32, 2, (int64_t[]){ 3, 3 },
+	    (double[]){ 4.5, 5.5, 6.5, 0, 0, 0, 6, 7, 8 });
+	opk("aten._embedding_bag.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, "
+	    "false, 1]}",
+	    in, 3, 4, 1, NPU_DT_I64, 1, (int64_t[]){ 5 },
+	    (double[]){ 0, 0, 2, 2, 2 });
+	opk("aten._embedding_bag.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, "
+	    "false, 1]}",
+	    in, 3, 4, 2, NPU_DT_I64, 1, (int64_t[]){ 3 },
+	    (double[]){ 2, 0, 3 });
+	opk("aten._embedding_bag.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, "
+	    "false, 1]}",
+	    in, 3, 4, 3, NPU_DT_I64, 1, (int64_t[]){ 3 },
+	    (double[]){ 2, 0, 3 });
+	/* mode 2, an empty bag */
+	opk("aten._embedding_bag.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, "
+	    "false, 2]}",
+	    in, 3, 4, 0, NPU_DT_F32, 2, (int64_t[]){ 3, 3 },
+	    (double[]){ 6, 7, 8, 0, 0, 0, 9, 10, 11 });
+	opk("aten._embedding_bag.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, "
+	    "false, 2]}",
+	    in, 3, 4, 1, NPU_DT_I64, 1, (int64_t[]){ 5 },
+	    (double[]){ 0, 0, 2, 2, 2 });
+	opk("aten._embedding_bag.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, "
+	    "false, 2]}",
+	    in, 3, 4, 2, NPU_DT_I64, 1, (int64_t[]){ 3 },
+	    (double[]){ 2, 0, 3 });
+	opk("aten._embedding_bag.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, "
+	    "false, 2]}",
+	    in, 3, 4, 3, NPU_DT_I64, 2, (int64_t[]){ 3, 3 },
+	    (double[]){ 2, 2, 2, 0, 0, 0, 3, 3, 3 });
+	/* padding_idx 3 skipped */
+	opk("aten._embedding_bag.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, "
+	    "false, 1, false, null, false, 3]}",
+	    in, 3, 4, 0, NPU_DT_F32, 2, (int64_t[]){ 3, 3 },
+	    (double[]){ 4.5, 5.5, 6.5, 0, 0, 0, 0, 1, 2 });
+	opk("aten._embedding_bag.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, "
+	    "false, 1, false, null, false, 3]}",
+	    in, 3, 4, 1, NPU_DT_I64, 1, (int64_t[]){ 5 },
+	    (double[]){ 0, 0, 2, 2, 2 });
+	opk("aten._embedding_bag.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, "
+	    "false, 1, false, null, false, 3]}",
+	    in, 3, 4, 2, NPU_DT_I64, 1, (int64_t[]){ 3 },
+	    (double[]){ 2, 0, 1 });
+	opk("aten._embedding_bag.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, "
+	    "false, 1, false, null, false, 3]}",
+	    in, 3, 4, 3, NPU_DT_I64, 1, (int64_t[]){ 3 },
+	    (double[]){ 2, 0, 1 });
+	/* padding_idx 3 skipped */
+	opk("aten._embedding_bag.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, "
+	    "false, 2, false, null, false, 3]}",
+	    in, 3, 4, 0, NPU_DT_F32, 2, (int64_t[]){ 3, 3 },
+	    (double[]){ 6, 7, 8, 0, 0, 0, 0, 1, 2 });
+	opk("aten._embedding_bag.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, "
+	    "false, 2, false, null, false, 3]}",
+	    in, 3, 4, 1, NPU_DT_I64, 1, (int64_t[]){ 5 },
+	    (double[]){ 0, 0, 2, 2, 2 });
+	opk("aten._embedding_bag.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, "
+	    "false, 2, false, null, false, 3]}",
+	    in, 3, 4, 2, NPU_DT_I64, 1, (int64_t[]){ 3 },
+	    (double[]){ 2, 0, 1 });
+	opk("aten._embedding_bag.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, "
+	    "false, 2, false, null, false, 3]}",
+	    in, 3, 4, 3, NPU_DT_I64, 2, (int64_t[]){ 3, 3 },
+	    (double[]){ 2, 2, 2, 0, 0, 0, 0, 0, 0 });
+	/* per_sample_weights, include_last_offset */
+	npu_reftensor_free(&in[0]);
+	npu_reftensor_free(&in[1]);
+	npu_reftensor_free(&in[2]);
+	in[0] = tens(NPU_DT_F32, 2, (int64_t[]){ 4, 3 },
+		     (double[]){ 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 });
+	in[1] = tens(NPU_DT_I64, 1, (int64_t[]){ 5 },
+		     (double[]){ 1, 2, 0, 3, 3 });
+	in[2] = tens(NPU_DT_I64, 1, (int64_t[]){ 3 },
+		     (double[]){ 0, 2, 5 });
+	in[3] = tens(NPU_DT_F32, 1, (int64_t[]){ 5 },
+		     (double[]){ 1, 2, 3, 4, 5 });
+	opk("aten._embedding_bag.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, "
+	    "false, 0, false, {\"input\": 3}, true]}",
+	    in, 4, 4, 0, NPU_DT_F32, 2, (int64_t[]){ 2, 3 },
+	    (double[]){ 15, 18, 21, 81, 93, 105 });
+	opk("aten._embedding_bag.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, "
+	    "false, 0, false, {\"input\": 3}, true]}",
+	    in, 4, 4, 1, NPU_DT_I64, 1, (int64_t[]){ 0 },
+	    (double[]){ 0 });
+	opk("aten._embedding_bag.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, "
+	    "false, 0, false, {\"input\": 3}, true]}",
+	    in, 4, 4, 2, NPU_DT_I64, 1, (int64_t[]){ 2 },
+	    (double[]){ 0, 0 });
+	opk("aten._embedding_bag.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, "
+	    "false, 0, false, {\"input\": 3}, true]}",
+	    in, 4, 4, 3, NPU_DT_I64, 1, (int64_t[]){ 2 },
+	    (double[]){ 0, 0 });
+	/* sum with padding_idx: offset2bag filled, bag_size zeros */
+	npu_reftensor_free(&in[0]);
+	npu_reftensor_free(&in[1]);
+	npu_reftensor_free(&in[2]);
+	npu_reftensor_free(&in[3]);
+	in[0] = tens(NPU_DT_F64, 2, (int64_t[]){ 4, 3 },
+		     (double[]){ 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 });
+	in[1] = tens(NPU_DT_I64, 1, (int64_t[]){ 5 },
+		     (double[]){ 1, 2, 0, 3, 3 });
+	in[2] = tens(NPU_DT_I64, 1, (int64_t[]){ 3 },
+		     (double[]){ 0, 2, 2 });
+	opk("aten._embedding_bag.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}], "
+	    "\"kwargs\": {\"mode\": 0, \"padding_idx\": 2}}",
+	    in, 3, 4, 0, NPU_DT_F64, 2, (int64_t[]){ 3, 3 },
+	    (double[]){ 3, 4, 5, 0, 0, 0, 18, 21, 24 });
+	opk("aten._embedding_bag.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}], "
+	    "\"kwargs\": {\"mode\": 0, \"padding_idx\": 2}}",
+	    in, 3, 4, 1, NPU_DT_I64, 1, (int64_t[]){ 5 },
+	    (double[]){ 0, 0, 2, 2, 2 });
+	opk("aten._embedding_bag.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}], "
+	    "\"kwargs\": {\"mode\": 0, \"padding_idx\": 2}}",
+	    in, 3, 4, 2, NPU_DT_I64, 1, (int64_t[]){ 3 },
+	    (double[]){ 0, 0, 0 });
+	opk("aten._embedding_bag.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}], "
+	    "\"kwargs\": {\"mode\": 0, \"padding_idx\": 2}}",
+	    in, 3, 4, 3, NPU_DT_I64, 1, (int64_t[]){ 3 },
+	    (double[]){ 0, 0, 0 });
+	/* an fp64 sum is off the fast path: offset2bag filled */
+	opk("aten._embedding_bag.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}]}",
+	    in, 3, 4, 0, NPU_DT_F64, 2, (int64_t[]){ 3, 3 },
+	    (double[]){ 9, 11, 13, 0, 0, 0, 18, 21, 24 });
+	opk("aten._embedding_bag.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}]}",
+	    in, 3, 4, 1, NPU_DT_I64, 1, (int64_t[]){ 5 },
+	    (double[]){ 0, 0, 2, 2, 2 });
+	opk("aten._embedding_bag.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}]}",
+	    in, 3, 4, 2, NPU_DT_I64, 1, (int64_t[]){ 3 },
+	    (double[]){ 0, 0, 0 });
+	opk("aten._embedding_bag.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}]}",
+	    in, 3, 4, 3, NPU_DT_I64, 1, (int64_t[]){ 3 },
+	    (double[]){ 0, 0, 0 });
+	npu_reftensor_free(&in[0]);
+	npu_reftensor_free(&in[1]);
+	npu_reftensor_free(&in[2]);
+}
+END_TEST
+
+START_TEST(resampling_semantics)
+{
+	npu_reftensor in[6];
+
+	/* overlapping windows share a maximum: gradients add */
+	in[0] = tens(NPU_DT_F64, 4, (int64_t[]){ 1, 1, 2, 2 },
+		     (double[]){ 1, -2, 3, 0.5 });
+	in[1] = tens(NPU_DT_F64, 4, (int64_t[]){ 1, 1, 4, 4 },
+		     (double[]){ 1, 5, 3, 4, 5, 2, 7, 8, 9, 10, 11, 12, 13, 14, 16, 16 });
+	in[2] = tens(NPU_DT_I64, 4, (int64_t[]){ 1, 1, 2, 2 },
+		     (double[]){ 1, 7, 13, 14 });
+	opk("aten.max_pool2d_with_indices_backward.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, [3, 3], [2, 2], "
+	    "[1, 1], [1, 1], false, {\"input\": 2}]}",
+	    in, 3, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 1, 1, 4, 4 },
+	    (double[]){ 0, 1, 0, 0, 0, 0, 0, -2, 0, 0, 0, 0, 0, 3, 0.5, 0 });
+	npu_reftensor_free(&in[0]);
+	npu_reftensor_free(&in[1]);
+	npu_reftensor_free(&in[2]);
+	in[0] = tens(NPU_DT_F64, 4, (int64_t[]){ 1, 1, 2, 2 },
+		     (double[]){ -1.5, -0.5, 0.5, 1.5 });
+	in[1] = tens(NPU_DT_F64, 4, (int64_t[]){ 1, 1, 4, 4 },
+		     (double[]){ 1, 5, 3, 4, 5, 2, 7, 8, 9, 10, 11, 12, 13, 14, 16, 16 });
+	opk("aten.avg_pool2d_backward.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, [3, 3], [2, 2], "
+	    "[1, 1], false, true, null]}",
+	    in, 2, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 1, 1, 4, 4 },
+	    (double[]){ -0.16666666666666666, -0.2222222222222222,
+			-0.05555555555555555, -0.05555555555555555,
+			-0.1111111111111111, 0, 0.1111111111111111, 0.1111111111111111,
+			0.05555555555555555, 0.2222222222222222, 0.16666666666666666,
+			0.16666666666666666, 0.05555555555555555, 0.2222222222222222,
+			0.16666666666666666, 0.16666666666666666 });
+	opk("aten.avg_pool2d_backward.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, [3, 3], [2, 2], "
+	    "[1, 1], false, false, null]}",
+	    in, 2, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 1, 1, 4, 4 },
+	    (double[]){ -0.375, -0.4583333333333333, -0.08333333333333333,
+			-0.08333333333333333, -0.2916666666666667,
+			-0.20833333333333334, 0.08333333333333333, 0.08333333333333333,
+			0.08333333333333333, 0.25, 0.16666666666666666,
+			0.16666666666666666, 0.08333333333333333, 0.25,
+			0.16666666666666666, 0.16666666666666666 });
+	npu_reftensor_free(&in[0]);
+	npu_reftensor_free(&in[1]);
+	in[0] = tens(NPU_DT_F64, 4, (int64_t[]){ 1, 1, 3, 3 },
+		     (double[]){ -1.5, -0.5, 0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5 });
+	in[1] = tens(NPU_DT_F64, 4, (int64_t[]){ 1, 1, 4, 4 },
+		     (double[]){ 1, 5, 3, 4, 5, 2, 7, 8, 9, 10, 11, 12, 13, 14, 16, 16 });
+	opk("aten.avg_pool2d_backward.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, [2, 3], [1, 2], "
+	    "[0, 1], true, true, null]}",
+	    in, 2, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 1, 1, 4, 4 },
+	    (double[]){ -0.25, -0.3333333333333333, -0.08333333333333333,
+			0.04166666666666667, 0, 0.33333333333333337,
+			0.33333333333333337, 1.3333333333333335, 1, 2.3333333333333335,
+			1.3333333333333333, 3.8333333333333335, 0.75,
+			1.6666666666666665, 0.9166666666666666, 2.5416666666666665 });
+	npu_reftensor_free(&in[0]);
+	npu_reftensor_free(&in[1]);
+	in[0] = tens(NPU_DT_F64, 4, (int64_t[]){ 1, 1, 2, 2 },
+		     (double[]){ -1.5, -0.5, 0.5, 1.5 });
+	in[1] = tens(NPU_DT_F64, 4, (int64_t[]){ 1, 1, 4, 4 },
+		     (double[]){ 1, 5, 3, 4, 5, 2, 7, 8, 9, 10, 11, 12, 13, 14, 16, 16 });
+	opk("aten.avg_pool2d_backward.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, [2, 2], [2, 2], "
+	    "[0, 0], false, true, 3]}",
+	    in, 2, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 1, 1, 4, 4 },
+	    (double[]){ -0.5, -0.5, -0.16666666666666666, -0.16666666666666666,
+			-0.5, -0.5, -0.16666666666666666, -0.16666666666666666,
+			0.16666666666666666, 0.16666666666666666, 0.5, 0.5,
+			0.16666666666666666, 0.16666666666666666, 0.5, 0.5 });
+	/* overlapping adaptive windows, 3-d input */
+	npu_reftensor_free(&in[0]);
+	npu_reftensor_free(&in[1]);
+	in[0] = tens(NPU_DT_F64, 3, (int64_t[]){ 1, 3, 2 },
+		     (double[]){ 1, 1.25, 1.5, 1.75, 2, 2.25 });
+	in[1] = tens(NPU_DT_F64, 3, (int64_t[]){ 1, 5, 7 },
+		     (double[]){ 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+			16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+			32, 33, 34 });
+	opk("aten._adaptive_avg_pool2d_backward.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}]}",
+	    in, 2, 1, 0, NPU_DT_F64, 3, (int64_t[]){ 1, 5, 7 },
+	    (double[]){ 0.125, 0.125, 0.125, 0.28125, 0.15625, 0.15625,
+			0.15625, 0.25, 0.25, 0.25, 0.5520833333333334,
+			0.30208333333333337, 0.30208333333333337, 0.30208333333333337,
+			0.125, 0.125, 0.125, 0.27083333333333337, 0.14583333333333334,
+			0.14583333333333334, 0.14583333333333334, 0.375, 0.375, 0.375,
+			0.8020833333333334, 0.42708333333333337, 0.42708333333333337,
+			0.42708333333333337, 0.25, 0.25, 0.25, 0.53125, 0.28125,
+			0.28125, 0.28125 });
+	/* scale factors: 1/1.45 picks other columns than 10/14 */
+	npu_reftensor_free(&in[0]);
+	npu_reftensor_free(&in[1]);
+	in[0] = tens(NPU_DT_F32, 4, (int64_t[]){ 1, 1, 2, 10 },
+		     (double[]){ 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+			16, 17, 18, 19 });
+	opk("aten.upsample_nearest2d.vec",
+	    "{\"args\": [{\"input\": 0}, null, [1.5, 1.45]]}",
+	    in, 1, 1, 0, NPU_DT_F32, 4, (int64_t[]){ 1, 1, 3, 14 },
+	    (double[]){ 0, 0, 1, 2, 2, 3, 4, 4, 5, 6, 6, 7, 8, 8, 0, 0, 1, 2,
+			2, 3, 4, 4, 5, 6, 6, 7, 8, 8, 10, 10, 11, 12, 12, 13, 14, 14,
+			15, 16, 16, 17, 18, 18 });
+	opk("aten.upsample_nearest2d.vec",
+	    "{\"args\": [{\"input\": 0}, [3, 14], null]}",
+	    in, 1, 1, 0, NPU_DT_F32, 4, (int64_t[]){ 1, 1, 3, 14 },
+	    (double[]){ 0, 0, 1, 2, 2, 3, 4, 5, 5, 6, 7, 7, 8, 9, 0, 0, 1, 2,
+			2, 3, 4, 5, 5, 6, 7, 7, 8, 9, 10, 10, 11, 12, 12, 13, 14, 15,
+			15, 16, 17, 17, 18, 19 });
+	/* downsampling, twice the height */
+	opk("aten.upsample_nearest2d.vec",
+	    "{\"args\": [{\"input\": 0}, [4, 3], null]}",
+	    in, 1, 1, 0, NPU_DT_F32, 4, (int64_t[]){ 1, 1, 4, 3 },
+	    (double[]){ 0, 3, 6, 0, 3, 6, 10, 13, 16, 10, 13, 16 });
+	npu_reftensor_free(&in[0]);
+	in[0] = tens(NPU_DT_F64, 4, (int64_t[]){ 2, 1, 3, 4 },
+		     (double[]){ 0, 1, 4, 9, 2, -1, 3, 5, 7, 7, 0, 1, 1, 2, 3, 4, 5, 6,
+			7, 8, 9, 10, 11, 12 });
+	opk("aten.upsample_bilinear2d.vec",
+	    "{\"args\": [{\"input\": 0}, [4, 6], false, null]}",
+	    in, 1, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 2, 1, 4, 6 },
+	    (double[]){ 0, 0.49999999999999994, 1.4999999999999996, 3.5, 6.5,
+			9, 1.25, 0.5, 0.354166666666666, 2.770833333333333, 4.9375,
+			6.500000000000001, 3.875, 2.9375, 1.9791666666666665,
+			1.8958333333333333, 2.6875, 3.5, 7, 7, 5.833333333333334,
+			1.1666666666666672, 0.5, 1, 1, 1.5, 2.1666666666666665,
+			2.8333333333333335, 3.5, 4, 3.5, 3.9999999999999996,
+			4.666666666666667, 5.333333333333333, 6, 6.5, 6.5, 7,
+			7.666666666666667, 8.333333333333332, 9, 9.5, 9, 9.5,
+			10.166666666666664, 10.833333333333334, 11.5, 12 });
+	opk("aten.upsample_bilinear2d.vec",
+	    "{\"args\": [{\"input\": 0}, [4, 6], true, null]}",
+	    in, 1, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 2, 1, 4, 6 },
+	    (double[]){ 0, 0.6, 1.5999999999999999, 3.3999999999999995, 6, 9,
+			1.3333333333333333, 0.3333333333333334, 0.4,
+			2.5999999999999996, 4.533333333333333, 6.333333333333334,
+			3.666666666666666, 2.466666666666666, 1.733333333333333,
+			1.9333333333333336, 2.666666666666667, 3.666666666666667, 7, 7,
+			5.6000000000000005, 1.4000000000000012, 0.3999999999999999, 1,
+			1, 1.6, 2.2, 2.8, 3.4, 4, 3.6666666666666665,
+			4.266666666666667, 4.866666666666667, 5.466666666666667,
+			6.066666666666666, 6.666666666666666, 6.333333333333333,
+			6.933333333333334, 7.533333333333333, 8.133333333333333,
+			8.733333333333333, 9.333333333333332, 9, 9.6, 10.2,
+			10.799999999999999, 11.4, 12 });
+	opk("aten.upsample_bilinear2d.vec",
+	    "{\"args\": [{\"input\": 0}, null, false, [1.5, 1.7]]}",
+	    in, 1, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 2, 1, 4, 6 },
+	    (double[]){ 0, 0.3823529411764706, 0.9705882352941178,
+			2.6764705882352944, 4.735294117647058, 7.676470588235294,
+			0.9999999999999999, 0.6176470588235293, 0.029411764705882304,
+			1.9558823529411766, 4.01470588235294, 6.073529411764706,
+			2.8333333333333326, 1.877450980392156, 0.40686274509803777,
+			1.5441176470588232, 2.769607843137255, 3.848039215686275,
+			6.166666666666666, 5.975490196078431, 5.681372549019607,
+			2.7794117647058822, 0.6715686274509806, 1.3578431372549022, 1,
+			1.3823529411764706, 1.9705882352941178, 2.5588235294117645,
+			3.1470588235294117, 3.735294117647059, 2.9999999999999996,
+			3.38235294117647, 3.9705882352941173, 4.558823529411764,
+			5.147058823529411, 5.735294117647058, 5.666666666666666,
+			6.049019607843137, 6.637254901960784, 7.225490196078431,
+			7.813725490196078, 8.401960784313724, 8.333333333333332,
+			8.715686274509803, 9.303921568627452, 9.892156862745097,
+			10.480392156862743, 11.068627450980392 });
+	opk("aten.upsample_bilinear2d.vec",
+	    "{\"args\": [{\"input\": 0}, null, true, [1.5, 1.7]]}",
+	    in, 1, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 2, 1, 4, 6 },
+	    (double[]){ 0, 0.6, 1.5999999999999999, 3.3999999999999995, 6, 9,
+			1.3333333333333333, 0.3333333333333334, 0.4,
+			2.5999999999999996, 4.533333333333333, 6.333333333333334,
+			3.666666666666666, 2.466666666666666, 1.733333333333333,
+			1.9333333333333336, 2.666666666666667, 3.666666666666667, 7, 7,
+			5.6000000000000005, 1.4000000000000012, 0.3999999999999999, 1,
+			1, 1.6, 2.2, 2.8, 3.4, 4, 3.6666666666666665,
+			4.266666666666667, 4.866666666666667, 5.466666666666667,
+			6.066666666666666, 6.666666666666666, 6.333333333333333,
+			6.933333333333334, 7.533333333333333, 8.133333333333333,
+			8.733333333333333, 9.333333333333332, 9, 9.6, 10.2,
+			10.799999999999999, 11.4, 12 });
+	opk("aten.upsample_bilinear2d.vec",
+	    "{\"args\": [{\"input\": 0}, [2, 3], false, null]}",
+	    in, 1, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 2, 1, 2, 3 },
+	    (double[]){ 0.5, 2.125, 7.291666666666665, 5.625, 2.875,
+			1.7916666666666663, 2.1666666666666665, 3.5, 4.833333333333333,
+			8.166666666666666, 9.5, 10.833333333333332 });
+	opk("aten.upsample_bilinear2d.vec",
+	    "{\"args\": [{\"input\": 0}, [1, 1], true, null]}",
+	    in, 1, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 2, 1, 1, 1 },
+	    (double[]){ 0, 1 });
+	npu_reftensor_free(&in[0]);
+	in[0] = tens(NPU_DT_F64, 4, (int64_t[]){ 1, 2, 3, 4 },
+		     (double[]){ 0, 1, 4, 9, 2, -1, 3, 5, 7, 7, 0, 1, 1, 2, 3, 4, 5, 6,
+			7, 8, 9, 10, 11, 12 });
+	in[1] = tens(NPU_DT_F64, 4, (int64_t[]){ 1, 2, 4, 2 },
+		     (double[]){ -1, -1, 1, 1, 0, 0, -1.3, 0.2, 0.25, -0.5, 1.2, 1.7,
+			-2.6, -0.9, 0.6, 3.1 });
+	opk("aten.grid_sampler_2d.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, 0, 0, false]}",
+	    in, 2, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 1, 2, 2, 4 },
+	    (double[]){ 0, 0.25, 1, 0, 3.75, 0, 0, 0, 0.25, 3, 6.5, 0, 4, 0, 0,
+			0 });
+	opk("aten.grid_sampler_2d.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, 0, 0, true]}",
+	    in, 2, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 1, 2, 2, 4 },
+	    (double[]){ 0, 1, 1, 1.6499999999999997, 3.0625,
+			0.2099999999999998, 0, 0, 1, 12, 6.5, 3.1899999999999995,
+			4.875, 2.519999999999998, 0, 0 });
+	opk("aten.grid_sampler_2d.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, 0, 1, false]}",
+	    in, 2, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 1, 2, 2, 4 },
+	    (double[]){ 0, 1, 1, 3.499999999999999, 3.75, 1, 0,
+			0.7000000000000002, 1, 12, 6.5, 6.199999999999999, 4, 12, 1,
+			11.7 });
+	opk("aten.grid_sampler_2d.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, 0, 1, true]}",
+	    in, 2, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 1, 2, 2, 4 },
+	    (double[]){ 0, 1, 1, 3, 3.0625, 1, 0.19999999999999996,
+			0.40000000000000036, 1, 12, 6.5, 5.8, 4.875, 12, 1.4, 11.4 });
+	opk("aten.grid_sampler_2d.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, 0, 2, false]}",
+	    in, 2, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 1, 2, 2, 4 },
+	    (double[]){ 0, 1, 1, 3.2899999999999987, 3.75, 3.200000000000003,
+			7.500000000000001, 7.500000000000001, 1, 12, 6.5,
+			6.299999999999999, 4, 9.799999999999997, 3.7, 3.7 });
+	opk("aten.grid_sampler_2d.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, 0, 2, true]}",
+	    in, 2, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 1, 2, 2, 4 },
+	    (double[]){ 0, 1, 1, 1.9199999999999995, 3.0625,
+			3.2900000000000005, 5.780000000000002, 5.780000000000002, 1,
+			12, 6.5, 6.25, 4.875, 8.899999999999999, 3.8000000000000003,
+			3.799999999999999 });
+	opk("aten.grid_sampler_2d.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, 1, 0, false]}",
+	    in, 2, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 1, 2, 2, 4 },
+	    (double[]){ 0, 0, 3, 0, 4, 0, 0, 0, 1, 0, 7, 0, 3, 0, 0, 0 });
+	opk("aten.grid_sampler_2d.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, 1, 0, true]}",
+	    in, 2, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 1, 2, 2, 4 },
+	    (double[]){ 0, 1, 3, 2, 4, 0, 0, 0, 1, 12, 7, 5, 3, 0, 0, 0 });
+	opk("aten.grid_sampler_2d.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, 1, 1, false]}",
+	    in, 2, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 1, 2, 2, 4 },
+	    (double[]){ 0, 1, 3, 2, 4, 1, 0, 1, 1, 12, 7, 5, 3, 12, 1, 12 });
+	opk("aten.grid_sampler_2d.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, 1, 1, true]}",
+	    in, 2, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 1, 2, 2, 4 },
+	    (double[]){ 0, 1, 3, 2, 4, 1, 0, 0, 1, 12, 7, 5, 3, 12, 1, 11 });
+	opk("aten.grid_sampler_2d.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, 1, 2, false]}",
+	    in, 2, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 1, 2, 2, 4 },
+	    (double[]){ 0, 1, 3, 2, 4, 5, 9, 9, 1, 12, 7, 5, 3, 8, 4, 4 });
+	opk("aten.grid_sampler_2d.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, 1, 2, true]}",
+	    in, 2, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 1, 2, 2, 4 },
+	    (double[]){ 0, 1, 3, 2, 4, 5, 4, 4, 1, 12, 7, 5, 3, 8, 3, 3 });
+	/* nearest at pixel positions 0.5, 1.5, 2.5 rounds half to even */
+	npu_reftensor_free(&in[0]);
+	npu_reftensor_free(&in[1]);
+	in[0] = tens(NPU_DT_F64, 4, (int64_t[]){ 1, 2, 3, 4 },
+		     (double[]){ 0, 1, 4, 9, 2, -1, 3, 5, 7, 7, 0, 1, 1, 2, 3, 4, 5, 6,
+			7, 8, 9, 10, 11, 12 });
+	in[1] = tens(NPU_DT_F64, 4, (int64_t[]){ 1, 1, 4, 2 },
+		     (double[]){ -0.5, 0, 0, 0, 0.5, 0, 0.5, 0.3333333333333333 });
+	opk("aten.grid_sampler_2d.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, 1, 0, false]}",
+	    in, 2, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 1, 2, 1, 4 },
+	    (double[]){ 2, 3, 3, 0, 5, 7, 7, 11 });
+	/* ties: the first index wins */
+	npu_reftensor_free(&in[0]);
+	npu_reftensor_free(&in[1]);
+	in[0] = tens(NPU_DT_F64, 5, (int64_t[]){ 1, 1, 3, 3, 4 },
+		     (double[]){ 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3,
+			8, 4, 6, 2, 6, 4, 3, 3, 8, 3, 2, 7, 9, 5, 0, 2, 8, 8 });
+	opk("aten.max_pool3d_with_indices.default",
+	    "{\"args\": [{\"input\": 0}, [2, 2, 2], [1, 1, 2], [0, 1, 1], "
+	    "[1, 1, 1], false]}",
+	    in, 1, 2, 0, NPU_DT_F64, 5, (int64_t[]){ 1, 1, 2, 4, 3 },
+	    (double[]){ 9, 9, 3, 9, 9, 6, 6, 9, 8, 6, 6, 8, 9, 9, 3, 9, 9, 5,
+			6, 9, 8, 6, 8, 8 });
+	opk("aten.max_pool3d_with_indices.default",
+	    "{\"args\": [{\"input\": 0}, [2, 2, 2], [1, 1, 2], [0, 1, 1], "
+	    "[1, 1, 1], false]}",
+	    in, 1, 2, 1, NPU_DT_I64, 5, (int64_t[]){ 1, 1, 2, 4, 3 },
+	    (double[]){ 12, 14, 15, 12, 5, 7, 20, 5, 11, 20, 22, 11, 12, 14,
+			15, 12, 14, 31, 20, 30, 35, 20, 34, 35 });
+	/* ties: the first index wins */
+	opk("aten.max_pool3d_with_indices.default",
+	    "{\"args\": [{\"input\": 0}, [3, 2, 2], [2, 2, 2], [1, 0, 1], "
+	    "[1, 1, 1], true]}",
+	    in, 1, 2, 0, NPU_DT_F64, 5, (int64_t[]){ 1, 1, 2, 2, 3 },
+	    (double[]){ 9, 9, 6, 6, 6, 8, 9, 9, 5, 6, 8, 8 });
+	opk("aten.max_pool3d_with_indices.default",
+	    "{\"args\": [{\"input\": 0}, [3, 2, 2], [2, 2, 2], [1, 0, 1], "
+	    "[1, 1, 1], true]}",
+	    in, 1, 2, 1, NPU_DT_I64, 5, (int64_t[]){ 1, 1, 2, 2, 3 },
+	    (double[]){ 12, 5, 7, 20, 22, 11, 12, 14, 31, 20, 34, 35 });
+	/* ties: the first index wins */
+	opk("aten.max_pool3d_with_indices.default",
+	    "{\"args\": [{\"input\": 0}, [2, 2, 2], [1, 1, 1], [0, 0, 0], "
+	    "[1, 2, 1], false]}",
+	    in, 1, 2, 0, NPU_DT_F64, 5, (int64_t[]){ 1, 1, 2, 1, 3 },
+	    (double[]){ 9, 9, 9, 9, 9, 9 });
+	opk("aten.max_pool3d_with_indices.default",
+	    "{\"args\": [{\"input\": 0}, [2, 2, 2], [1, 1, 1], [0, 0, 0], "
+	    "[1, 2, 1], false]}",
+	    in, 1, 2, 1, NPU_DT_I64, 5, (int64_t[]){ 1, 1, 2, 1, 3 },
+	    (double[]){ 12, 14, 14, 12, 14, 14 });
+	/* NaN propagates */
+	npu_reftensor_free(&in[0]);
+	in[0] = tens(NPU_DT_F64, 5, (int64_t[]){ 1, 1, 3, 3, 4 },
+		     (double[]){ 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, NAN,
+			8, 4, 6, 2, 6, 4, 3, 3, 8, 3, 2, 7, 9, 5, 0, 2, 8, 8 });
+	opk("aten.max_pool3d_with_indices.default",
+	    "{\"args\": [{\"input\": 0}, [2, 2, 2], [1, 1, 1]]}",
+	    in, 1, 2, 0, NPU_DT_F64, 5, (int64_t[]){ 1, 1, 2, 2, 3 },
+	    (double[]){ NAN, NAN, 9, NAN, NAN, 8, NAN, NAN, 9, NAN, NAN, 9 });
+	opk("aten.max_pool3d_with_indices.default",
+	    "{\"args\": [{\"input\": 0}, [2, 2, 2], [1, 1, 1]]}",
+	    in, 1, 2, 1, NPU_DT_I64, 5, (int64_t[]){ 1, 1, 2, 2, 3 },
+	    (double[]){ 17, 17, 14, 17, 17, 11, 17, 17, 14, 17, 17, 30 });
+	/* 4-d input [C, D, H, W] */
+	npu_reftensor_free(&in[0]);
+	in[0] = tens(NPU_DT_F64, 4, (int64_t[]){ 1, 3, 3, 4 },
+		     (double[]){ 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3,
+			8, 4, 6, 2, 6, 4, 3, 3, 8, 3, 2, 7, 9, 5, 0, 2, 8, 8 });
+	opk("aten.avg_pool3d.default",
+	    "{\"args\": [{\"input\": 0}, [2, 2, 3], [1, 2, 1], [1, 1, 1], "
+	    "false, true, null]}",
+	    in, 1, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 1, 4, 2, 4 },
+	    (double[]){ 0.3333333333333333, 0.6666666666666666, 0.5,
+			0.4166666666666667, 1.8333333333333333, 2.4166666666666665,
+			2.75, 1.75, 1.6666666666666667, 2.75, 2.0833333333333335,
+			1.4166666666666667, 2.9166666666666665, 4.666666666666667, 5,
+			3.5833333333333335, 1.8333333333333333, 3.25, 2.75,
+			1.9166666666666667, 2, 4.583333333333333, 5.5,
+			4.333333333333333, 0.5, 1.1666666666666667, 1.1666666666666667,
+			0.9166666666666666, 0.9166666666666666, 2.3333333333333335,
+			3.25, 2.5 });
+	/* 4-d input [C, D, H, W] */
+	opk("aten.avg_pool3d.default",
+	    "{\"args\": [{\"input\": 0}, [2, 2, 3], [1, 2, 1], [1, 1, 1], "
+	    "false, false, null]}",
+	    in, 1, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 1, 4, 2, 4 },
+	    (double[]){ 2, 2.6666666666666665, 2, 2.5, 5.5, 4.833333333333333,
+			5.5, 5.25, 5, 5.5, 4.166666666666667, 4.25, 4.375,
+			4.666666666666667, 5, 5.375, 5.5, 6.5, 5.5, 5.75, 3,
+			4.583333333333333, 5.5, 6.5, 3, 4.666666666666667,
+			4.666666666666667, 5.5, 2.75, 4.666666666666667, 6.5, 7.5 });
+	/* 4-d input [C, D, H, W] */
+	opk("aten.avg_pool3d.default",
+	    "{\"args\": [{\"input\": 0}, [3, 2, 2], [2, 2, 2], [1, 0, 1], "
+	    "true, true, null]}",
+	    in, 1, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 1, 2, 2, 3 },
+	    (double[]){ 1.5833333333333333, 3.5833333333333335,
+			1.1666666666666667, 1.8333333333333333, 2.6666666666666665, 2,
+			1.3333333333333333, 4.5, 1.25, 1, 3, 2 });
+	/* 4-d input [C, D, H, W] */
+	opk("aten.avg_pool3d.default",
+	    "{\"args\": [{\"input\": 0}, [2, 2, 2], [], [0, 0, 0], false, "
+	    "true, 5]}",
+	    in, 1, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 1, 1, 1, 2 },
+	    (double[]){ 7.8, 7.4 });
+	npu_reftensor_free(&in[0]);
+	in[0] = tens(NPU_DT_F64, 5, (int64_t[]){ 1, 1, 3, 3, 4 },
+		     (double[]){ 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3,
+			8, 4, 6, 2, 6, 4, 3, 3, 8, 3, 2, 7, 9, 5, 0, 2, 8, 8 });
+	opk("aten._adaptive_avg_pool3d.default",
+	    "{\"args\": [{\"input\": 0}, [2, 2, 3]]}",
+	    in, 1, 1, 0, NPU_DT_F64, 5, (int64_t[]){ 1, 1, 2, 2, 3 },
+	    (double[]){ 4.875, 5.375, 4.625, 4.375, 4.75, 5.375, 4.5, 6.75,
+			6.125, 3, 5.625, 6.5 });
+	opk("aten._adaptive_avg_pool3d.default",
+	    "{\"args\": [{\"input\": 0}, [1, 3, 1]]}",
+	    in, 1, 1, 0, NPU_DT_F64, 5, (int64_t[]){ 1, 1, 1, 3, 1 },
+	    (double[]){ 4.5, 5.166666666666667, 4.75 });
+	opk("aten._adaptive_avg_pool3d.default",
+	    "{\"args\": [{\"input\": 0}, [3, 3, 4]]}",
+	    in, 1, 1, 0, NPU_DT_F64, 5, (int64_t[]){ 1, 1, 3, 3, 4 },
+	    (double[]){ 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3,
+			8, 4, 6, 2, 6, 4, 3, 3, 8, 3, 2, 7, 9, 5, 0, 2, 8, 8 });
+	npu_reftensor_free(&in[0]);
+	in[0] = tens(NPU_DT_F64, 3, (int64_t[]){ 1, 8, 6 },
+		     (double[]){ 0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5, 5.5, 6, 6.5,
+			7, 7.5, 8, 8.5, 9, 9.5, 10, 10.5, 11, 11.5, 12, 12.5, 13, 13.5,
+			14, 14.5, 15, 15.5, 16, 16.5, 17, 17.5, 18, 18.5, 19, 19.5, 20,
+			20.5, 21, 21.5, 22, 22.5, 23, 23.5 });
+	opk("aten.col2im.default",
+	    "{\"args\": [{\"input\": 0}, [3, 4], [2, 2], [1, 1], [1, 0], "
+	    "[2, 1]]}",
+	    in, 1, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 1, 2, 3, 4 },
+	    (double[]){ 6, 15.5, 16.5, 10, 1.5, 6.5, 7.5, 5.5, 7.5, 18.5, 19.5,
+			11.5, 18, 39.5, 40.5, 22, 13.5, 30.5, 31.5, 17.5, 19.5, 42.5,
+			43.5, 23.5 });
+	/* unbatched, dilated */
+	npu_reftensor_free(&in[0]);
+	in[0] = tens(NPU_DT_F64, 2, (int64_t[]){ 4, 2 },
+		     (double[]){ -3, -2, -1, 0, 1, 2, 3, 4 });
+	opk("aten.col2im.default",
+	    "{\"args\": [{\"input\": 0}, [3, 3], [2, 2], [2, 1], [0, 0], "
+	    "[1, 1]]}",
+	    in, 1, 1, 0, NPU_DT_F64, 3, (int64_t[]){ 1, 3, 3 },
+	    (double[]){ -3, -3, 0, 0, 0, 0, 1, 5, 4 });
+	npu_reftensor_free(&in[0]);
+}
+END_TEST
+
+START_TEST(norm_backward_semantics)
+{
+	npu_reftensor in[6];
+
+	in[0] = tens(NPU_DT_F64, 3, (int64_t[]){ 2, 2, 3 },
+		     (double[]){ 0.5, -1, 2, 0.25, 1, -0.75, 0, 1.5, 1, -2, 0.3, 0.6 });
+	in[1] = tens(NPU_DT_F64, 3, (int64_t[]){ 2, 2, 3 },
+		     (double[]){ 0.3, -1.2, 2, 0.7, 0.1, -0.4, 1.5, 1.5, -2, 0, 0.9,
+			3.1 });
+	in[2] = tens(NPU_DT_F64, 3, (int64_t[]){ 2, 1, 1 },
+		     (double[]){ 0.24999999999999992, 0.8333333333333334 });
+	in[3] = tens(NPU_DT_F64, 3, (int64_t[]){ 2, 1, 1 },
+		     (double[]){ 1.0157773511619974, 0.6377194526100632 });
+	in[4] = tens(NPU_DT_F64, 2, (int64_t[]){ 2, 3 },
+		     (double[]){ 1.5, -0.5, 2, 0.3, 1, -1 });
+	in[5] = tens(NPU_DT_F64, 2, (int64_t[]){ 2, 3 },
+		     (double[]){ 0.1, 0.2, 0.3, 0, 0, 1 });
+	opk("aten.native_layer_norm_backward.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, [2, 3], "
+	    "{\"input\": 2}, {\"input\": 3}, {\"input\": 4}, {\"input\": "
+	    "5}, [true, true, true]]}",
+	    in, 6, 3, 0, NPU_DT_F64, 3, (int64_t[]){ 2, 2, 3 },
+	    (double[]){ -0.48579813345083367, 0.7560681360729642,
+			1.1202262362027875, -1.570330674102328, -0.03241238135176139,
+			0.21224681662917178, 0.16470975098740415, -0.31357983847014326,
+			0.380120881161827, -0.672219538455364, 0.17430653961973108,
+			0.266662205156545 });
+	opk("aten.native_layer_norm_backward.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, [2, 3], "
+	    "{\"input\": 2}, {\"input\": 3}, {\"input\": 4}, {\"input\": "
+	    "5}, [true, true, true]]}",
+	    in, 6, 3, 1, NPU_DT_F64, 2, (int64_t[]){ 2, 3 },
+	    (double[]){ 0.025394433779049985, 2.1105966117949593,
+			1.7483489466718118, 1.1771407063558301, -0.13961221362209822,
+			1.3624899142411597 });
+	opk("aten.native_layer_norm_backward.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, [2, 3], "
+	    "{\"input\": 2}, {\"input\": 3}, {\"input\": 4}, {\"input\": "
+	    "5}, [true, true, true]]}",
+	    in, 6, 3, 2, NPU_DT_F64, 2, (int64_t[]){ 2, 3 },
+	    (double[]){ 0.5, 0.5, 3, -1.75, 1.3, -0.15000000000000002 });
+	/* no weight */
+	npu_reftensor_free(&in[0]);
+	npu_reftensor_free(&in[1]);
+	npu_reftensor_free(&in[2]);
+	npu_reftensor_free(&in[3]);
+	npu_reftensor_free(&in[4]);
+	npu_reftensor_free(&in[5]);
+	in[0] = tens(NPU_DT_F64, 3, (int64_t[]){ 2, 2, 3 },
+		     (double[]){ 0.5, -1, 2, 0.25, 1, -0.75, 0, 1.5, 1, -2, 0.3, 0.6 });
+	in[1] = tens(NPU_DT_F64, 3, (int64_t[]){ 2, 2, 3 },
+		     (double[]){ 0.3, -1.2, 2, 0.7, 0.1, -0.4, 1.5, 1.5, -2, 0, 0.9,
+			3.1 });
+	in[2] = tens(NPU_DT_F64, 3, (int64_t[]){ 2, 2, 1 },
+		     (double[]){ 0.36666666666666675, 0.1333333333333333,
+			0.33333333333333326, 1.3333333333333333 });
+	in[3] = tens(NPU_DT_F64, 3, (int64_t[]){ 2, 2, 1 },
+		     (double[]){ 0.7649654426061111, 2.223692969243433,
+			0.6060904135050587, 0.7679672629291538 });
+	opk("aten.native_layer_norm_backward.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, [3], {\"input\": "
+	    "2}, {\"input\": 3}, null, null, [true, false, false]]}",
+	    in, 4, 3, 0, NPU_DT_F64, 3, (int64_t[]){ 2, 2, 3 },
+	    (double[]){ 0.04774788866007075, -0.02537278039750536,
+			-0.022375108262565238, -0.8704869335520092, 1.9151830438394664,
+			-1.044696110287457, -0.4545679956659941, 0.45456762459159394,
+			3.710744003182498e-07, -0.5303344808539843, 0.7472820910801168,
+			-0.21694761022613251 });
+	npu_reftensor_free(&in[0]);
+	npu_reftensor_free(&in[1]);
+	npu_reftensor_free(&in[2]);
+	npu_reftensor_free(&in[3]);
+	in[0] = tens(NPU_DT_F64, 3, (int64_t[]){ 2, 4, 3 },
+		     (double[]){ 1, 0.5403023058681398, -0.4161468365471424,
+			-0.9899924966004454, -0.6536436208636119, 0.28366218546322625,
+			0.960170286650366, 0.7539022543433046, -0.14550003380861354,
+			-0.9111302618846769, -0.8390715290764524, 0.004425697988050785,
+			0.8438539587324921, 0.9074467814501962, 0.1367372182078336,
+			-0.7596879128588213, -0.9576594803233847, -0.27516333805159693,
+			0.6603167082440802, 0.9887046181866692, 0.40808206181339196,
+			-0.5477292602242684, -0.9999608263946371, -0.5328330203333975 });
+	in[1] = tens(NPU_DT_F64, 3, (int64_t[]){ 2, 4, 3 },
+		     (double[]){ 0, 1.682941969615793, 1.8185948536513634,
+			0.2822400161197344, -1.5136049906158564, -1.917848549326277,
+			-0.5588309963978517, 1.3139731974375781, 1.9787164932467636,
+			0.8242369704835132, -1.0880422217787395, -1.999980413101407,
+			-1.0731458360008699, 0.8403340736532818, 1.9812147113897407,
+			1.3005756803142337, -0.5758066333301306, -1.9227949837591136,
+			-1.501974493543352, 0.2997544193259047, 1.8258905014552553,
+			1.6733112770721121, -0.017702618580807752, -1.6924408083503413 });
+	in[2] = tens(NPU_DT_F64, 2, (int64_t[]){ 2, 2 },
+		     (double[]){ 0.05872054990745959, 0.07834550498164278,
+			0.09172950204452363, 0.09780637956312854 });
+	in[3] = tens(NPU_DT_F64, 2, (int64_t[]){ 2, 2 },
+		     (double[]){ 0.7022154809160555, 0.713664180423096,
+			0.7238026392720573, 0.7291000703069437 });
+	in[4] = tens(NPU_DT_F64, 1, (int64_t[]){ 4 },
+		     (double[]){ 1.5, -0.5, 2, 0.25 });
+	opk("aten.native_group_norm_backward.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, "
+	    "{\"input\": 3}, {\"input\": 4}, 2, 4, 3, 2, [true, true, "
+	    "true]]}",
+	    in, 5, 3, 0, NPU_DT_F64, 3, (int64_t[]){ 2, 4, 3 },
+	    (double[]){ 0.7764136477482708, 0.29153946479187914,
+			-0.7159641425486847, 0.07057311018169254, -0.04681311599734431,
+			-0.3757489641758133, 1.0553815760975902, 0.7429355968700417,
+			-0.5472077999803341, -0.49097491987884523,
+			-0.45970460293537735, -0.30042985017307505,
+			0.43921733040387323, 0.5331209549485918, -0.288818721971059,
+			-0.17118591926358895, -0.12391840709627466,
+			-0.38841523702154257, 0.5001564516961199, 1.008268273984058,
+			0.18638582216998206, -0.5109944441106697, -0.6208836929875315,
+			-0.562932410751959 });
+	opk("aten.native_group_norm_backward.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, "
+	    "{\"input\": 3}, {\"input\": 4}, 2, 4, 3, 2, [true, true, "
+	    "true]]}",
+	    in, 5, 3, 1, NPU_DT_F64, 1, (int64_t[]){ 4 },
+	    (double[]){ 0.027939974169944697, 0.3718170623804219,
+			-0.07959577069252702, 0.35740518919126013 });
+	opk("aten.native_group_norm_backward.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, "
+	    "{\"input\": 3}, {\"input\": 4}, 2, 4, 3, 2, [true, true, "
+	    "true]]}",
+	    in, 5, 3, 2, NPU_DT_F64, 1, (int64_t[]){ 4 },
+	    (double[]){ 3.0121934277115194, -3.3524846632346343,
+			3.6256758954291985, -3.8262991999253817 });
+	/* no weight (expected values: PyTorch with ones), no grad_weight */
+	npu_reftensor_free(&in[0]);
+	npu_reftensor_free(&in[1]);
+	npu_reftensor_free(&in[2]);
+	npu_reftensor_free(&in[3]);
+	npu_reftensor_free(&in[4]);
+	in[0] = tens(NPU_DT_F64, 3, (int64_t[]){ 2, 4, 3 },
+		     (double[]){ 1, 0.5403023058681398, -0.4161468365471424,
+			-0.9899924966004454, -0.6536436208636119, 0.28366218546322625,
+			0.960170286650366, 0.7539022543433046, -0.14550003380861354,
+			-0.9111302618846769, -0.8390715290764524, 0.004425697988050785,
+			0.8438539587324921, 0.9074467814501962, 0.1367372182078336,
+			-0.7596879128588213, -0.9576594803233847, -0.27516333805159693,
+			0.6603167082440802, 0.9887046181866692, 0.40808206181339196,
+			-0.5477292602242684, -0.9999608263946371, -0.5328330203333975 });
+	in[1] = tens(NPU_DT_F64, 3, (int64_t[]){ 2, 4, 3 },
+		     (double[]){ 0, 1.682941969615793, 1.8185948536513634,
+			0.2822400161197344, -1.5136049906158564, -1.917848549326277,
+			-0.5588309963978517, 1.3139731974375781, 1.9787164932467636,
+			0.8242369704835132, -1.0880422217787395, -1.999980413101407,
+			-1.0731458360008699, 0.8403340736532818, 1.9812147113897407,
+			1.3005756803142337, -0.5758066333301306, -1.9227949837591136,
+			-1.501974493543352, 0.2997544193259047, 1.8258905014552553,
+			1.6733112770721121, -0.017702618580807752, -1.6924408083503413 });
+	in[2] = tens(NPU_DT_F64, 2, (int64_t[]){ 2, 2 },
+		     (double[]){ 0.05872054990745959, 0.07834550498164278,
+			0.09172950204452363, 0.09780637956312854 });
+	in[3] = tens(NPU_DT_F64, 2, (int64_t[]){ 2, 2 },
+		     (double[]){ 0.7022154809160555, 0.713664180423096,
+			0.7238026392720573, 0.7291000703069437 });
+	opk("aten.native_group_norm_backward.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, "
+	    "{\"input\": 3}, null, 2, 4, 3, 2, [true, false, true]]}",
+	    in, 4, 3, 0, NPU_DT_F64, 3, (int64_t[]){ 2, 4, 3 },
+	    (double[]){ 0.7309406969087192, 0.37586286686623466,
+			-0.2983717184821125, -0.67187489075915, -0.40124955587149946,
+			0.26469260133780803, 0.7191750025467553, 0.5341747335637798,
+			-0.12111132875234325, -0.6442162007146773, -0.5541996754627684,
+			0.0661774688192537, 0.6403150770267667, 0.6585363149393793,
+			0.08411498927812018, -0.5548285822237162, -0.6708526265665907,
+			-0.15728517245395912, 0.4899626683961476, 0.7229935015918487,
+			0.2942431980498543, -0.40209719043665554, -0.7258155220314161,
+			-0.37928665556977875 });
+	opk("aten.native_group_norm_backward.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, "
+	    "{\"input\": 3}, null, 2, 4, 3, 2, [true, false, true]]}",
+	    in, 4, 3, 2, NPU_DT_F64, 1, (int64_t[]){ 4 },
+	    (double[]){ 3.0121934277115194, -3.3524846632346343,
+			3.6256758954291985, -3.8262991999253817 });
+	npu_reftensor_free(&in[0]);
+	npu_reftensor_free(&in[1]);
+	npu_reftensor_free(&in[2]);
+	npu_reftensor_free(&in[3]);
+}
+END_TEST
+
+START_TEST(distance_semantics)
+{
+	npu_reftensor in[6];
+
+	in[0] = tens(NPU_DT_F64, 3, (int64_t[]){ 2, 2, 3 },
+		     (double[]){ 0, 1, 2, 1, -1, 0.5, 3, 3, 3, 0, 0, 0 });
+	in[1] = tens(NPU_DT_F64, 3, (int64_t[]){ 1, 3, 3 },
+		     (double[]){ 1, 1, 1, 0, 2, -2, 0.5, 1, 2 });
+	opk("aten._cdist_forward.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, 2.0, null]}",
+	    in, 2, 1, 0, NPU_DT_F64, 3, (int64_t[]){ 2, 2, 3 },
+	    (double[]){ 1.4142135623730951, 4.123105625617661, 0.5,
+			2.0615528128088303, 4.031128874149275, 2.5495097567963922,
+			3.4641016151377544, 5.916079783099616, 3.3541019662496847,
+			1.7320508075688772, 2.8284271247461903, 2.29128784747792 });
+	opk("aten._cdist_forward.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, 1.0, null]}",
+	    in, 2, 1, 0, NPU_DT_F64, 3, (int64_t[]){ 2, 2, 3 },
+	    (double[]){ 2, 5, 0.5, 2.5, 6.5, 4, 6, 9, 5.5, 3, 4, 3.5 });
+	opk("aten._cdist_forward.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, 0.0, null]}",
+	    in, 2, 1, 0, NPU_DT_F64, 3, (int64_t[]){ 2, 2, 3 },
+	    (double[]){ 2, 2, 1, 2, 3, 3, 3, 3, 3, 3, 2, 3 });
+	opk("aten._cdist_forward.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"float\": "
+	    "\"inf\"}, null]}",
+	    in, 2, 1, 0, NPU_DT_F64, 3, (int64_t[]){ 2, 2, 3 },
+	    (double[]){ 1, 4, 0.5, 2, 3, 2, 2, 5, 2.5, 1, 2, 2 });
+	opk("aten._cdist_forward.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, 1.5, null]}",
+	    in, 2, 1, 0, NPU_DT_F64, 3, (int64_t[]){ 2, 2, 3 },
+	    (double[]){ 1.5874010519681994, 4.3267487109222245, 0.5,
+			2.1633743554611127, 4.687581382114941, 2.931458655923177,
+			4.160167646103808, 6.708746911097502, 3.9267550683464845,
+			2.080083823051904, 3.1748021039363987, 2.5957010334043913 });
+	npu_reftensor_free(&in[0]);
+	npu_reftensor_free(&in[1]);
+	in[0] = tens(NPU_DT_F64, 2, (int64_t[]){ 4, 3 },
+		     (double[]){ 0, 1, 2, 1, -1, 0.5, 3, 3, 3, 0, 1, 2 });
+	opk("aten._pdist_forward.default",
+	    "{\"args\": [{\"input\": 0}, 2.0]}",
+	    in, 1, 1, 0, NPU_DT_F64, 1, (int64_t[]){ 6 },
+	    (double[]){ 2.692582403567252, 3.7416573867739413, 0,
+			5.123475382979799, 2.692582403567252, 3.7416573867739413 });
+	opk("aten._pdist_forward.default",
+	    "{\"args\": [{\"input\": 0}, {\"float\": \"inf\"}]}",
+	    in, 1, 1, 0, NPU_DT_F64, 1, (int64_t[]){ 6 },
+	    (double[]){ 2, 3, 0, 4, 2, 3 });
+	opk("aten._pdist_forward.default",
+	    "{\"args\": [{\"input\": 0}, 0.5]}",
+	    in, 1, 1, 0, NPU_DT_F64, 1, (int64_t[]){ 6 },
+	    (double[]){ 13.24201848266712, 17.191508225450303, 0,
+			24.95354552482872, 13.24201848266712, 17.191508225450303 });
+	npu_reftensor_free(&in[0]);
+}
+END_TEST
+
+START_TEST(dropout_semantics)
+{
+	npu_reftensor in[6];
+
+	/* eval: identity, all-true mask */
+	in[0] = tens(NPU_DT_F64, 1, (int64_t[]){ 3 },
+		     (double[]){ 1, -2, NAN });
+	opk("aten.native_dropout.default",
+	    "{\"args\": [{\"input\": 0}, 0.3, false]}",
+	    in, 1, 2, 0, NPU_DT_F64, 1, (int64_t[]){ 3 },
+	    (double[]){ 1, -2, NAN });
+	opk("aten.native_dropout.default",
+	    "{\"args\": [{\"input\": 0}, 0.3, false]}",
+	    in, 1, 2, 1, NPU_DT_BOOL, 1, (int64_t[]){ 3 },
+	    (double[]){ 1, 1, 1 });
+	/* p = 0 keeps everything */
+	opk("aten.native_dropout.default",
+	    "{\"args\": [{\"input\": 0}, 0.0, true]}",
+	    in, 1, 2, 0, NPU_DT_F64, 1, (int64_t[]){ 3 },
+	    (double[]){ 1, -2, NAN });
+	opk("aten.native_dropout.default",
+	    "{\"args\": [{\"input\": 0}, 0.0, true]}",
+	    in, 1, 2, 1, NPU_DT_BOOL, 1, (int64_t[]){ 3 },
+	    (double[]){ 1, 1, 1 });
+	/* p = 1 drops everything */
+	opk("aten.native_dropout.default",
+	    "{\"args\": [{\"input\": 0}, 1.0, true]}",
+	    in, 1, 2, 0, NPU_DT_F64, 1, (int64_t[]){ 3 },
+	    (double[]){ 0, -0.0, NAN });
+	opk("aten.native_dropout.default",
+	    "{\"args\": [{\"input\": 0}, 1.0, true]}",
+	    in, 1, 2, 1, NPU_DT_BOOL, 1, (int64_t[]){ 3 },
+	    (double[]){ 0, 0, 0 });
+	npu_reftensor_free(&in[0]);
+}
+END_TEST
+
+/* Ops whose PyTorch meaning cannot be reproduced, or arguments PyTorch
+ * rejects, fail with a message that says why. */
+START_TEST(new_op_errors)
+{
+	npu_reftensor in[3], out[2];
+	npu_err e = { "" };
+
+	ck_assert_int_eq(npu_ref_exec_op("aten.randn.default", "{\"args\": [[2, 3]]}",
+					 NULL, 0, out, 1, &e), -1);
+	ck_assert_str_eq(e.msg, "aten.randn.default: random numbers are not reproducible: "
+			 "PyTorch's random stream cannot be replayed");
+	ck_assert_int_eq(npu_ref_exec_op("aten.rand.default", "{\"args\": [[2]]}",
+					 NULL, 0, out, 1, &e), -1);
+	ck_assert_int_eq(npu_ref_exec_op("aten.randperm.default", "{\"args\": [5]}",
+					 NULL, 0, out, 1, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "not reproducible"));
+	in[0] = tens(NPU_DT_F32, 1, (int64_t[]){ 3 }, (double[]){ 1, 2, 3 });
+	ck_assert_int_eq(npu_ref_exec_op("aten.native_dropout.default", "{\"args\": "
+					 "[{\"input\": 0}, 0.5, true]}", in, 1, out, 2, &e), -1);
+	ck_assert_str_eq(e.msg, "aten.native_dropout.default: dropout with p = 0.5 in "
+			 "training mode draws random numbers, which are not reproducible");
+	ck_assert_int_eq(npu_ref_exec_op("aten.bitwise_and.Scalar", "{\"args\": "
+					 "[{\"input\": 0}, 1]}", in, 1, out, 1, &e), -1);
+	ck_assert_str_eq(e.msg, "aten.bitwise_and.Scalar: bitwise ops take integer or "
+			 "bool operands");
+	/* a reflection pad must be smaller than its dim */
+	ck_assert_int_eq(npu_ref_exec_op("aten.reflection_pad1d.default", "{\"args\": "
+					 "[{\"input\": 0}, [3, 0]]}", in, 1, out, 1, &e), -1);
+	ck_assert_str_eq(e.msg, "aten.reflection_pad1d.default: needs 2 pads and a 2-d "
+			 "or 3-d input");
+	npu_reftensor_free(&in[0]);
+	in[0] = tens(NPU_DT_F32, 2, (int64_t[]){ 1, 3 }, (double[]){ 1, 2, 3 });
+	ck_assert_int_eq(npu_ref_exec_op("aten.reflection_pad1d.default", "{\"args\": "
+					 "[{\"input\": 0}, [3, 0]]}", in, 1, out, 1, &e), -1);
+	ck_assert_str_eq(e.msg, "aten.reflection_pad1d.default: padding (3, 0) does not "
+			 "fit dim 1 of size 3");
+	/* masked_scatter with too few source elements */
+	in[1] = tens(NPU_DT_BOOL, 1, (int64_t[]){ 3 }, (double[]){ 1, 0, 1 });
+	in[2] = tens(NPU_DT_F32, 1, (int64_t[]){ 1 }, (double[]){ 9 });
+	ck_assert_int_eq(npu_ref_exec_op("aten.masked_scatter.default", "{\"args\": "
+					 "[{\"input\": 0}, {\"input\": 1}, {\"input\": 2}]}",
+					 in, 3, out, 1, &e), -1);
+	ck_assert_str_eq(e.msg, "aten.masked_scatter.default: source has 1 elements, "
+			 "the mask more true positions");
+	/* scatter_reduce's reduce names */
+	ck_assert_int_eq(npu_ref_exec_op("aten.scatter_reduce.two", "{\"args\": "
+					 "[{\"input\": 0}, 0, {\"input\": 0}, {\"input\": 0}, "
+					 "\"max\"]}", in, 1, out, 1, &e), -1);
+	ck_assert_str_eq(e.msg, "aten.scatter_reduce.two: reduce must be 'sum', 'prod', "
+			 "'mean', 'amax' or 'amin'");
+	for (int k = 0; k < 3; k++)
+		npu_reftensor_free(&in[k]);
+}
+END_TEST
+
 START_TEST(symbolic_expressions)
 {
 	const char *names[] = { "s0", "s33" };
@@ -867,6 +2386,16 @@ static Suite *ref_suite(void)
 	tcase_add_test(tc, conv_transposed_semantics);
 	tcase_add_test(tc, index_put_fmod_semantics);
 	tcase_add_test(tc, pool_semantics);
+	tcase_add_test(tc, new_elementwise_semantics);
+	tcase_add_test(tc, new_shape_semantics);
+	tcase_add_test(tc, new_reduction_semantics);
+	tcase_add_test(tc, scatter_reduce_semantics);
+	tcase_add_test(tc, embedding_semantics);
+	tcase_add_test(tc, resampling_semantics);
+	tcase_add_test(tc, norm_backward_semantics);
+	tcase_add_test(tc, distance_semantics);
+	tcase_add_test(tc, dropout_semantics);
+	tcase_add_test(tc, new_op_errors);
 	tcase_add_test(tc, symbolic_expressions);
 	tcase_add_test(tc, graph_errors_name_the_node);
 	suite_add_tcase(s, tc);
