@@ -37,7 +37,12 @@ typedef struct fz {
 	int cur;            /* open kernel, -1 */
 	int *level;         /* per value: 0 elem, 1 row (in its producer) */
 	int nlevel;
+	int *ord, *pos;     /* the walk's order of the nodes, and its inverse */
+	int at;             /* position of the node being walked */
+	unsigned char *moved; /* per node: moved in the order once already */
 } fz;
+
+enum { FZ_DEFER = 3 };  /* do_node: the node moved later in the order */
 
 enum { LV_ELEM, LV_ROW };
 
@@ -1111,6 +1116,125 @@ nofit:
 	return 1;
 }
 
+/* Does node n read node m (an argument, a list element or a keyword)? */
+static int reads(const npu_gnode *n, int m)
+{
+	for (int i = 0; i < n->nargs + n->nkwargs; i++) {
+		const npu_gval *v = i < n->nargs ? &n->args[i] : &n->kwargs[i - n->nargs].val;
+		if (v->kind == NPU_GV_NODE && v->u.node == m)
+			return 1;
+		if (v->kind == NPU_GV_LIST)
+			for (int j = 0; j < v->u.list.n; j++)
+				if (v->u.list.v[j].kind == NPU_GV_NODE && v->u.list.v[j].u.node == m)
+					return 1;
+	}
+	return 0;
+}
+
+/* Moves the node at order position a to position b (the nodes between
+ * shift by one); the caller checked that no dependence is crossed. */
+static void order_move(fz *z, int a, int b)
+{
+	int n = z->ord[a];
+
+	if (a < b)
+		memmove(z->ord + a, z->ord + a + 1, (size_t)(b - a) * sizeof *z->ord);
+	else
+		memmove(z->ord + b + 1, z->ord + b, (size_t)(a - b) * sizeof *z->ord);
+	z->ord[b] = n;
+	for (int i = a < b ? a : b; i <= (a < b ? b : a); i++)
+		z->pos[z->ord[i]] = i;
+	z->moved[n] = 1;
+}
+
+/*
+ * An elementwise node that fits neither the open kernel nor anything
+ * before it waits until just before its first user when that user is
+ * elementwise and other nodes come between: it then starts or joins the
+ * kernel its user computes in, instead of a kernel of its own whose
+ * result makes a DRAM round trip (RoPE's q * cos sat alone between the
+ * projections and rotate_half).  The graph is functional, so moving a
+ * node later, up to its first user, keeps every dependence.  1 when
+ * moved.
+ */
+static int defer(fz *z, int node)
+{
+	const npu_graph *g = z->g;
+	int f = -1;
+
+	if (!z->ord || z->moved[node] || z->ir->nofuse)
+		return 0;
+	for (int i = z->at + 1; i < g->nnodes && f < 0; i++)
+		if (reads(&g->nodes[z->ord[i]], node))
+			f = i;
+	if (f <= z->at + 1 || g->nodes[z->ord[f]].op != NPU_GOP_CALL_FUNCTION ||
+	    npu_support_kind(g->nodes[z->ord[f]].aop) != NPU_LK_EW)
+		return 0;
+	npu_kir_decide(z->ir, 1, "%s: moved to just before its user %s, to compute in its kernel",
+		       g->nodes[node].name, g->nodes[z->ord[f]].name);
+	order_move(z, z->at, f - 1);
+	return 1;
+}
+
+/*
+ * The other direction: after a node, an elementwise node further on whose
+ * inputs are all computed by now and one of them in the open kernel
+ * moves up to come next, and so computes in that kernel from the value
+ * in register (RoPE's result times the attention scale waited behind the
+ * other head's RoPE).  Only nodes within a short window move.
+ */
+#define PULL_WINDOW 32
+
+static void pull_forward(fz *z)
+{
+	const npu_graph *g = z->g;
+	npu_kir *ir = z->ir;
+	int k = z->cur;
+
+	/* (ew kernels only: pulled into a matmul, a softmax's mask ops
+	 * left the row kernel that took them with the softmax) */
+	if (!z->ord || k < 0 || ir->nofuse || ir->k[k].kind != NPU_KK_EW ||
+	    z->at + 1 >= g->nnodes)
+		return;
+	for (int j = z->at + 1; j < g->nnodes && j <= z->at + PULL_WINDOW; j++) {
+		const npu_gnode *c = &g->nodes[z->ord[j]];
+		int tn[16], nt, ready = 1, here = 0;
+		if (c->op != NPU_GOP_CALL_FUNCTION || c->aop == NPU_AOP_UNKNOWN ||
+		    npu_support_kind(c->aop) != NPU_LK_EW)
+			continue;
+		nt = tensor_args(c, tn, 16);
+		for (int a = 0; a < nt && ready; a++) {
+			int v = z->pos[tn[a]] <= z->at ? node_val(z, tn[a]) : -1;
+			if (v < 0) {
+				ready = 0;
+				break;
+			}
+			/* in register: the value, or a contiguous reshape */
+			here |= ir->v[root_of(ir, v)].producer == k &&
+				ir->v[root_of(ir, v)].xdef >= 0 &&
+				(root_of(ir, v) == v ||
+				 (iscontig(&ir->v[v]) &&
+				  npu_kir_numel(ir->v[v].ndim, ir->v[v].shape) ==
+				  npu_kir_numel(ir->v[root_of(ir, v)].ndim,
+						ir->v[root_of(ir, v)].shape)));
+		}
+		for (int a = 0; a < c->nkwargs && ready; a++)
+			ready = c->kwargs[a].val.kind != NPU_GV_NODE &&
+				c->kwargs[a].val.kind != NPU_GV_LIST;
+		if (j == z->at + 1) {
+			if (here || !ready)
+				return; /* the next node uses the kernel already */
+			continue;
+		}
+		if (!ready || !here || z->moved[z->ord[j]])
+			continue;
+		npu_kir_decide(ir, 1, "%s: moved up to follow %s, whose kernel %s computes its input",
+			       c->name, g->nodes[z->ord[z->at]].name, ir->k[k].name);
+		order_move(z, j, z->at + 1);
+		return;
+	}
+}
+
 static int do_ew(fz *z, int node)
 {
 	npu_kir *ir = z->ir;
@@ -1124,6 +1248,8 @@ static int do_ew(fz *z, int node)
 			return r;
 		if (r == 2)
 			return host_kern(z, node, "this form of the op has no lowering");
+		if (defer(z, node))
+			return FZ_DEFER;
 		npu_kir_decide(ir, 0, "%s: not fused into kernel %s: %s", n->name,
 			       ir->k[z->cur].name,
 			       "different index space, or reads a view of a value computed there");
@@ -2182,7 +2308,7 @@ static int do_cat(fz *z, int node)
 	const npu_gval *l = arg(n, 0);
 	double dd = 0;
 	int64_t dim, at = 0;
-	int out;
+	int out, ncopy = 0;
 
 	if (!m || !l || l->kind != NPU_GV_LIST || !vecok(m->dtype))
 		return host_kern(z, node, "cat of this form");
@@ -2200,25 +2326,57 @@ static int do_cat(fz *z, int node)
 		return -1;
 	ir->v[out].needed = 1;
 	for (int i = 0; i < l->u.list.n; i++) {
-		int v = node_val(z, l->u.list.v[i].u.node), k, o, x, oo;
+		int v = node_val(z, l->u.list.v[i].u.node), k = z->cur, o, x = -2, oo, lv;
 		int64_t st[NPU_MAX_DIMS];
 		char nm[300];
 		if (npu_kir_numel(ir->v[v].ndim, ir->v[v].shape) == 0)
 			continue;
-		if ((k = new_kern(z, NPU_KK_EW, node)) < 0)
-			return -1;
-		snprintf(nm, sizeof nm, "%s.%d", n->name, i);
-		free(ir->k[k].name);
-		ir->k[k].name = strdup(nm);
-		ir->k[k].ndim = ir->v[v].ndim;
-		memcpy(ir->k[k].shape, ir->v[v].shape, sizeof ir->k[k].shape);
-		if (ir->v[v].isconst) {
-			x = xadd(z, k, NPU_X_CONST, 0, 0, 0, 0, (float)ir->v[v].fill, node);
-		} else {
-			bcast_strides(&ir->v[v], ir->v[v].ndim, ir->v[v].shape, st);
-			ir->v[root_of(ir, v)].needed = 1;
-			o = npu_kir_opnd(&ir->k[k], root_of(ir, v), 0, ir->v[v].off, st);
-			x = xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node);
+		/*
+		 * Into the open ew kernel when it runs over this input's
+		 * shape: an input computed there is stored from its register
+		 * into the slice (no DRAM round trip, no copy kernel), any
+		 * other is copied alongside; the copy kernel a cat starts
+		 * takes the next inputs of its shape the same way.  (RoPE's
+		 * rotate_half: cat(-x2, x1) was three kernels, now one.)
+		 */
+		if (k >= 0 && !ir->nofuse && ir->k[k].kind == NPU_KK_EW &&
+		    ir->k[k].ndim == ir->v[v].ndim &&
+		    !memcmp(ir->k[k].shape, ir->v[v].shape,
+			    (size_t)ir->v[v].ndim * sizeof *ir->v[v].shape)) {
+			int nx0 = ir->k[k].nx, nops0 = ir->k[k].nops;
+			x = arg_x(z, k, v, ir->v[v].ndim, ir->v[v].shape, node, &lv);
+			if (x == -1)
+				return -1;
+			if (x < 0) {
+				ir->k[k].nx = nx0;
+				ir->k[k].nops = nops0;
+			} else {
+				if (npu_kir_addnode(&ir->k[k], node) < 0)
+					return npu_errf(z->e, "out of memory");
+				npu_kir_decide(ir, 1, "%s: input %d %s its slice in kernel %s",
+					       n->name, i, ir->v[root_of(ir, v)].producer == k ?
+					       "stored from its register into" : "copied into",
+					       ir->k[k].name);
+			}
+		}
+		if (x < 0) {
+			if ((k = new_kern(z, NPU_KK_EW, node)) < 0)
+				return -1;
+			snprintf(nm, sizeof nm, "%s.%d", n->name, i);
+			free(ir->k[k].name);
+			ir->k[k].name = strdup(nm);
+			ir->k[k].ndim = ir->v[v].ndim;
+			memcpy(ir->k[k].shape, ir->v[v].shape, sizeof ir->k[k].shape);
+			if (ir->v[v].isconst) {
+				x = xadd(z, k, NPU_X_CONST, 0, 0, 0, 0, (float)ir->v[v].fill, node);
+			} else {
+				bcast_strides(&ir->v[v], ir->v[v].ndim, ir->v[v].shape, st);
+				ir->v[root_of(ir, v)].needed = 1;
+				o = npu_kir_opnd(&ir->k[k], root_of(ir, v), 0, ir->v[v].off, st);
+				x = xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node);
+			}
+			z->cur = k;
+			ncopy++;
 		}
 		oo = npu_kir_opnd(&ir->k[k], out, 1, at * ir->v[out].stride[dim],
 				  ir->v[out].stride);
@@ -2229,11 +2387,12 @@ static int do_cat(fz *z, int node)
 			return npu_errf(z->e, "out of memory");
 		ir->v[out].producer = k;
 		at += ir->v[v].shape[dim];
-		close_cur(z);
 	}
+	/* the result is read from DRAM from here on */
+	close_cur(z);
 	ir->nodeval[node] = out;
-	npu_kir_decide(ir, 1, "%s: cat as %d copies into slices of the result",
-		       n->name, l->u.list.n);
+	npu_kir_decide(ir, 1, "%s: cat of %d inputs into slices of the result, %d copy kernel(s)",
+		       n->name, l->u.list.n, ncopy);
 	return 0;
 }
 
@@ -2998,9 +3157,25 @@ int npu_fuse(npu_kir *ir, const npu_graph *g, const npu_fuse_env *env,
 	}
 	for (int i = 0; i < g->nnodes; i++)
 		ir->nodeval[i] = -1;
+	z.ord = malloc((size_t)(g->nnodes + 1) * sizeof *z.ord);
+	z.pos = malloc((size_t)(g->nnodes + 1) * sizeof *z.pos);
+	z.moved = calloc((size_t)g->nnodes + 1, 1);
+	if (!z.ord || !z.pos || !z.moved) {
+		npu_errf(e, "out of memory");
+		goto out;
+	}
 	for (int i = 0; i < g->nnodes; i++)
-		if (do_node(&z, i) < 0)
+		z.ord[i] = z.pos[i] = i;
+	for (z.at = 0; z.at < g->nnodes; z.at++) {
+		int r = do_node(&z, z.ord[z.at]);
+		if (r < 0)
 			goto out;
+		if (r == FZ_DEFER) {
+			z.at--; /* the node now here is walked next */
+			continue;
+		}
+		pull_forward(&z);
+	}
 	if (do_outputs(&z) < 0 || add_stores(&z) < 0)
 		goto out;
 	/* drop kernels that store nothing (dead code) */
@@ -3020,5 +3195,8 @@ int npu_fuse(npu_kir *ir, const npu_graph *g, const npu_fuse_env *env,
 	rc = 0;
 out:
 	free(z.level);
+	free(z.ord);
+	free(z.pos);
+	free(z.moved);
 	return rc;
 }
