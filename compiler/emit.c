@@ -351,6 +351,60 @@ static void body_stores(emit_t *g, void *arg);
 /* Interleaves the n body instances at[0..n) (instance u is instructions
  * at[u] .. at[u + 1]) round-robin when they have the same length, at most
  * max vector instructions each (register pressure). */
+/* The most vector registers live at once in v[0..n) (a register is live
+ * from its first mention to its last; one mentioned only once, or
+ * defined before, counts over its whole span too). */
+static int vpressure(const npu_minsn *v, int n)
+{
+	int maxr = -1, live = 0, peak = 0, *first, *last;
+
+	for (int i = 0; i < n; i++) {
+		const npu_fmtinfo *fi = &npu_fmttab[npu_optab[v[i].op & 0xff].fmt];
+		for (int k = 0; k < fi->nopd; k++)
+			if (fi->opd[k].kind == NPU_K_V && v[i].f[fi->opd[k].field] > maxr)
+				maxr = v[i].f[fi->opd[k].field];
+	}
+	if (maxr < 0)
+		return 0;
+	first = malloc((size_t)(maxr + 1) * sizeof *first);
+	last = malloc((size_t)(maxr + 1) * sizeof *last);
+	if (!first || !last) {
+		free(first);
+		free(last);
+		return 1 << 20;
+	}
+	for (int r = 0; r <= maxr; r++)
+		first[r] = last[r] = -1;
+	for (int i = 0; i < n; i++) {
+		const npu_fmtinfo *fi = &npu_fmttab[npu_optab[v[i].op & 0xff].fmt];
+		for (int k = 0; k < fi->nopd; k++) {
+			int r = fi->opd[k].kind == NPU_K_V ? v[i].f[fi->opd[k].field] : -1;
+			if (r < 0)
+				continue;
+			if (first[r] < 0)
+				first[r] = i;
+			last[r] = i;
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		for (int r = 0; r <= maxr; r++)
+			live += first[r] == i;
+		peak = live > peak ? live : peak;
+		for (int r = 0; r <= maxr; r++)
+			live -= last[r] == i;
+	}
+	free(first);
+	free(last);
+	return peak;
+}
+
+/* Interleaves the n body instances at[0..n) (instance u is instructions
+ * at[u] .. at[u + 1]) round-robin when they have the same length and the
+ * result keeps at most ILV_REGS vector registers live (spilling them
+ * would cost more than the stalls saved).  Bodies of up to `max` vector
+ * instructions are interleaved without counting. */
+#define ILV_REGS 20
+
 static void interleave(npu_mfunc *f, const int *at, int n, int max)
 {
 	int len = at[1] - at[0], nvec = 0;
@@ -363,14 +417,13 @@ static void interleave(npu_mfunc *f, const int *at, int n, int max)
 			return;
 	for (int i = at[0]; i < at[1]; i++)
 		nvec += npu_optab[f->v[i].op].uclass == NPU_UC_VEC;
-	if (nvec > max)
-		return;
 	if (!(tmp = malloc((size_t)(n * len) * sizeof *tmp)))
 		return;            /* in order is correct too */
 	for (int i = 0, k = 0; i < len; i++)
 		for (int u = 0; u < n; u++)
 			tmp[k++] = f->v[at[u] + i];
-	memcpy(f->v + at[0], tmp, (size_t)(n * len) * sizeof *tmp);
+	if (nvec <= max || vpressure(tmp, n * len) <= ILV_REGS)
+		memcpy(f->v + at[0], tmp, (size_t)(n * len) * sizeof *tmp);
 	free(tmp);
 }
 
@@ -1308,6 +1361,14 @@ tiles_done:
 	 * of 1.1x, and a faster 99-row kernel would cross it: see
 	 * npu_emit_lanes) */
 	spread = K->kind != NPU_KK_ROW || npu_emit_lanes(K, c->t, tm, tc, NULL);
+	if (spread && nt == 1 && E > 1) {
+		/* one tile: the store engine is idle until it is computed */
+		nld = E;
+		for (int q = 0; q < nld; q++)
+			leng[q] = q;
+		for (int o = 0; o < K->nops; o++)
+			g.ldeng[o] = o % nld;
+	}
 	share_engines(&g, &tl[0], 0, spread ? nld : 1, g.npc, g.ldeng);
 	for (int o = 0; o < K->nops; o++) {
 		if (!spread)

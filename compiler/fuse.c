@@ -40,6 +40,7 @@ typedef struct fz {
 	int *ord, *pos;     /* the walk's order of the nodes, and its inverse */
 	int at;             /* position of the node being walked */
 	unsigned char *moved; /* per node: moved in the order once already */
+	unsigned char *done;  /* per node: walked already (ahead of its turn) */
 } fz;
 
 enum { FZ_DEFER = 3 };  /* do_node: the node moved later in the order */
@@ -300,6 +301,10 @@ static int arg_x(fz *z, int k, int v, int ondim, const int64_t *oshape,
 	if (o < 0)
 		return -2;
 	*lv = LV_ELEM;
+	/* one load per operand: x * sigmoid(x) read x twice per element */
+	for (int i = 0; i < ir->k[k].nx; i++)
+		if (ir->k[k].x[i].op == NPU_X_LOAD && ir->k[k].x[i].a == o)
+			return i;
 	return xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node);
 }
 
@@ -1255,6 +1260,8 @@ static int do_ew(fz *z, int node)
 			       "different index space, or reads a view of a value computed there");
 	} else if (z->cur >= 0 && ir->nofuse) {
 		npu_kir_decide(ir, 0, "%s: not fused: fusion is off (--no-fuse)", n->name);
+	} else if (defer(z, node)) {
+		return FZ_DEFER;
 	}
 	if ((k = new_kern(z, NPU_KK_EW, node)) < 0)
 		return -1;
@@ -1683,12 +1690,181 @@ static int scaled_epilogue(fz *z, int k, int node, int x, const int64_t *oshape)
 	return x;
 }
 
+/*
+ * Plain matmuls of one input by frozen weights (a transformer's q, k and v
+ * projections; the MLP's gate and up) a few nodes apart: one matmul over
+ * the weights side by side, each node's value a slice of its columns.
+ * Each of them was a kernel of its own that paid the DRAM latencies, the
+ * array's fill and drain and a hand-off, for 32 rows.  Their epilogues
+ * are lost (an op on a slice reads it from DRAM in a kernel of its own),
+ * so only matmuls that have none on their own are taken along, and the
+ * first only when others join it.
+ */
+#define MMG_WINDOW 16
+#define MMG_MAX 4
+
+static int do_placeholder(fz *z, int node);
+
+/* The frozen, contiguous [K][N] weight value of B node b (walked now if
+ * it is a placeholder or get_attr still ahead), or -1. */
+static int mmg_weight(fz *z, int b)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *bn = &z->g->nodes[b];
+	int v;
+
+	if (z->pos[b] > z->at) {
+		if (bn->op != NPU_GOP_PLACEHOLDER && bn->op != NPU_GOP_GET_ATTR)
+			return -1; /* (no arguments: walking it early is safe) */
+		if (do_placeholder(z, b) < 0)
+			return -2;
+		z->done[b] = 1;
+	}
+	v = node_val(z, b);
+	if (v < 0 || ir->v[v].root >= 0 || ir->v[v].kind != NPU_BUF_CONST ||
+	    !ir->v[v].cdata || ir->v[v].ndim != 2 || !iscontig(&ir->v[v]))
+		return -1;
+	return v;
+}
+
+/* Does node c have an elementwise user, directly or through reshapes
+ * (an epilogue it would lose)?  (Users through permutes and slices read
+ * a view, which no epilogue takes.) */
+static int mmg_epilogue(fz *z, int c, int depth)
+{
+	const npu_graph *g = z->g;
+
+	for (int i = z->pos[c] + 1; i < g->nnodes; i++) {
+		const npu_gnode *u = &g->nodes[z->ord[i]];
+		if (u->op != NPU_GOP_CALL_FUNCTION || u->aop == NPU_AOP_UNKNOWN ||
+		    !reads(u, c))
+			continue;
+		if (npu_support_kind(u->aop) == NPU_LK_EW)
+			return 1;
+		if ((u->aop == NPU_AOP_VIEW || u->aop == NPU_AOP_UNSAFE_VIEW ||
+		     u->aop == NPU_AOP_RESHAPE || u->aop == NPU_AOP_UNSQUEEZE ||
+		     u->aop == NPU_AOP_SQUEEZE || u->aop == NPU_AOP_SQUEEZE_DIM) &&
+		    depth < 4 && mmg_epilogue(z, z->ord[i], depth + 1))
+			return 1;
+	}
+	return 0;
+}
+
+/* 1 when node (an mm with A value a, weight value b) was computed with
+ * partners; 0 when it goes alone; -1 on error. */
+static int mm_group(fz *z, int node, int a, int b)
+{
+	npu_kir *ir = z->ir;
+	const npu_graph *g = z->g;
+	const npu_gnode *n = &g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	int part[MMG_MAX], w[MMG_MAX], np = 1, dt = ir->v[a].dtype, k, x, ov;
+	int64_t M, KK, N = 0, at = 0, esz = npu_dtype_size(dt), shp[2];
+	uint8_t *cat;
+	char name[256];
+
+	if (!z->ord || ir->nofuse || n->aop != NPU_AOP_MM || m->ndim != 2 ||
+	    m->shape[0].sym || m->shape[1].sym || ir->v[a].ndim != 2 ||
+	    (dt == NPU_DT_F32 && ir->fp32prec > 0) || ir->v[b].root >= 0 ||
+	    ir->v[b].kind != NPU_BUF_CONST || !ir->v[b].cdata || !iscontig(&ir->v[b]) ||
+	    n->args[0].kind != NPU_GV_NODE || mmg_epilogue(z, node, 0))
+		return 0;
+	M = m->shape[0].v;
+	KK = ir->v[b].shape[0];
+	part[0] = node;
+	w[0] = b;
+	for (int j = z->at + 1; j < g->nnodes && j <= z->at + MMG_WINDOW && np < MMG_MAX; j++) {
+		int c = z->ord[j], wv;
+		const npu_gnode *cn = &g->nodes[c];
+		const npu_gmeta *cm = tmeta(cn, 0);
+		if (cn->op != NPU_GOP_CALL_FUNCTION || cn->aop != NPU_AOP_MM ||
+		    cn->nargs < 2 || cn->args[0].kind != NPU_GV_NODE ||
+		    cn->args[0].u.node != n->args[0].u.node ||
+		    cn->args[1].kind != NPU_GV_NODE || !cm || cm->ndim != 2 ||
+		    cm->dtype != m->dtype || cm->shape[1].sym || mmg_epilogue(z, c, 0))
+			continue;
+		if ((wv = mmg_weight(z, cn->args[1].u.node)) == -2)
+			return -1;
+		if (wv < 0 || ir->v[wv].dtype != dt || ir->v[wv].shape[0] != KK)
+			continue;
+		part[np] = c;
+		w[np++] = wv;
+	}
+	if (np < 2)
+		return 0;
+	for (int i = 0; i < np; i++)
+		N += ir->v[w[i]].shape[1];
+	if (!(cat = malloc((size_t)(KK * N * esz) + 1)))
+		return npu_errf(z->e, "out of memory");
+	for (int64_t r = 0; r < KK; r++)
+		for (int i = 0, c0 = 0; i < np; c0 += (int)ir->v[w[i]].shape[1], i++) {
+			int64_t wn = ir->v[w[i]].shape[1];
+			memcpy(cat + (r * N + c0) * esz,
+			       (const uint8_t *)ir->v[w[i]].cdata + r * wn * esz,
+			       (size_t)(wn * esz));
+		}
+	snprintf(name, sizeof name, "%s.w", n->name);
+	shp[0] = KK;
+	shp[1] = N;
+	if ((b = npu_kir_val(ir, name, node, dt, 2, shp)) < 0) {
+		free(cat);
+		return npu_errf(z->e, "out of memory");
+	}
+	ir->v[b].kind = NPU_BUF_CONST;
+	ir->v[b].cdata = ir->v[b].cown = cat;
+	ir->v[b].needed = 1;
+	/* the matmul over all of them, into a value of its own */
+	snprintf(name, sizeof name, "%s.cat", n->name);
+	shp[0] = M;
+	if ((ov = npu_kir_val(ir, name, node, m->dtype, 2, shp)) < 0 ||
+	    (k = new_kern(z, NPU_KK_MM, node)) < 0)
+		return npu_errf(z->e, "out of memory");
+	npu_kern *K = &ir->k[k];
+	int64_t sa[NPU_MAX_DIMS] = { 0, ir->v[a].stride[0], ir->v[a].stride[1] };
+	int64_t sb[NPU_MAX_DIMS] = { 0, N, 1 };
+	K->ndim = 2;
+	K->shape[0] = M;
+	K->shape[1] = N;
+	K->mm_batch = 1;
+	K->mm_m = M;
+	K->mm_n = N;
+	K->mm_k = KK;
+	K->mm_dtype = dt;
+	K->mm_passes = 1;
+	ir->v[root_of(ir, a)].needed = 1;
+	K->mm_a = npu_kir_opnd(K, root_of(ir, a), 0, ir->v[a].off, sa);
+	K->mm_b = npu_kir_opnd(K, b, 0, 0, sb);
+	if (K->mm_a < 0 || K->mm_b < 0 ||
+	    (x = xadd(z, k, NPU_X_ACC, 0, 0, 0, 0, 0, node)) < 0)
+		return npu_errf(z->e, "out of memory");
+	ir->v[ov].producer = k;
+	ir->v[ov].xdef = x;
+	ir->v[ov].needed = 1;
+	if (set_level(z, ov, LV_ELEM) < 0)
+		return npu_errf(z->e, "out of memory");
+	for (int i = 0; i < np; i++) {
+		int64_t sh[2] = { M, ir->v[w[i]].shape[1] }, st[2] = { N, 1 };
+		int v = view_val(z, part[i], ov, 2, sh, at, st);
+		if (v < 0)
+			return -1;
+		ir->nodeval[part[i]] = v;
+		if (i && npu_kir_addnode(&ir->k[k], part[i]) < 0)
+			return npu_errf(z->e, "out of memory");
+		z->done[part[i]] = 1;
+		at += sh[1];
+	}
+	npu_kir_decide(ir, 1, "%s: one matmul with %d others of the same input by frozen weights side by side (N %lld), each a slice of its columns",
+		       n->name, np - 1, (long long)N);
+	close_cur(z);
+	return 1;
+}
+
 static int do_mm(fz *z, int node)
 {
 	npu_kir *ir = z->ir;
 	const npu_gnode *n = &z->g->nodes[node];
 	const npu_gmeta *m = tmeta(n, 0);
-	int ai = n->aop == NPU_AOP_ADDMM ? 1 : 0, a, b, k, x, bias = -1;
+	int ai = n->aop == NPU_AOP_ADDMM ? 1 : 0, a, b, k, x, bias = -1, r;
 	int alo = -1, blo = -1;
 	int64_t oshape[NPU_MAX_DIMS];
 	double alpha = 1, beta = 1;
@@ -1713,6 +1889,8 @@ static int do_mm(fz *z, int node)
 	}
 	if ((a = mm_operand(z, a, node)) < 0 || (b = mm_operand(z, b, node)) < 0)
 		return -1;
+	if ((r = mm_group(z, node, a, b)) != 0)
+		return r < 0 ? -1 : 0;
 	if (ir->v[a].dtype == NPU_DT_F32 && ir->fp32prec > 0) {
 		int np = ir->fp32prec == 1 ? 3 : 1, ah, al, bh, bl;
 		if (split_bf16(z, a, node, np > 1 ? 2 : 1, &ah, &al) < 0 ||
@@ -3160,14 +3338,18 @@ int npu_fuse(npu_kir *ir, const npu_graph *g, const npu_fuse_env *env,
 	z.ord = malloc((size_t)(g->nnodes + 1) * sizeof *z.ord);
 	z.pos = malloc((size_t)(g->nnodes + 1) * sizeof *z.pos);
 	z.moved = calloc((size_t)g->nnodes + 1, 1);
-	if (!z.ord || !z.pos || !z.moved) {
+	z.done = calloc((size_t)g->nnodes + 1, 1);
+	if (!z.ord || !z.pos || !z.moved || !z.done) {
 		npu_errf(e, "out of memory");
 		goto out;
 	}
 	for (int i = 0; i < g->nnodes; i++)
 		z.ord[i] = z.pos[i] = i;
 	for (z.at = 0; z.at < g->nnodes; z.at++) {
-		int r = do_node(&z, z.ord[z.at]);
+		int r;
+		if (z.done[z.ord[z.at]])
+			continue; /* computed with an earlier node */
+		r = do_node(&z, z.ord[z.at]);
 		if (r < 0)
 			goto out;
 		if (r == FZ_DEFER) {
@@ -3198,5 +3380,6 @@ out:
 	free(z.ord);
 	free(z.pos);
 	free(z.moved);
+	free(z.done);
 	return rc;
 }
