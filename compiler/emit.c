@@ -891,13 +891,25 @@ static int tile_io_op(emit_t *g, const tile *t, int s, int store, int o,
 		/* three dims in one transfer: rows of cn, rn, on */
 		int64_t so = g->st[o][g->q - 3] * esz, rb = t->cn * esz;
 		int64_t pk = t->rn * t->cn * esz;
-		np = pieces(t->on * pk, maxp);
+		int st = !store && g->stage && g->stage[o];
+		/* (staged: one engine, which alone fills the staging area) */
+		np = st ? 1 : pieces(t->on * pk, maxp);
 		for (int p = 0; p < np && !dry; p++) {
 			piece_of(t->on, p, np, 1, &a, &b);
 			q = eng[(base + p) % neng];
 			if (b <= a)
 				continue;
-			if (store)
+			if (st) {
+				/* the planes [cn][rn] as stored in one transfer,
+				 * then each plane transposed on chip */
+				npu_emit_dmaf(g, q, NPU_OP_DLD, g->stage[o], d, t->rn * esz,
+					      t->cn, sb * esz, t->rn * esz, t->on, so, pk);
+				for (int64_t pl = 0; pl < t->on; pl++)
+					npu_emit_dmaf(g, q, NPU_OP_DCP,
+						      g->slotb[o][s] + (uint64_t)(pl * pk),
+						      g->stage[o] + (uint64_t)(pl * pk), esz, t->cn,
+						      t->rn * esz, esz, t->rn, esz, t->cn * esz);
+			} else if (store)
 				npu_emit_dmaf(g, q, NPU_OP_DST, d + (uint64_t)(a * so),
 					      g->slotb[o][s] + (uint64_t)(a * pk), rb,
 					      t->rn, rb, sa * esz, b - a, pk, so);
@@ -1262,8 +1274,11 @@ static int emit_ew(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	if (K->kind == NPU_KK_EW && g.q >= 3 && tm == g.n[g.q - 2] &&
 	    tc == g.n[g.q - 1] && !g.npass) {
 		int ok = 1;
+		/* (an input read transposed is staged plane by plane) */
 		for (int o = 0; o < K->nops; o++)
-			ok &= g.st[o][g.q - 1] == 1 || !(K->ops[o].out || g.used[o]);
+			ok &= g.st[o][g.q - 1] == 1 || !(K->ops[o].out || g.used[o]) ||
+			      (!K->ops[o].out && g.st[o][g.q - 2] == 1 &&
+			       g.st[o][g.q - 1] != 0 && tm > 1);
 		if (ok && tm * tc < 32768) {
 			fold = 32768 / (tm * tc);
 			if (fold > g.n[g.q - 3])
