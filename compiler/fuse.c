@@ -1859,6 +1859,93 @@ static int mm_group(fz *z, int node, int a, int b)
 	return 1;
 }
 
+/*
+ * Grouped-query attention: bmm(A [B, M, K], copy of expand(kv)) where the
+ * copy repeats each of G key/value heads R times (B = G * R) reads the
+ * heads themselves: the R query heads of one group are consecutive rows
+ * of A, so the product is G matmuls of R * M rows by the unrepeated head,
+ * into the same [B, M, N] layout, and the copy kernel goes when nothing
+ * else reads it.  1 when done, 0 when the pattern does not apply.
+ */
+static int gqa_bmm(fz *z, int node, int a, int b)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	int R = root_of(ir, b), kc = ir->v[R].producer, d[NPU_MAX_DIMS], nd = 0;
+	int dt = ir->v[a].dtype, k, x;
+	const npu_kern *C;
+	const npu_kopnd *src;
+	int64_t G, Rr, M, KK, N, B;
+
+	if (ir->nofuse || n->aop != NPU_AOP_BMM || m->ndim != 3 || ir->v[a].ndim != 3 ||
+	    (dt == NPU_DT_F32 && ir->fp32prec > 0) || kc < 0)
+		return 0;
+	if (ir->v[b].off != 0 || !iscontig(&ir->v[b]) || ir->v[R].xdef != 0 ||
+	    npu_kir_numel(ir->v[b].ndim, ir->v[b].shape) !=
+	    npu_kir_numel(ir->v[R].ndim, ir->v[R].shape))
+		return 0;
+	C = &ir->k[kc];
+	if (C->kind != NPU_KK_EW || C->nops != 1 || C->nx != 1 ||
+	    C->x[0].op != NPU_X_LOAD || C->ndim != ir->v[R].ndim || C->ndim < 4)
+		return 0;
+	src = &C->ops[0];
+	/* [.., G, R, K, N]: the leading dims of more than one element are
+	 * G (a stride) then R (stride 0) */
+	for (int i = 0; i < C->ndim - 2; i++)
+		if (C->shape[i] > 1)
+			d[nd++] = i;
+	if (nd != 2 || src->stride[d[0]] == 0 || src->stride[d[1]] != 0 ||
+	    src->stride[C->ndim - 1] != 1)
+		return 0;
+	G = C->shape[d[0]];
+	Rr = C->shape[d[1]];
+	KK = C->shape[C->ndim - 2];
+	N = C->shape[C->ndim - 1];
+	B = m->shape[0].v;
+	M = m->shape[1].v;
+	if (G * Rr != B || ir->v[a].shape[2] != KK || m->shape[2].v != N ||
+	    ir->v[a].stride[2] != 1 || ir->v[a].stride[0] != M * ir->v[a].stride[1] ||
+	    src->stride[C->ndim - 2] < N)
+		return 0;
+	if ((k = new_kern(z, NPU_KK_MM, node)) < 0)
+		return -1;
+	npu_kern *K = &ir->k[k];
+	int64_t sa[NPU_MAX_DIMS] = { Rr * ir->v[a].stride[0], ir->v[a].stride[1], 1 };
+	int64_t sb[NPU_MAX_DIMS] = { src->stride[d[0]], src->stride[C->ndim - 2], 1 };
+	K->ndim = 3;
+	K->shape[0] = G;
+	K->shape[1] = Rr * M;
+	K->shape[2] = N;
+	K->mm_batch = G;
+	K->mm_m = Rr * M;
+	K->mm_n = N;
+	K->mm_k = KK;
+	K->mm_dtype = dt;
+	K->mm_passes = 1;
+	ir->v[root_of(ir, a)].needed = 1;
+	ir->v[src->val].needed = 1;
+	K->mm_a = npu_kir_opnd(K, root_of(ir, a), 0, ir->v[a].off, sa);
+	K->mm_b = npu_kir_opnd(K, ir->k[kc].ops[0].val, 0, ir->k[kc].ops[0].off, sb);
+	if (K->mm_a < 0 || K->mm_b < 0)
+		return npu_errf(z->e, "out of memory");
+	/* the repeated copy: dropped unless another kernel reads it */
+	{
+		int other = 0;
+		for (int j = 0; j < ir->nk && !other; j++)
+			for (int i = 0; j != kc && i < ir->k[j].nops; i++)
+				other |= ir->k[j].ops[i].val == R;
+		if (!other)
+			ir->v[R].needed = 0;
+	}
+	npu_kir_decide(ir, 1, "%s: %lld groups of %lld query heads by their key/value head (the repeated copy %s not read)",
+		       n->name, (long long)G, (long long)Rr, ir->v[R].name);
+	z->cur = k;
+	if ((x = xadd(z, k, NPU_X_ACC, 0, 0, 0, 0, 0, node)) < 0)
+		return -1;
+	return def_val(z, k, node, x, LV_ELEM) < 0 ? -1 : 1;
+}
+
 static int do_mm(fz *z, int node)
 {
 	npu_kir *ir = z->ir;
@@ -1887,7 +1974,11 @@ static int do_mm(fz *z, int node)
 		   m->dtype != ir->v[a].dtype) {
 		return host_kern(z, node, "matmul of float64 or integer tensors");
 	}
-	if ((a = mm_operand(z, a, node)) < 0 || (b = mm_operand(z, b, node)) < 0)
+	if ((a = mm_operand(z, a, node)) < 0)
+		return -1;
+	if ((r = gqa_bmm(z, node, a, b)) != 0)
+		return r < 0 ? -1 : 0;
+	if ((b = mm_operand(z, b, node)) < 0)
 		return -1;
 	if ((r = mm_group(z, node, a, b)) != 0)
 		return r < 0 ? -1 : 0;
