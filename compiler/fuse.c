@@ -3334,6 +3334,51 @@ static int do_node(fz *z, int i)
 }
 
 /* Graph outputs: each gets its own OUTPUT buffer "output.i" (None: none). */
+/*
+ * An output that is a contiguous reshape of a whole value a kernel
+ * computes (the logits viewed [1, 32, V]) is that value, given the
+ * output's shape, instead of a copy kernel; not when a host call reads
+ * the value (it gets whole buffers with their shapes) or its rows are
+ * symbolic.  1 when v's root can be the output.
+ */
+static int output_alias(fz *z, int v)
+{
+	npu_kir *ir = z->ir;
+	npu_kval *V = &ir->v[v], *R = &ir->v[V->root];
+	int r = V->root;
+
+	if (V->isconst || V->off != 0 || !iscontig(V) || R->isconst ||
+	    R->kind != NPU_BUF_SCRATCH || R->outidx >= 0 || R->producer < 0 ||
+	    R->sym || V->sym || R->dtype != V->dtype ||
+	    npu_kir_numel(V->ndim, V->shape) != npu_kir_numel(R->ndim, R->shape))
+		return 0;
+	/* (another output of the same value would get the new shape) */
+	{
+		int no, same = 0;
+		const npu_gval *o = npu_graph_outputs(z->g, &no);
+		for (int i = 0; i < no; i++) {
+			int w = o[i].kind == NPU_GV_NODE ? node_val(z, o[i].u.node) : -1;
+			same += w >= 0 && root_of(ir, w) == r;
+		}
+		if (same != 1)
+			return 0;
+	}
+	for (int k = 0; k < ir->nk; k++) {
+		for (int i = 0; i < ir->k[k].nhin; i++)
+			if (ir->k[k].hin[i] == r)
+				return 0;
+		for (int i = 0; i < ir->k[k].nhout; i++)
+			if (ir->k[k].hout[i] == r)
+				return 0;
+	}
+	R->ndim = V->ndim;
+	memcpy(R->shape, V->shape, sizeof R->shape);
+	npu_kir_contig(R->ndim, R->shape, R->stride);
+	npu_kir_decide(ir, 1, "%s: the graph output is the value it reshapes, %s (no copy)",
+		       V->name, R->name);
+	return 1;
+}
+
 static int do_outputs(fz *z)
 {
 	npu_kir *ir = z->ir;
@@ -3353,6 +3398,8 @@ static int do_outputs(fz *z)
 		}
 		if (o[i].kind != NPU_GV_NODE || (v = node_val(z, o[i].u.node)) < 0)
 			return npu_errf(z->e, "%s: output %d is not a tensor", z->g->file, i);
+		if (ir->v[v].root >= 0 && output_alias(z, v))
+			v = ir->v[v].root;
 		if (ir->v[v].root >= 0 || ir->v[v].isconst || ir->v[v].kind != NPU_BUF_SCRATCH ||
 		    ir->v[v].outidx >= 0) {
 			close_cur(z);
