@@ -1125,10 +1125,10 @@ static void compute_tile(emit_t *g, const tile *t, int s)
 		npu_emit_row(g, t->on * t->rn * t->cn);
 		return;
 	}
-	if (npu_emit_lanes(K, g->t, t->rn, t->cn, NULL))
-		lanes_rows(g, t->rn, t->cn);
+	if (npu_emit_lanes(K, g->t, t->on * t->rn, t->cn, NULL))
+		lanes_rows(g, t->on * t->rn, t->cn);
 	else
-		npu_emit_rows(g, t->rn, t->cn);
+		npu_emit_rows(g, t->on * t->rn, t->cn);
 }
 
 /* A loop over `rows` rows of `cols` elements each (slots packed per row;
@@ -1271,9 +1271,15 @@ static int emit_ew(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	 * of the dim before, when every operand's rows are contiguous (the
 	 * third DMA level), instead of one small tile per plane */
 	fold = 1;
-	if (K->kind == NPU_KK_EW && g.q >= 3 && tm == g.n[g.q - 2] &&
-	    tc == g.n[g.q - 1] && !g.npass) {
+	/* (row kernels too when their rows run across the lanes, without
+	 * per-row outputs: a softmax whose mask broadcasts over the heads
+	 * kept one small tile per head) */
+	if ((K->kind == NPU_KK_EW ||
+	     (K->kind == NPU_KK_ROW && npu_emit_lanes(K, c->t, tm * (g.q >= 3 ? g.n[g.q - 3] : 1), tc, NULL))) &&
+	    g.q >= 3 && tm == g.n[g.q - 2] && tc == g.n[g.q - 1] && !g.npass) {
 		int ok = 1;
+		for (int o = 0; o < K->nops; o++)
+			ok &= !rowlevel_out(&g, o);
 		/* (an input read transposed is staged plane by plane) */
 		for (int o = 0; o < K->nops; o++)
 			ok &= g.st[o][g.q - 1] == 1 || !(K->ops[o].out || g.used[o]) ||
@@ -1375,7 +1381,7 @@ tiles_done:
 	 * and 3 rows, sit at 1.09x the specialized kernel against a target
 	 * of 1.1x, and a faster 99-row kernel would cross it: see
 	 * npu_emit_lanes) */
-	spread = K->kind != NPU_KK_ROW || npu_emit_lanes(K, c->t, tm, tc, NULL);
+	spread = K->kind != NPU_KK_ROW || npu_emit_lanes(K, c->t, fold * tm, tc, NULL);
 	if (spread && nt == 1 && E > 1) {
 		/* one tile: the store engine is idle until it is computed */
 		nld = E;

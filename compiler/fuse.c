@@ -1867,52 +1867,188 @@ static int mm_group(fz *z, int node, int a, int b)
  * into the same [B, M, N] layout, and the copy kernel goes when nothing
  * else reads it.  1 when done, 0 when the pattern does not apply.
  */
+/* Is R a repeat: a lone-load copy kernel's value whose leading dims of
+ * more than one element are G (with a stride) then R (stride 0)?  Its
+ * kernel in *kc, those two dims in d[0], d[1]. */
+static int repeat_copy(const npu_kir *ir, int R, int *kc, int *d)
+{
+	const npu_kern *C;
+	int nd = 0;
+
+	if ((*kc = ir->v[R].producer) < 0 || ir->v[R].root >= 0 || ir->v[R].xdef != 0)
+		return 0;
+	C = &ir->k[*kc];
+	if (C->kind != NPU_KK_EW || C->nops != 1 || C->nx != 1 ||
+	    C->x[0].op != NPU_X_LOAD || C->ndim != ir->v[R].ndim || C->ndim < 4)
+		return 0;
+	for (int i = 0; i < C->ndim - 2; i++)
+		if (C->shape[i] > 1) {
+			if (nd == 2)
+				return 0;
+			d[nd++] = i;
+		}
+	return nd == 2 && C->ops[0].stride[d[0]] != 0 && C->ops[0].stride[d[1]] == 0;
+}
+
+/* Is node `to` the one user of node `from`, directly or through a chain
+ * of views that each have one user? */
+static int sole_user(fz *z, int from, int to)
+{
+	const npu_graph *g = z->g;
+
+	for (int depth = 0; depth < 8; depth++) {
+		int u = -1, nu = 0;
+		for (int i = 0; i < g->nnodes; i++)
+			if (reads(&g->nodes[i], from)) {
+				u = i;
+				nu++;
+			}
+		if (nu != 1)
+			return 0;
+		if (u == to)
+			return 1;
+		if (g->nodes[u].op != NPU_GOP_CALL_FUNCTION || g->nodes[u].aop == NPU_AOP_UNKNOWN ||
+		    npu_support_kind(g->nodes[u].aop) != NPU_LK_VIEW)
+			return 0;
+		from = u;
+	}
+	return 0;
+}
+
+/*
+ * The other operand of attention, k^T * scale: an ew kernel computed
+ * over the B repeated heads from the repeat copy alone.  When its value
+ * has no other user it is recomputed over the G heads themselves, read
+ * from the copy's source (strides composed: each of its dims steps the
+ * copy's dim of the same contiguous stride), and *kc, d[] describe it as
+ * repeat_copy would with R = 1.  1 when done.
+ */
+static int unrepeat_ew(fz *z, int node, int R, int *kc, int *d)
+{
+	npu_kir *ir = z->ir;
+	npu_kern *Km;
+	int R2, kc2, d2[2], hb = -1, nd = ir->v[R].ndim, cd[NPU_MAX_DIMS];
+	int64_t cs[NPU_MAX_DIMS], st[NPU_MAX_DIMS];
+	const npu_kopnd *src;
+
+	if ((*kc = ir->v[R].producer) < 0 || ir->v[R].root >= 0 || ir->v[R].node < 0 ||
+	    ir->v[R].outidx >= 0)
+		return 0;
+	Km = &ir->k[*kc];
+	if (Km->kind != NPU_KK_EW || Km->nops != 1 || Km->ops[0].out ||
+	    Km->ndim != nd || memcmp(Km->shape, ir->v[R].shape, (size_t)nd * sizeof *Km->shape) ||
+	    Km->ops[0].off != 0 || !sole_user(z, ir->v[R].node, node))
+		return 0;
+	R2 = Km->ops[0].val;
+	if (!repeat_copy(ir, R2, &kc2, d2) || ir->v[R2].ndim != nd + 1)
+		return 0;
+	src = &ir->k[kc2].ops[0];
+	npu_kir_contig(ir->v[R2].ndim, ir->v[R2].shape, cs);
+	/* each dim of Km: the copy's dim it steps (the heads: g and r) */
+	for (int i = 0; i < nd; i++) {
+		cd[i] = -1;
+		if (Km->shape[i] == 1)
+			continue;
+		if (Km->ops[0].stride[i] == cs[d2[1]] &&
+		    Km->shape[i] == ir->v[R2].shape[d2[0]] * ir->v[R2].shape[d2[1]]) {
+			if (hb >= 0)
+				return 0;
+			hb = i;
+			continue;
+		}
+		for (int j = 0; j < nd + 1; j++)
+			if (j != d2[0] && j != d2[1] && cs[j] == Km->ops[0].stride[i] &&
+			    ir->v[R2].shape[j] == Km->shape[i])
+				cd[i] = j;
+		if (cd[i] < 0)
+			return 0;
+	}
+	if (hb < 0 || hb < nd - 3 + 0 || hb != nd - 3)
+		return 0;
+	for (int i = 0; i < nd; i++)
+		st[i] = i == hb ? src->stride[d2[0]] : cd[i] >= 0 ? src->stride[cd[i]] : 0;
+	/* Km over the G heads, reading the copy's source */
+	Km->shape[hb] = ir->v[R2].shape[d2[0]];
+	Km->ops[0].val = src->val;
+	Km->ops[0].off = src->off;
+	memcpy(Km->ops[0].stride, st, sizeof st);
+	ir->v[src->val].needed = 1;
+	ir->v[R].shape[hb] = Km->shape[hb];
+	npu_kir_contig(nd, ir->v[R].shape, ir->v[R].stride);
+	npu_kir_decide(ir, 1, "kernel %s: over the %lld key/value heads, read from %s, not their repeated copy",
+		       Km->name, (long long)Km->shape[hb], ir->v[src->val].name);
+	{
+		int other = 0;
+		for (int j = 0; j < ir->nk && !other; j++)
+			for (int i = 0; j != kc2 && i < ir->k[j].nops; i++)
+				other |= ir->k[j].ops[i].val == R2;
+		if (!other)
+			ir->v[R2].needed = 0;
+	}
+	d[0] = hb;
+	d[1] = -1;
+	return 1;
+}
+
 static int gqa_bmm(fz *z, int node, int a, int b)
 {
 	npu_kir *ir = z->ir;
 	const npu_gnode *n = &z->g->nodes[node];
 	const npu_gmeta *m = tmeta(n, 0);
-	int R = root_of(ir, b), kc = ir->v[R].producer, d[NPU_MAX_DIMS], nd = 0;
-	int dt = ir->v[a].dtype, k, x;
+	int R = root_of(ir, b), kc, d[2], dt = ir->v[a].dtype, k, x, unrep = 0;
 	const npu_kern *C;
-	const npu_kopnd *src;
+	npu_kopnd srcv;
+	const npu_kopnd *src = &srcv;
 	int64_t G, Rr, M, KK, N, B;
 
 	if (ir->nofuse || n->aop != NPU_AOP_BMM || m->ndim != 3 || ir->v[a].ndim != 3 ||
-	    (dt == NPU_DT_F32 && ir->fp32prec > 0) || kc < 0)
+	    (dt == NPU_DT_F32 && ir->fp32prec > 0))
 		return 0;
-	if (ir->v[b].off != 0 || !iscontig(&ir->v[b]) || ir->v[R].xdef != 0 ||
+	if (ir->v[b].off != 0 || !iscontig(&ir->v[b]) ||
 	    npu_kir_numel(ir->v[b].ndim, ir->v[b].shape) !=
 	    npu_kir_numel(ir->v[R].ndim, ir->v[R].shape))
 		return 0;
-	C = &ir->k[kc];
-	if (C->kind != NPU_KK_EW || C->nops != 1 || C->nx != 1 ||
-	    C->x[0].op != NPU_X_LOAD || C->ndim != ir->v[R].ndim || C->ndim < 4)
-		return 0;
-	src = &C->ops[0];
-	/* [.., G, R, K, N]: the leading dims of more than one element are
-	 * G (a stride) then R (stride 0) */
-	for (int i = 0; i < C->ndim - 2; i++)
-		if (C->shape[i] > 1)
-			d[nd++] = i;
-	if (nd != 2 || src->stride[d[0]] == 0 || src->stride[d[1]] != 0 ||
-	    src->stride[C->ndim - 1] != 1)
-		return 0;
-	G = C->shape[d[0]];
-	Rr = C->shape[d[1]];
-	KK = C->shape[C->ndim - 2];
-	N = C->shape[C->ndim - 1];
 	B = m->shape[0].v;
 	M = m->shape[1].v;
-	if (G * Rr != B || ir->v[a].shape[2] != KK || m->shape[2].v != N ||
-	    ir->v[a].stride[2] != 1 || ir->v[a].stride[0] != M * ir->v[a].stride[1] ||
-	    src->stride[C->ndim - 2] < N)
+	N = m->shape[2].v;
+	KK = ir->v[a].shape[2];
+	if (ir->v[a].stride[2] != 1 || ir->v[a].stride[0] != M * ir->v[a].stride[1])
 		return 0;
+	if (repeat_copy(ir, R, &kc, d)) {
+		C = &ir->k[kc];
+		srcv = C->ops[0];
+		G = C->shape[d[0]];
+		Rr = C->shape[d[1]];
+		if (C->shape[C->ndim - 2] != KK || C->shape[C->ndim - 1] != N)
+			return 0;
+	} else {
+		/* k^T * scale over the repeated heads: its kernel recomputed
+		 * over the key/value heads (R is then [.., G, K, N]) */
+		int64_t nh = 1;
+		C = NULL;
+		for (int i = 0; i < ir->v[R].ndim - 2; i++)
+			nh *= ir->v[R].shape[i];
+		if (nh != B || ir->v[R].shape[ir->v[R].ndim - 2] != KK ||
+		    ir->v[R].shape[ir->v[R].ndim - 1] != N || !unrepeat_ew(z, node, R, &kc, d))
+			return 0;
+		G = ir->v[R].shape[d[0]];
+		Rr = B / G;
+		memset(&srcv, 0, sizeof srcv);
+		srcv.val = R;
+		npu_kir_contig(ir->v[R].ndim, ir->v[R].shape, srcv.stride);
+		unrep = 1;
+	}
+	{
+		int nd0 = unrep ? ir->v[R].ndim : ir->k[kc].ndim;
+		if (G * Rr != B || src->stride[nd0 - 1] != 1 || src->stride[nd0 - 2] < N)
+			return 0;
+	}
 	if ((k = new_kern(z, NPU_KK_MM, node)) < 0)
 		return -1;
 	npu_kern *K = &ir->k[k];
 	int64_t sa[NPU_MAX_DIMS] = { Rr * ir->v[a].stride[0], ir->v[a].stride[1], 1 };
-	int64_t sb[NPU_MAX_DIMS] = { src->stride[d[0]], src->stride[C->ndim - 2], 1 };
+	int nds = unrep ? ir->v[R].ndim : ir->k[kc].ndim;
+	int64_t sb[NPU_MAX_DIMS] = { src->stride[d[0]], src->stride[nds - 2], 1 };
 	K->ndim = 3;
 	K->shape[0] = G;
 	K->shape[1] = Rr * M;
@@ -1926,11 +2062,11 @@ static int gqa_bmm(fz *z, int node, int a, int b)
 	ir->v[root_of(ir, a)].needed = 1;
 	ir->v[src->val].needed = 1;
 	K->mm_a = npu_kir_opnd(K, root_of(ir, a), 0, ir->v[a].off, sa);
-	K->mm_b = npu_kir_opnd(K, ir->k[kc].ops[0].val, 0, ir->k[kc].ops[0].off, sb);
+	K->mm_b = npu_kir_opnd(K, src->val, 0, src->off, sb);
 	if (K->mm_a < 0 || K->mm_b < 0)
 		return npu_errf(z->e, "out of memory");
 	/* the repeated copy: dropped unless another kernel reads it */
-	{
+	if (!unrep) {
 		int other = 0;
 		for (int j = 0; j < ir->nk && !other; j++)
 			for (int i = 0; j != kc && i < ir->k[j].nops; i++)
@@ -1938,8 +2074,8 @@ static int gqa_bmm(fz *z, int node, int a, int b)
 		if (!other)
 			ir->v[R].needed = 0;
 	}
-	npu_kir_decide(ir, 1, "%s: %lld groups of %lld query heads by their key/value head (the repeated copy %s not read)",
-		       n->name, (long long)G, (long long)Rr, ir->v[R].name);
+	npu_kir_decide(ir, 1, "%s: %lld groups of %lld query heads by their key/value head (%s, not a repeated copy)",
+		       n->name, (long long)G, (long long)Rr, ir->v[src->val].name);
 	z->cur = k;
 	if ((x = xadd(z, k, NPU_X_ACC, 0, 0, 0, 0, 0, node)) < 0)
 		return -1;
