@@ -129,8 +129,9 @@ END_TEST
 /* llama_tiny after the fusion rules (rotate_half's cat in its negation's
  * kernel, RoPE's products next to their users, q/k/v as one matmul, the
  * grouped-query probs @ V without the repeated copy, no output copy) and
- * rows across lanes: 39 kernels and 121.6 k cycles on npu-base when
- * written; 180.3 k and 58 kernels before. */
+ * rows across lanes: 39 kernels (4 of them dropped copies that do
+ * nothing) and 114.5 k cycles on npu-base when written; 180.3 k and 58
+ * kernels before. */
 START_TEST(t_llama_fusion)
 {
 	fxrun a = { 0 };
@@ -139,7 +140,7 @@ START_TEST(t_llama_fusion)
 	fx_run_fixture("llama_tiny", &a);
 	fx_teardown_tmp();
 	ck_assert_int_le(a.nkernels, 40);
-	ck_assert_uint_lt(a.cycles, 135000);
+	ck_assert_uint_lt(a.cycles, 125000);
 }
 END_TEST
 
