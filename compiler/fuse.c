@@ -1963,7 +1963,7 @@ static int unrepeat_ew(fz *z, int node, int R, int *kc, int *d)
 		if (cd[i] < 0)
 			return 0;
 	}
-	if (hb < 0 || hb < nd - 3 + 0 || hb != nd - 3)
+	if (hb != nd - 3) /* the heads: the dim before the matrix */
 		return 0;
 	for (int i = 0; i < nd; i++)
 		st[i] = i == hb ? src->stride[d2[0]] : cd[i] >= 0 ? src->stride[cd[i]] : 0;
@@ -2025,7 +2025,6 @@ static int gqa_bmm(fz *z, int node, int a, int b)
 		/* k^T * scale over the repeated heads: its kernel recomputed
 		 * over the key/value heads (R is then [.., G, K, N]) */
 		int64_t nh = 1;
-		C = NULL;
 		for (int i = 0; i < ir->v[R].ndim - 2; i++)
 			nh *= ir->v[R].shape[i];
 		if (nh != B || ir->v[R].shape[ir->v[R].ndim - 2] != KK ||
