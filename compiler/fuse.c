@@ -41,6 +41,7 @@ typedef struct fz {
 	int at;             /* position of the node being walked */
 	unsigned char *moved; /* per node: moved in the order once already */
 	unsigned char *done;  /* per node: walked already (ahead of its turn) */
+	unsigned char *alone; /* per node: starts a kernel of its own */
 } fz;
 
 enum { FZ_DEFER = 3 };  /* do_node: the node moved later in the order */
@@ -1240,6 +1241,51 @@ static void pull_forward(fz *z)
 	}
 }
 
+/*
+ * An elementwise node whose one user is a reduction, on a matmul's output
+ * that is stored anyway (RMSNorm's square of the residual sum): in the
+ * matmul's epilogue it is one more output stored and loaded again by the
+ * reduction's kernel; computed there instead, it is the row kernel's
+ * prologue.  It moves to just before its user and starts a kernel
+ * there.  1 when so.
+ */
+static int defer_to_reduction(fz *z, int node)
+{
+	const npu_graph *g = z->g;
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &g->nodes[node];
+	int f = -1, nu = 0, stored = 0, tn[8], nt = tensor_args(n, tn, 8);
+
+	if (!z->ord || z->moved[node] || ir->nofuse || z->cur < 0 ||
+	    ir->k[z->cur].kind != NPU_KK_MM)
+		return 0;
+	for (int i = z->at + 1; i < g->nnodes; i++)
+		if (reads(&g->nodes[z->ord[i]], node)) {
+			f = f < 0 ? i : f;
+			nu++;
+		}
+	if (nu != 1 || g->nodes[z->ord[f]].op != NPU_GOP_CALL_FUNCTION ||
+	    g->nodes[z->ord[f]].aop == NPU_AOP_UNKNOWN ||
+	    npu_support_kind(g->nodes[z->ord[f]].aop) != NPU_LK_RED)
+		return 0;
+	/* an input of the matmul's kernel that another node reads as well */
+	for (int a = 0; a < nt && !stored; a++) {
+		int v = node_val(z, tn[a]), users = 0;
+		if (v < 0 || ir->v[root_of(ir, v)].producer != z->cur)
+			continue;
+		for (int i = z->at + 1; i < g->nnodes; i++)
+			users += reads(&g->nodes[z->ord[i]], tn[a]);
+		stored = users > 1;
+	}
+	if (!stored)
+		return 0;
+	npu_kir_decide(ir, 1, "%s: moved out of matmul %s's epilogue to just before its reduction %s, whose row kernel computes it",
+		       n->name, ir->k[z->cur].name, g->nodes[z->ord[f]].name);
+	z->alone[node] = 1;
+	order_move(z, z->at, f - 1);
+	return 1;
+}
+
 static int do_ew(fz *z, int node)
 {
 	npu_kir *ir = z->ir;
@@ -1247,6 +1293,10 @@ static int do_ew(fz *z, int node)
 	const npu_gmeta *m = tmeta(n, 0);
 	int k, r;
 
+	if (defer_to_reduction(z, node))
+		return FZ_DEFER;
+	if (z->alone && z->alone[node])
+		close_cur(z); /* (moved here to start a kernel) */
 	if (z->cur >= 0 && !ir->nofuse && ir->k[z->cur].kind != NPU_KK_HOST) {
 		r = try_ew(z, z->cur, node, 0);
 		if (r <= 0)
@@ -3612,7 +3662,8 @@ int npu_fuse(npu_kir *ir, const npu_graph *g, const npu_fuse_env *env,
 	z.pos = malloc((size_t)(g->nnodes + 1) * sizeof *z.pos);
 	z.moved = calloc((size_t)g->nnodes + 1, 1);
 	z.done = calloc((size_t)g->nnodes + 1, 1);
-	if (!z.ord || !z.pos || !z.moved || !z.done) {
+	z.alone = calloc((size_t)g->nnodes + 1, 1);
+	if (!z.ord || !z.pos || !z.moved || !z.done || !z.alone) {
 		npu_errf(e, "out of memory");
 		goto out;
 	}
@@ -3654,5 +3705,6 @@ out:
 	free(z.pos);
 	free(z.moved);
 	free(z.done);
+	free(z.alone);
 	return rc;
 }
