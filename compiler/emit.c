@@ -348,53 +348,39 @@ static void body_stores(emit_t *g, void *arg);
  * came out wrong at that pressure). */
 #define ILV_MAX 6
 
-/* Interleaves the n body instances at[0..n) (instance u is instructions
- * at[u] .. at[u + 1]) round-robin when they have the same length, at most
- * max vector instructions each (register pressure). */
 /* The most vector registers live at once in v[0..n) (a register is live
  * from its first mention to its last; one mentioned only once, or
- * defined before, counts over its whole span too). */
+ * defined before, counts over its whole span too).  A body group
+ * mentions few registers: a short list, not a table by register number. */
+#define VP_MAXREGS 128
+
 static int vpressure(const npu_minsn *v, int n)
 {
-	int maxr = -1, live = 0, peak = 0, *first, *last;
+	int reg[VP_MAXREGS], first[VP_MAXREGS], last[VP_MAXREGS], nr = 0, peak = 0;
 
 	for (int i = 0; i < n; i++) {
 		const npu_fmtinfo *fi = &npu_fmttab[npu_optab[v[i].op & 0xff].fmt];
-		for (int k = 0; k < fi->nopd; k++)
-			if (fi->opd[k].kind == NPU_K_V && v[i].f[fi->opd[k].field] > maxr)
-				maxr = v[i].f[fi->opd[k].field];
-	}
-	if (maxr < 0)
-		return 0;
-	first = malloc((size_t)(maxr + 1) * sizeof *first);
-	last = malloc((size_t)(maxr + 1) * sizeof *last);
-	if (!first || !last) {
-		free(first);
-		free(last);
-		return 1 << 20;
-	}
-	for (int r = 0; r <= maxr; r++)
-		first[r] = last[r] = -1;
-	for (int i = 0; i < n; i++) {
-		const npu_fmtinfo *fi = &npu_fmttab[npu_optab[v[i].op & 0xff].fmt];
 		for (int k = 0; k < fi->nopd; k++) {
-			int r = fi->opd[k].kind == NPU_K_V ? v[i].f[fi->opd[k].field] : -1;
+			int r = fi->opd[k].kind == NPU_K_V ? v[i].f[fi->opd[k].field] : -1, j = 0;
 			if (r < 0)
 				continue;
-			if (first[r] < 0)
-				first[r] = i;
-			last[r] = i;
+			while (j < nr && reg[j] != r)
+				j++;
+			if (j == nr) {
+				if (nr == VP_MAXREGS)
+					return 1 << 20; /* too many to interleave anyway */
+				reg[nr] = r;
+				first[nr++] = i;
+			}
+			last[j] = i;
 		}
 	}
 	for (int i = 0; i < n; i++) {
-		for (int r = 0; r <= maxr; r++)
-			live += first[r] == i;
+		int live = 0;
+		for (int j = 0; j < nr; j++)
+			live += first[j] <= i && i <= last[j];
 		peak = live > peak ? live : peak;
-		for (int r = 0; r <= maxr; r++)
-			live -= last[r] == i;
 	}
-	free(first);
-	free(last);
 	return peak;
 }
 
