@@ -350,37 +350,49 @@ static void body_stores(emit_t *g, void *arg);
 
 /* The most vector registers live at once in v[0..n) (a register is live
  * from its first mention to its last; one mentioned only once, or
- * defined before, counts over its whole span too).  A body group
- * mentions few registers: a short list, not a table by register number. */
-#define VP_MAXREGS 128
-
+ * defined before, counts over its whole span too).  The group's
+ * registers in a short list (not tables by register number: those
+ * scanned every virtual register per group), then one sweep. */
 static int vpressure(const npu_minsn *v, int n)
 {
-	int reg[VP_MAXREGS], first[VP_MAXREGS], last[VP_MAXREGS], nr = 0, peak = 0;
+	/* (an instruction names at most three registers) */
+	int m = 3 * n + 1, *reg = malloc((size_t)(3 * m) * sizeof *reg), nr = 0;
+	int *first, *last, *diff, peak = 0, live = 0;
 
+	if (!reg)
+		return 1 << 20;
+	first = reg + m;
+	last = first + m;
 	for (int i = 0; i < n; i++) {
 		const npu_fmtinfo *fi = &npu_fmttab[npu_optab[v[i].op & 0xff].fmt];
 		for (int k = 0; k < fi->nopd; k++) {
-			int r = fi->opd[k].kind == NPU_K_V ? v[i].f[fi->opd[k].field] : -1, j = 0;
+			int r = fi->opd[k].kind == NPU_K_V ? v[i].f[fi->opd[k].field] : -1, j = nr - 1;
 			if (r < 0)
 				continue;
-			while (j < nr && reg[j] != r)
-				j++;
-			if (j == nr) {
-				if (nr == VP_MAXREGS)
-					return 1 << 20; /* too many to interleave anyway */
-				reg[nr] = r;
-				first[nr++] = i;
+			while (j >= 0 && reg[j] != r)
+				j--;
+			if (j < 0) {
+				j = nr++;
+				reg[j] = r;
+				first[j] = i;
 			}
 			last[j] = i;
 		}
 	}
+	if (!(diff = calloc((size_t)n + 1, sizeof *diff))) {
+		free(reg);
+		return 1 << 20;
+	}
+	for (int j = 0; j < nr; j++) {
+		diff[first[j]]++;
+		diff[last[j] + 1]--;
+	}
 	for (int i = 0; i < n; i++) {
-		int live = 0;
-		for (int j = 0; j < nr; j++)
-			live += first[j] <= i && i <= last[j];
+		live += diff[i];
 		peak = live > peak ? live : peak;
 	}
+	free(diff);
+	free(reg);
 	return peak;
 }
 

@@ -1273,9 +1273,10 @@ static int defer_to_reduction(fz *z, int node)
 		int v = node_val(z, tn[a]), users = 0;
 		if (v < 0 || ir->v[root_of(ir, v)].producer != z->cur)
 			continue;
+		/* (the nodes after this one: it is not among them) */
 		for (int i = z->at + 1; i < g->nnodes; i++)
 			users += reads(&g->nodes[z->ord[i]], tn[a]);
-		stored = users > 1;
+		stored = users > 0;
 	}
 	if (!stored)
 		return 0;
