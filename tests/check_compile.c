@@ -130,7 +130,7 @@ END_TEST
  * kernel, RoPE's products next to their users, q/k/v as one matmul, the
  * grouped-query probs @ V without the repeated copy, no output copy) and
  * rows across lanes: 39 kernels (4 of them dropped copies that do
- * nothing) and 112.7 k cycles on npu-base when written; 180.3 k and 58
+ * nothing) and 112.2 k cycles on npu-base when written; 180.3 k and 58
  * kernels before. */
 START_TEST(t_llama_fusion)
 {
