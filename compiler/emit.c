@@ -269,6 +269,14 @@ int npu_emit_x(emit_t *g, int i)
 				  (int64_t)g->slot[x->a]);
 			break;
 		}
+		if (g->lanes) {
+			/* column ccol of the group's rows: strided */
+			int xa = npu_mx(f), e = esz_idx(esz);
+			npu_memit(f, NPU_OP_ADDI, xa, g->xrowc[e], 0,
+				  (int64_t)g->slot[x->a] + g->ccol * esz);
+			npu_memit(f, NPU_OP_VLDS, v, xa, g->xcst[e], dt);
+			break;
+		}
 		npu_memit(f, NPU_OP_VLD, v, g->xoff[esz_idx(esz)], dt,
 			  (int64_t)g->slot[x->a] + g->ioff[esz_idx(esz)]);
 		break;
@@ -354,6 +362,83 @@ static void body_stores(emit_t *g, void *arg);
  * came out wrong at that pressure). */
 #define ILV_MAX 6
 
+/* The most vector registers live at once in v[0..n) (a register is live
+ * from its first mention to its last; one mentioned only once, or
+ * defined before, counts over its whole span too).  The group's
+ * registers in a short list (not tables by register number: those
+ * scanned every virtual register per group), then one sweep. */
+static int vpressure(const npu_minsn *v, int n)
+{
+	/* (an instruction names at most three registers) */
+	int m = 3 * n + 1, *reg = malloc((size_t)(3 * m) * sizeof *reg), nr = 0;
+	int *first, *last, *diff, peak = 0, live = 0;
+
+	if (!reg)
+		return 1 << 20;
+	first = reg + m;
+	last = first + m;
+	for (int i = 0; i < n; i++) {
+		const npu_fmtinfo *fi = &npu_fmttab[npu_optab[v[i].op & 0xff].fmt];
+		for (int k = 0; k < fi->nopd; k++) {
+			int r = fi->opd[k].kind == NPU_K_V ? v[i].f[fi->opd[k].field] : -1, j = nr - 1;
+			if (r < 0)
+				continue;
+			while (j >= 0 && reg[j] != r)
+				j--;
+			if (j < 0) {
+				j = nr++;
+				reg[j] = r;
+				first[j] = i;
+			}
+			last[j] = i;
+		}
+	}
+	if (!(diff = calloc((size_t)n + 1, sizeof *diff))) {
+		free(reg);
+		return 1 << 20;
+	}
+	for (int j = 0; j < nr; j++) {
+		diff[first[j]]++;
+		diff[last[j] + 1]--;
+	}
+	for (int i = 0; i < n; i++) {
+		live += diff[i];
+		peak = live > peak ? live : peak;
+	}
+	free(diff);
+	free(reg);
+	return peak;
+}
+
+/* Interleaves the n body instances at[0..n) (instance u is instructions
+ * at[u] .. at[u + 1]) round-robin when they have the same length and the
+ * result keeps at most ILV_REGS vector registers live (spilling them
+ * would cost more than the stalls saved).  Bodies of up to `max` vector
+ * instructions are interleaved without counting. */
+#define ILV_REGS 20
+
+static void interleave(npu_mfunc *f, const int *at, int n, int max)
+{
+	int len = at[1] - at[0], nvec = 0;
+	npu_minsn *tmp;
+
+	if (f->oom || n < 2 || len < 2)
+		return;
+	for (int u = 1; u < n; u++)
+		if (at[u + 1] - at[u] != len)
+			return;
+	for (int i = at[0]; i < at[1]; i++)
+		nvec += npu_optab[f->v[i].op].uclass == NPU_UC_VEC;
+	if (!(tmp = malloc((size_t)(n * len) * sizeof *tmp)))
+		return;            /* in order is correct too */
+	for (int i = 0, k = 0; i < len; i++)
+		for (int u = 0; u < n; u++)
+			tmp[k++] = f->v[at[u] + i];
+	if (nvec <= max || vpressure(tmp, n * len) <= ILV_REGS)
+		memcpy(f->v + at[0], tmp, (size_t)(n * len) * sizeof *tmp);
+	free(tmp);
+}
+
 /*
  * Emits the UNROLL body instances of one loop iteration.  Elementwise
  * store bodies are independent across instances (their own registers,
@@ -366,27 +451,15 @@ static void body_stores(emit_t *g, void *arg);
 static void body_group(emit_t *g, void (*body)(emit_t *, void *), void *arg)
 {
 	npu_mfunc *f = g->f;
-	int at[UNROLL + 1], len;
-	npu_minsn *tmp;
+	int at[UNROLL + 1];
 
 	for (int u = 0; u < UNROLL; u++) {
 		at[u] = f->n;
 		body_at(g, u, body, arg);
 	}
 	at[UNROLL] = f->n;
-	len = at[1] - at[0];
-	if (body != body_stores || f->oom || len < 2 || len > ILV_MAX)
-		return;
-	for (int u = 1; u < UNROLL; u++)
-		if (at[u + 1] - at[u] != len)
-			return;
-	if (!(tmp = malloc((size_t)(UNROLL * len) * sizeof *tmp)))
-		return;            /* in order is correct too */
-	for (int i = 0, k = 0; i < len; i++)
-		for (int u = 0; u < UNROLL; u++)
-			tmp[k++] = f->v[at[u] + i];
-	memcpy(f->v + at[0], tmp, (size_t)(UNROLL * len) * sizeof *tmp);
-	free(tmp);
+	if (body == body_stores)
+		interleave(f, at, UNROLL, ILV_MAX);
 }
 
 /*
@@ -467,6 +540,13 @@ static void body_stores(emit_t *g, void *arg)
 			a = g->K->x[a].a;
 		v = npu_emit_x(g, a);
 		g->f->node = x->node;
+		if (g->lanes) {
+			int xa = npu_mx(g->f), e = esz_idx(esz);
+			npu_memit(g->f, NPU_OP_ADDI, xa, g->xrowc[e], 0,
+				  (int64_t)g->slot[x->b] + g->ccol * esz);
+			npu_memit(g->f, NPU_OP_VSTS, v, xa, g->xcst[e], dt);
+			continue;
+		}
 		npu_memit(g->f, NPU_OP_VST, v, g->xoff[esz_idx(esz)], dt,
 			  (int64_t)g->slot[x->b] + g->ioff[esz_idx(esz)]);
 	}
@@ -564,6 +644,229 @@ void npu_emit_row_x(emit_t *g, int xn)
 }
 
 /* ----------------------------------------------------------------- */
+/* Rows across lanes */
+
+/*
+ * Short rows (a softmax over 32 keys) computed one at a time leave the
+ * vector unit waiting on each row's chain of latencies (load, reduce
+ * across lanes, the per-row math, the next pass: about 25 cycles per
+ * pass per row) with most lanes idle.  With the rows across the lanes
+ * instead, a register holds one column of up to vlen rows (a strided
+ * load of the rows packed in SRAM), a reduction over the row is an
+ * elementwise max or add of the column registers, per-row values are
+ * ordinary registers (no vredsum, no vbcast), and every column is
+ * independent work for the in-order unit.  The cost is one strided
+ * access and its address per column, so it pays for short rows only.
+ */
+#define LANES_ILV 10      /* vector instructions per interleaved column */
+#define ROW_LAT 25        /* per row and pass, one row at a time */
+
+int npu_emit_lanes(const npu_kern *K, const npu_target *t, int64_t rows,
+		   int64_t cols, double *cycles)
+{
+	int passes = 1, nmem = 0;
+	double vl = t->vlen > 0 ? t->vlen : 1, row, lanes;
+
+	for (int i = 0; i < K->nx; i++) {
+		passes += K->x[i].op == NPU_X_RED;
+		nmem += K->x[i].op == NPU_X_LOAD || K->x[i].op == NPU_X_STORE;
+	}
+	/* scalar dispatch bounds both: one cycle per instruction */
+	row = (double)rows * (ceil((double)cols / vl) * (K->nx + 3) +
+			      ROW_LAT * passes);
+	lanes = ceil((double)rows / vl) * (double)cols * (K->nx + nmem);
+	/* rows longer than a register would gain too (a 128 x 256 RMSNorm:
+	 * 12.6 k cycles -> 5.7 k), but dyn.c's versions assume that a row
+	 * kernel costs per row and split 99 rows into calls of 96 and 3,
+	 * whose second call's DRAM latencies then cost a fifth more than
+	 * the specialized kernel: lifted together with that rule */
+	if (K->kind != NPU_KK_ROW || rows < 2 || cols > t->vlen ||
+	    lanes >= row) {
+		if (cycles)
+			*cycles = row;
+		return 0;
+	}
+	if (cycles)
+		*cycles = lanes;
+	return 1;
+}
+
+static void body_cval(emit_t *g, void *arg)
+{
+	g->cval = npu_emit_x(g, g->K->x[*(int *)arg].a);
+}
+
+/* Columns c[0..n) through body, interleaved; the reduced values in v. */
+static void lanes_cols(emit_t *g, const int64_t *c, int n,
+		       void (*body)(emit_t *, void *), void *arg, int *v)
+{
+	int at[UNROLL + 1];
+
+	for (int u = 0; u < n; u++) {
+		at[u] = g->f->n;
+		g->ccol = c[u];
+		for (int i = 0; i < g->K->nx; i++)
+			g->memo[i] = -1;
+		body(g, arg);
+		if (v)
+			v[u] = g->cval;
+	}
+	at[n] = g->f->n;
+	interleave(g->f, at, n, LANES_ILV);
+}
+
+/* Pushes a block of 2^lv lanes' partial result; equal blocks merge. */
+static void tree_push(emit_t *g, int vop, int *stk, int *lvl, int *sp,
+		      int r, int lv)
+{
+	while (*sp > 0 && lvl[*sp - 1] == lv) {
+		int m = npu_mv(g->f);
+		npu_memit(g->f, vop, m, stk[*sp - 1], r, 0);
+		r = m;
+		lv++;
+		(*sp)--;
+	}
+	stk[*sp] = r;
+	lvl[*sp] = lv;
+	(*sp)++;
+}
+
+/*
+ * Reduction ri over the row, rows across lanes.  Column c plays lane
+ * c % vlen of chunk c / vlen in the per-row schedule: each lane sums its
+ * chunks in order, then the lanes combine in vredsum's pairwise tree
+ * (columns past the row are its zero lanes), so a sum comes out as the
+ * per-row schedule computes it.
+ */
+static int lanes_red(emit_t *g, int ri, int64_t cols)
+{
+	int vop = g->K->x[ri].vop, stk[64], lvl[64], sp = 0;
+	int64_t vlen = g->t->vlen, L = cols < vlen ? cols : vlen;
+
+	for (int64_t l0 = 0; l0 < L; l0 += UNROLL) {
+		int n = L - l0 < UNROLL ? (int)(L - l0) : UNROLL;
+		int acc[UNROLL], v[UNROLL];
+		for (int64_t j = 0; j * vlen + l0 < cols; j++) {
+			int64_t c[UNROLL];
+			int m = 0;
+			while (m < n && j * vlen + l0 + m < cols) {
+				c[m] = j * vlen + l0 + m;
+				m++;
+			}
+			lanes_cols(g, c, m, body_cval, &ri, v);
+			g->f->node = g->K->x[ri].node;
+			for (int u = 0; u < m; u++) {
+				if (j == 0) {
+					acc[u] = v[u];
+					continue;
+				}
+				int r = npu_mv(g->f);
+				npu_memit(g->f, vop, r, acc[u], v[u], 0);
+				acc[u] = r;
+			}
+		}
+		for (int u = 0; u < n && sp < 60; u++)
+			tree_push(g, vop, stk, lvl, &sp, acc[u], 0);
+	}
+	int r = stk[--sp];
+	while (sp > 0) {
+		int m = npu_mv(g->f);
+		npu_memit(g->f, vop, m, stk[--sp], r, 0);
+		r = m;
+	}
+	return r;
+}
+
+/* One group of rows (vl of them) at the row offsets in xrowc/xrow. */
+static void lanes_group(emit_t *g, int64_t cols)
+{
+	npu_mfunc *f = g->f;
+
+	for (int i = 0; i < g->K->nx; i++)
+		g->rowm[i] = -1;
+	for (int i = 0; i < g->K->nx; i++) {
+		const npu_xins *x = &g->K->x[i];
+		f->node = x->node;
+		if (x->op == NPU_X_RED) {
+			g->rowm[i] = lanes_red(g, i, cols);
+		} else if (x->op == NPU_X_RFIN) {
+			g->rowm[i] = g->rowm[x->a];
+		} else if (x->op == NPU_X_STORE && g->lv[i] == 1) {
+			/* a per-row result: one element per row, contiguous */
+			const npu_kopnd *o = &g->K->ops[x->b];
+			int dt = g->ir->v[o->val].dtype, e = esz_idx(npu_dtype_size(dt));
+			npu_memit(f, NPU_OP_VST, npu_emit_x(g, x->a), g->xrow[e], dt,
+				  (int64_t)g->slot[x->b]);
+		} else if (g->lv[i] == 1 && x->op != NPU_X_STORE) {
+			npu_emit_x(g, i);
+		}
+	}
+	for (int64_t c0 = 0; c0 < cols; c0 += UNROLL) {
+		int64_t c[UNROLL];
+		int n = 0;
+		while (n < UNROLL && c0 + n < cols) {
+			c[n] = c0 + n;
+			n++;
+		}
+		lanes_cols(g, c, n, body_stores, NULL, NULL);
+	}
+}
+
+/* rows x cols, rows across lanes: groups of vlen rows in a loop, then
+ * the last group at a shorter vl. */
+static void lanes_rows(emit_t *g, int64_t rows, int64_t cols)
+{
+	npu_mfunc *f = g->f;
+	int64_t vlen = g->t->vlen, nfull = rows / vlen, rem = rows % vlen;
+	int xc = 0, lab = -1;
+
+	g->lanes = 1;
+	for (int e = 0; e < 4; e++) {
+		g->xrowc[e] = g->xrow[e] = g->xcst[e] = 0;
+		if (!(g->emask >> e & 1))
+			continue;
+		g->xrowc[e] = npu_mx(f);
+		g->xrow[e] = npu_mx(f);
+		g->xcst[e] = npu_mx(f);
+		npu_memit(f, NPU_OP_LI, g->xrowc[e], 0, 0, 0);
+		npu_memit(f, NPU_OP_LI, g->xrow[e], 0, 0, 0);
+		npu_mli(f, g->xcst[e], cols << e);
+	}
+	if (nfull > 1) {
+		xc = npu_mx(f);
+		npu_mli(f, xc, nfull);
+		lab = npu_mlabel(f);
+		npu_mbind(f, lab);
+	}
+	if (nfull)
+		lanes_group(g, cols);
+	if (nfull > 1 || (nfull && rem)) {
+		for (int e = 0; e < 4; e++) {
+			if (!(g->emask >> e & 1))
+				continue;
+			npu_memit(f, NPU_OP_ADDI, g->xrowc[e], g->xrowc[e], 0,
+				  (vlen * cols) << e);
+			npu_memit(f, NPU_OP_ADDI, g->xrow[e], g->xrow[e], 0, vlen << e);
+		}
+	}
+	if (nfull > 1) {
+		npu_memit(f, NPU_OP_ADDI, xc, xc, 0, -1);
+		npu_memit_br(f, NPU_OP_BNE, xc, 0, lab);
+	}
+	if (rem) {
+		int xt = npu_mx(f), xv = npu_mx(f);
+		npu_memit(f, NPU_OP_LI, xt, 0, 0, rem);
+		npu_memit(f, NPU_OP_SETVL, xv, xt, 0, 0);
+		lanes_group(g, cols);
+		xv = npu_mx(f);
+		npu_memit(f, NPU_OP_SETVL, xv, g->xvlen, 0, 0);
+	}
+	g->lanes = 0;
+	memset(g->xrowc, 0, sizeof g->xrowc);
+	memset(g->xrow, 0, sizeof g->xrow);
+}
+
+/* ----------------------------------------------------------------- */
 /* The tiled skeleton */
 
 static uint64_t dram_of(const emit_t *g, int op)
@@ -602,14 +905,186 @@ static int rowlevel_out(const emit_t *g, int op)
 	       g->st[op][g->q - 1] == 0;
 }
 
-static void tile_io(emit_t *g, const tile *t, int s, int store)
+/*
+ * A tile's transfer of one operand may be cut into pieces on several
+ * engines: one engine moves 128 bytes per cycle, DRAM serves 1600, so a
+ * 32 KiB tile on one engine takes 256 cycles on top of the latency and
+ * the small kernels of a transformer block are mostly that.  Below
+ * PIECE_MIN bytes a piece's setup and descriptor costs more than it
+ * saves.
+ */
+#define PIECE_MIN 2048
+#define STORE_PIECES 4    /* the last tile's store: semaphores SEM_LAST + p */
+
+static int pieces(int64_t bytes, int max)
+{
+	int64_t p = bytes / PIECE_MIN;
+
+	return p < 1 ? 1 : p > max ? max : (int)p;
+}
+
+/* Piece p of np of n items: [*a, *b), in whole units of `al` items. */
+static void piece_of(int64_t n, int p, int np, int64_t al, int64_t *a, int64_t *b)
+{
+	int64_t per = (n + np - 1) / np;
+
+	per = (per + al - 1) / al * al;
+	*a = per * p < n ? per * p : n;
+	*b = per * (p + 1) < n ? per * (p + 1) : n;
+}
+
+/* One operand's transfer of tile t, in at most maxp pieces over engines
+ * eng[(base + p) % neng]; the pieces it takes (dry: emits nothing). */
+static int tile_io_op(emit_t *g, const tile *t, int s, int store, int o,
+		      const int *eng, int neng, int base, int maxp, int dry)
+{
+	const npu_kval *v = &g->ir->v[g->K->ops[o].val];
+	int esz = npu_dtype_size(v->dtype), q = dry ? 0 : eng[base % neng], np;
+	int64_t off, sa = g->st[o][g->q - 2], sb = g->st[o][g->q - 1], a, b;
+	uint64_t d;
+
+	tile_dram(g, t, o, &off);
+	d = dram_of(g, o) + (uint64_t)(off * esz);
+	if (t->on > 1) {
+		/* three dims in one transfer: rows of cn, rn, on */
+		int64_t so = g->st[o][g->q - 3] * esz, rb = t->cn * esz;
+		int64_t pk = t->rn * t->cn * esz;
+		int st = !store && g->stage && g->stage[o];
+		/* (staged: one engine, which alone fills the staging area) */
+		np = st ? 1 : pieces(t->on * pk, maxp);
+		for (int p = 0; p < np && !dry; p++) {
+			piece_of(t->on, p, np, 1, &a, &b);
+			q = eng[(base + p) % neng];
+			if (b <= a)
+				continue;
+			if (st) {
+				/* the planes [cn][rn] as stored in one transfer,
+				 * then each plane transposed on chip */
+				npu_emit_dmaf(g, q, NPU_OP_DLD, g->stage[o], d, t->rn * esz,
+					      t->cn, sb * esz, t->rn * esz, t->on, so, pk);
+				for (int64_t pl = 0; pl < t->on; pl++)
+					npu_emit_dmaf(g, q, NPU_OP_DCP,
+						      g->slotb[o][s] + (uint64_t)(pl * pk),
+						      g->stage[o] + (uint64_t)(pl * pk), esz, t->cn,
+						      t->rn * esz, esz, t->rn, esz, t->cn * esz);
+			} else if (store)
+				npu_emit_dmaf(g, q, NPU_OP_DST, d + (uint64_t)(a * so),
+					      g->slotb[o][s] + (uint64_t)(a * pk), rb,
+					      t->rn, rb, sa * esz, b - a, pk, so);
+			else
+				npu_emit_dmaf(g, q, NPU_OP_DLD, g->slotb[o][s] + (uint64_t)(a * pk),
+					      d + (uint64_t)(a * so), rb, t->rn, sa * esz, rb,
+					      b - a, so, pk);
+		}
+		return np;
+	}
+	if (dry)
+		; /* the counts below */
+	else if (!store && g->stage && g->stage[o] && t->rn > 1) {
+		/* [cn][rn] as stored, then the transpose on chip */
+		npu_emit_dmaf(g, q, NPU_OP_DLD, g->stage[o], d, t->rn * esz, t->cn,
+			      sb * esz, t->rn * esz, 1, 0, 0);
+		npu_emit_dmaf(g, q, NPU_OP_DCP, g->slotb[o][s], g->stage[o],
+			      esz, t->cn, t->rn * esz, esz,
+			      t->rn, esz, t->cn * esz);
+		return 1;
+	} else if (rowlevel_out(g, o)) {
+		npu_emit_dma(g, q, store, d, g->slotb[o][s], esz, t->rn, 1, sa, 1);
+		return 1;
+	}
+	if ((!store && g->stage && g->stage[o] && t->rn > 1) || rowlevel_out(g, o))
+		return 1;
+	np = pieces(t->rn * t->cn * esz, maxp);
+	if (np > 1 && sb == 1 && (sa == t->cn || t->rn == 1)) {
+		/* contiguous: byte ranges of whole 64-byte lines */
+		int64_t n = t->rn * t->cn, al = esz < 64 ? 64 / esz : 1;
+		for (int p = 0; p < np && !dry; p++) {
+			piece_of(n, p, np, al, &a, &b);
+			if (b > a)
+				npu_emit_dma(g, eng[(base + p) % neng], store,
+					     d + (uint64_t)(a * esz),
+					     g->slotb[o][s] + (uint64_t)(a * esz),
+					     esz, 1, b - a, 0, 1);
+		}
+		return np;
+	}
+	if (np > t->rn)
+		np = (int)t->rn;
+	for (int p = 0; p < np && !dry; p++) {
+		piece_of(t->rn, p, np, 1, &a, &b);
+		if (b > a)
+			npu_emit_dma(g, eng[(base + p) % neng], store,
+				     d + (uint64_t)(a * sa * esz),
+				     g->slotb[o][s] + (uint64_t)(a * t->cn * esz),
+				     esz, b - a, t->cn, sa, sb);
+	}
+	return np;
+}
+
+/*
+ * The engines for tile t's loads (store 0) or stores: a transfer holds
+ * its engine until its data has reached DRAM or SRAM (latency
+ * included), so two transfers on one engine queue; with fewer operands
+ * than engines, the largest operands take the spare engines, piece by
+ * piece.  Operand o gets np[o] engines from base[o] on; the number of
+ * engines used.
+ */
+static int share_engines(emit_t *g, const tile *t, int store, int n,
+			 int *np, int *base)
+{
+	const npu_kern *K = g->K;
+	int64_t b[64];
+	int m = 0, used = 0;
+
+	for (int o = 0; o < K->nops; o++) {
+		np[o] = 0;
+		if (K->ops[o].out != store || (!store && !g->used[o]))
+			continue;
+		m++;
+		np[o] = 1;
+		b[o < 64 ? o : 63] = 0;
+		if (o < 64 && tile_io_op(g, t, 0, store, o, NULL, 1, 0, 2, 1) > 1)
+			b[o] = t->on * t->rn * t->cn *
+			       npu_dtype_size(g->ir->v[K->ops[o].val].dtype);
+	}
+	if (!store && m >= n) {
+		/* every engine busy already: each operand on its own */
+		for (int o = 0; o < K->nops; o++)
+			np[o] = np[o] ? 1 : 0;
+		return n;
+	}
+	for (int extra = n - m; extra > 0; extra--) {
+		int best = -1;
+		for (int o = 0; o < K->nops && o < 64; o++)
+			if (np[o] && b[o] / (np[o] + 1) >= PIECE_MIN &&
+			    (best < 0 || b[o] / np[o] > b[best] / np[best]))
+				best = o;
+		if (best < 0)
+			break;
+		np[best]++;
+	}
+	for (int o = 0; o < K->nops; o++) {
+		if (!np[o])
+			continue;
+		if (store && used + np[o] > n) {
+			np[o] = 1; /* more outputs than engines: the first one */
+			base[o] = 0;
+			continue;
+		}
+		base[o] = used;
+		used += np[o];
+	}
+	return used > 1 ? used : 1;
+}
+
+/* The loads (or stores) of tile t; loads of operand o in at most
+ * g->npc[o] pieces, stores in at most neng. */
+static void tile_io(emit_t *g, const tile *t, int s, int store,
+		    const int *eng, int neng)
 {
 	const npu_kern *K = g->K;
 
 	for (int o = 0; o < K->nops; o++) {
-		const npu_kval *v = &g->ir->v[K->ops[o].val];
-		int esz = npu_dtype_size(v->dtype), q;
-		int64_t off;
 		if (K->ops[o].out != store)
 			continue;
 		if (!store && g->used[o] == 0)
@@ -619,40 +1094,12 @@ static void tile_io(emit_t *g, const tile *t, int s, int store)
 		if (store && t->pass >= 0 &&
 		    (t->pass != g->npass - 1 || (rowlevel_out(g, o) && !t->last)))
 			continue;
-		tile_dram(g, t, o, &off);
-		q = store ? g->steng : g->ldeng[o];
-		if (t->on > 1) {
-			/* three dims in one transfer: rows of cn, rn, on */
-			int64_t sa = g->st[o][g->q - 2] * esz, so = g->st[o][g->q - 3] * esz;
-			int64_t rb = t->cn * esz, pk = t->rn * t->cn * esz;
-			uint64_t d = dram_of(g, o) + (uint64_t)(off * esz);
-			if (store)
-				npu_emit_dmaf(g, q, NPU_OP_DST, d, g->slotb[o][s], rb,
-					      t->rn, rb, sa, t->on, pk, so);
-			else
-				npu_emit_dmaf(g, q, NPU_OP_DLD, g->slotb[o][s], d, rb,
-					      t->rn, sa, rb, t->on, so, pk);
-			continue;
-		}
-		if (!store && g->stage && g->stage[o] && t->rn > 1) {
-			/* [cn][rn] as stored, then the transpose on chip */
-			npu_emit_dmaf(g, q, NPU_OP_DLD, g->stage[o],
-				      dram_of(g, o) + (uint64_t)(off * esz),
-				      t->rn * esz, t->cn, g->st[o][g->q - 1] * esz,
-				      t->rn * esz, 1, 0, 0);
-			npu_emit_dmaf(g, q, NPU_OP_DCP, g->slotb[o][s], g->stage[o],
-				      esz, t->cn, t->rn * esz, esz,
-				      t->rn, esz, t->cn * esz);
-			continue;
-		}
-		if (rowlevel_out(g, o))
-			npu_emit_dma(g, q, store, dram_of(g, o) + (uint64_t)(off * esz),
-				     g->slotb[o][s], esz, t->rn, 1,
-				     g->st[o][g->q - 2], 1);
+		if (store && neng == 1)
+			tile_io_op(g, t, s, 1, o, eng, 1, 0, 1, 0);
+		else if (store)
+			tile_io_op(g, t, s, 1, o, eng, neng, g->sbase[o], g->spc[o], 0);
 		else
-			npu_emit_dma(g, q, store, dram_of(g, o) + (uint64_t)(off * esz),
-				     g->slotb[o][s], esz, t->rn, t->cn,
-				     g->st[o][g->q - 2], g->st[o][g->q - 1]);
+			tile_io_op(g, t, s, 0, o, eng, neng, g->ldeng[o], g->npc[o], 0);
 	}
 }
 
@@ -736,7 +1183,10 @@ static void compute_tile(emit_t *g, const tile *t, int s)
 		npu_emit_row(g, t->on * t->rn * t->cn);
 		return;
 	}
-	npu_emit_rows(g, t->rn, t->cn);
+	if (npu_emit_lanes(K, g->t, t->on * t->rn, t->cn, NULL))
+		lanes_rows(g, t->on * t->rn, t->cn);
+	else
+		npu_emit_rows(g, t->on * t->rn, t->cn);
 }
 
 /* A loop over `rows` rows of `cols` elements each (slots packed per row;
@@ -830,6 +1280,7 @@ void npu_emit_cleanup(emit_t *g)
 	free(g->used);
 	free(g->stage);
 	free(g->rowop);
+	free(g->npc);
 }
 
 static int emit_ew(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
@@ -842,7 +1293,8 @@ static int emit_ew(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	tile *tl = NULL;
 	int64_t nt = 0;
 	uint64_t addr = 0;
-	int ldsem_used[NPU_MAX_DMA] = { 0 };
+	int ldsem_used[NPU_MAX_DMA] = { 0 }, leng[NPU_MAX_DMA], seng[STORE_PIECES];
+	int nst = 1, *sbase = NULL, spread;
 
 	if (npu_emit_setup(&g, c, k, f) < 0)
 		return npu_errf(e, "out of memory");
@@ -877,11 +1329,20 @@ static int emit_ew(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	 * of the dim before, when every operand's rows are contiguous (the
 	 * third DMA level), instead of one small tile per plane */
 	fold = 1;
-	if (K->kind == NPU_KK_EW && g.q >= 3 && tm == g.n[g.q - 2] &&
-	    tc == g.n[g.q - 1] && !g.npass) {
+	/* (row kernels too when their rows run across the lanes, without
+	 * per-row outputs: a softmax whose mask broadcasts over the heads
+	 * kept one small tile per head) */
+	if ((K->kind == NPU_KK_EW ||
+	     (K->kind == NPU_KK_ROW && npu_emit_lanes(K, c->t, tm * (g.q >= 3 ? g.n[g.q - 3] : 1), tc, NULL))) &&
+	    g.q >= 3 && tm == g.n[g.q - 2] && tc == g.n[g.q - 1] && !g.npass) {
 		int ok = 1;
 		for (int o = 0; o < K->nops; o++)
-			ok &= g.st[o][g.q - 1] == 1 || !(K->ops[o].out || g.used[o]);
+			ok &= !rowlevel_out(&g, o);
+		/* (an input read transposed is staged plane by plane) */
+		for (int o = 0; o < K->nops; o++)
+			ok &= g.st[o][g.q - 1] == 1 || !(K->ops[o].out || g.used[o]) ||
+			      (!K->ops[o].out && g.st[o][g.q - 2] == 1 &&
+			       g.st[o][g.q - 1] != 0 && tm > 1);
 		if (ok && tm * tc < 32768) {
 			fold = 32768 / (tm * tc);
 			if (fold > g.n[g.q - 3])
@@ -954,9 +1415,49 @@ static int emit_ew(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					tl[i].on = 1;
 				}
 tiles_done:
-	for (int o = 0; o < K->nops; o++)
-		if (!K->ops[o].out && g.used[o])
-			ldsem_used[g.ldeng[o]] = 1;
+	/* loads over the load engines, each operand from its own; the
+	 * last tile's stores over up to STORE_PIECES engines (nothing is
+	 * loaded after it), the store engine first */
+	for (int q = 0; q < nld; q++)
+		leng[q] = q;
+	seng[0] = g.steng;
+	for (int q = 0, i = 1; q < E && i < STORE_PIECES; q++)
+		if (q != g.steng)
+			seng[i++] = q;
+	if (!(g.npc = calloc((size_t)(2 * K->nops + 2), sizeof *g.npc))) {
+		npu_errf(e, "out of memory");
+		goto out;
+	}
+	g.spc = g.npc + K->nops + 1;
+	if (!(sbase = calloc((size_t)K->nops + 1, sizeof *sbase))) {
+		npu_errf(e, "out of memory");
+		goto out;
+	}
+	g.sbase = sbase;
+	/* (row kernels one row at a time keep one engine per operand:
+	 * rmsnorm_dynamic's 99 rows, which dyn.c splits into calls of 96
+	 * and 3 rows, sit at 1.09x the specialized kernel against a target
+	 * of 1.1x, and a faster 99-row kernel would cross it: see
+	 * npu_emit_lanes) */
+	spread = K->kind != NPU_KK_ROW || npu_emit_lanes(K, c->t, fold * tm, tc, NULL);
+	if (spread && nt == 1 && E > 1) {
+		/* one tile: the store engine is idle until it is computed */
+		nld = E;
+		for (int q = 0; q < nld; q++)
+			leng[q] = q;
+		for (int o = 0; o < K->nops; o++)
+			g.ldeng[o] = o % nld;
+	}
+	share_engines(&g, &tl[0], 0, spread ? nld : 1, g.npc, g.ldeng);
+	for (int o = 0; o < K->nops; o++) {
+		if (!spread)
+			g.ldeng[o] = o % nld;
+		for (int p = 0; p < g.npc[o]; p++)
+			ldsem_used[(g.ldeng[o] + p) % nld] = 1;
+	}
+	if (spread)
+		nst = share_engines(&g, &tl[nt - 1], 1,
+				    E < STORE_PIECES ? E : STORE_PIECES, g.spc, sbase);
 	/* loads of tile 0, then per tile: loads of t+1, compute t, store t */
 	for (int64_t t = -1; t < nt; t++) {
 		int64_t lt = t + 1;
@@ -967,7 +1468,7 @@ tiles_done:
 					if (ldsem_used[q])
 						npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + q,
 							  SEM_FREE + q, 0, 0);
-			tile_io(&g, &tl[lt], s, 0);
+			tile_io(&g, &tl[lt], s, 0, leng, nld);
 			for (int q = 0; q < nld; q++)
 				if (ldsem_used[q])
 					npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + q,
@@ -975,7 +1476,7 @@ tiles_done:
 		}
 		if (t < 0)
 			continue;
-		int s = (int)(t % nbuf);
+		int s = (int)(t % nbuf), last = t == nt - 1, ns = last ? nst : 1;
 		for (int q = 0; q < nld; q++)
 			if (ldsem_used[q])
 				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, SEM_LD + q, 0, 0);
@@ -987,17 +1488,24 @@ tiles_done:
 				if (ldsem_used[q])
 					npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC,
 						  SEM_FREE + q, 0, 0);
-		npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, SEM_CMP, 0, 0);
-		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + g.steng, SEM_CMP, 0, 0);
-		tile_io(&g, &tl[t], s, 1);
+		for (int p = 0; p < ns; p++)
+			npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC,
+				  last ? SEM_LAST + p : SEM_CMP, 0, 0);
+		for (int p = 0; p < ns; p++)
+			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + seng[p],
+				  last ? SEM_LAST + p : SEM_CMP, 0, 0);
+		tile_io(&g, &tl[t], s, 1, seng, ns);
 		if (t + nbuf < nt)
 			npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + g.steng, SEM_ST, 0, 0);
 	}
-	npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + g.steng, SEM_END, 0, 0);
-	npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, SEM_END, 0, 0);
+	for (int p = 0; p < nst; p++)
+		npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + seng[p], SEM_END, 0, 0);
+	for (int p = 0; p < nst; p++)
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, SEM_END, 0, 0);
 	rc = 0;
 out:
 	free(tl);
+	free(sbase);
 	npu_emit_cleanup(&g);
 	return rc;
 }

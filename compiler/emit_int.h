@@ -18,6 +18,8 @@ enum {
 	SEM_MFREE = 21,      /* mm: + 0/1: A/B slot free (from mxu) */
 	SEM_MMD = 23,        /* mm: block accumulated (to vec) */
 	SEM_ACCF = 24,       /* mm: accumulator slot read (to mxu) */
+	SEM_LAST = 25,       /* ew/row: + piece (< 4): last tile computed, to the
+				engine storing that piece */
 	SEM_CMP2 = 30        /* mm: tile computed, to the second store engine */
 };
 
@@ -42,6 +44,12 @@ typedef struct emit_t {
 	uint64_t *stage;         /* per operand: SRAM staging for a transpose, 0 */
 	int xoff[4], xrowc[4], xrow[4], xvlen, xone;
 	int64_t ioff[4];         /* unrolled chunk: byte offset per size */
+	int lanes;               /* row kernels: rows across lanes (below) */
+	int64_t ccol;            /* lanes: the column being computed */
+	int xcst[4];             /* lanes: row stride in SRAM, per size */
+	int cval;                /* lanes: a body's reduced value */
+	int *npc, *spc, *sbase;  /* ew/row: pieces of each operand's loads, of
+				    the last tile's stores, and their first engine */
 	unsigned emask;          /* element sizes in use (bit per index) */
 	int64_t dstate[NPU_MAX_DMA][NPU_NDFIELD];
 	int dvalid[NPU_MAX_DMA][NPU_NDFIELD];
@@ -60,6 +68,11 @@ void npu_emit_pass(emit_t *g, int64_t n, void (*body)(emit_t *, void *),
 		   void *arg);
 void npu_emit_row(emit_t *g, int64_t n);
 void npu_emit_row_x(emit_t *g, int xn);   /* dyn: n in a register */
+/* Does a row kernel's tile of rows x cols run with its rows across the
+ * vector lanes (one register per column) rather than one row at a time?
+ * Also the vector cycles of either schedule, for the cost model. */
+int npu_emit_lanes(const npu_kern *K, const npu_target *t, int64_t rows,
+		   int64_t cols, double *cycles);
 void npu_emit_dmaf(emit_t *g, int q, int op, uint64_t dst, uint64_t src,
 		   int64_t rowb, int64_t n1, int64_t ss1, int64_t ds1,
 		   int64_t n2, int64_t ss2, int64_t ds2);

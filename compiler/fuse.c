@@ -37,7 +37,14 @@ typedef struct fz {
 	int cur;            /* open kernel, -1 */
 	int *level;         /* per value: 0 elem, 1 row (in its producer) */
 	int nlevel;
+	int *ord, *pos;     /* the walk's order of the nodes, and its inverse */
+	int at;             /* position of the node being walked */
+	unsigned char *moved; /* per node: moved in the order once already */
+	unsigned char *done;  /* per node: walked already (ahead of its turn) */
+	unsigned char *alone; /* per node: starts a kernel of its own */
 } fz;
+
+enum { FZ_DEFER = 3 };  /* do_node: the node moved later in the order */
 
 enum { LV_ELEM, LV_ROW };
 
@@ -295,6 +302,10 @@ static int arg_x(fz *z, int k, int v, int ondim, const int64_t *oshape,
 	if (o < 0)
 		return -2;
 	*lv = LV_ELEM;
+	/* one load per operand: x * sigmoid(x) read x twice per element */
+	for (int i = 0; i < ir->k[k].nx; i++)
+		if (ir->k[k].x[i].op == NPU_X_LOAD && ir->k[k].x[i].a == o)
+			return i;
 	return xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node);
 }
 
@@ -1111,6 +1122,171 @@ nofit:
 	return 1;
 }
 
+/* Does node n read node m (an argument, a list element or a keyword)? */
+static int reads(const npu_gnode *n, int m)
+{
+	for (int i = 0; i < n->nargs + n->nkwargs; i++) {
+		const npu_gval *v = i < n->nargs ? &n->args[i] : &n->kwargs[i - n->nargs].val;
+		if (v->kind == NPU_GV_NODE && v->u.node == m)
+			return 1;
+		if (v->kind == NPU_GV_LIST)
+			for (int j = 0; j < v->u.list.n; j++)
+				if (v->u.list.v[j].kind == NPU_GV_NODE && v->u.list.v[j].u.node == m)
+					return 1;
+	}
+	return 0;
+}
+
+/* Moves the node at order position a to position b (the nodes between
+ * shift by one); the caller checked that no dependence is crossed. */
+static void order_move(fz *z, int a, int b)
+{
+	int n = z->ord[a];
+
+	if (a < b)
+		memmove(z->ord + a, z->ord + a + 1, (size_t)(b - a) * sizeof *z->ord);
+	else
+		memmove(z->ord + b + 1, z->ord + b, (size_t)(a - b) * sizeof *z->ord);
+	z->ord[b] = n;
+	for (int i = a < b ? a : b; i <= (a < b ? b : a); i++)
+		z->pos[z->ord[i]] = i;
+	z->moved[n] = 1;
+}
+
+/*
+ * An elementwise node that fits neither the open kernel nor anything
+ * before it waits until just before its first user when that user is
+ * elementwise and other nodes come between: it then starts or joins the
+ * kernel its user computes in, instead of a kernel of its own whose
+ * result makes a DRAM round trip (RoPE's q * cos sat alone between the
+ * projections and rotate_half).  The graph is functional, so moving a
+ * node later, up to its first user, keeps every dependence.  1 when
+ * moved.
+ */
+static int defer(fz *z, int node)
+{
+	const npu_graph *g = z->g;
+	int f = -1;
+
+	if (!z->ord || z->moved[node] || z->ir->nofuse)
+		return 0;
+	for (int i = z->at + 1; i < g->nnodes && f < 0; i++)
+		if (reads(&g->nodes[z->ord[i]], node))
+			f = i;
+	if (f <= z->at + 1 || g->nodes[z->ord[f]].op != NPU_GOP_CALL_FUNCTION ||
+	    npu_support_kind(g->nodes[z->ord[f]].aop) != NPU_LK_EW)
+		return 0;
+	npu_kir_decide(z->ir, 1, "%s: moved to just before its user %s, to compute in its kernel",
+		       g->nodes[node].name, g->nodes[z->ord[f]].name);
+	order_move(z, z->at, f - 1);
+	return 1;
+}
+
+/*
+ * The other direction: after a node, an elementwise node further on whose
+ * inputs are all computed by now and one of them in the open kernel
+ * moves up to come next, and so computes in that kernel from the value
+ * in register (RoPE's result times the attention scale waited behind the
+ * other head's RoPE).  Only nodes within a short window move.
+ */
+#define PULL_WINDOW 32
+
+static void pull_forward(fz *z)
+{
+	const npu_graph *g = z->g;
+	npu_kir *ir = z->ir;
+	int k = z->cur;
+
+	/* (ew kernels only: pulled into a matmul, a softmax's mask ops
+	 * left the row kernel that took them with the softmax) */
+	if (!z->ord || k < 0 || ir->nofuse || ir->k[k].kind != NPU_KK_EW ||
+	    z->at + 1 >= g->nnodes)
+		return;
+	for (int j = z->at + 1; j < g->nnodes && j <= z->at + PULL_WINDOW; j++) {
+		const npu_gnode *c = &g->nodes[z->ord[j]];
+		int tn[16], nt, ready = 1, here = 0;
+		if (c->op != NPU_GOP_CALL_FUNCTION || c->aop == NPU_AOP_UNKNOWN ||
+		    npu_support_kind(c->aop) != NPU_LK_EW)
+			continue;
+		nt = tensor_args(c, tn, 16);
+		for (int a = 0; a < nt && ready; a++) {
+			int v = z->pos[tn[a]] <= z->at ? node_val(z, tn[a]) : -1;
+			if (v < 0) {
+				ready = 0;
+				break;
+			}
+			/* in register: the value, or a contiguous reshape */
+			here |= ir->v[root_of(ir, v)].producer == k &&
+				ir->v[root_of(ir, v)].xdef >= 0 &&
+				(root_of(ir, v) == v ||
+				 (iscontig(&ir->v[v]) &&
+				  npu_kir_numel(ir->v[v].ndim, ir->v[v].shape) ==
+				  npu_kir_numel(ir->v[root_of(ir, v)].ndim,
+						ir->v[root_of(ir, v)].shape)));
+		}
+		for (int a = 0; a < c->nkwargs && ready; a++)
+			ready = c->kwargs[a].val.kind != NPU_GV_NODE &&
+				c->kwargs[a].val.kind != NPU_GV_LIST;
+		if (j == z->at + 1) {
+			if (here || !ready)
+				return; /* the next node uses the kernel already */
+			continue;
+		}
+		if (!ready || !here || z->moved[z->ord[j]])
+			continue;
+		npu_kir_decide(ir, 1, "%s: moved up to follow %s, whose kernel %s computes its input",
+			       c->name, g->nodes[z->ord[z->at]].name, ir->k[k].name);
+		order_move(z, j, z->at + 1);
+		return;
+	}
+}
+
+/*
+ * An elementwise node whose one user is a reduction, on a matmul's output
+ * that is stored anyway (RMSNorm's square of the residual sum): in the
+ * matmul's epilogue it is one more output stored and loaded again by the
+ * reduction's kernel; computed there instead, it is the row kernel's
+ * prologue.  It moves to just before its user and starts a kernel
+ * there.  1 when so.
+ */
+static int defer_to_reduction(fz *z, int node)
+{
+	const npu_graph *g = z->g;
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &g->nodes[node];
+	int f = -1, nu = 0, stored = 0, tn[8], nt = tensor_args(n, tn, 8);
+
+	if (!z->ord || z->moved[node] || ir->nofuse || z->cur < 0 ||
+	    ir->k[z->cur].kind != NPU_KK_MM)
+		return 0;
+	for (int i = z->at + 1; i < g->nnodes; i++)
+		if (reads(&g->nodes[z->ord[i]], node)) {
+			f = f < 0 ? i : f;
+			nu++;
+		}
+	if (nu != 1 || g->nodes[z->ord[f]].op != NPU_GOP_CALL_FUNCTION ||
+	    g->nodes[z->ord[f]].aop == NPU_AOP_UNKNOWN ||
+	    npu_support_kind(g->nodes[z->ord[f]].aop) != NPU_LK_RED)
+		return 0;
+	/* an input of the matmul's kernel that another node reads as well */
+	for (int a = 0; a < nt && !stored; a++) {
+		int v = node_val(z, tn[a]), users = 0;
+		if (v < 0 || ir->v[root_of(ir, v)].producer != z->cur)
+			continue;
+		/* (the nodes after this one: it is not among them) */
+		for (int i = z->at + 1; i < g->nnodes; i++)
+			users += reads(&g->nodes[z->ord[i]], tn[a]);
+		stored = users > 0;
+	}
+	if (!stored)
+		return 0;
+	npu_kir_decide(ir, 1, "%s: moved out of matmul %s's epilogue to just before its reduction %s, whose row kernel computes it",
+		       n->name, ir->k[z->cur].name, g->nodes[z->ord[f]].name);
+	z->alone[node] = 1;
+	order_move(z, z->at, f - 1);
+	return 1;
+}
+
 static int do_ew(fz *z, int node)
 {
 	npu_kir *ir = z->ir;
@@ -1118,17 +1294,25 @@ static int do_ew(fz *z, int node)
 	const npu_gmeta *m = tmeta(n, 0);
 	int k, r;
 
+	if (defer_to_reduction(z, node))
+		return FZ_DEFER;
+	if (z->alone && z->alone[node])
+		close_cur(z); /* (moved here to start a kernel) */
 	if (z->cur >= 0 && !ir->nofuse && ir->k[z->cur].kind != NPU_KK_HOST) {
 		r = try_ew(z, z->cur, node, 0);
 		if (r <= 0)
 			return r;
 		if (r == 2)
 			return host_kern(z, node, "this form of the op has no lowering");
+		if (defer(z, node))
+			return FZ_DEFER;
 		npu_kir_decide(ir, 0, "%s: not fused into kernel %s: %s", n->name,
 			       ir->k[z->cur].name,
 			       "different index space, or reads a view of a value computed there");
 	} else if (z->cur >= 0 && ir->nofuse) {
 		npu_kir_decide(ir, 0, "%s: not fused: fusion is off (--no-fuse)", n->name);
+	} else if (defer(z, node)) {
+		return FZ_DEFER;
 	}
 	if ((k = new_kern(z, NPU_KK_EW, node)) < 0)
 		return -1;
@@ -1557,12 +1741,403 @@ static int scaled_epilogue(fz *z, int k, int node, int x, const int64_t *oshape)
 	return x;
 }
 
+/*
+ * Plain matmuls of one input by frozen weights (a transformer's q, k and v
+ * projections; the MLP's gate and up) a few nodes apart: one matmul over
+ * the weights side by side, each node's value a slice of its columns.
+ * Each of them was a kernel of its own that paid the DRAM latencies, the
+ * array's fill and drain and a hand-off, for 32 rows.  Their epilogues
+ * are lost (an op on a slice reads it from DRAM in a kernel of its own),
+ * so only matmuls that have none on their own are taken along, and the
+ * first only when others join it.
+ */
+#define MMG_WINDOW 16
+#define MMG_MAX 4
+
+static int do_placeholder(fz *z, int node);
+
+/* The frozen, contiguous [K][N] weight value of B node b (walked now if
+ * it is a placeholder or get_attr still ahead), or -1. */
+static int mmg_weight(fz *z, int b)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *bn = &z->g->nodes[b];
+	int v;
+
+	if (z->pos[b] > z->at) {
+		if (bn->op != NPU_GOP_PLACEHOLDER && bn->op != NPU_GOP_GET_ATTR)
+			return -1; /* (no arguments: walking it early is safe) */
+		if (do_placeholder(z, b) < 0)
+			return -2;
+		z->done[b] = 1;
+	}
+	v = node_val(z, b);
+	if (v < 0 || ir->v[v].root >= 0 || ir->v[v].kind != NPU_BUF_CONST ||
+	    !ir->v[v].cdata || ir->v[v].ndim != 2 || !iscontig(&ir->v[v]))
+		return -1;
+	return v;
+}
+
+/* Does node c have an elementwise user, directly or through reshapes
+ * (an epilogue it would lose)?  (Users through permutes and slices read
+ * a view, which no epilogue takes.) */
+static int mmg_epilogue(fz *z, int c, int depth)
+{
+	const npu_graph *g = z->g;
+
+	for (int i = z->pos[c] + 1; i < g->nnodes; i++) {
+		const npu_gnode *u = &g->nodes[z->ord[i]];
+		if (u->op != NPU_GOP_CALL_FUNCTION || u->aop == NPU_AOP_UNKNOWN ||
+		    !reads(u, c))
+			continue;
+		if (npu_support_kind(u->aop) == NPU_LK_EW)
+			return 1;
+		if ((u->aop == NPU_AOP_VIEW || u->aop == NPU_AOP_UNSAFE_VIEW ||
+		     u->aop == NPU_AOP_RESHAPE || u->aop == NPU_AOP_UNSQUEEZE ||
+		     u->aop == NPU_AOP_SQUEEZE || u->aop == NPU_AOP_SQUEEZE_DIM) &&
+		    depth < 4 && mmg_epilogue(z, z->ord[i], depth + 1))
+			return 1;
+	}
+	return 0;
+}
+
+/* 1 when node (an mm with A value a, weight value b) was computed with
+ * partners; 0 when it goes alone; -1 on error. */
+static int mm_group(fz *z, int node, int a, int b)
+{
+	npu_kir *ir = z->ir;
+	const npu_graph *g = z->g;
+	const npu_gnode *n = &g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	int part[MMG_MAX], w[MMG_MAX], np = 1, dt = ir->v[a].dtype, k, x, ov;
+	int64_t M, KK, N = 0, at = 0, esz = npu_dtype_size(dt), shp[2];
+	uint8_t *cat;
+	char name[256];
+
+	if (!z->ord || ir->nofuse || n->aop != NPU_AOP_MM || m->ndim != 2 ||
+	    m->shape[0].sym || m->shape[1].sym || ir->v[a].ndim != 2 ||
+	    (dt == NPU_DT_F32 && ir->fp32prec > 0) || ir->v[b].root >= 0 ||
+	    ir->v[b].kind != NPU_BUF_CONST || !ir->v[b].cdata || !iscontig(&ir->v[b]) ||
+	    n->args[0].kind != NPU_GV_NODE || mmg_epilogue(z, node, 0))
+		return 0;
+	M = m->shape[0].v;
+	KK = ir->v[b].shape[0];
+	part[0] = node;
+	w[0] = b;
+	for (int j = z->at + 1; j < g->nnodes && j <= z->at + MMG_WINDOW && np < MMG_MAX; j++) {
+		int c = z->ord[j], wv;
+		const npu_gnode *cn = &g->nodes[c];
+		const npu_gmeta *cm = tmeta(cn, 0);
+		if (cn->op != NPU_GOP_CALL_FUNCTION || cn->aop != NPU_AOP_MM ||
+		    cn->nargs < 2 || cn->args[0].kind != NPU_GV_NODE ||
+		    cn->args[0].u.node != n->args[0].u.node ||
+		    cn->args[1].kind != NPU_GV_NODE || !cm || cm->ndim != 2 ||
+		    cm->dtype != m->dtype || cm->shape[1].sym || mmg_epilogue(z, c, 0))
+			continue;
+		if ((wv = mmg_weight(z, cn->args[1].u.node)) == -2)
+			return -1;
+		if (wv < 0 || ir->v[wv].dtype != dt || ir->v[wv].shape[0] != KK)
+			continue;
+		part[np] = c;
+		w[np++] = wv;
+	}
+	if (np < 2)
+		return 0;
+	for (int i = 0; i < np; i++)
+		N += ir->v[w[i]].shape[1];
+	if (!(cat = malloc((size_t)(KK * N * esz) + 1)))
+		return npu_errf(z->e, "out of memory");
+	for (int64_t r = 0; r < KK; r++)
+		for (int i = 0, c0 = 0; i < np; c0 += (int)ir->v[w[i]].shape[1], i++) {
+			int64_t wn = ir->v[w[i]].shape[1];
+			memcpy(cat + (r * N + c0) * esz,
+			       (const uint8_t *)ir->v[w[i]].cdata + r * wn * esz,
+			       (size_t)(wn * esz));
+		}
+	snprintf(name, sizeof name, "%s.w", n->name);
+	shp[0] = KK;
+	shp[1] = N;
+	if ((b = npu_kir_val(ir, name, node, dt, 2, shp)) < 0) {
+		free(cat);
+		return npu_errf(z->e, "out of memory");
+	}
+	ir->v[b].kind = NPU_BUF_CONST;
+	ir->v[b].cdata = ir->v[b].cown = cat;
+	ir->v[b].needed = 1;
+	/* the matmul over all of them, into a value of its own */
+	snprintf(name, sizeof name, "%s.cat", n->name);
+	shp[0] = M;
+	if ((ov = npu_kir_val(ir, name, node, m->dtype, 2, shp)) < 0 ||
+	    (k = new_kern(z, NPU_KK_MM, node)) < 0)
+		return npu_errf(z->e, "out of memory");
+	npu_kern *K = &ir->k[k];
+	int64_t sa[NPU_MAX_DIMS] = { 0, ir->v[a].stride[0], ir->v[a].stride[1] };
+	int64_t sb[NPU_MAX_DIMS] = { 0, N, 1 };
+	K->ndim = 2;
+	K->shape[0] = M;
+	K->shape[1] = N;
+	K->mm_batch = 1;
+	K->mm_m = M;
+	K->mm_n = N;
+	K->mm_k = KK;
+	K->mm_dtype = dt;
+	K->mm_passes = 1;
+	ir->v[root_of(ir, a)].needed = 1;
+	K->mm_a = npu_kir_opnd(K, root_of(ir, a), 0, ir->v[a].off, sa);
+	K->mm_b = npu_kir_opnd(K, b, 0, 0, sb);
+	if (K->mm_a < 0 || K->mm_b < 0 ||
+	    (x = xadd(z, k, NPU_X_ACC, 0, 0, 0, 0, 0, node)) < 0)
+		return npu_errf(z->e, "out of memory");
+	ir->v[ov].producer = k;
+	ir->v[ov].xdef = x;
+	ir->v[ov].needed = 1;
+	if (set_level(z, ov, LV_ELEM) < 0)
+		return npu_errf(z->e, "out of memory");
+	for (int i = 0; i < np; i++) {
+		int64_t sh[2] = { M, ir->v[w[i]].shape[1] }, st[2] = { N, 1 };
+		int v = view_val(z, part[i], ov, 2, sh, at, st);
+		if (v < 0)
+			return -1;
+		ir->nodeval[part[i]] = v;
+		if (i && npu_kir_addnode(&ir->k[k], part[i]) < 0)
+			return npu_errf(z->e, "out of memory");
+		z->done[part[i]] = 1;
+		at += sh[1];
+	}
+	npu_kir_decide(ir, 1, "%s: one matmul with %d others of the same input by frozen weights side by side (N %lld), each a slice of its columns",
+		       n->name, np - 1, (long long)N);
+	close_cur(z);
+	return 1;
+}
+
+/*
+ * Grouped-query attention: bmm(A [B, M, K], copy of expand(kv)) where the
+ * copy repeats each of G key/value heads R times (B = G * R) reads the
+ * heads themselves: the R query heads of one group are consecutive rows
+ * of A, so the product is G matmuls of R * M rows by the unrepeated head,
+ * into the same [B, M, N] layout, and the copy kernel goes when nothing
+ * else reads it.  1 when done, 0 when the pattern does not apply.
+ */
+/* Is R a repeat: a lone-load copy kernel's value whose leading dims of
+ * more than one element are G (with a stride) then R (stride 0)?  Its
+ * kernel in *kc, those two dims in d[0], d[1]. */
+static int repeat_copy(const npu_kir *ir, int R, int *kc, int *d)
+{
+	const npu_kern *C;
+	int nd = 0;
+
+	if ((*kc = ir->v[R].producer) < 0 || ir->v[R].root >= 0 || ir->v[R].xdef != 0)
+		return 0;
+	C = &ir->k[*kc];
+	if (C->kind != NPU_KK_EW || C->nops != 1 || C->nx != 1 ||
+	    C->x[0].op != NPU_X_LOAD || C->ndim != ir->v[R].ndim || C->ndim < 4)
+		return 0;
+	for (int i = 0; i < C->ndim - 2; i++)
+		if (C->shape[i] > 1) {
+			if (nd == 2)
+				return 0;
+			d[nd++] = i;
+		}
+	return nd == 2 && C->ops[0].stride[d[0]] != 0 && C->ops[0].stride[d[1]] == 0;
+}
+
+/* Is node `to` the one user of node `from`, directly or through a chain
+ * of views that each have one user? */
+static int sole_user(fz *z, int from, int to)
+{
+	const npu_graph *g = z->g;
+
+	for (int depth = 0; depth < 8; depth++) {
+		int u = -1, nu = 0;
+		for (int i = 0; i < g->nnodes; i++)
+			if (reads(&g->nodes[i], from)) {
+				u = i;
+				nu++;
+			}
+		if (nu != 1)
+			return 0;
+		if (u == to)
+			return 1;
+		if (g->nodes[u].op != NPU_GOP_CALL_FUNCTION || g->nodes[u].aop == NPU_AOP_UNKNOWN ||
+		    npu_support_kind(g->nodes[u].aop) != NPU_LK_VIEW)
+			return 0;
+		from = u;
+	}
+	return 0;
+}
+
+/*
+ * The other operand of attention, k^T * scale: an ew kernel computed
+ * over the B repeated heads from the repeat copy alone.  When its value
+ * has no other user it is recomputed over the G heads themselves, read
+ * from the copy's source (strides composed: each of its dims steps the
+ * copy's dim of the same contiguous stride), and *kc, d[] describe it as
+ * repeat_copy would with R = 1.  1 when done.
+ */
+static int unrepeat_ew(fz *z, int node, int R, int *kc, int *d)
+{
+	npu_kir *ir = z->ir;
+	npu_kern *Km;
+	int R2, kc2, d2[2], hb = -1, nd = ir->v[R].ndim, cd[NPU_MAX_DIMS];
+	int64_t cs[NPU_MAX_DIMS], st[NPU_MAX_DIMS];
+	const npu_kopnd *src;
+
+	if ((*kc = ir->v[R].producer) < 0 || ir->v[R].root >= 0 || ir->v[R].node < 0 ||
+	    ir->v[R].outidx >= 0)
+		return 0;
+	Km = &ir->k[*kc];
+	if (Km->kind != NPU_KK_EW || Km->nops != 1 || Km->ops[0].out ||
+	    Km->ndim != nd || memcmp(Km->shape, ir->v[R].shape, (size_t)nd * sizeof *Km->shape) ||
+	    Km->ops[0].off != 0 || !sole_user(z, ir->v[R].node, node))
+		return 0;
+	R2 = Km->ops[0].val;
+	if (!repeat_copy(ir, R2, &kc2, d2) || ir->v[R2].ndim != nd + 1)
+		return 0;
+	src = &ir->k[kc2].ops[0];
+	npu_kir_contig(ir->v[R2].ndim, ir->v[R2].shape, cs);
+	/* each dim of Km: the copy's dim it steps (the heads: g and r) */
+	for (int i = 0; i < nd; i++) {
+		cd[i] = -1;
+		if (Km->shape[i] == 1)
+			continue;
+		if (Km->ops[0].stride[i] == cs[d2[1]] &&
+		    Km->shape[i] == ir->v[R2].shape[d2[0]] * ir->v[R2].shape[d2[1]]) {
+			if (hb >= 0)
+				return 0;
+			hb = i;
+			continue;
+		}
+		for (int j = 0; j < nd + 1; j++)
+			if (j != d2[0] && j != d2[1] && cs[j] == Km->ops[0].stride[i] &&
+			    ir->v[R2].shape[j] == Km->shape[i])
+				cd[i] = j;
+		if (cd[i] < 0)
+			return 0;
+	}
+	if (hb != nd - 3) /* the heads: the dim before the matrix */
+		return 0;
+	for (int i = 0; i < nd; i++)
+		st[i] = i == hb ? src->stride[d2[0]] : cd[i] >= 0 ? src->stride[cd[i]] : 0;
+	/* Km over the G heads, reading the copy's source */
+	Km->shape[hb] = ir->v[R2].shape[d2[0]];
+	Km->ops[0].val = src->val;
+	Km->ops[0].off = src->off;
+	memcpy(Km->ops[0].stride, st, sizeof st);
+	ir->v[src->val].needed = 1;
+	ir->v[R].shape[hb] = Km->shape[hb];
+	npu_kir_contig(nd, ir->v[R].shape, ir->v[R].stride);
+	npu_kir_decide(ir, 1, "kernel %s: over the %lld key/value heads, read from %s, not their repeated copy",
+		       Km->name, (long long)Km->shape[hb], ir->v[src->val].name);
+	{
+		int other = 0;
+		for (int j = 0; j < ir->nk && !other; j++)
+			for (int i = 0; j != kc2 && i < ir->k[j].nops; i++)
+				other |= ir->k[j].ops[i].val == R2;
+		if (!other)
+			ir->v[R2].needed = 0;
+	}
+	d[0] = hb;
+	d[1] = -1;
+	return 1;
+}
+
+static int gqa_bmm(fz *z, int node, int a, int b)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	int R = root_of(ir, b), kc, d[2], dt = ir->v[a].dtype, k, x, unrep = 0;
+	const npu_kern *C;
+	npu_kopnd srcv;
+	const npu_kopnd *src = &srcv;
+	int64_t G, Rr, M, KK, N, B;
+
+	if (ir->nofuse || n->aop != NPU_AOP_BMM || m->ndim != 3 || ir->v[a].ndim != 3 ||
+	    (dt == NPU_DT_F32 && ir->fp32prec > 0))
+		return 0;
+	if (ir->v[b].off != 0 || !iscontig(&ir->v[b]) ||
+	    npu_kir_numel(ir->v[b].ndim, ir->v[b].shape) !=
+	    npu_kir_numel(ir->v[R].ndim, ir->v[R].shape))
+		return 0;
+	B = m->shape[0].v;
+	M = m->shape[1].v;
+	N = m->shape[2].v;
+	KK = ir->v[a].shape[2];
+	if (ir->v[a].stride[2] != 1 || ir->v[a].stride[0] != M * ir->v[a].stride[1])
+		return 0;
+	if (repeat_copy(ir, R, &kc, d)) {
+		C = &ir->k[kc];
+		srcv = C->ops[0];
+		G = C->shape[d[0]];
+		Rr = C->shape[d[1]];
+		if (C->shape[C->ndim - 2] != KK || C->shape[C->ndim - 1] != N)
+			return 0;
+	} else {
+		/* k^T * scale over the repeated heads: its kernel recomputed
+		 * over the key/value heads (R is then [.., G, K, N]) */
+		int64_t nh = 1;
+		for (int i = 0; i < ir->v[R].ndim - 2; i++)
+			nh *= ir->v[R].shape[i];
+		if (nh != B || ir->v[R].shape[ir->v[R].ndim - 2] != KK ||
+		    ir->v[R].shape[ir->v[R].ndim - 1] != N || !unrepeat_ew(z, node, R, &kc, d))
+			return 0;
+		G = ir->v[R].shape[d[0]];
+		Rr = B / G;
+		memset(&srcv, 0, sizeof srcv);
+		srcv.val = R;
+		npu_kir_contig(ir->v[R].ndim, ir->v[R].shape, srcv.stride);
+		unrep = 1;
+	}
+	{
+		int nd0 = unrep ? ir->v[R].ndim : ir->k[kc].ndim;
+		if (G * Rr != B || src->stride[nd0 - 1] != 1 || src->stride[nd0 - 2] < N)
+			return 0;
+	}
+	if ((k = new_kern(z, NPU_KK_MM, node)) < 0)
+		return -1;
+	npu_kern *K = &ir->k[k];
+	int64_t sa[NPU_MAX_DIMS] = { Rr * ir->v[a].stride[0], ir->v[a].stride[1], 1 };
+	int nds = unrep ? ir->v[R].ndim : ir->k[kc].ndim;
+	int64_t sb[NPU_MAX_DIMS] = { src->stride[d[0]], src->stride[nds - 2], 1 };
+	K->ndim = 3;
+	K->shape[0] = G;
+	K->shape[1] = Rr * M;
+	K->shape[2] = N;
+	K->mm_batch = G;
+	K->mm_m = Rr * M;
+	K->mm_n = N;
+	K->mm_k = KK;
+	K->mm_dtype = dt;
+	K->mm_passes = 1;
+	ir->v[root_of(ir, a)].needed = 1;
+	ir->v[src->val].needed = 1;
+	K->mm_a = npu_kir_opnd(K, root_of(ir, a), 0, ir->v[a].off, sa);
+	K->mm_b = npu_kir_opnd(K, src->val, 0, src->off, sb);
+	if (K->mm_a < 0 || K->mm_b < 0)
+		return npu_errf(z->e, "out of memory");
+	/* the repeated copy: dropped unless another kernel reads it */
+	if (!unrep) {
+		int other = 0;
+		for (int j = 0; j < ir->nk && !other; j++)
+			for (int i = 0; j != kc && i < ir->k[j].nops; i++)
+				other |= ir->k[j].ops[i].val == R;
+		if (!other)
+			ir->v[R].needed = 0;
+	}
+	npu_kir_decide(ir, 1, "%s: %lld groups of %lld query heads by their key/value head (%s, not a repeated copy)",
+		       n->name, (long long)G, (long long)Rr, ir->v[src->val].name);
+	z->cur = k;
+	if ((x = xadd(z, k, NPU_X_ACC, 0, 0, 0, 0, 0, node)) < 0)
+		return -1;
+	return def_val(z, k, node, x, LV_ELEM) < 0 ? -1 : 1;
+}
+
 static int do_mm(fz *z, int node)
 {
 	npu_kir *ir = z->ir;
 	const npu_gnode *n = &z->g->nodes[node];
 	const npu_gmeta *m = tmeta(n, 0);
-	int ai = n->aop == NPU_AOP_ADDMM ? 1 : 0, a, b, k, x, bias = -1;
+	int ai = n->aop == NPU_AOP_ADDMM ? 1 : 0, a, b, k, x, bias = -1, r;
 	int alo = -1, blo = -1;
 	int64_t oshape[NPU_MAX_DIMS];
 	double alpha = 1, beta = 1;
@@ -1585,8 +2160,14 @@ static int do_mm(fz *z, int node)
 		   m->dtype != ir->v[a].dtype) {
 		return host_kern(z, node, "matmul of float64 or integer tensors");
 	}
-	if ((a = mm_operand(z, a, node)) < 0 || (b = mm_operand(z, b, node)) < 0)
+	if ((a = mm_operand(z, a, node)) < 0)
 		return -1;
+	if ((r = gqa_bmm(z, node, a, b)) != 0)
+		return r < 0 ? -1 : 0;
+	if ((b = mm_operand(z, b, node)) < 0)
+		return -1;
+	if ((r = mm_group(z, node, a, b)) != 0)
+		return r < 0 ? -1 : 0;
 	if (ir->v[a].dtype == NPU_DT_F32 && ir->fp32prec > 0) {
 		int np = ir->fp32prec == 1 ? 3 : 1, ah, al, bh, bl;
 		if (split_bf16(z, a, node, np > 1 ? 2 : 1, &ah, &al) < 0 ||
@@ -2405,7 +2986,7 @@ static int do_cat(fz *z, int node)
 	const npu_gval *l = arg(n, 0);
 	double dd = 0;
 	int64_t dim, at = 0;
-	int out;
+	int out, ncopy = 0;
 
 	if (!m || !l || l->kind != NPU_GV_LIST || !vecok(m->dtype))
 		return host_kern(z, node, "cat of this form");
@@ -2423,25 +3004,57 @@ static int do_cat(fz *z, int node)
 		return -1;
 	ir->v[out].needed = 1;
 	for (int i = 0; i < l->u.list.n; i++) {
-		int v = node_val(z, l->u.list.v[i].u.node), k, o, x, oo;
+		int v = node_val(z, l->u.list.v[i].u.node), k = z->cur, o, x = -2, oo, lv;
 		int64_t st[NPU_MAX_DIMS];
 		char nm[300];
 		if (npu_kir_numel(ir->v[v].ndim, ir->v[v].shape) == 0)
 			continue;
-		if ((k = new_kern(z, NPU_KK_EW, node)) < 0)
-			return -1;
-		snprintf(nm, sizeof nm, "%s.%d", n->name, i);
-		free(ir->k[k].name);
-		ir->k[k].name = strdup(nm);
-		ir->k[k].ndim = ir->v[v].ndim;
-		memcpy(ir->k[k].shape, ir->v[v].shape, sizeof ir->k[k].shape);
-		if (ir->v[v].isconst) {
-			x = xadd(z, k, NPU_X_CONST, 0, 0, 0, 0, (float)ir->v[v].fill, node);
-		} else {
-			bcast_strides(&ir->v[v], ir->v[v].ndim, ir->v[v].shape, st);
-			ir->v[root_of(ir, v)].needed = 1;
-			o = npu_kir_opnd(&ir->k[k], root_of(ir, v), 0, ir->v[v].off, st);
-			x = xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node);
+		/*
+		 * Into the open ew kernel when it runs over this input's
+		 * shape: an input computed there is stored from its register
+		 * into the slice (no DRAM round trip, no copy kernel), any
+		 * other is copied alongside; the copy kernel a cat starts
+		 * takes the next inputs of its shape the same way.  (RoPE's
+		 * rotate_half: cat(-x2, x1) was three kernels, now one.)
+		 */
+		if (k >= 0 && !ir->nofuse && ir->k[k].kind == NPU_KK_EW &&
+		    ir->k[k].ndim == ir->v[v].ndim &&
+		    !memcmp(ir->k[k].shape, ir->v[v].shape,
+			    (size_t)ir->v[v].ndim * sizeof *ir->v[v].shape)) {
+			int nx0 = ir->k[k].nx, nops0 = ir->k[k].nops;
+			x = arg_x(z, k, v, ir->v[v].ndim, ir->v[v].shape, node, &lv);
+			if (x == -1)
+				return -1;
+			if (x < 0) {
+				ir->k[k].nx = nx0;
+				ir->k[k].nops = nops0;
+			} else {
+				if (npu_kir_addnode(&ir->k[k], node) < 0)
+					return npu_errf(z->e, "out of memory");
+				npu_kir_decide(ir, 1, "%s: input %d %s its slice in kernel %s",
+					       n->name, i, ir->v[root_of(ir, v)].producer == k ?
+					       "stored from its register into" : "copied into",
+					       ir->k[k].name);
+			}
+		}
+		if (x < 0) {
+			if ((k = new_kern(z, NPU_KK_EW, node)) < 0)
+				return -1;
+			snprintf(nm, sizeof nm, "%s.%d", n->name, i);
+			free(ir->k[k].name);
+			ir->k[k].name = strdup(nm);
+			ir->k[k].ndim = ir->v[v].ndim;
+			memcpy(ir->k[k].shape, ir->v[v].shape, sizeof ir->k[k].shape);
+			if (ir->v[v].isconst) {
+				x = xadd(z, k, NPU_X_CONST, 0, 0, 0, 0, (float)ir->v[v].fill, node);
+			} else {
+				bcast_strides(&ir->v[v], ir->v[v].ndim, ir->v[v].shape, st);
+				ir->v[root_of(ir, v)].needed = 1;
+				o = npu_kir_opnd(&ir->k[k], root_of(ir, v), 0, ir->v[v].off, st);
+				x = xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node);
+			}
+			z->cur = k;
+			ncopy++;
 		}
 		oo = npu_kir_opnd(&ir->k[k], out, 1, at * ir->v[out].stride[dim],
 				  ir->v[out].stride);
@@ -2452,11 +3065,12 @@ static int do_cat(fz *z, int node)
 			return npu_errf(z->e, "out of memory");
 		ir->v[out].producer = k;
 		at += ir->v[v].shape[dim];
-		close_cur(z);
 	}
+	/* the result is read from DRAM from here on */
+	close_cur(z);
 	ir->nodeval[node] = out;
-	npu_kir_decide(ir, 1, "%s: cat as %d copies into slices of the result",
-		       n->name, l->u.list.n);
+	npu_kir_decide(ir, 1, "%s: cat of %d inputs into slices of the result, %d copy kernel(s)",
+		       n->name, l->u.list.n, ncopy);
 	return 0;
 }
 
@@ -3252,6 +3866,51 @@ static int do_node(fz *z, int i)
 }
 
 /* Graph outputs: each gets its own OUTPUT buffer "output.i" (None: none). */
+/*
+ * An output that is a contiguous reshape of a whole value a kernel
+ * computes (the logits viewed [1, 32, V]) is that value, given the
+ * output's shape, instead of a copy kernel; not when a host call reads
+ * the value (it gets whole buffers with their shapes) or its rows are
+ * symbolic.  1 when v's root can be the output.
+ */
+static int output_alias(fz *z, int v)
+{
+	npu_kir *ir = z->ir;
+	npu_kval *V = &ir->v[v], *R = &ir->v[V->root];
+	int r = V->root;
+
+	if (V->isconst || V->off != 0 || !iscontig(V) || R->isconst ||
+	    R->kind != NPU_BUF_SCRATCH || R->outidx >= 0 || R->producer < 0 ||
+	    R->sym || V->sym || R->dtype != V->dtype ||
+	    npu_kir_numel(V->ndim, V->shape) != npu_kir_numel(R->ndim, R->shape))
+		return 0;
+	/* (another output of the same value would get the new shape) */
+	{
+		int no, same = 0;
+		const npu_gval *o = npu_graph_outputs(z->g, &no);
+		for (int i = 0; i < no; i++) {
+			int w = o[i].kind == NPU_GV_NODE ? node_val(z, o[i].u.node) : -1;
+			same += w >= 0 && root_of(ir, w) == r;
+		}
+		if (same != 1)
+			return 0;
+	}
+	for (int k = 0; k < ir->nk; k++) {
+		for (int i = 0; i < ir->k[k].nhin; i++)
+			if (ir->k[k].hin[i] == r)
+				return 0;
+		for (int i = 0; i < ir->k[k].nhout; i++)
+			if (ir->k[k].hout[i] == r)
+				return 0;
+	}
+	R->ndim = V->ndim;
+	memcpy(R->shape, V->shape, sizeof R->shape);
+	npu_kir_contig(R->ndim, R->shape, R->stride);
+	npu_kir_decide(ir, 1, "%s: the graph output is the value it reshapes, %s (no copy)",
+		       V->name, R->name);
+	return 1;
+}
+
 static int do_outputs(fz *z)
 {
 	npu_kir *ir = z->ir;
@@ -3271,6 +3930,8 @@ static int do_outputs(fz *z)
 		}
 		if (o[i].kind != NPU_GV_NODE || (v = node_val(z, o[i].u.node)) < 0)
 			return npu_errf(z->e, "%s: output %d is not a tensor", z->g->file, i);
+		if (ir->v[v].root >= 0 && output_alias(z, v))
+			v = ir->v[v].root;
 		if (ir->v[v].root >= 0 || ir->v[v].isconst || ir->v[v].kind != NPU_BUF_SCRATCH ||
 		    ir->v[v].outidx >= 0) {
 			close_cur(z);
@@ -3344,9 +4005,30 @@ int npu_fuse(npu_kir *ir, const npu_graph *g, const npu_fuse_env *env,
 	}
 	for (int i = 0; i < g->nnodes; i++)
 		ir->nodeval[i] = -1;
+	z.ord = malloc((size_t)(g->nnodes + 1) * sizeof *z.ord);
+	z.pos = malloc((size_t)(g->nnodes + 1) * sizeof *z.pos);
+	z.moved = calloc((size_t)g->nnodes + 1, 1);
+	z.done = calloc((size_t)g->nnodes + 1, 1);
+	z.alone = calloc((size_t)g->nnodes + 1, 1);
+	if (!z.ord || !z.pos || !z.moved || !z.done || !z.alone) {
+		npu_errf(e, "out of memory");
+		goto out;
+	}
 	for (int i = 0; i < g->nnodes; i++)
-		if (do_node(&z, i) < 0)
+		z.ord[i] = z.pos[i] = i;
+	for (z.at = 0; z.at < g->nnodes; z.at++) {
+		int r;
+		if (z.done[z.ord[z.at]])
+			continue; /* computed with an earlier node */
+		r = do_node(&z, z.ord[z.at]);
+		if (r < 0)
 			goto out;
+		if (r == FZ_DEFER) {
+			z.at--; /* the node now here is walked next */
+			continue;
+		}
+		pull_forward(&z);
+	}
 	if (do_outputs(&z) < 0 || add_stores(&z) < 0)
 		goto out;
 	/* drop kernels that store nothing (dead code) */
@@ -3366,5 +4048,10 @@ int npu_fuse(npu_kir *ir, const npu_graph *g, const npu_fuse_env *env,
 	rc = 0;
 out:
 	free(z.level);
+	free(z.ord);
+	free(z.pos);
+	free(z.moved);
+	free(z.done);
+	free(z.alone);
 	return rc;
 }

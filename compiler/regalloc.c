@@ -70,13 +70,16 @@ static int scan(ival **iv, int n, int nphys, int cls, int64_t *spill_next,
 		uint64_t spill_end, int vlen, int *nspill, npu_err *e)
 {
 	ival **active = malloc((size_t)(n + 1) * sizeof *active);
+	ival **spilled = malloc((size_t)(n + 1) * sizeof *spilled);
+	int nsp = 0;
 	int na = 0, *freep = malloc((size_t)(nphys + 1) * sizeof *freep), nf = 0;
 	int first = cls ? 0 : 1; /* x0 is not allocatable */
 	int64_t slotsz = cls ? (int64_t)vlen * 4 : 8;
 
-	if (!active || !freep) {
+	if (!active || !freep || !spilled) {
 		free(active);
 		free(freep);
+		free(spilled);
 		return npu_errf(e, "out of memory");
 	}
 	for (int p = first + nphys - 1; p >= first; p--)
@@ -109,18 +112,32 @@ static int scan(ival **iv, int n, int nphys, int cls, int64_t *spill_next,
 			active[far] = cur;
 		}
 		victim->phys = -1;
+		(*nspill)++;
+		/* a slot whose spilled interval ended before this one starts
+		 * is free again (long unrolled bodies spill many short values) */
+		int reuse = -1;
+		for (int j = 0; j < nsp && reuse < 0; j++)
+			if (spilled[j]->end < victim->start)
+				reuse = j;
+		if (reuse >= 0) {
+			victim->slot = spilled[reuse]->slot;
+			spilled[reuse] = victim;
+			continue;
+		}
 		if ((uint64_t)(*spill_next + slotsz) > spill_end) {
 			free(active);
 			free(freep);
+			free(spilled);
 			return npu_errf(e, "register spills need more than the %llu bytes of spill space",
 					(unsigned long long)spill_end);
 		}
 		victim->slot = *spill_next;
 		*spill_next += slotsz;
-		(*nspill)++;
+		spilled[nsp++] = victim;
 	}
 	free(active);
 	free(freep);
+	free(spilled);
 	return 0;
 }
 

@@ -112,6 +112,8 @@ static int tile_ew(npu_kir *ir, npu_kern *K, const npu_target *t, npu_err *e)
 		for (int i = 0; i < K->nx; i++)
 			passes += K->x[i].op == NPU_X_RED;
 		double vec = el / t->vlen * (K->nx + 3) * passes;
+		if (K->kind == NPU_KK_ROW && tm > 1)
+			npu_emit_lanes(K, t, tm, tc, &vec); /* emit.c's schedule */
 		double in = el * bpe, dma = dma_time(t, in, E > 1 ? E - 1 : 1);
 		double stage = vec > dma ? vec : dma;
 		K->cost = tiles * stage + (bufs > 1 ? (vec < dma ? vec : dma) : tiles * (vec < dma ? vec : dma));
