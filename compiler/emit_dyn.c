@@ -846,7 +846,8 @@ enum {
 	RS_CMP = 8,      /* tile computed (vec -> store engine) */
 	RS_ST = 9,       /* output slot stored (store engine -> vec), 2 */
 	RS_W = 10,       /* static operands loaded (DMA -> vec) */
-	RS_END = 11
+	RS_END = 11,
+	RS_CMP2 = 12     /* last tile computed (vec -> spare engine) */
 };
 
 typedef struct drow {
@@ -854,11 +855,56 @@ typedef struct drow {
 	int64_t tm, cols;
 	int nld, steng, used_eng[4];
 	int ldeng[64], stat[64];     /* per operand: engine; loaded once */
+	int ldeng2[64];              /* per operand: a second engine, or -1 */
+	int ldeng1[64];              /* ... for the first tile */
+	int pro_only[4];             /* engines only the first tile's loads use */
+	int spare;                   /* an engine the loop loads nothing on */
+	int done;                    /* label after a tile's store */
 	int64_t ocols[64];           /* per operand: elements per row in SRAM */
 } drow;
 
-/* Loads (store 0) or stores of the tile in slot s, rows from xrow. */
-static void row_io(drow *r, int s, int store, int xrow, int xn)
+/* Rows [xrow, xrow + xn) of operand o between DRAM and slot local (a
+ * load, or a store when store): the first ceil(xn / 2) on engine q1, the
+ * rest on q2 (tiles spread over the engines, as emit.c spreads them). */
+static void split_xfer(drow *r, int o, int store, int q1, int q2, int xrow,
+		       int xn, uint64_t local)
+{
+	dmm *m = &r->m;
+	npu_mfunc *f = m->f;
+	int pe = npu_dtype_size(m->c->ir->v[m->K->ops[o].val].dtype);
+	int64_t rs = m->g.st[o][0] * pe, rowb = r->ocols[o] * pe;
+	int x1 = npu_mx(f), x2 = npu_mx(f), xr2 = npu_mx(f), xl = npu_mx(f);
+	int xb = npu_mx(f), xd, skip = npu_mlabel(f);
+
+	npu_memit(f, NPU_OP_ADDI, x1, xn, 0, 1);
+	npu_memit(f, NPU_OP_SHRI, x1, x1, 0, 1);
+	npu_memit(f, NPU_OP_SUB, x2, xn, x1, 0);
+	xfer(m, q1, store, dram_at(m, o, xrow, rs, 0), local, rowb, x1, rs, rowb);
+	npu_memit_br(f, NPU_OP_BEQ, x2, 0, skip);
+	if (xrow)
+		npu_memit(f, NPU_OP_ADD, xr2, xrow, x1, 0);
+	else
+		npu_memit(f, NPU_OP_MOV, xr2, x1, 0, 0);
+	/* the second half's SRAM rows start x1 rows into the slot */
+	npu_memit(f, NPU_OP_MULI, xl, x1, 0, rowb);
+	npu_mli(f, xb, (int64_t)local);
+	npu_memit(f, NPU_OP_ADD, xl, xl, xb, 0);
+	xd = dram_at(m, o, xr2, rs, 0);
+	npu_memit(f, NPU_OP_DCFGI, q2, NPU_DF_ROWB, 0, rowb);
+	npu_memit(f, NPU_OP_DCFG, q2, NPU_DF_N1, x2, 0);
+	npu_memit(f, NPU_OP_DCFGI, q2, store ? NPU_DF_SS1 : NPU_DF_DS1, 0, rowb);
+	npu_memit(f, NPU_OP_DCFGI, q2, store ? NPU_DF_DS1 : NPU_DF_SS1, 0, rs);
+	npu_memit(f, NPU_OP_DCFGI, q2, NPU_DF_N2, 0, 1);
+	if (store)
+		npu_memit(f, NPU_OP_DST, q2, xd, xl, 0);
+	else
+		npu_memit(f, NPU_OP_DLD, q2, xl, xd, 0);
+	npu_mbind(f, skip);
+}
+
+/* Loads (store 0) or stores of the tile in slot s, rows from xrow;
+ * first: the first tile's loads (ldeng1). */
+static void row_io(drow *r, int s, int store, int xrow, int xn, int first)
 {
 	dmm *m = &r->m;
 	const npu_kern *K = m->K;
@@ -866,9 +912,14 @@ static void row_io(drow *r, int s, int store, int xrow, int xn)
 	for (int o = 0; o < K->nops; o++) {
 		int pe = npu_dtype_size(m->c->ir->v[K->ops[o].val].dtype);
 		int q = store ? r->steng : r->ldeng[o];
+		int q2 = first ? r->ldeng1[o] : r->ldeng2[o];
 		if (K->ops[o].out != store || r->stat[o] ||
 		    (!store && !m->g.used[o]))
 			continue;
+		if (!store && q2 >= 0) {
+			split_xfer(r, o, 0, q, q2, xrow, xn, m->g.slotb[o][s]);
+			continue;
+		}
 		xfer(m, q, store, dram_at(m, o, xrow, m->g.st[o][0] * pe, 0),
 		     m->g.slotb[o][s], r->ocols[o] * pe, xn,
 		     m->g.st[o][0] * pe, r->ocols[o] * pe);
@@ -884,7 +935,7 @@ static void row_next(drow *r, int s)
 	for (int q = 0; q < r->nld; q++)
 		if (r->used_eng[q])
 			npu_memit(m->f, NPU_OP_WAIT, NPU_UNIT_DMA0 + q, RS_FREE + q, 0, 0);
-	row_io(r, s, 0, xr1, xn1);
+	row_io(r, s, 0, xr1, xn1, 0);
 	for (int q = 0; q < r->nld; q++)
 		if (r->used_eng[q])
 			npu_memit(m->f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, RS_LD + q, 0, 0);
@@ -932,6 +983,8 @@ static void row_compute(drow *r)
 	memset(g->xrow, 0, sizeof g->xrow);
 }
 
+static void last_store(drow *r, int s);
+
 /* Compute and store of the tile in slot s (xrn rows from xm0). */
 static void row_tile(drow *r, int s)
 {
@@ -949,10 +1002,42 @@ static void row_tile(drow *r, int s)
 	for (int q = 0; q < r->nld; q++)
 		if (r->used_eng[q])
 			npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, RS_FREE + q, 0, 0);
+	if (r->spare >= 0)
+		last_store(r, s);
 	npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, RS_CMP, 0, 0);
 	npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + r->steng, RS_CMP, 0, 0);
-	row_io(r, s, 1, m->xm0, m->xrn);
+	row_io(r, s, 1, m->xm0, m->xrn, 0);
 	npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + r->steng, RS_ST, 0, 0);
+	if (r->spare >= 0)
+		npu_mbind(f, r->done);
+}
+
+/*
+ * The last tile's store, half on the spare engine (nothing is loaded
+ * after it), as emit.c spreads the last tile's stores; other tiles take
+ * the plain store after it (the branch skips this).  Ends with a jump
+ * past the plain store, to r->done.
+ */
+static void last_store(drow *r, int s)
+{
+	dmm *m = &r->m;
+	npu_mfunc *f = m->f;
+	int x = npu_mx(f), plain = npu_mlabel(f);
+
+	r->done = npu_mlabel(f);
+	npu_memit(f, NPU_OP_ADD, x, m->xm0, m->xrn, 0);
+	npu_memit_br(f, NPU_OP_BLT, x, m->xR, plain);
+	npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, RS_CMP, 0, 0);
+	npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, RS_CMP2, 0, 0);
+	npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + r->steng, RS_CMP, 0, 0);
+	npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + r->spare, RS_CMP2, 0, 0);
+	for (int o = 0; o < m->K->nops; o++)
+		if (m->K->ops[o].out)
+			split_xfer(r, o, 1, r->steng, r->spare, m->xm0, m->xrn,
+				   m->g.slotb[o][s]);
+	npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + r->steng, RS_ST, 0, 0);
+	npu_memit_br(f, NPU_OP_JMP, 0, 0, r->done);
+	npu_mbind(f, plain);
 }
 
 /* Elements per elementwise tile (emit.c folds planes up to this). */
@@ -983,6 +1068,43 @@ static int ew_dims(drow *r)
 	return 0;
 }
 
+/*
+ * An elementwise kernel's n streamed operands load each tile's second
+ * half on a second engine (i + n) when there are engines for it, as
+ * emit.c spreads its tiles.  The first tile's loads may also take the
+ * store engine, idle until that tile is computed: ldeng1 are those
+ * engines, pro_only the ones that load nothing else (the later tiles'
+ * slot credits do not involve them).
+ */
+static void spread_loads(drow *r, int n)
+{
+	const npu_kern *K = r->m.K;
+	int E = r->m.c->t->dma_engines, loop = 2 * n <= r->nld;
+
+	if (K->kind != NPU_KK_EW || !n || 2 * n > (E > 4 ? 4 : E))
+		return;
+	for (int o = 0; o < K->nops; o++)
+		if (!K->ops[o].out && !r->stat[o] && r->m.g.used[o]) {
+			int q = r->ldeng[o] + n;
+			r->ldeng1[o] = q;
+			if (loop) {
+				r->ldeng2[o] = q;
+				r->used_eng[q] = 1;
+			} else {
+				r->pro_only[q] = 1;
+			}
+		}
+}
+
+/* Is every output of the kernel whole rows (not one value per row)? */
+static int outs_rows(const drow *r)
+{
+	for (int o = 0; o < r->m.K->nops; o++)
+		if (r->m.K->ops[o].out && r->ocols[o] != r->cols)
+			return 0;
+	return 1;
+}
+
 /* Operands, engines and slots; 0 when the kernel fits the template. */
 static int row_plan(drow *r)
 {
@@ -1010,6 +1132,7 @@ static int row_plan(drow *r)
 	}
 	r->nld = E > 5 ? 4 : E > 1 ? E - 1 : 1; /* RS_LD .. RS_FREE */
 	r->steng = E - 1;
+
 	for (int o = 0; o < K->nops; o++) {
 		int pe = npu_dtype_size(m->c->ir->v[K->ops[o].val].dtype);
 		int sym = rel_of(m, dram_of(m, o)) != 0;
@@ -1035,12 +1158,22 @@ static int row_plan(drow *r)
 		r->stat[o] = !sym;
 		for (int s = 0; s < (r->stat[o] ? 1 : 2); s++)
 			g->slotb[o][s] = take(&addr, (uint64_t)(r->tm * r->ocols[o] * pe), 0);
+		r->ldeng2[o] = r->ldeng1[o] = -1;
 		if (!K->ops[o].out) {
 			r->ldeng[o] = n++ % r->nld;
 			if (!r->stat[o])
 				r->used_eng[r->ldeng[o]] = 1;
 		}
 	}
+	spread_loads(r, n);
+	/* a spare engine for the last tile's store: elementwise, one output
+	 * of whole rows, an engine the loop loads nothing on */
+	r->spare = -1;
+	for (int q = 0; K->kind == NPU_KK_EW && q < r->steng && q < 4; q++)
+		if (!r->used_eng[q] && outs_rows(r)) {
+			r->spare = q;
+			break;
+		}
 	return addr > m->c->t->sram_bytes - NPU_SPILL_BYTES;
 }
 
@@ -1091,10 +1224,17 @@ static void row_loop(drow *r)
 	for (int q = 0; q < r->nld; q++)
 		if (r->used_eng[q])
 			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + q, RS_FREE + q, 0, 0);
-	row_io(r, 0, 0, 0, m->xrn);
+	row_io(r, 0, 0, 0, m->xrn, 1);
 	for (int q = 0; q < r->nld; q++)
 		if (r->used_eng[q])
 			npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, RS_LD + q, 0, 0);
+	/* the first tile's halves on engines the loop does not load on:
+	 * the vector unit takes their one signal before the loop */
+	for (int q = 0; q < 4; q++)
+		if (r->pro_only[q]) {
+			npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, RS_LD + q, 0, 0);
+			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, RS_LD + q, 0, 0);
+		}
 	npu_mbind(f, top);
 	for (int s = 0; s < 2; s++) {
 		row_next(r, !s);
