@@ -3,9 +3,10 @@
  *   bench_sim gemm  PROG.s TARGET [N] functional GEMM vs host cblas_sgemm,
  *                                   alternately N times each (medians)
  *   bench_sim speed PROG.s TARGET   timing-only instructions and cycles/s
- *   bench_sim trace PROG.s TARGET DB [RES]   full run without a trace,
- *                                   then traced into a new DB and appended
- *                                   to it (RES: trace resolution, 0 auto)
+ *   bench_sim trace PROG.s TARGET DB [RES]   full runs without a trace,
+ *                                   traced into a new DB and appended to
+ *                                   it, medians of 7 rounds (RES: trace
+ *                                   resolution, 0 auto)
  * Each prints one line of key=value pairs.
  */
 #include <cblas.h>
@@ -191,25 +192,48 @@ static double traced_run(const npu_prog *p, const npu_target *t, const char *db,
 	return t0;
 }
 
+#define TRACE_REPS 7
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	return v[n / 2];
+}
+
 /*
- * The run without a trace, then traced into db twice: the first creates
- * the database (schema, indexes), the second appends to it, the normal
- * case (overhead_pct; overhead_new_pct is the first's).
+ * TRACE_REPS rounds, each: the run without a trace, traced into a new db
+ * (schema, indexes: the file is removed first), then appended to it (the
+ * normal case).  Medians of each, so that a run of a few milliseconds on
+ * a shared machine still gives a steady ratio; overhead_pct is the
+ * appended run's, overhead_new_pct the new trace's.
  */
 static int trace(const npu_prog *p, const npu_target *t, const char *db)
 {
-	npu_sim *s = make(p, t, 0);
-	double plain = run(s), first, traced, tw0, tw;
-	uint64_t rows0, rows;
+	double plain[TRACE_REPS], first[TRACE_REPS], traced[TRACE_REPS];
+	double tw0[TRACE_REPS], tw[TRACE_REPS], pm, fm, tm;
+	uint64_t rows0 = 0, rows = 0;
+	char side[4200];
 
-	npu_sim_free(s);
-	first = traced_run(p, t, db, &tw0, &rows0);
-	traced = traced_run(p, t, db, &tw, &rows);
+	for (int i = 0; i < TRACE_REPS; i++) {
+		npu_sim *s = make(p, t, 0);
+		plain[i] = run(s);
+		npu_sim_free(s);
+		remove(db);
+		for (const char *x = "-wal\0-shm\0"; *x; x += strlen(x) + 1) {
+			snprintf(side, sizeof side, "%s%s", db, x);
+			remove(side);
+		}
+		first[i] = traced_run(p, t, db, &tw0[i], &rows0);
+		traced[i] = traced_run(p, t, db, &tw[i], &rows);
+	}
+	pm = median(plain, TRACE_REPS);
+	fm = median(first, TRACE_REPS);
+	tm = median(traced, TRACE_REPS);
 	printf("rows=%llu run_s=%.4f traced_s=%.4f trace_write_s=%.4f rows_per_s=%.0f "
 	       "overhead_pct=%.1f traced_new_s=%.4f rows_per_s_new=%.0f overhead_new_pct=%.1f\n",
-	       (unsigned long long)rows, plain, traced, tw, (double)rows / tw,
-	       100.0 * (traced - plain) / plain, first, (double)rows0 / tw0,
-	       100.0 * (first - plain) / plain);
+	       (unsigned long long)rows, pm, tm, median(tw, TRACE_REPS),
+	       (double)rows / median(tw, TRACE_REPS), 100.0 * (tm - pm) / pm, fm,
+	       (double)rows0 / median(tw0, TRACE_REPS), 100.0 * (fm - pm) / pm);
 	return 0;
 }
 
