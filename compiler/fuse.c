@@ -188,6 +188,17 @@ static int root_of(const npu_kir *ir, int v)
 	return ir->v[v].root < 0 ? v : ir->v[v].root;
 }
 
+/* Value v is no longer needed unless a kernel other than `except` reads
+ * it (a repeated copy that its reader now does without). */
+static void drop_unread(npu_kir *ir, int v, int except)
+{
+	for (int j = 0; j < ir->nk; j++)
+		for (int i = 0; j != except && i < ir->k[j].nops; i++)
+			if (ir->k[j].ops[i].val == v)
+				return;
+	ir->v[v].needed = 0;
+}
+
 /* ----------------------------------------------------------------- */
 /* Kernels */
 
@@ -2028,14 +2039,7 @@ static int unrepeat_ew(fz *z, int node, int R, int *kc, int *d)
 	npu_kir_contig(nd, ir->v[R].shape, ir->v[R].stride);
 	npu_kir_decide(ir, 1, "kernel %s: over the %lld key/value heads, read from %s, not their repeated copy",
 		       Km->name, (long long)Km->shape[hb], ir->v[src->val].name);
-	{
-		int other = 0;
-		for (int j = 0; j < ir->nk && !other; j++)
-			for (int i = 0; j != kc2 && i < ir->k[j].nops; i++)
-				other |= ir->k[j].ops[i].val == R2;
-		if (!other)
-			ir->v[R2].needed = 0;
-	}
+	drop_unread(ir, R2, kc2);
 	d[0] = hb;
 	d[1] = -1;
 	return 1;
@@ -2116,14 +2120,8 @@ static int gqa_bmm(fz *z, int node, int a, int b)
 	if (K->mm_a < 0 || K->mm_b < 0)
 		return npu_errf(z->e, "out of memory");
 	/* the repeated copy: dropped unless another kernel reads it */
-	if (!unrep) {
-		int other = 0;
-		for (int j = 0; j < ir->nk && !other; j++)
-			for (int i = 0; j != kc && i < ir->k[j].nops; i++)
-				other |= ir->k[j].ops[i].val == R;
-		if (!other)
-			ir->v[R].needed = 0;
-	}
+	if (!unrep)
+		drop_unread(ir, R, kc);
 	npu_kir_decide(ir, 1, "%s: %lld groups of %lld query heads by their key/value head (%s, not a repeated copy)",
 		       n->name, (long long)G, (long long)Rr, ir->v[src->val].name);
 	z->cur = k;
