@@ -1189,9 +1189,9 @@ static void compute_tile(emit_t *g, const tile *t, int s)
 		npu_emit_rows(g, t->on * t->rn, t->cn);
 }
 
-/* A loop over `rows` rows of `cols` elements each (slots packed per row;
- * per-row slots one element per row), computing npu_emit_row per row. */
-void npu_emit_rows(emit_t *g, int64_t rows, int64_t cols)
+/* npu_emit_row for `rows` rows, or (rows < 0) as many as register xn
+ * holds, at least one; the row offsets in xrowc/xrow. */
+static void rows_loop(emit_t *g, int64_t rows, int xn, int64_t cols)
 {
 	npu_mfunc *f = g->f;
 	int xc = 0, lab = -1;
@@ -1205,14 +1205,17 @@ void npu_emit_rows(emit_t *g, int64_t rows, int64_t cols)
 		npu_memit(f, NPU_OP_LI, g->xrowc[e], 0, 0, 0);
 		npu_memit(f, NPU_OP_LI, g->xrow[e], 0, 0, 0);
 	}
-	if (rows > 1) {
+	if (rows > 1 || rows < 0) {
 		xc = npu_mx(f);
-		npu_mli(f, xc, rows);
+		if (rows < 0)
+			npu_memit(f, NPU_OP_MOV, xc, xn, 0, 0);
+		else
+			npu_mli(f, xc, rows);
 		lab = npu_mlabel(f);
 		npu_mbind(f, lab);
 	}
 	npu_emit_row(g, cols);
-	if (rows > 1) {
+	if (xc) {
 		for (int e = 0; e < 4; e++) {
 			if (!(g->emask >> e & 1))
 				continue;
@@ -1225,6 +1228,19 @@ void npu_emit_rows(emit_t *g, int64_t rows, int64_t cols)
 	}
 	memset(g->xrowc, 0, sizeof g->xrowc);
 	memset(g->xrow, 0, sizeof g->xrow);
+}
+
+/* A loop over `rows` rows of `cols` elements each (slots packed per row;
+ * per-row slots one element per row), computing npu_emit_row per row. */
+void npu_emit_rows(emit_t *g, int64_t rows, int64_t cols)
+{
+	rows_loop(g, rows, 0, cols);
+}
+
+/* The same for as many rows as register xn holds (at least one; dyn). */
+void npu_emit_rows_x(emit_t *g, int xn, int64_t cols)
+{
+	rows_loop(g, -1, xn, cols);
 }
 
 int npu_emit_setup(emit_t *g, const npu_emitctx *c, int k, npu_mfunc *f)

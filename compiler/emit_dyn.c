@@ -949,38 +949,15 @@ static void row_compute(drow *r)
 {
 	dmm *m = &r->m;
 	npu_mfunc *f = m->f;
-	emit_t *g = &m->g;
-	int xc = npu_mx(f), lab = npu_mlabel(f);
 
 	if (m->K->kind == NPU_KK_EW) {
 		int xe = npu_mx(f), xcols = npu_mx(f);
 		npu_mli(f, xcols, r->cols);
 		npu_memit(f, NPU_OP_MUL, xe, m->xrn, xcols, 0);
-		npu_emit_row_x(g, xe);
+		npu_emit_row_x(&m->g, xe);
 		return;
 	}
-	for (int e = 0; e < 4; e++) {
-		g->xrowc[e] = g->xrow[e] = 0;
-		if (!(g->emask >> e & 1))
-			continue;
-		g->xrowc[e] = npu_mx(f);
-		g->xrow[e] = npu_mx(f);
-		npu_memit(f, NPU_OP_LI, g->xrowc[e], 0, 0, 0);
-		npu_memit(f, NPU_OP_LI, g->xrow[e], 0, 0, 0);
-	}
-	npu_memit(f, NPU_OP_MOV, xc, m->xrn, 0, 0);
-	npu_mbind(f, lab);
-	npu_emit_row(g, r->cols);
-	for (int e = 0; e < 4; e++) {
-		if (!(g->emask >> e & 1))
-			continue;
-		npu_memit(f, NPU_OP_ADDI, g->xrowc[e], g->xrowc[e], 0, r->cols << e);
-		npu_memit(f, NPU_OP_ADDI, g->xrow[e], g->xrow[e], 0, 1 << e);
-	}
-	npu_memit(f, NPU_OP_ADDI, xc, xc, 0, -1);
-	npu_memit_br(f, NPU_OP_BNE, xc, 0, lab);
-	memset(g->xrowc, 0, sizeof g->xrowc);
-	memset(g->xrow, 0, sizeof g->xrow);
+	npu_emit_rows_x(&m->g, m->xrn, r->cols);
 }
 
 static void last_store(drow *r, int s);
