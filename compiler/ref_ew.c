@@ -355,12 +355,31 @@ out:
 }
 
 /* where(cond, a, b) and masked_fill(self, mask, value). */
+/* The result of dtype dt of an op over p, q, r broadcast together, and
+ * an iterator over it with their three strides. */
+static int out3(ref_op *op, const npu_reftensor *p, const npu_reftensor *q,
+		const npu_reftensor *r, int dt, npu_reftensor **y, ref_iter *it)
+{
+	int64_t shape[NPU_MAX_DIMS];
+	int nd;
+
+	if (ref_bshape(op, p->ndim, p->shape, q->ndim, q->shape, &nd, shape) < 0 ||
+	    ref_bshape(op, nd, shape, r->ndim, r->shape, &nd, shape) < 0 ||
+	    ref_out(op, 0, dt, nd, shape, y) < 0)
+		return -1;
+	ref_iter_init(it, nd, shape, 3);
+	ref_bstrides(p, nd, shape, it->st[0]);
+	ref_bstrides(q, nd, shape, it->st[1]);
+	ref_bstrides(r, nd, shape, it->st[2]);
+	return 0;
+}
+
 int ref_where(ref_op *op)
 {
 	npu_reftensor ta = { .ndim = -1 }, tb = { .ndim = -1 }, *y;
 	const npu_reftensor *c, *a, *b;
-	int wa, wb, nd, dt, rc = -1;
-	int64_t shape[NPU_MAX_DIMS], n;
+	int wa, wb, dt, rc = -1;
+	int64_t n;
 	ref_iter it;
 
 	if (op->id == NPU_AOP_WHERE) {
@@ -377,14 +396,8 @@ int ref_where(ref_op *op)
 			goto out;
 		dt = b->dtype;
 	}
-	if (ref_bshape(op, c->ndim, c->shape, a->ndim, a->shape, &nd, shape) < 0 ||
-	    ref_bshape(op, nd, shape, b->ndim, b->shape, &nd, shape) < 0 ||
-	    ref_out(op, 0, dt, nd, shape, &y) < 0)
+	if (out3(op, c, a, b, dt, &y, &it) < 0)
 		goto out;
-	ref_iter_init(&it, nd, shape, 3);
-	ref_bstrides(c, nd, shape, it.st[0]);
-	ref_bstrides(a, nd, shape, it.st[1]);
-	ref_bstrides(b, nd, shape, it.st[2]);
 	n = npu_reftensor_numel(y);
 	for (int64_t i = 0; i < n; i++, ref_iter_next(&it))
 		y->data[i] = c->data[it.off[0]] != 0 ? a->data[it.off[1]]
@@ -404,8 +417,8 @@ int ref_clamp_t(ref_op *op)
 	npu_reftensor tl = { .ndim = -1 }, th = { .ndim = -1 }, *y;
 	npu_reftensor inf_lo = { .ndim = -1 }, inf_hi = { .ndim = -1 };
 	const npu_reftensor *x, *lo, *hi;
-	int nd, dt, wl, wh, rc = -1;
-	int64_t shape[NPU_MAX_DIMS], n;
+	int dt, wl, wh, rc = -1;
+	int64_t n;
 	ref_iter it;
 
 	if (ref_tensor(op, 0, "self", &x) < 0)
@@ -432,14 +445,8 @@ int ref_clamp_t(ref_op *op)
 		dt = promote_operands(x, 0, lo, 0);
 	if (hi != &inf_hi)
 		dt = ref_promote(dt, promote_operands(x, 0, hi, 0));
-	if (ref_bshape(op, x->ndim, x->shape, lo->ndim, lo->shape, &nd, shape) < 0 ||
-	    ref_bshape(op, nd, shape, hi->ndim, hi->shape, &nd, shape) < 0 ||
-	    ref_out(op, 0, dt, nd, shape, &y) < 0)
+	if (out3(op, x, lo, hi, dt, &y, &it) < 0)
 		goto out;
-	ref_iter_init(&it, nd, shape, 3);
-	ref_bstrides(x, nd, shape, it.st[0]);
-	ref_bstrides(lo, nd, shape, it.st[1]);
-	ref_bstrides(hi, nd, shape, it.st[2]);
 	n = npu_reftensor_numel(y);
 	for (int64_t i = 0; i < n; i++, ref_iter_next(&it))
 		y->data[i] = b_min(b_max(x->data[it.off[0]], lo->data[it.off[1]], 1),
