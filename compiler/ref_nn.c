@@ -704,28 +704,17 @@ static void col2im(const convp *p, const double *col, int64_t c0, int64_t cg,
 			}
 }
 
-static void out_shape(const convp *p, int64_t *shape)
+/* The shape of p's output side ([n, o, oh, ow]) or, with in, of its
+ * image side ([n, c, h, w]); [n, ., w] when 1-d. */
+static void side_shape(const convp *p, int in, int64_t *shape)
 {
 	shape[0] = p->n;
-	shape[1] = p->o;
+	shape[1] = in ? p->c : p->o;
 	if (p->spatial == 2) {
-		shape[2] = p->oh;
-		shape[3] = p->ow;
+		shape[2] = in ? p->h : p->oh;
+		shape[3] = in ? p->w : p->ow;
 	} else {
-		shape[2] = p->ow;
-	}
-}
-
-/* The shape of the image side of p ([n, c, h, w], or [n, c, w]). */
-static void in_shape(const convp *p, int64_t *shape)
-{
-	shape[0] = p->n;
-	shape[1] = p->c;
-	if (p->spatial == 2) {
-		shape[2] = p->h;
-		shape[3] = p->w;
-	} else {
-		shape[2] = p->w;
+		shape[2] = in ? p->w : p->ow;
 	}
 }
 
@@ -746,7 +735,7 @@ static int conv_transposed(ref_op *op, const npu_reftensor *x,
 	if (bias && npu_reftensor_numel(bias) != p->c)
 		return npu_errf(op->e, "bias has %lld entries, not %lld",
 				(long long)npu_reftensor_numel(bias), (long long)p->c);
-	in_shape(p, shape);
+	side_shape(p, 1, shape);
 	if (ref_out(op, 0, ref_promote(x->dtype, w->dtype), x->ndim, shape, &y) < 0)
 		return -1;
 	if (!(gcol = malloc((size_t)(k * hw + 1) * sizeof *gcol)))
@@ -787,7 +776,7 @@ int ref_conv(ref_op *op)
 	if (bias && npu_reftensor_numel(bias) != p.o)
 		return npu_errf(op->e, "bias has %lld entries, not %lld",
 				(long long)npu_reftensor_numel(bias), (long long)p.o);
-	out_shape(&p, shape);
+	side_shape(&p, 0, shape);
 	/* int8 x int8 accumulates in int32, as _int_mm (the quant pass makes
 	 * this form; PyTorch has no integer convolution) */
 	if (ref_out(op, 0, x->dtype == NPU_DT_I8 && w->dtype == NPU_DT_I8 ?
@@ -828,7 +817,7 @@ int ref_conv_bwd(ref_op *op)
 	    conv_params(op, x, w, 4, &p, NULL) < 0 ||
 	    ref_ints(op, 10, "output_mask", mask, 3, &nm) < 0)
 		return -1;
-	out_shape(&p, shape);
+	side_shape(&p, 0, shape);
 	if (gy->ndim != x->ndim || memcmp(gy->shape, shape, (size_t)x->ndim * sizeof *shape))
 		return npu_errf(op->e, "grad_output has the wrong shape");
 	if ((mask[0] && ref_out(op, 0, x->dtype, x->ndim, x->shape, &gx) < 0) ||
