@@ -133,19 +133,16 @@ npu_hostop_fn npu_sim_find_hostop(const char *name)
  */
 static uint64_t conv_flops(const npu_prog *p, const npu_hostcall *hc, uint64_t out)
 {
-	const npu_buf *w, *go;
-	uint64_t per, f = 0, ng;
+	const npu_buf *w = &p->bufs[hc->args[hc->nin > 2 && strstr(hc->op, "backward") ? 2 : 1]];
+	const npu_buf *go = &p->bufs[hc->args[0]];
+	/* MACs per output element: the weight's elements per output channel */
+	uint64_t per = w->ndim && w->shape[0] ? npu_numel(w->ndim, w->shape) / (uint64_t)w->shape[0] : 1;
+	uint64_t f = 0, ng;
 
-	if (!strstr(hc->op, "backward")) {
-		w = &p->bufs[hc->args[1]];
-		per = w->ndim ? npu_numel(w->ndim, w->shape) / (uint64_t)(w->shape[0] ? w->shape[0] : 1) : 1;
+	if (!strstr(hc->op, "backward"))
 		return 2 * out * per;
-	}
 	if (hc->nin < 3)
 		return out;
-	go = &p->bufs[hc->args[0]];
-	w = &p->bufs[hc->args[2]];
-	per = w->ndim ? npu_numel(w->ndim, w->shape) / (uint64_t)(w->shape[0] ? w->shape[0] : 1) : 1;
 	ng = npu_numel(go->ndim, go->shape);
 	for (uint32_t i = hc->nin; i < hc->nargs; i++)
 		f += p->bufs[hc->args[i]].ndim == 1 ? ng : 2 * ng * per;
