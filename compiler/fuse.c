@@ -1561,34 +1561,55 @@ static int do_red(fz *z, int node)
 
 /* Constant operand for mm: the view of a CONST folded into a new
  * contiguous CONST (the weight transposes of linear layers). */
+/* Copies the elements of constant view v (of a value with cdata) to dst
+ * at element offset off with strides dst_st (v's shape). */
+static void const_copy(const npu_kir *ir, int v, uint8_t *dst, int64_t off,
+		       const int64_t *dst_st)
+{
+	const npu_kval *V = &ir->v[v];
+	const uint8_t *src = ir->v[root_of(ir, v)].cdata;
+	int esz = npu_dtype_size(V->dtype);
+	int64_t n = npu_kir_numel(V->ndim, V->shape), idx[NPU_MAX_DIMS] = { 0 };
+
+	for (int64_t i = 0; i < n; i++) {
+		int64_t so = V->off, to = off;
+		for (int d = 0; d < V->ndim; d++) {
+			so += idx[d] * V->stride[d];
+			to += idx[d] * dst_st[d];
+		}
+		memcpy(dst + to * esz, src + so * esz, (size_t)esz);
+		for (int d = V->ndim - 1; d >= 0; d--) {
+			if (++idx[d] < V->shape[d])
+				break;
+			idx[d] = 0;
+		}
+	}
+}
+
+/* A new value owning `bytes` (malloc'd) as its constant data. */
+static void own_const(npu_kir *ir, int nv, uint8_t *bytes)
+{
+	ir->v[nv].kind = NPU_BUF_CONST;
+	ir->v[nv].cown = bytes;
+	ir->v[nv].cdata = bytes;
+	ir->v[nv].needed = 1;
+}
+
 static int fold_const_view(fz *z, int v)
 {
 	npu_kir *ir = z->ir;
 	const npu_kval *V = &ir->v[v];
-	int root = root_of(ir, v), nv, esz = npu_dtype_size(V->dtype);
-	int64_t n = npu_kir_numel(V->ndim, V->shape), idx[NPU_MAX_DIMS] = { 0 };
+	int nv, esz = npu_dtype_size(V->dtype);
+	int64_t n = npu_kir_numel(V->ndim, V->shape), st[NPU_MAX_DIMS];
 	uint8_t *dst;
-	const uint8_t *src = ir->v[root].cdata;
 
 	if ((nv = npu_kir_val(ir, V->name, V->node, V->dtype, V->ndim, V->shape)) < 0)
 		return npu_errf(z->e, "out of memory");
 	if (!(dst = malloc((size_t)(n * esz) + 1)))
 		return npu_errf(z->e, "out of memory");
-	for (int64_t i = 0; i < n; i++) {
-		int64_t o = ir->v[v].off;
-		for (int d = 0; d < ir->v[v].ndim; d++)
-			o += idx[d] * ir->v[v].stride[d];
-		memcpy(dst + i * esz, src + o * esz, (size_t)esz);
-		for (int d = ir->v[v].ndim - 1; d >= 0; d--) {
-			if (++idx[d] < ir->v[v].shape[d])
-				break;
-			idx[d] = 0;
-		}
-	}
-	ir->v[nv].kind = NPU_BUF_CONST;
-	ir->v[nv].cown = dst;
-	ir->v[nv].cdata = dst;
-	ir->v[nv].needed = 1;
+	npu_kir_contig(ir->v[v].ndim, ir->v[v].shape, st);
+	const_copy(ir, v, dst, 0, st);
+	own_const(ir, nv, dst);
 	npu_kir_decide(ir, 1, "%s: constant view folded at compile time", ir->v[v].name);
 	return nv;
 }
@@ -2529,26 +2550,12 @@ static int spread_val(fz *z, int node, int v, const int64_t *f,
 		dst[i] = i < 2 ? zst[i] : f[i - 2] * zst[i];
 	off = lo[0] * zst[2] + lo[1] * zst[3];
 	if (ir->v[root].kind == NPU_BUF_CONST && ir->v[root].cdata && !ir->v[v].isconst) {
-		const npu_kval *V = &ir->v[v];
-		int esz = npu_dtype_size(V->dtype);
-		int64_t cnt = npu_kir_numel(4, V->shape), idx[4] = { 0 };
+		int esz = npu_dtype_size(ir->v[v].dtype);
 		uint8_t *dstb = calloc((size_t)(npu_kir_numel(4, sh) * esz) + 1, 1);
-		const uint8_t *src = ir->v[root].cdata;
 		if (!dstb)
 			return npu_errf(z->e, "out of memory");
-		for (int64_t i = 0; i < cnt; i++) {
-			int64_t so = V->off, to = off;
-			for (int d = 0; d < 4; d++) {
-				so += idx[d] * V->stride[d];
-				to += idx[d] * dst[d];
-			}
-			memcpy(dstb + to * esz, src + so * esz, (size_t)esz);
-			for (int d = 3; d >= 0 && ++idx[d] == V->shape[d]; d--)
-				idx[d] = 0;
-		}
-		ir->v[sv].kind = NPU_BUF_CONST;
-		ir->v[sv].cown = dstb;
-		ir->v[sv].cdata = dstb;
+		const_copy(ir, v, dstb, off, dst);
+		own_const(ir, sv, dstb);
 		npu_kir_decide(ir, 1, "%s: constant spread at compile time", nm);
 		return sv;
 	}
