@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -259,6 +260,54 @@ START_TEST(append_two_runs)
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM sqlite_master WHERE "
 			       "type = 'index' AND name IN ('activity_run', "
 			       "'dma_xfers_run', 'kernel_execs_run_kernel')"), 3);
+	ck_assert_str_eq(q_text(db, "PRAGMA integrity_check"), "ok\n");
+	sqlite3_close(db);
+}
+END_TEST
+
+/*
+ * Many short runs, each from its own handle, as `npusim run --trace`
+ * appends them: each run's rows keep their own run id through the
+ * multi-row inserts (1000 rows: 64-row statements and single ones); the
+ * WAL, not checkpointed when a handle closes, stays bounded by the
+ * commits that checkpoint it; an index dropped by someone is made again.
+ */
+START_TEST(many_short_runs)
+{
+	const char *path = db_path("many.db");
+	char wal[4300];
+	npu_err e = { "" };
+	npu_prog p = make_prog();
+	struct stat sb;
+	sqlite3 *db;
+
+	snprintf(wal, sizeof wal, "%s-wal", path);
+	for (int r = 1; r <= 40; r++) {
+		npu_trace *t = npu_trace_open(path, &e);
+		ck_assert_msg(t != NULL, "%s", e.msg);
+		ck_assert_int_eq(npu_trace_begin(t, &run_info, &p, &e), r);
+		for (int i = 0; i < 1000; i++)
+			ck_assert_int_eq(npu_trace_activity(t, i % 4, 10 * i,
+				10 * i + 5 + r, i % 2, NPU_US_BUSY, &e), 0);
+		ck_assert_msg(npu_trace_end(t, 10000, 0, 0, &e) == 0, "%s", e.msg);
+		npu_trace_close(t);
+		/* 400 pages between checkpoints, and one run's pages */
+		if (stat(wal, &sb) == 0)
+			ck_assert_int_lt(sb.st_size, 600 * 4120);
+		if (r == 20) {
+			db = db_open(path);
+			ck_assert_int_eq(sqlite3_exec(db, "DROP INDEX activity_run",
+						      NULL, NULL, NULL), SQLITE_OK);
+			sqlite3_close(db);
+		}
+	}
+	db = db_open(path);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM activity"), 40000);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM (SELECT run_id FROM "
+			       "activity GROUP BY run_id HAVING count(*) = 1000 "
+			       "AND min(end_cycle - start_cycle) = 5 + run_id)"), 40);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM sqlite_master WHERE "
+			       "type = 'index' AND name = 'activity_run'"), 1);
 	ck_assert_str_eq(q_text(db, "PRAGMA integrity_check"), "ok\n");
 	sqlite3_close(db);
 }
@@ -580,6 +629,7 @@ static Suite *trace_suite(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, append_two_runs);
+	tcase_add_test(tc, many_short_runs);
 	tcase_add_test(tc, refusals);
 	tcase_add_test(tc, bad_rows);
 	tcase_add_test(tc, half_written_run);

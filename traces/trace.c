@@ -28,7 +28,14 @@
 /* "NPUT": PRAGMA application_id of trace databases. */
 #define APP_ID 0x4e505554
 #define BUSY_TIMEOUT_MS 60000
-#define BULK 256 /* rows per multi-row insert */
+#define BULK 64 /* rows per multi-row insert (256: 2 ms to prepare) */
+/*
+ * Pages in the WAL before a commit checkpoints it.  A process that opens
+ * the trace reads the whole WAL back (SQLite rebuilds its index), and a
+ * checkpoint costs two fsyncs: for a short run's ~60 pages the sum of
+ * the two per run is least near 300-400 pages (SQLite's default: 1000).
+ */
+#define WAL_PAGES "400"
 
 enum table {
 #define NPU_TABLE(name, constraints, doc) T_##name,
@@ -147,6 +154,7 @@ struct npu_trace {
 	ROWVEC(struct dma_row) dma;
 	ROWVEC(struct ctr_row) ctr;
 	uint64_t rows;
+	int indexed;                 /* every index of idxinfo exists */
 };
 
 /* Makes room for one more row in a ROWVEC: true, or false with e set
@@ -414,10 +422,12 @@ static int prepare(npu_trace *t, sqlite3_stmt **st, const char *sql,
 /*
  * The insert of `rows` rows into table i: every column, parameter
  * r * ncol + k for column k of row r, so that parameters never bound (the
- * INTEGER PRIMARY KEY) are NULL and get an id; except that all rows share
- * row 0's run_id parameter.  Several rows per statement
+ * INTEGER PRIMARY KEY) are NULL and get an id.  Several rows per statement
  * share one statement's start-up and clean-up, which is most of the cost
- * of a small row.
+ * of a small row.  The parameters are anonymous ("?", numbered in order):
+ * a numbered one that repeats ("?1" for every row's run_id) is looked up
+ * in a list as the statement is parsed, which made preparing a 256-row
+ * insert cost milliseconds on every open.
  */
 static int prepare_insert(npu_trace *t, int i, int rows, sqlite3_stmt **st,
 			  npu_err *e)
@@ -425,7 +435,7 @@ static int prepare_insert(npu_trace *t, int i, int rows, sqlite3_stmt **st,
 	char sql[32768];
 	out o = { sql, sizeof sql, 0 };
 	const char *sep = "";
-	int k = 0, run_col = 0;
+	int k = 0;
 
 	outf(&o, "INSERT INTO %s (", tabinfo[i].name);
 	for (size_t c = 0; c < NCOL; c++)
@@ -433,18 +443,13 @@ static int prepare_insert(npu_trace *t, int i, int rows, sqlite3_stmt **st,
 			outf(&o, "%s%s", sep, colinfo[c].name);
 			sep = ", ";
 			k++;
-			if (!strcmp(colinfo[c].name, "run_id"))
-				run_col = k;
 		}
 	t->ncol[i] = k;
 	outf(&o, ") VALUES ");
 	for (int r = 0; r < rows; r++) {
 		outf(&o, "%s(", r ? ", " : "");
-		for (int p = 1; p <= k; p++) {
-			/* one run_id parameter serves every row */
-			outf(&o, "%s?%d", p > 1 ? ", " : "",
-			     p == run_col ? p : r * k + p);
-		}
+		for (int p = 1; p <= k; p++)
+			outf(&o, "%s?", p > 1 ? ", " : "");
 		outf(&o, ")");
 	}
 	if (o.len >= o.n)
@@ -531,6 +536,27 @@ static int check_version(npu_trace *t, npu_err *e)
 	return 0;
 }
 
+/* Whether the database has every index already (appending to one that
+ * has, the normal case, need not ask SQLite to create them again). */
+static int count_indexes(npu_trace *t, npu_err *e)
+{
+	char sql[1024];
+	out o = { sql, sizeof sql, 0 };
+	int n;
+
+	outf(&o, "SELECT count(*) FROM sqlite_master WHERE type = 'index' "
+	     "AND name IN (");
+	for (size_t i = 0; i < NINDEX; i++)
+		outf(&o, "%s'%s'", i ? ", " : "", idxinfo[i].name);
+	outf(&o, ")");
+	if (o.len >= o.n)
+		return npu_errf(e, "%s: index query too long", t->path);
+	if (pragma_int(t, sql, &n, e))
+		return -1;
+	t->indexed = n == (int)NINDEX;
+	return 0;
+}
+
 npu_trace *npu_trace_open(const char *path, npu_err *e)
 {
 	npu_trace *t = calloc(1, sizeof *t);
@@ -553,6 +579,16 @@ npu_trace *npu_trace_open(const char *path, npu_err *e)
 		goto fail;
 	}
 	sqlite3_busy_timeout(t->db, BUSY_TIMEOUT_MS);
+	/* No checkpoint when the handle closes: that checkpoint costs two
+	 * fsyncs and deleting and re-creating the WAL file (a third fsync,
+	 * of the folder), milliseconds that a short run would pay every
+	 * time.  The WAL is still checkpointed at the commit that takes it
+	 * past WAL_PAGES pages, so it stays bounded; readers see it as part
+	 * of the database, and the last read-write connection of another
+	 * program to close (the sqlite3 shell) folds it in.
+	 * docs/trace-schema.md says to copy the -wal file with the database,
+	 * or to checkpoint first. */
+	sqlite3_db_config(t->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)NULL);
 	if (pragma_int(t, "PRAGMA user_version", &version, e))
 		goto fail;
 	if (version > 0 && check_version(t, e))
@@ -562,13 +598,15 @@ npu_trace *npu_trace_open(const char *path, npu_err *e)
 	 * safe against corruption (a power cut loses only the last batches). */
 	if (exec(t, "PRAGMA journal_mode = WAL", "cannot enable WAL", e) ||
 	    exec(t, "PRAGMA synchronous = NORMAL", "cannot set synchronous", e) ||
-	    exec(t, "PRAGMA cache_size = -32768", "cannot set the cache size", e))
+	    exec(t, "PRAGMA cache_size = -32768", "cannot set the cache size", e) ||
+	    exec(t, "PRAGMA wal_autocheckpoint = " WAL_PAGES, "cannot set the "
+		 "checkpoint size", e))
 		goto fail;
 	if (version == 0) {
 		if (init_schema(t, e) || check_version(t, e))
 			goto fail;
 	}
-	if (!t->ins[0] && prepare_all(t, e))
+	if ((!t->ins[0] && prepare_all(t, e)) || count_indexes(t, e))
 		goto fail;
 	return t;
 fail:
@@ -709,13 +747,11 @@ int64_t npu_trace_begin(npu_trace *t, const npu_trace_run *run,
 	return t->run;
 }
 
-/* Binds activity row a at row offset `base` (row r: r * ncol); the run
- * id is bound with row 0, which all rows share. */
+/* Binds activity row a at row offset `base` (row r: r * ncol). */
 static void bind_act(sqlite3_stmt *st, int base, int64_t run,
 		     const struct act_row *a)
 {
-	if (base == 0)
-		sqlite3_bind_int64(st, COL(activity, run_id), run);
+	sqlite3_bind_int64(st, base + COL(activity, run_id), run);
 	sqlite3_bind_int(st, base + COL(activity, unit), a->unit);
 	sqlite3_bind_int(st, base + COL(activity, state), a->state);
 	sqlite3_bind_int64(st, base + COL(activity, start_cycle), (int64_t)a->start);
@@ -729,8 +765,7 @@ static void bind_act(sqlite3_stmt *st, int base, int64_t run,
 static void bind_dma(sqlite3_stmt *st, int base, int64_t run,
 		     const npu_trace_dma *d)
 {
-	if (base == 0)
-		sqlite3_bind_int64(st, COL(dma_xfers, run_id), run);
+	sqlite3_bind_int64(st, base + COL(dma_xfers, run_id), run);
 	sqlite3_bind_int(st, base + COL(dma_xfers, engine), d->engine);
 	sqlite3_bind_int(st, base + COL(dma_xfers, dir), d->dir);
 	sqlite3_bind_int64(st, base + COL(dma_xfers, bytes), (int64_t)d->bytes);
@@ -968,6 +1003,7 @@ static int create_indexes(npu_trace *t, npu_err *e)
 		tx_rollback(t);
 		return -1;
 	}
+	t->indexed = 1;
 	return 0;
 }
 
@@ -993,7 +1029,7 @@ int npu_trace_end(npu_trace *t, uint64_t total_cycles, double wall_s,
 	drop_pending(t);
 	t->run = 0;
 	t->nkernels = 0;
-	return create_indexes(t, e);
+	return t->indexed ? 0 : create_indexes(t, e);
 fail:
 	tx_rollback(t);
 	return -1;
