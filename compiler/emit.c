@@ -35,6 +35,39 @@
 /* ----------------------------------------------------------------- */
 /* Coalescing and DMA */
 
+/*
+ * Tiles are [rows, cols] over the last two dims.  When those are small
+ * and an outer dim is longer (a depthwise convolution's [N, C, 4, 4]
+ * taps, a padded copy of a 7x7 map), a tile would be one small plane
+ * and every plane its own transfers: 144 channels of 4x4 took 3600
+ * loads per tap.  An elementwise kernel may take its dims in any order,
+ * so the longest outer dim moves next to the last and the rows run
+ * across it (one strided transfer per operand and tile).
+ */
+static void rows_from_outer(int64_t *n, int64_t (*st)[NPU_MAX_DIMS], int nops,
+			    int m)
+{
+	int best = -1;
+
+	if (m < 3 || n[m - 2] * n[m - 1] >= 32768)
+		return;
+	for (int d = 0; d < m - 2; d++)
+		if (n[d] > n[m - 2] && (best < 0 || n[d] > n[best]))
+			best = d;
+	if (best < 0)
+		return;
+	for (int d = best; d < m - 2; d++) {
+		int64_t t = n[d];
+		n[d] = n[d + 1];
+		n[d + 1] = t;
+		for (int o = 0; o < nops; o++) {
+			t = st[o][d];
+			st[o][d] = st[o][d + 1];
+			st[o][d + 1] = t;
+		}
+	}
+}
+
 int npu_emit_dims(const npu_kir *ir, const npu_kern *K, int64_t *n,
 		  int64_t (*st)[NPU_MAX_DIMS], int *q)
 {
@@ -85,6 +118,8 @@ int npu_emit_dims(const npu_kir *ir, const npu_kern *K, int64_t *n,
 	}
 	if (K->kind == NPU_KK_ROW && m - split != 1)
 		return -1; /* the reduced dims do not form one run */
+	if (K->kind == NPU_KK_EW)
+		rows_from_outer(n, st, K->nops, m);
 	if (m == 0) {
 		n[0] = 1;
 		for (int o = 0; o < K->nops; o++)
@@ -935,6 +970,43 @@ static void piece_of(int64_t n, int p, int np, int64_t al, int64_t *a, int64_t *
 
 /* One operand's transfer of tile t, in at most maxp pieces over engines
  * eng[(base + p) % neng]; the pieces it takes (dry: emits nothing). */
+/* Operand o is an input repeated across tiles of tc > 1 columns. */
+static int bcast_in(const emit_t *g, int o, int64_t tc)
+{
+	return !g->K->ops[o].out && g->used[o] && g->st[o][g->q - 1] == 0 &&
+	       tc > 1;
+}
+
+/* Broadcast input o (bcast_in): the tile's distinct elements (one a row;
+ * one in all when the rows repeat too) into slot s's staging area, then
+ * repeated into the slot, both on engine q, in that order; plane by
+ * plane for a tile of several (the distinct elements read once when the
+ * planes repeat them). */
+static void bcast_load(emit_t *g, const tile *t, int s, int o, int q,
+		       uint64_t d, int esz)
+{
+	int64_t sa = g->st[o][g->q - 2], rn = t->rn, cn = t->cn;
+	int64_t on = t->on > 1 ? t->on : 1, so = on > 1 ? g->st[o][g->q - 3] : 0;
+	int64_t dn = sa == 0 || rn == 1 ? 1 : rn;
+	uint64_t base = g->stage[o] + g->bstep * (uint64_t)s;
+
+	for (int64_t pl = 0; pl < on; pl++) {
+		uint64_t st = base + (uint64_t)(so ? pl * dn * esz : 0);
+		uint64_t src = d + (uint64_t)(pl * so * esz);
+		if (pl == 0 || so) {
+			if (dn == 1 || sa == 1)
+				npu_emit_dmaf(g, q, NPU_OP_DLD, st, src, dn * esz,
+					      1, 0, 0, 1, 0, 0);
+			else
+				npu_emit_dmaf(g, q, NPU_OP_DLD, st, src, esz, dn,
+					      sa * esz, esz, 1, 0, 0);
+		}
+		npu_emit_dmaf(g, q, NPU_OP_DCP,
+			      g->slotb[o][s] + (uint64_t)(pl * rn * cn * esz), st,
+			      esz, cn, 0, esz, rn, dn > 1 ? esz : 0, cn * esz);
+	}
+}
+
 static int tile_io_op(emit_t *g, const tile *t, int s, int store, int o,
 		      const int *eng, int neng, int base, int maxp, int dry)
 {
@@ -945,6 +1017,11 @@ static int tile_io_op(emit_t *g, const tile *t, int s, int store, int o,
 
 	tile_dram(g, t, o, &off);
 	d = dram_of(g, o) + (uint64_t)(off * esz);
+	if (!store && g->stage && g->stage[o] && sb == 0) {
+		if (!dry)
+			bcast_load(g, t, s, o, q, d, esz);
+		return 1;
+	}
 	if (t->on > 1) {
 		/* three dims in one transfer: rows of cn, rn, on */
 		int64_t so = g->st[o][g->q - 3] * esz, rb = t->cn * esz;
@@ -1358,7 +1435,8 @@ static int emit_ew(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		for (int o = 0; o < K->nops; o++)
 			ok &= g.st[o][g.q - 1] == 1 || !(K->ops[o].out || g.used[o]) ||
 			      (!K->ops[o].out && g.st[o][g.q - 2] == 1 &&
-			       g.st[o][g.q - 1] != 0 && tm > 1);
+			       g.st[o][g.q - 1] != 0 && tm > 1) ||
+			      bcast_in(&g, o, tc);
 		if (ok && tm * tc < 32768) {
 			fold = 32768 / (tm * tc);
 			if (fold > g.n[g.q - 3])
@@ -1382,6 +1460,15 @@ static int emit_ew(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		    g.st[o][g.q - 1] != 1 && g.st[o][g.q - 1] != 0 && tm > 1) {
 			g.stage[o] = addr;
 			addr += bytes;
+		}
+		/* an input repeated across the columns (a per-channel weight
+		 * or bias, a scalar): its distinct elements, one a row or one
+		 * in all, staged per slot and repeated SRAM to SRAM; read
+		 * repeated from DRAM, every element paid a whole burst */
+		if (bcast_in(&g, o, tc)) {
+			g.bstep = (uint64_t)(fold * tm * 8 + 63) & ~63ull;
+			g.stage[o] = addr;
+			addr += g.bstep * (uint64_t)nbuf;
 		}
 	}
 	if (addr > c->t->sram_bytes - NPU_SPILL_BYTES) {

@@ -41,7 +41,9 @@ typedef struct emit_t {
 	int *rowop;              /* mm: operand read once per row (vbcast) */
 	int npass;               /* row kernels in several passes: how many */
 	int nacc;                /* mm: accumulator regions in rotation */
-	uint64_t *stage;         /* per operand: SRAM staging for a transpose, 0 */
+	uint64_t *stage;         /* per operand: SRAM staging for a transpose
+				    or a broadcast (bstep bytes a slot), 0 */
+	uint64_t bstep;
 	int xoff[4], xrowc[4], xrow[4], xvlen, xone;
 	int64_t ioff[4];         /* unrolled chunk: byte offset per size */
 	int lanes;               /* row kernels: rows across lanes (below) */
