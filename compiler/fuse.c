@@ -2376,37 +2376,31 @@ static int gconv_part(fz *z, int k, int node, int r, int *part, int store)
  * space is the output itself and the epilogue (batch norm, ReLU6) fuses
  * into it; otherwise each kernel stores every OCg-th channel.
  */
-static int do_gconv(fz *z, int node, int64_t g, const int64_t *st,
-		    const int64_t *pad, const int64_t *dil)
+static int do_gconv(fz *z, int node, int x, int w, int bias, int64_t g,
+		    const int64_t *st, const int64_t *pad, const int64_t *dil,
+		    const int64_t *osh)
 {
 	npu_kir *ir = z->ir;
 	const npu_gnode *n = &z->g->nodes[node];
 	const npu_gmeta *m = tmeta(n, 0);
-	int x, w, bias = -1, xv, out = -1, r = -1;
+	int xv, out = -1, r = -1, oned = m && m->ndim == 3;
 	int64_t ks[2], icg, ocg, ntaps, xst[NPU_MAX_DIMS] = { 0 }, tst[3];
 	int64_t sp[NPU_MAX_DIMS], xoff;
-	int64_t osh[4];
 	char nm[300];
 
-	x = node_val(z, n->args[0].u.node);
-	w = node_val(z, n->args[1].u.node);
-	if (n->args[2].kind == NPU_GV_NODE)
-		bias = node_val(z, n->args[2].u.node);
-	if (x < 0 || w < 0 || !m || m->ndim != 4 || ir->v[x].ndim != 4 ||
+	if (x < 0 || w < 0 || !m || ir->v[x].ndim != 4 ||
 	    ir->v[w].ndim != 4 || !isfloat(m->dtype) ||
 	    ir->v[x].dtype != m->dtype || ir->v[w].dtype != m->dtype ||
 	    ir->v[x].isconst || ir->v[w].isconst ||
 	    (bias >= 0 && (ir->v[bias].ndim != 1 || ir->v[bias].isconst)))
 		return host_kern(z, node, "grouped convolution of other types or ranks");
 	icg = ir->v[w].shape[1];
-	ocg = m->shape[1].v / g;
+	ocg = osh[1] / g;
 	ks[0] = ir->v[w].shape[2];
 	ks[1] = ir->v[w].shape[3];
 	ntaps = icg * ks[0] * ks[1];
 	if (ntaps > GCONV_MAX_TAPS * GCONV_MAX_PARTS)
 		return host_kern(z, node, "grouped convolution with too many taps per output");
-	for (int d = 0; d < 4; d++)
-		osh[d] = m->shape[d].v;
 	if (pad[0] || pad[1]) {
 		int64_t psh[NPU_MAX_DIMS], pst[NPU_MAX_DIMS];
 		memcpy(psh, ir->v[x].shape, 4 * sizeof *psh);
@@ -2443,9 +2437,11 @@ static int do_gconv(fz *z, int node, int64_t g, const int64_t *st,
 	ir->v[root_of(ir, w)].needed = 1;
 	if (bias >= 0)
 		ir->v[root_of(ir, bias)].needed = 1;
-	if (ocg > 1) {
-		if ((out = meta_val(z, node, 0, n->name)) < 0)
-			return -1;
+	if (ocg > 1 || oned) {
+		/* [N, OC, 1, L] of a 1-d one: the node's value is its view */
+		snprintf(nm, sizeof nm, "%s%s", n->name, oned ? ".2d" : "");
+		if ((out = npu_kir_val(ir, nm, node, m->dtype, 4, osh)) < 0)
+			return npu_errf(z->e, "out of memory");
 		ir->v[out].needed = 1;
 	}
 	for (int64_t o = 0; o < ocg; o++) {
@@ -2476,7 +2472,7 @@ static int do_gconv(fz *z, int node, int64_t g, const int64_t *st,
 			    (r = xadd(z, k, NPU_X_BIN, NPU_OP_VADD, r, lb, 0, 0, node)) < 0)
 				return npu_errf(z->e, "out of memory");
 		}
-		if (ocg == 1) {
+		if (ocg == 1 && !oned) {
 			z->cur = k;
 			if (def_val(z, k, node, r, LV_ELEM) < 0)
 				return -1;
@@ -2501,7 +2497,13 @@ static int do_gconv(fz *z, int node, int64_t g, const int64_t *st,
 			close_cur(z);
 		}
 	}
-	if (ocg > 1)
+	if (oned) {
+		int64_t sh3[3] = { osh[0], osh[1], osh[3] }, st3[3];
+		npu_kir_contig(3, sh3, st3);
+		if ((out = view_val(z, node, out, 3, sh3, 0, st3)) < 0)
+			return -1;
+	}
+	if (ocg > 1 || oned)
 		ir->nodeval[node] = out;
 	npu_kir_decide(ir, 1, "%s: grouped convolution (groups %lld) as %lld ew kernel%s of %lld strided taps",
 		       n->name, (long long)g,
@@ -2648,11 +2650,12 @@ static int do_tconv(fz *z, int node, int x, int w, int bias, const int64_t *st,
 }
 
 /*
- * A 1-d convolution (groups 1, no dilation) is the 2-d one of x viewed
- * [N, C, 1, L] by w viewed [OC, C, 1, K], stride (1, s), padding (0, p):
- * its result [N, OC, 1, L'] is the node's [N, OC, L'].
+ * A 1-d convolution (no dilation when groups = 1) is the 2-d one of x
+ * viewed [N, C, 1, L] by w viewed [OC, C/G, 1, K], stride (1, s), padding
+ * (0, p): its result [N, OC, 1, L'] is the node's [N, OC, L'].  Depthwise
+ * ones (Conformer's, Mamba's causal one) take do_gconv's vector-unit sums.
  */
-static int do_conv1d(fz *z, int node, int x, int w, int bias)
+static int do_conv1d(fz *z, int node, int x, int w, int bias, int64_t groups)
 {
 	npu_kir *ir = z->ir;
 	const npu_gnode *n = &z->g->nodes[node];
@@ -2663,7 +2666,8 @@ static int do_conv1d(fz *z, int node, int x, int w, int bias)
 
 	if (w < 0 || ir->v[w].ndim != 3 || !m || m->ndim != 3 ||
 	    ilist(&n->args[3], &s1, 1) || ilist(&n->args[4], &p1, 1) ||
-	    ilist(&n->args[5], &d1, 1) || d1 != 1)
+	    ilist(&n->args[5], &d1, 1) || (d1 != 1 && groups == 1) ||
+	    (groups > 1 && !isfloat(ir->v[x].dtype)))
 		return host_kern(z, node, "1-d convolution of this form (dilated, or other ranks)");
 	/* dims 0, 1, (new) 2, 3 <- 0, 1, -, 2; the new dim has size 1 */
 	for (int i = 0; i < 4; i++) {
@@ -2684,6 +2688,15 @@ static int do_conv1d(fz *z, int node, int x, int w, int bias)
 	if ((x4 = view_val(z, node, x, 4, xsh, ir->v[x].off, xst)) < 0 ||
 	    (w4 = view_val(z, node, w, 4, wsh, ir->v[w].off, wst)) < 0)
 		return -1;
+	if (groups > 1) {
+		int64_t dil[2] = { 1, d1 };
+		/* several input channels a group: the vector unit's sums of
+		 * C/G x K taps per output (Wav2Vec2's 16 x 16) cost ten times
+		 * the host's call; they want a GEMM per group */
+		if (wsh[1] > 1)
+			return host_kern(z, node, "grouped 1-d convolution with several input channels per group");
+		return do_gconv(z, node, x4, w4, bias, groups, st, pad, dil, osh);
+	}
 	return conv_mm(z, node, x4, w4, bias, st, pad, osh);
 }
 
@@ -2704,13 +2717,18 @@ static int do_conv(fz *z, int node)
 	w = node_val(z, n->args[1].u.node);
 	if (n->args[2].kind == NPU_GV_NODE)
 		bias = node_val(z, n->args[2].u.node);
-	if (x >= 0 && ir->v[x].ndim == 3 && !tr && groups == 1)
-		return do_conv1d(z, node, x, w, bias);
+	if (x >= 0 && ir->v[x].ndim == 3 && !tr)
+		return do_conv1d(z, node, x, w, bias, (int64_t)groups);
 	if (ilist(&n->args[3], st, 2) || ilist(&n->args[4], pad, 2) ||
 	    ilist(&n->args[5], dil, 2) || ilist(&n->args[7], opad, 2))
 		return host_kern(z, node, "convolution that is not 1-d or 2-d");
-	if (!tr && groups > 1 && isfloat(ir->v[x].dtype))
-		return do_gconv(z, node, (int64_t)groups, st, pad, dil);
+	if (!tr && groups > 1 && isfloat(ir->v[x].dtype)) {
+		if (!m || m->ndim != 4)
+			return host_kern(z, node, "grouped convolution of other ranks");
+		for (int i = 0; i < 4; i++)
+			osh[i] = m->shape[i].v;
+		return do_gconv(z, node, x, w, bias, (int64_t)groups, st, pad, dil, osh);
+	}
 	if (tr && groups == 1 && dil[0] == 1 && dil[1] == 1)
 		return do_tconv(z, node, x, w, bias, st, pad, opad);
 	if (tr || groups != 1)
@@ -3604,6 +3622,106 @@ static int avgpool_args(fz *z, int node, int64_t h, int64_t w, poolwin *pw)
 }
 
 /*
+ * _adaptive_avg_pool2d whose sizes do not divide (AlexNet's 6x6 and
+ * VGG's 7x7 of a smaller map): output cell (i, j) averages rows
+ * [floor(i*H/OH), ceil((i+1)*H/OH)) by the same of columns, windows of
+ * varying size, so it is no set of strided views.  It is linear, though:
+ * Y[N*C][OH*OW] = X[N*C][H*W] . P, where P's column (i, j) holds 1/size
+ * over that window, a constant made here.  One fp32 matmul; 1 when done,
+ * 0 when it does not apply (another type, a view whose planes are not
+ * contiguous, P too large).
+ */
+#define ADAPTIVE_MM_MAX (1 << 20) /* elements of P */
+
+static int adaptive_mm(fz *z, int node, int x)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_kval *X = &ir->v[x];
+	int64_t os[2], H = X->shape[2], W = X->shape[3], R, HW, OHW, shp[2];
+	int64_t sa[NPU_MAX_DIMS] = { 0 }, sb[NPU_MAX_DIMS] = { 0 };
+	int64_t osh[4], ost[4];
+	float *pm;
+	int b, ov, k, xd, v;
+	char name[300];
+
+	if (ilist(&n->args[1], os, 2) || os[0] <= 0 || os[1] <= 0 ||
+	    X->dtype != NPU_DT_F32 || X->stride[3] != 1 || X->stride[2] != W ||
+	    X->stride[0] != X->shape[1] * X->stride[1] ||
+	    H * W * os[0] * os[1] > ADAPTIVE_MM_MAX)
+		return 0;
+	R = X->shape[0] * X->shape[1];
+	HW = H * W;
+	OHW = os[0] * os[1];
+	if (!(pm = calloc((size_t)(HW * OHW), sizeof *pm)))
+		return npu_errf(z->e, "out of memory");
+	for (int64_t i = 0; i < os[0]; i++)
+		for (int64_t j = 0; j < os[1]; j++) {
+			int64_t h0 = i * H / os[0], h1 = ((i + 1) * H + os[0] - 1) / os[0];
+			int64_t w0 = j * W / os[1], w1 = ((j + 1) * W + os[1] - 1) / os[1];
+			float f = (float)(1.0 / (double)((h1 - h0) * (w1 - w0)));
+			for (int64_t h = h0; h < h1; h++)
+				for (int64_t w = w0; w < w1; w++)
+					pm[(h * W + w) * OHW + i * os[1] + j] = f;
+		}
+	snprintf(name, sizeof name, "%s.p", n->name);
+	shp[0] = HW;
+	shp[1] = OHW;
+	if ((b = npu_kir_val(ir, name, node, NPU_DT_F32, 2, shp)) < 0) {
+		free(pm);
+		return npu_errf(z->e, "out of memory");
+	}
+	ir->v[b].kind = NPU_BUF_CONST;
+	ir->v[b].cdata = ir->v[b].cown = pm;
+	ir->v[b].needed = 1;
+	snprintf(name, sizeof name, "%s.mm", n->name);
+	shp[0] = R;
+	if ((ov = npu_kir_val(ir, name, node, NPU_DT_F32, 2, shp)) < 0 ||
+	    (k = new_kern(z, NPU_KK_MM, node)) < 0)
+		return npu_errf(z->e, "out of memory");
+	npu_kern *K = &ir->k[k];
+	sa[1] = ir->v[x].stride[1];
+	sa[2] = 1;
+	sb[1] = OHW;
+	sb[2] = 1;
+	K->ndim = 2;
+	K->shape[0] = R;
+	K->shape[1] = OHW;
+	K->mm_batch = 1;
+	K->mm_m = R;
+	K->mm_n = OHW;
+	K->mm_k = HW;
+	K->mm_dtype = NPU_DT_F32;
+	K->mm_passes = 1;
+	ir->v[root_of(ir, x)].needed = 1;
+	K->mm_a = npu_kir_opnd(K, root_of(ir, x), 0, ir->v[x].off, sa);
+	K->mm_b = npu_kir_opnd(K, b, 0, 0, sb);
+	if (K->mm_a < 0 || K->mm_b < 0 ||
+	    (xd = xadd(z, k, NPU_X_ACC, 0, 0, 0, 0, 0, node)) < 0)
+		return npu_errf(z->e, "out of memory");
+	ir->v[ov].producer = k;
+	ir->v[ov].xdef = xd;
+	ir->v[ov].needed = 1;
+	if (set_level(z, ov, LV_ELEM) < 0)
+		return npu_errf(z->e, "out of memory");
+	osh[0] = X->shape[0];
+	osh[1] = X->shape[1];
+	osh[2] = os[0];
+	osh[3] = os[1];
+	npu_kir_contig(4, osh, ost);
+	if ((v = view_val(z, node, ov, 4, osh, 0, ost)) < 0)
+		return -1;
+	ir->nodeval[node] = v;
+	close_cur(z);
+	npu_kir_decide(ir, 1, "%s: adaptive average pooling %lldx%lld -> %lldx%lld "
+		       "(windows of varying size) as a matmul by a constant "
+		       "%lldx%lld pooling matrix", n->name, (long long)H,
+		       (long long)W, (long long)os[0], (long long)os[1],
+		       (long long)HW, (long long)OHW);
+	return 1;
+}
+
+/*
  * max_pool2d (its indices unused), avg_pool2d and _adaptive_avg_pool2d
  * (when the sizes divide): the input copied into a padded buffer (-inf
  * for max, 0 for avg; no copy without padding), then one ew kernel takes
@@ -3626,6 +3744,11 @@ static int do_pool(fz *z, int node)
 	bad = n->aop == NPU_AOP_MAX_POOL2D
 	      ? maxpool_args(z, node, &pw)
 	      : avgpool_args(z, node, ir->v[x].shape[2], ir->v[x].shape[3], &pw);
+	if (bad && n->aop == NPU_AOP_ADAPTIVE_AVG_POOL2D) {
+		int done = adaptive_mm(z, node, x);
+		if (done)
+			return done < 0 ? -1 : 0;
+	}
 	if (bad)
 		return host_kern(z, node, "pooling with dilation, ceil_mode, used indices, or an edge-dependent divisor");
 	/* ceil_mode's last windows may reach past the padded input */
