@@ -1,7 +1,8 @@
 /*
  * check_models.c - breadth: small models of the common CNN and
  * transformer families (MobileNet v2 and v3, ViT, BERT, GPT-2, Llama with
- * grouped-query attention; DenseNet, ConvNeXt, EfficientNet, T5) and a
+ * grouped-query attention; DenseNet, ConvNeXt, EfficientNet, T5, and the
+ * others of scripts/capture_models) and a
  * model of loose ops (max pooling, grouped convolution, embedding,
  * gather, cumsum, advanced indexing, masked_fill, where), captured from
  * PyTorch 2.11 by
@@ -42,7 +43,7 @@ static const zoo_case zoo[] = {
 	/* families captured for no issue's list (scripts/capture_models) */
 	{ "shufflenet_tiny", 0 },
 	{ "squeezenet_tiny", 0 },	/* ceil_mode max pooling */
-	{ "vgg_tiny", 1 },		/* adaptive pooling 4x4 -> 7x7 */
+	{ "vgg_tiny", 0 },		/* adaptive pooling 4x4 -> 7x7: a matmul */
 	{ "swin_tiny", 0 },
 	{ "unet_tiny", 5 },		/* interpolation's 2-d constant index */
 	{ "mixer_tiny", 0 },
@@ -65,6 +66,14 @@ static const zoo_case zoo[] = {
 	{ "bart_tiny", 0 },
 	{ "deberta_tiny", 4 },		/* run-time gathers of relative positions */
 	{ "mobilevit_tiny", 0 },
+	{ "gpt_neox_tiny", 0 },		/* fused QKV, partial rotary */
+	{ "falcon_tiny", 0 },		/* multi-query attention */
+	{ "gpt_bigcode_tiny", 0 },
+	{ "electra_tiny", 1 },		/* the int64 mask cast */
+	{ "wav2vec2_tiny", 1 },		/* grouped 1-d positional convolution */
+	{ "segformer_tiny", 0 },	/* spatially reduced attention */
+	{ "mnasnet_tiny", 0 },		/* 5x5 depthwise convolutions */
+	{ "alexnet_tiny", 0 },		/* adaptive pooling 5x5 -> 6x6: a matmul */
 	/* in bfloat16 and float16 (scripts/capture_models NAME_bf16) */
 	{ "mistral_tiny_bf16", 0 },
 	{ "distilbert_tiny_bf16", 1 },	/* the int64 mask cast */
@@ -100,7 +109,8 @@ END_TEST
  * grouped convolutions with a channel multiplier, stride and dilation,
  * with padding and no bias, with more taps than one kernel takes (7x7
  * depthwise); average pooling with and without padding, adaptive average
- * pooling to a size that divides the input; a dilated and a 1-d
+ * pooling to a size that divides the input and to sizes that do not
+ * (windows of varying size, shrinking and growing); a dilated and a 1-d
  * convolution;
  * slice_scatter with a step and to the end, select_scatter.  Each is a one-node graph
  * written to the temporary folder, run with generated values against
@@ -135,6 +145,15 @@ static const op_case ops[] = {
 	  { 2, 4, 5, 5 }, { 0 }, { 2, 4, 5, 5 } },
 	{ "aten._adaptive_avg_pool2d.default", "[3, 2]", "float32",
 	  { 1, 4, 6, 6 }, { 0 }, { 1, 4, 3, 2 } },
+	/* a depthwise 1-d convolution (Conformer, Mamba), dilated */
+	{ "aten.convolution.default",
+	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [1], [2], [2], false, [0], 6",
+	  "float32", { 2, 6, 11 }, { 6, 1, 3 }, { 2, 6, 11 } },
+	/* sizes that do not divide: windows of varying size (a matmul) */
+	{ "aten._adaptive_avg_pool2d.default", "[3, 3]", "float32",
+	  { 2, 3, 5, 5 }, { 0 }, { 2, 3, 3, 3 } },
+	{ "aten._adaptive_avg_pool2d.default", "[7, 6]", "float32",
+	  { 1, 4, 4, 5 }, { 0 }, { 1, 4, 7, 6 } },
 	/* a dilated convolution (2x3), stride 2: the spread weight */
 	{ "aten.convolution.default",
 	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [2, 1], [2, 1], [2, 3], false, [0, 0], 1",
