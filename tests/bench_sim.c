@@ -54,10 +54,14 @@ static void fill_inputs(npu_sim *s, const npu_prog *p)
 static uint64_t trace_res; /* bench_sim trace ... RES */
 
 /* mode 0: full run, 1: timing only, 2: timing only without a timeline */
+/* mode: 0 values and the timeline a trace needs; 1 timing only, with
+ * the timeline; 2 timing only, without; 3 values without the timeline
+ * (`npusim run` without --trace). */
 static npu_sim *make(const npu_prog *p, const npu_target *t, int mode)
 {
-	npu_sim_opts o = { .timing_only = mode > 0, .trace_resolution = trace_res,
-			    .no_timeline = mode == 2 };
+	npu_sim_opts o = { .timing_only = mode == 1 || mode == 2,
+			    .trace_resolution = trace_res,
+			    .no_timeline = mode >= 2 };
 	npu_err e = { "" };
 	npu_sim *s = npu_sim_new(p, t, &o, &e);
 
@@ -220,7 +224,8 @@ static int trace(const npu_prog *p, const npu_target *t, const char *db)
 	char side[4200];
 
 	for (int i = 0; i < TRACE_REPS; i++) {
-		npu_sim *s = make(p, t, 0);
+		/* as `npusim run` runs without --trace: no timeline kept */
+		npu_sim *s = make(p, t, 3);
 		plain[i] = run(s);
 		npu_sim_free(s);
 		remove(db);
