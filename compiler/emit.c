@@ -1007,6 +1007,136 @@ static void bcast_load(emit_t *g, const tile *t, int s, int o, int q,
 	}
 }
 
+/*
+ * Taps: inputs that are views of one buffer with the same strides at
+ * different offsets (a pooling window's or a grouped convolution's
+ * strided views of its padded image).  Read one by one, each transfer
+ * paid the DRAM latency (25 of them a tile for a 5x5 window); instead a
+ * tile reads the span they cover once into a staging area, and each tap
+ * is copied out of it SRAM to SRAM, on the same engine, in order.
+ */
+#define TAP_MIN 3
+
+static int tap_ok(const emit_t *g, int o)
+{
+	if (g->K->ops[o].out || !g->used[o] || g->stage[o] ||
+	    g->st[o][g->q - 1] < 1)
+		return 0;
+	for (int d = 0; d < g->q; d++)
+		if (g->st[o][d] < 0)
+			return 0;
+	return 1;
+}
+
+static int tap_same(const emit_t *g, int a, int b)
+{
+	const npu_kval *va = &g->ir->v[g->K->ops[a].val];
+	const npu_kval *vb = &g->ir->v[g->K->ops[b].val];
+	int ra = va->root < 0 ? g->K->ops[a].val : va->root;
+	int rb = vb->root < 0 ? g->K->ops[b].val : vb->root;
+
+	if (ra != rb || va->dtype != vb->dtype)
+		return 0;
+	for (int d = 0; d < g->q; d++)
+		if (g->st[a][d] != g->st[b][d])
+			return 0;
+	return 1;
+}
+
+/* DRAM bytes a tile of operand o covers, from its first element. */
+static int64_t tap_extent(const emit_t *g, int o, int64_t on, int64_t rn,
+			  int64_t cn, int esz)
+{
+	int64_t e = 1 + (rn - 1) * g->st[o][g->q - 2] + (cn - 1) * g->st[o][g->q - 1];
+
+	if (on > 1)
+		e += (on - 1) * g->st[o][g->q - 3];
+	return e * esz;
+}
+
+/* Groups the taps; their staging areas from *addr on, within limit. */
+static void tap_groups(emit_t *g, int64_t tm, int64_t tc, int64_t fold,
+		       uint64_t *addr, uint64_t limit, int nld)
+{
+	const npu_kern *K = g->K;
+	const npu_target *t = g->t;
+
+	for (int o = 0; o < K->nops; o++) {
+		int n = 0, esz;
+		uint64_t lo, hi, bytes;
+		double tb, fix = t->dma_setup + t->dram_latency, bw = t->dma_bytes_per_cycle;
+		if (g->tap[o].lead >= 0 || !tap_ok(g, o))
+			continue;
+		lo = hi = dram_of(g, o);
+		for (int m = o; m < K->nops; m++)
+			if (g->tap[m].lead < 0 && tap_ok(g, m) && tap_same(g, o, m)) {
+				uint64_t a = dram_of(g, m);
+				n++;
+				lo = a < lo ? a : lo;
+				hi = a > hi ? a : hi;
+			}
+		if (n < TAP_MIN)
+			continue;
+		esz = npu_dtype_size(g->ir->v[K->ops[o].val].dtype);
+		bytes = (hi - lo) + (uint64_t)tap_extent(g, o, fold, tm, tc, esz);
+		bytes = (bytes + 63) & ~63ull;
+		/* a tile's taps one by one over the load engines, against the
+		 * span once and every tap copied on one engine (a span much
+		 * larger than the taps, rows across the channels of a tall
+		 * image, reads what no tap needs) */
+		tb = (double)(fold * tm * tc * esz);
+		if (*addr + bytes > limit ||
+		    fix + (double)bytes / bw + n * (t->dma_setup + tb / bw) >=
+		    n * (fix + tb / bw) / (nld > 1 ? nld : 1))
+			continue;
+		g->tap[o].stage = *addr;
+		g->tap[o].dmax = (int64_t)(hi - lo);
+		*addr += bytes;
+		for (int m = o; m < K->nops; m++)
+			if (g->tap[m].lead < 0 && tap_ok(g, m) && tap_same(g, o, m)) {
+				g->tap[m].lead = o;
+				g->tap[m].d = (int64_t)(dram_of(g, m) - lo);
+			}
+	}
+}
+
+/* Tap m of tile t from the staging area at src into its slot s. */
+static void tap_copy(emit_t *g, const tile *t, int s, int m, int q,
+		     uint64_t src, int esz)
+{
+	int64_t sa = g->st[m][g->q - 2] * esz, sb = g->st[m][g->q - 1] * esz;
+	int64_t on = t->on > 1 ? t->on : 1, so = on > 1 ? g->st[m][g->q - 3] * esz : 0;
+	int64_t rb = t->cn * esz, pk = t->rn * rb;
+	uint64_t dst = g->slotb[m][s];
+
+	if (sb == esz) {
+		npu_emit_dmaf(g, q, NPU_OP_DCP, dst, src, rb, t->rn, sa, rb,
+			      on, so, pk);
+		return;
+	}
+	for (int64_t pl = 0; pl < on; pl++)
+		npu_emit_dmaf(g, q, NPU_OP_DCP, dst + (uint64_t)(pl * pk),
+			      src + (uint64_t)(pl * so), esz, t->cn, sb, esz,
+			      t->rn, sa, rb);
+}
+
+/* The loads of tap group `lead` for tile t, slot s, on engine q. */
+static void tap_load(emit_t *g, const tile *t, int s, int lead, int q, int esz)
+{
+	int64_t off, on = t->on > 1 ? t->on : 1;
+	uint64_t lo;
+
+	tile_dram(g, t, lead, &off);
+	lo = dram_of(g, lead) + (uint64_t)(off * esz) - (uint64_t)g->tap[lead].d;
+	npu_emit_dmaf(g, q, NPU_OP_DLD, g->tap[lead].stage, lo,
+		      g->tap[lead].dmax + tap_extent(g, lead, on, t->rn, t->cn, esz),
+		      1, 0, 0, 1, 0, 0);
+	for (int m = lead; m < g->K->nops; m++)
+		if (g->tap[m].lead == lead)
+			tap_copy(g, t, s, m, q, g->tap[lead].stage +
+				 (uint64_t)g->tap[m].d, esz);
+}
+
 static int tile_io_op(emit_t *g, const tile *t, int s, int store, int o,
 		      const int *eng, int neng, int base, int maxp, int dry)
 {
@@ -1017,6 +1147,11 @@ static int tile_io_op(emit_t *g, const tile *t, int s, int store, int o,
 
 	tile_dram(g, t, o, &off);
 	d = dram_of(g, o) + (uint64_t)(off * esz);
+	if (!store && g->tap && g->tap[o].lead >= 0) {
+		if (!dry && g->tap[o].lead == o)
+			tap_load(g, t, s, o, q, esz);
+		return 1;
+	}
 	if (!store && g->stage && g->stage[o] && sb == 0) {
 		if (!dry)
 			bcast_load(g, t, s, o, q, d, esz);
@@ -1338,9 +1473,12 @@ int npu_emit_setup(emit_t *g, const npu_emitctx *c, int k, npu_mfunc *f)
 	g->ldeng = calloc((size_t)(g->K->nops + 1), sizeof *g->ldeng);
 	g->used = calloc((size_t)(g->K->nops + 1), sizeof *g->used);
 	g->stage = calloc((size_t)(g->K->nops + 1), sizeof *g->stage);
+	g->tap = calloc((size_t)(g->K->nops + 1), sizeof *g->tap);
 	if (!g->lv || !g->memo || !g->rowm || !g->st || !g->slot || !g->slotb ||
-	    !g->ldeng || !g->used || !g->stage)
+	    !g->ldeng || !g->used || !g->stage || !g->tap)
 		return -1;
+	for (int o = 0; o < g->K->nops; o++)
+		g->tap[o].lead = -1;
 	npu_emit_level(g->K, g->lv, NULL);
 	for (int i = 0; i < g->K->nx; i++)
 		if (g->K->x[i].op == NPU_X_LOAD)
@@ -1372,6 +1510,7 @@ void npu_emit_cleanup(emit_t *g)
 	free(g->ldeng);
 	free(g->used);
 	free(g->stage);
+	free(g->tap);
 	free(g->rowop);
 	free(g->npc);
 }
@@ -1471,6 +1610,8 @@ static int emit_ew(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			addr += g.bstep * (uint64_t)nbuf;
 		}
 	}
+	if (K->kind == NPU_KK_EW)
+		tap_groups(&g, tm, tc, fold, &addr, c->t->sram_bytes - NPU_SPILL_BYTES, nld);
 	if (addr > c->t->sram_bytes - NPU_SPILL_BYTES) {
 		npu_errf(e, "kernel %s: tile %lldx%lld needs %llu KiB of SRAM, %llu KiB available",
 			 K->name, (long long)tm, (long long)tc,

@@ -44,6 +44,12 @@ typedef struct emit_t {
 	uint64_t *stage;         /* per operand: SRAM staging for a transpose
 				    or a broadcast (bstep bytes a slot), 0 */
 	uint64_t bstep;
+	struct emit_tap {        /* per operand: taps read from one span */
+		int lead;        /* the group's first operand, -1: none */
+		uint64_t stage;  /* lead: SRAM staging of the span */
+		int64_t d, dmax; /* DRAM bytes past the span's start; lead:
+				    the largest of its group's d */
+	} *tap;
 	int xoff[4], xrowc[4], xrow[4], xvlen, xone;
 	int64_t ioff[4];         /* unrolled chunk: byte offset per size */
 	int lanes;               /* row kernels: rows across lanes (below) */
