@@ -1597,6 +1597,7 @@ int npu_emit_kernel(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	case NPU_KK_HOST: return emit_host(c, k, f);
 	case NPU_KK_MM: return npu_emit_mm(c, k, f, e);
 	case NPU_KK_GATHER: return emit_gather(c, k, f, e);
+	case NPU_KK_POOL: return npu_emit_pool(c, k, f, e);
 	default: return emit_ew(c, k, f, e);
 	}
 }

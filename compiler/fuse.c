@@ -3603,9 +3603,96 @@ static int avgpool_args(fz *z, int node, int64_t h, int64_t w, poolwin *pw)
 	return ceil_mode || (!incl && (pw->pd[0] || pw->pd[1]));
 }
 
+/* max_pool2d's unused indices: an empty placeholder value */
+static int pool_indices(fz *z, int node)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	char nm[300];
+	int *vals;
+
+	if (!n->multi)
+		return 0;
+	if (!(vals = calloc((size_t)n->nmeta + 1, sizeof *vals)))
+		return npu_errf(z->e, "out of memory");
+	vals[0] = ir->nodeval[node];
+	for (int i = 1; i < n->nmeta; i++) {
+		snprintf(nm, sizeof nm, "%s.%d", n->name, i);
+		vals[i] = -1;
+		if (n->meta[i].kind == NPU_GM_TENSOR &&
+		    (vals[i] = meta_val(z, node, i, nm)) >= 0)
+			ir->v[vals[i]].isconst = 1;
+	}
+	ir->nodevals[node] = vals;
+	return 0;
+}
+
+/*
+ * max_pool2d from whole rows in SRAM (a pool kernel, emit_pool.c): the
+ * input's rows must be contiguous and its planes one stride apart, and
+ * one plane's slots must fit in SRAM.  The window goes in the kernel's
+ * cv_ fields (cv_ic: the channels); op 0 is the input with its own
+ * N, C, H, W strides, op 1 the output.  1: not this form.
+ */
+static int pool_kern(fz *z, int node, int x, const poolwin *pw, const int64_t *ex)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_kval *X = &ir->v[x];
+	int64_t st[NPU_MAX_DIMS], OH, OW, Wp, need;
+	int k, v, r = root_of(ir, x), esz = npu_dtype_size(X->dtype);
+	npu_kern *K;
+
+	if (X->root >= 0)
+		memcpy(st, X->stride, sizeof st);
+	else
+		npu_kir_contig(4, X->shape, st);
+	OH = tmeta(n, 0)->shape[2].v;
+	OW = tmeta(n, 0)->shape[3].v;
+	Wp = X->shape[3] + 2 * pw->pd[1] + ex[1];
+	Wp = (Wp + pw->st[1] - 1) / pw->st[1] * pw->st[1];
+	need = (2 * (X->shape[2] + 2 * pw->pd[0] + ex[0]) * Wp + OH * Wp +
+		pw->ks[1] + 2 * OH * (Wp / pw->st[1])) * esz;
+	if (!ir->t || st[3] != 1 || (X->shape[0] > 1 && st[0] != X->shape[1] * st[1]) ||
+	    tmeta(n, 0)->dtype != X->dtype || X->shape[3] < 32 || OH < 1 || OW < 1 ||
+	    pw->ks[0] > NPU_POOL_KMAX || pw->ks[1] > NPU_POOL_KMAX ||
+	    need > (int64_t)(ir->t->sram_bytes - NPU_SPILL_BYTES) / 2)
+		return 1;
+	if ((k = new_kern(z, NPU_KK_POOL, node)) < 0 ||
+	    (v = meta_val(z, node, 0, n->name)) < 0)
+		return -1;
+	K = &ir->k[k];
+	K->ndim = 4;
+	for (int d = 0; d < 4; d++)
+		K->shape[d] = tmeta(n, 0)->shape[d].v;
+	K->cv_ic = X->shape[1];
+	K->cv_h = X->shape[2];
+	K->cv_w = X->shape[3];
+	K->cv_kh = pw->ks[0];
+	K->cv_kw = pw->ks[1];
+	K->cv_sh = pw->st[0];
+	K->cv_sw = pw->st[1];
+	K->cv_ph = pw->pd[0];
+	K->cv_pw = pw->pd[1];
+	K->cv_oh = OH;
+	K->cv_ow = OW;
+	ir->v[r].needed = ir->v[v].needed = 1;
+	ir->v[v].producer = k;
+	if (npu_kir_opnd(K, r, 0, X->root >= 0 ? X->off : 0, st) < 0 ||
+	    npu_kir_opnd(K, v, 1, 0, NULL) < 0)
+		return npu_errf(z->e, "out of memory");
+	ir->nodeval[node] = v;
+	if (pool_indices(z, node) < 0)
+		return -1;
+	npu_kir_decide(ir, 1, "%s: max of %lldx%lld windows from whole rows in SRAM (pool kernel)",
+		       n->name, (long long)pw->ks[0], (long long)pw->ks[1]);
+	return 0;
+}
+
 /*
  * max_pool2d (its indices unused), avg_pool2d and _adaptive_avg_pool2d
- * (when the sizes divide): the input copied into a padded buffer (-inf
+ * (when the sizes divide): max pooling of wide enough rows as a pool
+ * kernel (pool_kern); else the input copied into a padded buffer (-inf
  * for max, 0 for avg; no copy without padding), then one ew kernel takes
  * the max, or the sum divided by the window, of KH*KW strided views.
  */
@@ -3616,7 +3703,7 @@ static int do_pool(fz *z, int node)
 	const npu_gmeta *m = tmeta(n, 0);
 	poolwin pw = { .pd = { 0, 0 } };
 	int64_t psh[NPU_MAX_DIMS], pst[NPU_MAX_DIMS], ist[NPU_MAX_DIMS], poff = 0, ex[2];
-	int x, pv, k, r = -1, *vals, bad;
+	int x, pv, k, r = -1, bad;
 	char nm[300];
 
 	if (!m || n->nargs < 2 || n->args[0].kind != NPU_GV_NODE ||
@@ -3634,6 +3721,9 @@ static int do_pool(fz *z, int node)
 			(ir->v[x].shape[2 + i] + 2 * pw.pd[i]);
 		ex[i] = ex[i] < 0 ? 0 : ex[i];
 	}
+	if (!pw.avg && (r = pool_kern(z, node, x, &pw, ex)) <= 0)
+		return r;
+	r = -1;
 	if (pw.pd[0] || pw.pd[1] || ex[0] || ex[1]) {
 		memcpy(psh, ir->v[x].shape, sizeof psh);
 		psh[2] += 2 * pw.pd[0] + ex[0];
@@ -3681,20 +3771,8 @@ static int do_pool(fz *z, int node)
 	z->cur = k;
 	if (def_val(z, k, node, r, LV_ELEM) < 0)
 		return -1;
-	if (n->multi) {
-		/* max_pool2d's unused indices: an empty placeholder value */
-		if (!(vals = calloc((size_t)n->nmeta + 1, sizeof *vals)))
-			return npu_errf(z->e, "out of memory");
-		vals[0] = ir->nodeval[node];
-		for (int i = 1; i < n->nmeta; i++) {
-			snprintf(nm, sizeof nm, "%s.%d", n->name, i);
-			vals[i] = -1;
-			if (n->meta[i].kind == NPU_GM_TENSOR &&
-			    (vals[i] = meta_val(z, node, i, nm)) >= 0)
-				ir->v[vals[i]].isconst = 1;
-		}
-		ir->nodevals[node] = vals;
-	}
+	if (pool_indices(z, node) < 0)
+		return -1;
 	npu_kir_decide(ir, 1, "%s: %s of %lld strided views%s", n->name,
 		       pw.avg ? "average" : "max", (long long)(pw.ks[0] * pw.ks[1]),
 		       pw.pd[0] || pw.pd[1] || ex[0] || ex[1] ? " of a padded copy" : " of the input");
