@@ -1595,7 +1595,8 @@ int npu_emit_kernel(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	f->node = K->nnodes ? K->nodes[0] : -1;
 	switch (K->kind) {
 	case NPU_KK_HOST: return emit_host(c, k, f);
-	case NPU_KK_MM: return npu_emit_mm(c, k, f, e);
+	case NPU_KK_MM:
+		return K->cv == 2 ? npu_emit_convt(c, k, f, e) : npu_emit_mm(c, k, f, e);
 	case NPU_KK_GATHER: return emit_gather(c, k, f, e);
 	case NPU_KK_POOL: return npu_emit_pool(c, k, f, e);
 	default: return emit_ew(c, k, f, e);

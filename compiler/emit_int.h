@@ -94,4 +94,8 @@ int npu_mm_acc_copy(const npu_kir *ir, const npu_kern *K);
 #define NPU_POOL_KMAX 8
 int npu_emit_pool(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e);
 
+/* emit_convt.c: a convolution computed transposed (mm kernels with
+ * cv == 2: fuse.c's convt_ok). */
+int npu_emit_convt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e);
+
 #endif

@@ -2739,6 +2739,70 @@ static int do_conv(fz *z, int node)
  * [N, OC, OH, OW] = osh is the node's value ([N, OC, OH * OW] in memory:
  * a 1-d convolution's [N, OC, L] when OH = 1).
  */
+/*
+ * A convolution computed transposed (emit_convt.c): C^T[P][OC] =
+ * X_col^T . W^T, the output positions streamed through the array and
+ * the output channels across its columns.  A small plane (ResNet's 7x7
+ * layer-4 ones: P = 49 of 128 columns) leaves most columns of the plain
+ * form idle; transposed it streams 49 rows per K slice instead of OC.
+ * Taken when that is a fifth fewer array cycles (and more than a few
+ * DRAM latencies) and the weight is a frozen constant (W^T, [K][OC],
+ * is made here), for one
+ * image whose X_col^T, two weight panels and image fit in SRAM and
+ * whose blocks' accumulators fit side by side.
+ */
+static int convt_ok(const npu_kir *ir, int x, int w, const int64_t *osh)
+{
+	const npu_target *t = ir->t;
+	const npu_kval *X = &ir->v[x], *W = &ir->v[w];
+	int dt = X->dtype, esz = npu_dtype_size(dt);
+	int64_t OC = W->shape[0], KK = W->shape[1] * W->shape[2] * W->shape[3];
+	int64_t P = osh[2] * osh[3], R, C, ks;
+	double rate, plain, tr, sram;
+
+	if (!t || !isfloat(dt) || osh[0] != 1 || t->mxu_rate[dt] <= 0 ||
+	    ir->v[root_of(ir, w)].kind != NPU_BUF_CONST || !ir->v[root_of(ir, w)].cdata ||
+	    (dt == NPU_DT_F32 && ir->fp32prec == 2))
+		return 0;
+	R = t->mxu_rows;
+	C = t->mxu_cols;
+	rate = t->mxu_rate[dt];
+	ks = (KK + R - 1) / R;
+	plain = (double)ks * (double)((P + C - 1) / C) * fmax(ceil((double)OC / rate), (double)R);
+	tr = (double)ks * (double)((OC + C - 1) / C) * fmax(ceil((double)P / rate), (double)R);
+	sram = (double)esz * ((double)X->shape[1] * (X->shape[2] + 2 * 3) * (X->shape[3] + 2 * 3) +
+			      (double)P * KK + 2.0 * KK * C) + 4.0 * 2 * C * P * 2;
+	/* (its fixed costs, the gathers and the first panel slices before
+	 * the first mmac, are a few DRAM latencies more than the plain
+	 * form's) */
+	return tr <= 0.8 * plain && plain - tr >= 8.0 * (t->dram_latency + t->dma_setup) &&
+	       P <= 65536 &&
+	       sram <= (double)(t->sram_bytes - NPU_SPILL_BYTES) * 0.75 &&
+	       (double)((OC + C - 1) / C) * C * P * 4 <= (double)t->acc_bytes;
+}
+
+/* W^T [K][OC] of a constant weight view w [OC][IC][KH][KW]: a new
+ * constant; the value, or -1. */
+static int convt_weight(fz *z, int w)
+{
+	npu_kir *ir = z->ir;
+	const npu_kval *W = &ir->v[w];
+	int64_t OC = W->shape[0], KK = W->shape[1] * W->shape[2] * W->shape[3];
+	int64_t sh[2] = { KK, OC }, dst[4] = { 1, W->shape[2] * W->shape[3] * OC,
+					       W->shape[3] * OC, OC };
+	int nv, esz = npu_dtype_size(W->dtype);
+	uint8_t *b;
+	char nm[300];
+
+	snprintf(nm, sizeof nm, "%s.t", W->name);
+	if ((nv = npu_kir_val(ir, nm, W->node, W->dtype, 2, sh)) < 0 ||
+	    !(b = malloc((size_t)(KK * OC * esz) + 1)))
+		return npu_errf(z->e, "out of memory");
+	const_copy(ir, w, b, 0, dst);
+	own_const(ir, nv, b);
+	return nv;
+}
+
 static int conv_mm(fz *z, int node, int x, int w, int bias, const int64_t *st,
 		   const int64_t *pad, const int64_t *osh)
 {
@@ -2777,12 +2841,17 @@ static int conv_mm(fz *z, int node, int x, int w, int bias, const int64_t *st,
 		x = xh;
 		w = wh;
 	}
+	int tr = ir->v[x].dtype == ir->v[w].dtype && pad[0] <= 3 && pad[1] <= 3 &&
+		 convt_ok(ir, x, w, osh);
+	int wt = tr ? convt_weight(z, w) : -1;
+	if (tr && wt < 0)
+		return -1;
 	if ((k = new_kern(z, NPU_KK_MM, node)) < 0)
 		return -1;
 	npu_kern *K = &ir->k[k];
 	X = &ir->v[x];
 	W = &ir->v[w];
-	K->cv = 1;
+	K->cv = tr ? 2 : 1;
 	K->cv_ic = X->shape[1];
 	K->cv_h = X->shape[2];
 	K->cv_w = X->shape[3];
@@ -2806,9 +2875,16 @@ static int conv_mm(fz *z, int node, int x, int w, int bias, const int64_t *st,
 	sw[0] = 0;
 	sw[1] = K->mm_k;
 	sw[2] = 1;
-	ir->v[root_of(ir, w)].needed = 1;
 	ir->v[root_of(ir, x)].needed = 1;
-	K->mm_a = npu_kir_opnd(K, root_of(ir, w), 0, W->off, sw);
+	if (tr) {
+		/* A[oc][k] = W^T[k][oc] */
+		sw[1] = 1;
+		sw[2] = K->mm_m;
+		K->mm_a = npu_kir_opnd(K, wt, 0, 0, sw);
+	} else {
+		ir->v[root_of(ir, w)].needed = 1;
+		K->mm_a = npu_kir_opnd(K, root_of(ir, w), 0, W->off, sw);
+	}
 	K->mm_b = npu_kir_opnd(K, root_of(ir, x), 0, X->off, X->stride);
 	if (K->mm_a < 0 || K->mm_b < 0)
 		return npu_errf(z->e, "out of memory");
@@ -2826,8 +2902,9 @@ static int conv_mm(fz *z, int node, int x, int w, int bias, const int64_t *st,
 		bx = xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node);
 		r = xadd(z, k, NPU_X_BIN, NPU_OP_VADD, r, bx, 0, 0, node);
 	}
-	npu_kir_decide(ir, 1, "%s: convolution as an implicit GEMM (M=%lld N=%lld K=%lld per image)",
-		       n->name, (long long)K->mm_m, (long long)K->mm_n, (long long)K->mm_k);
+	npu_kir_decide(ir, 1, "%s: convolution as an implicit GEMM (M=%lld N=%lld K=%lld per image%s)",
+		       n->name, (long long)K->mm_m, (long long)K->mm_n, (long long)K->mm_k,
+		       tr ? ", computed transposed" : "");
 	return def_val(z, k, node, r, LV_ELEM);
 }
 

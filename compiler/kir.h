@@ -124,7 +124,8 @@ typedef struct npu_kern {
 	 * SRAM): A = weight [OC][IC*KH*KW], C[n] = [OC][OH*OW] (NCHW); pool
 	 * kernels: the window (cv_ic the channels, cv_h/cv_w the input's
 	 * plane, cv_kh.. the kernel, stride and padding) */
-	int cv;
+	int cv;              /* 1; 2: computed transposed (emit_convt.c),
+				A the constant W^T [K][OC] */
 	int64_t cv_ic, cv_h, cv_w, cv_kh, cv_kw, cv_sh, cv_sw, cv_ph, cv_pw,
 		cv_oh, cv_ow;
 	/* host: the graph node it runs */

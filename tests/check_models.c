@@ -102,7 +102,7 @@ END_TEST
  * with padding and no bias, with more taps than one kernel takes (7x7
  * depthwise); average pooling with and without padding, adaptive average
  * pooling to a size that divides the input; max pooling of wide planes;
- * a dilated and a 1-d
+ * convolutions of small planes (computed transposed); a dilated and a 1-d
  * convolution;
  * slice_scatter with a step and to the end, select_scatter.  Each is a one-node graph
  * written to the temporary folder, run with generated values against
@@ -151,6 +151,18 @@ static const op_case ops[] = {
 	  { 2, 20, 34, 34 }, { 0 }, { 2, 20, 17, 17 } },
 	{ "aten.max_pool2d_with_indices.default", "[2, 2], [3, 3]", "float32",
 	  { 1, 2, 35, 35 }, { 0 }, { 1, 2, 12, 12 } },
+	/* small planes computed transposed (emit_convt.c): ResNet's
+	 * layer-4 3x3, its stride-2 entry, and 200 output channels (a
+	 * narrower last block) on a 5x5 plane */
+	{ "aten.convolution.default",
+	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [1, 1], [1, 1], [1, 1], false, [0, 0], 1",
+	  "float32", { 1, 512, 7, 7 }, { 512, 512, 3, 3 }, { 1, 512, 7, 7 } },
+	{ "aten.convolution.default",
+	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [2, 2], [1, 1], [1, 1], false, [0, 0], 1",
+	  "float32", { 1, 256, 14, 14 }, { 512, 256, 3, 3 }, { 1, 512, 7, 7 } },
+	{ "aten.convolution.default",
+	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [1, 1], [1, 1], [1, 1], false, [0, 0], 1",
+	  "float32", { 1, 160, 5, 5 }, { 200, 160, 3, 3 }, { 1, 200, 5, 5 } },
 	/* a dilated convolution (2x3), stride 2: the spread weight */
 	{ "aten.convolution.default",
 	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [2, 1], [2, 1], [2, 3], false, [0, 0], 1",
