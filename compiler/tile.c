@@ -207,7 +207,8 @@ static double mm_cost(const npu_kir *ir, const npu_kern *K, const npu_target *t,
 	double fill = dma;
 	if (K->cv) {
 		/*
-		 * One SRAM-to-SRAM gather per k, spread over every engine, and
+		 * SRAM-to-SRAM gathers spread over every engine (at stride 1
+		 * one per tap and engine, over its channels; else one per k), and
 		 * the two engines of the weight panel carry half of it each.
 		 * With N blocks outer, the M blocks of one column of blocks
 		 * reuse the gathered X_col (emit_mm.c): it is gathered once
@@ -219,8 +220,10 @@ static double mm_cost(const npu_kir *ir, const npu_kern *K, const npu_target *t,
 		 */
 		int ge = t->dma_engines >= 4 ? 4 : 1;
 		double nbm = K->kn.loop_order ? 1 : ceil((double)K->mm_m / mb);
-		double gath = (double)K->mm_k * (t->dma_setup + (double)nb * esz /
-						  t->dma_bytes_per_cycle) / ge;
+		double ntr = K->cv_sw == 1 ? (double)(K->cv_kh * K->cv_kw)
+				 : ceil((double)K->cv_ic / ge) * K->cv_kh * K->cv_kw;
+		double gath = ntr * t->dma_setup + (double)K->mm_k * nb * esz /
+			      (ge * t->dma_bytes_per_cycle);
 		double wa = la / (ge > 1 ? 2 : 1) / t->dma_bytes_per_cycle +
 			    t->dma_setup + t->dram_latency;
 		double img = (double)K->cv_ic * K->cv_h * K->cv_w * esz /
