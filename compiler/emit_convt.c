@@ -55,7 +55,8 @@ typedef struct convt {
 	const npu_kern *K;
 	int dt, esz, nq, qx, epi_loads;
 	int64_t P, KK, OC, C, R, Hp, Wp, nb, ks;
-	uint64_t img, zrow, xcol, stage[2], acc0, accsz;
+	uint64_t img[CT_MAXQ], zrow, xcol, xst, stage[2], acc0, accsz;
+	int64_t c0[CT_MAXQ + 1]; /* engine q's channels [c0[q], c0[q + 1]) */
 	uint64_t panel[2][CT_MAXQ], tb; /* panel regions; bytes of a K slice */
 	char *first[2];       /* per slot: slices that start a transfer */
 	int64_t ka[CT_MAXQ], kb[CT_MAXQ], *order; /* ct_split */
@@ -92,7 +93,7 @@ static void ct_image(convt *T, int q, int64_t c0, int64_t c1)
 	const npu_kopnd *X = &K->ops[K->mm_b];
 	int esz = T->esz;
 	int64_t nc = c1 - c0, cs = T->Hp * T->Wp * esz;
-	uint64_t b0 = T->img + (uint64_t)(c0 * cs);
+	uint64_t b0 = T->img[q];
 
 	npu_memit(g->f, NPU_OP_WAIT, NPU_UNIT_DMA0 + q, CT_ZERO, 0, 0);
 	if (nc <= 0)
@@ -118,32 +119,37 @@ static void ct_image(convt *T, int q, int64_t c0, int64_t c1)
 }
 
 /*
- * X_col^T[oh * OW + ow][(ic * KH + kh) * KW + kw]: each engine gathers
- * its own channels' columns (it loaded them), one transfer per (kh, kw,
- * oh), round robin over the engines: with one engine's transfers
- * emitted after the other's, the scalar unit waited on the first
- * engine's full queue while the others had nothing to do.
+ * X_col^T[oh * OW + ow][(ic * KH + kh) * KW + kw] (rows xst bytes
+ * apart): each engine gathers its own channels' columns (it loaded
+ * them), one transfer per (oh, kh, kw), round robin over the engines
+ * (with one engine's transfers emitted after the other's, the scalar
+ * unit waited on the first engine's full queue while the others had
+ * nothing to do).  Engine q starts at output row q * OH / engines: with
+ * each engine's image in a bank of its own and X_col^T's output rows
+ * spread over banks (ct_place), the engines read and write different
+ * banks at once instead of queueing for two.
  */
 static void ct_gather(convt *T)
 {
 	emit_t *g = T->g;
 	const npu_kern *K = T->K;
 	int esz = T->esz;
-	int64_t cs = T->Hp * T->Wp * esz, KHW = K->cv_kh * K->cv_kw;
+	int64_t KHW = K->cv_kh * K->cv_kw, OH = K->cv_oh;
 
-	for (int64_t kh = 0; kh < K->cv_kh; kh++)
-		for (int64_t kw = 0; kw < K->cv_kw; kw++)
-			for (int64_t oh = 0; oh < K->cv_oh; oh++)
+	for (int64_t i = 0; i < OH; i++)
+		for (int64_t kh = 0; kh < K->cv_kh; kh++)
+			for (int64_t kw = 0; kw < K->cv_kw; kw++)
 				for (int q = 0; q < T->nq; q++) {
-					int64_t c0 = q * K->cv_ic / T->nq, c1 = (q + 1) * K->cv_ic / T->nq;
+					int64_t c0 = T->c0[q], c1 = T->c0[q + 1];
+					int64_t oh = (i + q * OH / T->nq) % OH;
 					if (c1 <= c0)
 						continue;
 					npu_emit_dmaf(g, q, NPU_OP_DCP,
-						      T->xcol + (uint64_t)((oh * K->cv_ow * T->KK +
-									    c0 * KHW + kh * K->cv_kw + kw) * esz),
-						      T->img + (uint64_t)(c0 * cs + ((oh * K->cv_sh + kh) * T->Wp + kw) * esz),
-						      esz, c1 - c0, cs, KHW * esz,
-						      K->cv_ow, K->cv_sw * esz, T->KK * esz);
+						      T->xcol + (uint64_t)(oh * K->cv_ow) * T->xst +
+						      (uint64_t)((c0 * KHW + kh * K->cv_kw + kw) * esz),
+						      T->img[q] + (uint64_t)(((oh * K->cv_sh + kh) * T->Wp + kw) * esz),
+						      esz, c1 - c0, T->Hp * T->Wp * esz, KHW * esz,
+						      K->cv_ow, K->cv_sw * esz, (int64_t)T->xst);
 				}
 	for (int q = 0; q < T->nq; q++)
 		npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, CT_X + q, 0, 0);
@@ -347,7 +353,7 @@ static void ct_matrix(convt *T, int64_t j)
 			npu_memit(f, NPU_OP_MCFG, x1, x2, T->dt, 0);
 			x1 = npu_mx(f);
 			x2 = npu_mx(f);
-			npu_mli(f, x1, T->KK * T->esz);
+			npu_mli(f, x1, (int64_t)T->xst);
 			npu_mli(f, x2, nn * 4);
 			npu_memit(f, NPU_OP_MSTRIDE, x1, x2, 0, 0);
 			lastk = kt;
@@ -386,21 +392,31 @@ static void ct_matrix(convt *T, int64_t j)
 	}
 }
 
-/* SRAM: the image, the zero row, X_col^T, the panels, the transposed
- * copies and the epilogue operands' and outputs' slots; -1 when they do
- * not fit. */
+/* Bytes of engine q's image channels. */
+static uint64_t ct_imgb(const convt *T, int q)
+{
+	return al64((uint64_t)((T->c0[q + 1] - T->c0[q]) * T->Hp * T->Wp * T->esz));
+}
+
+/*
+ * SRAM: the zero row, the transposed copies and the epilogue operands'
+ * and outputs' slots packed from 0; then, each from a bank boundary
+ * when they fit so, the panels' regions (ct_split), each engine's
+ * image, and X_col^T with its rows spread over as many banks as there
+ * are output rows (ct_gather); else all packed.  -1 when they do not
+ * fit.
+ */
 static int ct_place(convt *T, const npu_target *t)
 {
 	const npu_kern *K = T->K;
 	emit_t *g = T->g;
-	uint64_t a = 0, vq = (uint64_t)t->vlen * 4;
+	uint64_t a = 0, vq = (uint64_t)t->vlen * 4, rs = 0, top = t->sram_bytes - NPU_SPILL_BYTES;
+	uint64_t bk = t->sram_bytes / (uint64_t)(t->sram_banks > 0 ? t->sram_banks : 1);
+	uint64_t row = (uint64_t)(T->KK * T->esz), b0, nbk, xb;
+	int own = 1;
 
-	T->img = a;
-	a += al64((uint64_t)(K->cv_ic * T->Hp * T->Wp * T->esz));
 	T->zrow = a;
 	a += ((uint64_t)(T->Wp * T->esz) + vq - 1) / vq * vq;
-	T->xcol = a;
-	a += al64((uint64_t)(T->P * T->KK * T->esz));
 	for (int s = 0; s < 2; s++) {
 		T->stage[s] = a;
 		a += al64((uint64_t)(T->C * T->P * 4));
@@ -415,27 +431,45 @@ static int ct_place(convt *T, const npu_target *t)
 			a += al64((uint64_t)(T->C * cols * oe));
 		}
 	}
-	/* the panels' regions last, each from a bank boundary if they fit */
-	{
-		uint64_t bk = t->sram_bytes / (uint64_t)(t->sram_banks > 0 ? t->sram_banks : 1);
-		uint64_t rs = 0;
+	for (int q = 0; q < T->nq; q++) {
+		if ((uint64_t)(T->kb[q] - T->ka[q]) * T->tb > rs)
+			rs = (uint64_t)(T->kb[q] - T->ka[q]) * T->tb;
+		own &= ct_imgb(T, q) <= bk;
+	}
+	b0 = (a + bk - 1) / bk * bk;
+	nbk = 3 * (uint64_t)T->nq;
+	/* X_col^T: an output row of OW positions a bank, or as many banks
+	 * as are left; rows xst bytes apart */
+	xb = own && rs <= bk && b0 + nbk * bk < top ? (top - b0 - nbk * bk) / bk : 0;
+	xb = xb > (uint64_t)K->cv_oh ? (uint64_t)K->cv_oh : xb;
+	T->xst = xb ? xb * bk / (uint64_t)T->P / 64 * 64 : 0;
+	if (T->xst < row || b0 + (nbk + xb) * bk > top)
+		own = 0;
+	if (own) {
+		for (int s = 0; s < 2; s++)
+			for (int q = 0; q < T->nq; q++)
+				T->panel[s][q] = b0 + (uint64_t)(s * T->nq + q) * bk;
 		for (int q = 0; q < T->nq; q++)
-			if ((uint64_t)(T->kb[q] - T->ka[q]) * T->tb > rs)
-				rs = (uint64_t)(T->kb[q] - T->ka[q]) * T->tb;
-		uint64_t b0 = (a + bk - 1) / bk * bk;
-		int own = rs <= bk && b0 + (uint64_t)(2 * T->nq) * bk <= t->sram_bytes - NPU_SPILL_BYTES;
+			T->img[q] = b0 + (uint64_t)(2 * T->nq + q) * bk;
+		T->xcol = b0 + (uint64_t)(3 * T->nq) * bk;
+		a = T->xcol + (uint64_t)T->P * T->xst;
+	} else {
 		for (int s = 0; s < 2; s++)
 			for (int q = 0; q < T->nq; q++) {
-				T->panel[s][q] = own ? b0 + (uint64_t)(s * T->nq + q) * bk : a;
-				a = own ? T->panel[s][q] + bk : a + rs;
+				T->panel[s][q] = a;
+				a += rs;
 			}
-		if (own)
-			a -= bk - rs; /* the last region's end */
+		for (int q = 0; q < T->nq; q++) {
+			T->img[q] = a;
+			a += ct_imgb(T, q);
+		}
+		T->xst = row;
+		T->xcol = a;
+		a += al64((uint64_t)T->P * row);
 	}
 	T->accsz = al64((uint64_t)(T->P * T->C * 4));
 	T->acc0 = NPU_ACC_BASE;
-	return a <= t->sram_bytes - NPU_SPILL_BYTES &&
-	       (uint64_t)T->nb * T->accsz <= t->acc_bytes ? 0 : -1;
+	return a <= top && (uint64_t)T->nb * T->accsz <= t->acc_bytes ? 0 : -1;
 }
 
 /* Operands read once per row of the epilogue (per output channel) are
@@ -503,6 +537,8 @@ int npu_emit_convt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		goto out;
 	}
 	ct_split(&T);
+	for (int q = 0; q <= T.nq; q++)
+		T.c0[q] = q * K->cv_ic / T.nq;
 	if (ct_place(&T, t) < 0) {
 		npu_errf(e, "kernel %s: the transposed convolution (X_col^T %lldx%lld) does not fit SRAM",
 			 K->name, (long long)T.P, (long long)T.KK);
@@ -520,7 +556,7 @@ int npu_emit_convt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, CT_ZERO, 0, 0);
 	}
 	for (int q = 0; q < T.nq; q++)
-		ct_image(&T, q, q * K->cv_ic / T.nq, (q + 1) * K->cv_ic / T.nq);
+		ct_image(&T, q, T.c0[q], T.c0[q + 1]);
 	ct_gather(&T);
 	ct_loads(&T, 0);
 	for (int64_t j = 0; j < T.nb; j++) {
