@@ -19,12 +19,15 @@
  * own weight panel (two slots; each engine loads its own range of K
  * slices into a bank of its own, the first block's in growing parts
  * so that the array starts on the first slices) and its own
- * accumulator region.  A block's C^T leaves the accumulator transposed
- * by a DMA copy (one element a row, SRAM to SRAM: bytes / engine rate),
- * and the kernel's epilogue (bias, residual, ReLU: the expression
- * program over its [OC][P] space) runs on that copy as emit_mm.c's
- * would on its accumulator, in parts between the next block's
- * mldw/mmac pairs, then the block is stored.
+ * accumulator region.  The kernel's epilogue (bias, residual, ReLU:
+ * an elementwise program over its [OC][P] space) runs on C^T itself,
+ * in parts between the next block's mldw/mmac pairs, 128 lanes at a
+ * time: its operands come in as [P][nn] tiles (DRAM read in its own
+ * order, SRAM written across; a per-channel operand loaded once and
+ * copied down the rows) and the result leaves the same way.  An
+ * epilogue with per-row values instead gets the block copied out of
+ * the accumulator transposed (one element a row, SRAM to SRAM) and runs
+ * over [nn][P] as emit_mm.c's would.
  */
 #include "config.h"
 
@@ -54,6 +57,7 @@ typedef struct convt {
 	emit_t *g;
 	const npu_kern *K;
 	int dt, esz, nq, qx, epi_loads;
+	int direct;           /* epilogue over C^T itself (ct_direct) */
 	int64_t P, KK, OC, C, R, Hp, Wp, nb, ks;
 	uint64_t img[CT_MAXQ], zrow, xcol, xst, stage[2], acc0, accsz;
 	int64_t c0[CT_MAXQ + 1]; /* engine q's channels [c0[q], c0[q + 1]) */
@@ -244,9 +248,23 @@ static void ct_loads(convt *T, int64_t j)
 		if (!ct_epi_op(T, o))
 			continue;
 		int pe = npu_dtype_size(g->ir->v[P->val].dtype), ro = g->rowop && g->rowop[o];
-		npu_emit_dma(g, T->qx, 0, ct_dram(T, o) + (uint64_t)(o0 * P->stride[1] * pe),
-			     g->slotb[o][s], pe, nn, ro ? 1 : T->P, P->stride[1],
-			     ro ? 1 : P->stride[2]);
+		uint64_t src = ct_dram(T, o) + (uint64_t)(o0 * P->stride[1] * pe);
+		if (T->direct && P->stride[2] == 0) {
+			/* per channel: its nn values, then copied down the
+			 * P rows of the [P][nn] tile (SRAM to SRAM) */
+			npu_emit_dmaf(g, T->qx, NPU_OP_DLD, g->slotb[o][s], src, pe, nn,
+				      P->stride[1] * pe, pe, 1, 0, 0);
+			if (T->P > 1)
+				npu_emit_dmaf(g, T->qx, NPU_OP_DCP, g->slotb[o][s] + (uint64_t)(nn * pe),
+					      g->slotb[o][s], nn * pe, T->P - 1, 0, nn * pe, 1, 0, 0);
+		} else if (T->direct) {
+			/* [P][nn]: DRAM read in its order, SRAM written across */
+			npu_emit_dmaf(g, T->qx, NPU_OP_DLD, g->slotb[o][s], src, pe, T->P,
+				      P->stride[2] * pe, nn * pe, nn, P->stride[1] * pe, pe);
+		} else {
+			npu_emit_dma(g, T->qx, 0, src, g->slotb[o][s], pe, nn, ro ? 1 : T->P,
+				     P->stride[1], ro ? 1 : P->stride[2]);
+		}
 	}
 	npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_DMA0 + T->qx, CT_ELD, 0, 0);
 }
@@ -270,7 +288,7 @@ static void ct_epi_begin(convt *T, int64_t j)
 {
 	emit_t *g = T->g;
 
-	npu_memit(g->f, NPU_OP_WAIT, NPU_UNIT_VEC, CT_TRD, 0, 0);
+	npu_memit(g->f, NPU_OP_WAIT, NPU_UNIT_VEC, T->direct ? CT_MMD : CT_TRD, 0, 0);
 	if (T->epi_loads)
 		npu_memit(g->f, NPU_OP_WAIT, NPU_UNIT_VEC, CT_ELD, 0, 0);
 	if (j >= 2)
@@ -290,7 +308,8 @@ static void ct_epi_part(convt *T, int64_t j, int64_t e0, int64_t len)
 		g->slot[o] = g->slotb[o][s] +
 			     (uint64_t)(el * npu_dtype_size(g->ir->v[K->ops[o].val].dtype));
 	}
-	g->accslot = T->stage[s] + (uint64_t)(e0 * 4);
+	g->accslot = (T->direct ? T->acc0 + (uint64_t)j * T->accsz : T->stage[s]) +
+		     (uint64_t)(e0 * 4);
 	if (g->rowop)
 		npu_emit_rows(g, len / T->P, T->P);
 	else
@@ -306,7 +325,8 @@ static void ct_epi_end(convt *T, int64_t j)
 	int64_t o0 = j * T->C, nn = T->OC - o0 < T->C ? T->OC - o0 : T->C;
 
 	if (j + 2 < T->nb) {
-		npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_VEC, CT_STF, 0, 0);
+		if (!T->direct)
+			npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_VEC, CT_STF, 0, 0);
 		if (T->epi_loads)
 			npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_VEC, CT_EFREE, 0, 0);
 	}
@@ -317,8 +337,13 @@ static void ct_epi_end(convt *T, int64_t j)
 		if (!P->out)
 			continue;
 		int pe = npu_dtype_size(g->ir->v[P->val].dtype);
-		npu_emit_dma(g, T->qx, 1, ct_dram(T, o) + (uint64_t)(o0 * P->stride[1] * pe),
-			     g->slotb[o][s], pe, nn, T->P, P->stride[1], P->stride[2]);
+		uint64_t dst = ct_dram(T, o) + (uint64_t)(o0 * P->stride[1] * pe);
+		if (T->direct) /* [P][nn] back across: DRAM written in its order */
+			npu_emit_dmaf(g, T->qx, NPU_OP_DST, dst, g->slotb[o][s], pe, T->P,
+				      nn * pe, P->stride[2] * pe, nn, pe, P->stride[1] * pe);
+		else
+			npu_emit_dma(g, T->qx, 1, dst, g->slotb[o][s], pe, nn, T->P,
+				     P->stride[1], P->stride[2]);
 	}
 	if (j + 2 < T->nb)
 		npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_DMA0 + T->qx, CT_ST, 0, 0);
@@ -480,15 +505,21 @@ static int ct_rowops(convt *T)
 	const npu_kern *K = T->K;
 	int any = 0;
 
+	T->direct = 1;
+	for (int i = 0; i < K->nx; i++) {
+		int op = K->x[i].op;
+		T->direct &= op != NPU_X_RED && op != NPU_X_RFIN && op != NPU_X_LOOP &&
+			     op != NPU_X_ENDLOOP;
+	}
+	for (int o = 0; o < K->nops; o++)
+		T->epi_loads |= ct_epi_op(T, o);
+	if (T->direct)
+		return 0; /* every operand a [P][nn] tile */
 	if (!(g->rowop = calloc((size_t)K->nops + 1, sizeof *g->rowop)))
 		return -1;
-	for (int o = 0; o < K->nops; o++) {
-		if (!ct_epi_op(T, o))
-			continue;
-		T->epi_loads = 1;
-		if (K->ops[o].stride[2] == 0)
+	for (int o = 0; o < K->nops; o++)
+		if (ct_epi_op(T, o) && K->ops[o].stride[2] == 0)
 			any = g->rowop[o] = 1;
-	}
 	if (any)
 		npu_emit_level(K, g->lv, g->rowop);
 	else {
@@ -560,12 +591,13 @@ int npu_emit_convt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	ct_gather(&T);
 	ct_loads(&T, 0);
 	for (int64_t j = 0; j < T.nb; j++) {
-		if (j >= 1)
+		if (j >= 1 && !T.direct)
 			ct_transpose(&T, j - 1);
 		ct_matrix(&T, j);
 	}
 	/* the last block's epilogue and store */
-	ct_transpose(&T, T.nb - 1);
+	if (!T.direct)
+		ct_transpose(&T, T.nb - 1);
 	ct_epi_begin(&T, T.nb - 1);
 	ct_epi_part(&T, T.nb - 1, 0, (T.OC - (T.nb - 1) * T.C) * T.P);
 	ct_epi_end(&T, T.nb - 1);
