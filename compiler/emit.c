@@ -484,6 +484,13 @@ void npu_emit_pass(emit_t *g, int64_t n, void (*body)(emit_t *, void *),
 		else
 			npu_memit(f, NPU_OP_LI, g->xoff[e], 0, 0, 0);
 	}
+	/* an operand read once per row (vbcast) before the loop: computed
+	 * in its first body instance, it made that instance longer than the
+	 * others, which then stayed in order (body_group), each chunk's
+	 * load, add and store one dependent chain (a convolution's bias) */
+	for (int i = 0; g->rowop && body == body_stores && i < g->K->nx; i++)
+		if (g->K->x[i].op == NPU_X_LOAD && g->lv[i] == 1 && g->rowop[g->K->x[i].a])
+			npu_emit_x(g, i);
 	if (iters == 1 && !left && !rem) {
 		body_group(g, body, arg);
 		return;
