@@ -505,8 +505,18 @@ void npu_emit_pass(emit_t *g, int64_t n, void (*body)(emit_t *, void *),
 		npu_memit(f, NPU_OP_ADDI, xc, xc, 0, -1);
 		npu_memit_br(f, NPU_OP_BNE, xc, 0, lab);
 	}
-	for (int u = 0; u < left; u++)
-		body_at(g, u, body, arg);
+	{
+		/* the chunks left after the loop interleaved the same way
+		 * (a row of 448 is all leftovers: 3 chunks and a tail) */
+		int at[UNROLL + 1];
+		for (int u = 0; u < left; u++) {
+			at[u] = f->n;
+			body_at(g, u, body, arg);
+		}
+		at[left] = f->n;
+		if (body == body_stores && left > 1)
+			interleave(f, at, (int)left, ILV_MAX);
+	}
 	if (rem) {
 		int xt = npu_mx(f), xv = npu_mx(f);
 		if (left)
