@@ -519,6 +519,13 @@ void npu_emit_pass(emit_t *g, int64_t n, void (*body)(emit_t *, void *),
 		else
 			npu_memit(f, NPU_OP_LI, g->xoff[e], 0, 0, 0);
 	}
+	/* an operand read once per row (vbcast) before the loop: computed
+	 * in its first body instance, it made that instance longer than the
+	 * others, which then stayed in order (body_group), each chunk's
+	 * load, add and store one dependent chain (a convolution's bias) */
+	for (int i = 0; g->rowop && body == body_stores && i < g->K->nx; i++)
+		if (g->K->x[i].op == NPU_X_LOAD && g->lv[i] == 1 && g->rowop[g->K->x[i].a])
+			npu_emit_x(g, i);
 	if (iters == 1 && !left && !rem) {
 		body_group(g, body, arg);
 		return;
@@ -533,8 +540,18 @@ void npu_emit_pass(emit_t *g, int64_t n, void (*body)(emit_t *, void *),
 		npu_memit(f, NPU_OP_ADDI, xc, xc, 0, -1);
 		npu_memit_br(f, NPU_OP_BNE, xc, 0, lab);
 	}
-	for (int u = 0; u < left; u++)
-		body_at(g, u, body, arg);
+	{
+		/* the chunks left after the loop interleaved the same way
+		 * (a row of 448 is all leftovers: 3 chunks and a tail) */
+		int at[UNROLL + 1];
+		for (int u = 0; u < left; u++) {
+			at[u] = f->n;
+			body_at(g, u, body, arg);
+		}
+		at[left] = f->n;
+		if (body == body_stores && left > 1)
+			interleave(f, at, (int)left, ILV_MAX);
+	}
 	if (rem) {
 		int xt = npu_mx(f), xv = npu_mx(f);
 		if (left)
@@ -1823,8 +1840,10 @@ int npu_emit_kernel(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	f->node = K->nnodes ? K->nodes[0] : -1;
 	switch (K->kind) {
 	case NPU_KK_HOST: return emit_host(c, k, f);
-	case NPU_KK_MM: return npu_emit_mm(c, k, f, e);
+	case NPU_KK_MM:
+		return K->cv == 2 ? npu_emit_convt(c, k, f, e) : npu_emit_mm(c, k, f, e);
 	case NPU_KK_GATHER: return emit_gather(c, k, f, e);
+	case NPU_KK_POOL: return npu_emit_pool(c, k, f, e);
 	default: return emit_ew(c, k, f, e);
 	}
 }

@@ -97,4 +97,13 @@ void npu_emit_dma(emit_t *g, int q, int store, uint64_t dram, uint64_t local,
  * would): the output's type; else -1. */
 int npu_mm_acc_copy(const npu_kir *ir, const npu_kern *K);
 
+/* emit_pool.c: max pooling from whole rows in SRAM (pool kernels, which
+ * fuse.c makes for windows of at most NPU_POOL_KMAX a side). */
+#define NPU_POOL_KMAX 8
+int npu_emit_pool(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e);
+
+/* emit_convt.c: a convolution computed transposed (mm kernels with
+ * cv == 2: fuse.c's convt_ok). */
+int npu_emit_convt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e);
+
 #endif

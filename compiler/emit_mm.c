@@ -83,10 +83,15 @@ static void panel_q(emit_t *g, const int *q, int n, uint64_t dram,
  * per k = (ic, kh, kw); first loads the image when the block starts one.
  * Channels split over two engines, each gathering from what it loaded.
  */
-/* Units of conv_panel's work: a round of channels (one per engine) and a
+/* Units of conv_panel's work: at stride 1 a tap (kh, kw), its rows of
+ * X_col for all of each engine's channels in one transfer (rows of X_col
+ * one channel apart are KH * KW rows apart, as the image's channels are
+ * a plane apart); else a round of channels (one per engine) and a
  * kernel row kh. */
 static int64_t conv_units(const npu_kern *K, int ne)
 {
+	if (K->cv_sw == 1)
+		return K->cv_kh * K->cv_kw;
 	return ((K->cv_ic + ne - 1) / ne + 1) * K->cv_kh;
 }
 
@@ -121,7 +126,19 @@ static void conv_panel(emit_t *g, const npu_kern *K, const npu_emitctx *c,
 	 * unit waited on the first engine's full queue while the others had
 	 * nothing to do.
 	 */
-	for (int64_t u = u0; u < u1; u++)
+	for (int64_t u = u0; K->cv_sw == 1 && u < u1; u++)
+		for (int h = 0; h < ne; h++) {
+			int64_t c0 = h * IC / ne, c1 = (h + 1) * IC / ne;
+			int64_t kh = u / K->cv_kw, kw = u % K->cv_kw, KHW = K->cv_kh * K->cv_kw;
+			if (c0 >= c1)
+				continue;
+			npu_emit_dmaf(g, eng[h], NPU_OP_DCP,
+				      panelb + (uint64_t)(((c0 * K->cv_kh + kh) * K->cv_kw + kw) * L->nn * esz),
+				      img + (uint64_t)((c0 * Hp * Wp + (oh0 * K->cv_sh + kh) * Wp + kw) * esz),
+				      OW * esz, rows, K->cv_sh * Wp * esz, OW * esz,
+				      c1 - c0, Hp * Wp * esz, KHW * L->nn * esz);
+		}
+	for (int64_t u = u0; K->cv_sw != 1 && u < u1; u++)
 		for (int h = 0; h < ne; h++) {
 			int64_t ic = h * IC / ne + u / K->cv_kh, kh = u % K->cv_kh;
 			if (ic >= (h + 1) * IC / ne)
@@ -131,13 +148,9 @@ static void conv_panel(emit_t *g, const npu_kern *K, const npu_emitctx *c,
 				int q = eng[h]; /* the engine that loaded channel ic */
 				uint64_t src = img + (uint64_t)((ic * Hp * Wp + (oh0 * K->cv_sh + kh) * Wp + kw) * esz);
 				uint64_t dst = panelb + (uint64_t)(k * L->nn * esz);
-				if (K->cv_sw == 1)
-					npu_emit_dmaf(g, q, NPU_OP_DCP, dst, src, OW * esz, rows,
-						      K->cv_sh * Wp * esz, OW * esz, 1, 0, 0);
-				else
-					npu_emit_dmaf(g, q, NPU_OP_DCP, dst, src, esz, OW,
-						      K->cv_sw * esz, esz, rows,
-						      K->cv_sh * Wp * esz, OW * esz);
+				npu_emit_dmaf(g, q, NPU_OP_DCP, dst, src, esz, OW,
+					      K->cv_sw * esz, esz, rows,
+					      K->cv_sh * Wp * esz, OW * esz);
 			}
 		}
 }

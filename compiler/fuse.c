@@ -2757,6 +2757,70 @@ static int do_conv(fz *z, int node)
  * [N, OC, OH, OW] = osh is the node's value ([N, OC, OH * OW] in memory:
  * a 1-d convolution's [N, OC, L] when OH = 1).
  */
+/*
+ * A convolution computed transposed (emit_convt.c): C^T[P][OC] =
+ * X_col^T . W^T, the output positions streamed through the array and
+ * the output channels across its columns.  A small plane (ResNet's 7x7
+ * layer-4 ones: P = 49 of 128 columns) leaves most columns of the plain
+ * form idle; transposed it streams 49 rows per K slice instead of OC.
+ * Taken when that is a fifth fewer array cycles (and more than a few
+ * DRAM latencies) and the weight is a frozen constant (W^T, [K][OC],
+ * is made here), for one
+ * image whose X_col^T, two weight panels and image fit in SRAM and
+ * whose blocks' accumulators fit side by side.
+ */
+static int convt_ok(const npu_kir *ir, int x, int w, const int64_t *osh)
+{
+	const npu_target *t = ir->t;
+	const npu_kval *X = &ir->v[x], *W = &ir->v[w];
+	int dt = X->dtype, esz = npu_dtype_size(dt);
+	int64_t OC = W->shape[0], KK = W->shape[1] * W->shape[2] * W->shape[3];
+	int64_t P = osh[2] * osh[3], R, C, ks;
+	double rate, plain, tr, sram;
+
+	if (!t || !isfloat(dt) || osh[0] != 1 || t->mxu_rate[dt] <= 0 ||
+	    ir->v[root_of(ir, w)].kind != NPU_BUF_CONST || !ir->v[root_of(ir, w)].cdata ||
+	    (dt == NPU_DT_F32 && ir->fp32prec == 2))
+		return 0;
+	R = t->mxu_rows;
+	C = t->mxu_cols;
+	rate = t->mxu_rate[dt];
+	ks = (KK + R - 1) / R;
+	plain = (double)ks * (double)((P + C - 1) / C) * fmax(ceil((double)OC / rate), (double)R);
+	tr = (double)ks * (double)((OC + C - 1) / C) * fmax(ceil((double)P / rate), (double)R);
+	sram = (double)esz * ((double)X->shape[1] * (X->shape[2] + 2 * 3) * (X->shape[3] + 2 * 3) +
+			      (double)P * KK + 2.0 * KK * C) + 4.0 * 2 * C * P * 2;
+	/* (its fixed costs, the gathers and the first panel slices before
+	 * the first mmac, are a few DRAM latencies more than the plain
+	 * form's) */
+	return tr <= 0.8 * plain && plain - tr >= 8.0 * (t->dram_latency + t->dma_setup) &&
+	       P <= 65536 &&
+	       sram <= (double)(t->sram_bytes - NPU_SPILL_BYTES) * 0.75 &&
+	       (double)((OC + C - 1) / C) * C * P * 4 <= (double)t->acc_bytes;
+}
+
+/* W^T [K][OC] of a constant weight view w [OC][IC][KH][KW]: a new
+ * constant; the value, or -1. */
+static int convt_weight(fz *z, int w)
+{
+	npu_kir *ir = z->ir;
+	const npu_kval *W = &ir->v[w];
+	int64_t OC = W->shape[0], KK = W->shape[1] * W->shape[2] * W->shape[3];
+	int64_t sh[2] = { KK, OC }, dst[4] = { 1, W->shape[2] * W->shape[3] * OC,
+					       W->shape[3] * OC, OC };
+	int nv, esz = npu_dtype_size(W->dtype);
+	uint8_t *b;
+	char nm[300];
+
+	snprintf(nm, sizeof nm, "%s.t", W->name);
+	if ((nv = npu_kir_val(ir, nm, W->node, W->dtype, 2, sh)) < 0 ||
+	    !(b = malloc((size_t)(KK * OC * esz) + 1)))
+		return npu_errf(z->e, "out of memory");
+	const_copy(ir, w, b, 0, dst);
+	own_const(ir, nv, b);
+	return nv;
+}
+
 static int conv_mm(fz *z, int node, int x, int w, int bias, const int64_t *st,
 		   const int64_t *pad, const int64_t *osh)
 {
@@ -2795,12 +2859,17 @@ static int conv_mm(fz *z, int node, int x, int w, int bias, const int64_t *st,
 		x = xh;
 		w = wh;
 	}
+	int tr = ir->v[x].dtype == ir->v[w].dtype && pad[0] <= 3 && pad[1] <= 3 &&
+		 convt_ok(ir, x, w, osh);
+	int wt = tr ? convt_weight(z, w) : -1;
+	if (tr && wt < 0)
+		return -1;
 	if ((k = new_kern(z, NPU_KK_MM, node)) < 0)
 		return -1;
 	npu_kern *K = &ir->k[k];
 	X = &ir->v[x];
 	W = &ir->v[w];
-	K->cv = 1;
+	K->cv = tr ? 2 : 1;
 	K->cv_ic = X->shape[1];
 	K->cv_h = X->shape[2];
 	K->cv_w = X->shape[3];
@@ -2824,9 +2893,16 @@ static int conv_mm(fz *z, int node, int x, int w, int bias, const int64_t *st,
 	sw[0] = 0;
 	sw[1] = K->mm_k;
 	sw[2] = 1;
-	ir->v[root_of(ir, w)].needed = 1;
 	ir->v[root_of(ir, x)].needed = 1;
-	K->mm_a = npu_kir_opnd(K, root_of(ir, w), 0, W->off, sw);
+	if (tr) {
+		/* A[oc][k] = W^T[k][oc] */
+		sw[1] = 1;
+		sw[2] = K->mm_m;
+		K->mm_a = npu_kir_opnd(K, wt, 0, 0, sw);
+	} else {
+		ir->v[root_of(ir, w)].needed = 1;
+		K->mm_a = npu_kir_opnd(K, root_of(ir, w), 0, W->off, sw);
+	}
 	K->mm_b = npu_kir_opnd(K, root_of(ir, x), 0, X->off, X->stride);
 	if (K->mm_a < 0 || K->mm_b < 0)
 		return npu_errf(z->e, "out of memory");
@@ -2844,8 +2920,9 @@ static int conv_mm(fz *z, int node, int x, int w, int bias, const int64_t *st,
 		bx = xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node);
 		r = xadd(z, k, NPU_X_BIN, NPU_OP_VADD, r, bx, 0, 0, node);
 	}
-	npu_kir_decide(ir, 1, "%s: convolution as an implicit GEMM (M=%lld N=%lld K=%lld per image)",
-		       n->name, (long long)K->mm_m, (long long)K->mm_n, (long long)K->mm_k);
+	npu_kir_decide(ir, 1, "%s: convolution as an implicit GEMM (M=%lld N=%lld K=%lld per image%s)",
+		       n->name, (long long)K->mm_m, (long long)K->mm_n, (long long)K->mm_k,
+		       tr ? ", computed transposed" : "");
 	return def_val(z, k, node, r, LV_ELEM);
 }
 
@@ -3621,6 +3698,92 @@ static int avgpool_args(fz *z, int node, int64_t h, int64_t w, poolwin *pw)
 	return ceil_mode || (!incl && (pw->pd[0] || pw->pd[1]));
 }
 
+/* max_pool2d's unused indices: an empty placeholder value */
+static int pool_indices(fz *z, int node)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	char nm[300];
+	int *vals;
+
+	if (!n->multi)
+		return 0;
+	if (!(vals = calloc((size_t)n->nmeta + 1, sizeof *vals)))
+		return npu_errf(z->e, "out of memory");
+	vals[0] = ir->nodeval[node];
+	for (int i = 1; i < n->nmeta; i++) {
+		snprintf(nm, sizeof nm, "%s.%d", n->name, i);
+		vals[i] = -1;
+		if (n->meta[i].kind == NPU_GM_TENSOR &&
+		    (vals[i] = meta_val(z, node, i, nm)) >= 0)
+			ir->v[vals[i]].isconst = 1;
+	}
+	ir->nodevals[node] = vals;
+	return 0;
+}
+
+/*
+ * max_pool2d from whole rows in SRAM (a pool kernel, emit_pool.c): the
+ * input's rows must be contiguous and its planes one stride apart, and
+ * one plane's slots must fit in SRAM.  The window goes in the kernel's
+ * cv_ fields (cv_ic: the channels); op 0 is the input with its own
+ * N, C, H, W strides, op 1 the output.  1: not this form.
+ */
+static int pool_kern(fz *z, int node, int x, const poolwin *pw, const int64_t *ex)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_kval *X = &ir->v[x];
+	int64_t st[NPU_MAX_DIMS], OH, OW, Wp, need;
+	int k, v, r = root_of(ir, x), esz = npu_dtype_size(X->dtype);
+	npu_kern *K;
+
+	if (X->root >= 0)
+		memcpy(st, X->stride, sizeof st);
+	else
+		npu_kir_contig(4, X->shape, st);
+	OH = tmeta(n, 0)->shape[2].v;
+	OW = tmeta(n, 0)->shape[3].v;
+	Wp = X->shape[3] + 2 * pw->pd[1] + ex[1];
+	Wp = (Wp + pw->st[1] - 1) / pw->st[1] * pw->st[1];
+	need = (2 * (X->shape[2] + 2 * pw->pd[0] + ex[0]) * Wp + OH * Wp +
+		pw->ks[1] + 2 * OH * (Wp / pw->st[1])) * esz;
+	if (!ir->t || st[3] != 1 || (X->shape[0] > 1 && st[0] != X->shape[1] * st[1]) ||
+	    tmeta(n, 0)->dtype != X->dtype || X->shape[3] < 32 || OH < 1 || OW < 1 ||
+	    pw->ks[0] > NPU_POOL_KMAX || pw->ks[1] > NPU_POOL_KMAX ||
+	    need > (int64_t)(ir->t->sram_bytes - NPU_SPILL_BYTES) / 2)
+		return 1;
+	if ((k = new_kern(z, NPU_KK_POOL, node)) < 0 ||
+	    (v = meta_val(z, node, 0, n->name)) < 0)
+		return -1;
+	K = &ir->k[k];
+	K->ndim = 4;
+	for (int d = 0; d < 4; d++)
+		K->shape[d] = tmeta(n, 0)->shape[d].v;
+	K->cv_ic = X->shape[1];
+	K->cv_h = X->shape[2];
+	K->cv_w = X->shape[3];
+	K->cv_kh = pw->ks[0];
+	K->cv_kw = pw->ks[1];
+	K->cv_sh = pw->st[0];
+	K->cv_sw = pw->st[1];
+	K->cv_ph = pw->pd[0];
+	K->cv_pw = pw->pd[1];
+	K->cv_oh = OH;
+	K->cv_ow = OW;
+	ir->v[r].needed = ir->v[v].needed = 1;
+	ir->v[v].producer = k;
+	if (npu_kir_opnd(K, r, 0, X->root >= 0 ? X->off : 0, st) < 0 ||
+	    npu_kir_opnd(K, v, 1, 0, NULL) < 0)
+		return npu_errf(z->e, "out of memory");
+	ir->nodeval[node] = v;
+	if (pool_indices(z, node) < 0)
+		return -1;
+	npu_kir_decide(ir, 1, "%s: max of %lldx%lld windows from whole rows in SRAM (pool kernel)",
+		       n->name, (long long)pw->ks[0], (long long)pw->ks[1]);
+	return 0;
+}
+
 /*
  * _adaptive_avg_pool2d whose sizes do not divide (AlexNet's 6x6 and
  * VGG's 7x7 of a smaller map): output cell (i, j) averages rows
@@ -3723,7 +3886,8 @@ static int adaptive_mm(fz *z, int node, int x)
 
 /*
  * max_pool2d (its indices unused), avg_pool2d and _adaptive_avg_pool2d
- * (when the sizes divide): the input copied into a padded buffer (-inf
+ * (when the sizes divide): max pooling of wide enough rows as a pool
+ * kernel (pool_kern); else the input copied into a padded buffer (-inf
  * for max, 0 for avg; no copy without padding), then one ew kernel takes
  * the max, or the sum divided by the window, of KH*KW strided views.
  */
@@ -3734,7 +3898,7 @@ static int do_pool(fz *z, int node)
 	const npu_gmeta *m = tmeta(n, 0);
 	poolwin pw = { .pd = { 0, 0 } };
 	int64_t psh[NPU_MAX_DIMS], pst[NPU_MAX_DIMS], ist[NPU_MAX_DIMS], poff = 0, ex[2];
-	int x, pv, k, r = -1, *vals, bad;
+	int x, pv, k, r = -1, bad;
 	char nm[300];
 
 	if (!m || n->nargs < 2 || n->args[0].kind != NPU_GV_NODE ||
@@ -3757,6 +3921,9 @@ static int do_pool(fz *z, int node)
 			(ir->v[x].shape[2 + i] + 2 * pw.pd[i]);
 		ex[i] = ex[i] < 0 ? 0 : ex[i];
 	}
+	if (!pw.avg && (r = pool_kern(z, node, x, &pw, ex)) <= 0)
+		return r;
+	r = -1;
 	if (pw.pd[0] || pw.pd[1] || ex[0] || ex[1]) {
 		memcpy(psh, ir->v[x].shape, sizeof psh);
 		psh[2] += 2 * pw.pd[0] + ex[0];
@@ -3804,20 +3971,8 @@ static int do_pool(fz *z, int node)
 	z->cur = k;
 	if (def_val(z, k, node, r, LV_ELEM) < 0)
 		return -1;
-	if (n->multi) {
-		/* max_pool2d's unused indices: an empty placeholder value */
-		if (!(vals = calloc((size_t)n->nmeta + 1, sizeof *vals)))
-			return npu_errf(z->e, "out of memory");
-		vals[0] = ir->nodeval[node];
-		for (int i = 1; i < n->nmeta; i++) {
-			snprintf(nm, sizeof nm, "%s.%d", n->name, i);
-			vals[i] = -1;
-			if (n->meta[i].kind == NPU_GM_TENSOR &&
-			    (vals[i] = meta_val(z, node, i, nm)) >= 0)
-				ir->v[vals[i]].isconst = 1;
-		}
-		ir->nodevals[node] = vals;
-	}
+	if (pool_indices(z, node) < 0)
+		return -1;
 	npu_kir_decide(ir, 1, "%s: %s of %lld strided views%s", n->name,
 		       pw.avg ? "average" : "max", (long long)(pw.ks[0] * pw.ks[1]),
 		       pw.pd[0] || pw.pd[1] || ex[0] || ex[1] ? " of a padded copy" : " of the input");

@@ -35,7 +35,7 @@
 #include "isa/target.h"
 
 enum npu_kkind { NPU_KK_EW, NPU_KK_ROW, NPU_KK_MM, NPU_KK_HOST, NPU_KK_GATHER,
-		 NPU_NKK };
+		 NPU_KK_POOL, NPU_NKK };
 const char *npu_kkind_name(int k);
 
 typedef struct npu_kval {
@@ -121,8 +121,11 @@ typedef struct npu_kern {
 	int mm_passes;       /* precision passes (1 or 3) */
 	int mm_blo, mm_alo;  /* high: the lo parts' operands, -1 */
 	/* conv (implicit GEMM, mm with B = im2col of the input, built in
-	 * SRAM): A = weight [OC][IC*KH*KW], C[n] = [OC][OH*OW] (NCHW) */
-	int cv;
+	 * SRAM): A = weight [OC][IC*KH*KW], C[n] = [OC][OH*OW] (NCHW); pool
+	 * kernels: the window (cv_ic the channels, cv_h/cv_w the input's
+	 * plane, cv_kh.. the kernel, stride and padding) */
+	int cv;              /* 1; 2: computed transposed (emit_convt.c),
+				A the constant W^T [K][OC] */
 	int64_t cv_ic, cv_h, cv_w, cv_kh, cv_kw, cv_sh, cv_sw, cv_ph, cv_pw,
 		cv_oh, cv_ow;
 	/* host: the graph node it runs */

@@ -207,7 +207,8 @@ static double mm_cost(const npu_kir *ir, const npu_kern *K, const npu_target *t,
 	double fill = dma;
 	if (K->cv) {
 		/*
-		 * One SRAM-to-SRAM gather per k, spread over every engine, and
+		 * SRAM-to-SRAM gathers spread over every engine (at stride 1
+		 * one per tap and engine, over its channels; else one per k), and
 		 * the two engines of the weight panel carry half of it each.
 		 * With N blocks outer, the M blocks of one column of blocks
 		 * reuse the gathered X_col (emit_mm.c): it is gathered once
@@ -219,8 +220,10 @@ static double mm_cost(const npu_kir *ir, const npu_kern *K, const npu_target *t,
 		 */
 		int ge = t->dma_engines >= 4 ? 4 : 1;
 		double nbm = K->kn.loop_order ? 1 : ceil((double)K->mm_m / mb);
-		double gath = (double)K->mm_k * (t->dma_setup + (double)nb * esz /
-						  t->dma_bytes_per_cycle) / ge;
+		double ntr = K->cv_sw == 1 ? (double)(K->cv_kh * K->cv_kw)
+				 : ceil((double)K->cv_ic / ge) * K->cv_kh * K->cv_kw;
+		double gath = ntr * t->dma_setup + (double)K->mm_k * nb * esz /
+			      (ge * t->dma_bytes_per_cycle);
 		double wa = la / (ge > 1 ? 2 : 1) / t->dma_bytes_per_cycle +
 			    t->dma_setup + t->dram_latency;
 		double img = (double)K->cv_ic * K->cv_h * K->cv_w * esz /
@@ -345,6 +348,29 @@ static int tile_mm(npu_kir *ir, npu_kern *K, const npu_target *t, npu_err *e)
 	return 0;
 }
 
+/*
+ * A pool kernel (emit_pool.c): the vector unit's work, as it holds each
+ * SRAM bank for bytes / port cycles per access: every input row read
+ * once, the row maxima written and read back at the column taps, the
+ * output written; the input's and output's DRAM traffic overlaps it.
+ */
+static void tile_pool(const npu_kir *ir, npu_kern *K, const npu_target *t)
+{
+	int esz = npu_dtype_size(ir->v[K->ops[0].val].dtype);
+	double planes = (double)(K->shape[0] * K->shape[1]), port = t->sram_port_bytes;
+	double wp = (double)(K->cv_w + 2 * K->cv_pw), oh = (double)K->cv_oh;
+	double ow = (double)K->cv_ow, rows = oh * (K->cv_sh < K->cv_kh ? K->cv_sh : K->cv_kh) +
+		    (double)(K->cv_kh > K->cv_sh ? K->cv_kh - K->cv_sh : 0);
+	double row = ceil(wp * esz / port), vec, in, out;
+
+	vec = planes * (rows * row + oh * (double)(K->cv_kh - 1) + oh * row +
+			oh * ow * (double)K->cv_kw * esz / port * 2);
+	in = planes * (double)(K->cv_h * K->cv_w) * esz;
+	out = planes * oh * ow * esz;
+	K->dram_bytes = (uint64_t)(in + out);
+	K->cost = vec + dma_time(t, in / planes, 1);
+}
+
 int npu_tile(npu_kir *ir, const npu_target *t, npu_err *e)
 {
 	for (int k = 0; k < ir->nk; k++) {
@@ -354,6 +380,8 @@ int npu_tile(npu_kir *ir, const npu_target *t, npu_err *e)
 			rc = tile_ew(ir, K, t, e);
 		else if (K->kind == NPU_KK_MM)
 			rc = tile_mm(ir, K, t, e);
+		else if (K->kind == NPU_KK_POOL)
+			tile_pool(ir, K, t);
 		else if (K->kind == NPU_KK_GATHER) {
 			const npu_kval *O = &ir->v[K->ops[2].val];
 			double b = (double)npu_kir_numel(O->ndim, O->shape) * npu_dtype_size(O->dtype);

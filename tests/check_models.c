@@ -18,6 +18,7 @@
 
 #include <check.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "compiler/graph.h"
 #include "isa/st.h"
@@ -110,7 +111,9 @@ END_TEST
  * with padding and no bias, with more taps than one kernel takes (7x7
  * depthwise); average pooling with and without padding, adaptive average
  * pooling to a size that divides the input and to sizes that do not
- * (windows of varying size, shrinking and growing); a dilated and a 1-d
+ * (windows of varying size, shrinking and growing); max pooling of wide
+ * planes; convolutions of small planes (computed transposed); a dilated
+ * and a 1-d (and a depthwise 1-d)
  * convolution;
  * slice_scatter with a step and to the end, select_scatter.  Each is a one-node graph
  * written to the temporary folder, run with generated values against
@@ -154,6 +157,32 @@ static const op_case ops[] = {
 	  { 2, 3, 5, 5 }, { 0 }, { 2, 3, 3, 3 } },
 	{ "aten._adaptive_avg_pool2d.default", "[7, 6]", "float32",
 	  { 1, 4, 4, 5 }, { 0 }, { 1, 4, 7, 6 } },
+	/* max pooling from whole rows in SRAM (planes of 32 and wider):
+	 * ResNet's window with padding; ceil_mode's overhang; a kernel of 2
+	 * at stride 1; groups of planes across the batch; a stride wider
+	 * than the kernel */
+	{ "aten.max_pool2d_with_indices.default", "[3, 3], [2, 2], [1, 1]", "float32",
+	  { 1, 3, 40, 40 }, { 0 }, { 1, 3, 20, 20 } },
+	{ "aten.max_pool2d_with_indices.default", "[3, 3], [2, 2], [0, 0], [1, 1], true", "float32",
+	  { 2, 3, 33, 35 }, { 0 }, { 2, 3, 16, 17 } },
+	{ "aten.max_pool2d_with_indices.default", "[2, 2], [1, 1]", "float32",
+	  { 1, 2, 36, 36 }, { 0 }, { 1, 2, 35, 35 } },
+	{ "aten.max_pool2d_with_indices.default", "[3, 3], [2, 2], [1, 1]", "float32",
+	  { 2, 20, 34, 34 }, { 0 }, { 2, 20, 17, 17 } },
+	{ "aten.max_pool2d_with_indices.default", "[2, 2], [3, 3]", "float32",
+	  { 1, 2, 35, 35 }, { 0 }, { 1, 2, 12, 12 } },
+	/* small planes computed transposed (emit_convt.c): ResNet's
+	 * layer-4 3x3, its stride-2 entry, and 200 output channels (a
+	 * narrower last block) on a 5x5 plane */
+	{ "aten.convolution.default",
+	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [1, 1], [1, 1], [1, 1], false, [0, 0], 1",
+	  "float32", { 1, 512, 7, 7 }, { 512, 512, 3, 3 }, { 1, 512, 7, 7 } },
+	{ "aten.convolution.default",
+	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [2, 2], [1, 1], [1, 1], false, [0, 0], 1",
+	  "float32", { 1, 256, 14, 14 }, { 512, 256, 3, 3 }, { 1, 512, 7, 7 } },
+	{ "aten.convolution.default",
+	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [1, 1], [1, 1], [1, 1], false, [0, 0], 1",
+	  "float32", { 1, 160, 5, 5 }, { 200, 160, 3, 3 }, { 1, 200, 5, 5 } },
 	/* a dilated convolution (2x3), stride 2: the spread weight */
 	{ "aten.convolution.default",
 	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [2, 1], [2, 1], [2, 3], false, [0, 0], 1",
@@ -228,9 +257,20 @@ START_TEST(t_op)
 	}
 	fprintf(f, "{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\", \"args\": [], "
 		"\"kwargs\": {}, \"meta\": %s, \"kind\": \"input\", \"source\": \"l_x_\"},\n", mi);
-	fprintf(f, "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"%s\", "
-		"\"args\": [{\"node\": \"x\"}, %s], \"kwargs\": {}, \"meta\": %s},\n",
-		c->target, c->args, mo);
+	if (strstr(c->target, "with_indices")) {
+		/* (values, indices): the graph's output is the values */
+		char mx[300];
+		jmeta(mx, sizeof mx, c->out, "int64");
+		fprintf(f, "{\"name\": \"y2\", \"op\": \"call_function\", \"target\": \"%s\", "
+			"\"args\": [{\"node\": \"x\"}, %s], \"kwargs\": {}, \"meta\": [%s, %s]},\n",
+			c->target, c->args, mo, mx);
+		fprintf(f, "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"_operator.getitem\", "
+			"\"args\": [{\"node\": \"y2\"}, 0], \"kwargs\": {}, \"meta\": %s},\n", mo);
+	} else {
+		fprintf(f, "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"%s\", "
+			"\"args\": [{\"node\": \"x\"}, %s], \"kwargs\": {}, \"meta\": %s},\n",
+			c->target, c->args, mo);
+	}
 	fprintf(f, "{\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", "
 		"\"args\": [[{\"node\": \"y\"}]], \"kwargs\": {}}]}\n");
 	fclose(f);

@@ -1,0 +1,614 @@
+/*
+ * emit_convt.c - a convolution computed transposed (fuse.c, convt_ok):
+ * C^T[P][OC] = X_col^T[P][K] . W^T[K][OC], for one image.
+ *
+ * The plain form (emit_mm.c) streams the OC rows of the weight through
+ * X_col slices of [128][P]: a 7x7 plane (P = 49) keeps 49 of the
+ * array's 128 columns busy.  Here the weight slices W^T[k0..][o0..o0+128)
+ * (W^T a constant fuse.c made, so each panel row is a contiguous run of
+ * output channels) sit in the array and the P rows of X_col^T stream
+ * through them, every column busy; at fp32's rate 49 rows take 196
+ * cycles, more than the next slice's mldw (128), so the weight loads
+ * stay hidden.
+ *
+ * X_col^T is built once: the padded image (zero border, copied from a
+ * zeroed row) comes into SRAM a group of channels per engine, and each
+ * engine gathers its channels' columns of X_col^T, one transfer per
+ * (kh, kw, oh): IC / engines elements by OW output positions.  The
+ * output channels go in blocks of the array's columns, each with its
+ * own weight panel (two slots; each engine loads its own range of K
+ * slices into a bank of its own, the first block's in growing parts
+ * so that the array starts on the first slices) and its own
+ * accumulator region.  The kernel's epilogue (bias, residual, ReLU:
+ * an elementwise program over its [OC][P] space) runs on C^T itself,
+ * in parts between the next block's mldw/mmac pairs, 128 lanes at a
+ * time: its operands come in as [P][nn] tiles (DRAM read in its own
+ * order, SRAM written across; a per-channel operand loaded once and
+ * copied down the rows) and the result leaves the same way.  An
+ * epilogue with per-row values instead gets the block copied out of
+ * the accumulator transposed (one element a row, SRAM to SRAM) and runs
+ * over [nn][P] as emit_mm.c's would.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/emit_int.h"
+
+/* Semaphores (balanced within the kernel) */
+enum {
+	CT_X = 0,       /* + engine: its part of X_col^T gathered (to mxu) */
+	CT_W = 4,       /* + engine: its rows of a panel chunk loaded (to mxu) */
+	CT_WF = 8,      /* + engine: a panel slot read (from mxu) */
+	CT_ZERO = 12,   /* the zero row written (vec to each engine) */
+	CT_MMD = 13,    /* block accumulated (mxu to the post engine) */
+	CT_TRD = 14,    /* block copied out transposed (to vec) */
+	CT_STF = 15,    /* transposed copy read (vec to the post engine) */
+	CT_ELD = 16,    /* epilogue operands loaded (to vec) */
+	CT_EFREE = 17,  /* epilogue operand slot read (from vec) */
+	CT_CMP = 19,    /* epilogue done (vec to the post engine) */
+	CT_ST = 20      /* output slot stored (to vec) */
+};
+/* Engines carrying the panels and gathers (per-engine semaphores above). */
+#define CT_MAXQ 4
+
+typedef struct convt {
+	emit_t *g;
+	const npu_kern *K;
+	int dt, esz, nq, qx, epi_loads;
+	int direct;           /* epilogue over C^T itself (ct_direct) */
+	int64_t P, KK, OC, C, R, Hp, Wp, nb, ks;
+	uint64_t img[CT_MAXQ], zrow, xcol, xst, stage[2], acc0, accsz;
+	int64_t c0[CT_MAXQ + 1]; /* engine q's channels [c0[q], c0[q + 1]) */
+	uint64_t panel[2][CT_MAXQ], tb; /* panel regions; bytes of a K slice */
+	char *first[2];       /* per slot: slices that start a transfer */
+	int64_t ka[CT_MAXQ], kb[CT_MAXQ], *order; /* ct_split */
+	int *keng;
+	uint64_t wdram;       /* W^T [K][OC] */
+	int64_t wst;          /* its row stride (elements) */
+} convt;
+
+static uint64_t al64(uint64_t v)
+{
+	return (v + 63) & ~63ull;
+}
+
+static uint64_t ct_dram(const convt *T, int o)
+{
+	const npu_kopnd *P = &T->K->ops[o];
+	const npu_kval *v = &T->g->ir->v[P->val];
+
+	return v->daddr + (uint64_t)(P->off * npu_dtype_size(v->dtype));
+}
+
+static int ct_epi_op(const convt *T, int o)
+{
+	const npu_kern *K = T->K;
+
+	return o != K->mm_a && o != K->mm_b && !K->ops[o].out && T->g->used[o];
+}
+
+/* Engine q's channels [c0, c1) of the image and their zero border. */
+static void ct_image(convt *T, int q, int64_t c0, int64_t c1)
+{
+	emit_t *g = T->g;
+	const npu_kern *K = T->K;
+	const npu_kopnd *X = &K->ops[K->mm_b];
+	int esz = T->esz;
+	int64_t nc = c1 - c0, cs = T->Hp * T->Wp * esz;
+	uint64_t b0 = T->img[q];
+
+	npu_memit(g->f, NPU_OP_WAIT, NPU_UNIT_DMA0 + q, CT_ZERO, 0, 0);
+	if (nc <= 0)
+		return;
+	if (K->cv_ph) {
+		npu_emit_dmaf(g, q, NPU_OP_DCP, b0, T->zrow, T->Wp * esz, K->cv_ph, 0,
+			      T->Wp * esz, nc, 0, cs);
+		npu_emit_dmaf(g, q, NPU_OP_DCP, b0 + (uint64_t)((K->cv_ph + K->cv_h) * T->Wp * esz),
+			      T->zrow, T->Wp * esz, K->cv_ph, 0, T->Wp * esz, nc, 0, cs);
+	}
+	if (K->cv_pw) {
+		npu_emit_dmaf(g, q, NPU_OP_DCP, b0 + (uint64_t)(K->cv_ph * T->Wp * esz),
+			      T->zrow, K->cv_pw * esz, K->cv_h, 0, T->Wp * esz, nc, 0, cs);
+		npu_emit_dmaf(g, q, NPU_OP_DCP,
+			      b0 + (uint64_t)((K->cv_ph * T->Wp + K->cv_pw + K->cv_w) * esz),
+			      T->zrow, K->cv_pw * esz, K->cv_h, 0, T->Wp * esz, nc, 0, cs);
+	}
+	npu_emit_dmaf(g, q, NPU_OP_DLD,
+		      b0 + (uint64_t)((K->cv_ph * T->Wp + K->cv_pw) * esz),
+		      ct_dram(T, K->mm_b) + (uint64_t)(c0 * X->stride[1] * esz),
+		      K->cv_w * esz, K->cv_h, X->stride[2] * esz, T->Wp * esz,
+		      nc, X->stride[1] * esz, cs);
+}
+
+/*
+ * X_col^T[oh * OW + ow][(ic * KH + kh) * KW + kw] (rows xst bytes
+ * apart): each engine gathers its own channels' columns (it loaded
+ * them), one transfer per (oh, kh, kw), round robin over the engines
+ * (with one engine's transfers emitted after the other's, the scalar
+ * unit waited on the first engine's full queue while the others had
+ * nothing to do).  Engine q starts at output row q * OH / engines: with
+ * each engine's image in a bank of its own and X_col^T's output rows
+ * spread over banks (ct_place), the engines read and write different
+ * banks at once instead of queueing for two.
+ */
+static void ct_gather(convt *T)
+{
+	emit_t *g = T->g;
+	const npu_kern *K = T->K;
+	int esz = T->esz;
+	int64_t KHW = K->cv_kh * K->cv_kw, OH = K->cv_oh;
+
+	for (int64_t i = 0; i < OH; i++)
+		for (int64_t kh = 0; kh < K->cv_kh; kh++)
+			for (int64_t kw = 0; kw < K->cv_kw; kw++)
+				for (int q = 0; q < T->nq; q++) {
+					int64_t c0 = T->c0[q], c1 = T->c0[q + 1];
+					int64_t oh = (i + q * OH / T->nq) % OH;
+					if (c1 <= c0)
+						continue;
+					npu_emit_dmaf(g, q, NPU_OP_DCP,
+						      T->xcol + (uint64_t)(oh * K->cv_ow) * T->xst +
+						      (uint64_t)((c0 * KHW + kh * K->cv_kw + kw) * esz),
+						      T->img[q] + (uint64_t)(((oh * K->cv_sh + kh) * T->Wp + kw) * esz),
+						      esz, c1 - c0, T->Hp * T->Wp * esz, KHW * esz,
+						      K->cv_ow, K->cv_sw * esz, (int64_t)T->xst);
+				}
+	for (int q = 0; q < T->nq; q++)
+		npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, CT_X + q, 0, 0);
+}
+
+/*
+ * K slices [a[q], b[q]) of every panel are engine q's, in a region of
+ * its own (a bank of its own where they fit, so that the engines' loads
+ * do not queue for one bank's port): its rows are contiguous in DRAM,
+ * so a few transfers load them (each holds its engine for the DRAM
+ * latency, 400 cycles on a 64 KiB slice's 512).  The post engine
+ * (transposes, epilogue loads, stores) takes half a share, so that
+ * its queue turns over.  The array takes the slices in the order
+ * order[], round robin over the engines' ranges, so that all engines'
+ * first slices are needed first.
+ */
+static void ct_split(convt *T)
+{
+	int64_t w[CT_MAXQ], tot = 0, at = 0, n = 0;
+
+	for (int q = 0; q < T->nq; q++) {
+		w[q] = T->nq >= 4 && q == T->qx ? 1 : 2;
+		tot += w[q];
+	}
+	for (int q = 0; q < T->nq; q++) {
+		T->ka[q] = T->ks * at / tot;
+		at += w[q];
+		T->kb[q] = T->ks * at / tot;
+	}
+	for (int64_t i = 0; n < T->ks; i++)
+		for (int q = 0; q < T->nq; q++)
+			if (T->ka[q] + i < T->kb[q]) {
+				T->order[n++] = T->ka[q] + i;
+				T->keng[T->ka[q] + i] = q;
+			}
+}
+
+/* Where K slice ki of block j's panel lies (slot j & 1). */
+static uint64_t ct_tile(const convt *T, int64_t j, int64_t ki)
+{
+	int q = T->keng[ki];
+	int64_t nn = T->OC - j * T->C < T->C ? T->OC - j * T->C : T->C;
+
+	return T->panel[j & 1][q] + (uint64_t)((ki - T->ka[q]) * T->R * nn * T->esz);
+}
+
+/* Block j's weight panel (its slot free once block j - 2 is done), and
+ * its epilogue operands. */
+static void ct_loads(convt *T, int64_t j)
+{
+	emit_t *g = T->g;
+	const npu_kern *K = T->K;
+	int s = (int)(j & 1);
+	int64_t o0 = j * T->C, nn = T->OC - o0 < T->C ? T->OC - o0 : T->C;
+	int64_t next[CT_MAXQ], grp = 1;
+
+	if (j >= 2)
+		for (int q = 0; q < T->nq; q++)
+			npu_memit(g->f, NPU_OP_WAIT, NPU_UNIT_DMA0 + q, CT_WF + q, 0, 0);
+	/*
+	 * The first block's slices come one, then two, four... per engine,
+	 * so that the array starts on the first; a later block's panel
+	 * loads during the block before, in halves.  A token per transfer.
+	 */
+	memset(T->first[s], 0, (size_t)T->ks * sizeof *T->first[s]);
+	for (int q = 0; q < T->nq; q++)
+		next[q] = T->ka[q];
+	for (int left = 1; left; grp *= 2) {
+		left = 0;
+		for (int q = 0; q < T->nq; q++) {
+			int64_t ki = next[q], m = j ? (T->kb[q] - T->ka[q] + 1) / 2 : grp;
+			int64_t k0 = ki * T->R, k1;
+			if (ki >= T->kb[q])
+				continue;
+			m = m < T->kb[q] - ki ? m : T->kb[q] - ki;
+			k1 = (ki + m) * T->R < T->KK ? (ki + m) * T->R : T->KK;
+			npu_emit_dmaf(g, q, NPU_OP_DLD, ct_tile(T, j, ki),
+				      T->wdram + (uint64_t)((k0 * T->wst + o0) * T->esz),
+				      nn * T->esz, k1 - k0, T->wst * T->esz, nn * T->esz, 1, 0, 0);
+			npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, CT_W + q, 0, 0);
+			T->first[s][ki] = 1; /* the mxu waits before this slice */
+			next[q] = ki + m;
+			left |= next[q] < T->kb[q];
+		}
+	}
+	if (!T->epi_loads)
+		return;
+	if (j >= 2)
+		npu_memit(g->f, NPU_OP_WAIT, NPU_UNIT_DMA0 + T->qx, CT_EFREE, 0, 0);
+	for (int o = 0; o < K->nops; o++) {
+		const npu_kopnd *P = &K->ops[o];
+		if (!ct_epi_op(T, o))
+			continue;
+		int pe = npu_dtype_size(g->ir->v[P->val].dtype), ro = g->rowop && g->rowop[o];
+		uint64_t src = ct_dram(T, o) + (uint64_t)(o0 * P->stride[1] * pe);
+		if (T->direct && P->stride[2] == 0) {
+			/* per channel: its nn values, then copied down the
+			 * P rows of the [P][nn] tile (SRAM to SRAM) */
+			npu_emit_dmaf(g, T->qx, NPU_OP_DLD, g->slotb[o][s], src, pe, nn,
+				      P->stride[1] * pe, pe, 1, 0, 0);
+			if (T->P > 1)
+				npu_emit_dmaf(g, T->qx, NPU_OP_DCP, g->slotb[o][s] + (uint64_t)(nn * pe),
+					      g->slotb[o][s], nn * pe, T->P - 1, 0, nn * pe, 1, 0, 0);
+		} else if (T->direct) {
+			/* [P][nn]: DRAM read in its order, SRAM written across */
+			npu_emit_dmaf(g, T->qx, NPU_OP_DLD, g->slotb[o][s], src, pe, T->P,
+				      P->stride[2] * pe, nn * pe, nn, P->stride[1] * pe, pe);
+		} else {
+			npu_emit_dma(g, T->qx, 0, src, g->slotb[o][s], pe, nn, ro ? 1 : T->P,
+				     P->stride[1], ro ? 1 : P->stride[2]);
+		}
+	}
+	npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_DMA0 + T->qx, CT_ELD, 0, 0);
+}
+
+/* Block j's C^T out of its accumulator region, transposed to [nn][P]. */
+static void ct_transpose(convt *T, int64_t j)
+{
+	emit_t *g = T->g;
+	int64_t nn = T->OC - j * T->C < T->C ? T->OC - j * T->C : T->C;
+
+	if (j >= 2)
+		npu_memit(g->f, NPU_OP_WAIT, NPU_UNIT_DMA0 + T->qx, CT_STF, 0, 0);
+	npu_memit(g->f, NPU_OP_WAIT, NPU_UNIT_DMA0 + T->qx, CT_MMD, 0, 0);
+	npu_emit_dmaf(g, T->qx, NPU_OP_DCP, T->stage[j & 1], T->acc0 + (uint64_t)j * T->accsz,
+		      4, nn, 4, T->P * 4, T->P, nn * 4, 4);
+	npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_DMA0 + T->qx, CT_TRD, 0, 0);
+}
+
+/* The vector unit's waits before block j's epilogue. */
+static void ct_epi_begin(convt *T, int64_t j)
+{
+	emit_t *g = T->g;
+
+	npu_memit(g->f, NPU_OP_WAIT, NPU_UNIT_VEC, T->direct ? CT_MMD : CT_TRD, 0, 0);
+	if (T->epi_loads)
+		npu_memit(g->f, NPU_OP_WAIT, NPU_UNIT_VEC, CT_ELD, 0, 0);
+	if (j >= 2)
+		npu_memit(g->f, NPU_OP_WAIT, NPU_UNIT_VEC, CT_ST, 0, 0);
+	memset(g->xrowc, 0, sizeof g->xrowc);
+}
+
+/* Elements [e0, e0 + len) (whole rows of P) of block j's epilogue. */
+static void ct_epi_part(convt *T, int64_t j, int64_t e0, int64_t len)
+{
+	emit_t *g = T->g;
+	const npu_kern *K = T->K;
+	int s = (int)(j & 1);
+
+	for (int o = 0; o < K->nops; o++) {
+		int64_t el = g->rowop && g->rowop[o] ? e0 / T->P : e0;
+		g->slot[o] = g->slotb[o][s] +
+			     (uint64_t)(el * npu_dtype_size(g->ir->v[K->ops[o].val].dtype));
+	}
+	g->accslot = (T->direct ? T->acc0 + (uint64_t)j * T->accsz : T->stage[s]) +
+		     (uint64_t)(e0 * 4);
+	if (g->rowop)
+		npu_emit_rows(g, len / T->P, T->P);
+	else
+		npu_emit_row(g, len);
+}
+
+/* After block j's epilogue: its slots' hand-offs and its store. */
+static void ct_epi_end(convt *T, int64_t j)
+{
+	emit_t *g = T->g;
+	const npu_kern *K = T->K;
+	int s = (int)(j & 1);
+	int64_t o0 = j * T->C, nn = T->OC - o0 < T->C ? T->OC - o0 : T->C;
+
+	if (j + 2 < T->nb) {
+		if (!T->direct)
+			npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_VEC, CT_STF, 0, 0);
+		if (T->epi_loads)
+			npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_VEC, CT_EFREE, 0, 0);
+	}
+	npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_VEC, CT_CMP, 0, 0);
+	npu_memit(g->f, NPU_OP_WAIT, NPU_UNIT_DMA0 + T->qx, CT_CMP, 0, 0);
+	for (int o = 0; o < K->nops; o++) {
+		const npu_kopnd *P = &K->ops[o];
+		if (!P->out)
+			continue;
+		int pe = npu_dtype_size(g->ir->v[P->val].dtype);
+		uint64_t dst = ct_dram(T, o) + (uint64_t)(o0 * P->stride[1] * pe);
+		if (T->direct) /* [P][nn] back across: DRAM written in its order */
+			npu_emit_dmaf(g, T->qx, NPU_OP_DST, dst, g->slotb[o][s], pe, T->P,
+				      nn * pe, P->stride[2] * pe, nn, pe, P->stride[1] * pe);
+		else
+			npu_emit_dma(g, T->qx, 1, dst, g->slotb[o][s], pe, nn, T->P,
+				     P->stride[1], P->stride[2]);
+	}
+	if (j + 2 < T->nb)
+		npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_DMA0 + T->qx, CT_ST, 0, 0);
+}
+
+/* Block j's matrix work, with block j - 1's epilogue in parts between
+ * its pairs (so the scalar unit keeps both queues fed). */
+static void ct_matrix(convt *T, int64_t j)
+{
+	emit_t *g = T->g;
+	npu_mfunc *f = g->f;
+	int64_t o0 = j * T->C, nn = T->OC - o0 < T->C ? T->OC - o0 : T->C;
+	int64_t pn = j ? (T->OC - o0 + T->C < T->C ? T->OC - o0 + T->C : T->C) : 0;
+	int64_t epn = pn * T->P, done = 0, lead = T->ks / 2;
+	int64_t lastk = -1;
+	uint64_t acc = T->acc0 + (uint64_t)j * T->accsz;
+
+	if (j == 0)
+		for (int q = 0; q < T->nq; q++)
+			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, CT_X + q, 0, 0);
+	if (epn)
+		ct_epi_begin(T, j - 1);
+	for (int64_t i = 0; i < T->ks; i++) {
+		int64_t ki = T->order[i], k0 = ki * T->R, kt = T->KK - k0 < T->R ? T->KK - k0 : T->R;
+		int xa = npu_mx(f), xb = npu_mx(f), xc = npu_mx(f);
+		if (T->first[j & 1][ki])
+			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, CT_W + T->keng[ki], 0, 0);
+		if (kt != lastk) {
+			int x1 = npu_mx(f), x2 = npu_mx(f);
+			npu_mli(f, x1, kt);
+			npu_mli(f, x2, nn);
+			npu_memit(f, NPU_OP_MCFG, x1, x2, T->dt, 0);
+			x1 = npu_mx(f);
+			x2 = npu_mx(f);
+			npu_mli(f, x1, (int64_t)T->xst);
+			npu_mli(f, x2, nn * 4);
+			npu_memit(f, NPU_OP_MSTRIDE, x1, x2, 0, 0);
+			lastk = kt;
+		}
+		npu_mli(f, xa, (int64_t)ct_tile(T, j, ki));
+		npu_mli(f, xb, nn * T->esz);
+		npu_memit(f, NPU_OP_MLDW, xa, xb, 0, 0);
+		xa = npu_mx(f);
+		xb = npu_mx(f);
+		npu_mli(f, xa, (int64_t)(T->xcol + (uint64_t)(k0 * T->esz)));
+		npu_mli(f, xb, (int64_t)acc);
+		npu_mli(f, xc, T->P);
+		npu_memit(f, NPU_OP_MMAC, xa, xb, xc, i ? NPU_MMAC_ACC : 0);
+		/* the next block's panel, once the array has work queued
+		 * (its transfers may fill the engines' queues, and the
+		 * scalar unit waits on a full queue) */
+		if (i == (T->ks - 1 < 2 ? T->ks - 1 : 2) && j + 1 < T->nb)
+			ct_loads(T, j + 1);
+		/* whole rows of the epilogue, spread over the pairs after
+		 * the first `lead` */
+		while (epn && i >= lead && done < epn &&
+		       done < (i + 1 - lead) * pn / (T->ks - lead) * T->P) {
+			int64_t to = (i + 1 - lead) * pn / (T->ks - lead) * T->P;
+			ct_epi_part(T, j - 1, done, to - done);
+			done = to;
+		}
+	}
+	npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, CT_MMD, 0, 0);
+	if (j + 2 < T->nb)
+		for (int q = 0; q < T->nq; q++)
+			npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, CT_WF + q, 0, 0);
+	if (epn) {
+		if (done < epn)
+			ct_epi_part(T, j - 1, done, epn - done);
+		ct_epi_end(T, j - 1);
+	}
+}
+
+/* Bytes of engine q's image channels. */
+static uint64_t ct_imgb(const convt *T, int q)
+{
+	return al64((uint64_t)((T->c0[q + 1] - T->c0[q]) * T->Hp * T->Wp * T->esz));
+}
+
+/*
+ * SRAM: the zero row, the transposed copies and the epilogue operands'
+ * and outputs' slots packed from 0; then, each from a bank boundary
+ * when they fit so, the panels' regions (ct_split), each engine's
+ * image, and X_col^T with its rows spread over as many banks as there
+ * are output rows (ct_gather); else all packed.  -1 when they do not
+ * fit.
+ */
+static int ct_place(convt *T, const npu_target *t)
+{
+	const npu_kern *K = T->K;
+	emit_t *g = T->g;
+	uint64_t a = 0, vq = (uint64_t)t->vlen * 4, rs = 0, top = t->sram_bytes - NPU_SPILL_BYTES;
+	uint64_t bk = t->sram_bytes / (uint64_t)(t->sram_banks > 0 ? t->sram_banks : 1);
+	uint64_t row = (uint64_t)(T->KK * T->esz), b0, nbk, xb;
+	int own = 1;
+
+	T->zrow = a;
+	a += ((uint64_t)(T->Wp * T->esz) + vq - 1) / vq * vq;
+	for (int s = 0; s < 2; s++) {
+		T->stage[s] = a;
+		a += al64((uint64_t)(T->C * T->P * 4));
+	}
+	for (int o = 0; o < K->nops; o++) {
+		if (o == K->mm_a || o == K->mm_b)
+			continue;
+		int oe = npu_dtype_size(g->ir->v[K->ops[o].val].dtype);
+		int64_t cols = g->rowop && g->rowop[o] ? 1 : T->P;
+		for (int s = 0; s < 2; s++) {
+			g->slotb[o][s] = a;
+			a += al64((uint64_t)(T->C * cols * oe));
+		}
+	}
+	for (int q = 0; q < T->nq; q++) {
+		if ((uint64_t)(T->kb[q] - T->ka[q]) * T->tb > rs)
+			rs = (uint64_t)(T->kb[q] - T->ka[q]) * T->tb;
+		own &= ct_imgb(T, q) <= bk;
+	}
+	b0 = (a + bk - 1) / bk * bk;
+	nbk = 3 * (uint64_t)T->nq;
+	/* X_col^T: an output row of OW positions a bank, or as many banks
+	 * as are left; rows xst bytes apart */
+	xb = own && rs <= bk && b0 + nbk * bk < top ? (top - b0 - nbk * bk) / bk : 0;
+	xb = xb > (uint64_t)K->cv_oh ? (uint64_t)K->cv_oh : xb;
+	T->xst = xb ? xb * bk / (uint64_t)T->P / 64 * 64 : 0;
+	if (T->xst < row || b0 + (nbk + xb) * bk > top)
+		own = 0;
+	if (own) {
+		for (int s = 0; s < 2; s++)
+			for (int q = 0; q < T->nq; q++)
+				T->panel[s][q] = b0 + (uint64_t)(s * T->nq + q) * bk;
+		for (int q = 0; q < T->nq; q++)
+			T->img[q] = b0 + (uint64_t)(2 * T->nq + q) * bk;
+		T->xcol = b0 + (uint64_t)(3 * T->nq) * bk;
+		a = T->xcol + (uint64_t)T->P * T->xst;
+	} else {
+		for (int s = 0; s < 2; s++)
+			for (int q = 0; q < T->nq; q++) {
+				T->panel[s][q] = a;
+				a += rs;
+			}
+		for (int q = 0; q < T->nq; q++) {
+			T->img[q] = a;
+			a += ct_imgb(T, q);
+		}
+		T->xst = row;
+		T->xcol = a;
+		a += al64((uint64_t)T->P * row);
+	}
+	T->accsz = al64((uint64_t)(T->P * T->C * 4));
+	T->acc0 = NPU_ACC_BASE;
+	return a <= top && (uint64_t)T->nb * T->accsz <= t->acc_bytes ? 0 : -1;
+}
+
+/* Operands read once per row of the epilogue (per output channel) are
+ * broadcast (vbcast), as in emit_mm.c. */
+static int ct_rowops(convt *T)
+{
+	emit_t *g = T->g;
+	const npu_kern *K = T->K;
+	int any = 0;
+
+	T->direct = 1;
+	for (int i = 0; i < K->nx; i++) {
+		int op = K->x[i].op;
+		T->direct &= op != NPU_X_RED && op != NPU_X_RFIN && op != NPU_X_LOOP &&
+			     op != NPU_X_ENDLOOP;
+	}
+	for (int o = 0; o < K->nops; o++)
+		T->epi_loads |= ct_epi_op(T, o);
+	if (T->direct)
+		return 0; /* every operand a [P][nn] tile */
+	if (!(g->rowop = calloc((size_t)K->nops + 1, sizeof *g->rowop)))
+		return -1;
+	for (int o = 0; o < K->nops; o++)
+		if (ct_epi_op(T, o) && K->ops[o].stride[2] == 0)
+			any = g->rowop[o] = 1;
+	if (any)
+		npu_emit_level(K, g->lv, g->rowop);
+	else {
+		free(g->rowop);
+		g->rowop = NULL;
+	}
+	return 0;
+}
+
+int npu_emit_convt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
+{
+	const npu_kern *K = &c->ir->k[k];
+	const npu_target *t = c->t;
+	const npu_kopnd *A = &K->ops[K->mm_a];
+	emit_t g;
+	convt T;
+	int rc = -1;
+
+	if (npu_emit_setup(&g, c, k, f) < 0)
+		return npu_errf(e, "out of memory");
+	memset(&T, 0, sizeof T);
+	T.g = &g;
+	T.K = K;
+	T.dt = K->mm_dtype;
+	T.esz = npu_dtype_size(T.dt);
+	T.nq = t->dma_engines < CT_MAXQ ? t->dma_engines : CT_MAXQ;
+	T.qx = T.nq - 1;
+	T.P = K->mm_n;
+	T.KK = K->mm_k;
+	T.OC = K->mm_m;
+	T.C = t->mxu_cols;
+	T.R = t->mxu_rows;
+	T.nb = (T.OC + T.C - 1) / T.C;
+	T.ks = (T.KK + T.R - 1) / T.R;
+	T.tb = al64((uint64_t)(T.R * T.C * T.esz));
+	T.Hp = K->cv_h + 2 * K->cv_ph;
+	T.Wp = K->cv_w + 2 * K->cv_pw;
+	T.wdram = ct_dram(&T, K->mm_a);
+	T.wst = A->stride[2];
+	T.first[0] = calloc((size_t)T.ks + 1, 1);
+	T.first[1] = calloc((size_t)T.ks + 1, 1);
+	T.order = calloc((size_t)T.ks + 1, sizeof *T.order);
+	T.keng = calloc((size_t)T.ks + 1, sizeof *T.keng);
+	if (!T.first[0] || !T.first[1] || !T.order || !T.keng || ct_rowops(&T) < 0) {
+		npu_errf(e, "out of memory");
+		goto out;
+	}
+	ct_split(&T);
+	for (int q = 0; q <= T.nq; q++)
+		T.c0[q] = q * K->cv_ic / T.nq;
+	if (ct_place(&T, t) < 0) {
+		npu_errf(e, "kernel %s: the transposed convolution (X_col^T %lldx%lld) does not fit SRAM",
+			 K->name, (long long)T.P, (long long)T.KK);
+		goto out;
+	}
+	{
+		/* the zero row the engines copy over the image's border */
+		int vz = npu_mv(f);
+		int64_t zn = (T.Wp * T.esz + t->vlen * 4 - 1) / (t->vlen * 4);
+		npu_memit(f, NPU_OP_VLI, vz, 0, 0, 0);
+		for (int64_t i = 0; i < zn; i++)
+			npu_memit(f, NPU_OP_VST, vz, 0, NPU_DT_F32,
+				  (int64_t)(T.zrow + (uint64_t)(i * t->vlen * 4)));
+		for (int q = 0; q < T.nq; q++)
+			npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, CT_ZERO, 0, 0);
+	}
+	for (int q = 0; q < T.nq; q++)
+		ct_image(&T, q, T.c0[q], T.c0[q + 1]);
+	ct_gather(&T);
+	ct_loads(&T, 0);
+	for (int64_t j = 0; j < T.nb; j++) {
+		if (j >= 1 && !T.direct)
+			ct_transpose(&T, j - 1);
+		ct_matrix(&T, j);
+	}
+	/* the last block's epilogue and store */
+	if (!T.direct)
+		ct_transpose(&T, T.nb - 1);
+	ct_epi_begin(&T, T.nb - 1);
+	ct_epi_part(&T, T.nb - 1, 0, (T.OC - (T.nb - 1) * T.C) * T.P);
+	ct_epi_end(&T, T.nb - 1);
+	npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + T.qx, SEM_END, 0, 0);
+	npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, SEM_END, 0, 0);
+	rc = 0;
+out:
+	free(T.first[0]);
+	free(T.first[1]);
+	free(T.order);
+	free(T.keng);
+	npu_emit_cleanup(&g);
+	return rc;
+}
