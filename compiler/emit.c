@@ -1299,6 +1299,25 @@ void npu_emit_cleanup(emit_t *g)
 	free(g->npc);
 }
 
+/* The next kernel's first B panel (npu_emit_pf), after this kernel's
+ * last loads: over two engines, first those that store nothing, so that
+ * the last tile's stores do not queue behind it. */
+static void ew_prefetch(emit_t *g, const npu_emitctx *c, const int *seng,
+			int nst, uint64_t end)
+{
+	int q[NPU_MAX_DMA], n = 0, E = c->t->dma_engines;
+
+	for (int st = 0; st < 2; st++)
+		for (int x = E - 1; x >= 0 && n < NPU_MAX_DMA; x--) {
+			int stores = 0;
+			for (int p = 0; p < nst; p++)
+				stores |= seng[p] == x;
+			if (stores == st)
+				q[n++] = x;
+		}
+	npu_emit_pf(g, c->pfnext, q, n < 2 ? n : 2, end);
+}
+
 static int emit_ew(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 {
 	emit_t g;
@@ -1489,6 +1508,8 @@ tiles_done:
 				if (ldsem_used[q])
 					npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + q,
 						  SEM_LD + q, 0, 0);
+			if (lt == nt - 1)
+				ew_prefetch(&g, c, seng, nst, addr);
 		}
 		if (t < 0)
 			continue;

@@ -530,6 +530,69 @@ static void sig_loaded(npu_mfunc *f, int qa, int qb, int qa2, int qb2)
 	}
 }
 
+/*
+ * Kernel k's first B panel (block 0: all of K by the first nb columns,
+ * batch 0), to be loaded while the kernel before runs: a matmul, not a
+ * convolution nor split, whose B is frozen weights (which no kernel
+ * writes).  Its area is k & 1 at the top of SRAM (the two highest pairs
+ * of banks, below the spill area), centred on a bank boundary so that
+ * each engine's half of K has a bank of its own, as spread_slots places
+ * panels.
+ */
+void npu_mm_pf_plan(const npu_emitctx *c, int k, npu_pfplan *p)
+{
+	const npu_kern *K = &c->ir->k[k];
+	const npu_target *t = c->t;
+
+	memset(p, 0, sizeof *p);
+	if (K->kind != NPU_KK_MM || K->cv || K->mm_alo >= 0 || !K->mm_m ||
+	    !K->mm_n || !K->mm_batch || t->dma_engines < 2 || t->sram_banks < 4)
+		return;
+	const npu_kopnd *W = &K->ops[K->mm_b];
+	const npu_kval *v = &c->ir->v[W->val];
+	const npu_kval *root = v->root >= 0 ? &c->ir->v[v->root] : v;
+	int esz = npu_dtype_size(K->mm_dtype);
+	int64_t KK = K->mm_k, nb = K->kn.tile_n;
+	if (root->kind != NPU_BUF_CONST || v->dtype != K->mm_dtype)
+		return;
+	if (nb <= 0 || nb > K->mm_n)
+		nb = K->mm_n;
+	uint64_t bk = t->sram_bytes / (uint64_t)t->sram_banks;
+	uint64_t tot = (uint64_t)(KK * nb * esz);
+	uint64_t hb = ((uint64_t)((KK > 1 ? KK / 2 : KK) * nb * esz) + 63) & ~63ull;
+	uint64_t mid = t->sram_bytes - (k & 1 ? 1 : 3) * bk;
+	uint64_t top = k & 1 ? t->sram_bytes - NPU_SPILL_BYTES : mid + bk;
+	if (hb > bk || mid - hb + tot > top)
+		return;
+	p->local = mid - hb;
+	p->dram = v->daddr + (uint64_t)(W->off * esz);
+	p->rows = KK;
+	p->cols = nb;
+	p->sa = W->stride[1];
+	p->esz = esz;
+	p->on = 1;
+}
+
+void npu_emit_pf(emit_t *g, npu_pfplan *p, const int *q, int nq, uint64_t end)
+{
+	int64_t h;
+
+	if (!p || !p->on || p->issued || nq < 1 || end > p->local)
+		return;
+	h = nq > 1 && p->rows > 1 ? p->rows / 2 : p->rows;
+	for (int i = 0; i < 2; i++) {
+		int64_t r0 = i ? h : 0, rn = i ? p->rows - h : h;
+		if (rn <= 0)
+			break;
+		npu_emit_dma(g, q[i], 0, p->dram + (uint64_t)(r0 * p->sa * p->esz),
+			     p->local + (uint64_t)(r0 * p->cols * p->esz), p->esz,
+			     rn, p->cols, p->sa, 1);
+		npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_DMA0 + q[i], SEM_PF, 0, 0);
+		p->neng++;
+	}
+	p->issued = 1;
+}
+
 int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 {
 	const npu_kern *K = &c->ir->k[k];
@@ -659,6 +722,15 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			 (unsigned long long)(addr >> 10),
 			 (unsigned long long)((t->sram_bytes - NPU_SPILL_BYTES) >> 10));
 		goto out;
+	}
+	/* block 0's B panel in the area the kernel before loaded it into
+	 * (pfin), or, when it could not, loads it there itself */
+	const npu_pfplan *pf = c->pf && c->pf->on ? c->pf : NULL;
+	int pfin = 0;
+	if (pf && addr <= pf->local && pf->rows == KK && pf->cols == nb &&
+	    pf->esz == esz) {
+		slotB[0] = pf->local;
+		pfin = pf->issued;
 	}
 	if ((uint64_t)(2 * mb * nb * 4) > t->acc_bytes) {
 		npu_errf(e, "kernel %s: block %lldx%lld needs %llu KiB of accumulator, it holds %llu KiB",
@@ -794,7 +866,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		npu_errf(e, "out of memory");
 		goto out;
 	}
-	if (!K->cv && !split && qa2 >= 0)
+	if (!K->cv && !split && qa2 >= 0 && !pfin)
 		kp = first_parts(t, dt, &bl[0], nt, KK, kh, mb > nb ? mb : nb, esz);
 	first_order(korder, ks, kh, kp);
 	for (int64_t it = -1; it <= nt; it++) {
@@ -853,7 +925,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			} else {
 				panel(&g, qa, qa2, adram, slotA[s], esz, L->mn, KK, A->stride[1]);
 			}
-			if (L->bkeep || (lt == 0 && kp))
+			if (L->bkeep || (lt == 0 && (kp || pfin)))
 				;
 			else if (K->cv && it >= 0)
 				pend = L; /* gathered between block it's pairs */
@@ -874,6 +946,13 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				sig_loaded(f, qa, qb, qa2, qb2);
 			if (epi_loads && !pend)
 				load_epi(&g, K, L, lt, s, qe, nd);
+			/* the next kernel's first B panel, after the last
+			 * block's loads, over the A engines (they load the
+			 * least) */
+			if (lt == nt - 1 && !K->cv) {
+				int pq[2] = { qa, qa2 };
+				npu_emit_pf(&g, c->pfnext, pq, qa2 >= 0 ? 2 : 1, addr);
+			}
 		}
 		/*
 		 * Direct: the store of block it - 1 after the loads of block
@@ -922,6 +1001,8 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_MLD2, 0, 0);
 				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_MLD2 + 1, 0, 0);
 			}
+			for (int i = 0; it == 0 && c->pf && c->pf->issued && i < c->pf->neng; i++)
+				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_PF, 0, 0);
 			if (it >= g.nacc && dct >= 0) /* block it - nacc stored */
 				for (int h = 0; h < ndq && h < bl[it - g.nacc].mn &&
 						!(own && it == nt - 1); h++)
