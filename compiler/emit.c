@@ -1299,23 +1299,33 @@ void npu_emit_cleanup(emit_t *g)
 	free(g->npc);
 }
 
-/* The next kernel's first B panel (npu_emit_pf), after this kernel's
- * last loads: over two engines, first those that store nothing, so that
- * the last tile's stores do not queue behind it. */
+/*
+ * The next kernel's first B panel (npu_emit_pf), after this kernel's
+ * last loads, over up to two engines that store nothing, so that the
+ * last tile's stores do not queue behind it.  When every engine stores,
+ * after the stores instead (late), on the matmul's B engines: then it
+ * overlaps the last stores' DRAM latency and the matmul's A loads only.
+ */
 static void ew_prefetch(emit_t *g, const npu_emitctx *c, const int *seng,
-			int nst, uint64_t end)
+			int nst, uint64_t end, int late)
 {
 	int q[NPU_MAX_DMA], n = 0, E = c->t->dma_engines;
+	npu_pfplan *p = c->pfnext;
 
-	for (int st = 0; st < 2; st++)
-		for (int x = E - 1; x >= 0 && n < NPU_MAX_DMA; x--) {
-			int stores = 0;
-			for (int p = 0; p < nst; p++)
-				stores |= seng[p] == x;
-			if (stores == st)
-				q[n++] = x;
-		}
-	npu_emit_pf(g, c->pfnext, q, n < 2 ? n : 2, end);
+	if (!p)
+		return;
+	if (late) {
+		npu_emit_pf(g, p, p->qb, p->nqb, end);
+		return;
+	}
+	for (int x = E - 1; x >= 0 && n < 2; x--) {
+		int stores = 0;
+		for (int i = 0; i < nst; i++)
+			stores |= seng[i] == x;
+		if (!stores)
+			q[n++] = x;
+	}
+	npu_emit_pf(g, p, q, n, end);
 }
 
 static int emit_ew(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
@@ -1509,7 +1519,7 @@ tiles_done:
 					npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + q,
 						  SEM_LD + q, 0, 0);
 			if (lt == nt - 1)
-				ew_prefetch(&g, c, seng, nst, addr);
+				ew_prefetch(&g, c, seng, nst, addr, 0);
 		}
 		if (t < 0)
 			continue;
@@ -1537,6 +1547,7 @@ tiles_done:
 	}
 	for (int p = 0; p < nst; p++)
 		npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + seng[p], SEM_END, 0, 0);
+	ew_prefetch(&g, c, seng, nst, addr, 1);
 	for (int p = 0; p < nst; p++)
 		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, SEM_END, 0, 0);
 	rc = 0;

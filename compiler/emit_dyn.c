@@ -63,6 +63,7 @@ typedef struct dmm {
 	uint64_t top;                /* the end of its SRAM places */
 	uint64_t slotB0;             /* column block 0's weight, 0: in slotB */
 	int pfin;                    /* ... loaded before the kernel (npu_pfplan) */
+	int pfall;                   /* every block's, as rows of N at slotB0 */
 	int nacc, epi_loads;
 	int qa, qa2, qe, qs[2], nst;
 	int qw[4], nqw;              /* the engines of the weight panels */
@@ -280,9 +281,17 @@ static void load_a(dmm *m, int s, int xrow, int xn)
 /* The SRAM of column block j's weight panel. */
 static uint64_t bslot(const dmm *m, int j)
 {
+	if (m->pfall)
+		return m->slotB0 + (uint64_t)(j * m->nb * m->esz);
 	if (j == 0 && m->slotB0)
 		return m->slotB0;
 	return m->slotB + (uint64_t)(j * m->nb * m->KK * m->esz);
+}
+
+/* Elements per SRAM row of column block j's weight panel. */
+static int64_t bld(const dmm *m, int j)
+{
+	return m->pfall ? m->N : cols_of(m, j);
 }
 
 static void load_b(dmm *m, int j)
@@ -295,7 +304,7 @@ static void load_b(dmm *m, int j)
 	for (int i = 0; i < m->nqw; i++) {
 		int64_t k0 = i * m->KK / m->nqw, kn = (i + 1) * m->KK / m->nqw - k0;
 		int xn = npu_mx(m->f);
-		if (kn <= 0 || (j == 0 && m->pfin))
+		if (kn <= 0 || (m->pfin && (j == 0 || m->pfall)))
 			continue;
 		npu_mli(m->f, xn, kn);
 		xfer(m, m->qw[i], 0,
@@ -453,8 +462,8 @@ static void matrix(dmm *m, int sa, int j, int64_t t, int first, epi *E)
 				lastk = kt;
 				lastn = ntl;
 			}
-			npu_mli(f, xa, (int64_t)(pb + (uint64_t)((k0 * nn + n0) * m->esz)));
-			npu_mli(f, xb, nn * m->esz);
+			npu_mli(f, xa, (int64_t)(pb + (uint64_t)((k0 * bld(m, j) + n0) * m->esz)));
+			npu_mli(f, xb, bld(m, j) * m->esz);
 			npu_memit(f, NPU_OP_MLDW, xa, xb, 0, 0);
 			xa = npu_mx(f);
 			xb = npu_mx(f);
@@ -841,11 +850,12 @@ int npu_emit_dynmm(const npu_emitctx *c, int k, int xrows, npu_mfunc *f,
 		goto undo;
 	/* column block 0's weight panel where the kernel before loaded it
 	 * (npu_pfplan), or, when it could not, loaded there as the others */
-	if (c->pf && c->pf->on && c->pf->rows == m.KK &&
-	    c->pf->cols == cols_of(&m, 0) && c->pf->esz == m.esz &&
+	if (c->pf && c->pf->on && c->pf->rows == m.KK && c->pf->esz == m.esz &&
+	    (c->pf->cols == cols_of(&m, 0) || c->pf->cols == m.N) &&
 	    m.top <= c->pf->local) {
 		m.slotB0 = c->pf->local;
 		m.pfin = c->pf->issued;
+		m.pfall = c->pf->issued && c->pf->cols == m.N;
 	}
 	m.xR = xrows;
 	emit_loop(&m);

@@ -87,8 +87,8 @@ void npu_emit_dma(emit_t *g, int q, int store, uint64_t dram, uint64_t local,
 		  int esz, int64_t rows, int64_t cols, int64_t sa, int64_t sb);
 
 /* emit_mm.c: the loads of the next kernel's first B panel (c->pfnext),
- * over the first two engines of q[], if this kernel's SRAM ends at or
- * below the panel's area; marks the plan issued. */
+ * its rows split evenly over the nq engines of q[], if this kernel's
+ * SRAM ends at or below the panel's area; marks the plan issued. */
 void npu_emit_pf(emit_t *g, npu_pfplan *p, const int *q, int nq, uint64_t end);
 
 /* emit_mm.c: the epilogue of mm kernel K only copies the accumulator

@@ -530,6 +530,23 @@ static void sig_loaded(npu_mfunc *f, int qa, int qb, int qa2, int qb2)
 	}
 }
 
+/* The bytes of the first half of K of a rows x cols panel, 64-aligned. */
+static uint64_t pf_half(int64_t rows, int64_t cols, int esz)
+{
+	return ((uint64_t)((rows > 1 ? rows / 2 : rows) * cols * esz) + 63) & ~63ull;
+}
+
+/* Does a rows x cols panel fit area k & 1 (npu_mm_pf_plan)? */
+static int pf_fits(const npu_target *t, int k, int64_t rows, int64_t cols,
+		   int esz, uint64_t bk)
+{
+	uint64_t tot = (uint64_t)(rows * cols * esz), hb = pf_half(rows, cols, esz);
+	uint64_t mid = t->sram_bytes - (k & 1 ? 1 : 3) * bk;
+	uint64_t top = k & 1 ? t->sram_bytes - NPU_SPILL_BYTES : mid + bk;
+
+	return hb <= bk && mid - hb + tot <= top;
+}
+
 /*
  * Kernel k's first B panel (block 0: all of K by the first nb columns,
  * batch 0), to be loaded while the kernel before runs: a matmul, not a
@@ -558,32 +575,39 @@ void npu_mm_pf_plan(const npu_emitctx *c, int k, npu_pfplan *p)
 	if (nb <= 0 || nb > K->mm_n)
 		nb = K->mm_n;
 	uint64_t bk = t->sram_bytes / (uint64_t)t->sram_banks;
-	uint64_t tot = (uint64_t)(KK * nb * esz);
-	uint64_t hb = ((uint64_t)((KK > 1 ? KK / 2 : KK) * nb * esz) + 63) & ~63ull;
-	uint64_t mid = t->sram_bytes - (k & 1 ? 1 : 3) * bk;
-	uint64_t top = k & 1 ? t->sram_bytes - NPU_SPILL_BYTES : mid + bk;
-	if (hb > bk || mid - hb + tot > top)
+	/* the whole weight (every column block, rows of N) when one batch
+	 * has it and it fits, the matmul then loading no B at all; only
+	 * after an elementwise or row kernel, whose engines are idle while
+	 * it computes (a matmul before runs its own loads meanwhile, and
+	 * two engines take long for a whole weight: the MLP's three
+	 * matmuls in a row were slower) */
+	if (k > 0 && (c->ir->k[k - 1].kind == NPU_KK_EW ||
+		      c->ir->k[k - 1].kind == NPU_KK_ROW) &&
+	    K->mm_batch == 1 && W->stride[2] == 1 && nb < K->mm_n &&
+	    pf_fits(t, k, KK, K->mm_n, esz, bk))
+		nb = K->mm_n;
+	if (!pf_fits(t, k, KK, nb, esz, bk))
 		return;
-	p->local = mid - hb;
+	p->local = t->sram_bytes - (k & 1 ? 1 : 3) * bk - pf_half(KK, nb, esz);
 	p->dram = v->daddr + (uint64_t)(W->off * esz);
 	p->rows = KK;
 	p->cols = nb;
 	p->sa = W->stride[1];
 	p->esz = esz;
+	p->qb[0] = 1;            /* npu_emit_mm's qb and qb2 */
+	p->qb[1] = 3;
+	p->nqb = t->dma_engines >= 4 ? 2 : 1;
 	p->on = 1;
 }
 
 void npu_emit_pf(emit_t *g, npu_pfplan *p, const int *q, int nq, uint64_t end)
 {
-	int64_t h;
-
 	if (!p || !p->on || p->issued || nq < 1 || end > p->local)
 		return;
-	h = nq > 1 && p->rows > 1 ? p->rows / 2 : p->rows;
-	for (int i = 0; i < 2; i++) {
-		int64_t r0 = i ? h : 0, rn = i ? p->rows - h : h;
+	for (int i = 0; i < nq; i++) {
+		int64_t r0 = i * p->rows / nq, rn = (i + 1) * p->rows / nq - r0;
 		if (rn <= 0)
-			break;
+			continue;
 		npu_emit_dma(g, q[i], 0, p->dram + (uint64_t)(r0 * p->sa * p->esz),
 			     p->local + (uint64_t)(r0 * p->cols * p->esz), p->esz,
 			     rn, p->cols, p->sa, 1);
@@ -726,11 +750,12 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	/* block 0's B panel in the area the kernel before loaded it into
 	 * (pfin), or, when it could not, loads it there itself */
 	const npu_pfplan *pf = c->pf && c->pf->on ? c->pf : NULL;
-	int pfin = 0;
-	if (pf && addr <= pf->local && pf->rows == KK && pf->cols == nb &&
-	    pf->esz == esz) {
+	int pfin = 0, pfall = 0; /* pfall: every block's B is there */
+	if (pf && addr <= pf->local && pf->rows == KK && pf->esz == esz &&
+	    (pf->cols == nb || (pf->cols == N && B == 1))) {
 		slotB[0] = pf->local;
 		pfin = pf->issued;
+		pfall = pf->issued && pf->cols == N && nb < N;
 	}
 	if ((uint64_t)(2 * mb * nb * 4) > t->acc_bytes) {
 		npu_errf(e, "kernel %s: block %lldx%lld needs %llu KiB of accumulator, it holds %llu KiB",
@@ -925,7 +950,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			} else {
 				panel(&g, qa, qa2, adram, slotA[s], esz, L->mn, KK, A->stride[1]);
 			}
-			if (L->bkeep || (lt == 0 && (kp || pfin)))
+			if (L->bkeep || (lt == 0 && (kp || pfin)) || pfall)
 				;
 			else if (K->cv && it >= 0)
 				pend = L; /* gathered between block it's pairs */
@@ -1044,8 +1069,13 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 						lastk = kt;
 						lastn = ntl;
 					}
-					npu_mli(f, xa, (int64_t)(slotB[T->bs] + (uint64_t)((k0 * T->nn + n0) * esz)));
-					npu_mli(f, xb, T->nn * esz);
+					if (pfall) { /* rows of N, block T at column n0 */
+						npu_mli(f, xa, (int64_t)(pf->local + (uint64_t)((k0 * N + T->n0 + n0) * esz)));
+						npu_mli(f, xb, N * esz);
+					} else {
+						npu_mli(f, xa, (int64_t)(slotB[T->bs] + (uint64_t)((k0 * T->nn + n0) * esz)));
+						npu_mli(f, xb, T->nn * esz);
+					}
 					npu_memit(f, NPU_OP_MLDW, xa, xb, 0, 0);
 					xa = npu_mx(f);
 					xb = npu_mx(f);
