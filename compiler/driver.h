@@ -132,6 +132,17 @@ typedef struct npu_pfplan {
 	int qb[2], nqb;          /* the matmul's B engines (idle at its start) */
 } npu_pfplan;
 
+/*
+ * What a kernel leaves in SRAM: the DRAM bytes [dram, dram + bytes) it
+ * stored (or loaded) last are also at sram, contiguous.  The next
+ * kernel may copy them SRAM to SRAM (no DRAM latency) instead of
+ * loading them, if none of its own slots overlap them.
+ */
+typedef struct npu_handoff {
+	int on;
+	uint64_t dram, sram, bytes;
+} npu_handoff;
+
 /* emit.c: kernel k's code on virtual registers. */
 typedef struct npu_emitctx {
 	const npu_kir *ir;
@@ -141,6 +152,8 @@ typedef struct npu_emitctx {
 	const npu_dynrel *rel;   /* NULL, or addresses to move (dyn.c) */
 	npu_pfplan *pfnext;      /* NULL, or the next kernel's panel to load */
 	const npu_pfplan *pf;    /* NULL, or this kernel's, as planned */
+	npu_handoff *hoout;      /* NULL, or what this kernel leaves */
+	const npu_handoff *hoin; /* NULL, or what the kernel before left */
 } npu_emitctx;
 int npu_emit_kernel(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e);
 int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e);

@@ -933,6 +933,18 @@ static void piece_of(int64_t n, int p, int np, int64_t al, int64_t *a, int64_t *
 	*b = per * (p + 1) < n ? per * (p + 1) : n;
 }
 
+/* A store of a tile contiguous on both sides: the next kernel may copy
+ * it from the slot (npu_handoff). */
+static void handoff(emit_t *g, uint64_t dram, uint64_t sram, uint64_t bytes)
+{
+	if (!g->ho)
+		return;
+	g->ho->on = 1;
+	g->ho->dram = dram;
+	g->ho->sram = sram;
+	g->ho->bytes = bytes;
+}
+
 /* One operand's transfer of tile t, in at most maxp pieces over engines
  * eng[(base + p) % neng]; the pieces it takes (dry: emits nothing). */
 static int tile_io_op(emit_t *g, const tile *t, int s, int store, int o,
@@ -952,6 +964,8 @@ static int tile_io_op(emit_t *g, const tile *t, int s, int store, int o,
 		int st = !store && g->stage && g->stage[o];
 		/* (staged: one engine, which alone fills the staging area) */
 		np = st ? 1 : pieces(t->on * pk, maxp);
+		if (store && !dry && sb == 1 && sa == t->cn && so == pk)
+			handoff(g, d, g->slotb[o][s], (uint64_t)(t->on * pk));
 		for (int p = 0; p < np && !dry; p++) {
 			piece_of(t->on, p, np, 1, &a, &b);
 			q = eng[(base + p) % neng];
@@ -994,6 +1008,8 @@ static int tile_io_op(emit_t *g, const tile *t, int s, int store, int o,
 	}
 	if ((!store && g->stage && g->stage[o] && t->rn > 1) || rowlevel_out(g, o))
 		return 1;
+	if (store && !dry && sb == 1 && (sa == t->cn || t->rn == 1))
+		handoff(g, d, g->slotb[o][s], (uint64_t)(t->rn * t->cn * esz));
 	np = pieces(t->rn * t->cn * esz, maxp);
 	if (np > 1 && sb == 1 && (sa == t->cn || t->rn == 1)) {
 		/* contiguous: byte ranges of whole 64-byte lines */
@@ -1343,6 +1359,7 @@ static int emit_ew(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 
 	if (npu_emit_setup(&g, c, k, f) < 0)
 		return npu_errf(e, "out of memory");
+	g.ho = c->hoout;
 	if (npu_kir_numel(K->ndim, K->shape) == 0 || !K->nops) {
 		rc = 0;
 		goto out;

@@ -617,6 +617,51 @@ void npu_emit_pf(emit_t *g, npu_pfplan *p, const int *q, int nq, uint64_t end)
 	p->issued = 1;
 }
 
+/*
+ * The A panel's SRAM source when the kernel before left it there
+ * (npu_handoff), else 0: one batch and one block row, A's rows
+ * contiguous and inside what it left, none of this kernel's slots over
+ * it, and all of it below the prefetch areas (the next kernel's panel
+ * is loaded while this one runs).
+ */
+static uint64_t a_handoff(const npu_emitctx *c, const npu_kern *K,
+			  const uint64_t *slot, const uint64_t *len, int n,
+			  uint64_t adram, uint64_t bytes)
+{
+	const npu_handoff *h = c->hoin;
+	const npu_target *t = c->t;
+	uint64_t floor = t->sram_bytes, src;
+
+	if (t->sram_banks >= 4)
+		floor -= 4 * (t->sram_bytes / (uint64_t)t->sram_banks);
+	if (!h || !h->on || K->cv || K->mm_alo >= 0 || K->mm_batch != 1 ||
+	    K->ops[K->mm_a].stride[1] != K->mm_k ||
+	    K->ops[K->mm_a].stride[2] != 1 || adram < h->dram ||
+	    adram + bytes > h->dram + h->bytes)
+		return 0;
+	src = h->sram + (adram - h->dram);
+	if (h->sram + h->bytes > floor)
+		return 0;
+	/* (a slot that is src itself already holds A: slot[0..1] are A's) */
+	for (int i = 0; i < n; i++)
+		if (len[i] && slot[i] < src + bytes && src < slot[i] + len[i] &&
+		    !(i < 2 && slot[i] == src))
+			return 0;
+	return src;
+}
+
+/* A panel of `bytes` copied SRAM to SRAM from src, halves on q1, q2. */
+static void a_copy(emit_t *g, int q1, int q2, uint64_t src, uint64_t dst,
+		   uint64_t bytes)
+{
+	uint64_t h = q2 >= 0 && bytes > 128 ? (bytes / 2 + 63) & ~63ull : bytes;
+
+	npu_emit_dmaf(g, q1, NPU_OP_DCP, dst, src, (int64_t)h, 1, 0, 0, 1, 0, 0);
+	if (h < bytes)
+		npu_emit_dmaf(g, q2, NPU_OP_DCP, dst + h, src + h,
+			      (int64_t)(bytes - h), 1, 0, 0, 1, 0, 0);
+}
+
 int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 {
 	const npu_kern *K = &c->ir->k[k];
@@ -891,7 +936,24 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		npu_errf(e, "out of memory");
 		goto out;
 	}
-	if (!K->cv && !split && qa2 >= 0 && !pfin)
+	/* A from the kernel before's SRAM (one block row: every block
+	 * reads all of A) */
+	uint64_t asrc = 0, abytes = (uint64_t)(M * KK * esz);
+	uint64_t adram0 = c->ir->v[A->val].daddr + (uint64_t)(A->off * esz);
+	if (nbm == 1) {
+		uint64_t sl[4 + 2 * 64] = { slotA[0], slotA[1], slotB[0], slotB[1] };
+		uint64_t ln[4 + 2 * 64] = { abytes, abytes, (uint64_t)(KK * nb * esz),
+					    (uint64_t)(KK * nb * esz) };
+		int ns = 4;
+		for (int o = 0; o < K->nops && o < 64; o++)
+			if (o != K->mm_a && o != K->mm_b)
+				for (int s = 0; s < 2; s++) {
+					sl[ns] = g.slotb[o][s];
+					ln[ns++] = (uint64_t)(mb * nb * 8);
+				}
+		asrc = a_handoff(c, K, sl, ln, ns, adram0, abytes);
+	}
+	if (!K->cv && !split && qa2 >= 0 && !pfin && !asrc)
 		kp = first_parts(t, dt, &bl[0], nt, KK, kh, mb > nb ? mb : nb, esz);
 	first_order(korder, ks, kh, kp);
 	for (int64_t it = -1; it <= nt; it++) {
@@ -944,6 +1006,9 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					if (!p)
 						sig_loaded(f, qa, qb, qa2, qb2);
 				}
+			} else if (asrc) {
+				if (asrc != slotA[s])
+					a_copy(&g, qa, qa2, asrc, slotA[s], abytes);
 			} else if (L->bkeep && qa2 >= 0 && !split && !K->cv) {
 				/* the B engines have no panel to load: A over all four */
 				panel_q(&g, qa4, 4, adram, slotA[s], esz, L->mn, 0, KK, KK, A->stride[1]);
@@ -1174,6 +1239,14 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				epi_part(&g, K, done, epn - done, ET->nn);
 			epi_end(&g, K, ET, et, nt, epi_loads, qs, nd);
 		}
+	}
+	/* the last block's A panel stays in its slot (npu_handoff) */
+	if (c->hoout && nbm == 1 && !K->cv && !split && B == 1 &&
+	    A->stride[1] == KK) {
+		c->hoout->on = 1;
+		c->hoout->dram = adram0;
+		c->hoout->sram = slotA[(nt - 1) & 1];
+		c->hoout->bytes = abytes;
 	}
 	/* the kernel ends when its stores have: the next kernel, or a host
 	 * call, reads what they wrote */
