@@ -945,6 +945,40 @@ static void handoff(emit_t *g, uint64_t dram, uint64_t sram, uint64_t bytes)
 	g->ho->bytes = bytes;
 }
 
+/* Operand o's part of tile t as one contiguous DRAM range [*d, *d +
+ * *bytes), packed as the slot holds it; 0 when it is not. */
+static int tile_contig(const emit_t *g, const tile *t, int o, uint64_t *d,
+		       uint64_t *bytes)
+{
+	const npu_kval *v = &g->ir->v[g->K->ops[o].val];
+	int esz = npu_dtype_size(v->dtype);
+	int64_t off, sa = g->st[o][g->q - 2], sb = g->st[o][g->q - 1];
+	int64_t so = g->q >= 3 ? g->st[o][g->q - 3] : 0;
+
+	if (sb != 1 || (sa != t->cn && t->rn > 1) ||
+	    (t->on > 1 && so != t->rn * t->cn) || rowlevel_out(g, o) ||
+	    (g->stage && g->stage[o]))
+		return 0;
+	tile_dram(g, t, o, &off);
+	*d = dram_of(g, o) + (uint64_t)(off * esz);
+	*bytes = (uint64_t)(t->on * t->rn * t->cn * esz);
+	return 1;
+}
+
+/* Does what the kernel before left in SRAM (g->hin) hold operand o's
+ * part of tile t?  Its SRAM address in *src. */
+static int tile_from_sram(const emit_t *g, const tile *t, int o, uint64_t *src,
+			  uint64_t *bytes)
+{
+	uint64_t d;
+
+	if (!g->hin || g->K->ops[o].out || !tile_contig(g, t, o, &d, bytes) ||
+	    d < g->hin->dram || d + *bytes > g->hin->dram + g->hin->bytes)
+		return 0;
+	*src = g->hin->sram + (d - g->hin->dram);
+	return 1;
+}
+
 /* One operand's transfer of tile t, in at most maxp pieces over engines
  * eng[(base + p) % neng]; the pieces it takes (dry: emits nothing). */
 static int tile_io_op(emit_t *g, const tile *t, int s, int store, int o,
@@ -957,6 +991,22 @@ static int tile_io_op(emit_t *g, const tile *t, int s, int store, int o,
 
 	tile_dram(g, t, o, &off);
 	d = dram_of(g, o) + (uint64_t)(off * esz);
+	if (!store && !dry && g->hin) {
+		/* copied SRAM to SRAM in as many pieces, on the same
+		 * engines, as the load from DRAM would take */
+		uint64_t src, n;
+		if (tile_from_sram(g, t, o, &src, &n)) {
+			np = tile_io_op(g, t, s, 0, o, NULL, 1, 0, maxp, 1);
+			for (int p = 0; p < np; p++) {
+				piece_of((int64_t)n, p, np, 64, &a, &b);
+				if (b > a)
+					npu_emit_dmaf(g, eng[(base + p) % neng], NPU_OP_DCP,
+						      g->slotb[o][s] + (uint64_t)a,
+						      src + (uint64_t)a, b - a, 1, 0, 0, 1, 0, 0);
+			}
+			return np;
+		}
+	}
 	if (t->on > 1) {
 		/* three dims in one transfer: rows of cn, rn, on */
 		int64_t so = g->st[o][g->q - 3] * esz, rb = t->cn * esz;
@@ -1344,6 +1394,47 @@ static void ew_prefetch(emit_t *g, const npu_emitctx *c, const int *seng,
 	npu_emit_pf(g, p, q, n, end);
 }
 
+/*
+ * A one-tile kernel whose input the kernel before left in SRAM
+ * (npu_handoff) copies it from there.  Its own slots start above what
+ * was left (when they are below it they fit as they are), and all of it
+ * stays below the prefetch areas (npu_pfplan); the new end of its SRAM.
+ */
+static uint64_t ew_from_sram(emit_t *g, const npu_emitctx *c, const tile *t,
+			     int nbuf, uint64_t addr)
+{
+	const npu_handoff *h = c->hoin;
+	const npu_target *tg = c->t;
+	uint64_t floor = tg->sram_bytes - NPU_SPILL_BYTES, base, src, n;
+	int any = 0;
+
+	if (tg->sram_banks >= 4)
+		floor = tg->sram_bytes - 4 * (tg->sram_bytes / (uint64_t)tg->sram_banks);
+	if (!h || !h->on || h->sram + h->bytes > floor)
+		return addr;
+	g->hin = h;
+	for (int o = 0; o < g->K->nops; o++)
+		any |= g->used[o] && tile_from_sram(g, t, o, &src, &n);
+	g->hin = NULL;
+	if (!any)
+		return addr;
+	if (addr <= h->sram) {
+		g->hin = h;
+		return addr;
+	}
+	base = (h->sram + h->bytes + 63) & ~63ull;
+	if (base + addr > floor)
+		return addr;
+	for (int o = 0; o < g->K->nops; o++) {
+		for (int s = 0; s < nbuf; s++)
+			g->slotb[o][s] += base;
+		if (g->stage[o])
+			g->stage[o] += base;
+	}
+	g->hin = h;
+	return addr + base;
+}
+
 static int emit_ew(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 {
 	emit_t g;
@@ -1361,6 +1452,9 @@ static int emit_ew(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		return npu_errf(e, "out of memory");
 	g.ho = c->hoout;
 	if (npu_kir_numel(K->ndim, K->shape) == 0 || !K->nops) {
+		/* nothing runs: what the kernel before left stays */
+		if (c->hoin && c->hoout)
+			*c->hoout = *c->hoin;
 		rc = 0;
 		goto out;
 	}
@@ -1477,6 +1571,8 @@ static int emit_ew(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					tl[i].on = 1;
 				}
 tiles_done:
+	if (nt == 1)
+		addr = ew_from_sram(&g, c, &tl[0], nbuf, addr);
 	/* loads over the load engines, each operand from its own; the
 	 * last tile's stores over up to STORE_PIECES engines (nothing is
 	 * loaded after it), the store engine first */

@@ -59,6 +59,7 @@ typedef struct emit_t {
 	uint64_t dram_bytes;
 	const npu_dynrel *rel;   /* symbolic buffers' moving addresses */
 	npu_handoff *ho;         /* ew/row: what the stores leave in SRAM */
+	const npu_handoff *hin;  /* ew/row: what loads may copy from SRAM */
 } emit_t;
 
 int npu_emit_setup(emit_t *g, const npu_emitctx *c, int k, npu_mfunc *f);

@@ -650,6 +650,44 @@ static uint64_t a_handoff(const npu_emitctx *c, const npu_kern *K,
 	return src;
 }
 
+/*
+ * What the kernel leaves in SRAM (npu_handoff): its output when one
+ * block computed all of it through the vector unit (the slot holds it
+ * as DRAM does: rows of N), else the last block's A panel when A's rows
+ * are contiguous and one block row read them all.
+ */
+static void mm_handoff(const emit_t *g, const npu_emitctx *c,
+		       const npu_kern *K, int64_t nt, int dct, uint64_t adram,
+		       uint64_t aslot, uint64_t abytes)
+{
+	int nd = K->ndim, no = 0, out = -1;
+	npu_handoff *h = c->hoout;
+
+	if (!h || K->cv || K->mm_alo >= 0 || K->mm_batch != 1)
+		return;
+	for (int o = 0; o < K->nops; o++)
+		if (K->ops[o].out) {
+			no++;
+			out = o;
+		}
+	if (nt == 1 && dct < 0 && no == 1 && npu_mm_acc_copy(c->ir, K) < 0 &&
+	    K->ops[out].stride[nd - 1] == 1 && K->ops[out].stride[nd - 2] == K->mm_n) {
+		int pe = npu_dtype_size(c->ir->v[K->ops[out].val].dtype);
+		h->on = 1;
+		h->dram = dram_of(g, out);
+		h->sram = g->slotb[out][0];
+		h->bytes = (uint64_t)(K->mm_m * K->mm_n * pe);
+		return;
+	}
+	if (K->ops[K->mm_a].stride[1] == K->mm_k && K->ops[K->mm_a].stride[2] == 1 &&
+	    K->mm_m <= (K->kn.tile_m > 0 ? K->kn.tile_m : K->mm_m)) {
+		h->on = 1;
+		h->dram = adram;
+		h->sram = aslot;
+		h->bytes = abytes;
+	}
+}
+
 /* A panel of `bytes` copied SRAM to SRAM from src, halves on q1, q2. */
 static void a_copy(emit_t *g, int q1, int q2, uint64_t src, uint64_t dst,
 		   uint64_t bytes)
@@ -1240,14 +1278,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			epi_end(&g, K, ET, et, nt, epi_loads, qs, nd);
 		}
 	}
-	/* the last block's A panel stays in its slot (npu_handoff) */
-	if (c->hoout && nbm == 1 && !K->cv && !split && B == 1 &&
-	    A->stride[1] == KK) {
-		c->hoout->on = 1;
-		c->hoout->dram = adram0;
-		c->hoout->sram = slotA[(nt - 1) & 1];
-		c->hoout->bytes = abytes;
-	}
+	mm_handoff(&g, c, K, nt, dct, adram0, slotA[(nt - 1) & 1], abytes);
 	/* the kernel ends when its stores have: the next kernel, or a host
 	 * call, reads what they wrote */
 	if (dct >= 0) {
