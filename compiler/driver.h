@@ -129,7 +129,6 @@ typedef struct npu_pfplan {
 	int esz;
 	uint64_t dram, local;    /* the panel, and its SRAM area */
 	int64_t rows, cols, sa;  /* rows x cols elements, DRAM row stride sa */
-	int qb[2], nqb;          /* the matmul's B engines (idle at its start) */
 } npu_pfplan;
 
 /*

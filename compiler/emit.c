@@ -1369,8 +1369,10 @@ void npu_emit_cleanup(emit_t *g)
  * The next kernel's first B panel (npu_emit_pf), after this kernel's
  * last loads, over up to two engines that store nothing, so that the
  * last tile's stores do not queue behind it.  When every engine stores,
- * after the stores instead (late), on the matmul's B engines: then it
- * overlaps the last stores' DRAM latency and the matmul's A loads only.
+ * after the stores instead (late), over every engine, the matmul's B
+ * engines first: then it overlaps the last stores' DRAM latency and the
+ * matmul's start only (whose A, copied from SRAM when this kernel left
+ * it there, queues behind a quarter of it).
  */
 static void ew_prefetch(emit_t *g, const npu_emitctx *c, const int *seng,
 			int nst, uint64_t end, int late)
@@ -1381,7 +1383,11 @@ static void ew_prefetch(emit_t *g, const npu_emitctx *c, const int *seng,
 	if (!p)
 		return;
 	if (late) {
-		npu_emit_pf(g, p, p->qb, p->nqb, end);
+		int order[4] = { 1, 3, 0, 2 };
+		for (int i = 0; i < 4; i++)
+			if (order[i] < E)
+				q[n++] = order[i];
+		npu_emit_pf(g, p, q, n, end);
 		return;
 	}
 	for (int x = E - 1; x >= 0 && n < 2; x--) {

@@ -594,9 +594,6 @@ void npu_mm_pf_plan(const npu_emitctx *c, int k, npu_pfplan *p)
 	p->cols = nb;
 	p->sa = W->stride[1];
 	p->esz = esz;
-	p->qb[0] = 1;            /* npu_emit_mm's qb and qb2 */
-	p->qb[1] = 3;
-	p->nqb = t->dma_engines >= 4 ? 2 : 1;
 	p->on = 1;
 }
 
