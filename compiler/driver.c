@@ -350,7 +350,22 @@ int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 	{
 		npu_emitctx c = { .ir = &r->ir, .p = &r->prog, .t = &r->t,
 				  .hcall = hcall };
+		/* kernel k's prefetch plan is pl[k & 1], made (and issued)
+		 * while kernel k - 1 was emitted */
+		npu_pfplan pl[2] = { { 0 } };
+		/* and what kernel k - 1 left in SRAM, ho[k & 1] (not in
+		 * dynamic programs, whose DRAM addresses move at run time) */
+		npu_handoff ho[2] = { { 0 } };
 		for (int k = 0; k < r->ir.nk; k++) {
+			npu_pfplan *next = &pl[(k + 1) & 1];
+			c.pf = k && pl[k & 1].on ? &pl[k & 1] : NULL;
+			c.hoin = k && ho[k & 1].on && !r->dyn ? &ho[k & 1] : NULL;
+			c.hoout = &ho[(k + 1) & 1];
+			memset(c.hoout, 0, sizeof *c.hoout);
+			memset(next, 0, sizeof *next);
+			if (k + 1 < r->ir.nk)
+				npu_mm_pf_plan(&c, k + 1, next);
+			c.pfnext = next->on ? next : NULL;
 			if (npu_dyn_emit(r->dyn, &c, k, &fs[k], e) < 0)
 				goto out;
 			if (fs[k].oom) {

@@ -114,6 +114,34 @@ typedef struct npu_dynrel {
 	const int *xr;
 } npu_dynrel;
 
+/*
+ * A matmul's first B panel (frozen weights, which no kernel writes)
+ * loaded by the kernel before it, while that one computes: into one of
+ * two SRAM areas at the top (kernel k's is area k & 1, so the kernel
+ * running meanwhile never uses it), the engines that load it signal
+ * SEM_PF once each and the matmul's matrix unit waits for as many.
+ */
+#define NPU_SEM_PF 31
+typedef struct npu_pfplan {
+	int on;                  /* the panel of kernel k + 1 can be loaded early */
+	int issued;              /* kernel k emitted the loads (neng engines) */
+	int neng;
+	int esz;
+	uint64_t dram, local;    /* the panel, and its SRAM area */
+	int64_t rows, cols, sa;  /* rows x cols elements, DRAM row stride sa */
+} npu_pfplan;
+
+/*
+ * What a kernel leaves in SRAM: the DRAM bytes [dram, dram + bytes) it
+ * stored (or loaded) last are also at sram, contiguous.  The next
+ * kernel may copy them SRAM to SRAM (no DRAM latency) instead of
+ * loading them, if none of its own slots overlap them.
+ */
+typedef struct npu_handoff {
+	int on;
+	uint64_t dram, sram, bytes;
+} npu_handoff;
+
 /* emit.c: kernel k's code on virtual registers. */
 typedef struct npu_emitctx {
 	const npu_kir *ir;
@@ -121,9 +149,16 @@ typedef struct npu_emitctx {
 	const npu_target *t;
 	int *hcall;              /* host kernels: their host-call index */
 	const npu_dynrel *rel;   /* NULL, or addresses to move (dyn.c) */
+	npu_pfplan *pfnext;      /* NULL, or the next kernel's panel to load */
+	const npu_pfplan *pf;    /* NULL, or this kernel's, as planned */
+	npu_handoff *hoout;      /* NULL, or what this kernel leaves */
+	const npu_handoff *hoin; /* NULL, or what the kernel before left */
 } npu_emitctx;
 int npu_emit_kernel(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e);
 int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e);
+/* emit_mm.c: the plan for kernel k's first B panel (p->on = 0 when it
+ * cannot be loaded early). */
+void npu_mm_pf_plan(const npu_emitctx *c, int k, npu_pfplan *p);
 
 /* SRAM kept back at the top for register spills. */
 #define NPU_SPILL_BYTES (64 * 1024)

@@ -972,6 +972,7 @@ int npu_dyn_emit(const npu_dyn *d, const npu_emitctx *c, int k,
 {
 	const dkern *dk = d && k < d->nkern ? &d->kern[k] : NULL;
 	const npu_kern *K = &c->ir->k[k];
+	npu_emitctx cv;
 	npu_dynrel rel;
 	int64_t v[128];
 	int xr[64], xrows, xt, nv, lab, skip, rc;
@@ -993,6 +994,14 @@ int npu_dyn_emit(const npu_dyn *d, const npu_emitctx *c, int k,
 	rel.xr = xr;
 	if ((rc = emit_loop(d, c, k, &rel, xrows, f, e)) <= 0)
 		return rc;
+	/* versions run 0 or more times: no prefetch in or out, and one
+	 * made for this kernel is waited for once (npu_pfplan) */
+	for (int i = 0; c->pf && c->pf->issued && i < c->pf->neng; i++)
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, NPU_SEM_PF, 0, 0);
+	cv = *c;
+	cv.pf = NULL;
+	cv.pfnext = NULL;
+	c = &cv;
 	nv = drop_untileable(d, c, k, v, versions(dk->block, v));
 	for (int i = 0; i < nv; i++) {
 		lab = npu_mlabel(f);

@@ -985,6 +985,52 @@ static void piece_of(int64_t n, int p, int np, int64_t al, int64_t *a, int64_t *
 	*b = per * (p + 1) < n ? per * (p + 1) : n;
 }
 
+/* A store of a tile contiguous on both sides: the next kernel may copy
+ * it from the slot (npu_handoff). */
+static void handoff(emit_t *g, uint64_t dram, uint64_t sram, uint64_t bytes)
+{
+	if (!g->ho)
+		return;
+	g->ho->on = 1;
+	g->ho->dram = dram;
+	g->ho->sram = sram;
+	g->ho->bytes = bytes;
+}
+
+/* Operand o's part of tile t as one contiguous DRAM range [*d, *d +
+ * *bytes), packed as the slot holds it; 0 when it is not. */
+static int tile_contig(const emit_t *g, const tile *t, int o, uint64_t *d,
+		       uint64_t *bytes)
+{
+	const npu_kval *v = &g->ir->v[g->K->ops[o].val];
+	int esz = npu_dtype_size(v->dtype);
+	int64_t off, sa = g->st[o][g->q - 2], sb = g->st[o][g->q - 1];
+	int64_t so = g->q >= 3 ? g->st[o][g->q - 3] : 0;
+
+	if (sb != 1 || (sa != t->cn && t->rn > 1) ||
+	    (t->on > 1 && so != t->rn * t->cn) || rowlevel_out(g, o) ||
+	    (g->stage && g->stage[o]))
+		return 0;
+	tile_dram(g, t, o, &off);
+	*d = dram_of(g, o) + (uint64_t)(off * esz);
+	*bytes = (uint64_t)(t->on * t->rn * t->cn * esz);
+	return 1;
+}
+
+/* Does what the kernel before left in SRAM (g->hin) hold operand o's
+ * part of tile t?  Its SRAM address in *src. */
+static int tile_from_sram(const emit_t *g, const tile *t, int o, uint64_t *src,
+			  uint64_t *bytes)
+{
+	uint64_t d;
+
+	if (!g->hin || g->K->ops[o].out || !tile_contig(g, t, o, &d, bytes) ||
+	    d < g->hin->dram || d + *bytes > g->hin->dram + g->hin->bytes)
+		return 0;
+	*src = g->hin->sram + (d - g->hin->dram);
+	return 1;
+}
+
 /* One operand's transfer of tile t, in at most maxp pieces over engines
  * eng[(base + p) % neng]; the pieces it takes (dry: emits nothing). */
 /* Operand o is an input repeated across tiles of tc > 1 columns. */
@@ -1174,6 +1220,22 @@ static int tile_io_op(emit_t *g, const tile *t, int s, int store, int o,
 			bcast_load(g, t, s, o, q, d, esz);
 		return 1;
 	}
+	if (!store && !dry && g->hin) {
+		/* copied SRAM to SRAM in as many pieces, on the same
+		 * engines, as the load from DRAM would take */
+		uint64_t src, n;
+		if (tile_from_sram(g, t, o, &src, &n)) {
+			np = tile_io_op(g, t, s, 0, o, NULL, 1, 0, maxp, 1);
+			for (int p = 0; p < np; p++) {
+				piece_of((int64_t)n, p, np, 64, &a, &b);
+				if (b > a)
+					npu_emit_dmaf(g, eng[(base + p) % neng], NPU_OP_DCP,
+						      g->slotb[o][s] + (uint64_t)a,
+						      src + (uint64_t)a, b - a, 1, 0, 0, 1, 0, 0);
+			}
+			return np;
+		}
+	}
 	if (t->on > 1) {
 		/* three dims in one transfer: rows of cn, rn, on */
 		int64_t so = g->st[o][g->q - 3] * esz, rb = t->cn * esz;
@@ -1181,6 +1243,8 @@ static int tile_io_op(emit_t *g, const tile *t, int s, int store, int o,
 		int st = !store && g->stage && g->stage[o];
 		/* (staged: one engine, which alone fills the staging area) */
 		np = st ? 1 : pieces(t->on * pk, maxp);
+		if (store && !dry && sb == 1 && sa == t->cn && so == pk)
+			handoff(g, d, g->slotb[o][s], (uint64_t)(t->on * pk));
 		for (int p = 0; p < np && !dry; p++) {
 			piece_of(t->on, p, np, 1, &a, &b);
 			q = eng[(base + p) % neng];
@@ -1223,6 +1287,8 @@ static int tile_io_op(emit_t *g, const tile *t, int s, int store, int o,
 	}
 	if ((!store && g->stage && g->stage[o] && t->rn > 1) || rowlevel_out(g, o))
 		return 1;
+	if (store && !dry && sb == 1 && (sa == t->cn || t->rn == 1))
+		handoff(g, d, g->slotb[o][s], (uint64_t)(t->rn * t->cn * esz));
 	np = pieces(t->rn * t->cn * esz, maxp);
 	if (np > 1 && sb == 1 && (sa == t->cn || t->rn == 1)) {
 		/* contiguous: byte ranges of whole 64-byte lines */
@@ -1532,6 +1598,84 @@ void npu_emit_cleanup(emit_t *g)
 	free(g->npc);
 }
 
+/*
+ * The next kernel's first B panel (npu_emit_pf), after this kernel's
+ * last loads, over up to two engines that store nothing, so that the
+ * last tile's stores do not queue behind it.  When every engine stores,
+ * after the stores instead (late), over every engine, the matmul's B
+ * engines first: then it overlaps the last stores' DRAM latency and the
+ * matmul's start only (whose A, copied from SRAM when this kernel left
+ * it there, queues behind a quarter of it).
+ */
+static void ew_prefetch(emit_t *g, const npu_emitctx *c, const int *seng,
+			int nst, uint64_t end, int late)
+{
+	int q[NPU_MAX_DMA], n = 0, E = c->t->dma_engines;
+	npu_pfplan *p = c->pfnext;
+
+	if (!p)
+		return;
+	if (late) {
+		int order[4] = { 1, 3, 0, 2 };
+		for (int i = 0; i < 4; i++)
+			if (order[i] < E)
+				q[n++] = order[i];
+		npu_emit_pf(g, p, q, n, end);
+		return;
+	}
+	for (int x = E - 1; x >= 0 && n < 2; x--) {
+		int stores = 0;
+		for (int i = 0; i < nst; i++)
+			stores |= seng[i] == x;
+		if (!stores)
+			q[n++] = x;
+	}
+	npu_emit_pf(g, p, q, n, end);
+}
+
+/*
+ * A one-tile kernel whose input the kernel before left in SRAM
+ * (npu_handoff) copies it from there.  Its own slots start above what
+ * was left (when they are below it they fit as they are), and all of it
+ * stays below the prefetch areas (npu_pfplan); the new end of its SRAM.
+ */
+static uint64_t ew_from_sram(emit_t *g, const npu_emitctx *c, const tile *t,
+			     int nbuf, uint64_t addr)
+{
+	const npu_handoff *h = c->hoin;
+	const npu_target *tg = c->t;
+	uint64_t floor = tg->sram_bytes - NPU_SPILL_BYTES, base, src, n;
+	int any = 0;
+
+	if (tg->sram_banks >= 4)
+		floor = tg->sram_bytes - 4 * (tg->sram_bytes / (uint64_t)tg->sram_banks);
+	if (!h || !h->on || h->sram + h->bytes > floor)
+		return addr;
+	g->hin = h;
+	for (int o = 0; o < g->K->nops; o++)
+		any |= g->used[o] && tile_from_sram(g, t, o, &src, &n);
+	g->hin = NULL;
+	if (!any)
+		return addr;
+	if (addr <= h->sram) {
+		g->hin = h;
+		return addr;
+	}
+	base = (h->sram + h->bytes + 63) & ~63ull;
+	if (base + addr > floor)
+		return addr;
+	for (int o = 0; o < g->K->nops; o++) {
+		for (int s = 0; s < nbuf; s++)
+			g->slotb[o][s] += base;
+		if (g->stage[o])
+			g->stage[o] += base;
+		if (g->tap[o].lead == o)
+			g->tap[o].stage += base;
+	}
+	g->hin = h;
+	return addr + base;
+}
+
 static int emit_ew(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 {
 	emit_t g;
@@ -1547,7 +1691,11 @@ static int emit_ew(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 
 	if (npu_emit_setup(&g, c, k, f) < 0)
 		return npu_errf(e, "out of memory");
+	g.ho = c->hoout;
 	if (npu_kir_numel(K->ndim, K->shape) == 0 || !K->nops) {
+		/* nothing runs: what the kernel before left stays */
+		if (c->hoin && c->hoout)
+			*c->hoout = *c->hoin;
 		rc = 0;
 		goto out;
 	}
@@ -1676,6 +1824,8 @@ static int emit_ew(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					tl[i].on = 1;
 				}
 tiles_done:
+	if (nt == 1)
+		addr = ew_from_sram(&g, c, &tl[0], nbuf, addr);
 	/* loads over the load engines, each operand from its own; the
 	 * last tile's stores over up to STORE_PIECES engines (nothing is
 	 * loaded after it), the store engine first */
@@ -1734,6 +1884,8 @@ tiles_done:
 				if (ldsem_used[q])
 					npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + q,
 						  SEM_LD + q, 0, 0);
+			if (lt == nt - 1)
+				ew_prefetch(&g, c, seng, nst, addr, 0);
 		}
 		if (t < 0)
 			continue;
@@ -1761,6 +1913,7 @@ tiles_done:
 	}
 	for (int p = 0; p < nst; p++)
 		npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + seng[p], SEM_END, 0, 0);
+	ew_prefetch(&g, c, seng, nst, addr, 1);
 	for (int p = 0; p < nst; p++)
 		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, SEM_END, 0, 0);
 	rc = 0;

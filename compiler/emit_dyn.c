@@ -60,6 +60,10 @@ typedef struct dmm {
 	int64_t KK, N, mb, nb, nbn, U;
 	int64_t R, C;                /* the array's rows and columns */
 	uint64_t slotA[2], slotB, accs[3];
+	uint64_t top;                /* the end of its SRAM places */
+	uint64_t slotB0;             /* column block 0's weight, 0: in slotB */
+	int pfin;                    /* ... loaded before the kernel (npu_pfplan) */
+	int pfall;                   /* every block's, as rows of N at slotB0 */
 	int nacc, epi_loads;
 	int qa, qa2, qe, qs[2], nst;
 	int qw[4], nqw;              /* the engines of the weight panels */
@@ -274,17 +278,33 @@ static void load_a(dmm *m, int s, int xrow, int xn)
 /* Weight panel j (B[K][j*nb ...]) into its place, packed [K][cols], its
  * K rows over every engine: only the first block row loads weights, and
  * there they are nearly all the DMA work. */
+/* The SRAM of column block j's weight panel. */
+static uint64_t bslot(const dmm *m, int j)
+{
+	if (m->pfall)
+		return m->slotB0 + (uint64_t)(j * m->nb * m->esz);
+	if (j == 0 && m->slotB0)
+		return m->slotB0;
+	return m->slotB + (uint64_t)(j * m->nb * m->KK * m->esz);
+}
+
+/* Elements per SRAM row of column block j's weight panel. */
+static int64_t bld(const dmm *m, int j)
+{
+	return m->pfall ? m->N : cols_of(m, j);
+}
+
 static void load_b(dmm *m, int j)
 {
 	const npu_kopnd *W = &m->K->ops[m->K->mm_b];
 	int64_t cols = cols_of(m, j);
-	uint64_t local = m->slotB + (uint64_t)(j * m->nb * m->KK * m->esz);
+	uint64_t local = bslot(m, j);
 	int64_t rs = W->stride[1] * m->esz;
 
 	for (int i = 0; i < m->nqw; i++) {
 		int64_t k0 = i * m->KK / m->nqw, kn = (i + 1) * m->KK / m->nqw - k0;
 		int xn = npu_mx(m->f);
-		if (kn <= 0)
+		if (kn <= 0 || (m->pfin && (j == 0 || m->pfall)))
 			continue;
 		npu_mli(m->f, xn, kn);
 		xfer(m, m->qw[i], 0,
@@ -409,7 +429,7 @@ static void matrix(dmm *m, int sa, int j, int64_t t, int first, epi *E)
 	int64_t nn = cols_of(m, j), KK = m->KK;
 	int64_t pairs = ((KK + m->R - 1) / m->R) * ((nn + m->C - 1) / m->C);
 	int64_t lead = pairs - 1 < 8 ? pairs - 1 : 8, pi = 0, lastk = -1, lastn = -1;
-	uint64_t pb = m->slotB + (uint64_t)(j * m->nb * KK * m->esz);
+	uint64_t pb = bslot(m, j);
 	uint64_t acc = m->accs[t % m->nacc];
 	int wa = j == 0 ? 0 : 2, wb = first ? 0 : m->nqw;  /* next to wait */
 
@@ -442,8 +462,8 @@ static void matrix(dmm *m, int sa, int j, int64_t t, int first, epi *E)
 				lastk = kt;
 				lastn = ntl;
 			}
-			npu_mli(f, xa, (int64_t)(pb + (uint64_t)((k0 * nn + n0) * m->esz)));
-			npu_mli(f, xb, nn * m->esz);
+			npu_mli(f, xa, (int64_t)(pb + (uint64_t)((k0 * bld(m, j) + n0) * m->esz)));
+			npu_mli(f, xb, bld(m, j) * m->esz);
 			npu_memit(f, NPU_OP_MLDW, xa, xb, 0, 0);
 			xa = npu_mx(f);
 			xb = npu_mx(f);
@@ -584,6 +604,7 @@ static int place(dmm *m)
 			if (!K->ops[o].out && m->g.used[o])
 				m->epi_loads = 1;
 		}
+		m->top = addr;
 		if (addr <= room)
 			break;
 		if (!bk)
@@ -726,6 +747,9 @@ static void emit_loop(dmm *m)
 	m->xbr = npu_mx(f);
 	xmb = npu_mx(f);
 	credits(m, 0);
+	/* the weight loaded while the kernel before ran (npu_pfplan) */
+	for (int i = 0; m->c->pf && m->c->pf->issued && i < m->c->pf->neng; i++)
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_PF, 0, 0);
 	npu_memit(f, NPU_OP_LI, m->xm0, 0, 0, 0);
 	/* ceil(R / ceil(R / mb)) rows per block row: R = 65 with mb = 64
 	 * runs 33 + 32 rows, not 64 + 1, whose lone row would wait for the
@@ -746,6 +770,12 @@ static void emit_loop(dmm *m)
 	end = npu_mlabel(f);
 	top = npu_mlabel(f);
 	row_body(m, 0, 1);
+	{
+		/* the next kernel's first weight panel, on the A engines,
+		 * after the first block row's (which loads the weight) */
+		int pq[2] = { m->qa, m->qa2 };
+		npu_emit_pf(&m->g, m->c->pfnext, pq, m->qa2 >= 0 ? 2 : 1, m->top);
+	}
 	advance(m, tails[0]);
 	npu_mbind(f, top);
 	for (int64_t p = 1; p <= m->U; p++) {
@@ -818,6 +848,15 @@ int npu_emit_dynmm(const npu_emitctx *c, int k, int xrows, npu_mfunc *f,
 	m.U = period(m.nbn, m.nacc);
 	if (m.U > 64)
 		goto undo;
+	/* column block 0's weight panel where the kernel before loaded it
+	 * (npu_pfplan), or, when it could not, loaded there as the others */
+	if (c->pf && c->pf->on && c->pf->rows == m.KK && c->pf->esz == m.esz &&
+	    (c->pf->cols == cols_of(&m, 0) || c->pf->cols == m.N) &&
+	    m.top <= c->pf->local) {
+		m.slotB0 = c->pf->local;
+		m.pfin = c->pf->issued;
+		m.pfall = c->pf->issued && c->pf->cols == m.N;
+	}
 	m.xR = xrows;
 	emit_loop(&m);
 	rc = f->oom ? npu_errf(e, "out of memory") : 0;

@@ -20,7 +20,10 @@ enum {
 	SEM_ACCF = 24,       /* mm: accumulator slot read (to mxu) */
 	SEM_LAST = 25,       /* ew/row: + piece (< 4): last tile computed, to the
 				engine storing that piece */
-	SEM_CMP2 = 30        /* mm: tile computed, to the second store engine */
+	SEM_CMP2 = 30,       /* mm: tile computed, to the second store engine */
+	SEM_PF = NPU_SEM_PF  /* the next kernel's first B panel loaded (to its
+				mxu; the one semaphore balanced across two
+				kernels, see npu_pfplan) */
 };
 
 typedef struct emit_t {
@@ -63,6 +66,8 @@ typedef struct emit_t {
 	int dvalid[NPU_MAX_DMA][NPU_NDFIELD];
 	uint64_t dram_bytes;
 	const npu_dynrel *rel;   /* symbolic buffers' moving addresses */
+	npu_handoff *ho;         /* ew/row: what the stores leave in SRAM */
+	const npu_handoff *hin;  /* ew/row: what loads may copy from SRAM */
 } emit_t;
 
 int npu_emit_setup(emit_t *g, const npu_emitctx *c, int k, npu_mfunc *f);
@@ -90,6 +95,11 @@ void npu_emit_dmat(emit_t *g, int q, int op, int dt, uint64_t dst,
 		   int64_t ds1, int64_t n2, int64_t ss2, int64_t ds2);
 void npu_emit_dma(emit_t *g, int q, int store, uint64_t dram, uint64_t local,
 		  int esz, int64_t rows, int64_t cols, int64_t sa, int64_t sb);
+
+/* emit_mm.c: the loads of the next kernel's first B panel (c->pfnext),
+ * its rows split evenly over the nq engines of q[], if this kernel's
+ * SRAM ends at or below the panel's area; marks the plan issued. */
+void npu_emit_pf(emit_t *g, npu_pfplan *p, const int *q, int nq, uint64_t end);
 
 /* emit_mm.c: the epilogue of mm kernel K only copies the accumulator
  * into its one output, which a DMA store can write straight from the

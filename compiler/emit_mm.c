@@ -543,6 +543,173 @@ static void sig_loaded(npu_mfunc *f, int qa, int qb, int qa2, int qb2)
 	}
 }
 
+/* The bytes of the first half of K of a rows x cols panel, 64-aligned. */
+static uint64_t pf_half(int64_t rows, int64_t cols, int esz)
+{
+	return ((uint64_t)((rows > 1 ? rows / 2 : rows) * cols * esz) + 63) & ~63ull;
+}
+
+/* Does a rows x cols panel fit area k & 1 (npu_mm_pf_plan)? */
+static int pf_fits(const npu_target *t, int k, int64_t rows, int64_t cols,
+		   int esz, uint64_t bk)
+{
+	uint64_t tot = (uint64_t)(rows * cols * esz), hb = pf_half(rows, cols, esz);
+	uint64_t mid = t->sram_bytes - (k & 1 ? 1 : 3) * bk;
+	uint64_t top = k & 1 ? t->sram_bytes - NPU_SPILL_BYTES : mid + bk;
+
+	return hb <= bk && mid - hb + tot <= top;
+}
+
+/*
+ * Kernel k's first B panel (block 0: all of K by the first nb columns,
+ * batch 0), to be loaded while the kernel before runs: a matmul, not a
+ * convolution nor split, whose B is frozen weights (which no kernel
+ * writes).  Its area is k & 1 at the top of SRAM (the two highest pairs
+ * of banks, below the spill area), centred on a bank boundary so that
+ * each engine's half of K has a bank of its own, as spread_slots places
+ * panels.
+ */
+void npu_mm_pf_plan(const npu_emitctx *c, int k, npu_pfplan *p)
+{
+	const npu_kern *K = &c->ir->k[k];
+	const npu_target *t = c->t;
+
+	memset(p, 0, sizeof *p);
+	if (K->kind != NPU_KK_MM || K->cv || K->mm_alo >= 0 || !K->mm_m ||
+	    !K->mm_n || !K->mm_batch || t->dma_engines < 2 || t->sram_banks < 4)
+		return;
+	const npu_kopnd *W = &K->ops[K->mm_b];
+	const npu_kval *v = &c->ir->v[W->val];
+	const npu_kval *root = v->root >= 0 ? &c->ir->v[v->root] : v;
+	int esz = npu_dtype_size(K->mm_dtype);
+	int64_t KK = K->mm_k, nb = K->kn.tile_n;
+	if (root->kind != NPU_BUF_CONST || v->dtype != K->mm_dtype)
+		return;
+	if (nb <= 0 || nb > K->mm_n)
+		nb = K->mm_n;
+	uint64_t bk = t->sram_bytes / (uint64_t)t->sram_banks;
+	/* the whole weight (every column block, rows of N) when one batch
+	 * has it and it fits, the matmul then loading no B at all; only
+	 * after an elementwise or row kernel, whose engines are idle while
+	 * it computes (a matmul before runs its own loads meanwhile, and
+	 * two engines take long for a whole weight: the MLP's three
+	 * matmuls in a row were slower) */
+	if (k > 0 && (c->ir->k[k - 1].kind == NPU_KK_EW ||
+		      c->ir->k[k - 1].kind == NPU_KK_ROW) &&
+	    K->mm_batch == 1 && W->stride[2] == 1 && nb < K->mm_n &&
+	    pf_fits(t, k, KK, K->mm_n, esz, bk))
+		nb = K->mm_n;
+	if (!pf_fits(t, k, KK, nb, esz, bk))
+		return;
+	p->local = t->sram_bytes - (k & 1 ? 1 : 3) * bk - pf_half(KK, nb, esz);
+	p->dram = v->daddr + (uint64_t)(W->off * esz);
+	p->rows = KK;
+	p->cols = nb;
+	p->sa = W->stride[1];
+	p->esz = esz;
+	p->on = 1;
+}
+
+void npu_emit_pf(emit_t *g, npu_pfplan *p, const int *q, int nq, uint64_t end)
+{
+	if (!p || !p->on || p->issued || nq < 1 || end > p->local)
+		return;
+	for (int i = 0; i < nq; i++) {
+		int64_t r0 = i * p->rows / nq, rn = (i + 1) * p->rows / nq - r0;
+		if (rn <= 0)
+			continue;
+		npu_emit_dma(g, q[i], 0, p->dram + (uint64_t)(r0 * p->sa * p->esz),
+			     p->local + (uint64_t)(r0 * p->cols * p->esz), p->esz,
+			     rn, p->cols, p->sa, 1);
+		npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_DMA0 + q[i], SEM_PF, 0, 0);
+		p->neng++;
+	}
+	p->issued = 1;
+}
+
+/*
+ * The A panel's SRAM source when the kernel before left it there
+ * (npu_handoff), else 0: one batch and one block row, A's rows
+ * contiguous and inside what it left, none of this kernel's slots over
+ * it, and all of it below the prefetch areas (the next kernel's panel
+ * is loaded while this one runs).
+ */
+static uint64_t a_handoff(const npu_emitctx *c, const npu_kern *K,
+			  const uint64_t *slot, const uint64_t *len, int n,
+			  uint64_t adram, uint64_t bytes)
+{
+	const npu_handoff *h = c->hoin;
+	const npu_target *t = c->t;
+	uint64_t floor = t->sram_bytes, src;
+
+	if (t->sram_banks >= 4)
+		floor -= 4 * (t->sram_bytes / (uint64_t)t->sram_banks);
+	if (!h || !h->on || K->cv || K->mm_alo >= 0 || K->mm_batch != 1 ||
+	    K->ops[K->mm_a].stride[1] != K->mm_k ||
+	    K->ops[K->mm_a].stride[2] != 1 || adram < h->dram ||
+	    adram + bytes > h->dram + h->bytes)
+		return 0;
+	src = h->sram + (adram - h->dram);
+	if (h->sram + h->bytes > floor)
+		return 0;
+	/* (a slot that is src itself already holds A: slot[0..1] are A's) */
+	for (int i = 0; i < n; i++)
+		if (len[i] && slot[i] < src + bytes && src < slot[i] + len[i] &&
+		    !(i < 2 && slot[i] == src))
+			return 0;
+	return src;
+}
+
+/*
+ * What the kernel leaves in SRAM (npu_handoff): its output when one
+ * block computed all of it through the vector unit (the slot holds it
+ * as DRAM does: rows of N), else the last block's A panel when A's rows
+ * are contiguous and one block row read them all.
+ */
+static void mm_handoff(const emit_t *g, const npu_emitctx *c,
+		       const npu_kern *K, int64_t nt, int dct, uint64_t adram,
+		       uint64_t aslot, uint64_t abytes)
+{
+	int nd = K->ndim, no = 0, out = -1;
+	npu_handoff *h = c->hoout;
+
+	if (!h || K->cv || K->mm_alo >= 0 || K->mm_batch != 1)
+		return;
+	for (int o = 0; o < K->nops; o++)
+		if (K->ops[o].out) {
+			no++;
+			out = o;
+		}
+	if (nt == 1 && dct < 0 && no == 1 && npu_mm_acc_copy(c->ir, K) < 0 &&
+	    K->ops[out].stride[nd - 1] == 1 && K->ops[out].stride[nd - 2] == K->mm_n) {
+		int pe = npu_dtype_size(c->ir->v[K->ops[out].val].dtype);
+		h->on = 1;
+		h->dram = dram_of(g, out);
+		h->sram = g->slotb[out][0];
+		h->bytes = (uint64_t)(K->mm_m * K->mm_n * pe);
+		return;
+	}
+	if (K->ops[K->mm_a].stride[1] == K->mm_k && K->ops[K->mm_a].stride[2] == 1 &&
+	    K->mm_m <= (K->kn.tile_m > 0 ? K->kn.tile_m : K->mm_m)) {
+		h->on = 1;
+		h->dram = adram;
+		h->sram = aslot;
+		h->bytes = abytes;
+	}
+}
+
+/* A panel of `bytes` copied SRAM to SRAM from src, halves on q1, q2. */
+static void a_copy(emit_t *g, int q1, int q2, uint64_t src, uint64_t dst,
+		   uint64_t bytes)
+{
+	uint64_t h = q2 >= 0 && bytes > 128 ? (bytes / 2 + 63) & ~63ull : bytes;
+
+	npu_emit_dmaf(g, q1, NPU_OP_DCP, dst, src, (int64_t)h, 1, 0, 0, 1, 0, 0);
+	if (h < bytes)
+		npu_emit_dmaf(g, q2, NPU_OP_DCP, dst + h, src + h,
+			      (int64_t)(bytes - h), 1, 0, 0, 1, 0, 0);
+}
+
 int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 {
 	const npu_kern *K = &c->ir->k[k];
@@ -672,6 +839,16 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			 (unsigned long long)(addr >> 10),
 			 (unsigned long long)((t->sram_bytes - NPU_SPILL_BYTES) >> 10));
 		goto out;
+	}
+	/* block 0's B panel in the area the kernel before loaded it into
+	 * (pfin), or, when it could not, loads it there itself */
+	const npu_pfplan *pf = c->pf && c->pf->on ? c->pf : NULL;
+	int pfin = 0, pfall = 0; /* pfall: every block's B is there */
+	if (pf && addr <= pf->local && pf->rows == KK && pf->esz == esz &&
+	    (pf->cols == nb || (pf->cols == N && B == 1))) {
+		slotB[0] = pf->local;
+		pfin = pf->issued;
+		pfall = pf->issued && pf->cols == N && nb < N;
 	}
 	if ((uint64_t)(2 * mb * nb * 4) > t->acc_bytes) {
 		npu_errf(e, "kernel %s: block %lldx%lld needs %llu KiB of accumulator, it holds %llu KiB",
@@ -807,7 +984,24 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		npu_errf(e, "out of memory");
 		goto out;
 	}
-	if (!K->cv && !split && qa2 >= 0)
+	/* A from the kernel before's SRAM (one block row: every block
+	 * reads all of A) */
+	uint64_t asrc = 0, abytes = (uint64_t)(M * KK * esz);
+	uint64_t adram0 = c->ir->v[A->val].daddr + (uint64_t)(A->off * esz);
+	if (nbm == 1) {
+		uint64_t sl[4 + 2 * 64] = { slotA[0], slotA[1], slotB[0], slotB[1] };
+		uint64_t ln[4 + 2 * 64] = { abytes, abytes, (uint64_t)(KK * nb * esz),
+					    (uint64_t)(KK * nb * esz) };
+		int ns = 4;
+		for (int o = 0; o < K->nops && o < 64; o++)
+			if (o != K->mm_a && o != K->mm_b)
+				for (int s = 0; s < 2; s++) {
+					sl[ns] = g.slotb[o][s];
+					ln[ns++] = (uint64_t)(mb * nb * 8);
+				}
+		asrc = a_handoff(c, K, sl, ln, ns, adram0, abytes);
+	}
+	if (!K->cv && !split && qa2 >= 0 && !pfin && !asrc)
 		kp = first_parts(t, dt, &bl[0], nt, KK, kh, mb > nb ? mb : nb, esz);
 	first_order(korder, ks, kh, kp);
 	for (int64_t it = -1; it <= nt; it++) {
@@ -860,13 +1054,16 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					if (!p)
 						sig_loaded(f, qa, qb, qa2, qb2);
 				}
+			} else if (asrc) {
+				if (asrc != slotA[s])
+					a_copy(&g, qa, qa2, asrc, slotA[s], abytes);
 			} else if (L->bkeep && qa2 >= 0 && !split && !K->cv) {
 				/* the B engines have no panel to load: A over all four */
 				panel_q(&g, qa4, 4, adram, slotA[s], esz, L->mn, 0, KK, KK, A->stride[1]);
 			} else {
 				panel(&g, qa, qa2, adram, slotA[s], esz, L->mn, KK, A->stride[1]);
 			}
-			if (L->bkeep || (lt == 0 && kp))
+			if (L->bkeep || (lt == 0 && (kp || pfin)) || pfall)
 				;
 			else if (K->cv && it >= 0)
 				pend = L; /* gathered between block it's pairs */
@@ -887,6 +1084,13 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				sig_loaded(f, qa, qb, qa2, qb2);
 			if (epi_loads && !pend)
 				load_epi(&g, K, L, lt, s, qe, nd);
+			/* the next kernel's first B panel, after the last
+			 * block's loads, over the A engines (they load the
+			 * least) */
+			if (lt == nt - 1 && !K->cv) {
+				int pq[2] = { qa, qa2 };
+				npu_emit_pf(&g, c->pfnext, pq, qa2 >= 0 ? 2 : 1, addr);
+			}
 		}
 		/*
 		 * Direct: the store of block it - 1 after the loads of block
@@ -935,6 +1139,8 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_MLD2, 0, 0);
 				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_MLD2 + 1, 0, 0);
 			}
+			for (int i = 0; it == 0 && c->pf && c->pf->issued && i < c->pf->neng; i++)
+				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_PF, 0, 0);
 			if (it >= g.nacc && dct >= 0) /* block it - nacc stored */
 				for (int h = 0; h < ndq && h < bl[it - g.nacc].mn &&
 						!(own && it == nt - 1); h++)
@@ -976,8 +1182,13 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 						lastk = kt;
 						lastn = ntl;
 					}
-					npu_mli(f, xa, (int64_t)(slotB[T->bs] + (uint64_t)((k0 * T->nn + n0) * esz)));
-					npu_mli(f, xb, T->nn * esz);
+					if (pfall) { /* rows of N, block T at column n0 */
+						npu_mli(f, xa, (int64_t)(pf->local + (uint64_t)((k0 * N + T->n0 + n0) * esz)));
+						npu_mli(f, xb, N * esz);
+					} else {
+						npu_mli(f, xa, (int64_t)(slotB[T->bs] + (uint64_t)((k0 * T->nn + n0) * esz)));
+						npu_mli(f, xb, T->nn * esz);
+					}
 					npu_memit(f, NPU_OP_MLDW, xa, xb, 0, 0);
 					xa = npu_mx(f);
 					xb = npu_mx(f);
@@ -1077,6 +1288,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			epi_end(&g, K, ET, et, nt, epi_loads, qs, nd);
 		}
 	}
+	mm_handoff(&g, c, K, nt, dct, adram0, slotA[(nt - 1) & 1], abytes);
 	/* the kernel ends when its stores have: the next kernel, or a host
 	 * call, reads what they wrote */
 	if (dct >= 0) {

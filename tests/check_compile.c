@@ -131,7 +131,9 @@ END_TEST
  * grouped-query probs @ V without the repeated copy, no output copy) and
  * rows across lanes: 39 kernels (4 of them dropped copies that do
  * nothing) and 112.2 k cycles on npu-base when written; 180.3 k and 58
- * kernels before. */
+ * kernels before.  With the weight prefetch and the SRAM hand-off
+ * across kernel boundaries (docs/compiler.md, "Registers and memory")
+ * 92.2 k, 110.9 k before them. */
 START_TEST(t_llama_fusion)
 {
 	fxrun a = { 0 };
@@ -140,7 +142,7 @@ START_TEST(t_llama_fusion)
 	fx_run_fixture("llama_tiny", &a);
 	fx_teardown_tmp();
 	ck_assert_int_le(a.nkernels, 40);
-	ck_assert_uint_lt(a.cycles, 125000);
+	ck_assert_uint_lt(a.cycles, 100000);
 }
 END_TEST
 
