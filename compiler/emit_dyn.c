@@ -628,7 +628,7 @@ static int supported(const npu_emitctx *c, const npu_kern *K)
 	int nd = K->ndim;
 
 	if (K->kind != NPU_KK_MM || K->cv || nd != 2 || K->mm_batch != 1 ||
-	    K->mm_alo >= 0 || K->mm_blo >= 0 ||
+	    K->mm_alo >= 0 || K->mm_blo >= 0 || K->ops[K->mm_a].kseg ||
 	    c->ir->v[K->ops[K->mm_a].val].dtype != K->mm_dtype ||
 	    K->ops[K->mm_a].stride[2] != 1 || K->ops[K->mm_b].stride[2] != 1)
 		return 0;

@@ -77,6 +77,25 @@ static void panel_q(emit_t *g, const int *q, int n, uint64_t dram,
 	}
 }
 
+/* A panel of rows x KK of an A operand in K segments (kseg): each
+ * engine's rows of every segment in one transfer, segment j's columns
+ * [j * kseg, (j + 1) * kseg) from DRAM kstride elements on. */
+static void panel_kseg(emit_t *g, const int *q, int n, uint64_t dram,
+		       uint64_t local, int esz, int64_t rows, int64_t KK,
+		       const npu_kopnd *A)
+{
+	if (n > rows)
+		n = (int)rows;
+	for (int h = 0; h < n; h++) {
+		int64_t r0 = h * rows / n, r1 = (h + 1) * rows / n;
+		npu_emit_dmaf(g, q[h], NPU_OP_DLD,
+			      local + (uint64_t)(r0 * KK * esz),
+			      dram + (uint64_t)(r0 * A->stride[1] * esz),
+			      A->kseg * esz, r1 - r0, A->stride[1] * esz, KK * esz,
+			      KK / A->kseg, A->kstride * esz, A->kseg * esz);
+	}
+}
+
 /*
  * conv: the B panel X_col[K][nn] of block L (output rows oh0.. of image
  * L->b), gathered SRAM to SRAM from the zero-padded image, one transfer
@@ -645,7 +664,7 @@ static uint64_t a_handoff(const npu_emitctx *c, const npu_kern *K,
 	if (t->sram_banks >= 4)
 		floor -= 4 * (t->sram_bytes / (uint64_t)t->sram_banks);
 	if (!h || !h->on || K->cv || K->mm_alo >= 0 || K->mm_batch != 1 ||
-	    K->ops[K->mm_a].stride[1] != K->mm_k ||
+	    K->ops[K->mm_a].kseg || K->ops[K->mm_a].stride[1] != K->mm_k ||
 	    K->ops[K->mm_a].stride[2] != 1 || adram < h->dram ||
 	    adram + bytes > h->dram + h->bytes)
 		return 0;
@@ -689,7 +708,8 @@ static void mm_handoff(const emit_t *g, const npu_emitctx *c,
 		h->bytes = (uint64_t)(K->mm_m * K->mm_n * pe);
 		return;
 	}
-	if (K->ops[K->mm_a].stride[1] == K->mm_k && K->ops[K->mm_a].stride[2] == 1 &&
+	if (!K->ops[K->mm_a].kseg &&
+	    K->ops[K->mm_a].stride[1] == K->mm_k && K->ops[K->mm_a].stride[2] == 1 &&
 	    K->mm_m <= (K->kn.tile_m > 0 ? K->kn.tile_m : K->mm_m)) {
 		h->on = 1;
 		h->dram = adram;
@@ -1001,7 +1021,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				}
 		asrc = a_handoff(c, K, sl, ln, ns, adram0, abytes);
 	}
-	if (!K->cv && !split && qa2 >= 0 && !pfin && !asrc)
+	if (!K->cv && !split && qa2 >= 0 && !pfin && !asrc && !A->kseg)
 		kp = first_parts(t, dt, &bl[0], nt, KK, kh, mb > nb ? mb : nb, esz);
 	first_order(korder, ks, kh, kp);
 	for (int64_t it = -1; it <= nt; it++) {
@@ -1057,6 +1077,11 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			} else if (asrc) {
 				if (asrc != slotA[s])
 					a_copy(&g, qa, qa2, asrc, slotA[s], abytes);
+			} else if (A->kseg) {
+				/* over all four engines when the B ones are idle */
+				int qk[4] = { qa, qa2, qb, qb2 };
+				int nk = qa2 < 0 ? 1 : L->bkeep ? 4 : 2;
+				panel_kseg(&g, qk, nk, adram, slotA[s], esz, L->mn, KK, A);
 			} else if (L->bkeep && qa2 >= 0 && !split && !K->cv) {
 				/* the B engines have no panel to load: A over all four */
 				panel_q(&g, qa4, 4, adram, slotA[s], esz, L->mn, 0, KK, KK, A->stride[1]);

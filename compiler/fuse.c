@@ -2151,13 +2151,64 @@ static int gqa_bmm(fz *z, int node, int a, int b)
 	return def_val(z, k, node, x, LV_ELEM) < 0 ? -1 : 1;
 }
 
+/*
+ * A matmul's A that is a permuting copy's output read as rows of heads
+ * (the attention output [T, H, D] as [T, H * D] for the o projection):
+ * read from the copy's source in K segments of D (kseg, kstride), and
+ * the copy goes unless another kernel reads it.  1 with the operand in
+ * *o and the copy's kernel in *kc when it applies.
+ */
+static int perm_a(fz *z, int a, const npu_gmeta *m, npu_kopnd *o, int *kc)
+{
+	npu_kir *ir = z->ir;
+	const npu_kval *V = &ir->v[a];
+	int R = root_of(ir, a), nd;
+	const npu_kval *RV = &ir->v[R];
+	const npu_kern *C;
+	const npu_kopnd *S;
+	int64_t T, H, D;
+
+	if (ir->nofuse || m->ndim != 2 || m->shape[0].sym || m->shape[1].sym ||
+	    V->ndim != 2 || !iscontig(V) || V->sym || RV->sym || RV->root >= 0 ||
+	    (*kc = RV->producer) < 0 || RV->xdef != 0 || !iscontig(RV) ||
+	    (V->dtype == NPU_DT_F32 && ir->fp32prec > 0))
+		return 0;
+	C = &ir->k[*kc];
+	nd = C->ndim;
+	if (C->kind != NPU_KK_EW || C->nops != 1 || C->nx != 1 ||
+	    C->x[0].op != NPU_X_LOAD || nd != RV->ndim || nd < 3 ||
+	    memcmp(C->shape, RV->shape, (size_t)nd * sizeof *C->shape))
+		return 0;
+	for (int i = 0; i < nd - 3; i++)
+		if (C->shape[i] != 1)
+			return 0;
+	T = C->shape[nd - 3];
+	H = C->shape[nd - 2];
+	D = C->shape[nd - 1];
+	S = &C->ops[0];
+	if (T != V->shape[0] || H * D != V->shape[1] || H < 2 || S->kseg ||
+	    S->stride[nd - 1] != 1 || S->stride[nd - 2] <= 0 || S->stride[nd - 3] <= 0 ||
+	    ir->v[S->val].dtype != RV->dtype || ir->v[S->val].root >= 0 ||
+	    ir->v[S->val].sym)
+		return 0;
+	memset(o, 0, sizeof *o);
+	o->val = S->val;
+	o->off = S->off;
+	o->stride[1] = S->stride[nd - 3];
+	o->stride[2] = 1;
+	o->kseg = D;
+	o->kstride = S->stride[nd - 2];
+	return 1;
+}
+
 static int do_mm(fz *z, int node)
 {
 	npu_kir *ir = z->ir;
 	const npu_gnode *n = &z->g->nodes[node];
 	const npu_gmeta *m = tmeta(n, 0);
 	int ai = n->aop == NPU_AOP_ADDMM ? 1 : 0, a, b, k, x, bias = -1, r;
-	int alo = -1, blo = -1;
+	int alo = -1, blo = -1, pr = 0, pk = -1;
+	npu_kopnd pa;
 	int64_t oshape[NPU_MAX_DIMS];
 	double alpha = 1, beta = 1;
 	const npu_gval *kw;
@@ -2179,13 +2230,15 @@ static int do_mm(fz *z, int node)
 		   m->dtype != ir->v[a].dtype) {
 		return host_kern(z, node, "matmul of float64 or integer tensors");
 	}
-	if ((a = mm_operand(z, a, node)) < 0)
+	if (n->aop != NPU_AOP_INT_MM && n->aop != NPU_AOP_SCALED_MM)
+		pr = perm_a(z, a, m, &pa, &pk);
+	if (!pr && (a = mm_operand(z, a, node)) < 0)
 		return -1;
-	if ((r = gqa_bmm(z, node, a, b)) != 0)
+	if (!pr && (r = gqa_bmm(z, node, a, b)) != 0)
 		return r < 0 ? -1 : 0;
 	if ((b = mm_operand(z, b, node)) < 0)
 		return -1;
-	if ((r = mm_group(z, node, a, b)) != 0)
+	if (!pr && (r = mm_group(z, node, a, b)) != 0)
 		return r < 0 ? -1 : 0;
 	if (ir->v[a].dtype == NPU_DT_F32 && ir->fp32prec > 0) {
 		int np = ir->fp32prec == 1 ? 3 : 1, ah, al, bh, bl;
@@ -2213,7 +2266,7 @@ static int do_mm(fz *z, int node)
 	K->mm_dtype = ir->v[a].dtype;
 	K->mm_passes = alo >= 0 ? 3 : 1;
 	/* operands 0 and 1: A and B with their own strides (not over the space) */
-	ir->v[root_of(ir, a)].needed = 1;
+	ir->v[pr ? pa.val : root_of(ir, a)].needed = 1;
 	ir->v[root_of(ir, b)].needed = 1;
 	/* A and B keep their own strides, as [batch, row, col] */
 	{
@@ -2225,7 +2278,15 @@ static int do_mm(fz *z, int node)
 		sb[0] = VB->ndim == 3 ? VB->stride[0] : 0;
 		sb[1] = VB->stride[VB->ndim - 2];
 		sb[2] = VB->stride[VB->ndim - 1];
-		K->mm_a = npu_kir_opnd(K, root_of(ir, a), 0, VA->off, sa);
+		if (pr) {
+			K->mm_a = npu_kir_opnd(K, pa.val, 0, pa.off, pa.stride);
+			if (K->mm_a >= 0) {
+				K->ops[K->mm_a].kseg = pa.kseg;
+				K->ops[K->mm_a].kstride = pa.kstride;
+			}
+		} else {
+			K->mm_a = npu_kir_opnd(K, root_of(ir, a), 0, VA->off, sa);
+		}
 		K->mm_b = npu_kir_opnd(K, root_of(ir, b), 0, VB->off, sb);
 		if (alo >= 0) {
 			/* the lo parts: contiguous like the hi parts */
@@ -2236,6 +2297,11 @@ static int do_mm(fz *z, int node)
 	}
 	if (K->mm_a < 0 || K->mm_b < 0)
 		return npu_errf(z->e, "out of memory");
+	if (pr) {
+		drop_unread(ir, root_of(ir, a), pk);
+		npu_kir_decide(ir, 1, "%s: A read from %s in segments of %lld columns %lld apart (not a permuted copy)",
+			       n->name, ir->v[pa.val].name, (long long)pa.kseg, (long long)pa.kstride);
+	}
 	z->cur = k;
 	x = xadd(z, k, NPU_X_ACC, 0, 0, 0, 0, 0, node);
 	if (n->aop == NPU_AOP_SCALED_MM && (x = scaled_epilogue(z, k, node, x, oshape)) < 0)

@@ -287,6 +287,9 @@ void npu_kir_print(const npu_kir *ir, FILE *f)
 			print_shape(f, v->ndim, v->shape);
 			fprintf(f, " off %lld strides ", (long long)o->off);
 			print_shape(f, k->ndim, o->stride);
+			if (o->kseg)
+				fprintf(f, " kseg %lld kstride %lld", (long long)o->kseg,
+					(long long)o->kstride);
 			fputc('\n', f);
 		}
 		for (int j = 0; j < k->nhin; j++)

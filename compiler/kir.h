@@ -67,6 +67,11 @@ typedef struct npu_kopnd {
 	int out;             /* 1: written by the kernel (materialized, contiguous) */
 	int64_t off;         /* element offset into the root buffer */
 	int64_t stride[NPU_MAX_DIMS]; /* over the kernel's index space */
+	/* a matmul's A only: when kseg > 0, column k of A is element
+	 * (k / kseg) * kstride + (k % kseg) * stride[2] (a permuted
+	 * operand read without a copy: the heads' outputs as the o
+	 * projection's rows); 0: plain strides */
+	int64_t kseg, kstride;
 } npu_kopnd;
 
 enum npu_xop {
