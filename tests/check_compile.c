@@ -133,7 +133,8 @@ END_TEST
  * nothing) and 112.2 k cycles on npu-base when written; 180.3 k and 58
  * kernels before.  With the weight prefetch and the SRAM hand-off
  * across kernel boundaries (docs/compiler.md, "Registers and memory")
- * 92.2 k, 110.9 k before them. */
+ * 92.2 k, 110.9 k before them; with the o projection reading the heads'
+ * outputs in K segments (no permuted copy: 5 dropped copies) 88.9 k. */
 START_TEST(t_llama_fusion)
 {
 	fxrun a = { 0 };
@@ -142,7 +143,7 @@ START_TEST(t_llama_fusion)
 	fx_run_fixture("llama_tiny", &a);
 	fx_teardown_tmp();
 	ck_assert_int_le(a.nkernels, 40);
-	ck_assert_uint_lt(a.cycles, 100000);
+	ck_assert_uint_lt(a.cycles, 90000);
 }
 END_TEST
 
