@@ -1961,27 +1961,51 @@ static int emit_gather(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				K->name, (unsigned long long)rowb);
 	}
 	idxb = ((uint64_t)(G * (int64_t)rowb) + 63) & ~63ull;
+	/*
+	 * The rows split over the engines (pieces of at least 2 KiB): a
+	 * transfer holds its engine through the DRAM latency, so on one
+	 * engine the index load, the gather and the store each waited for
+	 * the one before; each engine takes its own rows' indices, rows and
+	 * store.
+	 */
+	int ne = c->t->dma_engines > 4 ? 4 : c->t->dma_engines;
+	if (ne < 1)
+		ne = 1;
 	for (int64_t r0 = 0; r0 < n; r0 += G) {
 		int64_t m = n - r0 < G ? n - r0 : G;
-		int xl = npu_mx(f), xd = npu_mx(f);
-		npu_emit_dmaf(&g, q, NPU_OP_DLD, idxb, I->daddr + (uint64_t)(r0 * isz),
-			      m * isz, 1, 0, 0, 1, 0, 0);
-		npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_ROWB, 0, (int64_t)rowb);
-		npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_N1, 0, m);
-		npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_SS1, 0, (int64_t)rowb);
-		npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_DS1, 0, (int64_t)rowb);
-		npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_N2, 0, 1);
-		npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_IDX, 0, (int64_t)idxb);
-		npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_IDXW, 0, isz);
-		npu_mli(f, xl, 0);
-		npu_mli(f, xd, (int64_t)W->daddr);
-		npu_memit(f, NPU_OP_DGAT, q, xl, xd, 0);
-		memset(g.dvalid, 0, sizeof g.dvalid);
-		npu_emit_dmaf(&g, q, NPU_OP_DST, O->daddr + (uint64_t)(r0 * (int64_t)rowb), 0,
-			      m * (int64_t)rowb, 1, 0, 0, 1, 0, 0);
+		int np = ne;
+		while (np > 1 && (uint64_t)(m / np) * rowb < 2048)
+			np--;
+		for (q = 0; q < np; q++) {
+			int64_t a = q * m / np, b = (q + 1) * m / np;
+			int xl = npu_mx(f), xd = npu_mx(f);
+			if (b <= a)
+				continue;
+			npu_emit_dmaf(&g, q, NPU_OP_DLD, idxb + (uint64_t)(a * isz),
+				      I->daddr + (uint64_t)((r0 + a) * isz),
+				      (b - a) * isz, 1, 0, 0, 1, 0, 0);
+			npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_ROWB, 0, (int64_t)rowb);
+			npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_N1, 0, b - a);
+			npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_SS1, 0, (int64_t)rowb);
+			npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_DS1, 0, (int64_t)rowb);
+			npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_N2, 0, 1);
+			npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_IDX, 0,
+				  (int64_t)(idxb + (uint64_t)(a * isz)));
+			npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_IDXW, 0, isz);
+			npu_mli(f, xl, (int64_t)((uint64_t)a * rowb));
+			npu_mli(f, xd, (int64_t)W->daddr);
+			npu_memit(f, NPU_OP_DGAT, q, xl, xd, 0);
+			memset(g.dvalid, 0, sizeof g.dvalid);
+			npu_emit_dmaf(&g, q, NPU_OP_DST,
+				      O->daddr + (uint64_t)((r0 + a) * (int64_t)rowb),
+				      (uint64_t)a * rowb, (b - a) * (int64_t)rowb,
+				      1, 0, 0, 1, 0, 0);
+		}
 	}
-	npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, SEM_END, 0, 0);
-	npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, SEM_END, 0, 0);
+	for (q = 0; q < ne; q++)
+		npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, SEM_END, 0, 0);
+	for (q = 0; q < ne; q++)
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, SEM_END, 0, 0);
 	npu_emit_cleanup(&g);
 	return 0;
 }

@@ -134,7 +134,8 @@ END_TEST
  * kernels before.  With the weight prefetch and the SRAM hand-off
  * across kernel boundaries (docs/compiler.md, "Registers and memory")
  * 92.2 k, 110.9 k before them; with the o projection reading the heads'
- * outputs in K segments (no permuted copy: 5 dropped copies) 88.9 k. */
+ * outputs in K segments (no permuted copy: 5 dropped copies) 88.9 k,
+ * and the embedding's rows gathered over four engines 88.6 k. */
 START_TEST(t_llama_fusion)
 {
 	fxrun a = { 0 };
