@@ -96,17 +96,26 @@ static int64_t conv_units(const npu_kern *K, int ne)
 }
 
 /* Rows [r0, r1) of image L->b (unpadded rows) into its padded slot,
- * channel group h = [h * IC / ne, (h + 1) * IC / ne) on engine eng[h]. */
+ * channel group h = [h * IC / ne, (h + 1) * IC / ne) on engine eng[h].
+ * A window of one row at a stride of more skips the rows between the
+ * windows (no gather reads them): a 1x1 stride-2 convolution loads
+ * half of its image. */
 static void conv_img(emit_t *g, const npu_kern *K, const npu_emitctx *c,
 		     const blk *L, uint64_t img, int64_t Hp, int64_t Wp,
 		     const int *eng, int ne, int64_t r0, int64_t r1)
 {
 	const npu_kopnd *X = &K->ops[K->mm_b];
 	int esz = npu_dtype_size(K->mm_dtype);
-	int64_t IC = K->cv_ic;
+	int64_t IC = K->cv_ic, step = 1, nr;
 	uint64_t xbase = c->ir->v[X->val].daddr;
 
-	for (int h = 0; h < ne && r0 < r1; h++) {
+	if (K->cv_kh == 1 && K->cv_sh > 1) {
+		step = K->cv_sh;
+		while (r0 < r1 && (r0 + K->cv_ph) % step)
+			r0++;
+	}
+	nr = r0 < r1 ? (r1 - 1 - r0) / step + 1 : 0;
+	for (int h = 0; h < ne && nr > 0; h++) {
 		int64_t c0 = h * IC / ne, c1 = (h + 1) * IC / ne;
 		if (c0 >= c1)
 			continue;
@@ -114,7 +123,7 @@ static void conv_img(emit_t *g, const npu_kern *K, const npu_emitctx *c,
 			      img + (uint64_t)((c0 * Hp * Wp + (K->cv_ph + r0) * Wp + K->cv_pw) * esz),
 			      xbase + (uint64_t)((X->off + L->b * X->stride[0] + c0 * X->stride[1] +
 						  r0 * X->stride[2]) * esz),
-			      K->cv_w * esz, r1 - r0, X->stride[2] * esz, Wp * esz,
+			      K->cv_w * esz, nr, step * X->stride[2] * esz, step * Wp * esz,
 			      c1 - c0, X->stride[1] * esz, Hp * Wp * esz);
 	}
 }
