@@ -67,6 +67,8 @@ typedef struct convt {
 	int *keng;
 	uint64_t wdram;       /* W^T [K][OC] */
 	int64_t wst;          /* its row stride (elements) */
+	int64_t h1;           /* output rows gathered (and streamed by block
+			       * 0) before the rest; OH when not split */
 } convt;
 
 static uint64_t al64(uint64_t v)
@@ -133,19 +135,25 @@ static void ct_image(convt *T, int q, int64_t c0, int64_t c1)
  * spread over banks (ct_place), the engines read and write different
  * banks at once instead of queueing for two.
  */
-static void ct_gather(convt *T)
+static void ct_gather(convt *T, int part, int64_t i0, int64_t i1)
 {
 	emit_t *g = T->g;
 	const npu_kern *K = T->K;
 	int esz = T->esz;
 	int64_t KHW = K->cv_kh * K->cv_kw, OH = K->cv_oh;
+	/* part 0: output rows [0, h1); part 1: the rest; rows i0..i1 of it */
+	int64_t b0 = part ? T->h1 : 0, nr = part ? OH - T->h1 : T->h1;
 
-	for (int64_t i = 0; i < OH; i++)
+	if (i1 > nr)
+		i1 = nr;
+	if (i0 >= i1)
+		return;
+	for (int64_t i = i0; i < i1; i++)
 		for (int64_t kh = 0; kh < K->cv_kh; kh++)
 			for (int64_t kw = 0; kw < K->cv_kw; kw++)
 				for (int q = 0; q < T->nq; q++) {
 					int64_t c0 = T->c0[q], c1 = T->c0[q + 1];
-					int64_t oh = (i + q * OH / T->nq) % OH;
+					int64_t oh = b0 + (i + q * nr / T->nq) % nr;
 					if (c1 <= c0)
 						continue;
 					npu_emit_dmaf(g, q, NPU_OP_DCP,
@@ -155,8 +163,9 @@ static void ct_gather(convt *T)
 						      esz, c1 - c0, T->Hp * T->Wp * esz, KHW * esz,
 						      K->cv_ow, K->cv_sw * esz, (int64_t)T->xst);
 				}
-	for (int q = 0; q < T->nq; q++)
-		npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, CT_X + q, 0, 0);
+	if (i1 == nr)
+		for (int q = 0; q < T->nq; q++)
+			npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, CT_X + q, 0, 0);
 }
 
 /*
@@ -361,15 +370,21 @@ static void ct_matrix(convt *T, int64_t j)
 	int64_t lastk = -1;
 	uint64_t acc = T->acc0 + (uint64_t)j * T->accsz;
 
+	if (epn)
+		ct_epi_begin(T, j - 1);
+	/* block 0 streams the output rows gathered first, then (after
+	 * their signal) the rest, the weight slices loaded again */
+	int nh = j == 0 && T->h1 < T->K->cv_oh ? 2 : 1;
+	for (int hp = 0; hp < nh; hp++) {
+	int64_t p0 = hp ? T->h1 * T->K->cv_ow : 0;
+	int64_t pr = nh == 1 ? T->P : hp ? T->P - p0 : T->h1 * T->K->cv_ow;
 	if (j == 0)
 		for (int q = 0; q < T->nq; q++)
 			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, CT_X + q, 0, 0);
-	if (epn)
-		ct_epi_begin(T, j - 1);
 	for (int64_t i = 0; i < T->ks; i++) {
 		int64_t ki = T->order[i], k0 = ki * T->R, kt = T->KK - k0 < T->R ? T->KK - k0 : T->R;
 		int xa = npu_mx(f), xb = npu_mx(f), xc = npu_mx(f);
-		if (T->first[j & 1][ki])
+		if (!hp && T->first[j & 1][ki])
 			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, CT_W + T->keng[ki], 0, 0);
 		if (kt != lastk) {
 			int x1 = npu_mx(f), x2 = npu_mx(f);
@@ -388,15 +403,25 @@ static void ct_matrix(convt *T, int64_t j)
 		npu_memit(f, NPU_OP_MLDW, xa, xb, 0, 0);
 		xa = npu_mx(f);
 		xb = npu_mx(f);
-		npu_mli(f, xa, (int64_t)(T->xcol + (uint64_t)(k0 * T->esz)));
-		npu_mli(f, xb, (int64_t)acc);
-		npu_mli(f, xc, T->P);
+		npu_mli(f, xa, (int64_t)(T->xcol + (uint64_t)p0 * T->xst +
+					 (uint64_t)(k0 * T->esz)));
+		npu_mli(f, xb, (int64_t)(acc + (uint64_t)(p0 * nn * 4)));
+		npu_mli(f, xc, pr);
 		npu_memit(f, NPU_OP_MMAC, xa, xb, xc, i ? NPU_MMAC_ACC : 0);
 		/* the next block's panel, once the array has work queued
 		 * (its transfers may fill the engines' queues, and the
-		 * scalar unit waits on a full queue) */
-		if (i == (T->ks - 1 < 2 ? T->ks - 1 : 2) && j + 1 < T->nb)
+		 * scalar unit waits on a full queue); with block 0 in two
+		 * halves, in the second, after the gathers the first
+		 * half's pairs carry */
+		if (hp == nh - 1 && i == (T->ks - 1 < 2 ? T->ks - 1 : 2) && j + 1 < T->nb)
 			ct_loads(T, j + 1);
+		/* the second half's gathers, spread over the first half's
+		 * pairs (emitted before them, the scalar unit would wait on
+		 * full engine queues before feeding the array) */
+		if (nh == 2 && !hp) {
+			int64_t n1 = T->K->cv_oh - T->h1;
+			ct_gather(T, 1, i * n1 / T->ks, (i + 1) * n1 / T->ks);
+		}
 		/* whole rows of the epilogue, spread over the pairs after
 		 * the first `lead` */
 		while (epn && i >= lead && done < epn &&
@@ -405,6 +430,7 @@ static void ct_matrix(convt *T, int64_t j)
 			ct_epi_part(T, j - 1, done, to - done);
 			done = to;
 		}
+	}
 	}
 	npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, CT_MMD, 0, 0);
 	if (j + 2 < T->nb)
@@ -559,6 +585,22 @@ int npu_emit_convt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	T.Wp = K->cv_w + 2 * K->cv_pw;
 	T.wdram = ct_dram(&T, K->mm_a);
 	T.wst = A->stride[2];
+	/*
+	 * X_col^T in two parts when block 0's stream over half of the
+	 * output rows still hides the next weight slice's mldw: block 0
+	 * starts once the first half's rows are gathered (the gathers, a
+	 * transfer per (oh, kh, kw) on each engine, were most of its wait)
+	 * and streams them through every K slice; the second half's
+	 * gathers go out between those pairs, and block 1's panel after
+	 * them, then block 0 streams the second half.
+	 */
+	T.h1 = K->cv_oh;
+	{
+		double rate = t->mxu_rate[T.dt] > 0 ? t->mxu_rate[T.dt] : 1;
+		int64_t h = K->cv_oh / 2;
+		if (h >= 1 && (double)(h * K->cv_ow) / rate >= (double)T.R)
+			T.h1 = h;
+	}
 	T.first[0] = calloc((size_t)T.ks + 1, 1);
 	T.first[1] = calloc((size_t)T.ks + 1, 1);
 	T.order = calloc((size_t)T.ks + 1, sizeof *T.order);
@@ -588,7 +630,7 @@ int npu_emit_convt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	}
 	for (int q = 0; q < T.nq; q++)
 		ct_image(&T, q, T.c0[q], T.c0[q + 1]);
-	ct_gather(&T);
+	ct_gather(&T, 0, 0, K->cv_oh);
 	ct_loads(&T, 0);
 	for (int64_t j = 0; j < T.nb; j++) {
 		if (j >= 1 && !T.direct)

@@ -114,30 +114,63 @@ static int64_t conv_units(const npu_kern *K, int ne)
 	return ((K->cv_ic + ne - 1) / ne + 1) * K->cv_kh;
 }
 
-static void conv_panel(emit_t *g, const npu_kern *K, const npu_emitctx *c,
-		       const blk *L, int newimg, uint64_t img, int64_t Hp,
-		       int64_t Wp, uint64_t panelb, const int *eng, int ne,
-		       int64_t u0, int64_t u1)
+/* Rows [r0, r1) of image L->b (unpadded rows) into its padded slot,
+ * channel group h = [h * IC / ne, (h + 1) * IC / ne) on engine eng[h].
+ * A window of one row at a stride of more skips the rows between the
+ * windows (no gather reads them): a 1x1 stride-2 convolution loads
+ * half of its image. */
+static void conv_img(emit_t *g, const npu_kern *K, const npu_emitctx *c,
+		     const blk *L, uint64_t img, int64_t Hp, int64_t Wp,
+		     const int *eng, int ne, int64_t r0, int64_t r1)
 {
 	const npu_kopnd *X = &K->ops[K->mm_b];
 	int esz = npu_dtype_size(K->mm_dtype);
+	int64_t IC = K->cv_ic, step = 1, nr;
+	uint64_t xbase = c->ir->v[X->val].daddr;
+
+	if (K->cv_kh == 1 && K->cv_sh > 1) {
+		step = K->cv_sh;
+		while (r0 < r1 && (r0 + K->cv_ph) % step)
+			r0++;
+	}
+	nr = r0 < r1 ? (r1 - 1 - r0) / step + 1 : 0;
+	for (int h = 0; h < ne && nr > 0; h++) {
+		int64_t c0 = h * IC / ne, c1 = (h + 1) * IC / ne;
+		if (c0 >= c1)
+			continue;
+		npu_emit_dmaf(g, eng[h], NPU_OP_DLD,
+			      img + (uint64_t)((c0 * Hp * Wp + (K->cv_ph + r0) * Wp + K->cv_pw) * esz),
+			      xbase + (uint64_t)((X->off + L->b * X->stride[0] + c0 * X->stride[1] +
+						  r0 * X->stride[2]) * esz),
+			      K->cv_w * esz, nr, step * X->stride[2] * esz, step * Wp * esz,
+			      c1 - c0, X->stride[1] * esz, Hp * Wp * esz);
+	}
+}
+
+/* The image rows block L's gathers read (all of them but the padding
+ * below its last output row's window). */
+static int64_t conv_rows_of(const npu_kern *K, const blk *L)
+{
+	int64_t oh1 = (L->n0 + L->nn + K->cv_ow - 1) / K->cv_ow;
+	int64_t r = (oh1 - 1) * K->cv_sh + K->cv_kh - K->cv_ph;
+
+	return r < 1 ? 1 : r > K->cv_h ? K->cv_h : r;
+}
+
+/* (hr: the rows of a new image to load first; the caller loads the rest
+ * after the signal that the block's panels are in) */
+static void conv_panel(emit_t *g, const npu_kern *K, const npu_emitctx *c,
+		       const blk *L, int newimg, uint64_t img, int64_t Hp,
+		       int64_t Wp, uint64_t panelb, const int *eng, int ne,
+		       int64_t u0, int64_t u1, int64_t hr)
+{
+	int esz = npu_dtype_size(K->mm_dtype);
 	int64_t IC = K->cv_ic;
 	int64_t OW = K->cv_ow, oh0 = L->n0 / OW, rows = L->nn / OW;
-	uint64_t xbase = c->ir->v[X->val].daddr;
 
 	/* channel group h = [h * IC / ne, (h + 1) * IC / ne) on engine eng[h] */
 	if (newimg && u0 == 0)
-		for (int h = 0; h < ne; h++) {
-			int64_t c0 = h * IC / ne, c1 = (h + 1) * IC / ne;
-			int q = eng[h];
-			if (c0 >= c1)
-				continue;
-			npu_emit_dmaf(g, q, NPU_OP_DLD,
-				      img + (uint64_t)((c0 * Hp * Wp + K->cv_ph * Wp + K->cv_pw) * esz),
-				      xbase + (uint64_t)((X->off + L->b * X->stride[0] + c0 * X->stride[1]) * esz),
-				      K->cv_w * esz, K->cv_h, X->stride[2] * esz, Wp * esz,
-				      c1 - c0, X->stride[1] * esz, Hp * Wp * esz);
-		}
+		conv_img(g, K, c, L, img, Hp, Wp, eng, ne, 0, hr);
 	/*
 	 * Round robin over the engines, a channel and kernel row at a time
 	 * (units u0 .. u1 - 1): each engine's queue holds few entries, and
@@ -1028,6 +1061,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		/* loads of block it + 1 */
 		int64_t lt = it + 1, gdone = 0, gun = 0;
 		const blk *pend = NULL; /* its X_col still to be gathered */
+		int64_t hrest = K->cv_h; /* image rows loaded after the signal */
 		if (lt < nt) {
 			const blk *L = &bl[lt];
 			int s = (int)(lt & 1);
@@ -1092,10 +1126,15 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				;
 			else if (K->cv && it >= 0)
 				pend = L; /* gathered between block it's pairs */
-			else if (K->cv)
+			else if (K->cv) {
+				/* the first block's image rows, then its gathers;
+				 * the rest of the image after its signal, so that
+				 * the array starts on block 0 while it comes in */
+				hrest = lt == 0 ? conv_rows_of(K, L) : K->cv_h;
 				conv_panel(&g, K, c, L, lt == 0 || bl[lt - 1].b != L->b,
 					   img[L->b & 1], Hp, Wp, slotB[L->bs], ceng, nce,
-					   0, conv_units(K, nce));
+					   0, conv_units(K, nce), hrest);
+			}
 			else
 				panel(&g, qb, qb2, bdram, slotB[L->bs], esz, KK, L->nn, W->stride[1]);
 			if (split) {
@@ -1107,6 +1146,9 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			}
 			if (!pend)
 				sig_loaded(f, qa, qb, qa2, qb2);
+			if (hrest < K->cv_h)
+				conv_img(&g, K, c, L, img[L->b & 1], Hp, Wp, ceng, nce,
+					 hrest, K->cv_h);
 			if (epi_loads && !pend)
 				load_epi(&g, K, L, lt, s, qe, nd);
 			/* the next kernel's first B panel, after the last
@@ -1261,7 +1303,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					while (pend && gdone < gun && gdone < pi * gun / pairs) {
 						conv_panel(&g, K, c, pend, lt == 0 || bl[lt - 1].b != pend->b,
 							   img[pend->b & 1], Hp, Wp, slotB[pend->bs],
-							   ceng, nce, gdone, gdone + 1);
+							   ceng, nce, gdone, gdone + 1, K->cv_h);
 						gdone++;
 					}
 				}
@@ -1288,7 +1330,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				if (gdone < gun)
 					conv_panel(&g, K, c, pend, lt == 0 || bl[lt - 1].b != pend->b,
 						   img[pend->b & 1], Hp, Wp, slotB[pend->bs],
-						   ceng, nce, gdone, gun);
+						   ceng, nce, gdone, gun, K->cv_h);
 				sig_loaded(f, qa, qb, qa2, qb2);
 				/* after the gathers: its wait for the epilogue of
 				 * block it - 1 must not hold them up in the queue */
