@@ -454,8 +454,10 @@ static int append_run(const char *path, int unit)
 	npu_trace *t = npu_trace_open(path, &e);
 	int rc = 0;
 
-	if (!t)
+	if (!t) {
+		fprintf(stderr, "append_run: %s\n", e.msg);
 		return 1;
+	}
 	npu_trace_set_batch(t, 100);
 	if (npu_trace_begin(t, &run_info, &p, &e) < 0)
 		rc = 1;

@@ -557,6 +557,28 @@ static int count_indexes(npu_trace *t, npu_err *e)
 	return 0;
 }
 
+/*
+ * PRAGMA journal_mode = WAL.  Turning a new database to WAL while another
+ * process opens it too fails with "database is locked" at once, without
+ * the busy handler (two `npusim run --trace` of a sweep starting
+ * together), so that case is retried for the busy timeout.
+ */
+static int set_wal(npu_trace *t, npu_err *e)
+{
+	for (int waited = 0;; waited += 2) {
+		int rc = sqlite3_exec(t->db, "PRAGMA journal_mode = WAL", NULL,
+				      NULL, NULL);
+		if (rc == SQLITE_OK)
+			return 0;
+		if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED)
+			break;
+		if (waited >= BUSY_TIMEOUT_MS)
+			break;
+		sqlite3_sleep(2);
+	}
+	return dberr(t, e, "cannot enable WAL");
+}
+
 npu_trace *npu_trace_open(const char *path, npu_err *e)
 {
 	npu_trace *t = calloc(1, sizeof *t);
@@ -596,7 +618,7 @@ npu_trace *npu_trace_open(const char *path, npu_err *e)
 	/* WAL lets readers (queries, another appender's reads) go on while a
 	 * batch is written; NORMAL skips the fsync per commit, which WAL makes
 	 * safe against corruption (a power cut loses only the last batches). */
-	if (exec(t, "PRAGMA journal_mode = WAL", "cannot enable WAL", e) ||
+	if (set_wal(t, e) ||
 	    exec(t, "PRAGMA synchronous = NORMAL", "cannot set synchronous", e) ||
 	    exec(t, "PRAGMA cache_size = -32768", "cannot set the cache size", e) ||
 	    exec(t, "PRAGMA wal_autocheckpoint = " WAL_PAGES, "cannot set the "
