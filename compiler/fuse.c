@@ -1788,6 +1788,69 @@ static int scaled_epilogue(fz *z, int k, int node, int x, const int64_t *oshape)
 
 static int do_placeholder(fz *z, int node);
 
+/* A constant [kk][n] value of type dt holding data, which the IR then
+ * owns (freed here on failure); its index or -1. */
+static int own_matrix(fz *z, int node, const char *name, int dt, int64_t kk,
+		      int64_t n, void *data)
+{
+	npu_kir *ir = z->ir;
+	int64_t shp[2] = { kk, n };
+	int b = npu_kir_val(ir, name, node, dt, 2, shp);
+
+	if (b < 0) {
+		free(data);
+		return npu_errf(z->e, "out of memory");
+	}
+	ir->v[b].kind = NPU_BUF_CONST;
+	ir->v[b].cdata = ir->v[b].cown = data;
+	ir->v[b].needed = 1;
+	return b;
+}
+
+/*
+ * One matmul kernel C[m][n] = A . B by that constant B [kk][n] (mm_group,
+ * adaptive_mm), A read from value a at element offset aoff with row and
+ * column strides ars, acs; C a new contiguous value `name` of type odt,
+ * its result.  Its index (the kernel in *kp), or -1.
+ */
+static int mm_by_const(fz *z, int node, const char *name, int a, int64_t aoff,
+		       int64_t ars, int64_t acs, int b, int64_t m, int64_t n,
+		       int64_t kk, int dt, int odt, int *kp)
+{
+	npu_kir *ir = z->ir;
+	int64_t shp[2] = { m, n };
+	int64_t sa[NPU_MAX_DIMS] = { 0, ars, acs }, sb[NPU_MAX_DIMS] = { 0, n, 1 };
+	int ov, k, x;
+
+	if ((ov = npu_kir_val(ir, name, node, odt, 2, shp)) < 0 ||
+	    (k = new_kern(z, NPU_KK_MM, node)) < 0)
+		return npu_errf(z->e, "out of memory");
+	npu_kern *K = &ir->k[k];
+	K->ndim = 2;
+	K->shape[0] = m;
+	K->shape[1] = n;
+	K->mm_batch = 1;
+	K->mm_m = m;
+	K->mm_n = n;
+	K->mm_k = kk;
+	K->mm_dtype = dt;
+	K->mm_passes = 1;
+	ir->v[root_of(ir, a)].needed = 1;
+	K->mm_a = npu_kir_opnd(K, root_of(ir, a), 0, aoff, sa);
+	K->mm_b = npu_kir_opnd(K, b, 0, 0, sb);
+	if (K->mm_a < 0 || K->mm_b < 0 ||
+	    (x = xadd(z, k, NPU_X_ACC, 0, 0, 0, 0, 0, node)) < 0)
+		return npu_errf(z->e, "out of memory");
+	ir->v[ov].producer = k;
+	ir->v[ov].xdef = x;
+	ir->v[ov].needed = 1;
+	if (set_level(z, ov, LV_ELEM) < 0)
+		return npu_errf(z->e, "out of memory");
+	*kp = k;
+	return ov;
+}
+
+
 /* The frozen, contiguous [K][N] weight value of B node b (walked now if
  * it is a placeholder or get_attr still ahead), or -1. */
 static int mmg_weight(fz *z, int b)
@@ -1841,8 +1904,8 @@ static int mm_group(fz *z, int node, int a, int b)
 	const npu_graph *g = z->g;
 	const npu_gnode *n = &g->nodes[node];
 	const npu_gmeta *m = tmeta(n, 0);
-	int part[MMG_MAX], w[MMG_MAX], np = 1, dt = ir->v[a].dtype, k, x, ov;
-	int64_t M, KK, N = 0, at = 0, esz = npu_dtype_size(dt), shp[2];
+	int part[MMG_MAX], w[MMG_MAX], np = 1, dt = ir->v[a].dtype, k, ov;
+	int64_t M, KK, N = 0, at = 0, esz = npu_dtype_size(dt);
 	uint8_t *cat;
 	char name[256];
 
@@ -1887,44 +1950,13 @@ static int mm_group(fz *z, int node, int a, int b)
 			       (size_t)(wn * esz));
 		}
 	snprintf(name, sizeof name, "%s.w", n->name);
-	shp[0] = KK;
-	shp[1] = N;
-	if ((b = npu_kir_val(ir, name, node, dt, 2, shp)) < 0) {
-		free(cat);
-		return npu_errf(z->e, "out of memory");
-	}
-	ir->v[b].kind = NPU_BUF_CONST;
-	ir->v[b].cdata = ir->v[b].cown = cat;
-	ir->v[b].needed = 1;
+	if ((b = own_matrix(z, node, name, dt, KK, N, cat)) < 0)
+		return -1;
 	/* the matmul over all of them, into a value of its own */
 	snprintf(name, sizeof name, "%s.cat", n->name);
-	shp[0] = M;
-	if ((ov = npu_kir_val(ir, name, node, m->dtype, 2, shp)) < 0 ||
-	    (k = new_kern(z, NPU_KK_MM, node)) < 0)
-		return npu_errf(z->e, "out of memory");
-	npu_kern *K = &ir->k[k];
-	int64_t sa[NPU_MAX_DIMS] = { 0, ir->v[a].stride[0], ir->v[a].stride[1] };
-	int64_t sb[NPU_MAX_DIMS] = { 0, N, 1 };
-	K->ndim = 2;
-	K->shape[0] = M;
-	K->shape[1] = N;
-	K->mm_batch = 1;
-	K->mm_m = M;
-	K->mm_n = N;
-	K->mm_k = KK;
-	K->mm_dtype = dt;
-	K->mm_passes = 1;
-	ir->v[root_of(ir, a)].needed = 1;
-	K->mm_a = npu_kir_opnd(K, root_of(ir, a), 0, ir->v[a].off, sa);
-	K->mm_b = npu_kir_opnd(K, b, 0, 0, sb);
-	if (K->mm_a < 0 || K->mm_b < 0 ||
-	    (x = xadd(z, k, NPU_X_ACC, 0, 0, 0, 0, 0, node)) < 0)
-		return npu_errf(z->e, "out of memory");
-	ir->v[ov].producer = k;
-	ir->v[ov].xdef = x;
-	ir->v[ov].needed = 1;
-	if (set_level(z, ov, LV_ELEM) < 0)
-		return npu_errf(z->e, "out of memory");
+	if ((ov = mm_by_const(z, node, name, a, ir->v[a].off, ir->v[a].stride[0],
+			      ir->v[a].stride[1], b, M, N, KK, dt, m->dtype, &k)) < 0)
+		return -1;
 	for (int i = 0; i < np; i++) {
 		int64_t sh[2] = { M, ir->v[w[i]].shape[1] }, st[2] = { N, 1 };
 		int v = view_val(z, part[i], ov, 2, sh, at, st);
@@ -3867,11 +3899,10 @@ static int adaptive_mm(fz *z, int node, int x)
 	npu_kir *ir = z->ir;
 	const npu_gnode *n = &z->g->nodes[node];
 	const npu_kval *X = &ir->v[x];
-	int64_t os[2], H = X->shape[2], W = X->shape[3], R, HW, OHW, shp[2];
-	int64_t sa[NPU_MAX_DIMS] = { 0 }, sb[NPU_MAX_DIMS] = { 0 };
+	int64_t os[2], H = X->shape[2], W = X->shape[3], R, HW, OHW;
 	int64_t osh[4], ost[4];
 	float *pm;
-	int b, ov, k, xd, v;
+	int b, ov, k, v;
 	char name[300];
 
 	if (ilist(&n->args[1], os, 2) || os[0] <= 0 || os[1] <= 0 ||
@@ -3894,45 +3925,13 @@ static int adaptive_mm(fz *z, int node, int x)
 					pm[(h * W + w) * OHW + i * os[1] + j] = f;
 		}
 	snprintf(name, sizeof name, "%s.p", n->name);
-	shp[0] = HW;
-	shp[1] = OHW;
-	if ((b = npu_kir_val(ir, name, node, NPU_DT_F32, 2, shp)) < 0) {
-		free(pm);
-		return npu_errf(z->e, "out of memory");
-	}
-	ir->v[b].kind = NPU_BUF_CONST;
-	ir->v[b].cdata = ir->v[b].cown = pm;
-	ir->v[b].needed = 1;
+	if ((b = own_matrix(z, node, name, NPU_DT_F32, HW, OHW, pm)) < 0)
+		return -1;
 	snprintf(name, sizeof name, "%s.mm", n->name);
-	shp[0] = R;
-	if ((ov = npu_kir_val(ir, name, node, NPU_DT_F32, 2, shp)) < 0 ||
-	    (k = new_kern(z, NPU_KK_MM, node)) < 0)
-		return npu_errf(z->e, "out of memory");
-	npu_kern *K = &ir->k[k];
-	sa[1] = ir->v[x].stride[1];
-	sa[2] = 1;
-	sb[1] = OHW;
-	sb[2] = 1;
-	K->ndim = 2;
-	K->shape[0] = R;
-	K->shape[1] = OHW;
-	K->mm_batch = 1;
-	K->mm_m = R;
-	K->mm_n = OHW;
-	K->mm_k = HW;
-	K->mm_dtype = NPU_DT_F32;
-	K->mm_passes = 1;
-	ir->v[root_of(ir, x)].needed = 1;
-	K->mm_a = npu_kir_opnd(K, root_of(ir, x), 0, ir->v[x].off, sa);
-	K->mm_b = npu_kir_opnd(K, b, 0, 0, sb);
-	if (K->mm_a < 0 || K->mm_b < 0 ||
-	    (xd = xadd(z, k, NPU_X_ACC, 0, 0, 0, 0, 0, node)) < 0)
-		return npu_errf(z->e, "out of memory");
-	ir->v[ov].producer = k;
-	ir->v[ov].xdef = xd;
-	ir->v[ov].needed = 1;
-	if (set_level(z, ov, LV_ELEM) < 0)
-		return npu_errf(z->e, "out of memory");
+	if ((ov = mm_by_const(z, node, name, x, X->off, X->stride[1], 1, b, R,
+			      OHW, HW, NPU_DT_F32, NPU_DT_F32, &k)) < 0)
+		return -1;
+	X = &ir->v[x]; /* (new values may have moved ir->v) */
 	osh[0] = X->shape[0];
 	osh[1] = X->shape[1];
 	osh[2] = os[0];
