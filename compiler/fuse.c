@@ -260,9 +260,13 @@ static int ext_opnd(fz *z, int k, int v, int ondim, const int64_t *oshape)
 	} else {
 		memcpy(kst, st, sizeof st);
 	}
+	/* a matmul's A and B operands have strides over their own [K]
+	 * spaces, not the kernel's: equal numbers there (a square A read
+	 * again by the epilogue) are not the same operand */
 	for (int i = 0; i < K->nops; i++)
 		if (!K->ops[i].out && K->ops[i].val == root &&
-		    K->ops[i].off == ir->v[v].off &&
+		    i != K->mm_a && i != K->mm_b && i != K->mm_alo &&
+		    i != K->mm_blo && K->ops[i].off == ir->v[v].off &&
 		    !memcmp(K->ops[i].stride, kst, (size_t)K->ndim * sizeof *kst))
 			return i;
 	ir->v[root].needed = 1;
@@ -1038,13 +1042,20 @@ make:
 
 /* Finishes a computed value of kernel k at expression x (rounding to the
  * node's dtype as eager PyTorch does after every op). */
+static int def_val_to(fz *z, int k, int node, int x, int lv, int v);
+
 static int def_val(fz *z, int k, int node, int x, int lv)
 {
-	npu_kir *ir = z->ir;
 	int v = meta_val(z, node, 0, z->g->nodes[node].name);
 
-	if (v < 0)
-		return -1;
+	return v < 0 ? -1 : def_val_to(z, k, node, x, lv, v);
+}
+
+/* def_val into a value of the caller's (a shape other than the node's) */
+static int def_val_to(fz *z, int k, int node, int x, int lv, int v)
+{
+	npu_kir *ir = z->ir;
+
 	if (ir->v[v].dtype == NPU_DT_BF16 || ir->v[v].dtype == NPU_DT_F16 ||
 	    isfp8(ir->v[v].dtype)) {
 		npu_xins r = { .op = NPU_X_RND, .a = x, .dtype = ir->v[v].dtype,
@@ -1448,6 +1459,63 @@ static int red_trailing(fz *z, int node, int *src, int *rd)
 	return 0;
 }
 
+/*
+ * Softmax over dim dd, not the last (ConvBERT's over its kernel taps):
+ * a copy of the input with dd moved last, a row kernel over that order,
+ * and the node's value a view of its result with the dims put back.
+ */
+static int softmax_moved(fz *z, int node, int src, int dd)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	int nd = ir->v[src].ndim, perm[NPU_MAX_DIMS], k, x, lv, mx, ex, s, r, pv, v;
+	int64_t sh[NPU_MAX_DIMS], st[NPU_MAX_DIMS], osh[NPU_MAX_DIMS], ost[NPU_MAX_DIMS];
+	char name[300];
+
+	for (int d = 0, o = 0; d < nd; d++)
+		if (d != dd)
+			perm[o++] = d;
+	perm[nd - 1] = dd;
+	for (int d = 0; d < nd; d++) {
+		sh[d] = ir->v[src].shape[perm[d]];
+		st[d] = ir->v[src].stride[perm[d]];
+		osh[d] = ir->v[src].shape[d];
+	}
+	if ((v = view_val(z, node, src, nd, sh, ir->v[src].off, st)) < 0 ||
+	    (v = copy_val(z, v, node, "a softmax over a dim that is not the last reads it with that dim last")) < 0 ||
+	    (k = new_kern(z, NPU_KK_ROW, node)) < 0)
+		return -1;
+	ir->k[k].ndim = nd;
+	memcpy(ir->k[k].shape, sh, sizeof sh);
+	ir->k[k].rdims = 1;
+	z->cur = k;
+	if ((x = arg_x(z, k, v, nd, sh, node, &lv)) < 0)
+		return x == -1 ? -1 : host_kern(z, node, "input not readable");
+#define XA(op, vop, a, b, f) xadd(z, k, NPU_X_##op, NPU_OP_##vop, a, b, 0, (float)(f), node)
+	mx = XA(RFIN, NOP, XA(RED, VMAX, x, 0, 0), 0, 0);
+	ex = XA(UN, VEXP, XA(BIN, VSUB, x, mx, 0), 0, 0);
+	s = XA(RFIN, NOP, XA(RED, VADD, ex, 0, 0), 0, 0);
+	r = XA(BIN, VDIV, ex, s, 0);
+#undef XA
+	snprintf(name, sizeof name, "%s.moved", n->name);
+	if (r < 0 || !tmeta(n, 0) ||
+	    (pv = npu_kir_val(ir, name, node, tmeta(n, 0)->dtype, nd, sh)) < 0)
+		return npu_errf(z->e, "out of memory");
+	if (def_val_to(z, k, node, r, LV_ELEM, pv) < 0)
+		return -1;
+	ir->v[pv].needed = 1;
+	/* pv is contiguous in the moved order: dim perm[d] has its stride */
+	for (int d = 0; d < nd; d++)
+		ost[perm[d]] = ir->v[pv].stride[d];
+	if ((v = view_val(z, node, pv, nd, osh, 0, ost)) < 0)
+		return -1;
+	ir->nodeval[node] = v;
+	npu_kir_decide(ir, 1, "%s: softmax over dim %d as a row kernel over a copy with that dim last",
+		       n->name, dd);
+	close_cur(z);
+	return 0;
+}
+
 static int do_red(fz *z, int node)
 {
 	npu_kir *ir = z->ir;
@@ -1460,8 +1528,10 @@ static int do_red(fz *z, int node)
 
 	if (sm) {
 		double dim;
-		if (gnum(arg(n, 1), &dim) || wrapdim((int64_t)dim, S->ndim) != S->ndim - 1)
-			return host_kern(z, node, "softmax over a dim that is not the last");
+		if (gnum(arg(n, 1), &dim) || S->ndim == 0)
+			return host_kern(z, node, "softmax of this form");
+		if (wrapdim((int64_t)dim, S->ndim) != S->ndim - 1)
+			return softmax_moved(z, node, src, (int)wrapdim((int64_t)dim, S->ndim));
 		rd = 1;
 	} else {
 		rd = red_dims(n, S->ndim);
@@ -2620,6 +2690,8 @@ static int do_gconv(fz *z, int node, int x, int w, int bias, int64_t g,
  */
 static int conv_mm(fz *z, int node, int x, int w, int bias, const int64_t *st,
 		   const int64_t *pad, const int64_t *osh);
+static int conv_mm_to(fz *z, int node, int x, int w, int bias, const int64_t *st,
+		      const int64_t *pad, const int64_t *osh, int ov);
 
 /*
  * v [N, C, H, W] spread over its last two dims: f - 1 zeros between
@@ -2798,6 +2870,116 @@ static int do_conv1d(fz *z, int node, int x, int w, int bias, int64_t groups)
 	return conv_mm(z, node, x4, w4, bias, st, pad, osh);
 }
 
+/*
+ * 3-d convolution (video: R3D) as one 2-d convolution.  The KD depth
+ * taps are stacked into the channels: X'[n][od][t*C + c][h][w] =
+ * x[n][c][od*SD + t - PD][h][w] (KD copy kernels, after a zero-padded
+ * copy along D when PD > 0), so that the KD*C*KH*KW-deep implicit GEMM
+ * over [N*OD, KD*C, H, W] with the weight's taps moved next to its
+ * channels (W'[o][t*C + c] = w[o][c][t]: folded when frozen) gives
+ * Y'[n*OD + od][o] = y[n][o][od]; the node's value is that view of Y'.
+ * Groups 1, no dilation, float; else the host.
+ */
+static int do_conv3d(fz *z, int node, int x, int w, int bias)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	int64_t st[3], pd[3], dl[3], xs[5], xst[5], csh[5], cst[NPU_MAX_DIMS], vsh[5], vst[5];
+	int64_t x4[4], w5[5], ws5[5], o4[4], ost[5], N, C, D, OD, KD, O;
+	int xp = x, xc, xv, wv, ov, v;
+	char nm[300];
+
+	if (!m || m->ndim != 5 || ir->v[x].ndim != 5 || w < 0 || ir->v[w].ndim != 5 ||
+	    !isfloat(ir->v[x].dtype) || ir->v[x].isconst ||
+	    ilist(&n->args[3], st, 3) || ilist(&n->args[4], pd, 3) ||
+	    ilist(&n->args[5], dl, 3) || dl[0] != 1 || dl[1] != 1 || dl[2] != 1 ||
+	    ir->v[w].shape[1] != ir->v[x].shape[1])
+		return host_kern(z, node, "3-d convolution of this form (grouped, dilated or not float)");
+	N = ir->v[x].shape[0];
+	C = ir->v[x].shape[1];
+	D = ir->v[x].shape[2];
+	KD = ir->v[w].shape[2];
+	O = ir->v[w].shape[0];
+	OD = m->shape[2].v;
+	if (pd[0]) {
+		memcpy(xs, ir->v[x].shape, sizeof xs);
+		xs[2] = D + 2 * pd[0];
+		snprintf(nm, sizeof nm, "%s.dpad", n->name);
+		if ((xp = npu_kir_val(ir, nm, node, ir->v[x].dtype, 5, xs)) < 0)
+			return npu_errf(z->e, "out of memory");
+		ir->v[xp].needed = 1;
+		npu_kir_contig(5, xs, xst);
+		if (fill_kern(z, node, nm, 5, xs, -1, 0, xp, 0, xst) < 0)
+			return -1;
+		snprintf(nm, sizeof nm, "%s.dpad.in", n->name);
+		if (fill_kern(z, node, nm, 5, ir->v[x].shape, x, 0, xp, pd[0] * xst[2], xst) < 0)
+			return -1;
+	}
+	/* the stacked input X' [N, OD, KD*C, H, W] */
+	csh[0] = N; csh[1] = OD; csh[2] = KD * C;
+	csh[3] = ir->v[x].shape[3]; csh[4] = ir->v[x].shape[4];
+	snprintf(nm, sizeof nm, "%s.taps", n->name);
+	if ((xc = npu_kir_val(ir, nm, node, ir->v[x].dtype, 5, csh)) < 0)
+		return npu_errf(z->e, "out of memory");
+	ir->v[xc].needed = 1;
+	npu_kir_contig(5, csh, cst);
+	for (int64_t t = 0; t < KD; t++) {
+		const npu_kval *P = &ir->v[xp];
+		int64_t off = P->off;
+		vsh[0] = N; vsh[1] = OD; vsh[2] = C; vsh[3] = csh[3]; vsh[4] = csh[4];
+		vst[0] = P->stride[0]; vst[1] = st[0] * P->stride[2]; vst[2] = P->stride[1];
+		vst[3] = P->stride[3]; vst[4] = P->stride[4];
+		snprintf(nm, sizeof nm, "%s.tap%lld", n->name, (long long)t);
+		if ((xv = view_val(z, node, xp, 5, vsh, off + t * P->stride[2], vst)) < 0 ||
+		    fill_kern(z, node, nm, 5, vsh, xv, 0, xc, t * C * cst[2], cst) < 0)
+			return -1;
+	}
+	x4[0] = N * OD; x4[1] = KD * C; x4[2] = csh[3]; x4[3] = csh[4];
+	if ((xv = view_val(z, node, xc, 4, x4, 0, cst + 1)) < 0)   /* contiguous */
+		return -1;
+	/* the weight with its depth taps next to its channels, contiguous */
+	w5[0] = O; w5[1] = KD; w5[2] = C; w5[3] = ir->v[w].shape[3]; w5[4] = ir->v[w].shape[4];
+	ws5[0] = ir->v[w].stride[0]; ws5[1] = ir->v[w].stride[2]; ws5[2] = ir->v[w].stride[1];
+	ws5[3] = ir->v[w].stride[3]; ws5[4] = ir->v[w].stride[4];
+	if ((wv = view_val(z, node, w, 5, w5, ir->v[w].off, ws5)) < 0)
+		return -1;
+	if (ir->v[root_of(ir, wv)].kind == NPU_BUF_CONST && ir->v[root_of(ir, wv)].cdata &&
+	    !ir->v[wv].isconst)
+		wv = fold_const_view(z, wv);
+	else
+		wv = copy_val(z, wv, node, "a 3-d convolution's weight with its depth taps next to its channels");
+	if (wv < 0)
+		return -1;
+	{
+		int64_t w4[4] = { O, KD * C, w5[3], w5[4] }, wst[NPU_MAX_DIMS];
+		npu_kir_contig(4, w4, wst);
+		if ((wv = view_val(z, node, wv, 4, w4, 0, wst)) < 0)
+			return -1;
+	}
+	o4[0] = N * OD; o4[1] = O; o4[2] = m->shape[3].v; o4[3] = m->shape[4].v;
+	snprintf(nm, sizeof nm, "%s.2d", n->name);
+	if ((ov = npu_kir_val(ir, nm, node, m->dtype, 4, o4)) < 0)
+		return npu_errf(z->e, "out of memory");
+	if (conv_mm_to(z, node, xv, wv, bias, st + 1, pd + 1, o4, ov) < 0)
+		return -1;
+	if (ir->nodeval[node] != ov)    /* conv_mm sent it to the host */
+		return 0;
+	/* y[n][o][od][oh][ow] = Y'[n*OD + od][o][oh][ow] */
+	{
+		int64_t osh[5] = { N, O, OD, o4[2], o4[3] }, s4[4];
+		npu_kir_contig(4, o4, s4);
+		ost[0] = OD * s4[0]; ost[1] = s4[1]; ost[2] = s4[0]; ost[3] = s4[2]; ost[4] = s4[3];
+		if ((v = view_val(z, node, ov, 5, osh, 0, ost)) < 0)
+			return -1;
+	}
+	ir->nodeval[node] = v;
+	close_cur(z);
+	npu_kir_decide(ir, 1, "%s: 3-d convolution as a 2-d one over its %lld depth taps stacked into the channels",
+		       n->name, (long long)KD);
+	return 0;
+}
+
 static int do_conv(fz *z, int node)
 {
 	npu_kir *ir = z->ir;
@@ -2817,6 +2999,8 @@ static int do_conv(fz *z, int node)
 		bias = node_val(z, n->args[2].u.node);
 	if (x >= 0 && ir->v[x].ndim == 3 && !tr)
 		return do_conv1d(z, node, x, w, bias, (int64_t)groups);
+	if (x >= 0 && ir->v[x].ndim == 5 && !tr && groups == 1)
+		return do_conv3d(z, node, x, w, bias);
 	if (ilist(&n->args[3], st, 2) || ilist(&n->args[4], pad, 2) ||
 	    ilist(&n->args[5], dil, 2) || ilist(&n->args[7], opad, 2))
 		return host_kern(z, node, "convolution that is not 1-d or 2-d");
@@ -2922,6 +3106,14 @@ static int convt_weight(fz *z, int w)
 static int conv_mm(fz *z, int node, int x, int w, int bias, const int64_t *st,
 		   const int64_t *pad, const int64_t *osh)
 {
+	return conv_mm_to(z, node, x, w, bias, st, pad, osh, -1);
+}
+
+/* conv_mm, its result in value ov ([N, OC, OH, OW], contiguous) when
+ * ov >= 0 rather than in the node's own */
+static int conv_mm_to(fz *z, int node, int x, int w, int bias, const int64_t *st,
+		      const int64_t *pad, const int64_t *osh, int ov)
+{
 	npu_kir *ir = z->ir;
 	const npu_gnode *n = &z->g->nodes[node];
 	const npu_gmeta *m = tmeta(n, 0);
@@ -3021,7 +3213,7 @@ static int conv_mm(fz *z, int node, int x, int w, int bias, const int64_t *st,
 	npu_kir_decide(ir, 1, "%s: convolution as an implicit GEMM (M=%lld N=%lld K=%lld per image%s)",
 		       n->name, (long long)K->mm_m, (long long)K->mm_n, (long long)K->mm_k,
 		       tr ? ", computed transposed" : "");
-	return def_val(z, k, node, r, LV_ELEM);
+	return ov < 0 ? def_val(z, k, node, r, LV_ELEM) : def_val_to(z, k, node, r, LV_ELEM, ov);
 }
 
 /*
@@ -3730,6 +3922,7 @@ typedef struct poolwin {
 	int64_t ks[2], st[2], pd[2];
 	int avg;
 	double div;
+	int edge, incl;         /* avg: a divisor that varies at the edges */
 } poolwin;
 
 /* max_pool2d's arguments; 1: not a form the ew lowering takes */
@@ -3787,13 +3980,51 @@ static int avgpool_args(fz *z, int node, int64_t h, int64_t w, poolwin *pw)
 	if (n->nargs > 5)
 		gnum(&n->args[5], &incl);
 	pw->div = (double)(pw->ks[0] * pw->ks[1]);
+	pw->incl = incl != 0;
 	if (n->nargs > 6 && n->args[6].kind != NPU_GV_NONE) {
 		if (gnum(&n->args[6], &dv) || dv == 0)
 			return 1;
 		pw->div = dv;
+		return 0;
 	}
-	/* without the padding in the count the divisor varies at the edges */
-	return ceil_mode || (!incl && (pw->pd[0] || pw->pd[1]));
+	/* without the padding in the count, or with ceil_mode's windows
+	 * that hang over the end, the divisor varies at the edges */
+	pw->edge = ceil_mode || (!incl && (pw->pd[0] || pw->pd[1]));
+	return 0;
+}
+
+/*
+ * The divisors of avg_pool2d's windows when they vary (pw->edge), as
+ * PyTorch counts them: the window clipped to the padded input, then,
+ * without count_include_pad, to the input itself.  A constant [oh][ow]
+ * fp32 value, or -1.
+ */
+static int pool_divisors(fz *z, int node, const poolwin *pw, int64_t h,
+			 int64_t w, int64_t oh, int64_t ow)
+{
+	float *d = malloc((size_t)(oh * ow) * sizeof *d);
+	char nm[300];
+
+	if (!d)
+		return npu_errf(z->e, "out of memory");
+	for (int64_t y = 0; y < oh; y++)
+		for (int64_t x = 0; x < ow; x++) {
+			int64_t h0 = y * pw->st[0] - pw->pd[0], w0 = x * pw->st[1] - pw->pd[1];
+			int64_t h1 = h0 + pw->ks[0], w1 = w0 + pw->ks[1];
+			h1 = h1 < h + pw->pd[0] ? h1 : h + pw->pd[0];
+			w1 = w1 < w + pw->pd[1] ? w1 : w + pw->pd[1];
+			int64_t cnt = (h1 - h0) * (w1 - w0);
+			if (!pw->incl) {
+				h0 = h0 > 0 ? h0 : 0;
+				w0 = w0 > 0 ? w0 : 0;
+				h1 = h1 < h ? h1 : h;
+				w1 = w1 < w ? w1 : w;
+				cnt = (h1 - h0) * (w1 - w0);
+			}
+			d[y * ow + x] = (float)cnt;
+		}
+	snprintf(nm, sizeof nm, "%s.divisors", z->g->nodes[node].name);
+	return own_matrix(z, node, nm, NPU_DT_F32, oh, ow, d);
 }
 
 /* max_pool2d's unused indices: an empty placeholder value */
@@ -3979,7 +4210,7 @@ static int do_pool(fz *z, int node)
 			return done < 0 ? -1 : 0;
 	}
 	if (bad)
-		return host_kern(z, node, "pooling with dilation, ceil_mode, used indices, or an edge-dependent divisor");
+		return host_kern(z, node, "pooling with dilation, ceil_mode, or used indices");
 	/* ceil_mode's last windows may reach past the padded input */
 	for (int i = 0; i < 2; i++) {
 		ex[i] = (m->shape[2 + i].v - 1) * pw.st[i] + pw.ks[i] -
@@ -4030,9 +4261,19 @@ static int do_pool(fz *z, int node)
 			r = r < 0 ? l : xadd(z, k, NPU_X_BIN, pw.avg ? NPU_OP_VADD : NPU_OP_VMAX,
 					     r, l, 0, 0, node);
 		}
-	if (pw.avg && pw.div != 1 &&
-	    (r = xadd(z, k, NPU_X_BINI, NPU_OP_VDIVI, r, 0, 0, (float)pw.div, node)) < 0)
+	if (pw.avg && pw.edge) {
+		/* the sum over each window divided by its own count */
+		int64_t dst[NPU_MAX_DIMS] = { 0, 0, m->shape[3].v, 1 };
+		int dv = pool_divisors(z, node, &pw, ir->v[x].shape[2], ir->v[x].shape[3],
+				       m->shape[2].v, m->shape[3].v), o, l;
+		if (dv < 0 || (o = npu_kir_opnd(&ir->k[k], dv, 0, 0, dst)) < 0 ||
+		    (l = xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node)) < 0 ||
+		    (r = xadd(z, k, NPU_X_BIN, NPU_OP_VDIV, r, l, 0, 0, node)) < 0)
+			return -1;
+	} else if (pw.avg && pw.div != 1 &&
+		   (r = xadd(z, k, NPU_X_BINI, NPU_OP_VDIVI, r, 0, 0, (float)pw.div, node)) < 0) {
 		return -1;
+	}
 	z->cur = k;
 	if (def_val(z, k, node, r, LV_ELEM) < 0)
 		return -1;

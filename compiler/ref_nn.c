@@ -601,7 +601,7 @@ static int conv_params(ref_op *op, const npu_reftensor *x,
 	int64_t oph = 0, opw = 0;
 
 	if (x->ndim != 3 && x->ndim != 4)
-		return npu_errf(op->e, "input must be 3-d or 4-d (NCL or NCHW)");
+		return npu_errf(op->e, "input must be 3-d, 4-d or 5-d (NCL, NCHW or NCDHW)");
 	if (w->ndim != x->ndim)
 		return npu_errf(op->e, "weight rank differs from input");
 	p->spatial = x->ndim - 2;
@@ -758,6 +758,94 @@ static int conv_transposed(ref_op *op, const npu_reftensor *x,
 	return 0;
 }
 
+/* A 3-int argument: one int stands for all three, absent gives def. */
+static int triple(ref_op *op, int i, const char *name, int64_t def, int64_t *v)
+{
+	int n;
+
+	if (ref_ints(op, i, name, v, 3, &n) < 0)
+		return -1;
+	if (n == 0)
+		v[0] = v[1] = v[2] = def;
+	else if (n == 1)
+		v[1] = v[2] = v[0];
+	else if (n != 3)
+		return npu_errf(op->e, "%s needs 1 or 3 values", name);
+	return 0;
+}
+
+/* x[n][c] at volume position (d, h, w), 0 outside (the padding) */
+static double vol_at(const npu_reftensor *x, int64_t n, int64_t c,
+		     const int64_t *pos)
+{
+	const int64_t *sh = x->shape;
+
+	for (int i = 0; i < 3; i++)
+		if (pos[i] < 0 || pos[i] >= sh[2 + i])
+			return 0;
+	return x->data[(((n * sh[1] + c) * sh[2] + pos[0]) * sh[3] + pos[1]) * sh[4] + pos[2]];
+}
+
+/*
+ * 3-d convolution (video models: R3D, X3D), x [n, c, d, h, w] and w [o,
+ * c/groups, kd, kh, kw], by direct loops in fp64: each output a sum over
+ * its group's channels, then the taps in order.  Not transposed.
+ */
+static int conv3d(ref_op *op, const npu_reftensor *x, const npu_reftensor *w)
+{
+	const npu_reftensor *bias = ref_opt_tensor(op, 2, "bias");
+	int64_t st[3], pd[3], dl[3], os[5], g, cg, og;
+	npu_reftensor *y;
+	int tr;
+
+	if (triple(op, 3, "stride", 1, st) < 0 || triple(op, 4, "padding", 0, pd) < 0 ||
+	    triple(op, 5, "dilation", 1, dl) < 0 ||
+	    ref_bool(op, 6, "transposed", 0, &tr) < 0 || ref_int(op, 8, "groups", 1, &g) < 0)
+		return -1;
+	if (tr)
+		return npu_errf(op->e, "transposed 3-d convolution is not supported here");
+	if (w->ndim != 5 || g <= 0 || x->shape[1] % g || w->shape[0] % g ||
+	    w->shape[1] * g != x->shape[1])
+		return npu_errf(op->e, "weight does not match the input and groups");
+	if (bias && npu_reftensor_numel(bias) != w->shape[0])
+		return npu_errf(op->e, "bias has %lld entries, not %lld",
+				(long long)npu_reftensor_numel(bias), (long long)w->shape[0]);
+	os[0] = x->shape[0];
+	os[1] = w->shape[0];
+	for (int i = 0; i < 3; i++) {
+		if (st[i] <= 0 || dl[i] <= 0 || pd[i] < 0)
+			return npu_errf(op->e, "bad stride, padding or dilation");
+		os[2 + i] = (x->shape[2 + i] + 2 * pd[i] - dl[i] * (w->shape[2 + i] - 1) - 1) / st[i] + 1;
+		if (os[2 + i] <= 0)
+			return npu_errf(op->e, "the kernel is larger than the padded input");
+	}
+	if (ref_out(op, 0, ref_promote(x->dtype, w->dtype), 5, os, &y) < 0)
+		return -1;
+	cg = x->shape[1] / g;
+	og = w->shape[0] / g;
+	double *out = y->data;
+	for (int64_t n = 0; n < os[0]; n++)
+		for (int64_t o = 0; o < os[1]; o++)
+			for (int64_t od = 0; od < os[2]; od++)
+				for (int64_t oh = 0; oh < os[3]; oh++)
+					for (int64_t ow = 0; ow < os[4]; ow++) {
+						int64_t at[3] = { od, oh, ow };
+						double acc = 0;
+						const double *wk = w->data + o * cg * w->shape[2] * w->shape[3] * w->shape[4];
+						for (int64_t c = 0; c < cg; c++)
+							for (int64_t a = 0; a < w->shape[2]; a++)
+								for (int64_t b = 0; b < w->shape[3]; b++)
+									for (int64_t e = 0; e < w->shape[4]; e++) {
+										int64_t pos[3] = { at[0] * st[0] - pd[0] + a * dl[0],
+												   at[1] * st[1] - pd[1] + b * dl[1],
+												   at[2] * st[2] - pd[2] + e * dl[2] };
+										acc += *wk++ * vol_at(x, n, o / og * cg + c, pos);
+									}
+						*out++ = acc + (bias ? bias->data[o] : 0);
+					}
+	return 0;
+}
+
 int ref_conv(ref_op *op)
 {
 	const npu_reftensor *x, *w, *bias;
@@ -767,8 +855,11 @@ int ref_conv(ref_op *op)
 	convp p;
 	int tr;
 
-	if (ref_tensor(op, 0, "input", &x) < 0 || ref_tensor(op, 1, "weight", &w) < 0 ||
-	    conv_params(op, x, w, 3, &p, &tr) < 0)
+	if (ref_tensor(op, 0, "input", &x) < 0 || ref_tensor(op, 1, "weight", &w) < 0)
+		return -1;
+	if (x->ndim == 5)
+		return conv3d(op, x, w);
+	if (conv_params(op, x, w, 3, &p, &tr) < 0)
 		return -1;
 	if (tr)
 		return conv_transposed(op, x, w, &p);
@@ -1863,22 +1954,6 @@ typedef struct pool3 {
 	int64_t in[3], out[3], k[3], s[3], p[3], dl[3], div_override;
 	int incl, ceil_mode;
 } pool3;
-
-/* A 3-int argument: one int stands for all three, absent gives def. */
-static int triple(ref_op *op, int i, const char *name, int64_t def, int64_t *v)
-{
-	int n;
-
-	if (ref_ints(op, i, name, v, 3, &n) < 0)
-		return -1;
-	if (n == 0)
-		v[0] = v[1] = v[2] = def;
-	else if (n == 1)
-		v[1] = v[2] = v[0];
-	else if (n != 3)
-		return npu_errf(op->e, "%s needs 1 or 3 values", name);
-	return 0;
-}
 
 static int pool3_params(ref_op *op, pool3 *q)
 {

@@ -18,6 +18,7 @@
 
 #include <check.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compiler/graph.h"
@@ -75,6 +76,19 @@ static const zoo_case zoo[] = {
 	{ "segformer_tiny", 0 },	/* spatially reduced attention */
 	{ "mnasnet_tiny", 0 },		/* 5x5 depthwise convolutions */
 	{ "alexnet_tiny", 0 },		/* adaptive pooling 5x5 -> 6x6: a matmul */
+	{ "deeplab_tiny", 4 },		/* bilinear interpolation's 2-d constant index */
+	{ "video3d_tiny", 1 },		/* 3-d convolutions; max_pool3d on the host */
+	{ "lstm_tiny", 0 },		/* nn.LSTM traced into its gates */
+	{ "gru_tiny", 0 },
+	{ "ops2", 6 },			/* interpolation's constant index (5), flip */
+	{ "mobilebert_tiny", 0 },
+	{ "gptj_tiny", 0 },		/* interleaved rotary */
+	{ "mpt_tiny", 0 },		/* ALiBi */
+	{ "levit_tiny", 0 },
+	{ "poolformer_tiny", 0 },	/* avg pooling without the padding in the count */
+	{ "squeezebert_tiny", 12 },	/* grouped 1-d convolutions, C/G > 1 */
+	{ "convbert_tiny", 0 },		/* softmax over a dim that is not the last */
+	{ "dinov2_tiny", 0 },		/* bicubic position-embedding interpolation */
 	/* in bfloat16 and float16 (scripts/capture_models NAME_bf16) */
 	{ "mistral_tiny_bf16", 0 },
 	{ "distilbert_tiny_bf16", 1 },	/* the int64 mask cast */
@@ -85,10 +99,27 @@ static const zoo_case zoo[] = {
 	{ "clip_vision_tiny_fp16", 0 },
 };
 
+/* NPU_ZOO=a,b runs only those models (a developer's shortcut) */
+static int zoo_wanted(const char *name)
+{
+	const char *w = getenv("NPU_ZOO"), *p;
+	size_t n = strlen(name);
+
+	if (!w || !*w)
+		return 1;
+	for (p = w; (p = strstr(p, name)) != NULL; p += n)
+		if ((p == w || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+			return 1;
+	return 0;
+}
+
 START_TEST(t_model)
 {
 	const zoo_case *c = &zoo[_i];
 	fxrun fr = { 0 };
+
+	if (!zoo_wanted(c->name))
+		return;
 
 	fx_setup_tmp();
 	fx_run_fixture(c->name, &fr);
@@ -107,14 +138,16 @@ END_TEST
 /*
  * Single ops in forms the fixtures do not reach: cumsum over lengths
  * that are not powers of two, over the last dim and the first, of length 1;
+ * softmax over a middle dim and the first;
  * grouped convolutions with a channel multiplier, stride and dilation,
  * with padding and no bias, with more taps than one kernel takes (7x7
  * depthwise); average pooling with and without padding, adaptive average
- * pooling to a size that divides the input and to sizes that do not
+ * pooling to a size that divides the input and to sizes that do not,
+ * average pooling whose divisor varies at the edges
  * (windows of varying size, shrinking and growing); max pooling of wide
  * planes; convolutions of small planes (computed transposed); a dilated
  * and a 1-d (and a depthwise 1-d)
- * convolution;
+ * convolution; 3-d convolutions;
  * slice_scatter with a step and to the end, select_scatter.  Each is a one-node graph
  * written to the temporary folder, run with generated values against
  * the fp64 reference, and must make no host call.
@@ -122,7 +155,7 @@ END_TEST
 typedef struct op_case {
 	const char *target, *args;	/* args: JSON after the input node */
 	const char *dtype;
-	int64_t in[4], w[4], out[4];	/* 0-terminated shapes; w: a parameter */
+	int64_t in[6], w[6], out[6];	/* 0-terminated shapes; w: a parameter */
 } op_case;
 
 static const op_case ops[] = {
@@ -130,6 +163,9 @@ static const op_case ops[] = {
 	{ "aten.cumsum.default", "-1", "float32", { 4, 7 }, { 0 }, { 4, 7 } },
 	{ "aten.cumsum.default", "0", "float32", { 33, 6 }, { 0 }, { 33, 6 } },
 	{ "aten.cumsum.default", "1", "float32", { 5, 1 }, { 0 }, { 5, 1 } },
+	/* softmax over a dim that is not the last: over the middle, the first */
+	{ "aten._softmax.default", "1, false", "float32", { 3, 9, 5 }, { 0 }, { 3, 9, 5 } },
+	{ "aten._softmax.default", "0, false", "float32", { 6, 4 }, { 0 }, { 6, 4 } },
 	{ "aten.convolution.default",
 	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [2, 2], [0, 0], [2, 2], false, [0, 0], 4",
 	  "float32", { 1, 4, 9, 9 }, { 8, 1, 3, 3 }, { 1, 8, 3, 3 } },
@@ -146,6 +182,14 @@ static const op_case ops[] = {
 	  { 1, 3, 8, 8 }, { 0 }, { 1, 3, 4, 4 } },
 	{ "aten.avg_pool2d.default", "[3, 3], [1, 1], [1, 1]", "float32",
 	  { 2, 4, 5, 5 }, { 0 }, { 2, 4, 5, 5 } },
+	/* divisors that vary at the edges: padding left out of the count
+	 * (PoolFormer), ceil_mode's windows over the end, both */
+	{ "aten.avg_pool2d.default", "[3, 3], [1, 1], [1, 1], false, false", "float32",
+	  { 1, 3, 7, 6 }, { 0 }, { 1, 3, 7, 6 } },
+	{ "aten.avg_pool2d.default", "[3, 3], [2, 2], [0, 0], true, true", "float32",
+	  { 2, 2, 8, 9 }, { 0 }, { 2, 2, 4, 4 } },
+	{ "aten.avg_pool2d.default", "[3, 2], [2, 2], [1, 1], true, false", "float32",
+	  { 1, 2, 6, 7 }, { 0 }, { 1, 2, 4, 4 } },
 	{ "aten._adaptive_avg_pool2d.default", "[3, 2]", "float32",
 	  { 1, 4, 6, 6 }, { 0 }, { 1, 4, 3, 2 } },
 	/* a depthwise 1-d convolution (Conformer, Mamba), dilated */
@@ -194,6 +238,14 @@ static const op_case ops[] = {
 	/* x with a slice of it replaced by w: stepped, to the end, selected */
 	{ "aten.slice_scatter.default", "{\"node\": \"w\"}, 1, 2, 8, 2", "float32",
 	  { 4, 16 }, { 4, 3 }, { 4, 16 } },
+	/* 3-d convolutions: depth taps stacked into the channels; with
+	 * depth padding and stride, with spatial padding and no bias */
+	{ "aten.convolution.default",
+	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [1, 2, 2], [1, 2, 2], [1, 1, 1], false, [0, 0, 0], 1",
+	  "float32", { 1, 3, 4, 12, 12 }, { 8, 3, 3, 5, 5 }, { 1, 8, 4, 6, 6 } },
+	{ "aten.convolution.default",
+	  "{\"node\": \"w\"}, null, [2, 1, 1], [0, 1, 1], [1, 1, 1], false, [0, 0, 0], 1",
+	  "float32", { 2, 4, 5, 6, 6 }, { 6, 4, 2, 3, 3 }, { 2, 6, 2, 6, 6 } },
 	{ "aten.slice_scatter.default", "{\"node\": \"w\"}, 0, -2, 9223372036854775807", "float32",
 	  { 6, 8 }, { 2, 8 }, { 6, 8 } },
 	{ "aten.select_scatter.default", "{\"node\": \"w\"}, 1, -2", "float32",
@@ -204,9 +256,9 @@ static const op_case ops[] = {
 static void jshape(char *p, size_t n, const int64_t *s, int st)
 {
 	int nd = 0, o;
-	int64_t str = 1, v[4];
+	int64_t str = 1, v[6];
 
-	while (nd < 4 && s[nd])
+	while (nd < 6 && s[nd])
 		nd++;
 	for (int d = nd - 1; d >= 0; d--) {
 		v[d] = st ? str : s[d];

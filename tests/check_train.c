@@ -450,6 +450,13 @@ static const struct {
 	{ "ce_train/backward3", NULL, "" },
 	{ "deberta_tiny/inference2", "aten.gather.default", "support.def" },
 	{ "norm_zoo/inference2", "aten.repeat.default", "support.def" },
+	/* interpolation's 2-d constant index and flip (DeepLab, ops2),
+	 * 3-d max pooling, SqueezeBERT's grouped 1-d convolutions */
+	{ "deeplab_tiny/inference2", "aten.index.Tensor", "not a view" },
+	{ "ops2/inference2", "aten.index.Tensor", "not a view" },
+	{ "ops2/inference2", "aten.flip.default", "support.def" },
+	{ "video3d_tiny/inference2", "aten.max_pool3d_with_indices.default", "" },
+	{ "squeezebert_tiny/inference2", "aten.convolution.default", "several input channels" },
 };
 
 static int host_allowed(const char *cg, const char *target, const char *why)

@@ -235,7 +235,11 @@ class Backend:
         kwargs = dict(fw_compiler=make("forward"), bw_compiler=make("backward"),
                       inference_compiler=make("inference"),
                       decompositions=export.decompositions())
-        return aot_autograd(**kwargs)(gm, example_inputs)
+        # With oneDNN enabled, PyTorch decomposes nn.LSTM into
+        # mkldnn_rnn_layer, a CPU library call; without it, into the
+        # matmuls and gates of each step, which the NPU runs.
+        with torch.backends.mkldnn.flags(enabled=False):
+            return aot_autograd(**kwargs)(gm, example_inputs)
 
 
 def npusim_backend(gm, example_inputs, options=None, mode=None, **kw):
