@@ -2825,6 +2825,90 @@ static int do_tconv(fz *z, int node, int x, int w, int bias, const int64_t *st,
  * (0, p): its result [N, OC, 1, L'] is the node's [N, OC, L'].  Depthwise
  * ones (Conformer's, Mamba's causal one) take do_gconv's vector-unit sums.
  */
+/* v made contiguous: itself, folded when a constant view, else copied */
+static int contig_val(fz *z, int v, int node, const char *why)
+{
+	npu_kir *ir = z->ir;
+
+	if (iscontig(&ir->v[v]) && ir->v[v].root < 0)
+		return v;
+	if (ir->v[root_of(ir, v)].kind == NPU_BUF_CONST && ir->v[root_of(ir, v)].cdata &&
+	    !ir->v[v].isconst)
+		return fold_const_view(z, v);
+	return copy_val(z, v, node, why);
+}
+
+/*
+ * A grouped 1x1 convolution (stride 1, no padding) with several input
+ * channels a group (SqueezeBERT's projections, ShuffleNet v1) as one
+ * batched matmul over the N*G (image, group) pairs: C[b] = W[b % G] .
+ * X[b], X [N*G][C/G][H*W] the input itself (contiguous), the result
+ * [N*G][OC/G][H*W] the output's own layout.  The weight and bias,
+ * repeated per image when N > 1 (folded when frozen, else one copy
+ * each), give every batch its group's rows at a uniform stride.
+ */
+static int gconv_bmm(fz *z, int node, int x, int w, int bias, int64_t g)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	int64_t N = ir->v[x].shape[0], C = ir->v[x].shape[1], OC = ir->v[w].shape[0];
+	int64_t P = ir->v[x].shape[2] * ir->v[x].shape[3], icg = C / g, ocg = OC / g;
+	int64_t sh[NPU_MAX_DIMS], st[NPU_MAX_DIMS] = { 0 }, sa[NPU_MAX_DIMS] = { 0 };
+	int64_t sb[NPU_MAX_DIMS] = { 0 };
+	int k, r, wv, bv = -1, dt = ir->v[x].dtype;
+
+	if (!m || dt != ir->v[w].dtype || m->dtype != dt ||
+	    (dt == NPU_DT_F32 && ir->fp32prec > 0))
+		return host_kern(z, node, "grouped 1x1 convolution of these types or precision");
+	if ((x = contig_val(z, x, node, "a grouped convolution's input as a matmul operand")) < 0)
+		return -1;
+	/* the weight [N][OC][C/G] (A of batch b = n*G + g at b * OC/G * C/G) */
+	sh[0] = N; sh[1] = OC; sh[2] = icg;
+	st[0] = 0; st[1] = ir->v[w].stride[0]; st[2] = ir->v[w].stride[1];
+	if ((wv = view_val(z, node, w, 3, sh, ir->v[w].off, st)) < 0)
+		return -1;
+	if (N > 1 || !iscontig(&ir->v[w]))
+		wv = contig_val(z, wv, node, "a grouped convolution's weight repeated per image");
+	if (wv < 0)
+		return -1;
+	if (bias >= 0) {
+		int64_t bsh[2] = { N, OC }, bst[2] = { 0, ir->v[bias].stride[0] };
+		if ((bv = view_val(z, node, bias, 2, bsh, ir->v[bias].off, bst)) < 0 ||
+		    (bv = contig_val(z, bv, node, "a grouped convolution's bias repeated per image")) < 0)
+			return -1;
+	}
+	if ((k = new_kern(z, NPU_KK_MM, node)) < 0)
+		return -1;
+	npu_kern *K = &ir->k[k];
+	K->ndim = 3;
+	K->shape[0] = K->mm_batch = N * g;
+	K->shape[1] = K->mm_m = ocg;
+	K->shape[2] = K->mm_n = P;
+	K->mm_k = icg;
+	K->mm_dtype = dt;
+	sa[0] = ocg * icg; sa[1] = icg; sa[2] = 1;
+	sb[0] = icg * P; sb[1] = P; sb[2] = 1;
+	ir->v[root_of(ir, wv)].needed = ir->v[root_of(ir, x)].needed = 1;
+	K->mm_a = npu_kir_opnd(K, root_of(ir, wv), 0, ir->v[wv].off, sa);
+	K->mm_b = npu_kir_opnd(K, root_of(ir, x), 0, ir->v[x].off, sb);
+	if (K->mm_a < 0 || K->mm_b < 0)
+		return npu_errf(z->e, "out of memory");
+	z->cur = k;
+	r = xadd(z, k, NPU_X_ACC, 0, 0, 0, 0, 0, node);
+	if (bv >= 0) {
+		int64_t bs[NPU_MAX_DIMS] = { ocg, 1, 0 };
+		int o, bx;
+		ir->v[root_of(ir, bv)].needed = 1;
+		o = npu_kir_opnd(K, root_of(ir, bv), 0, ir->v[bv].off, bs);
+		bx = xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node);
+		r = xadd(z, k, NPU_X_BIN, NPU_OP_VADD, r, bx, 0, 0, node);
+	}
+	npu_kir_decide(ir, 1, "%s: grouped 1x1 convolution as a matmul batched over %lld (image, group) pairs (M=%lld N=%lld K=%lld)",
+		       n->name, (long long)(N * g), (long long)ocg, (long long)P, (long long)icg);
+	return def_val(z, k, node, r, LV_ELEM);
+}
+
 static int do_conv1d(fz *z, int node, int x, int w, int bias, int64_t groups)
 {
 	npu_kir *ir = z->ir;
@@ -2863,6 +2947,8 @@ static int do_conv1d(fz *z, int node, int x, int w, int bias, int64_t groups)
 		/* several input channels a group: the vector unit's sums of
 		 * C/G x K taps per output (Wav2Vec2's 16 x 16) cost ten times
 		 * the host's call; they want a GEMM per group */
+		if (wsh[1] > 1 && wsh[3] == 1 && s1 == 1 && p1 == 0)
+			return gconv_bmm(z, node, x4, w4, bias, groups);
 		if (wsh[1] > 1)
 			return host_kern(z, node, "grouped 1-d convolution with several input channels per group");
 		return do_gconv(z, node, x4, w4, bias, groups, st, pad, dil, osh);

@@ -86,7 +86,7 @@ static const zoo_case zoo[] = {
 	{ "mpt_tiny", 0 },		/* ALiBi */
 	{ "levit_tiny", 0 },
 	{ "poolformer_tiny", 0 },	/* avg pooling without the padding in the count */
-	{ "squeezebert_tiny", 12 },	/* grouped 1-d convolutions, C/G > 1 */
+	{ "squeezebert_tiny", 0 },	/* grouped 1x1 1-d convolutions: batched matmuls */
 	{ "convbert_tiny", 0 },		/* softmax over a dim that is not the last */
 	{ "dinov2_tiny", 0 },		/* bicubic position-embedding interpolation */
 	/* in bfloat16 and float16 (scripts/capture_models NAME_bf16) */
@@ -147,7 +147,7 @@ END_TEST
  * (windows of varying size, shrinking and growing); max pooling of wide
  * planes; convolutions of small planes (computed transposed); a dilated
  * and a 1-d (and a depthwise 1-d)
- * convolution; 3-d convolutions;
+ * convolution; grouped 1x1 1-d convolutions; 3-d convolutions;
  * slice_scatter with a step and to the end, select_scatter.  Each is a one-node graph
  * written to the temporary folder, run with generated values against
  * the fp64 reference, and must make no host call.
@@ -238,6 +238,14 @@ static const op_case ops[] = {
 	/* x with a slice of it replaced by w: stepped, to the end, selected */
 	{ "aten.slice_scatter.default", "{\"node\": \"w\"}, 1, 2, 8, 2", "float32",
 	  { 4, 16 }, { 4, 3 }, { 4, 16 } },
+	/* grouped 1x1 1-d convolutions, several input channels a group: a
+	 * batched matmul (two images with a bias; one image, no bias) */
+	{ "aten.convolution.default",
+	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [1], [0], [1], false, [0], 2",
+	  "float32", { 2, 8, 10 }, { 6, 4, 1 }, { 2, 6, 10 } },
+	{ "aten.convolution.default",
+	  "{\"node\": \"w\"}, null, [1], [0], [1], false, [0], 4",
+	  "float32", { 1, 8, 5 }, { 8, 2, 1 }, { 1, 8, 5 } },
 	/* 3-d convolutions: depth taps stacked into the channels; with
 	 * depth padding and stride, with spatial padding and no bias */
 	{ "aten.convolution.default",

@@ -451,12 +451,11 @@ static const struct {
 	{ "deberta_tiny/inference2", "aten.gather.default", "support.def" },
 	{ "norm_zoo/inference2", "aten.repeat.default", "support.def" },
 	/* interpolation's 2-d constant index and flip (DeepLab, ops2),
-	 * 3-d max pooling, SqueezeBERT's grouped 1-d convolutions */
+	 * 3-d max pooling */
 	{ "deeplab_tiny/inference2", "aten.index.Tensor", "not a view" },
 	{ "ops2/inference2", "aten.index.Tensor", "not a view" },
 	{ "ops2/inference2", "aten.flip.default", "support.def" },
 	{ "video3d_tiny/inference2", "aten.max_pool3d_with_indices.default", "" },
-	{ "squeezebert_tiny/inference2", "aten.convolution.default", "several input channels" },
 };
 
 static int host_allowed(const char *cg, const char *target, const char *why)
