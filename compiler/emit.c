@@ -1945,7 +1945,8 @@ static int emit_gather(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	const npu_kval *O = &c->ir->v[K->ops[2].val];
 	emit_t g;
 	int esz = npu_dtype_size(W->dtype), isz = npu_dtype_size(I->dtype);
-	int64_t n = npu_kir_numel(I->ndim, I->shape), D = W->shape[1], G;
+	int64_t n = npu_kir_numel(I->ndim, I->shape), G;
+	int64_t D = K->mm_k > 0 ? K->mm_k : W->shape[1];
 	uint64_t rowb = (uint64_t)(D * esz), idxb, budget;
 	int q = 0;
 

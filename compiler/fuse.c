@@ -3876,8 +3876,202 @@ static const void *const_index(const npu_kir *ir, int v)
 	return R->cdata;
 }
 
+/* The constant indices of an aten.index: dims p .. p+k-1 of value x
+ * indexed by values iv[] (strides ist[] over the broadcast shape bsh[bn],
+ * B positions). */
+typedef struct index_set {
+	int x, p, k;
+	const int *iv;
+	int64_t (*ist)[NPU_MAX_DIMS];
+	const int64_t *bsh;
+	int bn;
+	int64_t B;
+} index_set;
+
+/* The element offset in a tensor of x's shape with strides st of every
+ * position of the broadcast index shape; -1 when an index is out of range. */
+static int index_offsets(const npu_kir *ir, const index_set *q, const int64_t *st,
+			 int64_t *offs)
+{
+	for (int64_t b = 0; b < q->B; b++) {
+		int64_t r = b, pos[NPU_MAX_DIMS], o = 0;
+		for (int d = q->bn - 1; d >= 0; d--) {
+			pos[d] = r % q->bsh[d];
+			r /= q->bsh[d];
+		}
+		for (int j = 0; j < q->k; j++) {
+			const npu_kval *I = &ir->v[q->iv[j]];
+			int64_t e = I->off, len = ir->v[q->x].shape[q->p + j], v;
+			for (int d = 0; d < q->bn; d++)
+				e += pos[d] * q->ist[j][d];
+			v = (int64_t)npu_load_f64(I->dtype, const_index(ir, q->iv[j]), (size_t)e);
+			if (v < -len || v >= len)
+				return -1;
+			o += (v < 0 ? v + len : v) * st[q->p + j];
+		}
+		offs[b] = o;
+	}
+	return 0;
+}
+
 /* cap on the index positions examined at compile time */
 #define INDEX_MAX_POS 65536
+
+/*
+ * The node's value as a DMA gather (the embedding's kernel) from the
+ * contiguous root x read as runs of D elements: output run r is x's run
+ * t[r] (t: `rows` run numbers of type dt, malloc'd, owned from here on).
+ */
+static int gather_runs(fz *z, int node, int x, int64_t D, int64_t rows, int dt,
+		       void *t)
+{
+	npu_kir *ir = z->ir;
+	const char *name = z->g->nodes[node].name;
+	int tab, out, k;
+	char nm[300];
+
+	snprintf(nm, sizeof nm, "%s.runs", name);
+	if ((tab = own_matrix(z, node, nm, dt, rows, 1, t)) < 0 ||
+	    (out = meta_val(z, node, 0, name)) < 0 ||
+	    (k = new_kern(z, NPU_KK_GATHER, node)) < 0)
+		return -1;
+	ir->v[x].needed = ir->v[out].needed = 1;
+	ir->v[out].producer = k;
+	ir->k[k].mm_k = D;
+	if (npu_kir_opnd(&ir->k[k], x, 0, 0, NULL) < 0 ||
+	    npu_kir_opnd(&ir->k[k], tab, 0, 0, NULL) < 0 ||
+	    npu_kir_opnd(&ir->k[k], out, 1, 0, NULL) < 0)
+		return npu_errf(z->e, "out of memory");
+	ir->nodeval[node] = out;
+	close_cur(z);
+	return 0;
+}
+
+/*
+ * aten.index by constant indices that are neither a view nor a short
+ * list of rows (interpolation's [OH, 1] and [OW] grids, any pattern): a
+ * DMA gather (the embedding's kernel) of the input's runs of the dims
+ * after the indexed ones, by a constant table of run numbers built here,
+ * one per output run; with the last dims indexed a run is one element.
+ * offs (freed here) holds the element offset, in x, of each of the B
+ * positions of the indices' broadcast shape.
+ */
+static int index_gather(fz *z, int node, const index_set *q, int64_t *offs)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	int x = q->x, p = q->p, k = q->k, nd = ir->v[x].ndim, dt;
+	int64_t D = 1, pre = 1, rows, nrow = 1, B = q->B;
+	const npu_kval *X;
+	void *t;
+
+	/* the gather reads whole runs of D elements of a contiguous root:
+	 * of a view, a copy, and the offsets again in the copy */
+	if ((ir->v[x].root >= 0 || !iscontig(&ir->v[x])) && !ir->v[x].isconst &&
+	    vecok(ir->v[x].dtype)) {
+		int64_t cst[NPU_MAX_DIMS];
+		if ((x = contig_val(z, x, node, "a gather by constant indices reads a contiguous copy")) < 0) {
+			free(offs);
+			return -1;
+		}
+		npu_kir_contig(nd, ir->v[x].shape, cst);
+		index_offsets(ir, q, cst, offs);   /* in range: checked before */
+	}
+	X = &ir->v[x];
+	for (int d = p + k; d < nd; d++)
+		D *= X->shape[d];
+	for (int d = 0; d < p; d++)
+		pre *= X->shape[d];
+	for (int d = 0; d < nd; d++)
+		nrow *= X->shape[d];
+	if (X->root >= 0 || !iscontig(X) || X->isconst || !vecok(X->dtype) || !D ||
+	    pre * B > INDEX_MAX_POS * 16) {
+		free(offs);
+		return host_kern(z, node, "index by constant indices of a view that is not a gather");
+	}
+	rows = pre * B;
+	nrow /= D;
+	dt = nrow < INT32_MAX ? NPU_DT_I32 : NPU_DT_I64;
+	if (!(t = malloc((size_t)(rows ? rows : 1) * (size_t)npu_dtype_size(dt)))) {
+		free(offs);
+		return npu_errf(z->e, "out of memory");
+	}
+	/* run (i, b): x's element i * (its size past dim p - 1) + offs[b] */
+	for (int64_t i = 0; i < pre; i++)
+		for (int64_t b = 0; b < B; b++) {
+			int64_t r = (i * (p ? X->stride[p - 1] : 0) + offs[b]) / D;
+			if (dt == NPU_DT_I32)
+				((int32_t *)t)[i * B + b] = (int32_t)r;
+			else
+				((int64_t *)t)[i * B + b] = r;
+		}
+	free(offs);
+	if (gather_runs(z, node, x, D, rows, dt, t) < 0)
+		return -1;
+	npu_kir_decide(ir, 1, "%s: index by constant indices as a DMA gather of %lld runs of %lld elements",
+		       n->name, (long long)rows, (long long)D);
+	return 0;
+}
+
+/*
+ * flip: the runs after the last flipped dim gathered in reversed order
+ * along the flipped dims (one element each when the last dim is flipped).
+ */
+static int do_flip(fz *z, int node)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gval *l = arg(n, 1);
+	int x, nd, last = -1, dt, rev[NPU_MAX_DIMS] = { 0 };
+	int64_t D = 1, rows = 1, cst[NPU_MAX_DIMS];
+	void *t;
+
+	if (!l || l->kind != NPU_GV_LIST || n->args[0].kind != NPU_GV_NODE ||
+	    (x = node_val(z, n->args[0].u.node)) < 0 || ir->v[x].isconst ||
+	    !vecok(ir->v[x].dtype) || !(nd = ir->v[x].ndim))
+		return host_kern(z, node, "flip of this form");
+	for (int i = 0; i < l->u.list.n; i++) {
+		int64_t d;
+		if (l->u.list.v[i].kind != NPU_GV_INT)
+			return host_kern(z, node, "flip of this form");
+		d = wrapdim(l->u.list.v[i].u.i, nd);
+		rev[d] = 1;
+		last = (int)d > last ? (int)d : last;
+	}
+	if (last < 0)
+		return host_kern(z, node, "flip of no dims");
+	if ((x = contig_val(z, x, node, "a flip gathers from a contiguous copy")) < 0)
+		return -1;
+	npu_kir_contig(nd, ir->v[x].shape, cst);
+	for (int d = last + 1; d < nd; d++)
+		D *= ir->v[x].shape[d];
+	for (int d = 0; d <= last; d++)
+		rows *= ir->v[x].shape[d];
+	if (rows > INDEX_MAX_POS * 16)
+		return host_kern(z, node, "flip of too many runs");
+	dt = rows < INT32_MAX ? NPU_DT_I32 : NPU_DT_I64;
+	if (!(t = malloc((size_t)(rows ? rows : 1) * (size_t)npu_dtype_size(dt))))
+		return npu_errf(z->e, "out of memory");
+	for (int64_t r = 0; r < rows; r++) {
+		int64_t q = r, src = 0;
+		for (int d = last; d >= 0; d--) {
+			int64_t len = ir->v[x].shape[d], i = q % len;
+			q /= len;
+			src += (rev[d] ? len - 1 - i : i) * (cst[d] / D);
+		}
+		if (dt == NPU_DT_I32)
+			((int32_t *)t)[r] = (int32_t)src;
+		else
+			((int64_t *)t)[r] = src;
+	}
+	if (gather_runs(z, node, x, D, rows, dt, t) < 0)
+		return -1;
+	npu_kir_decide(ir, 1, "%s: flip as a DMA gather of %lld runs of %lld elements",
+		       n->name, (long long)rows, (long long)D);
+	return 0;
+}
+
+
 
 /*
  * aten.index (advanced indexing) with constant indices (frozen, or
@@ -3942,26 +4136,10 @@ static int do_index(fz *z, int node)
 		return host_kern(z, node, "index of this form");
 	if (!(offs = malloc((size_t)(B ? B : 1) * sizeof *offs)))
 		return npu_errf(z->e, "out of memory");
-	/* the source offset of every position of the broadcast index shape */
-	for (int64_t b = 0; b < B; b++) {
-		int64_t r = b, pos[NPU_MAX_DIMS], o = 0;
-		for (int d = bn - 1; d >= 0; d--) {
-			pos[d] = r % bsh[d];
-			r /= bsh[d];
-		}
-		for (int j = 0; j < k; j++) {
-			const npu_kval *I = &ir->v[iv[j]];
-			int64_t e = I->off, len = ir->v[x].shape[p + j], v;
-			for (int d = 0; d < bn; d++)
-				e += pos[d] * ist[j][d];
-			v = (int64_t)npu_load_f64(I->dtype, const_index(ir, iv[j]), (size_t)e);
-			if (v < -len || v >= len) {
-				free(offs);
-				return host_kern(z, node, "index out of range");
-			}
-			o += (v < 0 ? v + len : v) * ir->v[x].stride[p + j];
-		}
-		offs[b] = o;
+	if (index_offsets(ir, &(index_set){ x, p, k, iv, ist, bsh, bn, B },
+			  ir->v[x].stride, offs) < 0) {
+		free(offs);
+		return host_kern(z, node, "index out of range");
 	}
 	off0 = B ? offs[0] : 0;
 	for (int d = 0; d < bn; d++) {
@@ -3996,10 +4174,8 @@ static int do_index(fz *z, int node)
 		npu_kir_decide(ir, 1, "%s: index by constant affine indices: a view, no code", n->name);
 		return 0;
 	}
-	if (k != 1 || bn != 1) {
-		free(offs);
-		return host_kern(z, node, "index by constant indices that are not a view");
-	}
+	if (k != 1 || bn != 1)
+		return index_gather(z, node, &(index_set){ x, p, k, iv, ist, bsh, bn, B }, offs);
 	return index_copies(z, node, x, p, offs, B);
 }
 
@@ -4497,7 +4673,7 @@ static int do_node(fz *z, int i)
 	if (lk == NPU_LK_SCAN)
 		return do_cumsum(z, i);
 	if (lk == NPU_LK_INDEX)
-		return do_index(z, i);
+		return n->aop == NPU_AOP_FLIP ? do_flip(z, i) : do_index(z, i);
 	if (lk == NPU_LK_SCATTER)
 		return n->aop == NPU_AOP_PAD ? do_pad(z, i) : do_scatter(z, i);
 	if (lk != NPU_LK_HOST && (n->multi || !tmeta(n, 0)))

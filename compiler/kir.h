@@ -119,7 +119,9 @@ typedef struct npu_kern {
 	int nops;
 	npu_xins *x;
 	int nx;
-	/* mm: C[b] = A[b] (M x K) . B[b] (K x N); epilogue in x (ACC) */
+	/* mm: C[b] = A[b] (M x K) . B[b] (K x N); epilogue in x (ACC);
+	 * gather: mm_k > 0 is the row length in elements (the source read
+	 * as [numel / mm_k][mm_k]), else the source's dim 1 */
 	int mm_a, mm_b;      /* operand indexes */
 	int64_t mm_batch, mm_m, mm_n, mm_k;
 	int mm_dtype;        /* input type the array runs */

@@ -47,7 +47,7 @@ static const zoo_case zoo[] = {
 	{ "squeezenet_tiny", 0 },	/* ceil_mode max pooling */
 	{ "vgg_tiny", 0 },		/* adaptive pooling 4x4 -> 7x7: a matmul */
 	{ "swin_tiny", 0 },
-	{ "unet_tiny", 5 },		/* interpolation's 2-d constant index */
+	{ "unet_tiny", 0 },
 	{ "mixer_tiny", 0 },
 	{ "distilbert_tiny", 1 },	/* the int64 mask cast */
 	{ "roberta_tiny", 9 },		/* int64 position ids: ne, cumsum, mul, add */
@@ -76,11 +76,11 @@ static const zoo_case zoo[] = {
 	{ "segformer_tiny", 0 },	/* spatially reduced attention */
 	{ "mnasnet_tiny", 0 },		/* 5x5 depthwise convolutions */
 	{ "alexnet_tiny", 0 },		/* adaptive pooling 5x5 -> 6x6: a matmul */
-	{ "deeplab_tiny", 4 },		/* bilinear interpolation's 2-d constant index */
+	{ "deeplab_tiny", 0 },		/* bilinear interpolation: gathers */
 	{ "video3d_tiny", 1 },		/* 3-d convolutions; max_pool3d on the host */
 	{ "lstm_tiny", 0 },		/* nn.LSTM traced into its gates */
 	{ "gru_tiny", 0 },
-	{ "ops2", 6 },			/* interpolation's constant index (5), flip */
+	{ "ops2", 0 },
 	{ "mobilebert_tiny", 0 },
 	{ "gptj_tiny", 0 },		/* interleaved rotary */
 	{ "mpt_tiny", 0 },		/* ALiBi */
@@ -147,7 +147,7 @@ END_TEST
  * (windows of varying size, shrinking and growing); max pooling of wide
  * planes; convolutions of small planes (computed transposed); a dilated
  * and a 1-d (and a depthwise 1-d)
- * convolution; grouped 1x1 1-d convolutions; 3-d convolutions;
+ * convolution; grouped 1x1 1-d convolutions; 3-d convolutions; flip;
  * slice_scatter with a step and to the end, select_scatter.  Each is a one-node graph
  * written to the temporary folder, run with generated values against
  * the fp64 reference, and must make no host call.
@@ -238,6 +238,10 @@ static const op_case ops[] = {
 	/* x with a slice of it replaced by w: stepped, to the end, selected */
 	{ "aten.slice_scatter.default", "{\"node\": \"w\"}, 1, 2, 8, 2", "float32",
 	  { 4, 16 }, { 4, 3 }, { 4, 16 } },
+	/* flip: of the last dim (a gather of elements), of the first two
+	 * (of rows) */
+	{ "aten.flip.default", "[-1]", "float32", { 3, 5, 7 }, { 0 }, { 3, 5, 7 } },
+	{ "aten.flip.default", "[0, 1]", "float32", { 3, 4, 6 }, { 0 }, { 3, 4, 6 } },
 	/* grouped 1x1 1-d convolutions, several input channels a group: a
 	 * batched matmul (two images with a bias; one image, no bias) */
 	{ "aten.convolution.default",

@@ -430,7 +430,6 @@ static const struct {
 	 * that is no view; int64 masks and position ids (the vector unit computes in
 	 * float lanes), and the gather of RoBERTa's position ids; the
 	 * ResNet's batch counters; GPT-2's embedding gradients (index_put) */
-	{ "unet_tiny/inference2", "aten.index.Tensor", "not a view" },
 	{ "distilbert_tiny/inference2", "aten._to_copy.default", "integer" },
 	{ "distilbert_tiny_bf16/inference2", "aten._to_copy.default", "integer" },
 	{ "electra_tiny/inference2", "aten._to_copy.default", "integer" },
@@ -450,11 +449,7 @@ static const struct {
 	{ "ce_train/backward3", NULL, "" },
 	{ "deberta_tiny/inference2", "aten.gather.default", "support.def" },
 	{ "norm_zoo/inference2", "aten.repeat.default", "support.def" },
-	/* interpolation's 2-d constant index and flip (DeepLab, ops2),
-	 * 3-d max pooling */
-	{ "deeplab_tiny/inference2", "aten.index.Tensor", "not a view" },
-	{ "ops2/inference2", "aten.index.Tensor", "not a view" },
-	{ "ops2/inference2", "aten.flip.default", "support.def" },
+	/* 3-d max pooling */
 	{ "video3d_tiny/inference2", "aten.max_pool3d_with_indices.default", "" },
 };
 
