@@ -4625,6 +4625,11 @@ static int do_placeholder(fz *z, int node)
  */
 static int narrow_ok(const npu_gnode *n, int dt)
 {
+	/* int64 -> bool or float: the load rounds to fp32 as the cast does,
+	 * and never makes a nonzero value 0 (BERT's attention mask) */
+	if (dt == NPU_DT_I64)
+		return n->aop == NPU_AOP_TO_COPY && tmeta(n, 0) &&
+		       (tmeta(n, 0)->dtype == NPU_DT_BOOL || isfloat(tmeta(n, 0)->dtype));
 	if (npu_kir_isint(dt))
 		return n->aop == NPU_AOP_INT_MM || n->aop == NPU_AOP_TO_COPY ||
 		       n->aop == NPU_AOP_CONV;

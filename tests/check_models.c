@@ -34,7 +34,7 @@ static const zoo_case zoo[] = {
 	{ "mobilenet_v2", 0 },
 	{ "mobilenet_v3_small", 0 },
 	{ "vit_tiny", 0 },
-	{ "bert_tiny", 1 },		/* the int64 padding mask cast to bool */
+	{ "bert_tiny", 0 },		/* the int64 padding mask cast to bool */
 	{ "gpt2_tiny", 0 },
 	{ "llama_gqa", 0 },
 	{ "ops", 2 },			/* gather, eq of int64 ids */
@@ -49,7 +49,7 @@ static const zoo_case zoo[] = {
 	{ "swin_tiny", 0 },
 	{ "unet_tiny", 0 },
 	{ "mixer_tiny", 0 },
-	{ "distilbert_tiny", 1 },	/* the int64 mask cast */
+	{ "distilbert_tiny", 0 },	/* the int64 mask cast */
 	{ "roberta_tiny", 9 },		/* int64 position ids: ne, cumsum, mul, add */
 	{ "albert_tiny", 0 },
 	{ "mistral_tiny", 0 },
@@ -71,7 +71,7 @@ static const zoo_case zoo[] = {
 	{ "gpt_neox_tiny", 0 },		/* fused QKV, partial rotary */
 	{ "falcon_tiny", 0 },		/* multi-query attention */
 	{ "gpt_bigcode_tiny", 0 },
-	{ "electra_tiny", 1 },		/* the int64 mask cast */
+	{ "electra_tiny", 0 },		/* the int64 mask cast */
 	{ "wav2vec2_tiny", 1 },		/* grouped 1-d positional convolution */
 	{ "segformer_tiny", 0 },	/* spatially reduced attention */
 	{ "mnasnet_tiny", 0 },		/* 5x5 depthwise convolutions */
@@ -91,7 +91,7 @@ static const zoo_case zoo[] = {
 	{ "dinov2_tiny", 0 },		/* bicubic position-embedding interpolation */
 	/* in bfloat16 and float16 (scripts/capture_models NAME_bf16) */
 	{ "mistral_tiny_bf16", 0 },
-	{ "distilbert_tiny_bf16", 1 },	/* the int64 mask cast */
+	{ "distilbert_tiny_bf16", 0 },	/* the int64 mask cast */
 	{ "resnext_tiny_bf16", 0 },
 	{ "vit_tiny_bf16", 0 },
 	{ "gpt2_tiny_bf16", 0 },

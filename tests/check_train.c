@@ -421,19 +421,15 @@ static const struct {
 	{ "conv_bn_train/forward2", "aten.add.Tensor", "integer" },
 	/* the vector unit has no float64 */
 	{ "rmsnorm_float64/inference2", NULL, "float64" },
-	/* int64 token ids cast, and an index op with no native lowering */
-	{ "bert_tiny/inference2", "aten._to_copy.default", "integer" },
+	/* an index op with no native lowering */
 	{ "bert_tiny/inference2", "aten.index.Tensor", "support.def" },
 	/* the ops model exercises ops without native lowering on purpose */
 	{ "ops/inference2", NULL, "" },
-	/* captured by scripts/capture_models: interpolation as a 2-d index
-	 * that is no view; int64 masks and position ids (the vector unit computes in
-	 * float lanes), and the gather of RoBERTa's position ids; the
-	 * ResNet's batch counters; GPT-2's embedding gradients (index_put) */
-	{ "distilbert_tiny/inference2", "aten._to_copy.default", "integer" },
-	{ "distilbert_tiny_bf16/inference2", "aten._to_copy.default", "integer" },
-	{ "electra_tiny/inference2", "aten._to_copy.default", "integer" },
-	/* a grouped 1-d convolution of 16 channels a group (docs/compiler.md) */
+	/* captured by scripts/capture_models: int64 position ids (the
+	 * vector unit computes in float lanes), and the gather of RoBERTa's
+	 * position ids; the ResNet's batch counters; GPT-2's embedding
+	 * gradients (index_put); a grouped 1-d convolution of 16 channels a
+	 * group (docs/compiler.md) */
 	{ "wav2vec2_tiny/inference2", "aten.convolution.default", "several input channels" },
 	{ "roberta_tiny/inference2", NULL, "" },
 	{ "resnet_train/forward2", "aten.add.Tensor", "integer" },
