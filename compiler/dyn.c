@@ -301,6 +301,21 @@ static int drop_symints(npu_graph *g, npu_err *e)
 	return npu_gedit_commit(&ge, e);
 }
 
+/* aot metadata that changes what the program must do: a data-mutated
+ * input (its new value written back); metadata that mutates nothing (a
+ * graph after a graph break) is inert */
+static int aot_mutates(const npu_graph *g)
+{
+	if (!g->has_aot)
+		return 0;
+	if (g->num_mutated_inputs_returned_first > 0)
+		return 1;
+	for (int i = 0; i < g->ninput_mutates; i++)
+		if (g->input_mutates_data[i])
+			return 1;
+	return 0;
+}
+
 int npu_dyn_specialize(npu_graph *g, const char *hints, const char *maxes,
 		       npu_dyn **out, npu_err *e)
 {
@@ -318,8 +333,8 @@ int npu_dyn_specialize(npu_graph *g, const char *hints, const char *maxes,
 					g->file);
 		return 0;
 	}
-	if (g->has_aot) {
-		npu_errf(e, "%s: dynamic shapes with aot (mutation) metadata are not supported",
+	if (aot_mutates(g)) {
+		npu_errf(e, "%s: dynamic shapes with mutated inputs are not supported",
 			 g->file);
 		goto fail;
 	}

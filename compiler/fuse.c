@@ -3418,6 +3418,8 @@ static int do_bn(fz *z, int node)
 	return 0;
 }
 
+static int dma_copy(fz *z, int node, int v);
+
 /* embedding(weight [V, D], indices): rows gathered by DMA (dgat). */
 static int do_embedding(fz *z, int node)
 {
@@ -3430,6 +3432,14 @@ static int do_embedding(fz *z, int node)
 		return host_kern(z, node, "embedding of this form");
 	w = node_val(z, n->args[0].u.node);
 	ix = node_val(z, n->args[1].u.node);
+	if (ix >= 0 && ir->v[ix].root >= 0 && !ir->v[ix].isconst && w >= 0 &&
+	    ir->v[w].ndim == 2 && ir->v[w].root < 0 && !ir->v[w].isconst &&
+	    (ir->v[ix].dtype == NPU_DT_I64 || ir->v[ix].dtype == NPU_DT_I32)) {
+		int c = dma_copy(z, node, ix);
+		if (c == -1)
+			return -1;
+		ix = c >= 0 ? c : ix;
+	}
 	if (w < 0 || ix < 0 || ir->v[w].ndim != 2 || ir->v[w].root >= 0 ||
 	    ir->v[w].isconst || ir->v[ix].root >= 0 || ir->v[ix].isconst ||
 	    (ir->v[ix].dtype != NPU_DT_I64 && ir->v[ix].dtype != NPU_DT_I32))
@@ -3922,17 +3932,15 @@ static int index_offsets(const npu_kir *ir, const index_set *q, const int64_t *s
  * contiguous root x read as runs of D elements: output run r is x's run
  * t[r] (t: `rows` run numbers of type dt, malloc'd, owned from here on).
  */
-static int gather_runs(fz *z, int node, int x, int64_t D, int64_t rows, int dt,
-		       void *t)
+static int gather_into(fz *z, int node, int x, int64_t D, int64_t rows, int dt,
+		       void *t, int out)
 {
 	npu_kir *ir = z->ir;
-	const char *name = z->g->nodes[node].name;
-	int tab, out, k;
+	int tab, k;
 	char nm[300];
 
-	snprintf(nm, sizeof nm, "%s.runs", name);
+	snprintf(nm, sizeof nm, "%s.runs", ir->v[out].name);
 	if ((tab = own_matrix(z, node, nm, dt, rows, 1, t)) < 0 ||
-	    (out = meta_val(z, node, 0, name)) < 0 ||
 	    (k = new_kern(z, NPU_KK_GATHER, node)) < 0)
 		return -1;
 	ir->v[x].needed = ir->v[out].needed = 1;
@@ -3942,9 +3950,77 @@ static int gather_runs(fz *z, int node, int x, int64_t D, int64_t rows, int dt,
 	    npu_kir_opnd(&ir->k[k], tab, 0, 0, NULL) < 0 ||
 	    npu_kir_opnd(&ir->k[k], out, 1, 0, NULL) < 0)
 		return npu_errf(z->e, "out of memory");
-	ir->nodeval[node] = out;
 	close_cur(z);
 	return 0;
+}
+
+/* gather_into the node's own value */
+static int gather_runs(fz *z, int node, int x, int64_t D, int64_t rows, int dt,
+		       void *t)
+{
+	int out = meta_val(z, node, 0, z->g->nodes[node].name);
+
+	if (out < 0) {
+		free(t);
+		return -1;
+	}
+	if (gather_into(z, node, x, D, rows, dt, t, out) < 0)
+		return -1;
+	z->ir->nodeval[node] = out;
+	return 0;
+}
+
+/*
+ * A contiguous copy of view v made by DMA alone (a gather of its runs),
+ * so that it is bit-exact for any type: the int64 index tensors of an
+ * embedding that arrive as views (a column of LayoutLM's boxes, XLNet's
+ * transposed ids), which fp32 lanes would round.  -2 when the view has
+ * too many runs.
+ */
+static int dma_copy(fz *z, int node, int v)
+{
+	npu_kir *ir = z->ir;
+	const npu_kval *V = &ir->v[v];
+	int nd = V->ndim, dt, out;
+	int64_t D = 1, rows;
+	char nm[300];
+	void *t;
+
+	/* a run: the last dim when it is contiguous and the offsets align */
+	if (nd && V->stride[nd - 1] == 1 && V->shape[nd - 1] > 0) {
+		D = V->shape[nd - 1];
+		for (int d = 0; d < nd - 1 && D > 1; d++)
+			if (V->stride[d] % D || V->off % D)
+				D = 1;
+	}
+	rows = npu_kir_numel(nd, V->shape) / (D ? D : 1);
+	if (rows > INDEX_MAX_POS * 16)
+		return -2;
+	dt = rows < INT32_MAX ? NPU_DT_I32 : NPU_DT_I64;
+	if (!(t = malloc((size_t)(rows ? rows : 1) * (size_t)npu_dtype_size(dt))))
+		return npu_errf(z->e, "out of memory");
+	for (int64_t r = 0; r < rows; r++) {
+		int64_t q = r, src = V->off;
+		for (int d = (D > 1 ? nd - 2 : nd - 1); d >= 0; d--) {
+			src += q % V->shape[d] * V->stride[d];
+			q /= V->shape[d];
+		}
+		if (dt == NPU_DT_I32)
+			((int32_t *)t)[r] = (int32_t)(src / D);
+		else
+			((int64_t *)t)[r] = src / D;
+	}
+	snprintf(nm, sizeof nm, "%s.dmacopy", V->name);
+	if ((out = npu_kir_val(ir, nm, node, V->dtype, nd, V->shape)) < 0) {
+		free(t);
+		return npu_errf(z->e, "out of memory");
+	}
+	ir->v[out].needed = 1;
+	if (gather_into(z, node, root_of(ir, v), D, rows, dt, t, out) < 0)
+		return -1;
+	npu_kir_decide(ir, 1, "%s: a view copied by a DMA gather of %lld runs of %lld elements",
+		       V->name, (long long)rows, (long long)D);
+	return out;
 }
 
 /*
@@ -4623,10 +4699,31 @@ static int do_placeholder(fz *z, int node)
  * in ew_expr).  Integer arithmetic stays on the host: it wraps, fp32
  * lanes would not.
  */
+/*
+ * A comparison of an integer tensor with an integer c, |c| < 2^24 (token
+ * ids against a padding or a type id): the load's rounding to fp32 is
+ * monotonic and exact below 2^24, so fp32(x) compares with c as x does.
+ */
+static int small_int_compare(const npu_gnode *n)
+{
+	double c;
+
+	switch (n->aop) {
+	case NPU_AOP_EQ_SCALAR: case NPU_AOP_NE_SCALAR: case NPU_AOP_LT_SCALAR:
+	case NPU_AOP_LE_SCALAR: case NPU_AOP_GT_SCALAR: case NPU_AOP_GE_SCALAR:
+		return !gnum(arg(n, 1), &c) && c == floor(c) && fabs(c) < 16777216.0 &&
+		       tmeta(n, 0) && tmeta(n, 0)->dtype == NPU_DT_BOOL;
+	default:
+		return 0;
+	}
+}
+
 static int narrow_ok(const npu_gnode *n, int dt)
 {
 	/* int64 -> bool or float: the load rounds to fp32 as the cast does,
 	 * and never makes a nonzero value 0 (BERT's attention mask) */
+	if ((dt == NPU_DT_I64 || npu_kir_isint(dt)) && small_int_compare(n))
+		return 1;
 	if (dt == NPU_DT_I64)
 		return n->aop == NPU_AOP_TO_COPY && tmeta(n, 0) &&
 		       (tmeta(n, 0)->dtype == NPU_DT_BOOL || isfloat(tmeta(n, 0)->dtype));

@@ -445,7 +445,14 @@ static const struct {
 	{ "ce_train/backward3", NULL, "" },
 	{ "deberta_tiny/inference2", "aten.gather.default", "support.def" },
 	{ "norm_zoo/inference2", "aten.repeat.default", "support.def" },
-	/* 3-d max pooling */
+	/* 3-d max pooling; integer arithmetic and selections on int64 ids
+	 * and boxes (CLIP's end-of-text pooling, LayoutLM's box sizes,
+	 * Funnel's token-type comparison); HuBERT's grouped positional
+	 * convolution, as Wav2Vec2's */
+	{ "clip_text_tiny/inference2", NULL, "" },
+	{ "layoutlm_tiny/inference2", "aten.sub.Tensor", "integer" },
+	{ "funnel_tiny/inference14", "aten.eq.Tensor", "integer" },
+	{ "hubert_tiny/inference2", "aten.convolution.default", "several input channels" },
 	{ "video3d_tiny/inference2", "aten.max_pool3d_with_indices.default", "" },
 };
 
