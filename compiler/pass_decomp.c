@@ -197,6 +197,22 @@ static const npu_gmeta *node_meta(dcx *d, const npu_gval *v)
 
 /* Broadcast of the tensor operands; dtype by a simplified promotion
  * (enough for the table: float tensors, scalars of any kind). */
+/* comparisons and logical ops: a bool result whatever the operands */
+static int is_predicate(int aop)
+{
+	switch (aop) {
+	case NPU_AOP_EQ_TENSOR: case NPU_AOP_EQ_SCALAR: case NPU_AOP_NE_TENSOR:
+	case NPU_AOP_NE_SCALAR: case NPU_AOP_LT_TENSOR: case NPU_AOP_LT_SCALAR:
+	case NPU_AOP_LE_TENSOR: case NPU_AOP_LE_SCALAR: case NPU_AOP_GT_TENSOR:
+	case NPU_AOP_GT_SCALAR: case NPU_AOP_GE_TENSOR: case NPU_AOP_GE_SCALAR:
+	case NPU_AOP_LOGICAL_AND: case NPU_AOP_LOGICAL_OR: case NPU_AOP_LOGICAL_XOR:
+	case NPU_AOP_LOGICAL_NOT: case NPU_AOP_ISNAN: case NPU_AOP_ISINF:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static int infer_ew(dcx *d, int aop, const npu_gval *a, int na, npu_gmeta *m)
 {
 	int64_t shp[NPU_MAX_DIMS], s[NPU_MAX_DIMS];
@@ -230,6 +246,10 @@ static int infer_ew(dcx *d, int aop, const npu_gval *a, int na, npu_gmeta *m)
 	}
 	if (dt < 0)
 		return fail(d, "%s", "no tensor operand");
+	if (is_predicate(aop)) {
+		npu_gmeta_set(m, NPU_DT_BOOL, nd, shp);
+		return 0;
+	}
 	if (fscalar && dt_rank(dt) < 3)
 		dt = NPU_DT_F32;
 	if (dt_rank(dt) < 3 && aop != NPU_AOP_ADD_TENSOR &&
@@ -1016,7 +1036,10 @@ static int decomp_node(pass_cx *pc, npu_gedit *ge, int i, const dentry *en)
 	}
 	scope_free(&s);
 	d.opmath = n->meta[t0].dtype == NPU_DT_BF16 || n->meta[t0].dtype == NPU_DT_F16;
-	if (!d.opmath && n->meta[t0].dtype != NPU_DT_F32 && n->meta[t0].dtype != NPU_DT_F64)
+	/* a bool result (isnan, isinf) comes of comparisons, exact in any
+	 * input type */
+	if (!d.opmath && n->meta[t0].dtype != NPU_DT_F32 && n->meta[t0].dtype != NPU_DT_F64 &&
+	    n->meta[t0].dtype != NPU_DT_BOOL)
 		return pass_note(pc, name, "kept %s (%s results)",
 				 name, npu_dtype_torch(n->meta[t0].dtype));
 	if (!n->multi) {

@@ -241,6 +241,7 @@ static double b_rem(double a, double b, double al)
 static double b_fmod(double a, double b, double al) { return fmod(a, b); }
 static double b_pow(double a, double b, double al) { return pow(a, b); }
 static double b_atan2(double a, double b, double al) { return atan2(a, b); }
+static double b_hypot(double a, double b, double al) { return hypot(a, b); }
 static double b_max(double a, double b, double al)
 {
 	return isnan(a) || isnan(b) ? NAN : a > b ? a : b;
@@ -297,6 +298,9 @@ static binary_fn pick_binary(ref_op *op, int *kind)
 	case NPU_AOP_ATAN2: case NPU_AOP_ATAN2_OUT:
 		*kind = 2;  /* integers give float32, like true division */
 		return b_atan2;
+	case NPU_AOP_HYPOT:
+		*kind = 2;
+		return b_hypot;
 	}
 	*kind = 1;
 	switch (op->id) {

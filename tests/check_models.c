@@ -102,6 +102,10 @@ static const zoo_case zoo[] = {
 	{ "hubert_tiny", 1 },		/* grouped positional 1-d convolution (16 x 16) */
 	{ "lraspp_tiny", 0 },
 	{ "efficientnet_v2_tiny", 0 },
+	{ "ops3", 15 },			/* fmod, remainder, asin, acos, atan, asinh, atan2, argmin,
+				   cumprod, sort, topk, scatter_add, index_put, int64 eq, cast */
+	{ "ops4", 7 },			/* index_put, a cropping pad, repeat (2), diagonal, cdist,
+				   avg_pool3d (local response norm) */
 	/* in bfloat16 and float16 (scripts/capture_models NAME_bf16) */
 	{ "mistral_tiny_bf16", 0 },
 	{ "distilbert_tiny_bf16", 0 },	/* the int64 mask cast */
@@ -277,6 +281,11 @@ static const op_case ops[] = {
 	/* x with a slice of it replaced by w: stepped, to the end, selected */
 	{ "aten.slice_scatter.default", "{\"node\": \"w\"}, 1, 2, 8, 2", "float32",
 	  { 4, 16 }, { 4, 3 }, { 4, 16 } },
+	/* decomposed elementwise ops: sign, ceil, trunc, expm1 (Kahan's form) */
+	{ "aten.sign.default", "", "float32", { 4, 9 }, { 0 }, { 4, 9 } },
+	{ "aten.ceil.default", "", "float32", { 4, 9 }, { 0 }, { 4, 9 } },
+	{ "aten.trunc.default", "", "float32", { 4, 9 }, { 0 }, { 4, 9 } },
+	{ "aten.expm1.default", "", "float32", { 4, 9 }, { 0 }, { 4, 9 } },
 	/* flip: of the last dim (a gather of elements), of the first two
 	 * (of rows) */
 	{ "aten.flip.default", "[-1]", "float32", { 3, 5, 7 }, { 0 }, { 3, 5, 7 } },
@@ -371,8 +380,8 @@ START_TEST(t_op)
 			"\"args\": [{\"node\": \"y2\"}, 0], \"kwargs\": {}, \"meta\": %s},\n", mo);
 	} else {
 		fprintf(f, "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"%s\", "
-			"\"args\": [{\"node\": \"x\"}, %s], \"kwargs\": {}, \"meta\": %s},\n",
-			c->target, c->args, mo);
+			"\"args\": [{\"node\": \"x\"}%s%s], \"kwargs\": {}, \"meta\": %s},\n",
+			c->target, *c->args ? ", " : "", c->args, mo);
 	}
 	fprintf(f, "{\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", "
 		"\"args\": [[{\"node\": \"y\"}]], \"kwargs\": {}}]}\n");

@@ -425,6 +425,8 @@ static const struct {
 	{ "bert_tiny/inference2", "aten.index.Tensor", "support.def" },
 	/* the ops model exercises ops without native lowering on purpose */
 	{ "ops/inference2", NULL, "" },
+	{ "ops3/inference2", NULL, "" },
+	{ "ops4/inference2", NULL, "" },
 	/* captured by scripts/capture_models: int64 position ids (the
 	 * vector unit computes in float lanes), and the gather of RoBERTa's
 	 * position ids; the ResNet's batch counters; GPT-2's embedding
