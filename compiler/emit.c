@@ -452,7 +452,15 @@ static int vpressure(const npu_minsn *v, int n)
  * instructions are interleaved without counting. */
 #define ILV_REGS 20
 
+static void interleave_regs(npu_mfunc *f, const int *at, int n, int max,
+			    int regs);
+
 static void interleave(npu_mfunc *f, const int *at, int n, int max)
+{
+	interleave_regs(f, at, n, max, ILV_REGS);
+}
+
+static void interleave_regs(npu_mfunc *f, const int *at, int n, int max, int regs)
 {
 	int len = at[1] - at[0], nvec = 0;
 	npu_minsn *tmp;
@@ -469,7 +477,7 @@ static void interleave(npu_mfunc *f, const int *at, int n, int max)
 	for (int i = 0, k = 0; i < len; i++)
 		for (int u = 0; u < n; u++)
 			tmp[k++] = f->v[at[u] + i];
-	if (nvec <= max || vpressure(tmp, n * len) <= ILV_REGS)
+	if (nvec <= max || vpressure(tmp, n * len) <= regs)
 		memcpy(f->v + at[0], tmp, (size_t)(n * len) * sizeof *tmp);
 	free(tmp);
 }
@@ -1481,15 +1489,79 @@ static void compute_tile(emit_t *g, const tile *t, int s)
 	if (npu_emit_lanes(K, g->t, t->on * t->rn, t->cn, NULL))
 		lanes_rows(g, t->on * t->rn, t->cn);
 	else
-		npu_emit_rows(g, t->on * t->rn, t->cn);
+		npu_emit_rows_ilv(g, t->on * t->rn, 0, t->cn);
+}
+
+/* Rows of a row kernel computed together (one row at a time): each
+ * row's chain of latencies (load, multiply, the reduction across lanes,
+ * the per-row math, the next pass) leaves the in-order vector unit
+ * waiting about 50 cycles a row when rows follow each other; ROW_ILV
+ * rows' instructions interleaved round-robin overlap those chains. */
+#define ROW_ILV 4
+/* Their interleaved instructions may keep this many vector registers
+ * live (of 29 allocatable; a row kernel's loop holds nothing else). */
+#define ROW_ILV_REGS 24
+
+/* May the instructions [a, b) of f be reordered across instances?  Not
+ * when they change vl (a tail, a per-row store: setvl is stamped on the
+ * vector instructions dispatched after it), branch or hold a label. */
+static int ilv_safe(const npu_mfunc *f, int a, int b)
+{
+	for (int i = a; i < b; i++)
+		if (f->v[i].op == NPU_OP_SETVL || f->v[i].label >= 0 ||
+		    (npu_optab[f->v[i].op].flags & NPU_BR))
+			return 0;
+	for (int l = 0; l < f->nlab; l++)
+		if (f->lab[l] > a && f->lab[l] < b)
+			return 0;
+	return 1;
+}
+
+/* n rows from the row offsets in xrowc/xrow (not advanced), each with
+ * row registers of its own, interleaved when that is safe and keeps the
+ * vector registers within ILV_REGS. */
+static void row_group(emit_t *g, int n, int64_t cols)
+{
+	npu_mfunc *f = g->f;
+	int bc[4], br[4], bo[4], at[ROW_ILV + 1];
+	int rc[ROW_ILV][4], rr[ROW_ILV][4], ro[ROW_ILV][4];
+
+	memcpy(bc, g->xrowc, sizeof bc);
+	memcpy(br, g->xrow, sizeof br);
+	memcpy(bo, g->xoff, sizeof bo);
+	for (int r = 0; r < n; r++)
+		for (int e = 0; e < 4; e++) {
+			rc[r][e] = bc[e], rr[r][e] = br[e], ro[r][e] = bo[e];
+			if (!(g->emask >> e & 1) || r == 0)
+				continue;
+			rc[r][e] = npu_mx(f);
+			rr[r][e] = npu_mx(f);
+			ro[r][e] = npu_mx(f);
+			npu_memit(f, NPU_OP_ADDI, rc[r][e], bc[e], 0, r * cols << e);
+			npu_memit(f, NPU_OP_ADDI, rr[r][e], br[e], 0, r << e);
+		}
+	for (int r = 0; r < n; r++) {
+		memcpy(g->xrowc, rc[r], sizeof bc);
+		memcpy(g->xrow, rr[r], sizeof br);
+		memcpy(g->xoff, ro[r], sizeof bo);
+		at[r] = f->n;
+		npu_emit_row(g, cols);
+	}
+	at[n] = f->n;
+	memcpy(g->xrowc, bc, sizeof bc);
+	memcpy(g->xrow, br, sizeof br);
+	memcpy(g->xoff, bo, sizeof bo);
+	if (n > 1 && ilv_safe(f, at[0], at[n]))
+		interleave_regs(f, at, n, 0, ROW_ILV_REGS);
 }
 
 /* npu_emit_row for `rows` rows, or (rows < 0) as many as register xn
- * holds, at least one; the row offsets in xrowc/xrow. */
-static void rows_loop(emit_t *g, int64_t rows, int xn, int64_t cols)
+ * holds, at least one; the row offsets in xrowc/xrow.  With ilv > 1,
+ * groups of ilv rows (row_group), then the rows left one at a time. */
+static void rows_loop(emit_t *g, int64_t rows, int xn, int64_t cols, int ilv)
 {
 	npu_mfunc *f = g->f;
-	int xc = 0, lab = -1;
+	int xc = 0, lab = -1, xg = 0, glab = -1, gskip = -1;
 
 	for (int e = 0; e < 4; e++) {
 		g->xrowc[e] = g->xrow[e] = 0;
@@ -1500,7 +1572,49 @@ static void rows_loop(emit_t *g, int64_t rows, int xn, int64_t cols)
 		npu_memit(f, NPU_OP_LI, g->xrowc[e], 0, 0, 0);
 		npu_memit(f, NPU_OP_LI, g->xrow[e], 0, 0, 0);
 	}
-	if (rows > 1 || rows < 0) {
+	if (ilv > 1 && (rows < 0 || rows >= ilv)) {
+		/* groups: rows / ilv of them (in a register when dynamic) */
+		xg = npu_mx(f);
+		if (rows < 0) {
+			int xq = npu_mx(f);
+			npu_mli(f, xq, ilv);
+			npu_memit(f, NPU_OP_DIV, xg, xn, xq, 0);
+			gskip = npu_mlabel(f);
+			npu_memit_br(f, NPU_OP_BEQ, xg, 0, gskip);
+		} else {
+			npu_mli(f, xg, rows / ilv);
+		}
+		glab = npu_mlabel(f);
+		npu_mbind(f, glab);
+		row_group(g, ilv, cols);
+		for (int e = 0; e < 4; e++) {
+			if (!(g->emask >> e & 1))
+				continue;
+			npu_memit(f, NPU_OP_ADDI, g->xrowc[e], g->xrowc[e], 0,
+				  ilv * cols << e);
+			npu_memit(f, NPU_OP_ADDI, g->xrow[e], g->xrow[e], 0, ilv << e);
+		}
+		npu_memit(f, NPU_OP_ADDI, xg, xg, 0, -1);
+		npu_memit_br(f, NPU_OP_BNE, xg, 0, glab);
+		if (gskip >= 0)
+			npu_mbind(f, gskip);
+		if (rows >= 0) {
+			rows %= ilv;
+			if (!rows)
+				goto out;
+		}
+	}
+	if (rows < 0 && ilv > 1) {
+		/* the rows left after the groups: xn % ilv, maybe none */
+		int xq = npu_mx(f);
+		xc = npu_mx(f);
+		npu_mli(f, xq, ilv);
+		npu_memit(f, NPU_OP_REM, xc, xn, xq, 0);
+		gskip = npu_mlabel(f);
+		npu_memit_br(f, NPU_OP_BEQ, xc, 0, gskip);
+		lab = npu_mlabel(f);
+		npu_mbind(f, lab);
+	} else if (rows > 1 || rows < 0) {
 		xc = npu_mx(f);
 		if (rows < 0)
 			npu_memit(f, NPU_OP_MOV, xc, xn, 0, 0);
@@ -1521,6 +1635,9 @@ static void rows_loop(emit_t *g, int64_t rows, int xn, int64_t cols)
 		npu_memit(f, NPU_OP_ADDI, xc, xc, 0, -1);
 		npu_memit_br(f, NPU_OP_BNE, xc, 0, lab);
 	}
+	if (rows < 0 && ilv > 1)
+		npu_mbind(f, gskip);
+out:
 	memset(g->xrowc, 0, sizeof g->xrowc);
 	memset(g->xrow, 0, sizeof g->xrow);
 }
@@ -1529,13 +1646,20 @@ static void rows_loop(emit_t *g, int64_t rows, int xn, int64_t cols)
  * per-row slots one element per row), computing npu_emit_row per row. */
 void npu_emit_rows(emit_t *g, int64_t rows, int64_t cols)
 {
-	rows_loop(g, rows, 0, cols);
+	rows_loop(g, rows, 0, cols, 1);
 }
 
 /* The same for as many rows as register xn holds (at least one; dyn). */
 void npu_emit_rows_x(emit_t *g, int xn, int64_t cols)
 {
-	rows_loop(g, -1, xn, cols);
+	rows_loop(g, -1, xn, cols, 1);
+}
+
+/* A row kernel's rows one at a time (npu_emit_rows), ROW_ILV of them
+ * interleaved (row_group); xn as in npu_emit_rows_x when rows < 0. */
+void npu_emit_rows_ilv(emit_t *g, int64_t rows, int xn, int64_t cols)
+{
+	rows_loop(g, rows, xn, cols, ROW_ILV);
 }
 
 int npu_emit_setup(emit_t *g, const npu_emitctx *c, int k, npu_mfunc *f)
@@ -1623,7 +1747,7 @@ static void ew_prefetch(emit_t *g, const npu_emitctx *c, const int *seng,
 		npu_emit_pf(g, p, q, n, end);
 		return;
 	}
-	for (int x = E - 1; x >= 0 && n < 2; x--) {
+	for (int x = E - 1; x >= 0 && n < 3; x--) {
 		int stores = 0;
 		for (int i = 0; i < nst; i++)
 			stores |= seng[i] == x;

@@ -77,6 +77,8 @@ int npu_emit_dims(const npu_kir *ir, const npu_kern *K, int64_t *n,
 int npu_emit_level(const npu_kern *K, int *lv, const int *rowop);
 void npu_emit_rows(emit_t *g, int64_t rows, int64_t cols);
 void npu_emit_rows_x(emit_t *g, int xn, int64_t cols); /* dyn: rows in a register */
+/* A row kernel's rows, several interleaved (rows < 0: as many as xn). */
+void npu_emit_rows_ilv(emit_t *g, int64_t rows, int xn, int64_t cols);
 int npu_emit_x(emit_t *g, int i);
 void npu_emit_pass(emit_t *g, int64_t n, void (*body)(emit_t *, void *),
 		   void *arg);
