@@ -601,13 +601,13 @@ static uint64_t pf_half(int64_t rows, int64_t cols, int esz)
 	return ((uint64_t)((rows > 1 ? rows / 2 : rows) * cols * esz) + 63) & ~63ull;
 }
 
-/* Does a rows x cols panel fit area k & 1 (npu_mm_pf_plan)? */
-static int pf_fits(const npu_target *t, int k, int64_t rows, int64_t cols,
+/* Does a rows x cols panel fit area `area` (npu_mm_pf_plan)? */
+static int pf_fits(const npu_target *t, int area, int64_t rows, int64_t cols,
 		   int esz, uint64_t bk)
 {
 	uint64_t tot = (uint64_t)(rows * cols * esz), hb = pf_half(rows, cols, esz);
-	uint64_t mid = t->sram_bytes - (k & 1 ? 1 : 3) * bk;
-	uint64_t top = k & 1 ? t->sram_bytes - NPU_SPILL_BYTES : mid + bk;
+	uint64_t mid = t->sram_bytes - (area ? 1 : 3) * bk;
+	uint64_t top = area ? t->sram_bytes - NPU_SPILL_BYTES : mid + bk;
 
 	return hb <= bk && mid - hb + tot <= top;
 }
@@ -616,12 +616,15 @@ static int pf_fits(const npu_target *t, int k, int64_t rows, int64_t cols,
  * Kernel k's first B panel (block 0: all of K by the first nb columns,
  * batch 0), to be loaded while the kernel before runs: a matmul, not a
  * convolution nor split, whose B is frozen weights (which no kernel
- * writes).  Its area is k & 1 at the top of SRAM (the two highest pairs
- * of banks, below the spill area), centred on a bank boundary so that
- * each engine's half of K has a bank of its own, as spread_slots places
- * panels.
+ * writes), loaded by kernel `from` (the kernel before, or the one
+ * before the copies that do nothing between them).  Its area (0 or 1)
+ * is one of the two highest pairs of banks at the top of SRAM, below
+ * the spill area, never the one `from` reads its own panel from;
+ * centred on a bank boundary so that each engine's half of K has a bank
+ * of its own, as spread_slots places panels.
  */
-void npu_mm_pf_plan(const npu_emitctx *c, int k, npu_pfplan *p)
+void npu_mm_pf_plan(const npu_emitctx *c, int k, int from, int area,
+		    npu_pfplan *p)
 {
 	const npu_kern *K = &c->ir->k[k];
 	const npu_target *t = c->t;
@@ -646,14 +649,15 @@ void npu_mm_pf_plan(const npu_emitctx *c, int k, npu_pfplan *p)
 	 * it computes (a matmul before runs its own loads meanwhile, and
 	 * two engines take long for a whole weight: the MLP's three
 	 * matmuls in a row were slower) */
-	if (k > 0 && (c->ir->k[k - 1].kind == NPU_KK_EW ||
-		      c->ir->k[k - 1].kind == NPU_KK_ROW) &&
+	if (from >= 0 && (c->ir->k[from].kind == NPU_KK_EW ||
+			  c->ir->k[from].kind == NPU_KK_ROW) &&
 	    K->mm_batch == 1 && W->stride[2] == 1 && nb < K->mm_n &&
-	    pf_fits(t, k, KK, K->mm_n, esz, bk))
+	    pf_fits(t, area, KK, K->mm_n, esz, bk))
 		nb = K->mm_n;
-	if (!pf_fits(t, k, KK, nb, esz, bk))
+	if (!pf_fits(t, area, KK, nb, esz, bk))
 		return;
-	p->local = t->sram_bytes - (k & 1 ? 1 : 3) * bk - pf_half(KK, nb, esz);
+	p->local = t->sram_bytes - (area ? 1 : 3) * bk - pf_half(KK, nb, esz);
+	p->area = area;
 	p->dram = v->daddr + (uint64_t)(W->off * esz);
 	p->rows = KK;
 	p->cols = nb;
