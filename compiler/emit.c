@@ -177,6 +177,18 @@ static void dram_li(emit_t *g, int xr, uint64_t dram)
 		}
 }
 
+/* Engine q holds a transfer of `bytes` (through the DRAM latency when
+ * one side is DRAM): docs/timing-model.md, "DMA engines and DRAM". */
+static void busy(emit_t *g, int q, int64_t bytes, int dram)
+{
+	const npu_target *t = g->t;
+
+	if (q < 0 || q >= NPU_MAX_DMA)
+		return;
+	g->qbusy[q] += t->dma_setup + (double)bytes / t->dma_bytes_per_cycle +
+		       (dram ? t->dram_latency : 0);
+}
+
 /* A transfer with every descriptor field given (op: DLD, DST, DCP). */
 void npu_emit_dmaf(emit_t *g, int q, int op, uint64_t dst, uint64_t src,
 		   int64_t rowb, int64_t n1, int64_t ss1, int64_t ds1,
@@ -213,6 +225,7 @@ void npu_emit_dmat(emit_t *g, int q, int op, int dt, uint64_t dst,
 	else
 		npu_mli(g->f, xs, (int64_t)src);
 	npu_memit(g->f, op, q, xd, xs, dt);
+	busy(g, q, rowb * n1 * n2, op != NPU_OP_DCP);
 	if (op != NPU_OP_DCP)
 		g->dram_bytes += (uint64_t)(rowb * n1 * n2);
 }
@@ -247,6 +260,7 @@ void npu_emit_dma(emit_t *g, int q, int store, uint64_t dram, uint64_t local,
 		npu_memit(g->f, NPU_OP_DST, q, xd, xl, 0);
 	else
 		npu_memit(g->f, NPU_OP_DLD, q, xl, xd, 0);
+	busy(g, q, rows * cols * esz, 1);
 	g->dram_bytes += (uint64_t)(rows * cols * esz);
 }
 
@@ -321,7 +335,8 @@ int npu_emit_x(emit_t *g, int i)
 		v = npu_mv(f);
 		npu_memit(f, NPU_OP_VLD, v, g->xoff[esz_idx(4)],
 			  npu_kir_isint(g->K->mm_dtype) ? NPU_DT_I32 : NPU_DT_F32,
-			  (int64_t)g->accslot + g->ioff[esz_idx(4)]);
+			  (int64_t)(g->accslot + (x->a ? g->accpair : 0)) +
+			  g->ioff[esz_idx(4)]);
 		break;
 	case NPU_X_CONST:
 		v = npu_mv(f);
@@ -452,34 +467,37 @@ static int vpressure(const npu_minsn *v, int n)
  * instructions are interleaved without counting. */
 #define ILV_REGS 20
 
-static void interleave_regs(npu_mfunc *f, const int *at, int n, int max,
-			    int regs);
+static int interleave_regs(npu_mfunc *f, const int *at, int n, int max,
+			   int regs);
 
 static void interleave(npu_mfunc *f, const int *at, int n, int max)
 {
-	interleave_regs(f, at, n, max, ILV_REGS);
+	(void)interleave_regs(f, at, n, max, ILV_REGS);
 }
 
-static void interleave_regs(npu_mfunc *f, const int *at, int n, int max, int regs)
+static int interleave_regs(npu_mfunc *f, const int *at, int n, int max, int regs)
 {
-	int len = at[1] - at[0], nvec = 0;
+	int len = at[1] - at[0], nvec = 0, done = 0;
 	npu_minsn *tmp;
 
 	if (f->oom || n < 2 || len < 2)
-		return;
+		return 0;
 	for (int u = 1; u < n; u++)
 		if (at[u + 1] - at[u] != len)
-			return;
+			return 0;
 	for (int i = at[0]; i < at[1]; i++)
 		nvec += npu_optab[f->v[i].op].uclass == NPU_UC_VEC;
 	if (!(tmp = malloc((size_t)(n * len) * sizeof *tmp)))
-		return;            /* in order is correct too */
+		return 0;          /* in order is correct too */
 	for (int i = 0, k = 0; i < len; i++)
 		for (int u = 0; u < n; u++)
 			tmp[k++] = f->v[at[u] + i];
-	if (nvec <= max || vpressure(tmp, n * len) <= regs)
+	if (nvec <= max || vpressure(tmp, n * len) <= regs) {
 		memcpy(f->v + at[0], tmp, (size_t)(n * len) * sizeof *tmp);
+		done = 1;
+	}
 	free(tmp);
+	return done;
 }
 
 /*
@@ -1551,8 +1569,19 @@ static void row_group(emit_t *g, int n, int64_t cols)
 	memcpy(g->xrowc, bc, sizeof bc);
 	memcpy(g->xrow, br, sizeof br);
 	memcpy(g->xoff, bo, sizeof bo);
-	if (n > 1 && ilv_safe(f, at[0], at[n]))
-		interleave_regs(f, at, n, 0, ROW_ILV_REGS);
+	npu_emit_ilv(f, at, n);
+}
+
+/* (emit_int.h) */
+void npu_emit_ilv(npu_mfunc *f, const int *at, int n)
+{
+	if (n < 2 || !ilv_safe(f, at[0], at[n]))
+		return;
+	if (interleave_regs(f, at, n, 0, ROW_ILV_REGS) || n < 4)
+		return;
+	/* too many registers for all: in pairs */
+	for (int i = 0; i + 1 < n; i += 2)
+		(void)interleave_regs(f, at + i, 2, 0, ROW_ILV_REGS);
 }
 
 /* npu_emit_row for `rows` rows, or (rows < 0) as many as register xn
@@ -1754,7 +1783,7 @@ static void ew_prefetch(emit_t *g, const npu_emitctx *c, const int *seng,
 		if (!stores)
 			q[n++] = x;
 	}
-	npu_emit_pf(g, p, q, n, end);
+	npu_emit_pf_even(g, p, q, n, end);
 }
 
 /*
