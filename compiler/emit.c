@@ -2155,6 +2155,15 @@ static int emit_gather(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				      1, 0, 0, 1, 0, 0);
 		}
 	}
+	/* one pass: the rows it stored are also in SRAM from 0, as in
+	 * DRAM, for the next kernel to copy (npu_handoff: the RMSNorm
+	 * after a transformer's embedding) */
+	if (n <= G && n > 0 && c->hoout) {
+		c->hoout->on = 1;
+		c->hoout->dram = O->daddr;
+		c->hoout->sram = 0;
+		c->hoout->bytes = (uint64_t)n * rowb;
+	}
 	for (q = 0; q < ne; q++)
 		npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, SEM_END, 0, 0);
 	for (q = 0; q < ne; q++)
