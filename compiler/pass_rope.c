@@ -20,7 +20,8 @@
  * each half of y.  A scalar multiply of y whose only input is y (the
  * attention scale of q) is done on each half first, x * s being the
  * same per element.  The halves of cos and sin are slices that cleanup
- * folds into constants when they are frozen.
+ * folds into constants when they are frozen (one slice for both halves
+ * when they are equal: halves_same).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -236,19 +237,40 @@ static int half_slice(pass_cx *pc, npu_gedit *ge, const rope *r, int v, int64_t 
 	return idx;
 }
 
+/*
+ * Are the two halves of frozen value v along the last dim the same (the
+ * angles of HF's RoPE, cat(freqs, freqs))?  Then one slice serves both
+ * halves: the kernel reads two constants instead of four, each a load
+ * that holds an engine through the DRAM latency.
+ */
+static int halves_same(pass_cx *pc, npu_gedit *ge, int v, int64_t h)
+{
+	const npu_reftensor *t = pass_frozen(pc, ge, v);
+	int64_t n;
+
+	if (!t || t->ndim < 1 || t->shape[t->ndim - 1] != 2 * h)
+		return 0;
+	n = npu_reftensor_numel(t);
+	for (int64_t i = 0; i < n; i += 2 * h)
+		if (memcmp(t->data + i, t->data + i + h, (size_t)h * sizeof *t->data))
+			return 0;
+	return 1;
+}
+
 /* The rewrite (rope_match's r): y1, y2 and their cat replace the sum
  * (and the scale after it). */
 static int rope_rewrite(pass_cx *pc, npu_gedit *ge, const rope *r)
 {
 	int c1, c2, s1, s2, p1, q1, p2, q2, y1, y2, y, last;
+	int csame = halves_same(pc, ge, r->c, r->h), ssame = halves_same(pc, ge, r->s, r->h);
 	npu_gval args[2];
 	const npu_gmeta *m = tmeta(ge, r->add);
 	char name[256];
 
 	if ((c1 = half_slice(pc, ge, r, r->c, 0, "cos1")) < 0 ||
-	    (c2 = half_slice(pc, ge, r, r->c, r->h, "cos2")) < 0 ||
+	    (c2 = csame ? c1 : half_slice(pc, ge, r, r->c, r->h, "cos2")) < 0 ||
 	    (s1 = half_slice(pc, ge, r, r->s, 0, "sin1")) < 0 ||
-	    (s2 = half_slice(pc, ge, r, r->s, r->h, "sin2")) < 0 ||
+	    (s2 = ssame ? s1 : half_slice(pc, ge, r, r->s, r->h, "sin2")) < 0 ||
 	    (p1 = half_call(pc, ge, r, "xc1", "aten.mul.Tensor", r->lo, c1, 0, r->add)) < 0 ||
 	    (q1 = half_call(pc, ge, r, "xs1", "aten.mul.Tensor", r->hi, s1, 0, r->add)) < 0 ||
 	    (y1 = half_call(pc, ge, r, "lo", "aten.sub.Tensor", p1, q1, 0, r->add)) < 0 ||

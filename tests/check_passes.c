@@ -857,6 +857,41 @@ START_TEST(rope_halves)
 }
 END_TEST
 
+/* Frozen cos and sin: cos's halves differ, sin's are the same (as HF's
+ * angles, cat(freqs, freqs)), so one slice of sin serves both halves. */
+static double rope_c[24], rope_s[24];
+
+static const npu_reftensor *rope_frozen(void *ctx, const char *name)
+{
+	static npu_reftensor c = { NPU_DT_F32, 3, { 1, 3, 8 }, rope_c };
+	static npu_reftensor sn = { NPU_DT_F32, 3, { 1, 3, 8 }, rope_s };
+
+	(void)ctx;
+	return !strcmp(name, "c") ? &c : !strcmp(name, "s") ? &sn : NULL;
+}
+
+START_TEST(rope_frozen_halves)
+{
+	npu_graph *g = parse(GRAPH(ROPE_NODES("") OUT("[" N("ys") "]")));
+	npu_passopts o = { .frozen = rope_frozen };
+	npu_passlog log;
+	npu_err e = { "" };
+
+	for (int i = 0; i < 24; i++) {
+		rope_c[i] = 0.25 * i;
+		rope_s[i] = 0.5 * (i % 4) - (i / 8);
+	}
+	npu_passlog_init(&log);
+	ck_assert_msg(npu_pass_run(NPU_PASS_ROPE, g, &o, &log, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(log.changes[NPU_PASS_ROPE], 1);
+	ck_assert_int_ge(npu_graph_find(g, "y_cos2"), 0);
+	ck_assert_int_lt(npu_graph_find(g, "y_sin2"), 0);
+	ck_assert_int_eq(count_aop(g, NPU_AOP_SLICE), 2 + 3);
+	npu_passlog_free(&log);
+	npu_graph_free(g);
+}
+END_TEST
+
 /* llama_tiny: q's and k's RoPE in each of its two layers. */
 START_TEST(rope_llama)
 {
@@ -1011,6 +1046,7 @@ static Suite *passes_suite(void)
 	tcase_add_test(tc, conv_backward_decomposed);
 	tcase_add_test(tc, core_elementwise_decomposed);
 	tcase_add_test(tc, rope_halves);
+	tcase_add_test(tc, rope_frozen_halves);
 	tcase_add_test(tc, rope_llama);
 	tcase_add_test(tc, mutated_inputs_kept);
 	tcase_add_test(tc, log_formats);
