@@ -749,7 +749,10 @@ int npu_emit_lanes(const npu_kern *K, const npu_target *t, int64_t rows,
 		passes += K->x[i].op == NPU_X_RED;
 		nmem += K->x[i].op == NPU_X_LOAD || K->x[i].op == NPU_X_STORE;
 	}
-	/* scalar dispatch bounds both: one cycle per instruction */
+	/* scalar dispatch bounds both: one cycle per instruction (ROW_LAT
+	 * is a row's latency alone; rows interleaved four at a time,
+	 * row_group, hide part of it, which this leaves out so that the
+	 * choices measured before stay) */
 	row = (double)rows * (ceil((double)cols / vl) * (K->nx + 3) +
 			      ROW_LAT * passes);
 	lanes = ceil((double)rows / vl) * (double)cols * (K->nx + nmem);
