@@ -269,6 +269,14 @@ static void dump(const npu_ccopts *o, npu_ccresult *r, int stage,
 	}
 }
 
+/* A kernel that runs nothing (a copy fusion dropped: emit_ew emits no
+ * transfer and passes on what the kernel before left in SRAM). */
+static int kern_idle(const npu_kern *K)
+{
+	return K->kind == NPU_KK_EW &&
+	       (npu_kir_numel(K->ndim, K->shape) == 0 || !K->nops);
+}
+
 int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 {
 	char tpath[4096];
@@ -350,27 +358,40 @@ int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 	{
 		npu_emitctx c = { .ir = &r->ir, .p = &r->prog, .t = &r->t,
 				  .hcall = hcall };
-		/* kernel k's prefetch plan is pl[k & 1], made (and issued)
-		 * while kernel k - 1 was emitted */
+		/* the plan for the next kernel that runs (copies that do
+		 * nothing are passed over), made and issued while kernel k
+		 * is emitted, in the area that k's own plan does not use;
+		 * pl[cur] is the plan of kernel pk */
 		npu_pfplan pl[2] = { { 0 } };
+		int cur = 0, pk = -1;
 		/* and what kernel k - 1 left in SRAM, ho[k & 1] (not in
 		 * dynamic programs, whose DRAM addresses move at run time) */
 		npu_handoff ho[2] = { { 0 } };
 		for (int k = 0; k < r->ir.nk; k++) {
-			npu_pfplan *next = &pl[(k + 1) & 1];
-			c.pf = k && pl[k & 1].on ? &pl[k & 1] : NULL;
+			npu_pfplan *next = &pl[cur ^ 1];
+			int j = k + 1;
+			c.pf = pk == k && pl[cur].on ? &pl[cur] : NULL;
 			c.hoin = k && ho[k & 1].on && !r->dyn ? &ho[k & 1] : NULL;
 			c.hoout = &ho[(k + 1) & 1];
 			memset(c.hoout, 0, sizeof *c.hoout);
-			memset(next, 0, sizeof *next);
-			if (k + 1 < r->ir.nk)
-				npu_mm_pf_plan(&c, k + 1, next);
-			c.pfnext = next->on ? next : NULL;
+			c.pfnext = NULL;
+			if (!kern_idle(&r->ir.k[k])) {
+				while (j < r->ir.nk && kern_idle(&r->ir.k[j]))
+					j++;
+				memset(next, 0, sizeof *next);
+				if (j < r->ir.nk)
+					npu_mm_pf_plan(&c, j, k, c.pf ? !c.pf->area : j & 1, next);
+				c.pfnext = next->on ? next : NULL;
+			}
 			if (npu_dyn_emit(r->dyn, &c, k, &fs[k], e) < 0)
 				goto out;
 			if (fs[k].oom) {
 				npu_errf(e, "out of memory");
 				goto out;
+			}
+			if (c.pfnext) {
+				cur ^= 1;
+				pk = j;
 			}
 		}
 	}

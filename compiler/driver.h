@@ -127,6 +127,7 @@ typedef struct npu_pfplan {
 	int issued;              /* kernel k emitted the loads (neng engines) */
 	int neng;
 	int esz;
+	int area;                /* which of the two areas (0, 1) */
 	uint64_t dram, local;    /* the panel, and its SRAM area */
 	int64_t rows, cols, sa;  /* rows x cols elements, DRAM row stride sa */
 } npu_pfplan;
@@ -158,7 +159,8 @@ int npu_emit_kernel(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e);
 int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e);
 /* emit_mm.c: the plan for kernel k's first B panel (p->on = 0 when it
  * cannot be loaded early). */
-void npu_mm_pf_plan(const npu_emitctx *c, int k, npu_pfplan *p);
+void npu_mm_pf_plan(const npu_emitctx *c, int k, int from, int area,
+		    npu_pfplan *p);
 
 /* SRAM kept back at the top for register spills. */
 #define NPU_SPILL_BYTES (64 * 1024)

@@ -177,6 +177,18 @@ static void dram_li(emit_t *g, int xr, uint64_t dram)
 		}
 }
 
+/* Engine q holds a transfer of `bytes` (through the DRAM latency when
+ * one side is DRAM): docs/timing-model.md, "DMA engines and DRAM". */
+static void busy(emit_t *g, int q, int64_t bytes, int dram)
+{
+	const npu_target *t = g->t;
+
+	if (q < 0 || q >= NPU_MAX_DMA)
+		return;
+	g->qbusy[q] += t->dma_setup + (double)bytes / t->dma_bytes_per_cycle +
+		       (dram ? t->dram_latency : 0);
+}
+
 /* A transfer with every descriptor field given (op: DLD, DST, DCP). */
 void npu_emit_dmaf(emit_t *g, int q, int op, uint64_t dst, uint64_t src,
 		   int64_t rowb, int64_t n1, int64_t ss1, int64_t ds1,
@@ -213,6 +225,7 @@ void npu_emit_dmat(emit_t *g, int q, int op, int dt, uint64_t dst,
 	else
 		npu_mli(g->f, xs, (int64_t)src);
 	npu_memit(g->f, op, q, xd, xs, dt);
+	busy(g, q, rowb * n1 * n2, op != NPU_OP_DCP);
 	if (op != NPU_OP_DCP)
 		g->dram_bytes += (uint64_t)(rowb * n1 * n2);
 }
@@ -247,6 +260,7 @@ void npu_emit_dma(emit_t *g, int q, int store, uint64_t dram, uint64_t local,
 		npu_memit(g->f, NPU_OP_DST, q, xd, xl, 0);
 	else
 		npu_memit(g->f, NPU_OP_DLD, q, xl, xd, 0);
+	busy(g, q, rows * cols * esz, 1);
 	g->dram_bytes += (uint64_t)(rows * cols * esz);
 }
 
@@ -321,7 +335,8 @@ int npu_emit_x(emit_t *g, int i)
 		v = npu_mv(f);
 		npu_memit(f, NPU_OP_VLD, v, g->xoff[esz_idx(4)],
 			  npu_kir_isint(g->K->mm_dtype) ? NPU_DT_I32 : NPU_DT_F32,
-			  (int64_t)g->accslot + g->ioff[esz_idx(4)]);
+			  (int64_t)(g->accslot + (x->a ? g->accpair : 0)) +
+			  g->ioff[esz_idx(4)]);
 		break;
 	case NPU_X_CONST:
 		v = npu_mv(f);
@@ -452,26 +467,37 @@ static int vpressure(const npu_minsn *v, int n)
  * instructions are interleaved without counting. */
 #define ILV_REGS 20
 
+static int interleave_regs(npu_mfunc *f, const int *at, int n, int max,
+			   int regs);
+
 static void interleave(npu_mfunc *f, const int *at, int n, int max)
 {
-	int len = at[1] - at[0], nvec = 0;
+	(void)interleave_regs(f, at, n, max, ILV_REGS);
+}
+
+static int interleave_regs(npu_mfunc *f, const int *at, int n, int max, int regs)
+{
+	int len = at[1] - at[0], nvec = 0, done = 0;
 	npu_minsn *tmp;
 
 	if (f->oom || n < 2 || len < 2)
-		return;
+		return 0;
 	for (int u = 1; u < n; u++)
 		if (at[u + 1] - at[u] != len)
-			return;
+			return 0;
 	for (int i = at[0]; i < at[1]; i++)
 		nvec += npu_optab[f->v[i].op].uclass == NPU_UC_VEC;
 	if (!(tmp = malloc((size_t)(n * len) * sizeof *tmp)))
-		return;            /* in order is correct too */
+		return 0;          /* in order is correct too */
 	for (int i = 0, k = 0; i < len; i++)
 		for (int u = 0; u < n; u++)
 			tmp[k++] = f->v[at[u] + i];
-	if (nvec <= max || vpressure(tmp, n * len) <= ILV_REGS)
+	if (nvec <= max || vpressure(tmp, n * len) <= regs) {
 		memcpy(f->v + at[0], tmp, (size_t)(n * len) * sizeof *tmp);
+		done = 1;
+	}
 	free(tmp);
+	return done;
 }
 
 /*
@@ -723,7 +749,10 @@ int npu_emit_lanes(const npu_kern *K, const npu_target *t, int64_t rows,
 		passes += K->x[i].op == NPU_X_RED;
 		nmem += K->x[i].op == NPU_X_LOAD || K->x[i].op == NPU_X_STORE;
 	}
-	/* scalar dispatch bounds both: one cycle per instruction */
+	/* scalar dispatch bounds both: one cycle per instruction (ROW_LAT
+	 * is a row's latency alone; rows interleaved four at a time,
+	 * row_group, hide part of it, which this leaves out so that the
+	 * choices measured before stay) */
 	row = (double)rows * (ceil((double)cols / vl) * (K->nx + 3) +
 			      ROW_LAT * passes);
 	lanes = ceil((double)rows / vl) * (double)cols * (K->nx + nmem);
@@ -1481,15 +1510,90 @@ static void compute_tile(emit_t *g, const tile *t, int s)
 	if (npu_emit_lanes(K, g->t, t->on * t->rn, t->cn, NULL))
 		lanes_rows(g, t->on * t->rn, t->cn);
 	else
-		npu_emit_rows(g, t->on * t->rn, t->cn);
+		npu_emit_rows_ilv(g, t->on * t->rn, 0, t->cn);
+}
+
+/* Rows of a row kernel computed together (one row at a time): each
+ * row's chain of latencies (load, multiply, the reduction across lanes,
+ * the per-row math, the next pass) leaves the in-order vector unit
+ * waiting about 50 cycles a row when rows follow each other; ROW_ILV
+ * rows' instructions interleaved round-robin overlap those chains. */
+#define ROW_ILV 4
+/* Their interleaved instructions may keep this many vector registers
+ * live (of 29 allocatable; a row kernel's loop holds nothing else). */
+#define ROW_ILV_REGS 24
+
+/* May the instructions [a, b) of f be reordered across instances?  Not
+ * when they change vl (a tail, a per-row store: setvl is stamped on the
+ * vector instructions dispatched after it), branch or hold a label. */
+static int ilv_safe(const npu_mfunc *f, int a, int b)
+{
+	for (int i = a; i < b; i++)
+		if (f->v[i].op == NPU_OP_SETVL || f->v[i].label >= 0 ||
+		    (npu_optab[f->v[i].op].flags & NPU_BR))
+			return 0;
+	for (int l = 0; l < f->nlab; l++)
+		if (f->lab[l] > a && f->lab[l] < b)
+			return 0;
+	return 1;
+}
+
+/* n rows from the row offsets in xrowc/xrow (not advanced), each with
+ * row registers of its own, interleaved when that is safe and keeps the
+ * vector registers within ILV_REGS. */
+static void row_group(emit_t *g, int n, int64_t cols)
+{
+	npu_mfunc *f = g->f;
+	int bc[4], br[4], bo[4], at[ROW_ILV + 1];
+	int rc[ROW_ILV][4], rr[ROW_ILV][4], ro[ROW_ILV][4];
+
+	memcpy(bc, g->xrowc, sizeof bc);
+	memcpy(br, g->xrow, sizeof br);
+	memcpy(bo, g->xoff, sizeof bo);
+	for (int r = 0; r < n; r++)
+		for (int e = 0; e < 4; e++) {
+			rc[r][e] = bc[e], rr[r][e] = br[e], ro[r][e] = bo[e];
+			if (!(g->emask >> e & 1) || r == 0)
+				continue;
+			rc[r][e] = npu_mx(f);
+			rr[r][e] = npu_mx(f);
+			ro[r][e] = npu_mx(f);
+			npu_memit(f, NPU_OP_ADDI, rc[r][e], bc[e], 0, r * cols << e);
+			npu_memit(f, NPU_OP_ADDI, rr[r][e], br[e], 0, r << e);
+		}
+	for (int r = 0; r < n; r++) {
+		memcpy(g->xrowc, rc[r], sizeof bc);
+		memcpy(g->xrow, rr[r], sizeof br);
+		memcpy(g->xoff, ro[r], sizeof bo);
+		at[r] = f->n;
+		npu_emit_row(g, cols);
+	}
+	at[n] = f->n;
+	memcpy(g->xrowc, bc, sizeof bc);
+	memcpy(g->xrow, br, sizeof br);
+	memcpy(g->xoff, bo, sizeof bo);
+	npu_emit_ilv(f, at, n);
+}
+
+/* (emit_int.h) */
+void npu_emit_ilv(npu_mfunc *f, const int *at, int n)
+{
+	if (n < 2 || !ilv_safe(f, at[0], at[n]))
+		return;
+	if (interleave_regs(f, at, n, 0, ROW_ILV_REGS) || n < 4)
+		return;
+	/* too many registers for all: in pairs */
+	for (int i = 0; i + 1 < n; i += 2)
+		(void)interleave_regs(f, at + i, 2, 0, ROW_ILV_REGS);
 }
 
 /* npu_emit_row for `rows` rows, or (rows < 0) as many as register xn
- * holds, at least one; the row offsets in xrowc/xrow. */
-static void rows_loop(emit_t *g, int64_t rows, int xn, int64_t cols)
+ * holds, at least one; the row offsets in xrowc/xrow.  With ilv > 1,
+ * groups of ilv rows (row_group), then the rows left one at a time. */
+static void rows_loop(emit_t *g, int64_t rows, int xn, int64_t cols, int ilv)
 {
 	npu_mfunc *f = g->f;
-	int xc = 0, lab = -1;
+	int xc = 0, lab = -1, xg = 0, glab = -1, gskip = -1;
 
 	for (int e = 0; e < 4; e++) {
 		g->xrowc[e] = g->xrow[e] = 0;
@@ -1500,7 +1604,49 @@ static void rows_loop(emit_t *g, int64_t rows, int xn, int64_t cols)
 		npu_memit(f, NPU_OP_LI, g->xrowc[e], 0, 0, 0);
 		npu_memit(f, NPU_OP_LI, g->xrow[e], 0, 0, 0);
 	}
-	if (rows > 1 || rows < 0) {
+	if (ilv > 1 && (rows < 0 || rows >= ilv)) {
+		/* groups: rows / ilv of them (in a register when dynamic) */
+		xg = npu_mx(f);
+		if (rows < 0) {
+			int xq = npu_mx(f);
+			npu_mli(f, xq, ilv);
+			npu_memit(f, NPU_OP_DIV, xg, xn, xq, 0);
+			gskip = npu_mlabel(f);
+			npu_memit_br(f, NPU_OP_BEQ, xg, 0, gskip);
+		} else {
+			npu_mli(f, xg, rows / ilv);
+		}
+		glab = npu_mlabel(f);
+		npu_mbind(f, glab);
+		row_group(g, ilv, cols);
+		for (int e = 0; e < 4; e++) {
+			if (!(g->emask >> e & 1))
+				continue;
+			npu_memit(f, NPU_OP_ADDI, g->xrowc[e], g->xrowc[e], 0,
+				  ilv * cols << e);
+			npu_memit(f, NPU_OP_ADDI, g->xrow[e], g->xrow[e], 0, ilv << e);
+		}
+		npu_memit(f, NPU_OP_ADDI, xg, xg, 0, -1);
+		npu_memit_br(f, NPU_OP_BNE, xg, 0, glab);
+		if (gskip >= 0)
+			npu_mbind(f, gskip);
+		if (rows >= 0) {
+			rows %= ilv;
+			if (!rows)
+				goto out;
+		}
+	}
+	if (rows < 0 && ilv > 1) {
+		/* the rows left after the groups: xn % ilv, maybe none */
+		int xq = npu_mx(f);
+		xc = npu_mx(f);
+		npu_mli(f, xq, ilv);
+		npu_memit(f, NPU_OP_REM, xc, xn, xq, 0);
+		gskip = npu_mlabel(f);
+		npu_memit_br(f, NPU_OP_BEQ, xc, 0, gskip);
+		lab = npu_mlabel(f);
+		npu_mbind(f, lab);
+	} else if (rows > 1 || rows < 0) {
 		xc = npu_mx(f);
 		if (rows < 0)
 			npu_memit(f, NPU_OP_MOV, xc, xn, 0, 0);
@@ -1521,6 +1667,9 @@ static void rows_loop(emit_t *g, int64_t rows, int xn, int64_t cols)
 		npu_memit(f, NPU_OP_ADDI, xc, xc, 0, -1);
 		npu_memit_br(f, NPU_OP_BNE, xc, 0, lab);
 	}
+	if (rows < 0 && ilv > 1)
+		npu_mbind(f, gskip);
+out:
 	memset(g->xrowc, 0, sizeof g->xrowc);
 	memset(g->xrow, 0, sizeof g->xrow);
 }
@@ -1529,13 +1678,20 @@ static void rows_loop(emit_t *g, int64_t rows, int xn, int64_t cols)
  * per-row slots one element per row), computing npu_emit_row per row. */
 void npu_emit_rows(emit_t *g, int64_t rows, int64_t cols)
 {
-	rows_loop(g, rows, 0, cols);
+	rows_loop(g, rows, 0, cols, 1);
 }
 
 /* The same for as many rows as register xn holds (at least one; dyn). */
 void npu_emit_rows_x(emit_t *g, int xn, int64_t cols)
 {
-	rows_loop(g, -1, xn, cols);
+	rows_loop(g, -1, xn, cols, 1);
+}
+
+/* A row kernel's rows one at a time (npu_emit_rows), ROW_ILV of them
+ * interleaved (row_group); xn as in npu_emit_rows_x when rows < 0. */
+void npu_emit_rows_ilv(emit_t *g, int64_t rows, int xn, int64_t cols)
+{
+	rows_loop(g, rows, xn, cols, ROW_ILV);
 }
 
 int npu_emit_setup(emit_t *g, const npu_emitctx *c, int k, npu_mfunc *f)
@@ -1623,14 +1779,14 @@ static void ew_prefetch(emit_t *g, const npu_emitctx *c, const int *seng,
 		npu_emit_pf(g, p, q, n, end);
 		return;
 	}
-	for (int x = E - 1; x >= 0 && n < 2; x--) {
+	for (int x = E - 1; x >= 0 && n < 3; x--) {
 		int stores = 0;
 		for (int i = 0; i < nst; i++)
 			stores |= seng[i] == x;
 		if (!stores)
 			q[n++] = x;
 	}
-	npu_emit_pf(g, p, q, n, end);
+	npu_emit_pf_even(g, p, q, n, end);
 }
 
 /*
@@ -2002,6 +2158,15 @@ static int emit_gather(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				      (uint64_t)a * rowb, (b - a) * (int64_t)rowb,
 				      1, 0, 0, 1, 0, 0);
 		}
+	}
+	/* one pass: the rows it stored are also in SRAM from 0, as in
+	 * DRAM, for the next kernel to copy (npu_handoff: the RMSNorm
+	 * after a transformer's embedding) */
+	if (n <= G && n > 0 && c->hoout) {
+		c->hoout->on = 1;
+		c->hoout->dram = O->daddr;
+		c->hoout->sram = 0;
+		c->hoout->bytes = (uint64_t)n * rowb;
 	}
 	for (q = 0; q < ne; q++)
 		npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, SEM_END, 0, 0);

@@ -981,7 +981,7 @@ static void row_next(drow *r, int s)
 	npu_mbind(m->f, none);
 }
 
-/* The rows of the tile (xrn): a row kernel row by row, npu_emit_rows
+/* The rows of the tile (xrn): a row kernel row by row, npu_emit_rows_ilv
  * with the count in a register; an elementwise one as one run of
  * elements. */
 static void row_compute(drow *r)
@@ -996,7 +996,7 @@ static void row_compute(drow *r)
 		npu_emit_row_x(&m->g, xe);
 		return;
 	}
-	npu_emit_rows_x(&m->g, m->xrn, r->cols);
+	npu_emit_rows_ilv(&m->g, -1, m->xrn, r->cols);
 }
 
 static void last_store(drow *r, int s);

@@ -39,6 +39,8 @@ typedef struct emit_t {
 	uint64_t *slot;          /* per operand: SRAM address this tile */
 	uint64_t (*slotb)[2];    /* per operand and buffer */
 	uint64_t accslot;
+	uint64_t accpair;        /* mm_glu: bytes from a gate's accumulator
+				    element to its up projection's (ACC a = 1) */
 	int *ldeng, *used, steng;
 	int qs2;                 /* mm: second store engine, -1 */
 	int *rowop;              /* mm: operand read once per row (vbcast) */
@@ -65,6 +67,8 @@ typedef struct emit_t {
 	int64_t dstate[NPU_MAX_DMA][NPU_NDFIELD];
 	int dvalid[NPU_MAX_DMA][NPU_NDFIELD];
 	uint64_t dram_bytes;
+	double qbusy[NPU_MAX_DMA]; /* per engine: cycles its transfers so far
+				      hold it (setup, bytes, DRAM latency) */
 	const npu_dynrel *rel;   /* symbolic buffers' moving addresses */
 	npu_handoff *ho;         /* ew/row: what the stores leave in SRAM */
 	const npu_handoff *hin;  /* ew/row: what loads may copy from SRAM */
@@ -77,6 +81,13 @@ int npu_emit_dims(const npu_kir *ir, const npu_kern *K, int64_t *n,
 int npu_emit_level(const npu_kern *K, int *lv, const int *rowop);
 void npu_emit_rows(emit_t *g, int64_t rows, int64_t cols);
 void npu_emit_rows_x(emit_t *g, int xn, int64_t cols); /* dyn: rows in a register */
+/* Reorders the n instances at[0..n) of one row's code (instance u is
+ * instructions at[u] .. at[u + 1]) round-robin when that is safe (no vl
+ * change, branch or label) and keeps the registers within budget; else
+ * in pairs; else leaves them in order. */
+void npu_emit_ilv(npu_mfunc *f, const int *at, int n);
+/* A row kernel's rows, several interleaved (rows < 0: as many as xn). */
+void npu_emit_rows_ilv(emit_t *g, int64_t rows, int xn, int64_t cols);
 int npu_emit_x(emit_t *g, int i);
 void npu_emit_pass(emit_t *g, int64_t n, void (*body)(emit_t *, void *),
 		   void *arg);
@@ -100,6 +111,10 @@ void npu_emit_dma(emit_t *g, int q, int store, uint64_t dram, uint64_t local,
  * its rows split evenly over the nq engines of q[], if this kernel's
  * SRAM ends at or below the panel's area; marks the plan issued. */
 void npu_emit_pf(emit_t *g, npu_pfplan *p, const int *q, int nq, uint64_t end);
+/* The same with the rows split so that the engines, each busy for
+ * g->qbusy cycles with this kernel's transfers, end together. */
+void npu_emit_pf_even(emit_t *g, npu_pfplan *p, const int *q, int nq,
+		      uint64_t end);
 
 /* emit_mm.c: the epilogue of mm kernel K only copies the accumulator
  * into its one output, which a DMA store can write straight from the

@@ -230,8 +230,80 @@ static void epi_begin(emit_t *g, const npu_kern *K, const blk *T, int64_t et,
 }
 
 static void epi_part(emit_t *g, const npu_kern *K, int64_t e0, int64_t len,
+		     int64_t nn);
+
+/* Rows of a gated matmul's epilogue computed together (npu_emit_ilv). */
+#define GLU_ILV 4
+
+/* Columns [c0, c0 + len) of rows r .. r + rn of a gated block (rows of
+ * nn accumulator elements, nn / 2 outputs), each row one instance. */
+static void glu_rows(emit_t *g, const npu_kern *K, const uint64_t *save,
+		     uint64_t acc, int64_t r, int rn, int64_t nn, int64_t c0,
+		     int64_t len)
+{
+	int n = K->nops < 64 ? K->nops : 64, at[GLU_ILV + 1];
+	int64_t h = nn / 2;
+
+	for (int i = 0; i < rn; i++) {
+		for (int o = 0; o < n; o++)
+			g->slot[o] = save[o] + (uint64_t)(((r + i) * h + c0) *
+				npu_dtype_size(g->ir->v[K->ops[o].val].dtype));
+		g->accslot = acc + (uint64_t)(((r + i) * nn + c0) * 4);
+		at[i] = g->f->n;
+		npu_emit_row(g, len);
+	}
+	at[rn] = g->f->n;
+	npu_emit_ilv(g->f, at, rn);
+}
+
+/*
+ * A gated matmul's part of a block's epilogue: the rows that start in
+ * [e0, e0 + len) of its accumulator elements (rows of nn), each whole.
+ * Of a row only the gate's half (the first nn / 2) makes output, the up
+ * projection's element nn / 2 further along the accumulator row; the
+ * output slot's rows are nn / 2 wide.  One row at a time waited on its
+ * chain of latencies (the sigmoid's 12 cycles among them): GLU_ILV rows
+ * are interleaved, their whole chunks first, then their tails at one vl.
+ */
+static void epi_part_glu(emit_t *g, const npu_kern *K, int64_t e0, int64_t len,
+			 int64_t nn)
+{
+	uint64_t save[64], acc = g->accslot;
+	int n = K->nops < 64 ? K->nops : 64;
+	int64_t h = nn / 2, vl = g->t->vlen, full = h / vl * vl, tail = h - full;
+	int64_t r0 = (e0 + nn - 1) / nn, r1 = (e0 + len + nn - 1) / nn;
+	npu_mfunc *f = g->f;
+
+	for (int o = 0; o < n; o++)
+		save[o] = g->slot[o];
+	g->accpair = (uint64_t)(h * 4);
+	for (int64_t r = r0; r < r1; r += GLU_ILV) {
+		int rn = r1 - r < GLU_ILV ? (int)(r1 - r) : GLU_ILV;
+		if (full)
+			glu_rows(g, K, save, acc, r, rn, nn, 0, full);
+		if (tail) {
+			int xt = npu_mx(f), xv = npu_mx(f);
+			npu_memit(f, NPU_OP_LI, xt, 0, 0, tail);
+			npu_memit(f, NPU_OP_SETVL, xv, xt, 0, 0);
+			glu_rows(g, K, save, acc, r, rn, nn, full, vl);
+			xv = npu_mx(f);
+			npu_memit(f, NPU_OP_SETVL, xv, g->xvlen, 0, 0);
+		}
+	}
+	for (int o = 0; o < n; o++)
+		g->slot[o] = save[o];
+	g->accslot = acc;
+	g->accpair = 0;
+}
+
+static void epi_part(emit_t *g, const npu_kern *K, int64_t e0, int64_t len,
 		     int64_t nn)
 {
+	if (K->mm_glu) {
+		epi_part_glu(g, K, e0, len, nn);
+		return;
+	}
+	{
 	uint64_t save[64], acc = g->accslot;
 	int n = K->nops < 64 ? K->nops : 64;
 
@@ -248,6 +320,7 @@ static void epi_part(emit_t *g, const npu_kern *K, int64_t e0, int64_t len,
 	for (int o = 0; o < n; o++)
 		g->slot[o] = save[o];
 	g->accslot = acc;
+	}
 }
 
 /* The store of rows [r0, r0 + rn) of block T from output slot s: over
@@ -275,12 +348,15 @@ static void epi_store(emit_t *g, const npu_kern *K, const blk *T, int s,
 			if (!P->out)
 				continue;
 			int pe = npu_dtype_size(g->ir->v[P->val].dtype);
-			int64_t off = (T->m0 + a) * P->stride[nd - 2] + T->n0 * P->stride[nd - 1];
+			/* a gated matmul's output: half the block's columns */
+			int64_t n0 = K->mm_glu ? T->n0 / 2 : T->n0;
+			int64_t nn = K->mm_glu ? T->nn / 2 : T->nn;
+			int64_t off = (T->m0 + a) * P->stride[nd - 2] + n0 * P->stride[nd - 1];
 			if (nd == 3)
 				off += T->b * P->stride[0];
 			npu_emit_dma(g, q, 1, dram_of(g, o) + (uint64_t)(off * pe),
-				     (acc ? acc : g->slotb[o][s]) + (uint64_t)(a * T->nn * pe), pe, an,
-				     T->nn, P->stride[nd - 2], P->stride[nd - 1]);
+				     (acc ? acc : g->slotb[o][s]) + (uint64_t)(a * nn * pe), pe, an,
+				     nn, P->stride[nd - 2], P->stride[nd - 1]);
 		}
 	}
 }
@@ -601,13 +677,13 @@ static uint64_t pf_half(int64_t rows, int64_t cols, int esz)
 	return ((uint64_t)((rows > 1 ? rows / 2 : rows) * cols * esz) + 63) & ~63ull;
 }
 
-/* Does a rows x cols panel fit area k & 1 (npu_mm_pf_plan)? */
-static int pf_fits(const npu_target *t, int k, int64_t rows, int64_t cols,
+/* Does a rows x cols panel fit area `area` (npu_mm_pf_plan)? */
+static int pf_fits(const npu_target *t, int area, int64_t rows, int64_t cols,
 		   int esz, uint64_t bk)
 {
 	uint64_t tot = (uint64_t)(rows * cols * esz), hb = pf_half(rows, cols, esz);
-	uint64_t mid = t->sram_bytes - (k & 1 ? 1 : 3) * bk;
-	uint64_t top = k & 1 ? t->sram_bytes - NPU_SPILL_BYTES : mid + bk;
+	uint64_t mid = t->sram_bytes - (area ? 1 : 3) * bk;
+	uint64_t top = area ? t->sram_bytes - NPU_SPILL_BYTES : mid + bk;
 
 	return hb <= bk && mid - hb + tot <= top;
 }
@@ -616,12 +692,15 @@ static int pf_fits(const npu_target *t, int k, int64_t rows, int64_t cols,
  * Kernel k's first B panel (block 0: all of K by the first nb columns,
  * batch 0), to be loaded while the kernel before runs: a matmul, not a
  * convolution nor split, whose B is frozen weights (which no kernel
- * writes).  Its area is k & 1 at the top of SRAM (the two highest pairs
- * of banks, below the spill area), centred on a bank boundary so that
- * each engine's half of K has a bank of its own, as spread_slots places
- * panels.
+ * writes), loaded by kernel `from` (the kernel before, or the one
+ * before the copies that do nothing between them).  Its area (0 or 1)
+ * is one of the two highest pairs of banks at the top of SRAM, below
+ * the spill area, never the one `from` reads its own panel from;
+ * centred on a bank boundary so that each engine's half of K has a bank
+ * of its own, as spread_slots places panels.
  */
-void npu_mm_pf_plan(const npu_emitctx *c, int k, npu_pfplan *p)
+void npu_mm_pf_plan(const npu_emitctx *c, int k, int from, int area,
+		    npu_pfplan *p)
 {
 	const npu_kern *K = &c->ir->k[k];
 	const npu_target *t = c->t;
@@ -646,14 +725,15 @@ void npu_mm_pf_plan(const npu_emitctx *c, int k, npu_pfplan *p)
 	 * it computes (a matmul before runs its own loads meanwhile, and
 	 * two engines take long for a whole weight: the MLP's three
 	 * matmuls in a row were slower) */
-	if (k > 0 && (c->ir->k[k - 1].kind == NPU_KK_EW ||
-		      c->ir->k[k - 1].kind == NPU_KK_ROW) &&
+	if (from >= 0 && (c->ir->k[from].kind == NPU_KK_EW ||
+			  c->ir->k[from].kind == NPU_KK_ROW) && !K->mm_glu &&
 	    K->mm_batch == 1 && W->stride[2] == 1 && nb < K->mm_n &&
-	    pf_fits(t, k, KK, K->mm_n, esz, bk))
+	    pf_fits(t, area, KK, K->mm_n, esz, bk))
 		nb = K->mm_n;
-	if (!pf_fits(t, k, KK, nb, esz, bk))
+	if (!pf_fits(t, area, KK, nb, esz, bk))
 		return;
-	p->local = t->sram_bytes - (k & 1 ? 1 : 3) * bk - pf_half(KK, nb, esz);
+	p->local = t->sram_bytes - (area ? 1 : 3) * bk - pf_half(KK, nb, esz);
+	p->area = area;
 	p->dram = v->daddr + (uint64_t)(W->off * esz);
 	p->rows = KK;
 	p->cols = nb;
@@ -662,19 +742,81 @@ void npu_mm_pf_plan(const npu_emitctx *c, int k, npu_pfplan *p)
 	p->on = 1;
 }
 
+/* The loads of p's rows [r0, r0 + rn) on engine q. */
+static void pf_rows(emit_t *g, npu_pfplan *p, int q, int64_t r0, int64_t rn)
+{
+	if (rn <= 0)
+		return;
+	npu_emit_dma(g, q, 0, p->dram + (uint64_t)(r0 * p->sa * p->esz),
+		     p->local + (uint64_t)(r0 * p->cols * p->esz), p->esz,
+		     rn, p->cols, p->sa, 1);
+	npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, SEM_PF, 0, 0);
+	p->neng++;
+}
+
 void npu_emit_pf(emit_t *g, npu_pfplan *p, const int *q, int nq, uint64_t end)
 {
 	if (!p || !p->on || p->issued || nq < 1 || end > p->local)
 		return;
-	for (int i = 0; i < nq; i++) {
-		int64_t r0 = i * p->rows / nq, rn = (i + 1) * p->rows / nq - r0;
-		if (rn <= 0)
+	for (int i = 0; i < nq; i++)
+		pf_rows(g, p, q[i], i * p->rows / nq, (i + 1) * p->rows / nq - i * p->rows / nq);
+	p->issued = 1;
+}
+
+/*
+ * Each engine's share of the panel ends at about the same time: with
+ * its piece's own setup and latency f, engine i (busy b_i) takes
+ * (T - b_i - f) * rate bytes, T such that the shares add up to the
+ * panel; an engine busy past T takes none.  (An RMSNorm's engines: one
+ * loads x, one the weight repeated over the rows, one nothing, each
+ * transfer holding its engine 400 cycles of DRAM latency.)
+ */
+void npu_emit_pf_even(emit_t *g, npu_pfplan *p, const int *q, int nq,
+		      uint64_t end)
+{
+	const npu_target *t = g->t;
+	double f = t->dma_setup + t->dram_latency, rate = t->dma_bytes_per_cycle;
+	double rowc = (double)(p ? p->cols * p->esz : 0) / rate, T = 0, sh[NPU_MAX_DMA];
+	int on[NPU_MAX_DMA], n = nq, again = 1;
+	int64_t r0 = 0;
+
+	if (!p || !p->on || p->issued || nq < 1 || nq > NPU_MAX_DMA ||
+	    end > p->local)
+		return;
+	for (int i = 0; i < nq; i++)
+		on[i] = 1;
+	while (again && n > 0) {
+		double sum = (double)p->rows * rowc;
+		again = 0;
+		for (int i = 0; i < nq; i++)
+			if (on[i])
+				sum += g->qbusy[q[i]] + f;
+		T = sum / n;
+		for (int i = 0; i < nq; i++)
+			if (on[i] && T - g->qbusy[q[i]] - f <= rowc) {
+				on[i] = 0;
+				n--;
+				again = 1;
+			}
+	}
+	if (n <= 0) {
+		npu_emit_pf(g, p, q, nq, end);
+		return;
+	}
+	for (int i = 0; i < nq; i++)
+		sh[i] = on[i] ? (T - g->qbusy[q[i]] - f) / rowc : 0;
+	for (int i = 0, seen = 0; i < nq; i++) {
+		double acc = 0;
+		int64_t r1;
+		if (!on[i])
 			continue;
-		npu_emit_dma(g, q[i], 0, p->dram + (uint64_t)(r0 * p->sa * p->esz),
-			     p->local + (uint64_t)(r0 * p->cols * p->esz), p->esz,
-			     rn, p->cols, p->sa, 1);
-		npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_DMA0 + q[i], SEM_PF, 0, 0);
-		p->neng++;
+		for (int j = 0; j <= i; j++)
+			acc += sh[j];
+		r1 = ++seen == n ? p->rows : (int64_t)(acc + 0.5);
+		if (r1 > p->rows)
+			r1 = p->rows;
+		pf_rows(g, p, q[i], r0, r1 - r0);
+		r0 = r1 > r0 ? r1 : r0;
 	}
 	p->issued = 1;
 }
@@ -1053,6 +1195,12 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					ln[ns++] = (uint64_t)(mb * nb * 8);
 				}
 		asrc = a_handoff(c, K, sl, ln, ns, adram0, abytes);
+		/* every block reads A where the kernel before left it, no
+		 * copy at all: a copy per block queued behind the stores on
+		 * the A engines and held the array back each block (none
+		 * of this kernel's slots lies over it: a_handoff) */
+		if (asrc && !split && !K->cv)
+			slotA[0] = slotA[1] = asrc;
 	}
 	if (!K->cv && !split && qa2 >= 0 && !pfin && !asrc && !A->kseg)
 		kp = first_parts(t, dt, &bl[0], nt, KK, kh, mb > nb ? mb : nb, esz);
@@ -1135,7 +1283,14 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					   img[L->b & 1], Hp, Wp, slotB[L->bs], ceng, nce,
 					   0, conv_units(K, nce), hrest);
 			}
-			else
+			else if (asrc && slotA[s] == asrc && qa2 >= 0 && !split) {
+				/* A is read in place: its engines are idle, so
+				 * B streams over all four (in the order of
+				 * spread_slots' halves) */
+				int q4[4] = { qb, qa, qb2, qa2 };
+				panel_q(&g, q4, 4, bdram, slotB[L->bs], esz, KK, 0, L->nn,
+					L->nn, W->stride[1]);
+			} else
 				panel(&g, qb, qb2, bdram, slotB[L->bs], esz, KK, L->nn, W->stride[1]);
 			if (split) {
 				panel(&g, qa, qa2, c->ir->v[Al->val].daddr + (uint64_t)((Al->off + L->m0 * Al->stride[1] + L->b * Al->stride[0]) * esz),

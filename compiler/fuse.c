@@ -2045,6 +2045,246 @@ static int mm_group(fz *z, int node, int a, int b)
 }
 
 /*
+ * The MLP's SiLU gating, silu(x . Wg) * (x . Wu) with frozen Wg and Wu of
+ * one shape: one matmul over both weights, interleaved at compile time
+ * in blocks of nbo columns (the gate's, then the up projection's same
+ * columns), whose epilogue reads a block's two halves of the
+ * accumulator and stores silu(g) * u, half as many columns (kir.h,
+ * mm_glu).  As two kernels the up projection's epilogue read the gate's
+ * whole output back from DRAM, and each kernel paid its own weight
+ * wait, the array's fill and drain and its last block's store.  nbo:
+ * half of N rounded up to GLU_AL, so that a block's 2 * nbo columns are
+ * whole slices of a 128-column array (two blocks, as the cost model
+ * picked for each projection alone; more blocks paid more per block
+ * than the shorter last epilogue saved).
+ */
+#define GLU_AL 64
+
+/* The one user of node c (walk order), or -1 (none, several, output). */
+static int one_user(fz *z, int c)
+{
+	const npu_graph *g = z->g;
+	int u = -1;
+
+	for (int i = z->pos[c] + 1; i < g->nnodes; i++) {
+		const npu_gnode *n = &g->nodes[z->ord[i]];
+		if (!reads(n, c))
+			continue;
+		if (u >= 0 || n->op != NPU_GOP_CALL_FUNCTION)
+			return -1;
+		u = z->ord[i];
+	}
+	return u;
+}
+
+/* Node v is a view of node of with the same number of elements (only
+ * used as asked); the viewed node, else -1. */
+static int view_of(const npu_graph *g, int v)
+{
+	const npu_gnode *n = &g->nodes[v];
+
+	return (n->aop == NPU_AOP_VIEW || n->aop == NPU_AOP_RESHAPE ||
+		n->aop == NPU_AOP_UNSAFE_VIEW) && n->nargs >= 1 &&
+	       n->args[0].kind == NPU_GV_NODE ? n->args[0].u.node : -1;
+}
+
+/* The other operand node of binary node n when one is node x, else -1. */
+static int other_arg(const npu_gnode *n, int x)
+{
+	if (n->nargs != 2 || n->nkwargs || n->args[0].kind != NPU_GV_NODE ||
+	    n->args[1].kind != NPU_GV_NODE)
+		return -1;
+	return n->args[0].u.node == x ? n->args[1].u.node :
+	       n->args[1].u.node == x ? n->args[0].u.node : -1;
+}
+
+/* Gate mm node `node`: gv = view(node), mul(gv, sigmoid(gv)) = s, an mm
+ * u of the same A within MMG_WINDOW whose view uv has s * uv = y as its
+ * one user.  y's node, or -1; nd[] = { u, gv, sigmoid, s, uv }, *wu u's
+ * weight node. */
+static int glu_match(fz *z, int node, int *nd, int *wu)
+{
+	const npu_graph *g = z->g;
+	const npu_gnode *n = &g->nodes[node], *cn;
+	int gv = one_user(z, node), sg, s, y, uv, u;
+
+	if (gv < 0 || view_of(g, gv) != node)
+		return -1;
+	/* gv's two users: sigmoid(gv) and mul(gv, sigmoid) */
+	sg = -1;
+	for (int i = z->pos[gv] + 1; i < g->nnodes; i++) {
+		const npu_gnode *x = &g->nodes[z->ord[i]];
+		if (reads(x, gv) && x->aop == NPU_AOP_SIGMOID) {
+			sg = z->ord[i];
+			break;
+		}
+	}
+	if (sg < 0 || (s = one_user(z, sg)) < 0 ||
+	    g->nodes[s].aop != NPU_AOP_MUL_TENSOR || other_arg(&g->nodes[s], sg) != gv ||
+	    (y = one_user(z, s)) < 0 || g->nodes[y].aop != NPU_AOP_MUL_TENSOR)
+		return -1;
+	for (int i = z->pos[gv] + 1; i < g->nnodes; i++) {
+		int c = z->ord[i];
+		if (c != s && c != sg && reads(&g->nodes[c], gv))
+			return -1;  /* gv has a third user */
+	}
+	if ((uv = other_arg(&g->nodes[y], s)) < 0 || (u = view_of(g, uv)) < 0 ||
+	    one_user(z, uv) != y || one_user(z, u) != uv ||
+	    z->pos[u] <= z->at || z->pos[u] > z->at + MMG_WINDOW)
+		return -1;
+	cn = &g->nodes[u];
+	if (cn->op != NPU_GOP_CALL_FUNCTION || cn->aop != NPU_AOP_MM ||
+	    cn->nargs < 2 || cn->args[0].kind != NPU_GV_NODE ||
+	    n->args[0].kind != NPU_GV_NODE ||
+	    cn->args[0].u.node != n->args[0].u.node ||
+	    cn->args[1].kind != NPU_GV_NODE || !tmeta(cn, 0) || !tmeta(&g->nodes[y], 0) ||
+	    tmeta(cn, 0)->dtype != tmeta(n, 0)->dtype ||
+	    tmeta(&g->nodes[y], 0)->dtype != tmeta(n, 0)->dtype)
+		return -1;
+	nd[0] = u;
+	nd[1] = gv;
+	nd[2] = sg;
+	nd[3] = s;
+	nd[4] = uv;
+	*wu = cn->args[1].u.node;
+	return y;
+}
+
+/* x rounded to dt when it is a half type (def_val's rule), else x. */
+static int glu_rnd(fz *z, int k, int x, int dt, int node)
+{
+	npu_xins r = { .op = NPU_X_RND, .a = x, .dtype = dt, .node = node };
+
+	if (x < 0 || (dt != NPU_DT_BF16 && dt != NPU_DT_F16))
+		return x;
+	return npu_kir_x(&z->ir->k[k], r);
+}
+
+/* 1 when gate mm `node` (A value a, weight value b) and its partner
+ * became one gated matmul (mm_glu); 0 when the pattern does not apply;
+ * -1 on error. */
+static int mm_glu(fz *z, int node, int a, int b)
+{
+	npu_kir *ir = z->ir;
+	const npu_graph *g = z->g;
+	const npu_gnode *n = &g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0), *ym;
+	int nd[5], up, wun, y, wu, dt = ir->v[a].dtype, k, ov, xg, xu, x;
+	int64_t M, KK, N, NA, nbo, esz = npu_dtype_size(dt);
+	uint8_t *w;
+	char name[256];
+
+	if (!z->ord || ir->nofuse || n->aop != NPU_AOP_MM || !m || m->ndim != 2 ||
+	    m->shape[0].sym || m->shape[1].sym || ir->v[a].ndim != 2 ||
+	    (dt == NPU_DT_F32 && ir->fp32prec > 0) || ir->v[b].root >= 0 ||
+	    ir->v[b].kind != NPU_BUF_CONST || !ir->v[b].cdata || !iscontig(&ir->v[b]) ||
+	    (y = glu_match(z, node, nd, &wun)) < 0)
+		return 0;
+	up = nd[0];
+	if ((wu = mmg_weight(z, wun)) == -2)
+		return -1;
+	ym = tmeta(&g->nodes[y], 0);
+	M = m->shape[0].v;
+	KK = ir->v[b].shape[0];
+	N = ir->v[b].shape[1];
+	if (wu < 0 || ir->v[wu].dtype != dt || ir->v[wu].shape[0] != KK ||
+	    ir->v[wu].shape[1] != N || N != m->shape[1].v)
+		return 0;
+	{
+		int64_t ne = 1;
+		for (int d = 0; d < ym->ndim; d++) {
+			if (ym->shape[d].sym)
+				return 0;
+			ne *= ym->shape[d].v;
+		}
+		if (ne != M * N)
+			return 0;
+	}
+	NA = 2 * N;
+	nbo = ((N + 1) / 2 + GLU_AL - 1) / GLU_AL * GLU_AL;
+	/* its blocks must fit, double-buffered, as tile.c counts them
+	 * (a small target keeps the two matmuls) */
+	if (!ir->t || 2.0 * ((double)M * KK + (double)KK * 2 * nbo + (double)M * 2 * nbo) * esz >
+		      (double)(ir->t->sram_bytes - NPU_SPILL_BYTES) / 2 ||
+	    2.0 * M * 2 * nbo * 4 > (double)ir->t->acc_bytes)
+		return 0;
+	if (!(w = malloc((size_t)(KK * NA * esz) + 1)))
+		return npu_errf(z->e, "out of memory");
+	/* row r: per block of nbo columns, the gate's then the up's */
+	for (int64_t r = 0; r < KK; r++)
+		for (int64_t c0 = 0; c0 < N; c0 += nbo) {
+			int64_t cn = N - c0 < nbo ? N - c0 : nbo;
+			uint8_t *d = w + (r * NA + 2 * c0) * esz;
+			memcpy(d, (const uint8_t *)ir->v[b].cdata + (r * N + c0) * esz,
+			       (size_t)(cn * esz));
+			memcpy(d + cn * esz, (const uint8_t *)ir->v[wu].cdata + (r * N + c0) * esz,
+			       (size_t)(cn * esz));
+		}
+	snprintf(name, sizeof name, "%s.glu", n->name);
+	if ((b = own_matrix(z, node, name, dt, KK, NA, w)) < 0)
+		return -1;
+	snprintf(name, sizeof name, "%s.acc", n->name);
+	if ((ov = mm_by_const(z, node, name, a, ir->v[a].off, ir->v[a].stride[0],
+			      ir->v[a].stride[1], b, M, NA, KK, dt, m->dtype, &k)) < 0)
+		return -1;
+	/* the epilogue: silu(g) * u as PyTorch writes it, g * sigmoid(g)
+	 * times u; the value mm_by_const made (the accumulator) is not the
+	 * output, the product is, [M][N] */
+	ir->v[ov].needed = 0;
+	ir->v[ov].producer = -1;
+	ir->nodeval[node] = ir->nodeval[up] = ov;
+	{
+		int64_t shp[2] = { M, N };
+		int yv = npu_kir_val(ir, g->nodes[y].name, y, ym->dtype, 2, shp);
+		/* (each result rounded to a half type as eager PyTorch
+		 * stores it: the projections, the sigmoid, the products) */
+		if (yv < 0 ||
+		    (xg = glu_rnd(z, k, ir->v[ov].xdef, m->dtype, node)) < 0 ||
+		    (xu = xadd(z, k, NPU_X_ACC, 0, 1, 0, 0, 0, up)) < 0 ||
+		    (xu = glu_rnd(z, k, xu, m->dtype, up)) < 0 ||
+		    (x = xadd(z, k, NPU_X_UN, NPU_OP_VSIGM, xg, 0, 0, 0, nd[2])) < 0 ||
+		    (x = glu_rnd(z, k, x, m->dtype, nd[2])) < 0 ||
+		    (x = xadd(z, k, NPU_X_BIN, NPU_OP_VMUL, xg, x, 0, 0, nd[3])) < 0 ||
+		    (x = glu_rnd(z, k, x, m->dtype, nd[3])) < 0 ||
+		    (x = xadd(z, k, NPU_X_BIN, NPU_OP_VMUL, x, xu, 0, 0, y)) < 0 ||
+		    (x = glu_rnd(z, k, x, ym->dtype, y)) < 0)
+			return npu_errf(z->e, "out of memory");
+		ir->v[yv].producer = k;
+		ir->v[yv].xdef = x;
+		ir->v[yv].needed = 1;
+		if (set_level(z, yv, LV_ELEM) < 0)
+			return npu_errf(z->e, "out of memory");
+		ov = yv;
+	}
+	ir->k[k].mm_glu = nbo;
+	{
+		/* y's own shape ([1, M, N]) as a view of the [M, N] value */
+		int64_t sh[NPU_MAX_DIMS], st[NPU_MAX_DIMS], acc = 1;
+		for (int d = ym->ndim - 1; d >= 0; d--) {
+			sh[d] = ym->shape[d].v;
+			st[d] = acc;
+			acc *= sh[d];
+		}
+		int v = ym->ndim == 2 ? ov : view_val(z, y, ov, ym->ndim, sh, 0, st);
+		if (v < 0)
+			return -1;
+		ir->nodeval[y] = v;
+	}
+	z->done[y] = 1;
+	for (int i = 0; i < 5; i++) {
+		z->done[nd[i]] = 1;
+		if (i != 1 && i != 4 && npu_kir_addnode(&ir->k[k], nd[i]) < 0)
+			return npu_errf(z->e, "out of memory");
+	}
+	if (npu_kir_addnode(&ir->k[k], y) < 0)
+		return npu_errf(z->e, "out of memory");
+	npu_kir_decide(ir, 1, "%s: with %s, one matmul over both weights in blocks of %lld columns each (N %lld), the SiLU gating in its epilogue",
+		       n->name, g->nodes[up].name, (long long)nbo, (long long)NA);
+	close_cur(z);
+	return 1;
+}
+
+/*
  * Grouped-query attention: bmm(A [B, M, K], copy of expand(kv)) where the
  * copy repeats each of G key/value heads R times (B = G * R) reads the
  * heads themselves: the R query heads of one group are consecutive rows
@@ -2340,6 +2580,8 @@ static int do_mm(fz *z, int node)
 		return r < 0 ? -1 : 0;
 	if ((b = mm_operand(z, b, node)) < 0)
 		return -1;
+	if (!pr && (r = mm_glu(z, node, a, b)) != 0)
+		return r < 0 ? -1 : 0;
 	if (!pr && (r = mm_group(z, node, a, b)) != 0)
 		return r < 0 ? -1 : 0;
 	if (ir->v[a].dtype == NPU_DT_F32 && ir->fp32prec > 0) {
@@ -4929,6 +5171,12 @@ static int add_stores(fz *z)
 			npu_kir_contig(K->ndim, sh, K->ops[o].stride);
 			for (int d = K->ndim - K->rdims; d < K->ndim; d++)
 				K->ops[o].stride[d] = 0;
+		} else if (K->mm_glu) {
+			/* half the accumulator's columns (kir.h) */
+			int64_t sh[NPU_MAX_DIMS];
+			memcpy(sh, K->shape, sizeof sh);
+			sh[K->ndim - 1] /= 2;
+			npu_kir_contig(K->ndim, sh, K->ops[o].stride);
 		} else {
 			npu_kir_contig(K->ndim, K->shape, K->ops[o].stride);
 		}

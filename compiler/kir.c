@@ -245,6 +245,7 @@ static void print_x(const npu_kern *k, int i, FILE *f)
 	fprintf(f, "      %%%d = %s", i, xop_names[x->op]);
 	switch (x->op) {
 	case NPU_X_LOAD: fprintf(f, " op%d", x->a); break;
+	case NPU_X_ACC: if (x->a) fputs(" up", f); break; /* mm_glu's half */
 	case NPU_X_CONST: fprintf(f, " %g", x->imm); break;
 	case NPU_X_UN: fprintf(f, " %s %%%d", mn, x->a); break;
 	case NPU_X_BIN: fprintf(f, " %s %%%d, %%%d", mn, x->a, x->b); break;
@@ -276,6 +277,9 @@ void npu_kir_print(const npu_kir *ir, FILE *f)
 				(long long)k->mm_batch, (long long)k->mm_m,
 				(long long)k->mm_n, (long long)k->mm_k,
 				npu_dtype_name(k->mm_dtype), k->mm_passes);
+		if (k->kind == NPU_KK_MM && k->mm_glu)
+			fprintf(f, "    gated: blocks of %lld gate and %lld up columns\n",
+				(long long)k->mm_glu, (long long)k->mm_glu);
 		if (k->kind == NPU_KK_HOST)
 			fprintf(f, "    host %s: %s\n", k->hattrs ? k->hattrs : "",
 				k->hreason ? k->hreason : "");

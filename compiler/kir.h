@@ -127,6 +127,12 @@ typedef struct npu_kern {
 	int mm_dtype;        /* input type the array runs */
 	int mm_passes;       /* precision passes (1 or 3) */
 	int mm_blo, mm_alo;  /* high: the lo parts' operands, -1 */
+	/* gated (fuse.c's mm_glu): B's columns in blocks of 2 * mm_glu, a
+	 * block of the gate's then the same of the up projection's; the
+	 * output has half the columns, out[m][b * mm_glu + c] from
+	 * accumulator columns b * 2 * mm_glu + c (ACC) and + mm_glu (ACC
+	 * with a = 1); 0: a plain matmul */
+	int64_t mm_glu;
 	/* conv (implicit GEMM, mm with B = im2col of the input, built in
 	 * SRAM): A = weight [OC][IC*KH*KW], C[n] = [OC][OH*OW] (NCHW); pool
 	 * kernels: the window (cv_ic the channels, cv_h/cv_w the input's

@@ -54,5 +54,6 @@ const npu_reftensor *pass_frozen(pass_cx *pc, npu_gedit *ge, int i);
 int pass_fold(pass_cx *pc);
 int pass_quant(pass_cx *pc, npu_gedit *ge);
 int pass_decomp(pass_cx *pc);
+int pass_rope(pass_cx *pc, npu_gedit *ge);
 
 #endif

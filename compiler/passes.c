@@ -1281,6 +1281,7 @@ static int run_one(pass_cx *pc, int pass)
 	case NPU_PASS_NOOP: return session(pc, pass_noop);
 	case NPU_PASS_LAYOUT: return session(pc, pass_layout);
 	case NPU_PASS_DECOMP: return pass_decomp(pc);
+	case NPU_PASS_ROPE: return session(pc, pass_rope);
 	case NPU_PASS_CLEANUP:
 		if (session(pc, pass_dce) < 0 || session(pc, pass_cse) < 0 ||
 		    pass_fold(pc) < 0 || session(pc, pass_noop) < 0)

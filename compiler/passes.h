@@ -23,6 +23,8 @@
  *   noop      views and clones that do nothing
  *   layout    t/transpose -> permute, permute/view chains composed
  *   decomp    composite ops -> primitives (compiler/decomp.def)
+ *   rope      x * cos + cat(-x2, x1) * sin -> cat(x1 * cos1 - x2 * sin1,
+ *             x2 * cos2 + x1 * sin2), the same values in one kernel
  *   cleanup   dce, cse, fold, noop and dce again, over what the others
  *             left behind
  *
@@ -52,6 +54,7 @@
 	X(NOOP,     "noop",     "removal of no-op views and clones") \
 	X(LAYOUT,   "layout",   "canonical permute/view chains") \
 	X(DECOMP,   "decomp",   "decomposition of composite ops") \
+	X(ROPE,     "rope",     "rotate_half's negation folded into RoPE") \
 	X(CLEANUP,  "cleanup",  "dce, cse, fold and noop again")
 
 enum npu_pass {

@@ -314,12 +314,16 @@ static int tile_mm(npu_kir *ir, npu_kern *K, const npu_target *t, npu_err *e)
 		for (int j = -1; j < nj; j++) {
 			int64_t mb = i < 0 ? K->mm_m : cand[i];
 			int64_t nb = j < 0 ? K->mm_n : K->cv ? rowc[j] * K->cv_ow : cand[j];
+			/* a gated matmul's blocks are its weight's (kir.h;
+			 * a tile_n knob cannot change them) */
+			if (K->mm_glu)
+				nb = j < 0 ? (2 * K->mm_glu < K->mm_n ? 2 * K->mm_glu : K->mm_n) : 0;
 			double bytes, c, need;
 			if (mb > K->mm_m || nb > K->mm_n || mb < 1 || nb < 1)
 				continue;
 			if (K->set.tile_m && mb != K->set.tile_m)
 				continue;
-			if (K->set.tile_n && nb != K->set.tile_n)
+			if (K->set.tile_n && nb != K->set.tile_n && !K->mm_glu)
 				continue;
 			need = 2.0 * ((double)mb * K->mm_k + (double)K->mm_k * nb) * esz *
 			       (K->mm_passes > 1 ? 2 : 1) + imgs;

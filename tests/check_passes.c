@@ -810,6 +810,106 @@ START_TEST(mutated_inputs_kept)
 }
 END_TEST
 
+/* ---- rope ---------------------------------------------------------- */
+
+/* x * cos + cat(-x2, x1) * sin, the attention scale after it: the halves
+ * computed apart (x1 * cos1 - x2 * sin1, x2 * cos2 + x1 * sin2), scaled,
+ * and their cat; the same values bit for bit.  A rotated copy that
+ * something else reads too stays as it is. */
+#define ROPE_NODES(extra) PH("x", F32(2, 3, 8)) "," PH("c", F32(1, 3, 8)) "," \
+	PH("s", F32(1, 3, 8)) \
+	CALL("xc", "aten.mul.Tensor", "[" N("x") ", " N("c") "]", F32(2, 3, 8)) \
+	CALL("x1", "aten.slice.Tensor", "[" N("x") ", 2, 0, 4]", F32(2, 3, 4)) \
+	CALL("x2", "aten.slice.Tensor", "[" N("x") ", 2, 4, 9223372036854775807]", F32(2, 3, 4)) \
+	CALL("ng", "aten.neg.default", "[" N("x2") "]", F32(2, 3, 4)) \
+	CALL("rot", "aten.cat.default", "[[" N("ng") ", " N("x1") "], -1]", F32(2, 3, 8)) \
+	CALL("rs", "aten.mul.Tensor", "[" N("rot") ", " N("s") "]", F32(2, 3, 8)) \
+	CALL("y", "aten.add.Tensor", "[" N("xc") ", " N("rs") "]", F32(2, 3, 8)) \
+	CALL("ys", "aten.mul.Scalar", "[" N("y") ", 0.3535533905932738]", F32(2, 3, 8)) \
+	extra
+
+START_TEST(rope_halves)
+{
+	npu_graph *g = parse(GRAPH(ROPE_NODES("") OUT("[" N("ys") "]")));
+	npu_passlog log;
+	env s;
+
+	npu_passlog_init(&log);
+	ck_assert_int_eq(run_one(g, NPU_PASS_ROPE, &log), 1);
+	ck_assert_int_eq(npu_passlog_count(&log, NPU_PASS_ROPE, "y: rotate_half"), 1);
+	ck_assert_int_lt(npu_graph_find(g, "ng"), 0);
+	ck_assert_int_lt(npu_graph_find(g, "ys"), 0);
+	ck_assert_int_eq(count_aop(g, NPU_AOP_NEG), 0);
+	ck_assert_int_eq(count_aop(g, NPU_AOP_SUB_TENSOR), 1);
+	ck_assert_int_eq(count_aop(g, NPU_AOP_MUL_SCALAR), 2);
+	env_random(&s, g);
+	roundtrip("rope", g, &s, NULL, 0);
+	env_free(&s);
+	npu_passlog_free(&log);
+	npu_graph_free(g);
+	/* the rotated copy is also an output: left alone */
+	g = parse(GRAPH(ROPE_NODES("") OUT("[" N("ys") ", " N("rot") "]")));
+	npu_passlog_init(&log);
+	ck_assert_int_eq(run_one(g, NPU_PASS_ROPE, &log), 0);
+	ck_assert_int_eq(count_aop(g, NPU_AOP_NEG), 1);
+	npu_passlog_free(&log);
+	npu_graph_free(g);
+}
+END_TEST
+
+/* Frozen cos and sin: cos's halves differ, sin's are the same (as HF's
+ * angles, cat(freqs, freqs)), so one slice of sin serves both halves. */
+static double rope_c[24], rope_s[24];
+
+static const npu_reftensor *rope_frozen(void *ctx, const char *name)
+{
+	static npu_reftensor c = { NPU_DT_F32, 3, { 1, 3, 8 }, rope_c };
+	static npu_reftensor sn = { NPU_DT_F32, 3, { 1, 3, 8 }, rope_s };
+
+	(void)ctx;
+	return !strcmp(name, "c") ? &c : !strcmp(name, "s") ? &sn : NULL;
+}
+
+START_TEST(rope_frozen_halves)
+{
+	npu_graph *g = parse(GRAPH(ROPE_NODES("") OUT("[" N("ys") "]")));
+	npu_passopts o = { .frozen = rope_frozen };
+	npu_passlog log;
+	npu_err e = { "" };
+
+	for (int i = 0; i < 24; i++) {
+		rope_c[i] = 0.25 * i;
+		rope_s[i] = 0.5 * (i % 4) - (i / 8);
+	}
+	npu_passlog_init(&log);
+	ck_assert_msg(npu_pass_run(NPU_PASS_ROPE, g, &o, &log, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(log.changes[NPU_PASS_ROPE], 1);
+	ck_assert_int_ge(npu_graph_find(g, "y_cos2"), 0);
+	ck_assert_int_lt(npu_graph_find(g, "y_sin2"), 0);
+	ck_assert_int_eq(count_aop(g, NPU_AOP_SLICE), 2 + 3);
+	npu_passlog_free(&log);
+	npu_graph_free(g);
+}
+END_TEST
+
+/* llama_tiny: q's and k's RoPE in each of its two layers. */
+START_TEST(rope_llama)
+{
+	const char *name = "llama_tiny/inference2";
+	npu_graph *g = graph_load(name);
+	npu_passlog log;
+	env s;
+
+	env_load(&s, name);
+	roundtrip(name, g, &s, &log, dtype_tol(g));
+	ck_assert_int_eq(npu_passlog_count(&log, NPU_PASS_ROPE, "add_"), 4);
+	ck_assert_int_eq(count_aop(g, NPU_AOP_NEG), 0);
+	npu_passlog_free(&log);
+	env_free(&s);
+	npu_graph_free(g);
+}
+END_TEST
+
 /* The log as text and as JSON (parsed back), with timing. */
 START_TEST(log_formats)
 {
@@ -945,6 +1045,9 @@ static Suite *passes_suite(void)
 	tcase_add_test(tc, decompositions);
 	tcase_add_test(tc, conv_backward_decomposed);
 	tcase_add_test(tc, core_elementwise_decomposed);
+	tcase_add_test(tc, rope_halves);
+	tcase_add_test(tc, rope_frozen_halves);
+	tcase_add_test(tc, rope_llama);
 	tcase_add_test(tc, mutated_inputs_kept);
 	tcase_add_test(tc, log_formats);
 	tcase_add_test(tc, normargs_canonical);
