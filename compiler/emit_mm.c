@@ -162,7 +162,7 @@ static int64_t conv_rows_of(const npu_kern *K, const blk *L)
 static void conv_panel(emit_t *g, const npu_kern *K, const npu_emitctx *c,
 		       const blk *L, int newimg, uint64_t img, int64_t Hp,
 		       int64_t Wp, uint64_t panelb, const int *eng, int ne,
-		       int64_t u0, int64_t u1, int64_t hr)
+		       int64_t u0, int64_t u1, int64_t hr, uint64_t ones)
 {
 	int esz = npu_dtype_size(K->mm_dtype);
 	int64_t IC = K->cv_ic;
@@ -171,6 +171,12 @@ static void conv_panel(emit_t *g, const npu_kern *K, const npu_emitctx *c,
 	/* channel group h = [h * IC / ne, (h + 1) * IC / ne) on engine eng[h] */
 	if (newimg && u0 == 0)
 		conv_img(g, K, c, L, img, Hp, Wp, eng, ne, 0, hr);
+	/* the bias's row of ones under X_col (cv_one), on the last engine
+	 * (with fewer channels than engines the first has none to gather) */
+	if (K->cv_one && u0 == 0)
+		npu_emit_dmaf(g, eng[ne - 1], NPU_OP_DCP,
+			      panelb + (uint64_t)((K->mm_k - 1) * L->nn * esz), ones,
+			      L->nn * esz, 1, 0, 0, 1, 0, 0);
 	/*
 	 * Round robin over the engines, a channel and kernel row at a time
 	 * (units u0 .. u1 - 1): each engine's queue holds few entries, and
@@ -855,8 +861,9 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	 */
 	int akeep = K->cv == 1 && nbm == 1 && B == 1;
 	/* SRAM: conv images, panels, then epilogue operands [mb][nb] */
-	uint64_t img[2] = { 0, 0 }, imgb = 0, zrow = 0;
+	uint64_t img[2] = { 0, 0 }, imgb = 0, zrow = 0, ones = 0;
 	int64_t Hp = K->cv_h + 2 * K->cv_ph, Wp = K->cv_w + 2 * K->cv_pw;
+	int64_t onen = K->cv_one ? (nb + t->vlen - 1) / t->vlen : 0; /* its chunks */
 	if (K->cv) {
 		uint64_t q = (uint64_t)t->vlen * 4;
 		imgb = ((uint64_t)(K->cv_ic * Hp * Wp * esz) + q - 1) / q * q;
@@ -864,6 +871,9 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		img[1] = imgb;
 		zrow = 2 * imgb;
 		addr = zrow + ((uint64_t)(Wp * esz) + q - 1) / q * q;
+		/* the row of ones the bias row of A meets (cv_one) */
+		ones = addr;
+		addr += (uint64_t)onen * q;
 	}
 	for (int s = 0; s < 2; s++) {
 		slotA[s] = addr;
@@ -1003,6 +1013,13 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		npu_mli(f, xa, (int64_t)zrow);
 		for (int64_t i = 0; i < zn; i++)
 			npu_memit(f, NPU_OP_VST, vz, xa, NPU_DT_F32, i * t->vlen * 4);
+		if (onen) {
+			int v1 = npu_mv(f), xo = npu_mx(f);
+			npu_memit(f, NPU_OP_VLI, v1, 0, 0, npu_mfimm(1.0f));
+			npu_mli(f, xo, (int64_t)ones);
+			for (int64_t i = 0; i < onen; i++)
+				npu_memit(f, NPU_OP_VST, v1, xo, dt, i * t->vlen * esz);
+		}
 		for (int i = 0; i < nce; i++) {
 			int64_t c0 = i * K->cv_ic / nce, c1 = (i + 1) * K->cv_ic / nce;
 			int q = ceng[i];
@@ -1142,7 +1159,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				hrest = lt == 0 ? conv_rows_of(K, L) : K->cv_h;
 				conv_panel(&g, K, c, L, lt == 0 || bl[lt - 1].b != L->b,
 					   img[L->b & 1], Hp, Wp, slotB[L->bs], ceng, nce,
-					   0, conv_units(K, nce), hrest);
+					   0, conv_units(K, nce), hrest, ones);
 			}
 			else
 				panel(&g, qb, qb2, bdram, slotB[L->bs], esz, KK, L->nn, W->stride[1]);
@@ -1312,7 +1329,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					while (pend && gdone < gun && gdone < pi * gun / pairs) {
 						conv_panel(&g, K, c, pend, lt == 0 || bl[lt - 1].b != pend->b,
 							   img[pend->b & 1], Hp, Wp, slotB[pend->bs],
-							   ceng, nce, gdone, gdone + 1, K->cv_h);
+							   ceng, nce, gdone, gdone + 1, K->cv_h, ones);
 						gdone++;
 					}
 				}
@@ -1339,7 +1356,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				if (gdone < gun)
 					conv_panel(&g, K, c, pend, lt == 0 || bl[lt - 1].b != pend->b,
 						   img[pend->b & 1], Hp, Wp, slotB[pend->bs],
-						   ceng, nce, gdone, gun, K->cv_h);
+						   ceng, nce, gdone, gun, K->cv_h, ones);
 				sig_loaded(f, qa, qb, qa2, qb2);
 				/* after the gathers: its wait for the epilogue of
 				 * block it - 1 must not hold them up in the queue */

@@ -3012,6 +3012,54 @@ static int convt_weight(fz *z, int w)
 	return nv;
 }
 
+/*
+ * The bias as one more K row: A [OC][K + 1] whose last column is the
+ * bias (a constant made here), against a row of ones under X_col
+ * (emit_mm.c).  Free on the array when K leaves room in its last slice
+ * of the array's rows (the stem's K = 147 fills its second slice to
+ * 15%), and it takes the bias out of the epilogue, which may then be a
+ * plain copy stored straight from the accumulator.  The new weight
+ * value, -1 when it does not apply, -2 on error.
+ */
+static int conv_bias_row(fz *z, int w, int bias)
+{
+	npu_kir *ir = z->ir;
+	const npu_kval *W = &ir->v[w], *Bv;
+	int64_t OC, KK, sh[2], dst[4], bst[1];
+	int nv, esz;
+	uint8_t *b;
+	char nm[300];
+
+	if (bias < 0 || !ir->t || W->ndim != 4 || ir->fp32prec == 2)
+		return -1;
+	Bv = &ir->v[bias];
+	OC = W->shape[0];
+	KK = W->shape[1] * W->shape[2] * W->shape[3];
+	if (!isfloat(W->dtype) || Bv->dtype != W->dtype || Bv->ndim != 1 ||
+	    Bv->shape[0] != OC || KK % ir->t->mxu_rows == 0 ||
+	    ir->v[root_of(ir, w)].kind != NPU_BUF_CONST || !ir->v[root_of(ir, w)].cdata ||
+	    ir->v[root_of(ir, bias)].kind != NPU_BUF_CONST || !ir->v[root_of(ir, bias)].cdata)
+		return -1;
+	esz = npu_dtype_size(W->dtype);
+	sh[0] = OC;
+	sh[1] = KK + 1;
+	dst[0] = KK + 1;
+	dst[1] = W->shape[2] * W->shape[3];
+	dst[2] = W->shape[3];
+	dst[3] = 1;
+	bst[0] = KK + 1;
+	snprintf(nm, sizeof nm, "%s.b", W->name);
+	if ((nv = npu_kir_val(ir, nm, W->node, W->dtype, 2, sh)) < 0 ||
+	    !(b = malloc((size_t)(OC * (KK + 1) * esz) + 1))) {
+		npu_errf(z->e, "out of memory");
+		return -2;
+	}
+	const_copy(ir, w, b, 0, dst);
+	const_copy(ir, bias, b, KK, bst);
+	own_const(ir, nv, b);
+	return nv;
+}
+
 static int conv_mm(fz *z, int node, int x, int w, int bias, const int64_t *st,
 		   const int64_t *pad, const int64_t *osh)
 {
@@ -3055,6 +3103,9 @@ static int conv_mm(fz *z, int node, int x, int w, int bias, const int64_t *st,
 	int wt = tr ? convt_weight(z, w) : -1;
 	if (tr && wt < 0)
 		return -1;
+	int wb = tr ? -1 : conv_bias_row(z, w, bias);
+	if (wb == -2)
+		return -1;
 	if ((k = new_kern(z, NPU_KK_MM, node)) < 0)
 		return -1;
 	npu_kern *K = &ir->k[k];
@@ -3079,7 +3130,8 @@ static int conv_mm(fz *z, int node, int x, int w, int bias, const int64_t *st,
 	K->mm_batch = K->shape[0];
 	K->mm_m = K->shape[1];
 	K->mm_n = K->shape[2];
-	K->mm_k = K->cv_ic * K->cv_kh * K->cv_kw;
+	K->mm_k = K->cv_ic * K->cv_kh * K->cv_kw + (wb >= 0);
+	K->cv_one = wb >= 0;
 	K->mm_dtype = X->dtype;
 	sw[0] = 0;
 	sw[1] = K->mm_k;
@@ -3090,6 +3142,8 @@ static int conv_mm(fz *z, int node, int x, int w, int bias, const int64_t *st,
 		sw[1] = 1;
 		sw[2] = K->mm_m;
 		K->mm_a = npu_kir_opnd(K, wt, 0, 0, sw);
+	} else if (wb >= 0) {
+		K->mm_a = npu_kir_opnd(K, wb, 0, 0, sw);
 	} else {
 		ir->v[root_of(ir, w)].needed = 1;
 		K->mm_a = npu_kir_opnd(K, root_of(ir, w), 0, W->off, sw);
@@ -3099,7 +3153,7 @@ static int conv_mm(fz *z, int node, int x, int w, int bias, const int64_t *st,
 		return npu_errf(z->e, "out of memory");
 	z->cur = k;
 	r = xadd(z, k, NPU_X_ACC, 0, 0, 0, 0, 0, node);
-	if (bias >= 0) {
+	if (bias >= 0 && wb < 0) {
 		int64_t bs[NPU_MAX_DIMS] = { 0 };
 		int o, bx;
 		if (ir->v[bias].ndim != 1 || ir->v[bias].isconst)
@@ -3113,7 +3167,7 @@ static int conv_mm(fz *z, int node, int x, int w, int bias, const int64_t *st,
 	}
 	npu_kir_decide(ir, 1, "%s: convolution as an implicit GEMM (M=%lld N=%lld K=%lld per image%s)",
 		       n->name, (long long)K->mm_m, (long long)K->mm_n, (long long)K->mm_k,
-		       tr ? ", computed transposed" : "");
+		       tr ? ", computed transposed" : wb >= 0 ? ", the bias as a K row of ones" : "");
 	return def_val(z, k, node, r, LV_ELEM);
 }
 
