@@ -42,6 +42,7 @@ typedef struct fz {
 	unsigned char *moved; /* per node: moved in the order once already */
 	unsigned char *done;  /* per node: walked already (ahead of its turn) */
 	unsigned char *alone; /* per node: starts a kernel of its own */
+	unsigned char *prelu; /* per node: a max pool whose ReLU moved past it */
 } fz;
 
 enum { FZ_DEFER = 3 };  /* do_node: the node moved later in the order */
@@ -4020,6 +4021,7 @@ static int pool_kern(fz *z, int node, int x, const poolwin *pw, const int64_t *e
 	K->cv_pw = pw->pd[1];
 	K->cv_oh = OH;
 	K->cv_ow = OW;
+	K->pool_relu = z->prelu[node];
 	ir->v[r].needed = ir->v[v].needed = 1;
 	ir->v[v].producer = k;
 	if (npu_kir_opnd(K, r, 0, X->root >= 0 ? X->off : 0, st) < 0 ||
@@ -4184,6 +4186,9 @@ static int do_pool(fz *z, int node)
 	if (pw.avg && pw.div != 1 &&
 	    (r = xadd(z, k, NPU_X_BINI, NPU_OP_VDIVI, r, 0, 0, (float)pw.div, node)) < 0)
 		return -1;
+	if (z->prelu[node] &&
+	    (r = xadd(z, k, NPU_X_BINI, NPU_OP_VMAXI, r, 0, 0, 0, node)) < 0)
+		return -1;
 	z->cur = k;
 	if (def_val(z, k, node, r, LV_ELEM) < 0)
 		return -1;
@@ -4281,6 +4286,40 @@ static int narrow_ok(const npu_gnode *n, int dt)
 	return 0;
 }
 
+/*
+ * relu(x) read only by a max pool whose indices are unused: max commutes
+ * with ReLU (NaN included), so the pool takes x and applies the ReLU to
+ * its result, a quarter of the elements (3x3 stride 2).  Its producer
+ * then stores x as it is: ResNet-18's stem, its bias a K row of ones,
+ * becomes a plain copy out of the accumulator.  1 when moved.
+ */
+static int relu_past_pool(fz *z, int node)
+{
+	const npu_graph *g = z->g;
+	const npu_gnode *n = &g->nodes[node];
+	int u = -1, nu = 0, x;
+	poolwin pw = { .pd = { 0, 0 } };
+
+	if (!z->ord || z->ir->nofuse || n->aop != NPU_AOP_RELU || n->nargs != 1 ||
+	    n->nkwargs || n->args[0].kind != NPU_GV_NODE)
+		return 0;
+	for (int i = z->at + 1; i < g->nnodes; i++)
+		if (reads(&g->nodes[z->ord[i]], node)) {
+			u = z->ord[i];
+			nu++;
+		}
+	if (nu != 1 || g->nodes[u].aop != NPU_AOP_MAX_POOL2D ||
+	    g->nodes[u].args[0].kind != NPU_GV_NODE || g->nodes[u].args[0].u.node != node ||
+	    maxpool_args(z, u, &pw) || (x = node_val(z, n->args[0].u.node)) < 0 ||
+	    !isfloat(z->ir->v[x].dtype) || z->ir->v[x].ndim != 4)
+		return 0;
+	z->ir->nodeval[node] = x;
+	z->prelu[u] = 1;
+	npu_kir_decide(z->ir, 1, "%s: moved past its max pool %s (max commutes with it)",
+		       n->name, g->nodes[u].name);
+	return 1;
+}
+
 static int do_node(fz *z, int i)
 {
 	npu_kir *ir = z->ir;
@@ -4361,6 +4400,8 @@ static int do_node(fz *z, int i)
 			return host_kern(z, i, "reduction of bool");
 		return do_red(z, i);
 	}
+	if (relu_past_pool(z, i))
+		return 0;
 	return do_ew(z, i);
 }
 
@@ -4509,7 +4550,8 @@ int npu_fuse(npu_kir *ir, const npu_graph *g, const npu_fuse_env *env,
 	z.moved = calloc((size_t)g->nnodes + 1, 1);
 	z.done = calloc((size_t)g->nnodes + 1, 1);
 	z.alone = calloc((size_t)g->nnodes + 1, 1);
-	if (!z.ord || !z.pos || !z.moved || !z.done || !z.alone) {
+	z.prelu = calloc((size_t)g->nnodes + 1, 1);
+	if (!z.ord || !z.pos || !z.moved || !z.done || !z.alone || !z.prelu) {
 		npu_errf(e, "out of memory");
 		goto out;
 	}
@@ -4552,5 +4594,6 @@ out:
 	free(z.moved);
 	free(z.done);
 	free(z.alone);
+	free(z.prelu);
 	return rc;
 }
