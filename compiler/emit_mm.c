@@ -157,6 +157,35 @@ static int64_t conv_rows_of(const npu_kern *K, const blk *L)
 	return r < 1 ? 1 : r > K->cv_h ? K->cv_h : r;
 }
 
+/*
+ * A stride-1 tap's X_col rows for block L when it starts or ends inside
+ * an output row (blocks of whole slices of the array's columns): the
+ * partial first row, the whole rows, the partial last row, a transfer
+ * each, over nc channels (source and destination channel strides cs, ds
+ * in bytes); src is the tap's (kh, kw) element of output row 0.
+ */
+static void conv_rows_part(emit_t *g, const npu_kern *K, const blk *L, int q,
+			   uint64_t dst, uint64_t src, int64_t Wp, int64_t nc,
+			   int64_t cs, int64_t ds)
+{
+	int esz = npu_dtype_size(K->mm_dtype);
+	int64_t OW = K->cv_ow, p = L->n0, end = L->n0 + L->nn;
+
+	while (p < end) {
+		int64_t oh = p / OW, ow = p % OW, n = OW - ow, r = 1;
+		if (ow == 0 && end - p >= OW) { /* whole rows */
+			r = (end - p) / OW;
+			n = OW;
+		} else if (n > end - p) {
+			n = end - p;
+		}
+		npu_emit_dmaf(g, q, NPU_OP_DCP, dst + (uint64_t)((p - L->n0) * esz),
+			      src + (uint64_t)((oh * K->cv_sh * Wp + ow) * esz),
+			      n * esz, r, K->cv_sh * Wp * esz, OW * esz, nc, cs, ds);
+		p += r * n;
+	}
+}
+
 /* (hr: the rows of a new image to load first; the caller loads the rest
  * after the signal that the block's panels are in) */
 static void conv_panel(emit_t *g, const npu_kern *K, const npu_emitctx *c,
@@ -188,10 +217,15 @@ static void conv_panel(emit_t *g, const npu_kern *K, const npu_emitctx *c,
 		for (int h = 0; h < ne; h++) {
 			int64_t c0 = h * IC / ne, c1 = (h + 1) * IC / ne;
 			int64_t kh = u / K->cv_kw, kw = u % K->cv_kw, KHW = K->cv_kh * K->cv_kw;
+			uint64_t dst = panelb + (uint64_t)(((c0 * K->cv_kh + kh) * K->cv_kw + kw) * L->nn * esz);
 			if (c0 >= c1)
 				continue;
-			npu_emit_dmaf(g, eng[h], NPU_OP_DCP,
-				      panelb + (uint64_t)(((c0 * K->cv_kh + kh) * K->cv_kw + kw) * L->nn * esz),
+			if (L->n0 % OW || L->nn % OW) {
+				conv_rows_part(g, K, L, eng[h], dst, img + (uint64_t)((c0 * Hp * Wp + kh * Wp + kw) * esz),
+					       Wp, c1 - c0, Hp * Wp * esz, KHW * L->nn * esz);
+				continue;
+			}
+			npu_emit_dmaf(g, eng[h], NPU_OP_DCP, dst,
 				      img + (uint64_t)((c0 * Hp * Wp + (oh0 * K->cv_sh + kh) * Wp + kw) * esz),
 				      OW * esz, rows, K->cv_sh * Wp * esz, OW * esz,
 				      c1 - c0, Hp * Wp * esz, KHW * L->nn * esz);

@@ -305,15 +305,19 @@ static int tile_mm(npu_kir *ir, npu_kern *K, const npu_target *t, npu_err *e)
 	 * (two slots) sits in SRAM too */
 	static const int64_t rowc[] = { 1, 2, 4, 8, 16, 32, 64, 128, 256 };
 	int nj = K->cv ? (int)(sizeof rowc / sizeof *rowc) : (int)(sizeof cand / sizeof *cand);
+	/* (stride-1 plain ones also in whole slices of the array's columns,
+	 * which may start and end inside a row: emit_mm.c's conv_rows_part) */
+	int nslc = K->cv == 1 && K->cv_sw == 1 ? 4 : 0;
 	double imgs = 0;
 	if (K->cv)
 		imgs = 2.0 * K->cv_ic * (K->cv_h + 2 * K->cv_ph) *
 		       (K->cv_w + 2 * K->cv_pw) * esz + 2 * 4 * t->vlen +
 		       (K->cv_w + 2 * K->cv_pw) * esz + 4 * t->vlen;
 	for (int i = -1; i < (int)(sizeof cand / sizeof *cand); i++)
-		for (int j = -1; j < nj; j++) {
+		for (int j = -1; j < nj + nslc; j++) {
 			int64_t mb = i < 0 ? K->mm_m : cand[i];
-			int64_t nb = j < 0 ? K->mm_n : K->cv ? rowc[j] * K->cv_ow : cand[j];
+			int64_t nb = j < 0 ? K->mm_n : j >= nj ? (int64_t)t->mxu_cols << (j - nj) :
+				     K->cv ? rowc[j] * K->cv_ow : cand[j];
 			double bytes, c, need;
 			if (mb > K->mm_m || nb > K->mm_n || mb < 1 || nb < 1)
 				continue;

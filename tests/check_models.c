@@ -183,6 +183,11 @@ static const op_case ops[] = {
 	{ "aten.convolution.default",
 	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [1, 1], [1, 1], [1, 1], false, [0, 0], 1",
 	  "float32", { 1, 160, 5, 5 }, { 200, 160, 3, 3 }, { 1, 200, 5, 5 } },
+	/* ResNet-18's layer 2: blocks of 256 columns, which start and end
+	 * inside the 28-wide rows */
+	{ "aten.convolution.default",
+	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [1, 1], [1, 1], [1, 1], false, [0, 0], 1",
+	  "float32", { 1, 128, 28, 28 }, { 128, 128, 3, 3 }, { 1, 128, 28, 28 } },
 	/* a dilated convolution (2x3), stride 2: the spread weight */
 	{ "aten.convolution.default",
 	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [2, 1], [2, 1], [2, 3], false, [0, 0], 1",
