@@ -129,6 +129,7 @@ typedef struct npu_pfplan {
 	int esz;
 	uint64_t dram, local;    /* the panel, and its SRAM area */
 	int64_t rows, cols, sa;  /* rows x cols elements, DRAM row stride sa */
+	int isa;                 /* a convolution's weight, its A panel */
 } npu_pfplan;
 
 /*
