@@ -430,6 +430,10 @@ static void dsig(emit_t *g, int64_t rn, const int *q, int n)
 		npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_MXU, SEM_DCMP + q[h], 0, 0);
 }
 
+/* The copy engines' "block in the slot" semaphores, to the vector unit
+ * (SEM_LD + 6: the ew template's numbers for engines 6 and 7, unused) */
+static const int pz_sem[4] = { SEM_CMP, SEM_CMP2, SEM_MMD, SEM_LD + 6 };
+
 /* A max pool computed by this convolution (npu_pool_fused): its pool
  * kernel, the padded slot of every plane, the row maxima, the two
  * output slots, the engine that stores them; per block the output rows
@@ -438,6 +442,7 @@ typedef struct pfuse {
 	const npu_kern *P;
 	uint64_t in, v, out[2];
 	int64_t hp, wp, owp, *i0, *i1, nparts;
+	int ncp;                /* engines that copy a block in (pz_sem) */
 	int qp;
 } pfuse;
 
@@ -875,8 +880,8 @@ static void band_part(emit_t *g, const pfuse *pf, int64_t t, int64_t nt,
 	int s = (int)(t & 1);
 
 	if (j == 0) {
-		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, SEM_CMP, 0, 0);
-		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, SEM_CMP2, 0, 0);
+		for (int h = 0; h < pf->ncp; h++)
+			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, pz_sem[h], 0, 0);
 		if (t >= 2)
 			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, SEM_ST, 0, 0);
 	}
@@ -1073,6 +1078,12 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			addr += ((uint64_t)(M * bh * pfs.owp * 4) + 63) & ~63ull;
 		}
 		pz = &pfs;
+		/* each block copied in over all four engines: the band's
+		 * vector work is about the block's matrix work, and it
+		 * cannot start before the copy is done */
+		memcpy(dq, dql, sizeof dq);
+		ndq = ndql;
+		pfs.ncp = ndq;
 	}
 	if (addr > t->sram_bytes - NPU_SPILL_BYTES) {
 		npu_errf(e, "kernel %s: K tile %lld with blocks %lldx%lld needs %llu KiB, SRAM holds %llu KiB",
@@ -1380,9 +1391,8 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				for (int h = 0; h < ndq && h < P->mn; h++)
 					npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + dq[h],
 						  SEM_DFREE + dq[h], 0, 0);
-			for (int h = 0; pz && h < 2; h++) /* its rows are in the slot */
-				npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + dq[h],
-					  h ? SEM_CMP2 : SEM_CMP, 0, 0);
+			for (int h = 0; pz && h < ndq; h++) /* its rows are in the slot */
+				npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + dq[h], pz_sem[h], 0, 0);
 		}
 		/*
 		 * Matrix work of block it, with the epilogue of block it - 1
@@ -1530,9 +1540,8 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				dsig(&g, rn, dq, ndq);
 				dstore(&g, K, T, nd, accs[own ? 3 : it % g.nacc], dct,
 				       r0, rn, 0, T->nn, dq, ndq, pz);
-				for (int h = 0; h < 2; h++)
-					npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + dq[h],
-						  h ? SEM_CMP2 : SEM_CMP, 0, 0);
+				for (int h = 0; h < ndq; h++)
+					npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + dq[h], pz_sem[h], 0, 0);
 			} else if (dct >= 0 && it == nt - 1) {
 				const int *gq = dql;
 				int ngq = ng > 1 ? last_engines(t, dt, dct, T, KK, rn, ndql) : ndql;
