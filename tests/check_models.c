@@ -302,7 +302,7 @@ END_TEST
  * applies the ReLU.  Against the fp64 reference.
  */
 typedef struct cpool_case {
-	int64_t in[4], w[4];
+	int64_t in[5], w[5];    /* 0-terminated shapes */
 	int cs, cp;             /* convolution stride, padding */
 	int pk, ps, pp;         /* pool window, stride, padding */
 	int relu;
@@ -320,7 +320,7 @@ START_TEST(t_conv_pool)
 {
 	const cpool_case *c = &cpools[_i];
 	char path[1024], vals[1024], mi[300], mw[300], mb[300], mc[300], mo[300], mx[300];
-	int64_t bs[2] = { c->w[0], 0 }, cs[4], os[4];
+	int64_t bs[2] = { c->w[0], 0 }, cs[5] = { 0 }, os[5] = { 0 };
 	npu_graph *g;
 	npu_stfile st;
 	npu_err e;
