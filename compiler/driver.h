@@ -130,6 +130,7 @@ typedef struct npu_pfplan {
 	int area;                /* which of the two areas (0, 1) */
 	uint64_t dram, local;    /* the panel, and its SRAM area */
 	int64_t rows, cols, sa;  /* rows x cols elements, DRAM row stride sa */
+	int isa;                 /* a convolution's weight, its A panel */
 } npu_pfplan;
 
 /*

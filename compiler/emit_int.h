@@ -126,6 +126,19 @@ int npu_mm_acc_copy(const npu_kir *ir, const npu_kern *K);
  * fuse.c makes for windows of at most NPU_POOL_KMAX a side). */
 #define NPU_POOL_KMAX 8
 int npu_emit_pool(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e);
+/* 1 when pool kernel k + 1 is computed by convolution kernel k, from its
+ * accumulator (emit_mm.c); its own code is then empty. */
+int npu_pool_fused(const npu_kir *ir, const npu_target *t, int k);
+/* The padded slot of pool kernel Pk: planes of hp x wp, output rows of
+ * owp (the last owp - OW never stored). */
+void npu_pool_band_geom(const npu_kern *Pk, int64_t *hp, int64_t *wp, int64_t *owp);
+/* -inf over the border of that slot at SRAM address in (vl left at vlen). */
+void npu_pool_band_border(emit_t *g, const npu_kern *Pk, uint64_t in);
+/* Output rows [i0, i1) of planes [p0, p0 + np) from the slot at in, the
+ * row maxima through v, into out (plane p's rows at p * (i1 - i0) *
+ * owp); vl left at vlen. */
+void npu_pool_band(emit_t *g, const npu_kern *Pk, uint64_t in, uint64_t v,
+		   uint64_t out, int64_t p0, int64_t np, int64_t i0, int64_t i1);
 
 /* emit_convt.c: a convolution computed transposed (mm kernels with
  * cv == 2: fuse.c's convt_ok). */

@@ -157,12 +157,41 @@ static int64_t conv_rows_of(const npu_kern *K, const blk *L)
 	return r < 1 ? 1 : r > K->cv_h ? K->cv_h : r;
 }
 
+/*
+ * A stride-1 tap's X_col rows for block L when it starts or ends inside
+ * an output row (blocks of whole slices of the array's columns): the
+ * partial first row, the whole rows, the partial last row, a transfer
+ * each, over nc channels (source and destination channel strides cs, ds
+ * in bytes); src is the tap's (kh, kw) element of output row 0.
+ */
+static void conv_rows_part(emit_t *g, const npu_kern *K, const blk *L, int q,
+			   uint64_t dst, uint64_t src, int64_t Wp, int64_t nc,
+			   int64_t cs, int64_t ds)
+{
+	int esz = npu_dtype_size(K->mm_dtype);
+	int64_t OW = K->cv_ow, p = L->n0, end = L->n0 + L->nn;
+
+	while (p < end) {
+		int64_t oh = p / OW, ow = p % OW, n = OW - ow, r = 1;
+		if (ow == 0 && end - p >= OW) { /* whole rows */
+			r = (end - p) / OW;
+			n = OW;
+		} else if (n > end - p) {
+			n = end - p;
+		}
+		npu_emit_dmaf(g, q, NPU_OP_DCP, dst + (uint64_t)((p - L->n0) * esz),
+			      src + (uint64_t)((oh * K->cv_sh * Wp + ow) * esz),
+			      n * esz, r, K->cv_sh * Wp * esz, OW * esz, nc, cs, ds);
+		p += r * n;
+	}
+}
+
 /* (hr: the rows of a new image to load first; the caller loads the rest
  * after the signal that the block's panels are in) */
 static void conv_panel(emit_t *g, const npu_kern *K, const npu_emitctx *c,
 		       const blk *L, int newimg, uint64_t img, int64_t Hp,
 		       int64_t Wp, uint64_t panelb, const int *eng, int ne,
-		       int64_t u0, int64_t u1, int64_t hr)
+		       int64_t u0, int64_t u1, int64_t hr, uint64_t ones)
 {
 	int esz = npu_dtype_size(K->mm_dtype);
 	int64_t IC = K->cv_ic;
@@ -171,6 +200,12 @@ static void conv_panel(emit_t *g, const npu_kern *K, const npu_emitctx *c,
 	/* channel group h = [h * IC / ne, (h + 1) * IC / ne) on engine eng[h] */
 	if (newimg && u0 == 0)
 		conv_img(g, K, c, L, img, Hp, Wp, eng, ne, 0, hr);
+	/* the bias's row of ones under X_col (cv_one), on the last engine
+	 * (with fewer channels than engines the first has none to gather) */
+	if (K->cv_one && u0 == 0)
+		npu_emit_dmaf(g, eng[ne - 1], NPU_OP_DCP,
+			      panelb + (uint64_t)((K->mm_k - 1) * L->nn * esz), ones,
+			      L->nn * esz, 1, 0, 0, 1, 0, 0);
 	/*
 	 * Round robin over the engines, a channel and kernel row at a time
 	 * (units u0 .. u1 - 1): each engine's queue holds few entries, and
@@ -182,10 +217,15 @@ static void conv_panel(emit_t *g, const npu_kern *K, const npu_emitctx *c,
 		for (int h = 0; h < ne; h++) {
 			int64_t c0 = h * IC / ne, c1 = (h + 1) * IC / ne;
 			int64_t kh = u / K->cv_kw, kw = u % K->cv_kw, KHW = K->cv_kh * K->cv_kw;
+			uint64_t dst = panelb + (uint64_t)(((c0 * K->cv_kh + kh) * K->cv_kw + kw) * L->nn * esz);
 			if (c0 >= c1)
 				continue;
-			npu_emit_dmaf(g, eng[h], NPU_OP_DCP,
-				      panelb + (uint64_t)(((c0 * K->cv_kh + kh) * K->cv_kw + kw) * L->nn * esz),
+			if (L->n0 % OW || L->nn % OW) {
+				conv_rows_part(g, K, L, eng[h], dst, img + (uint64_t)((c0 * Hp * Wp + kh * Wp + kw) * esz),
+					       Wp, c1 - c0, Hp * Wp * esz, KHW * L->nn * esz);
+				continue;
+			}
+			npu_emit_dmaf(g, eng[h], NPU_OP_DCP, dst,
 				      img + (uint64_t)((c0 * Hp * Wp + (oh0 * K->cv_sh + kh) * Wp + kw) * esz),
 				      OW * esz, rows, K->cv_sh * Wp * esz, OW * esz,
 				      c1 - c0, Hp * Wp * esz, KHW * L->nn * esz);
@@ -466,11 +506,29 @@ static void dsig(emit_t *g, int64_t rn, const int *q, int n)
 		npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_MXU, SEM_DCMP + q[h], 0, 0);
 }
 
+/* The copy engines' "block in the slot" semaphores, to the vector unit
+ * (SEM_LD + 6: the ew template's numbers for engines 6 and 7, unused) */
+static const int pz_sem[4] = { SEM_CMP, SEM_CMP2, SEM_MMD, SEM_LD + 6 };
+
+/* A max pool computed by this convolution (npu_pool_fused): its pool
+ * kernel, the padded slot of every plane, the row maxima, the two
+ * output slots, the engine that stores them; per block the output rows
+ * it completes, [i0[t], i1[t]), in parts of planes. */
+typedef struct pfuse {
+	const npu_kern *P;
+	uint64_t in, v, out[2];
+	int64_t hp, wp, owp, *i0, *i1, nparts;
+	int ncp;                /* engines that copy a block in (pz_sem) */
+	int qp;
+} pfuse;
+
 /* Rows [r0, r0 + rn) of block T from accumulator region acc to the
- * output, split over the n engines q[], each after its hand-off. */
+ * output, split over the n engines q[], each after its hand-off; with a
+ * fused pool (pf), into its padded slot instead, a transfer of whole
+ * image rows per engine. */
 static void dstore(emit_t *g, const npu_kern *K, const blk *T, int nd,
 		   uint64_t acc, int dt, int64_t r0, int64_t rn, int64_t c0,
-		   int64_t cn, const int *q, int n)
+		   int64_t cn, const int *q, int n, const pfuse *pf)
 {
 	int out = K->x[K->nx - 1].b;
 	const npu_kopnd *P = &K->ops[out];
@@ -487,7 +545,13 @@ static void dstore(emit_t *g, const npu_kern *K, const blk *T, int nd,
 			off += T->b * P->stride[0];
 		dram = dram_of(g, out) + (uint64_t)(off * pe);
 		npu_memit(g->f, NPU_OP_WAIT, NPU_UNIT_DMA0 + q[h], SEM_DCMP + q[h], 0, 0);
-		if (sb == 1 || cn == 1) /* whole rows */
+		if (pf) { /* planes m0 + a.., image rows of OW */
+			int64_t OW = K->cv_ow;
+			uint64_t dst = pf->in + (uint64_t)((((T->m0 + a) * pf->hp + pf->P->cv_ph +
+							     (T->n0 + c0) / OW) * pf->wp + pf->P->cv_pw) * 4);
+			npu_emit_dmaf(g, q[h], NPU_OP_DCP, dst, loc, OW * 4, cn / OW, OW * 4,
+				      pf->wp * 4, an, T->nn * 4, pf->hp * pf->wp * 4);
+		} else if (sb == 1 || cn == 1) /* whole rows */
 			npu_emit_dmat(g, q[h], op, op == NPU_OP_DSTC ? dt : 0, dram, loc,
 				      cn * pe, an, T->nn * 4, sa * pe, 1, 0, 0);
 		else /* one element per row of the descriptor */
@@ -689,6 +753,38 @@ static int pf_fits(const npu_target *t, int area, int64_t rows, int64_t cols,
 }
 
 /*
+ * A convolution's weight panel (its A, [OC][K], frozen), loaded while the
+ * kernel before runs, when one block row reads all of it (emit_mm keeps
+ * it for every block): in layer 2 of ResNet-18 it is 590 KB, 2.3 k
+ * cycles on two engines before the first block could start.
+ */
+static void conv_pf_plan(const npu_emitctx *c, int k, npu_pfplan *p)
+{
+	const npu_kern *K = &c->ir->k[k];
+	const npu_target *t = c->t;
+	const npu_kopnd *A = &K->ops[K->mm_a];
+	const npu_kval *v = &c->ir->v[A->val];
+	const npu_kval *root = v->root >= 0 ? &c->ir->v[v->root] : v;
+	int esz = npu_dtype_size(K->mm_dtype);
+	uint64_t bk = t->sram_bytes / (uint64_t)(t->sram_banks > 0 ? t->sram_banks : 1);
+
+	if (K->mm_batch != 1 || !K->mm_m || !K->mm_n || K->mm_alo >= 0 ||
+	    (K->kn.tile_m > 0 && K->kn.tile_m < K->mm_m) || t->dma_engines < 4 ||
+	    t->sram_banks < 4 || root->kind != NPU_BUF_CONST ||
+	    v->dtype != K->mm_dtype || A->stride[2] != 1 ||
+	    !pf_fits(t, k, K->mm_m, K->mm_k, esz, bk))
+		return;
+	p->local = t->sram_bytes - (k & 1 ? 1 : 3) * bk - pf_half(K->mm_m, K->mm_k, esz);
+	p->dram = v->daddr + (uint64_t)(A->off * esz);
+	p->rows = K->mm_m;
+	p->cols = K->mm_k;
+	p->sa = A->stride[1];
+	p->esz = esz;
+	p->isa = 1;
+	p->on = 1;
+}
+
+/*
  * Kernel k's first B panel (block 0: all of K by the first nb columns,
  * batch 0), to be loaded while the kernel before runs: a matmul, not a
  * convolution nor split, whose B is frozen weights (which no kernel
@@ -706,6 +802,10 @@ void npu_mm_pf_plan(const npu_emitctx *c, int k, int from, int area,
 	const npu_target *t = c->t;
 
 	memset(p, 0, sizeof *p);
+	if (K->kind == NPU_KK_MM && K->cv == 1) {
+		conv_pf_plan(c, k, p);
+		return;
+	}
 	if (K->kind != NPU_KK_MM || K->cv || K->mm_alo >= 0 || !K->mm_m ||
 	    !K->mm_n || !K->mm_batch || t->dma_engines < 2 || t->sram_banks < 4)
 		return;
@@ -905,6 +1005,45 @@ static void a_copy(emit_t *g, int q1, int q2, uint64_t src, uint64_t dst,
 			      (int64_t)(bytes - h), 1, 0, 0, 1, 0, 0);
 }
 
+/*
+ * Part j of pf->nparts of block t's pool band (its output rows, planes
+ * j * M / nparts ..): the first waits for the block's rows in the slot
+ * (both store engines) and, from block 2 on, for the output slot's store
+ * two blocks back; the last hands the band to engine qp, which stores
+ * it.
+ */
+static void band_part(emit_t *g, const pfuse *pf, int64_t t, int64_t nt,
+		      int64_t j)
+{
+	npu_mfunc *f = g->f;
+	const npu_kern *P = pf->P;
+	int64_t planes = P->cv_ic, p0 = j * planes / pf->nparts;
+	int64_t p1 = (j + 1) * planes / pf->nparts, i0 = pf->i0[t], i1 = pf->i1[t];
+	int s = (int)(t & 1);
+
+	if (j == 0) {
+		for (int h = 0; h < pf->ncp; h++)
+			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, pz_sem[h], 0, 0);
+		if (t >= 2)
+			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, SEM_ST, 0, 0);
+	}
+	if (p1 > p0 && i1 > i0)
+		npu_pool_band(g, P, pf->in, pf->v, pf->out[s], p0, p1 - p0, i0, i1);
+	if (j < pf->nparts - 1)
+		return;
+	npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, SEM_ACCF, 0, 0);
+	npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + pf->qp, SEM_ACCF, 0, 0);
+	if (i1 > i0) {
+		const npu_kval *O = &g->ir->v[P->ops[1].val];
+		uint64_t dram = O->daddr + (uint64_t)((P->ops[1].off + i0 * P->cv_ow) * 4);
+		npu_emit_dmaf(g, pf->qp, NPU_OP_DST, dram, pf->out[s], P->cv_ow * 4, i1 - i0,
+			      pf->owp * 4, P->cv_ow * 4, planes, (i1 - i0) * pf->owp * 4,
+			      P->cv_oh * P->cv_ow * 4);
+	}
+	if (t + 2 < nt)
+		npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + pf->qp, SEM_ST, 0, 0);
+}
+
 int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 {
 	const npu_kern *K = &c->ir->k[k];
@@ -936,6 +1075,8 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	}
 	blk *bl = NULL;
 	int64_t *korder = NULL; /* the first block's K slices, in order */
+	pfuse pfs, *pz = NULL;  /* a max pool computed here */
+	int64_t *pfi = NULL;
 	int epi_loads = 0;
 
 	if (npu_emit_setup(&g, c, k, f) < 0)
@@ -945,7 +1086,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	 * store a block (those of the B panel, which a block loads only
 	 * when its column changes) and the last block's groups (every one:
 	 * no loads are left by then) */
-	int dct = K->cv ? -1 : npu_mm_acc_copy(c->ir, K);
+	int dct = K->cv == 2 ? -1 : npu_mm_acc_copy(c->ir, K);
 	int own = 0; /* direct: the last block has accumulator region 3 */
 	int dq[4] = { qb2 >= 0 ? qb2 : qs, qb }, ndq = qb2 >= 0 ? 2 : 1;
 	int dql[4] = { qb2 >= 0 ? qb2 : qs, qb, qa, qa2 }, ndql = qb2 >= 0 ? 4 : 1;
@@ -989,9 +1130,17 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	nbm = (M + mb - 1) / mb;
 	nbn = (N + nb - 1) / nb;
 	nt = B * nbm * nbn;
+	/*
+	 * A convolution of one block row reads the same weight panel in
+	 * every block: it is loaded once, into slot 0, and stays.  Loaded
+	 * per block, it took its two engines (which gather X_col as well)
+	 * 2.7 k cycles a block in ResNet-18's layer 2 (128 x 1152 fp32).
+	 */
+	int akeep = K->cv == 1 && nbm == 1 && B == 1;
 	/* SRAM: conv images, panels, then epilogue operands [mb][nb] */
-	uint64_t img[2] = { 0, 0 }, imgb = 0, zrow = 0;
+	uint64_t img[2] = { 0, 0 }, imgb = 0, zrow = 0, ones = 0;
 	int64_t Hp = K->cv_h + 2 * K->cv_ph, Wp = K->cv_w + 2 * K->cv_pw;
+	int64_t onen = K->cv_one ? (nb + t->vlen - 1) / t->vlen : 0; /* its chunks */
 	if (K->cv) {
 		uint64_t q = (uint64_t)t->vlen * 4;
 		imgb = ((uint64_t)(K->cv_ic * Hp * Wp * esz) + q - 1) / q * q;
@@ -999,6 +1148,9 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		img[1] = imgb;
 		zrow = 2 * imgb;
 		addr = zrow + ((uint64_t)(Wp * esz) + q - 1) / q * q;
+		/* the row of ones the bias row of A meets (cv_one) */
+		ones = addr;
+		addr += (uint64_t)onen * q;
 	}
 	for (int s = 0; s < 2; s++) {
 		slotA[s] = addr;
@@ -1028,6 +1180,53 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	if (!K->cv && qa2 >= 0)
 		spread_slots(&g, K, t, mb, nb, KK, esz, split, slotA, slotB,
 			     slotAl, slotBl, &addr);
+	if (dct >= 0 && npu_pool_fused(c->ir, t, k)) {
+		/* the fused pool's slots (pfuse) and each block's band */
+		const npu_kern *Pk = &c->ir->k[k + 1];
+		int64_t ncb = (N + nb - 1) / nb, bh = 0, prev = 0;
+		memset(&pfs, 0, sizeof pfs);
+		pfs.P = Pk;
+		npu_pool_band_geom(Pk, &pfs.hp, &pfs.wp, &pfs.owp);
+		if (!(pfi = calloc((size_t)(2 * ncb + 2), sizeof *pfi))) {
+			npu_errf(e, "out of memory");
+			goto out;
+		}
+		pfs.i0 = pfi;
+		pfs.i1 = pfi + ncb + 1;
+		for (int64_t j = 0; j < ncb; j++) {
+			/* output rows whose windows end within the image rows
+			 * computed by now (all of them after the last block) */
+			int64_t rows = ((j + 1) * nb < N ? (j + 1) * nb : N) / K->cv_ow;
+			int64_t e1 = rows - Pk->cv_kh + Pk->cv_ph;
+			int64_t i1 = j == ncb - 1 ? Pk->cv_oh : e1 < 0 ? 0 : e1 / Pk->cv_sh + 1;
+			i1 = i1 > Pk->cv_oh ? Pk->cv_oh : i1 < prev ? prev : i1;
+			pfs.i0[j] = prev;
+			pfs.i1[j] = i1;
+			bh = i1 - prev > bh ? i1 - prev : bh;
+			prev = i1;
+		}
+		/* (parts of 8 planes: 16 of 4 measured 0.6 k cycles slower
+		 * on the stem, 32 of 2 1.9 k) */
+		pfs.nparts = M < 8 ? M : 8;
+		pfs.qp = qb;
+		addr = (addr + 63) & ~63ull;
+		pfs.in = addr;
+		addr += ((uint64_t)(M * pfs.hp * pfs.wp * 4) + 63) & ~63ull;
+		pfs.v = addr;
+		addr += ((uint64_t)((((M + pfs.nparts - 1) / pfs.nparts) * bh * pfs.wp +
+				     Pk->cv_kw) * 4) + 63) & ~63ull;
+		for (int s2 = 0; s2 < 2; s2++) {
+			pfs.out[s2] = addr;
+			addr += ((uint64_t)(M * bh * pfs.owp * 4) + 63) & ~63ull;
+		}
+		pz = &pfs;
+		/* each block copied in over all four engines: the band's
+		 * vector work is about the block's matrix work, and it
+		 * cannot start before the copy is done */
+		memcpy(dq, dql, sizeof dq);
+		ndq = ndql;
+		pfs.ncp = ndq;
+	}
 	if (addr > t->sram_bytes - NPU_SPILL_BYTES) {
 		npu_errf(e, "kernel %s: K tile %lld with blocks %lldx%lld needs %llu KiB, SRAM holds %llu KiB",
 			 K->name, (long long)KK, (long long)mb, (long long)nb,
@@ -1039,11 +1238,18 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	 * (pfin), or, when it could not, loads it there itself */
 	const npu_pfplan *pf = c->pf && c->pf->on ? c->pf : NULL;
 	int pfin = 0, pfall = 0; /* pfall: every block's B is there */
-	if (pf && addr <= pf->local && pf->rows == KK && pf->esz == esz &&
+	if (pf && !pf->isa && addr <= pf->local && pf->rows == KK && pf->esz == esz &&
 	    (pf->cols == nb || (pf->cols == N && B == 1))) {
 		slotB[0] = pf->local;
 		pfin = pf->issued;
 		pfall = pf->issued && pf->cols == N && nb < N;
+	}
+	/* a convolution's weight from the kernel before (conv_pf_plan) */
+	int ain = 0;
+	if (pf && pf->isa && akeep && addr <= pf->local && pf->rows == M &&
+	    pf->cols == KK && pf->esz == esz) {
+		slotA[0] = pf->local;
+		ain = pf->issued;
 	}
 	if ((uint64_t)(2 * mb * nb * 4) > t->acc_bytes) {
 		npu_errf(e, "kernel %s: block %lldx%lld needs %llu KiB of accumulator, it holds %llu KiB",
@@ -1138,6 +1344,15 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		npu_mli(f, xa, (int64_t)zrow);
 		for (int64_t i = 0; i < zn; i++)
 			npu_memit(f, NPU_OP_VST, vz, xa, NPU_DT_F32, i * t->vlen * 4);
+		if (onen) {
+			int v1 = npu_mv(f), xo = npu_mx(f);
+			npu_memit(f, NPU_OP_VLI, v1, 0, 0, npu_mfimm(1.0f));
+			npu_mli(f, xo, (int64_t)ones);
+			for (int64_t i = 0; i < onen; i++)
+				npu_memit(f, NPU_OP_VST, v1, xo, dt, i * t->vlen * esz);
+		}
+		if (pz)
+			npu_pool_band_border(&g, pz->P, pz->in);
 		for (int i = 0; i < nce; i++) {
 			int64_t c0 = i * K->cv_ic / nce, c1 = (i + 1) * K->cv_ic / nce;
 			int q = ceng[i];
@@ -1256,6 +1471,8 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					if (!p)
 						sig_loaded(f, qa, qb, qa2, qb2);
 				}
+			} else if (akeep && (lt > 0 || ain)) {
+				; /* A stays in slot 0 */
 			} else if (asrc) {
 				if (asrc != slotA[s])
 					a_copy(&g, qa, qa2, asrc, slotA[s], abytes);
@@ -1281,7 +1498,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				hrest = lt == 0 ? conv_rows_of(K, L) : K->cv_h;
 				conv_panel(&g, K, c, L, lt == 0 || bl[lt - 1].b != L->b,
 					   img[L->b & 1], Hp, Wp, slotB[L->bs], ceng, nce,
-					   0, conv_units(K, nce), hrest);
+					   0, conv_units(K, nce), hrest, ones);
 			}
 			else if (asrc && slotA[s] == asrc && qa2 >= 0 && !split) {
 				/* A is read in place: its engines are idle, so
@@ -1309,7 +1526,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			/* the next kernel's first B panel, after the last
 			 * block's loads, over the A engines (they load the
 			 * least) */
-			if (lt == nt - 1 && !K->cv) {
+			if (lt == nt - 1 && (!K->cv || !pend)) {
 				int pq[2] = { qa, qa2 };
 				npu_emit_pf(&g, c->pfnext, pq, qa2 >= 0 ? 2 : 1, addr);
 			}
@@ -1324,11 +1541,13 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		if (dct >= 0 && it >= 1 && it < nt) {
 			const blk *P = &bl[it - 1];
 			dstore(&g, K, P, nd, accs[(it - 1) % g.nacc], dct, 0, P->mn, 0, P->nn,
-			       dq, ndq);
+			       dq, ndq, pz);
 			if (it - 1 + g.nacc < nt && !(own && it - 1 + g.nacc == nt - 1))
 				for (int h = 0; h < ndq && h < P->mn; h++)
 					npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + dq[h],
 						  SEM_DFREE + dq[h], 0, 0);
+			for (int h = 0; pz && h < ndq; h++) /* its rows are in the slot */
+				npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + dq[h], pz_sem[h], 0, 0);
 		}
 		/*
 		 * Matrix work of block it, with the epilogue of block it - 1
@@ -1337,9 +1556,9 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		 */
 		int64_t et = it - 1;
 		const blk *ET = dct < 0 && et >= 0 && et < nt ? &bl[et] : NULL;
-		int64_t epn = ET ? ET->mn * ET->nn : 0, pairs = 1, done = 0, pi = 0;
+		int64_t epn = ET ? ET->mn * ET->nn : 0, pairs = 1, done = 0, pi = 0, bdone = 0;
 		int64_t nparts = 1, plen = epn;
-		int64_t ng = it >= 0 && it < nt ? (it == nt - 1 ? last_groups(t, dt, &bl[it]) : 1) : 1;
+		int64_t ng = it >= 0 && it < nt && !pz ? (it == nt - 1 ? last_groups(t, dt, &bl[it]) : 1) : 1;
 		if (it >= 0 && it < nt)
 			pairs = ((KK + R - 1) / R) * ((bl[it].nn + C - 1) / C) * ng;
 		if (ET) {
@@ -1374,7 +1593,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			grp_rows(T, ng, gi, &r0, &rn);
 			/* the kernel's last rows: by columns (tq: a pair of
 			 * engines a column slice, one engine per bank) */
-			int tailcols = dct >= 0 && it == nt - 1 && gi == ng - 1 &&
+			int tailcols = dct >= 0 && !pz && it == nt - 1 && gi == ng - 1 &&
 				       ndql == 4 && T->nn > C && rn > 1 &&
 				       (ng == 1 || last_engines(t, dt, dct, T, KK, rn, ndql) == ndql);
 			int tq[4] = { dql[0], dql[2], dql[1], dql[3] };
@@ -1414,7 +1633,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					npu_memit(f, NPU_OP_MLDW, xa, xb, 0, 0);
 					xa = npu_mx(f);
 					xb = npu_mx(f);
-					npu_mli(f, xa, (int64_t)(slotA[s] + (uint64_t)((r0 * KK + k0) * esz)));
+					npu_mli(f, xa, (int64_t)(slotA[akeep ? 0 : s] + (uint64_t)((r0 * KK + k0) * esz)));
 					npu_mli(f, xb, (int64_t)(accs[own && it == nt - 1 ? 3 : it % g.nacc] +
 								 (uint64_t)((r0 * T->nn + n0) * 4)));
 					npu_mli(f, xc, rn);
@@ -1437,7 +1656,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 						const int *cq = (n0 / C) & 1 ? tq + 2 : tq;
 						dsig(&g, rn, cq, 2);
 						dstore(&g, K, T, nd, accs[own ? 3 : it % g.nacc], dct,
-						       r0, rn, n0, ntl, cq, 2);
+						       r0, rn, n0, ntl, cq, 2, NULL);
 					}
 					/* the epilogue starts `lead` pairs in: the
 					 * scalar unit stalls on a full vector queue
@@ -1454,17 +1673,31 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					/* the next block's gathers, spread the same way,
 					 * so the scalar unit never waits long on a full
 					 * engine queue while the array runs dry */
+					/* the pool band of block it - 1, spread the same
+					 * way (its first part waits for the block's rows in
+					 * the slot) */
+					while (pz && it >= 1 && bdone < pz->nparts && pi > lead &&
+					       bdone < (pi - lead) * pz->nparts / (pairs - lead))
+						band_part(&g, pz, it - 1, nt, bdone++);
 					gun = pend ? conv_units(K, nce) : 0;
 					while (pend && gdone < gun && gdone < pi * gun / pairs) {
 						conv_panel(&g, K, c, pend, lt == 0 || bl[lt - 1].b != pend->b,
 							   img[pend->b & 1], Hp, Wp, slotB[pend->bs],
-							   ceng, nce, gdone, gdone + 1, K->cv_h);
+							   ceng, nce, gdone, gdone + 1, K->cv_h, ones);
 						gdone++;
 					}
 				}
 			/* rows [r0, r0 + rn) accumulated (once per group); the
 			 * last block's groups are stored right away */
-			if (dct >= 0 && it == nt - 1) {
+			if (dct >= 0 && it == nt - 1 && pz) {
+				/* into the pool's slot on the store engines,
+				 * which tell the vector unit */
+				dsig(&g, rn, dq, ndq);
+				dstore(&g, K, T, nd, accs[own ? 3 : it % g.nacc], dct,
+				       r0, rn, 0, T->nn, dq, ndq, pz);
+				for (int h = 0; h < ndq; h++)
+					npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + dq[h], pz_sem[h], 0, 0);
+			} else if (dct >= 0 && it == nt - 1) {
 				const int *gq = dql;
 				int ngq = ng > 1 ? last_engines(t, dt, dct, T, KK, rn, ndql) : ndql;
 				if (ngq < ndql && (gi & 1))
@@ -1472,7 +1705,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				if (!tailcols) {
 					dsig(&g, rn, gq, ngq);
 					dstore(&g, K, T, nd, accs[own ? 3 : it % g.nacc], dct,
-					       r0, rn, 0, T->nn, gq, ngq);
+					       r0, rn, 0, T->nn, gq, ngq, NULL);
 				}
 			} else if (dct >= 0) {
 				dsig(&g, rn, dq, ndq);
@@ -1480,17 +1713,25 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, SEM_MMD, 0, 0);
 			}
 			}
+			while (pz && it >= 1 && bdone < pz->nparts)
+				band_part(&g, pz, it - 1, nt, bdone++);
 			if (pend) {
 				gun = conv_units(K, nce);
 				if (gdone < gun)
 					conv_panel(&g, K, c, pend, lt == 0 || bl[lt - 1].b != pend->b,
 						   img[pend->b & 1], Hp, Wp, slotB[pend->bs],
-						   ceng, nce, gdone, gun, K->cv_h);
+						   ceng, nce, gdone, gun, K->cv_h, ones);
 				sig_loaded(f, qa, qb, qa2, qb2);
 				/* after the gathers: its wait for the epilogue of
 				 * block it - 1 must not hold them up in the queue */
 				if (epi_loads)
 					load_epi(&g, K, pend, lt, (int)(lt & 1), qe, nd);
+				/* the next kernel's panel after the last block's
+				 * gathers, on the A engines (A is loaded once) */
+				if (lt == nt - 1) {
+					int pq[2] = { qa, qa2 };
+					npu_emit_pf(&g, c->pfnext, pq, qa2 >= 0 ? 2 : 1, addr);
+				}
 			}
 			if (it + 2 < nt) {
 				npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, SEM_MFREE, 0, 0);
@@ -1510,7 +1751,9 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			epi_end(&g, K, ET, et, nt, epi_loads, qs, nd);
 		}
 	}
-	mm_handoff(&g, c, K, nt, dct, adram0, slotA[(nt - 1) & 1], abytes);
+	for (int64_t j = 0; pz && j < pz->nparts; j++)
+		band_part(&g, pz, nt - 1, nt, j);
+	mm_handoff(&g, c, K, nt, dct, adram0, slotA[akeep ? 0 : (nt - 1) & 1], abytes);
 	/* the kernel ends when its stores have: the next kernel, or a host
 	 * call, reads what they wrote */
 	if (dct >= 0) {
@@ -1535,6 +1778,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		}
 	rc = 0;
 out:
+	free(pfi);
 	free(korder);
 	free(bl);
 	npu_emit_cleanup(&g);

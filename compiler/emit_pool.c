@@ -223,6 +223,12 @@ static void pool_cols(pool *P, int s, int64_t n)
 				npu_memit(f, NPU_OP_VMAX, d, m[u], ld[u][kw], 0);
 				m[u] = d;
 			}
+		/* a ReLU moved past the pool (fuse.c) */
+		for (int64_t u = 0; K->pool_relu && u < nc; u++) {
+			int d = npu_mv(f);
+			npu_memit(f, NPU_OP_VMAXI, d, m[u], 0, npu_mfimm(0));
+			m[u] = d;
+		}
 		for (int64_t u = 0; u < nc; u++)
 			npu_memit(f, NPU_OP_VST, m[u], 0, P->dt,
 				  (int64_t)(P->out[s] + (uint64_t)((j0 + u * vlen) * P->esz)));
@@ -258,6 +264,132 @@ static int pool_place(pool *P, const npu_target *t)
 	return own || at <= avail ? 0 : -1;
 }
 
+/* The slot geometry of pool kernel K: padded planes Hp x Wp, Wp = SW *
+ * OWp (see the top of this file). */
+static void pool_geom(pool *P, const npu_kern *K)
+{
+	P->K = K;
+	P->planes = K->shape[0] * K->shape[1];
+	P->H = K->cv_h;
+	P->W = K->cv_w;
+	P->OH = K->cv_oh;
+	P->OW = K->cv_ow;
+	P->Hp = (P->OH - 1) * K->cv_sh + K->cv_kh;
+	if (P->Hp < P->H + K->cv_ph)
+		P->Hp = P->H + K->cv_ph;
+	P->Wp = (P->OW - 1) * K->cv_sw + K->cv_kw;
+	if (P->Wp < P->W + K->cv_pw)
+		P->Wp = P->W + K->cv_pw;
+	P->OWp = (P->Wp + K->cv_sw - 1) / K->cv_sw;
+	P->Wp = P->OWp * K->cv_sw;
+}
+
+/*
+ * Max pooling computed by the convolution kernel before it (emit_mm.c):
+ * the convolution's blocks (all of its channels, whole output rows) go
+ * from the accumulator straight into one padded SRAM slot of every
+ * plane, and the vector unit, which a convolution stored straight from
+ * the accumulator leaves idle, pools the output rows each block
+ * completes while the array computes the next block.  The pool kernel
+ * itself then emits nothing.  1 when kernel k + 1 is such a pool.
+ */
+int npu_pool_fused(const npu_kir *ir, const npu_target *t, int k)
+{
+	const npu_kern *K = &ir->k[k], *Pk;
+	pool P;
+	int v;
+
+	if (k + 1 >= ir->nk || K->kind != NPU_KK_MM || K->cv != 1 ||
+	    K->mm_batch != 1 || t->dma_engines < 4 || ir->nofuse)
+		return 0;
+	Pk = &ir->k[k + 1];
+	if (Pk->kind != NPU_KK_POOL || Pk->nops != 2 ||
+	    npu_mm_acc_copy(ir, K) != NPU_DT_F32 ||
+	    (K->kn.tile_m > 0 && K->kn.tile_m < K->mm_m) ||
+	    K->kn.tile_n <= 0 || K->kn.tile_n % K->cv_ow ||
+	    Pk->shape[0] != 1 || Pk->cv_ic != K->mm_m ||
+	    Pk->cv_h != K->cv_oh || Pk->cv_w != K->cv_ow)
+		return 0;
+	v = Pk->ops[0].val;
+	if (K->ops[K->x[K->nx - 1].b].val != v || ir->v[v].outidx >= 0 ||
+	    Pk->ops[0].off || Pk->ops[0].stride[3] != 1 ||
+	    Pk->ops[0].stride[2] != Pk->cv_w ||
+	    Pk->ops[0].stride[1] != Pk->cv_h * Pk->cv_w ||
+	    ir->v[v].dtype != NPU_DT_F32)
+		return 0;
+	/* nothing else reads the convolution's output */
+	for (int j = 0; j < ir->nk; j++) {
+		const npu_kern *J = &ir->k[j];
+		if (j == k || j == k + 1)
+			continue;
+		for (int o = 0; o < J->nops; o++)
+			if (J->ops[o].val == v || ir->v[J->ops[o].val].root == v)
+				return 0;
+		for (int h = 0; h < J->nhin; h++)
+			if (J->hin[h] == v)
+				return 0;
+	}
+	memset(&P, 0, sizeof P);
+	pool_geom(&P, Pk);
+	/* its slot in at most a third of SRAM */
+	return (double)P.planes * P.Hp * P.Wp * 4 <= (double)(t->sram_bytes - NPU_SPILL_BYTES) / 3;
+}
+
+/* (emit_int.h) */
+void npu_pool_band_geom(const npu_kern *Pk, int64_t *hp, int64_t *wp, int64_t *owp)
+{
+	pool P;
+
+	memset(&P, 0, sizeof P);
+	pool_geom(&P, Pk);
+	*hp = P.Hp;
+	*wp = P.Wp;
+	*owp = P.OWp;
+}
+
+/* (emit_int.h) */
+void npu_pool_band_border(emit_t *g, const npu_kern *Pk, uint64_t in)
+{
+	pool P;
+
+	memset(&P, 0, sizeof P);
+	pool_geom(&P, Pk);
+	P.g = g;
+	P.dt = NPU_DT_F32;
+	P.esz = 4;
+	P.G = P.planes;
+	P.in[0] = P.in[1] = in;
+	P.xvl = npu_mx(g->f);
+	P.vl = g->t->vlen;
+	pool_border(&P);
+	pool_setvl(&P, g->t->vlen);
+}
+
+/* (emit_int.h) */
+void npu_pool_band(emit_t *g, const npu_kern *Pk, uint64_t in, uint64_t v,
+		   uint64_t out, int64_t p0, int64_t np, int64_t i0, int64_t i1)
+{
+	pool P;
+
+	memset(&P, 0, sizeof P);
+	pool_geom(&P, Pk);
+	P.g = g;
+	P.dt = NPU_DT_F32;
+	P.esz = 4;
+	P.xvl = npu_mx(g->f);
+	P.vl = g->t->vlen;
+	/* the band as a pool of i1 - i0 output rows whose planes start at
+	 * padded row i0 * SH of plane p0 */
+	P.in[0] = in + (uint64_t)((p0 * P.Hp + i0 * Pk->cv_sh) * P.Wp * 4);
+	P.v = v;
+	P.out[0] = out + (uint64_t)(p0 * (i1 - i0) * P.OWp * 4);
+	P.OH = i1 - i0;
+	for (int64_t c0 = 0; c0 < P.Wp; c0 += g->t->vlen)
+		pool_rows(&P, 0, np, c0, P.Wp - c0 < g->t->vlen ? P.Wp - c0 : g->t->vlen);
+	pool_cols(&P, 0, np * P.OH * P.OWp);
+	pool_setvl(&P, g->t->vlen);
+}
+
 int npu_emit_pool(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 {
 	const npu_kern *K = &c->ir->k[k];
@@ -268,6 +400,8 @@ int npu_emit_pool(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	emit_t g;
 	pool P;
 
+	if (k > 0 && npu_pool_fused(c->ir, c->t, k - 1))
+		return 0; /* computed by the convolution before it */
 	if (npu_emit_setup(&g, c, k, f) < 0)
 		return npu_errf(e, "out of memory");
 	memset(&P, 0, sizeof P);
@@ -275,19 +409,7 @@ int npu_emit_pool(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	P.K = K;
 	P.dt = X->dtype;
 	P.esz = npu_dtype_size(P.dt);
-	P.planes = K->shape[0] * K->shape[1];
-	P.H = K->cv_h;
-	P.W = K->cv_w;
-	P.OH = K->cv_oh;
-	P.OW = K->cv_ow;
-	P.Hp = (P.OH - 1) * K->cv_sh + K->cv_kh;
-	if (P.Hp < P.H + K->cv_ph)
-		P.Hp = P.H + K->cv_ph;
-	P.Wp = (P.OW - 1) * K->cv_sw + K->cv_kw;
-	if (P.Wp < P.W + K->cv_pw)
-		P.Wp = P.W + K->cv_pw;
-	P.OWp = (P.Wp + K->cv_sw - 1) / K->cv_sw;
-	P.Wp = P.OWp * K->cv_sw;
+	pool_geom(&P, K);
 	P.sn = I->stride[0];
 	P.sc = I->stride[1];
 	P.sh = I->stride[2];

@@ -42,6 +42,7 @@ typedef struct fz {
 	unsigned char *moved; /* per node: moved in the order once already */
 	unsigned char *done;  /* per node: walked already (ahead of its turn) */
 	unsigned char *alone; /* per node: starts a kernel of its own */
+	unsigned char *prelu; /* per node: a max pool whose ReLU moved past it */
 } fz;
 
 enum { FZ_DEFER = 3 };  /* do_node: the node moved later in the order */
@@ -3308,6 +3309,97 @@ static int do_conv3d(fz *z, int node, int x, int w, int bias)
 	return 0;
 }
 
+/* A convolution node's MACs, from the graph's meta (0: unknown). */
+static double conv_macs(const npu_graph *g, const npu_gnode *n)
+{
+	const npu_gmeta *m = tmeta(n, 0), *wm;
+	double o = 1, w = 1;
+
+	if (!m || n->nargs < 2 || n->args[1].kind != NPU_GV_NODE ||
+	    !(wm = tmeta(&g->nodes[n->args[1].u.node], 0)) || wm->ndim < 1 ||
+	    wm->shape[0].v <= 0)
+		return 0;
+	for (int d = 0; d < m->ndim; d++)
+		o *= (double)m->shape[d].v;
+	for (int d = 0; d < wm->ndim; d++)
+		w *= (double)wm->shape[d].v;
+	return o * w / (double)wm->shape[0].v;
+}
+
+/*
+ * Two convolutions summed (ResNet's block output plus its downsample):
+ * the add and what follows it join the kernel of whichever convolution
+ * is walked last, as its epilogue.  In graph order that is the 1x1
+ * downsample, whose matrix work is short, so its last block's epilogue
+ * (bias, the other's output loaded, add, ReLU) ran after the array with
+ * nothing to hide behind (14-16 k cycles for a 1.6 k bound).  When the
+ * one after this node in the walk has fewer MACs and its inputs are all
+ * computed, it moves up to be walked first, so the add goes into this
+ * node's epilogue, under its longer matrix work.  1 when moved.
+ */
+static int conv_cheap_first(fz *z, int node)
+{
+	const npu_graph *g = z->g;
+	const npu_gmeta *m;
+	int u = -1, nu = 0, o = -1;
+
+	if (!z->ord || z->ir->nofuse)
+		return 0;
+	for (int i = z->at + 1; i < g->nnodes; i++)
+		if (reads(&g->nodes[z->ord[i]], node)) {
+			u = u < 0 ? i : u;
+			nu++;
+		}
+	if (nu != 1 || g->nodes[z->ord[u]].aop != NPU_AOP_ADD_TENSOR ||
+	    g->nodes[z->ord[u]].nargs != 2 || g->nodes[z->ord[u]].nkwargs)
+		return 0;
+	for (int a = 0; a < 2; a++) {
+		const npu_gval *v = &g->nodes[z->ord[u]].args[a];
+		if (v->kind == NPU_GV_NODE && v->u.node != node)
+			o = v->u.node;
+	}
+	if (o < 0 || z->pos[o] <= z->at || z->pos[o] >= u || z->moved[o] ||
+	    z->done[o] || g->nodes[o].op != NPU_GOP_CALL_FUNCTION ||
+	    npu_support_kind(g->nodes[o].aop) != NPU_LK_CONV)
+		return 0;
+	/* the other node's users: only the add */
+	for (int i = z->at + 1; i < g->nnodes; i++)
+		if (i != u && reads(&g->nodes[z->ord[i]], o))
+			return 0;
+	if (conv_macs(g, &g->nodes[o]) <= 0 ||
+	    conv_macs(g, &g->nodes[o]) >= conv_macs(g, &g->nodes[node]))
+		return 0;
+	/* (not for planes narrower than the array: ResNet's layer 4, 7x7,
+	 * computed transposed, took 3.9 k cycles more for the residual than
+	 * its downsample saved) */
+	m = tmeta(&g->nodes[node], 0);
+	if (!m || m->ndim != 4 || (z->ir->t && m->shape[2].v * m->shape[3].v < z->ir->t->mxu_cols))
+		return 0;
+	/* its inputs computed by now, or constants (get_attr nodes of the
+	 * fold pass, placed just before it: they move up with it) */
+	for (int i = 0; i < g->nodes[o].nargs; i++) {
+		const npu_gval *v = &g->nodes[o].args[i];
+		if (v->kind == NPU_GV_NODE && z->pos[v->u.node] >= z->at &&
+		    g->nodes[v->u.node].op != NPU_GOP_GET_ATTR)
+			return 0;
+		for (int j = 0; v->kind == NPU_GV_LIST && j < v->u.list.n; j++)
+			if (v->u.list.v[j].kind == NPU_GV_NODE)
+				return 0;
+	}
+	if (g->nodes[o].nkwargs)
+		return 0;
+	npu_kir_decide(z->ir, 1, "%s: moved up before %s, so that their sum %s goes into %s's epilogue (more matrix work to hide it)",
+		       g->nodes[o].name, g->nodes[node].name, g->nodes[z->ord[u]].name,
+		       g->nodes[node].name);
+	order_move(z, z->pos[o], z->at);
+	for (int i = 0; i < g->nodes[o].nargs; i++) {
+		const npu_gval *v = &g->nodes[o].args[i];
+		if (v->kind == NPU_GV_NODE && z->pos[v->u.node] > z->at)
+			order_move(z, z->pos[v->u.node], z->at);
+	}
+	return 1;
+}
+
 static int do_conv(fz *z, int node)
 {
 	npu_kir *ir = z->ir;
@@ -3317,6 +3409,8 @@ static int do_conv(fz *z, int node)
 	int64_t st[2], pad[2], dil[2], opad[2], osh[4];
 	double groups = 1, tr = 0;
 
+	if (conv_cheap_first(z, node))
+		return FZ_DEFER;
 	if (n->nargs < 9 || n->args[0].kind != NPU_GV_NODE ||
 	    n->args[1].kind != NPU_GV_NODE || gnum(&n->args[6], &tr) ||
 	    gnum(&n->args[8], &groups))
@@ -3402,8 +3496,10 @@ static int convt_ok(const npu_kir *ir, int x, int w, const int64_t *osh)
 			      (double)P * KK + 2.0 * KK * C) + 4.0 * 2 * C * P * 2;
 	/* (its fixed costs, the gathers and the first panel slices before
 	 * the first mmac, are a few DRAM latencies more than the plain
-	 * form's) */
-	return tr <= 0.8 * plain && plain - tr >= 8.0 * (t->dram_latency + t->dma_setup) &&
+	 * form's; four: ResNet-18's layer-4 downsample, 2.5 k array cycles
+	 * fewer transposed, went from 15.3 k to 12.3 k cycles, where eight
+	 * had kept it plain; two or none were slower on resnext_tiny) */
+	return tr <= 0.8 * plain && plain - tr >= 4.0 * (t->dram_latency + t->dma_setup) &&
 	       P <= 65536 &&
 	       sram <= (double)(t->sram_bytes - NPU_SPILL_BYTES) * 0.75 &&
 	       (double)((OC + C - 1) / C) * C * P * 4 <= (double)t->acc_bytes;
@@ -3427,6 +3523,58 @@ static int convt_weight(fz *z, int w)
 	    !(b = malloc((size_t)(KK * OC * esz) + 1)))
 		return npu_errf(z->e, "out of memory");
 	const_copy(ir, w, b, 0, dst);
+	own_const(ir, nv, b);
+	return nv;
+}
+
+/*
+ * The bias as one more K row: A [OC][K + 1] whose last column is the
+ * bias (a constant made here), against a row of ones under X_col
+ * (emit_mm.c).  Free on the array when K leaves room in its last slice
+ * of the array's rows (the stem's K = 147 fills its second slice to
+ * 15%), and it takes the bias out of the epilogue, which may then be a
+ * plain copy stored straight from the accumulator.  The new weight
+ * value, -1 when it does not apply, -2 on error.
+ */
+static int conv_bias_row(fz *z, int w, int bias)
+{
+	npu_kir *ir = z->ir;
+	const npu_kval *W = &ir->v[w], *Bv;
+	int64_t OC, KK, sh[2], dst[4], bst[1];
+	int nv, esz;
+	uint8_t *b;
+	char nm[300];
+
+	/* (in 2-byte types only for an odd K: with rows of A an odd
+	 * number of elements long, resnext_tiny_bf16 and mobilenet_v2_fp16
+	 * came out wrong, which is not understood yet) */
+	if (bias < 0 || !ir->t || W->ndim != 4 || ir->fp32prec == 2 ||
+	    (npu_dtype_size(W->dtype) != 4 && W->shape[1] * W->shape[2] * W->shape[3] % 2 == 0))
+		return -1;
+	Bv = &ir->v[bias];
+	OC = W->shape[0];
+	KK = W->shape[1] * W->shape[2] * W->shape[3];
+	if (!isfloat(W->dtype) || Bv->dtype != W->dtype || Bv->ndim != 1 ||
+	    Bv->shape[0] != OC || KK % ir->t->mxu_rows == 0 ||
+	    ir->v[root_of(ir, w)].kind != NPU_BUF_CONST || !ir->v[root_of(ir, w)].cdata ||
+	    ir->v[root_of(ir, bias)].kind != NPU_BUF_CONST || !ir->v[root_of(ir, bias)].cdata)
+		return -1;
+	esz = npu_dtype_size(W->dtype);
+	sh[0] = OC;
+	sh[1] = KK + 1;
+	dst[0] = KK + 1;
+	dst[1] = W->shape[2] * W->shape[3];
+	dst[2] = W->shape[3];
+	dst[3] = 1;
+	bst[0] = KK + 1;
+	snprintf(nm, sizeof nm, "%s.b", W->name);
+	if ((nv = npu_kir_val(ir, nm, W->node, W->dtype, 2, sh)) < 0 ||
+	    !(b = malloc((size_t)(OC * (KK + 1) * esz) + 1))) {
+		npu_errf(z->e, "out of memory");
+		return -2;
+	}
+	const_copy(ir, w, b, 0, dst);
+	const_copy(ir, bias, b, KK, bst);
 	own_const(ir, nv, b);
 	return nv;
 }
@@ -3482,6 +3630,9 @@ static int conv_mm_to(fz *z, int node, int x, int w, int bias, const int64_t *st
 	int wt = tr ? convt_weight(z, w) : -1;
 	if (tr && wt < 0)
 		return -1;
+	int wb = tr ? -1 : conv_bias_row(z, w, bias);
+	if (wb == -2)
+		return -1;
 	if ((k = new_kern(z, NPU_KK_MM, node)) < 0)
 		return -1;
 	npu_kern *K = &ir->k[k];
@@ -3506,7 +3657,8 @@ static int conv_mm_to(fz *z, int node, int x, int w, int bias, const int64_t *st
 	K->mm_batch = K->shape[0];
 	K->mm_m = K->shape[1];
 	K->mm_n = K->shape[2];
-	K->mm_k = K->cv_ic * K->cv_kh * K->cv_kw;
+	K->mm_k = K->cv_ic * K->cv_kh * K->cv_kw + (wb >= 0);
+	K->cv_one = wb >= 0;
 	K->mm_dtype = X->dtype;
 	sw[0] = 0;
 	sw[1] = K->mm_k;
@@ -3517,6 +3669,8 @@ static int conv_mm_to(fz *z, int node, int x, int w, int bias, const int64_t *st
 		sw[1] = 1;
 		sw[2] = K->mm_m;
 		K->mm_a = npu_kir_opnd(K, wt, 0, 0, sw);
+	} else if (wb >= 0) {
+		K->mm_a = npu_kir_opnd(K, wb, 0, 0, sw);
 	} else {
 		ir->v[root_of(ir, w)].needed = 1;
 		K->mm_a = npu_kir_opnd(K, root_of(ir, w), 0, W->off, sw);
@@ -3526,7 +3680,7 @@ static int conv_mm_to(fz *z, int node, int x, int w, int bias, const int64_t *st
 		return npu_errf(z->e, "out of memory");
 	z->cur = k;
 	r = xadd(z, k, NPU_X_ACC, 0, 0, 0, 0, 0, node);
-	if (bias >= 0) {
+	if (bias >= 0 && wb < 0) {
 		int64_t bs[NPU_MAX_DIMS] = { 0 };
 		int o, bx;
 		if (ir->v[bias].ndim != 1 || ir->v[bias].isconst)
@@ -3540,7 +3694,7 @@ static int conv_mm_to(fz *z, int node, int x, int w, int bias, const int64_t *st
 	}
 	npu_kir_decide(ir, 1, "%s: convolution as an implicit GEMM (M=%lld N=%lld K=%lld per image%s)",
 		       n->name, (long long)K->mm_m, (long long)K->mm_n, (long long)K->mm_k,
-		       tr ? ", computed transposed" : "");
+		       tr ? ", computed transposed" : wb >= 0 ? ", the bias as a K row of ones" : "");
 	return ov < 0 ? def_val(z, k, node, r, LV_ELEM) : def_val_to(z, k, node, r, LV_ELEM, ov);
 }
 
@@ -4680,6 +4834,7 @@ static int pool_kern(fz *z, int node, int x, const poolwin *pw, const int64_t *e
 	K->cv_pw = pw->pd[1];
 	K->cv_oh = OH;
 	K->cv_ow = OW;
+	K->pool_relu = z->prelu[node];
 	ir->v[r].needed = ir->v[v].needed = 1;
 	ir->v[v].producer = k;
 	if (npu_kir_opnd(K, r, 0, X->root >= 0 ? X->off : 0, st) < 0 ||
@@ -4854,6 +5009,9 @@ static int do_pool(fz *z, int node)
 		   (r = xadd(z, k, NPU_X_BINI, NPU_OP_VDIVI, r, 0, 0, (float)pw.div, node)) < 0) {
 		return -1;
 	}
+	if (z->prelu[node] &&
+	    (r = xadd(z, k, NPU_X_BINI, NPU_OP_VMAXI, r, 0, 0, 0, node)) < 0)
+		return -1;
 	z->cur = k;
 	if (def_val(z, k, node, r, LV_ELEM) < 0)
 		return -1;
@@ -4977,6 +5135,40 @@ static int narrow_ok(const npu_gnode *n, int dt)
 	return 0;
 }
 
+/*
+ * relu(x) read only by a max pool whose indices are unused: max commutes
+ * with ReLU (NaN included), so the pool takes x and applies the ReLU to
+ * its result, a quarter of the elements (3x3 stride 2).  Its producer
+ * then stores x as it is: ResNet-18's stem, its bias a K row of ones,
+ * becomes a plain copy out of the accumulator.  1 when moved.
+ */
+static int relu_past_pool(fz *z, int node)
+{
+	const npu_graph *g = z->g;
+	const npu_gnode *n = &g->nodes[node];
+	int u = -1, nu = 0, x;
+	poolwin pw = { .pd = { 0, 0 } };
+
+	if (!z->ord || z->ir->nofuse || n->aop != NPU_AOP_RELU || n->nargs != 1 ||
+	    n->nkwargs || n->args[0].kind != NPU_GV_NODE)
+		return 0;
+	for (int i = z->at + 1; i < g->nnodes; i++)
+		if (reads(&g->nodes[z->ord[i]], node)) {
+			u = z->ord[i];
+			nu++;
+		}
+	if (nu != 1 || g->nodes[u].aop != NPU_AOP_MAX_POOL2D ||
+	    g->nodes[u].args[0].kind != NPU_GV_NODE || g->nodes[u].args[0].u.node != node ||
+	    maxpool_args(z, u, &pw) || (x = node_val(z, n->args[0].u.node)) < 0 ||
+	    !isfloat(z->ir->v[x].dtype) || z->ir->v[x].ndim != 4)
+		return 0;
+	z->ir->nodeval[node] = x;
+	z->prelu[u] = 1;
+	npu_kir_decide(z->ir, 1, "%s: moved past its max pool %s (max commutes with it)",
+		       n->name, g->nodes[u].name);
+	return 1;
+}
+
 static int do_node(fz *z, int i)
 {
 	npu_kir *ir = z->ir;
@@ -5057,6 +5249,8 @@ static int do_node(fz *z, int i)
 			return host_kern(z, i, "reduction of bool");
 		return do_red(z, i);
 	}
+	if (relu_past_pool(z, i))
+		return 0;
 	return do_ew(z, i);
 }
 
@@ -5211,7 +5405,8 @@ int npu_fuse(npu_kir *ir, const npu_graph *g, const npu_fuse_env *env,
 	z.moved = calloc((size_t)g->nnodes + 1, 1);
 	z.done = calloc((size_t)g->nnodes + 1, 1);
 	z.alone = calloc((size_t)g->nnodes + 1, 1);
-	if (!z.ord || !z.pos || !z.moved || !z.done || !z.alone) {
+	z.prelu = calloc((size_t)g->nnodes + 1, 1);
+	if (!z.ord || !z.pos || !z.moved || !z.done || !z.alone || !z.prelu) {
 		npu_errf(e, "out of memory");
 		goto out;
 	}
@@ -5254,5 +5449,6 @@ out:
 	free(z.moved);
 	free(z.done);
 	free(z.alone);
+	free(z.prelu);
 	return rc;
 }

@@ -141,6 +141,9 @@ typedef struct npu_kern {
 				A the constant W^T [K][OC] */
 	int64_t cv_ic, cv_h, cv_w, cv_kh, cv_kw, cv_sh, cv_sw, cv_ph, cv_pw,
 		cv_oh, cv_ow;
+	int cv_one;          /* conv: A's last column is the bias and X_col's
+				last row ones (mm_k = IC*KH*KW + 1) */
+	int pool_relu;       /* pool: ReLU of the max (moved past it) */
 	/* host: the graph node it runs */
 	int hnode;
 	int *hin, nhin, *hout, nhout; /* value indexes */

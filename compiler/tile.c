@@ -282,8 +282,12 @@ static double mm_cost(const npu_kir *ir, const npu_kern *K, const npu_target *t,
 	 * Only for spatial kernels in blocks of at least the array's rows:
 	 * measured on resnet18, 1x1 kernels and blocks of fewer rows ran
 	 * slower in the wider blocks this picks for them (layers 2-3's 3x3
-	 * convolutions: 224 columns instead of 112, 2 k cycles faster each) */
-	if (K->cv && K->mm_n % nb && K->cv_kh > 1 && mb >= t->mxu_rows)
+	 * convolutions: 224 columns instead of 112, 2 k cycles faster each);
+	 * and for blocks of whole slices of the array's columns that cut
+	 * rows, whose last block has that many fewer slices (layer 1's 3x3
+	 * convolutions: 512 columns instead of 448) */
+	if (K->cv && K->mm_n % nb && K->cv_kh > 1 &&
+	    (mb >= t->mxu_rows || nb % K->cv_ow))
 		stage *= (double)K->mm_n / nb / ceil((double)K->mm_n / nb);
 	return blocks * (stage + t->dram_latency + 4.0 * t->dma_setup +
 			 t->mxu_rows + t->mxu_cols + t->mxu_latency) +
@@ -305,15 +309,21 @@ static int tile_mm(npu_kir *ir, npu_kern *K, const npu_target *t, npu_err *e)
 	 * (two slots) sits in SRAM too */
 	static const int64_t rowc[] = { 1, 2, 4, 8, 16, 32, 64, 128, 256 };
 	int nj = K->cv ? (int)(sizeof rowc / sizeof *rowc) : (int)(sizeof cand / sizeof *cand);
+	/* (stride-1 plain ones also in 1, 2 or 4 whole slices of the
+	 * array's columns, which may start and end inside a row: emit_mm.c's
+	 * conv_rows_part; the model then picked 8 slices for ResNet-18's
+	 * layer 1, measured 4 k cycles slower each than the 4 it takes now) */
+	int nslc = K->cv == 1 && K->cv_sw == 1 ? 3 : 0;
 	double imgs = 0;
 	if (K->cv)
 		imgs = 2.0 * K->cv_ic * (K->cv_h + 2 * K->cv_ph) *
 		       (K->cv_w + 2 * K->cv_pw) * esz + 2 * 4 * t->vlen +
 		       (K->cv_w + 2 * K->cv_pw) * esz + 4 * t->vlen;
 	for (int i = -1; i < (int)(sizeof cand / sizeof *cand); i++)
-		for (int j = -1; j < nj; j++) {
+		for (int j = -1; j < nj + nslc; j++) {
 			int64_t mb = i < 0 ? K->mm_m : cand[i];
-			int64_t nb = j < 0 ? K->mm_n : K->cv ? rowc[j] * K->cv_ow : cand[j];
+			int64_t nb = j < 0 ? K->mm_n : j >= nj ? (int64_t)t->mxu_cols << (j - nj) :
+				     K->cv ? rowc[j] * K->cv_ow : cand[j];
 			/* a gated matmul's blocks are its weight's (kir.h;
 			 * a tile_n knob cannot change them) */
 			if (K->mm_glu)

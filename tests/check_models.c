@@ -270,6 +270,11 @@ static const op_case ops[] = {
 	{ "aten.convolution.default",
 	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [1, 1], [1, 1], [1, 1], false, [0, 0], 1",
 	  "float32", { 1, 160, 5, 5 }, { 200, 160, 3, 3 }, { 1, 200, 5, 5 } },
+	/* ResNet-18's layer 2: blocks of 256 columns, which start and end
+	 * inside the 28-wide rows */
+	{ "aten.convolution.default",
+	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [1, 1], [1, 1], [1, 1], false, [0, 0], 1",
+	  "float32", { 1, 128, 28, 28 }, { 128, 128, 3, 3 }, { 1, 128, 28, 28 } },
 	/* a dilated convolution (2x3), stride 2: the spread weight */
 	{ "aten.convolution.default",
 	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [2, 1], [2, 1], [2, 3], false, [0, 0], 1",
@@ -398,6 +403,94 @@ START_TEST(t_op)
 }
 END_TEST
 
+/*
+ * A convolution, a ReLU (or none) and a max pool of its output: the ReLU
+ * moves past the pool (fuse.c), and when the convolution's epilogue is
+ * then a plain copy (its bias a K row of ones) the pool is computed by
+ * the convolution kernel from its accumulator (emit_mm.c, emit_pool.c's
+ * npu_pool_band): ResNet-18's stem and smaller ones, one block or
+ * several, windows with and without padding; a convolution whose K
+ * leaves no room for the bias row keeps a pool kernel of its own that
+ * applies the ReLU.  Against the fp64 reference.
+ */
+typedef struct cpool_case {
+	int64_t in[5], w[5];    /* 0-terminated shapes */
+	int cs, cp;             /* convolution stride, padding */
+	int pk, ps, pp;         /* pool window, stride, padding */
+	int relu;
+} cpool_case;
+
+static const cpool_case cpools[] = {
+	{ { 1, 3, 224, 224 }, { 64, 3, 7, 7 }, 2, 3, 3, 2, 1, 1 },	/* the stem */
+	{ { 1, 3, 64, 64 }, { 8, 3, 7, 7 }, 2, 3, 3, 2, 1, 1 },
+	{ { 1, 4, 80, 80 }, { 6, 4, 3, 3 }, 2, 1, 2, 2, 0, 1 },
+	{ { 1, 5, 70, 66 }, { 12, 5, 3, 3 }, 1, 1, 3, 2, 1, 0 },
+	{ { 1, 128, 40, 40 }, { 16, 128, 1, 1 }, 1, 0, 3, 2, 1, 1 },	/* K = 128 */
+};
+
+START_TEST(t_conv_pool)
+{
+	const cpool_case *c = &cpools[_i];
+	char path[1024], vals[1024], mi[300], mw[300], mb[300], mc[300], mo[300], mx[300];
+	int64_t bs[2] = { c->w[0], 0 }, cs[5] = { 0 }, os[5] = { 0 };
+	npu_graph *g;
+	npu_stfile st;
+	npu_err e;
+	fxrun fr = { 0 };
+	FILE *f;
+
+	cs[0] = c->in[0];
+	cs[1] = c->w[0];
+	cs[2] = (c->in[2] + 2 * c->cp - c->w[2]) / c->cs + 1;
+	cs[3] = (c->in[3] + 2 * c->cp - c->w[3]) / c->cs + 1;
+	os[0] = cs[0];
+	os[1] = cs[1];
+	os[2] = (cs[2] + 2 * c->pp - c->pk) / c->ps + 1;
+	os[3] = (cs[3] + 2 * c->pp - c->pk) / c->ps + 1;
+	fx_setup_tmp();
+	snprintf(path, sizeof path, "%s/g.json", fx_tmpdir);
+	snprintf(vals, sizeof vals, "%s/v.safetensors", fx_tmpdir);
+	jmeta(mi, sizeof mi, c->in, "float32");
+	jmeta(mw, sizeof mw, c->w, "float32");
+	jmeta(mb, sizeof mb, bs, "float32");
+	jmeta(mc, sizeof mc, cs, "float32");
+	jmeta(mo, sizeof mo, os, "float32");
+	jmeta(mx, sizeof mx, os, "int64");
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fprintf(f, "{\"format\": \"fxgraph\", \"version\": 1, \"name\": \"op/inference1\", "
+		"\"graph_kind\": \"inference\", \"nodes\": [\n");
+	fprintf(f, "{\"name\": \"w\", \"op\": \"placeholder\", \"target\": \"w\", \"args\": [], "
+		"\"kwargs\": {}, \"meta\": %s, \"kind\": \"parameter\", \"source\": \"l_conv_weight_\"},\n", mw);
+	fprintf(f, "{\"name\": \"b\", \"op\": \"placeholder\", \"target\": \"b\", \"args\": [], "
+		"\"kwargs\": {}, \"meta\": %s, \"kind\": \"parameter\", \"source\": \"l_conv_bias_\"},\n", mb);
+	fprintf(f, "{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\", \"args\": [], "
+		"\"kwargs\": {}, \"meta\": %s, \"kind\": \"input\", \"source\": \"l_x_\"},\n", mi);
+	fprintf(f, "{\"name\": \"c\", \"op\": \"call_function\", \"target\": \"aten.convolution.default\", "
+		"\"args\": [{\"node\": \"x\"}, {\"node\": \"w\"}, {\"node\": \"b\"}, [%d, %d], [%d, %d], [1, 1], false, [0, 0], 1], "
+		"\"kwargs\": {}, \"meta\": %s},\n", c->cs, c->cs, c->cp, c->cp, mc);
+	if (c->relu)
+		fprintf(f, "{\"name\": \"r\", \"op\": \"call_function\", \"target\": \"aten.relu.default\", "
+			"\"args\": [{\"node\": \"c\"}], \"kwargs\": {}, \"meta\": %s},\n", mc);
+	fprintf(f, "{\"name\": \"p2\", \"op\": \"call_function\", \"target\": \"aten.max_pool2d_with_indices.default\", "
+		"\"args\": [{\"node\": \"%s\"}, [%d, %d], [%d, %d], [%d, %d]], \"kwargs\": {}, \"meta\": [%s, %s]},\n",
+		c->relu ? "r" : "c", c->pk, c->pk, c->ps, c->ps, c->pp, c->pp, mo, mx);
+	fprintf(f, "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"_operator.getitem\", "
+		"\"args\": [{\"node\": \"p2\"}, 0], \"kwargs\": {}, \"meta\": %s},\n", mo);
+	fprintf(f, "{\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", "
+		"\"args\": [[{\"node\": \"y\"}]], \"kwargs\": {}}]}\n");
+	fclose(f);
+	ck_assert_msg(npu_graph_read(&g, path, &e) == 0, "%s", e.msg);
+	fx_gen_values(g, vals);
+	npu_graph_free(g);
+	ck_assert_msg(npu_st_read(&st, vals, &e) == 0, "%s", e.msg);
+	fx_run_values(path, &st, 0, &fr);
+	npu_st_free(&st);
+	fx_teardown_tmp();
+	ck_assert_msg(fr.host_calls == 0, "conv_pool case %d: %llu host calls", _i,
+		      (unsigned long long)fr.host_calls);
+}
+END_TEST
+
 static Suite *models_suite(void)
 {
 	Suite *s = suite_create("models");
@@ -406,6 +499,7 @@ static Suite *models_suite(void)
 	tcase_set_timeout(tc, 600);
 	tcase_add_loop_test(tc, t_model, 0, (int)(sizeof zoo / sizeof zoo[0]));
 	tcase_add_loop_test(tc, t_op, 0, (int)(sizeof ops / sizeof ops[0]));
+	tcase_add_loop_test(tc, t_conv_pool, 0, (int)(sizeof cpools / sizeof cpools[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }
