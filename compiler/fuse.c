@@ -1012,6 +1012,25 @@ static int do_view(fz *z, int node)
 		st[dim] *= step;
 		break;
 	}
+	case NPU_AOP_DIAGONAL: {
+		/* the other dims in order, then the diagonal, whose stride is
+		 * the sum of the two dims' */
+		int64_t o = 0, a = 0, b = 1;
+		if (n->nargs > 1 && !gnum(arg(n, 1), &d0))
+			o = (int64_t)d0;
+		if (n->nargs > 2 && !gnum(arg(n, 2), &d1))
+			a = wrapdim((int64_t)d1, S->ndim);
+		if (n->nargs > 3 && !gnum(arg(n, 3), &d2))
+			b = wrapdim((int64_t)d2, S->ndim);
+		if (a == b || nd != S->ndim - 1)
+			return 1;
+		off += o >= 0 ? o * S->stride[b] : -o * S->stride[a];
+		for (int d = 0, j = 0; d < S->ndim; d++)
+			if (d != a && d != b)
+				st[j++] = S->stride[d];
+		st[nd - 1] = S->stride[a] + S->stride[b];
+		break;
+	}
 	case NPU_AOP_AS_STRIDED: {
 		/* strides over the storage: the input's, once contiguous */
 		double so = 0;
@@ -4107,9 +4126,36 @@ static int do_pad(fz *z, int node)
 	    np > 2 * (nd = ir->v[x].ndim) || ilist(l, pd, np) ||
 	    (n->nargs > 2 && n->args[2].kind != NPU_GV_NONE && gnum(&n->args[2], &f)))
 		return host_kern(z, node, "pad of this form");
-	for (int i = 0; i < np; i++)
-		if (pd[i] < 0)
-			return host_kern(z, node, "pad that crops (negative padding)");
+	/* negative pads crop: the input's view without those rows first */
+	{
+		int64_t sh[NPU_MAX_DIMS], crop = 0, any = 0, nz = 0;
+		memcpy(sh, ir->v[x].shape, sizeof sh);
+		for (int i = 0; i < np / 2; i++) {
+			int d = nd - 1 - i;
+			if (pd[2 * i] < 0) {
+				crop += -pd[2 * i] * ir->v[x].stride[d];
+				sh[d] += pd[2 * i];
+				pd[2 * i] = 0;
+				any = 1;
+			}
+			if (pd[2 * i + 1] < 0) {
+				sh[d] += pd[2 * i + 1];
+				pd[2 * i + 1] = 0;
+				any = 1;
+			}
+			if (sh[d] < 0)
+				return host_kern(z, node, "pad that crops more than the input");
+			nz |= pd[2 * i] || pd[2 * i + 1];
+		}
+		if (any && (x = view_val(z, node, x, nd, sh, ir->v[x].off + crop,
+					 ir->v[x].stride)) < 0)
+			return -1;
+		if (any && !nz) {
+			ir->nodeval[node] = x;
+			npu_kir_decide(ir, 1, "%s: pad by negative amounts only: a view, no code", n->name);
+			return 0;
+		}
+	}
 	if ((out = meta_val(z, node, 0, n->name)) < 0)
 		return -1;
 	ir->v[out].needed = 1;
@@ -4482,6 +4528,54 @@ static int index_gather(fz *z, int node, const index_set *q, int64_t *offs)
 		return -1;
 	npu_kir_decide(ir, 1, "%s: index by constant indices as a DMA gather of %lld runs of %lld elements",
 		       n->name, (long long)rows, (long long)D);
+	return 0;
+}
+
+/*
+ * repeat: one copy kernel from a view of the input that is broadcast
+ * (stride 0) over each repeat count, into the result viewed with every
+ * dim split into (count, size).  At most NPU_MAX_DIMS split dims.
+ */
+static int do_repeat(fz *z, int node)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gval *l = arg(n, 1);
+	int64_t r[NPU_MAX_DIMS], sh[NPU_MAX_DIMS], sst[NPU_MAX_DIMS], dst[NPU_MAX_DIMS];
+	int x, out, R, nd, k = 0, sv;
+	char nm[300];
+
+	if (!l || l->kind != NPU_GV_LIST || n->args[0].kind != NPU_GV_NODE ||
+	    (x = node_val(z, n->args[0].u.node)) < 0 || ir->v[x].isconst ||
+	    !vecok(ir->v[x].dtype) || (R = l->u.list.n) < (nd = ir->v[x].ndim) ||
+	    R > NPU_MAX_DIMS || ilist(l, r, R))
+		return host_kern(z, node, "repeat of this form");
+	if ((out = meta_val(z, node, 0, n->name)) < 0)
+		return -1;
+	for (int i = 0; i < R; i++) {
+		int xd = i - (R - nd);
+		int64_t size = xd < 0 ? 1 : ir->v[x].shape[xd];
+		int64_t xs = xd < 0 ? 0 : ir->v[x].stride[xd];
+		if (r[i] < 0)
+			return host_kern(z, node, "repeat by a negative count");
+		if (r[i] != 1) {
+			if (k == NPU_MAX_DIMS)
+				return host_kern(z, node, "repeat of too many dims");
+			sh[k] = r[i], sst[k] = 0, dst[k++] = size * ir->v[out].stride[i];
+		}
+		if (size != 1 || r[i] == 1) {
+			if (k == NPU_MAX_DIMS)
+				return host_kern(z, node, "repeat of too many dims");
+			sh[k] = size, sst[k] = xs, dst[k++] = ir->v[out].stride[i];
+		}
+	}
+	ir->v[out].needed = 1;
+	snprintf(nm, sizeof nm, "%s.copy", n->name);
+	if ((sv = view_val(z, node, x, k, sh, ir->v[x].off, sst)) < 0 ||
+	    (npu_kir_numel(k, sh) > 0 && fill_kern(z, node, nm, k, sh, sv, 0, out, 0, dst) < 0))
+		return -1;
+	ir->nodeval[node] = out;
+	npu_kir_decide(ir, 1, "%s: repeat as one copy of a broadcast view", n->name);
 	return 0;
 }
 
@@ -5209,7 +5303,8 @@ static int do_node(fz *z, int i)
 	if (lk == NPU_LK_SCAN)
 		return do_cumsum(z, i);
 	if (lk == NPU_LK_INDEX)
-		return n->aop == NPU_AOP_FLIP ? do_flip(z, i) : do_index(z, i);
+		return n->aop == NPU_AOP_FLIP ? do_flip(z, i) :
+		       n->aop == NPU_AOP_REPEAT ? do_repeat(z, i) : do_index(z, i);
 	if (lk == NPU_LK_SCATTER)
 		return n->aop == NPU_AOP_PAD ? do_pad(z, i) : do_scatter(z, i);
 	if (lk != NPU_LK_HOST && (n->multi || !tmeta(n, 0)))

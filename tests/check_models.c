@@ -104,8 +104,7 @@ static const zoo_case zoo[] = {
 	{ "efficientnet_v2_tiny", 0 },
 	{ "ops3", 15 },			/* fmod, remainder, asin, acos, atan, asinh, atan2, argmin,
 				   cumprod, sort, topk, scatter_add, index_put, int64 eq, cast */
-	{ "ops4", 7 },			/* index_put, a cropping pad, repeat (2), diagonal, cdist,
-				   avg_pool3d (local response norm) */
+	{ "ops4", 3 },			/* index_put, cdist, avg_pool3d (local response norm) */
 	/* in bfloat16 and float16 (scripts/capture_models NAME_bf16) */
 	{ "mistral_tiny_bf16", 0 },
 	{ "distilbert_tiny_bf16", 0 },	/* the int64 mask cast */
@@ -286,6 +285,12 @@ static const op_case ops[] = {
 	/* x with a slice of it replaced by w: stepped, to the end, selected */
 	{ "aten.slice_scatter.default", "{\"node\": \"w\"}, 1, 2, 8, 2", "float32",
 	  { 4, 16 }, { 4, 3 }, { 4, 16 } },
+	/* repeat (with a new leading dim), diagonal (a view), pads that crop */
+	{ "aten.repeat.default", "[2, 3]", "float32", { 3, 4 }, { 0 }, { 6, 12 } },
+	{ "aten.repeat.default", "[2, 1, 3]", "float32", { 4, 5 }, { 0 }, { 2, 4, 15 } },
+	{ "aten.diagonal.default", "1, 1, 2", "float32", { 2, 5, 6 }, { 0 }, { 2, 5 } },
+	{ "aten.constant_pad_nd.default", "[-1, 2, 1, -2], 0.5", "float32", { 3, 6, 7 }, { 0 }, { 3, 5, 8 } },
+	{ "aten.constant_pad_nd.default", "[-1, -1]", "float32", { 4, 6 }, { 0 }, { 4, 4 } },
 	/* decomposed elementwise ops: sign, ceil, trunc, expm1 (Kahan's form) */
 	{ "aten.sign.default", "", "float32", { 4, 9 }, { 0 }, { 4, 9 } },
 	{ "aten.ceil.default", "", "float32", { 4, 9 }, { 0 }, { 4, 9 } },
