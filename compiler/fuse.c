@@ -3233,8 +3233,11 @@ static int do_conv3d(fz *z, int node, int x, int w, int bias)
 	npu_kir *ir = z->ir;
 	const npu_gnode *n = &z->g->nodes[node];
 	const npu_gmeta *m = tmeta(n, 0);
-	int64_t st[3], pd[3], dl[3], xs[5], xst[5], csh[5], cst[NPU_MAX_DIMS], vsh[5], vst[5];
-	int64_t x4[4], w5[5], ws5[5], o4[4], ost[5], N, C, D, OD, KD, O;
+	/* strides are read NPU_MAX_DIMS at a time (npu_kir_opnd) */
+	int64_t st[3], pd[3], dl[3], xs[NPU_MAX_DIMS], xst[NPU_MAX_DIMS] = { 0 };
+	int64_t csh[NPU_MAX_DIMS], cst[NPU_MAX_DIMS] = { 0 }, vsh[NPU_MAX_DIMS];
+	int64_t vst[NPU_MAX_DIMS] = { 0 }, x4[4], w5[5], ws5[NPU_MAX_DIMS] = { 0 }, o4[4];
+	int64_t ost[NPU_MAX_DIMS] = { 0 }, N, C, D, OD, KD, O;
 	int xp = x, xc, xv, wv, ov, v;
 	char nm[300];
 
@@ -3315,7 +3318,7 @@ static int do_conv3d(fz *z, int node, int x, int w, int bias)
 		return 0;
 	/* y[n][o][od][oh][ow] = Y'[n*OD + od][o][oh][ow] */
 	{
-		int64_t osh[5] = { N, O, OD, o4[2], o4[3] }, s4[4];
+		int64_t osh[5] = { N, O, OD, o4[2], o4[3] }, s4[NPU_MAX_DIMS];
 		npu_kir_contig(4, o4, s4);
 		ost[0] = OD * s4[0]; ost[1] = s4[1]; ost[2] = s4[0]; ost[3] = s4[2]; ost[4] = s4[3];
 		if ((v = view_val(z, node, ov, 5, osh, 0, ost)) < 0)
