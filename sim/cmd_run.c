@@ -277,15 +277,16 @@ static int write_outputs(npu_sim *s, const npu_prog *p, const char *path)
 
 /*
  * The trace is opened, and the run begun, before the simulation, by the
- * trace's writer thread (npu_trace_open_async): opening a database and
- * preparing its statements costs a short run a third of its time, now
- * spent while it simulates.  Errors wait for finish_trace, which reports
- * them after the run as before.
+ * trace's writer thread when a core is free for it (npu_trace_open_auto):
+ * opening a database and preparing its statements costs a short run a
+ * quarter of its time, then spent while it simulates.  The writer's
+ * errors wait for finish_trace, which reports them after the run as
+ * before.  Without the thread the trace is opened here, before the run.
  */
 static npu_trace *begin_trace(const npu_prog *p, const npu_target *tg,
 			      const run_opts *o, const char *cmdline, npu_err *e)
 {
-	npu_trace *t = npu_trace_open_async(o->trace, e);
+	npu_trace *t = npu_trace_open_auto(o->trace, e);
 	npu_trace_run run = { o->prog, tg->name, tg->hash, cmdline, o->label };
 
 	if (t && npu_trace_begin(t, &run, p, e) < 0) {

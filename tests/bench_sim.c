@@ -3,11 +3,12 @@
  *   bench_sim gemm  PROG.s TARGET [N] functional GEMM vs host cblas_sgemm,
  *                                   alternately N times each (medians)
  *   bench_sim speed PROG.s TARGET   timing-only instructions and cycles/s
- *   bench_sim trace PROG.s TARGET DB [RES [sync]]   full runs without a
- *                                   trace, traced into a new DB and
- *                                   appended to it, medians of 7 rounds
- *                                   (RES: trace resolution, 0 auto; sync:
- *                                   no writer thread)
+ *   bench_sim trace PROG.s TARGET DB [RES [sync|thread]]   full runs
+ *                                   without a trace, traced into a new DB
+ *                                   and appended to it, medians of 7
+ *                                   rounds (RES: trace resolution, 0 auto;
+ *                                   sync/thread: without/with the writer
+ *                                   thread, else as npusim run decides)
  * Each prints one line of key=value pairs.
  */
 #include <cblas.h>
@@ -174,7 +175,10 @@ static double cpu_now(void)
 	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static int trace_sync; /* bench_sim trace ... RES sync */
+/* bench_sim trace ... RES sync|thread: without or with the writer thread;
+ * by default as `npusim run --trace` decides (npu_trace_open_auto). */
+static const char *trace_writer = "";
+static int wrote_async;
 
 /* Times of one traced run, in seconds. */
 typedef struct trace_times {
@@ -187,7 +191,8 @@ typedef struct trace_times {
 /*
  * One traced run appended to db, as `npusim run --trace` does it: the
  * trace opened and the run begun before simulating, by the writer thread
- * (npu_trace_open_async; with `sync`, npu_trace_open in this thread).
+ * when a core is free for it (npu_trace_open_auto; `sync` or `thread`
+ * decide instead).
  */
 static void traced_run(const npu_prog *p, const npu_target *t, const char *db,
 		       trace_times *tt, uint64_t *rows)
@@ -198,9 +203,15 @@ static void traced_run(const npu_prog *p, const npu_target *t, const char *db,
 	npu_trace_run r = { "bench", t->name, t->hash, "", "bench_sim" };
 	double t0, w, o = now(), c = cpu_now();
 
-	tr = trace_sync ? npu_trace_open(db, &e) : npu_trace_open_async(db, &e);
+	if (!strcmp(trace_writer, "sync"))
+		tr = npu_trace_open(db, &e);
+	else if (!strcmp(trace_writer, "thread"))
+		tr = npu_trace_open_async(db, &e);
+	else
+		tr = npu_trace_open_auto(db, &e);
 	if (!tr)
 		die(db, &e);
+	wrote_async = npu_trace_is_async(tr);
 	t0 = now();
 	if (npu_trace_begin(tr, &r, p, &e) < 0)
 		die("trace", &e);
@@ -281,7 +292,7 @@ static int trace(const npu_prog *p, const npu_target *t, const char *db)
 	       (double)rows / median(tw, TRACE_REPS), 100.0 * (tm - pm) / pm, fm,
 	       (double)rows0 / median(tw0, TRACE_REPS), 100.0 * (fm - pm) / pm,
 	       om, 100.0 * (om - pm) / pm, pcm, tcm, 100.0 * (tcm - pcm) / pcm,
-	       trace_sync ? "none" : "thread");
+	       wrote_async ? "thread" : "none");
 	return 0;
 }
 
@@ -306,7 +317,7 @@ int main(int argc, char **argv)
 		rc = speed(&p, &t);
 	else if (!strcmp(argv[1], "trace") && argc > 4) {
 		trace_res = argc > 5 ? strtoull(argv[5], NULL, 10) : 0;
-		trace_sync = argc > 6 && !strcmp(argv[6], "sync");
+		trace_writer = argc > 6 ? argv[6] : "";
 		rc = trace(&p, &t, argv[4]);
 	}
 	else

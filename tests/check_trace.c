@@ -669,6 +669,26 @@ START_TEST(writer_thread_lock_and_close)
 }
 END_TEST
 
+/* npu_trace_open_auto: NPU_TRACE_WRITER decides when set; either way the
+ * handle writes a run. */
+START_TEST(writer_thread_auto)
+{
+	static const char *const modes[] = { "none", "thread" };
+	npu_err e = { "" };
+
+	for (int i = 0; i < 2; i++) {
+		npu_trace *t;
+		setenv("NPU_TRACE_WRITER", modes[i], 1);
+		t = npu_trace_open_auto(db_path(i ? "auto1.db" : "auto0.db"), &e);
+		ck_assert_msg(t != NULL, "%s", e.msg);
+		ck_assert_int_eq(npu_trace_is_async(t), i);
+		write_example_run(t);
+		npu_trace_close(t);
+	}
+	unsetenv("NPU_TRACE_WRITER");
+}
+END_TEST
+
 /* Reads srcdir/name into a malloc'd string. */
 static char *slurp(const char *name)
 {
@@ -804,6 +824,7 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, writer_thread_same_rows);
 	tcase_add_test(tc, writer_thread_errors);
 	tcase_add_test(tc, writer_thread_lock_and_close);
+	tcase_add_test(tc, writer_thread_auto);
 	tcase_add_test(tc, docs_match_schema);
 	tcase_add_test(tc, example_queries);
 	suite_add_tcase(s, tc);

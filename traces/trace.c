@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "isa/isa.h"
 
@@ -953,29 +954,31 @@ static void preload_strings(npu_trace *t)
 }
 
 /*
- * Reads the last pages of every per-run table and of its run_id index
- * (max() walks down their right edge), where this run's rows will go:
- * the writer thread does it while the simulation runs, so the rows are
- * written into pages already in the cache (that took the first batch of
- * a short run twice as long).  Best effort, like preload_strings.
+ * Reads the last pages of the tables a run's rows go to after it began
+ * (kernel_execs, activity, dma_xfers, counters) and of their run_id
+ * indexes: max() walks down their right edge, where the rows will go.  The
+ * writer thread does it while the simulation runs, so the rows are then
+ * written into pages already in the cache (that took the first chunk of a
+ * short run twice as long).  One statement, as each costs a prepare.
+ * Best effort, like preload_strings.
  */
 static void warm_pages(npu_trace *t)
 {
-	char sql[128];
+	static const char *const tables[] = {
+		"kernel_execs", "activity", "dma_xfers", "counters"
+	};
+	char sql[512];
+	out o = { sql, sizeof sql, 0 };
+	sqlite3_stmt *st = NULL;
 
-	for (size_t c = 0; c < NCOL; c++) {
-		if (strcmp(colinfo[c].name, "run_id") != 0)
-			continue;
-		for (int k = 0; k < 2; k++) {
-			sqlite3_stmt *st = NULL;
-			snprintf(sql, sizeof sql, "SELECT max(%s) FROM %s",
-				 k ? "run_id" : "rowid",
-				 tabinfo[colinfo[c].table].name);
-			if (sqlite3_prepare_v2(t->db, sql, -1, &st, NULL) == SQLITE_OK)
-				sqlite3_step(st);
-			sqlite3_finalize(st);
-		}
-	}
+	outf(&o, "SELECT ");
+	for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
+		outf(&o, "%s(SELECT max(rowid) FROM %s), (SELECT max(run_id) "
+		     "FROM %s)", i ? ", " : "", tables[i], tables[i]);
+	if (o.len < o.n &&
+	    sqlite3_prepare_v2(t->db, sql, -1, &st, NULL) == SQLITE_OK)
+		sqlite3_step(st);
+	sqlite3_finalize(st);
 }
 
 static npu_trace *trace_new(const char *path, npu_err *e)
@@ -1573,6 +1576,40 @@ fail_mutex:
 	free(t->path);
 	free(t);
 	return NULL;
+}
+
+/*
+ * The writer thread pays only when a core is free for it.  With every core
+ * busy (a sweep running one npusim per core, say) it is one more thread to
+ * schedule, and costs more than it hides: on a 2-core machine at a load
+ * of 5, `npusim run --trace` of demo.s paid 63% over the untraced run with
+ * it and 33% without.  So: the thread when the load average leaves a core
+ * idle; NPU_TRACE_WRITER=thread or =none decides instead.
+ */
+static int writer_pays(void)
+{
+	const char *v = getenv("NPU_TRACE_WRITER");
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	double load;
+
+	if (v && *v)
+		return strcmp(v, "none") != 0;
+	if (ncpu < 2)
+		return 0;
+	if (getloadavg(&load, 1) != 1)
+		return 1;
+	return load + 1.0 <= (double)ncpu;
+}
+
+npu_trace *npu_trace_open_auto(const char *path, npu_err *e)
+{
+	return writer_pays() ? npu_trace_open_async(path, e) :
+			       npu_trace_open(path, e);
+}
+
+int npu_trace_is_async(const npu_trace *t)
+{
+	return t->async;
 }
 
 int npu_trace_sync(npu_trace *t, npu_err *e)

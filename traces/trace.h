@@ -98,6 +98,18 @@ npu_trace *npu_trace_open(const char *path, npu_err *e);
  */
 npu_trace *npu_trace_open_async(const char *path, npu_err *e);
 
+/*
+ * npu_trace_open_async when a core is free for the writer thread (the
+ * 1-minute load average is at most the online CPUs less one), else
+ * npu_trace_open: the thread only hides work when it runs beside the
+ * caller.  The environment variable NPU_TRACE_WRITER=thread or =none
+ * decides instead.  `npusim run --trace` opens its trace this way.
+ */
+npu_trace *npu_trace_open_auto(const char *path, npu_err *e);
+
+/* Whether t has a writer thread. */
+int npu_trace_is_async(const npu_trace *t);
+
 /* Waits until the writer thread has done everything queued; returns 0 or
  * -1 with its first error.  0 at once on a handle of npu_trace_open. */
 int npu_trace_sync(npu_trace *t, npu_err *e);
