@@ -275,26 +275,40 @@ static int write_outputs(npu_sim *s, const npu_prog *p, const char *path)
 	return rc;
 }
 
-static int write_trace(npu_sim *s, const npu_prog *p, const npu_target *tg,
-		       const run_opts *o, const char *cmdline, double wall,
-		       int status)
+/*
+ * The trace is opened, and the run begun, before the simulation, by the
+ * trace's writer thread when a core is free for it (npu_trace_open_auto):
+ * opening a database and preparing its statements costs a short run a
+ * quarter of its time, then spent while it simulates.  The writer's
+ * errors wait for finish_trace, which reports them after the run as
+ * before.  Without the thread the trace is opened here, before the run.
+ */
+static npu_trace *begin_trace(const npu_prog *p, const npu_target *tg,
+			      const run_opts *o, const char *cmdline, npu_err *e)
 {
-	npu_err e = { "" };
-	npu_trace *t = npu_trace_open(o->trace, &e);
+	npu_trace *t = npu_trace_open_auto(o->trace, e);
 	npu_trace_run run = { o->prog, tg->name, tg->hash, cmdline, o->label };
 
-	if (!t)
-		goto fail;
-	if (npu_trace_begin(t, &run, p, &e) < 0 ||
-	    npu_sim_write_trace(s, t, &e) < 0 ||
-	    npu_trace_end(t, npu_sim_stats_get(s)->total_cycles, wall, status, &e) < 0)
-		goto fail;
+	if (t && npu_trace_begin(t, &run, p, e) < 0) {
+		npu_trace_close(t);
+		t = NULL;
+	}
+	return t;
+}
+
+/* The run's rows and end; the writer thread writes them as they come. */
+static int finish_trace(npu_trace *t, npu_sim *s, const run_opts *o,
+			double wall, int status, npu_err *e)
+{
+	int rc = -1;
+
+	if (t && npu_sim_write_trace(s, t, e) == 0 &&
+	    npu_trace_end(t, npu_sim_stats_get(s)->total_cycles, wall, status, e) == 0)
+		rc = 0;
 	npu_trace_close(t);
-	return 0;
-fail:
-	npu_trace_close(t);
-	fprintf(stderr, "npusim run: trace %s: %s\n", o->trace, e.msg);
-	return -1;
+	if (rc < 0)
+		fprintf(stderr, "npusim run: trace %s: %s\n", o->trace, e->msg);
+	return rc;
 }
 
 static double pct(uint64_t a, uint64_t b)
@@ -387,7 +401,9 @@ int npu_cmd_run(int argc, char **argv)
 	npu_target t;
 	npu_sim *s = NULL;
 	npu_sim_opts so = { 0 };
-	npu_err e = { "" };
+	npu_err e = { "" }, te = { "" };
+	npu_trace *tr = NULL;
+	int trace_rc = 0;
 	char *cmdline = NULL;
 	uint8_t *table = NULL;
 	struct timespec t0, t1;
@@ -429,6 +445,8 @@ int npu_cmd_run(int argc, char **argv)
 	if (load_inputs(s, &p, &o) < 0)
 		goto out;
 	cmdline = join_args(argc, argv);
+	if (o.trace)
+		tr = begin_trace(&p, &t, &o, cmdline ? cmdline : "", &te);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	r = npu_sim_run(s, &e);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -439,16 +457,20 @@ int npu_cmd_run(int argc, char **argv)
 	rc = r == NPU_SIM_FAULT ? NPU_EXIT_FAULT : NPU_EXIT_OK;
 	if (r == NPU_SIM_FAULT)
 		fprintf(stderr, "npusim run: %s: %s\n", o.prog, e.msg);
-	if (o.trace &&
-	    write_trace(s, &p, &t, &o, cmdline ? cmdline : "",
-			(double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec),
-			rc) < 0)
-		rc = NPU_EXIT_USAGE;
+	if (o.trace) {
+		trace_rc = finish_trace(tr, s, &o, (double)(t1.tv_sec - t0.tv_sec) +
+					1e-9 * (double)(t1.tv_nsec - t0.tv_nsec), rc, &te);
+		tr = NULL;
+	}
+	/* a trace that failed loses neither the outputs nor the summary */
 	if (rc == NPU_EXIT_OK && o.outputs && write_outputs(s, &p, o.outputs) < 0)
 		rc = NPU_EXIT_USAGE;
 	if (!o.quiet && rc != NPU_EXIT_USAGE)
 		summary(s, &p, &t, &o);
+	if (trace_rc < 0)
+		rc = NPU_EXIT_USAGE;
 out:
+	npu_trace_close(tr);
 	free(cmdline);
 	free(table);
 	npu_sim_free(s);

@@ -222,10 +222,11 @@ static uint64_t resolution(const npu_sim *s)
 	return q;
 }
 
-int npu_sim_write_trace(const npu_sim *s, npu_trace *t, npu_err *e)
+/* The run's counters: its totals, each unit's cycles per state, and the
+ * activity resolution q. */
+static int write_counters(const npu_sim *s, npu_trace *t, uint64_t q,
+			  npu_err *e)
 {
-	uint64_t q;
-
 	static const struct { const char *name; size_t off; } ctr[] = {
 #define C(f) { #f, offsetof(npu_sim_stats, f) }
 		C(total_cycles), C(insns), C(macs), C(vec_ops), C(dram_rd),
@@ -234,18 +235,6 @@ int npu_sim_write_trace(const npu_sim *s, npu_trace *t, npu_err *e)
 #undef C
 	};
 
-	if (s->o.no_timeline)
-		return npu_errf(e, "the run kept no timeline to trace (no_timeline)");
-	for (size_t k = 0; k < s->nkx; k++)
-		if (npu_trace_kernel_exec(t, &s->kx[k], e) < 0)
-			return -1;
-	q = resolution(s);
-	for (int i = 0; i < s->nunits; i++)
-		if (write_activity(s, t, i, q, e) < 0)
-			return -1;
-	for (size_t d = 0; d < s->ndmas; d++)
-		if (npu_trace_dma_xfer(t, &s->dmas[d], e) < 0)
-			return -1;
 	for (size_t c = 0; c < sizeof ctr / sizeof *ctr; c++) {
 		uint64_t v;
 		memcpy(&v, (const char *)&s->st + ctr[c].off, sizeof v);
@@ -262,6 +251,31 @@ int npu_sim_write_trace(const npu_sim *s, npu_trace *t, npu_err *e)
 		}
 	}
 	return npu_trace_counter(t, "trace_resolution", (double)q, e);
+}
+
+int npu_sim_write_trace(const npu_sim *s, npu_trace *t, npu_err *e)
+{
+	uint64_t q;
+
+	if (s->o.no_timeline)
+		return npu_errf(e, "the run kept no timeline to trace (no_timeline)");
+	/* The rows ready as they are first, then the activity, which takes
+	 * binning: with a writer thread (npu_trace_open_async) SQLite is
+	 * then busy from the start while the activity is binned.  The order
+	 * between tables changes nothing in the database. */
+	for (size_t k = 0; k < s->nkx; k++)
+		if (npu_trace_kernel_exec(t, &s->kx[k], e) < 0)
+			return -1;
+	for (size_t d = 0; d < s->ndmas; d++)
+		if (npu_trace_dma_xfer(t, &s->dmas[d], e) < 0)
+			return -1;
+	q = resolution(s);
+	if (write_counters(s, t, q, e) < 0)
+		return -1;
+	for (int i = 0; i < s->nunits; i++)
+		if (write_activity(s, t, i, q, e) < 0)
+			return -1;
+	return 0;
 }
 
 double npu_sim_kexec_mac_util(const npu_sim *s, size_t i)

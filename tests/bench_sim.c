@@ -3,10 +3,12 @@
  *   bench_sim gemm  PROG.s TARGET [N] functional GEMM vs host cblas_sgemm,
  *                                   alternately N times each (medians)
  *   bench_sim speed PROG.s TARGET   timing-only instructions and cycles/s
- *   bench_sim trace PROG.s TARGET DB [RES]   full runs without a trace,
- *                                   traced into a new DB and appended to
- *                                   it, medians of 7 rounds (RES: trace
- *                                   resolution, 0 auto)
+ *   bench_sim trace PROG.s TARGET DB [RES [sync|thread]]   full runs
+ *                                   without a trace, traced into a new DB
+ *                                   and appended to it, medians of 7
+ *                                   rounds (RES: trace resolution, 0 auto;
+ *                                   sync/thread: without/with the writer
+ *                                   thread, else as npusim run decides)
  * Each prints one line of key=value pairs.
  */
 #include <cblas.h>
@@ -166,21 +168,50 @@ static int speed(const npu_prog *p, const npu_target *t)
 	return 0;
 }
 
-/* One traced run appended to db: seconds from the run's start to its
- * rows committed (*tw: writing the rows and ending the run; *to: from
- * opening the trace to closing it, as `npusim run --trace` pays). */
-static double traced_run(const npu_prog *p, const npu_target *t, const char *db,
-			 double *tw, double *to, uint64_t *rows)
+static double cpu_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* bench_sim trace ... RES sync|thread: without or with the writer thread;
+ * by default as `npusim run --trace` decides (npu_trace_open_auto). */
+static const char *trace_writer = "";
+static int wrote_async;
+
+/* Times of one traced run, in seconds. */
+typedef struct trace_times {
+	double run;   /* from beginning the run to its rows committed */
+	double write; /* writing the rows and ending the run */
+	double open;  /* from opening the trace to closing it */
+	double cpu;   /* CPU time of the process over the same span */
+} trace_times;
+
+/*
+ * One traced run appended to db, as `npusim run --trace` does it: the
+ * trace opened and the run begun before simulating, by the writer thread
+ * when a core is free for it (npu_trace_open_auto; `sync` or `thread`
+ * decide instead).
+ */
+static void traced_run(const npu_prog *p, const npu_target *t, const char *db,
+		       trace_times *tt, uint64_t *rows)
 {
 	npu_sim *s = make(p, t, 0);
 	npu_err e = { "" };
 	npu_trace *tr;
 	npu_trace_run r = { "bench", t->name, t->hash, "", "bench_sim" };
-	double t0, w, o = now();
+	double t0, w, o = now(), c = cpu_now();
 
-	tr = npu_trace_open(db, &e);
+	if (!strcmp(trace_writer, "sync"))
+		tr = npu_trace_open(db, &e);
+	else if (!strcmp(trace_writer, "thread"))
+		tr = npu_trace_open_async(db, &e);
+	else
+		tr = npu_trace_open_auto(db, &e);
 	if (!tr)
 		die(db, &e);
+	wrote_async = npu_trace_is_async(tr);
 	t0 = now();
 	if (npu_trace_begin(tr, &r, p, &e) < 0)
 		die("trace", &e);
@@ -189,13 +220,13 @@ static double traced_run(const npu_prog *p, const npu_target *t, const char *db,
 	if (npu_sim_write_trace(s, tr, &e) < 0 ||
 	    npu_trace_end(tr, npu_sim_stats_get(s)->total_cycles, 0, 0, &e) < 0)
 		die("trace", &e);
-	*tw = now() - w;
-	t0 = now() - t0;
+	tt->write = now() - w;
+	tt->run = now() - t0;
 	*rows = npu_trace_rows(tr);
 	npu_trace_close(tr);
-	*to = now() - o;
+	tt->open = now() - o;
+	tt->cpu = cpu_now() - c;
 	npu_sim_free(s);
-	return t0;
 }
 
 #define TRACE_REPS 7
@@ -212,41 +243,56 @@ static double median(double *v, int n)
  * normal case).  Medians of each, so that a run of a few milliseconds on
  * a shared machine still gives a steady ratio; overhead_pct is the
  * appended run's from its start to its rows committed, overhead_open_pct
- * the same from opening the trace to closing it, overhead_new_pct the
- * new trace's.
+ * the same from opening the trace to closing it (all that `npusim run
+ * --trace` pays), overhead_open_cpu_pct that in CPU time (the writer
+ * thread's included), overhead_new_pct the new trace's.
  */
 static int trace(const npu_prog *p, const npu_target *t, const char *db)
 {
-	double plain[TRACE_REPS], first[TRACE_REPS], traced[TRACE_REPS];
-	double tw0[TRACE_REPS], tw[TRACE_REPS], to[TRACE_REPS], to0;
-	double pm, fm, tm, om;
+	double plain[TRACE_REPS], pcpu[TRACE_REPS], first[TRACE_REPS];
+	double traced[TRACE_REPS], tw0[TRACE_REPS], tw[TRACE_REPS];
+	double to[TRACE_REPS], tc[TRACE_REPS];
+	double pm, fm, tm, om, pcm, tcm;
 	uint64_t rows0 = 0, rows = 0;
+	trace_times tt;
 	char side[4200];
 
 	for (int i = 0; i < TRACE_REPS; i++) {
 		/* as `npusim run` runs without --trace: no timeline kept */
 		npu_sim *s = make(p, t, 3);
+		double c = cpu_now();
 		plain[i] = run(s);
+		pcpu[i] = cpu_now() - c;
 		npu_sim_free(s);
 		remove(db);
 		for (const char *x = "-wal\0-shm\0"; *x; x += strlen(x) + 1) {
 			snprintf(side, sizeof side, "%s%s", db, x);
 			remove(side);
 		}
-		first[i] = traced_run(p, t, db, &tw0[i], &to0, &rows0);
-		traced[i] = traced_run(p, t, db, &tw[i], &to[i], &rows);
+		traced_run(p, t, db, &tt, &rows0);
+		first[i] = tt.run;
+		tw0[i] = tt.write;
+		traced_run(p, t, db, &tt, &rows);
+		traced[i] = tt.run;
+		tw[i] = tt.write;
+		to[i] = tt.open;
+		tc[i] = tt.cpu;
 	}
 	pm = median(plain, TRACE_REPS);
+	pcm = median(pcpu, TRACE_REPS);
 	fm = median(first, TRACE_REPS);
 	tm = median(traced, TRACE_REPS);
 	om = median(to, TRACE_REPS);
+	tcm = median(tc, TRACE_REPS);
 	printf("rows=%llu run_s=%.4f traced_s=%.4f trace_write_s=%.4f rows_per_s=%.0f "
 	       "overhead_pct=%.1f traced_new_s=%.4f rows_per_s_new=%.0f overhead_new_pct=%.1f "
-	       "traced_open_s=%.4f overhead_open_pct=%.1f\n",
+	       "traced_open_s=%.4f overhead_open_pct=%.1f run_cpu_s=%.4f "
+	       "traced_open_cpu_s=%.4f overhead_open_cpu_pct=%.1f writer=%s\n",
 	       (unsigned long long)rows, pm, tm, median(tw, TRACE_REPS),
 	       (double)rows / median(tw, TRACE_REPS), 100.0 * (tm - pm) / pm, fm,
 	       (double)rows0 / median(tw0, TRACE_REPS), 100.0 * (fm - pm) / pm,
-	       om, 100.0 * (om - pm) / pm);
+	       om, 100.0 * (om - pm) / pm, pcm, tcm, 100.0 * (tcm - pcm) / pcm,
+	       wrote_async ? "thread" : "none");
 	return 0;
 }
 
@@ -271,6 +317,7 @@ int main(int argc, char **argv)
 		rc = speed(&p, &t);
 	else if (!strcmp(argv[1], "trace") && argc > 4) {
 		trace_res = argc > 5 ? strtoull(argv[5], NULL, 10) : 0;
+		trace_writer = argc > 6 ? argv[6] : "";
 		rc = trace(&p, &t, argv[4]);
 	}
 	else

@@ -1611,6 +1611,21 @@ START_TEST(cli_end_to_end)
 	ck_assert_int_eq(sh("test \"$(sqlite3 '%s/t.db' 'select count(*) from runs')\" = 2",
 			    tmpdir), 0);
 
+	/* a trace that cannot be opened (the writer thread finds out while
+	 * the program runs): 2, the path and why, but the outputs and the
+	 * summary are still written */
+	snprintf(path, sizeof path, "%s/out.safetensors", tmpdir);
+	remove(path);
+	ck_assert_int_eq(sh("'%s' run '%s/p.bin' --inputs '%s/in.safetensors' "
+			    "--outputs '%s/out.safetensors' --trace '%s/nowhere/t.db' "
+			    "> '%s/sum.txt' 2> '%s/err.txt'", npusim, tmpdir, tmpdir,
+			    tmpdir, tmpdir, tmpdir, tmpdir), 2);
+	ck_assert_int_eq(sh("grep -q \"trace .*/nowhere/t.db: .*cannot open\" '%s/err.txt'",
+			    tmpdir), 0);
+	ck_assert_int_eq(sh("grep -q 'cycles' '%s/sum.txt'", tmpdir), 0);
+	ck_assert_msg(npu_st_read(&out, path, &e) == 0, "%s", e.msg);
+	npu_st_free(&out);
+
 	/* usage and input errors: 2 */
 	ck_assert_int_eq(sh("'%s' run 2>/dev/null", npusim), 2);
 	ck_assert_int_eq(sh("'%s' run --bogus '%s/p.bin' 2>/dev/null", npusim, tmpdir), 2);

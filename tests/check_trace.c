@@ -1,6 +1,7 @@
 /*
  * check_trace.c - the trace database: appending runs, interning, refusals,
- * a half-written run, two processes appending at once, the generated docs
+ * a half-written run, two processes appending at once, the writer thread
+ * (the same rows, its errors, its hold on the write lock), the generated docs
  * and every example query of docs/trace-schema.md (answers worked out by
  * hand from the rows written here).
  */
@@ -157,7 +158,8 @@ static void write_example_run(npu_trace *t)
 		{ 1, NPU_US_DMA_WAIT, 700, 800, 1 },
 	};
 
-	ck_assert_int_gt(npu_trace_begin(t, &run_info, &p, &e), 0);
+	/* > 0, or 0 (queued) for the writer thread */
+	ck_assert_int_ge(npu_trace_begin(t, &run_info, &p, &e), 0);
 	for (int i = 0; i < 3; i++)
 		ck_assert_int_eq(npu_trace_kernel_exec(t, &k[i], &e), 0);
 	for (int i = 0; i < 4; i++)
@@ -268,7 +270,7 @@ END_TEST
 /*
  * Many short runs, each from its own handle, as `npusim run --trace`
  * appends them: each run's rows keep their own run id through the
- * multi-row inserts (1000 rows: 64-row statements and single ones); the
+ * INSERT ... SELECT from the row source (1000 rows a run); the
  * WAL, not checkpointed when a handle closes, stays bounded by the
  * commits that checkpoint it; an index dropped by someone is made again.
  */
@@ -504,6 +506,189 @@ START_TEST(two_processes_append)
 }
 END_TEST
 
+/*
+ * The writer thread (npu_trace_open_async) writes the same database as
+ * the caller's thread: the example run, then a run of many rows in small
+ * batches (chunks handed over, batches committed, the write transaction
+ * held between chunks), each table compared row by row, rowids included.
+ */
+static void write_big_run(npu_trace *t, int async)
+{
+	npu_err e = { "" };
+	npu_prog p = make_prog();
+
+	npu_trace_set_batch(t, 700);
+	ck_assert_int_ge(npu_trace_begin(t, &run_info, &p, &e), 0);
+	for (int i = 0; i < 5000; i++) {
+		ck_assert_int_eq(npu_trace_activity(t, i % 12, 3 * i, 3 * i + 2,
+						    i % 3 - 1, i % 4, &e), 0);
+		if (i % 3 == 0)
+			ck_assert_int_eq(npu_trace_dma_xfer(t, &(npu_trace_dma){
+				i % 8, i % 5, 64 + i, 128 + i, i, i + 1, i + 9,
+				i % 2 - 1 }, &e), 0);
+		if (i % 1000 == 0)
+			ck_assert_int_eq(npu_trace_kernel_exec(t, &(npu_trace_kernel){
+				.kernel = i % 2, .start = i, .end = i + 100,
+				.macs = (uint64_t)i }, &e), 0);
+	}
+	for (int i = 0; i < 40; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "counter%d", i % 30);
+		ck_assert_int_eq(npu_trace_counter(t, name, i, &e), 0);
+	}
+	if (async)
+		ck_assert_int_eq(npu_trace_run_id(t), 2);
+	ck_assert_msg(npu_trace_end(t, 15000, 0.5, 0, &e) == 0, "%s", e.msg);
+}
+
+static const char *const all_tables[] = {
+	"strings", "units", "states", "dma_dirs", "kernels", "nodes",
+	"kernel_nodes", "kernel_execs", "activity", "dma_xfers", "counters",
+};
+
+START_TEST(writer_thread_same_rows)
+{
+	const char *a = db_path("sync.db"), *b = db_path("async.db");
+	char sql[4400];
+	uint64_t rows;
+	npu_err e = { "" };
+	npu_trace *t;
+	sqlite3 *db;
+
+	t = npu_trace_open(a, &e);
+	ck_assert_msg(t != NULL, "%s", e.msg);
+	write_example_run(t);
+	write_big_run(t, 0);
+	rows = npu_trace_rows(t);
+	npu_trace_close(t);
+	t = npu_trace_open_async(b, &e);
+	ck_assert_msg(t != NULL, "%s", e.msg);
+	write_example_run(t);
+	write_big_run(t, 1);
+	/* each run's 8 program rows; 15 rows, and 6712 with 40 counters */
+	ck_assert_uint_eq(rows, 8 + 15 + 8 + 6712);
+	ck_assert_uint_eq(npu_trace_rows(t), rows);
+	npu_trace_close(t);
+
+	db = db_open(a);
+	snprintf(sql, sizeof sql, "ATTACH '%s' AS b", b);
+	ck_assert_int_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	for (size_t i = 0; i < sizeof all_tables / sizeof *all_tables; i++) {
+		const char *n = all_tables[i];
+		snprintf(sql, sizeof sql, "SELECT (SELECT count(*) FROM main.%s) - "
+			 "(SELECT count(*) FROM b.%s) + (SELECT count(*) FROM "
+			 "(SELECT rowid, * FROM main.%s EXCEPT SELECT rowid, * FROM b.%s))",
+			 n, n, n, n);
+		ck_assert_msg(q_int(db, sql) == 0, "table %s differs", n);
+	}
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM (SELECT id, program_id, "
+			       "target_name_id, target_hash, options, label, total_cycles, "
+			       "wall_s, status, exit_status FROM main.runs EXCEPT SELECT id, "
+			       "program_id, target_name_id, target_hash, options, label, "
+			       "total_cycles, wall_s, status, exit_status FROM b.runs)"), 0);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM b.activity"), 5006);
+	ck_assert_str_eq(q_text(db, "PRAGMA b.integrity_check"), "ok\n");
+	sqlite3_close(db);
+}
+END_TEST
+
+/* The writer's errors come back, with the messages of npu_trace_open,
+ * at the next wait: a refused open, a database that is not a trace. */
+START_TEST(writer_thread_errors)
+{
+	const char *path = db_path("nowhere/t.db");
+	npu_err e = { "" };
+	npu_prog p = make_prog();
+	npu_trace *t;
+	sqlite3 *db;
+	int64_t rc;
+
+	t = npu_trace_open_async(path, &e);
+	ck_assert_ptr_nonnull(t);
+	/* queued (0), or refused if the writer has failed already */
+	rc = npu_trace_begin(t, &run_info, &p, &e);
+	ck_assert(rc == 0 || rc == -1);
+	for (int i = 0; i < 300 && rc == 0; i++)
+		if (npu_trace_activity(t, 1, i, i + 1, 0, 0, &e))
+			break;
+	if (rc == 0)
+		ck_assert_int_eq(npu_trace_end(t, 300, 0, 0, &e), -1);
+	ck_assert_msg(strncmp(e.msg, path, strlen(path)) == 0 &&
+		      strstr(e.msg, "cannot open"), "%s", e.msg);
+	ck_assert_int_eq(npu_trace_sync(t, &e), -1);
+	ck_assert_int_eq(npu_trace_run_id(t), 0);
+	npu_trace_close(t);
+
+	path = db_path("other.db");
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, "CREATE TABLE runs (x)", NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	t = npu_trace_open_async(path, &e);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_int_eq(npu_trace_sync(t, &e), -1);
+	ck_assert_msg(strstr(e.msg, path) && strstr(e.msg, "not an npusim trace"),
+		      "%s", e.msg);
+	/* the caller's checks still come first */
+	ck_assert_int_eq(npu_trace_begin(t, &run_info, &p, &e), -1);
+	ck_assert_msg(strstr(e.msg, "not an npusim trace"), "%s", e.msg);
+	npu_trace_close(t);
+}
+END_TEST
+
+/* The writer holds the write lock between chunks only briefly: another
+ * connection gets it while the run is still going; closing before the
+ * end keeps the rows and marks the run 'incomplete'. */
+START_TEST(writer_thread_lock_and_close)
+{
+	const char *path = db_path("held.db");
+	npu_err e = { "" };
+	npu_prog p = make_prog();
+	npu_trace *t = npu_trace_open_async(path, &e);
+	sqlite3 *db;
+
+	ck_assert_ptr_nonnull(t);
+	ck_assert_int_eq(npu_trace_begin(t, &run_info, &p, &e), 0);
+	ck_assert_int_eq(npu_trace_run_id(t), 1);
+	for (int i = 0; i < 100; i++) /* a chunk goes to the writer */
+		ck_assert_int_eq(npu_trace_activity(t, 1, i, i + 1, 0, 0, &e), 0);
+	db = db_open(path);
+	sqlite3_busy_timeout(db, 10000);
+	ck_assert_int_eq(sqlite3_exec(db, "BEGIN IMMEDIATE; UPDATE runs SET label = "
+				      "'other' WHERE id = 1; COMMIT", NULL, NULL, NULL),
+			 SQLITE_OK);
+	ck_assert_int_eq(npu_trace_sync(t, &e), 0);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM activity"), 100);
+	for (int i = 100; i < 130; i++)
+		ck_assert_int_eq(npu_trace_activity(t, 1, i, i + 1, 0, 0, &e), 0);
+	npu_trace_close(t);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM activity"), 130);
+	ck_assert_str_eq(q_text(db, "SELECT status, label FROM runs"),
+			 "incomplete|other\n");
+	sqlite3_close(db);
+}
+END_TEST
+
+/* npu_trace_open_auto: NPU_TRACE_WRITER decides when set; either way the
+ * handle writes a run. */
+START_TEST(writer_thread_auto)
+{
+	static const char *const modes[] = { "none", "thread" };
+	npu_err e = { "" };
+
+	for (int i = 0; i < 2; i++) {
+		npu_trace *t;
+		setenv("NPU_TRACE_WRITER", modes[i], 1);
+		t = npu_trace_open_auto(db_path(i ? "auto1.db" : "auto0.db"), &e);
+		ck_assert_msg(t != NULL, "%s", e.msg);
+		ck_assert_int_eq(npu_trace_is_async(t), i);
+		write_example_run(t);
+		npu_trace_close(t);
+	}
+	unsetenv("NPU_TRACE_WRITER");
+}
+END_TEST
+
 /* Reads srcdir/name into a malloc'd string. */
 static char *slurp(const char *name)
 {
@@ -636,6 +821,10 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, bad_rows);
 	tcase_add_test(tc, half_written_run);
 	tcase_add_test(tc, two_processes_append);
+	tcase_add_test(tc, writer_thread_same_rows);
+	tcase_add_test(tc, writer_thread_errors);
+	tcase_add_test(tc, writer_thread_lock_and_close);
+	tcase_add_test(tc, writer_thread_auto);
 	tcase_add_test(tc, docs_match_schema);
 	tcase_add_test(tc, example_queries);
 	suite_add_tcase(s, tc);

@@ -17,8 +17,15 @@
  * marked status 'incomplete'; a process that dies leaves it 'running'.
  * docs/trace-schema.md describes the tables and gives example queries.
  *
- * A npu_trace is used by one thread at a time (its SQLite connection is
- * opened without a mutex); processes share a database file, not a handle.
+ * A npu_trace is used by one thread at a time; processes share a
+ * database file, not a handle.  Its SQLite connection is opened without a
+ * mutex and used by one thread only: the caller's, or for a handle from
+ * npu_trace_open_async its writer thread, which opens the database and
+ * writes the rows while the caller goes on (`npusim run --trace` opens
+ * the trace and begins the run before simulating, so the cost of opening
+ * is hidden by the simulation, and rows are written while later ones are
+ * still being made).  The rows, and so the database, are the same either
+ * way.
  */
 #ifndef NPU_TRACE_H
 #define NPU_TRACE_H
@@ -78,8 +85,39 @@ typedef struct npu_trace_dma {
  */
 npu_trace *npu_trace_open(const char *path, npu_err *e);
 
+/*
+ * Like npu_trace_open, but the database is opened, checked and written by
+ * a writer thread of the handle's own: this returns at once (NULL only
+ * when out of memory or no thread can start), and the calls below queue
+ * their work for that thread, checking their arguments as before.  An
+ * error of the writer (the open refused, a failed insert) is sticky: it
+ * is returned, with the same message as npu_trace_open's, by the next
+ * call that hands rows over, by npu_trace_end and by npu_trace_sync; the
+ * rows after it are dropped.  Rows are committed when a batch is full,
+ * when the writer runs out of queued rows, and at npu_trace_end.
+ */
+npu_trace *npu_trace_open_async(const char *path, npu_err *e);
+
+/*
+ * npu_trace_open_async when a core is free for the writer thread (the
+ * 1-minute load average is at most the online CPUs less one), else
+ * npu_trace_open: the thread only hides work when it runs beside the
+ * caller.  The environment variable NPU_TRACE_WRITER=thread or =none
+ * decides instead.  `npusim run --trace` opens its trace this way.
+ */
+npu_trace *npu_trace_open_auto(const char *path, npu_err *e);
+
+/* Whether t has a writer thread. */
+int npu_trace_is_async(const npu_trace *t);
+
+/* Waits until the writer thread has done everything queued; returns 0 or
+ * -1 with its first error.  0 at once on a handle of npu_trace_open. */
+int npu_trace_sync(npu_trace *t, npu_err *e);
+
 /* Starts a run: records it, its program's kernels, nodes and provenance.
- * Returns the run id (> 0) or -1. */
+ * Returns the run id (> 0) or -1; on an asynchronous handle 0 once the
+ * run is queued (npu_trace_run_id gives its id), and p must stay valid
+ * until npu_trace_end or npu_trace_close. */
 int64_t npu_trace_begin(npu_trace *t, const npu_trace_run *run,
 			const npu_prog *p, npu_err *e);
 
@@ -95,14 +133,17 @@ int npu_trace_dma_xfer(npu_trace *t, const npu_trace_dma *d, npu_err *e);
 int npu_trace_counter(npu_trace *t, const char *name, double value, npu_err *e);
 
 /* Ends the run (totals, wall time, status: 0 success, else failure),
- * writes the rows still buffered, creates missing indexes. */
+ * writes the rows still buffered, creates missing indexes.  On an
+ * asynchronous handle it waits for the writer to have done all that. */
 int npu_trace_end(npu_trace *t, uint64_t total_cycles, double wall_s,
 		  int status, npu_err *e);
 
 /* Rows written so far in this process (for the benchmark). */
 uint64_t npu_trace_rows(const npu_trace *t);
 
-/* Id of the run begun last and not ended yet; 0 when none. */
+/* Id of the run begun last and not ended yet; 0 when none (or when the
+ * writer thread of an asynchronous handle failed; it waits for that
+ * thread). */
 int64_t npu_trace_run_id(const npu_trace *t);
 
 /* Rows buffered before a batch is written (default NPU_TRACE_BATCH). */
@@ -126,7 +167,8 @@ const char *npu_trace_dir_name(int dir);
 size_t npu_trace_schema_doc(char *buf, size_t n);
 
 /* Closes t (NULL is fine).  A run still open is marked 'incomplete' after
- * its buffered rows are written. */
+ * its buffered rows are written.  An asynchronous handle's writer thread
+ * finishes its queue first and is joined. */
 void npu_trace_close(npu_trace *t);
 
 #endif
