@@ -104,6 +104,10 @@ static const zoo_case zoo[] = {
 	{ "efficientnet_v2_tiny", 0 },
 	{ "ops3", 15 },			/* fmod, remainder, asin, acos, atan, asinh, atan2, argmin,
 				   cumprod, sort, topk, scatter_add, index_put, int64 eq, cast */
+	/* transformers' default attention: scaled_dot_product_attention */
+	{ "bert_sdpa", 0 },
+	{ "llama_sdpa", 0 },
+	{ "vit_hf_sdpa", 0 },
 	{ "ops4", 3 },			/* index_put, cdist, avg_pool3d (local response norm) */
 	/* in bfloat16 and float16 (scripts/capture_models NAME_bf16) */
 	{ "mistral_tiny_bf16", 0 },
