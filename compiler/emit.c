@@ -478,7 +478,13 @@ static int interleave_regs(npu_mfunc *f, const int *at, int n, int max,
 
 static void interleave(npu_mfunc *f, const int *at, int n, int max)
 {
-	(void)interleave_regs(f, at, n, max, ILV_REGS);
+	if (interleave_regs(f, at, n, max, ILV_REGS) || n < 3)
+		return;
+	/* too many registers for all four: in pairs, which still issue
+	 * one chain's instructions in the other's latencies (a RoPE
+	 * half's 14 instructions) */
+	for (int i = 0; i + 1 < n; i += 2)
+		(void)interleave_regs(f, at + i, 2, max, ILV_REGS);
 }
 
 static int interleave_regs(npu_mfunc *f, const int *at, int n, int max, int regs)
