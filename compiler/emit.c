@@ -215,6 +215,12 @@ void npu_emit_dmat(emit_t *g, int q, int op, int dt, uint64_t dst,
 	if (n2 > 1) {
 		field(g, q, NPU_DF_SS2, ss2);
 		field(g, q, NPU_DF_DS2, ds2);
+	} else if (op == NPU_OP_DSTC &&
+		   !(g->dvalid[q][NPU_DF_SS2] && g->dstate[q][NPU_DF_SS2] % 4 == 0)) {
+		/* dstc checks its source strides, the unused one too: an
+		 * engine's last kernel may have left a 2-byte one (an f16
+		 * transpose) */
+		field(g, q, NPU_DF_SS2, 0);
 	}
 	if (store)
 		dram_li(g, xd, dst);
@@ -472,7 +478,13 @@ static int interleave_regs(npu_mfunc *f, const int *at, int n, int max,
 
 static void interleave(npu_mfunc *f, const int *at, int n, int max)
 {
-	(void)interleave_regs(f, at, n, max, ILV_REGS);
+	if (interleave_regs(f, at, n, max, ILV_REGS) || n < 3)
+		return;
+	/* too many registers for all four: in pairs, which still issue
+	 * one chain's instructions in the other's latencies (a RoPE
+	 * half's 14 instructions) */
+	for (int i = 0; i + 1 < n; i += 2)
+		(void)interleave_regs(f, at + i, 2, max, ILV_REGS);
 }
 
 static int interleave_regs(npu_mfunc *f, const int *at, int n, int max, int regs)
@@ -1270,8 +1282,10 @@ static int tile_io_op(emit_t *g, const tile *t, int s, int store, int o,
 		int64_t so = g->st[o][g->q - 3] * esz, rb = t->cn * esz;
 		int64_t pk = t->rn * t->cn * esz;
 		int st = !store && g->stage && g->stage[o];
-		/* (staged: one engine, which alone fills the staging area) */
-		np = st ? 1 : pieces(t->on * pk, maxp);
+		/* (staged: each engine stages and transposes its own planes,
+		 * in its own part of the staging area; on one engine the
+		 * planes' DRAM load was one transfer of all of them) */
+		np = pieces(t->on * pk, maxp);
 		if (store && !dry && sb == 1 && sa == t->cn && so == pk)
 			handoff(g, d, g->slotb[o][s], (uint64_t)(t->on * pk));
 		for (int p = 0; p < np && !dry; p++) {
@@ -1280,11 +1294,12 @@ static int tile_io_op(emit_t *g, const tile *t, int s, int store, int o,
 			if (b <= a)
 				continue;
 			if (st) {
-				/* the planes [cn][rn] as stored in one transfer,
-				 * then each plane transposed on chip */
-				npu_emit_dmaf(g, q, NPU_OP_DLD, g->stage[o], d, t->rn * esz,
-					      t->cn, sb * esz, t->rn * esz, t->on, so, pk);
-				for (int64_t pl = 0; pl < t->on; pl++)
+				/* this engine's planes [cn][rn] as stored in one
+				 * transfer, then each plane transposed on chip */
+				npu_emit_dmaf(g, q, NPU_OP_DLD, g->stage[o] + (uint64_t)(a * pk),
+					      d + (uint64_t)(a * so), t->rn * esz,
+					      t->cn, sb * esz, t->rn * esz, b - a, so, pk);
+				for (int64_t pl = a; pl < b; pl++)
 					npu_emit_dmaf(g, q, NPU_OP_DCP,
 						      g->slotb[o][s] + (uint64_t)(pl * pk),
 						      g->stage[o] + (uint64_t)(pl * pk), esz, t->cn,
