@@ -3214,7 +3214,9 @@ static int do_conv3d(fz *z, int node, int x, int w, int bias)
 	npu_kir *ir = z->ir;
 	const npu_gnode *n = &z->g->nodes[node];
 	const npu_gmeta *m = tmeta(n, 0);
-	int64_t st[3], pd[3], dl[3], xs[5], xst[5], csh[5], cst[NPU_MAX_DIMS], vsh[5], vst[5];
+	/* (xs and xst whole: fill_kern's operands copy NPU_MAX_DIMS strides) */
+	int64_t st[3], pd[3], dl[3], xs[NPU_MAX_DIMS] = { 0 }, xst[NPU_MAX_DIMS] = { 0 },
+		csh[5], cst[NPU_MAX_DIMS], vsh[5], vst[5];
 	int64_t x4[4], w5[5], ws5[5], o4[4], ost[5], N, C, D, OD, KD, O;
 	int xp = x, xc, xv, wv, ov, v;
 	char nm[300];
