@@ -3567,11 +3567,7 @@ static int conv_bias_row(fz *z, int w, int bias)
 	uint8_t *b;
 	char nm[300];
 
-	/* (in 2-byte types only for an odd K: with rows of A an odd
-	 * number of elements long, resnext_tiny_bf16 and mobilenet_v2_fp16
-	 * came out wrong, which is not understood yet) */
-	if (bias < 0 || !ir->t || W->ndim != 4 || ir->fp32prec == 2 ||
-	    (npu_dtype_size(W->dtype) != 4 && W->shape[1] * W->shape[2] * W->shape[3] % 2 == 0))
+	if (bias < 0 || !ir->t || W->ndim != 4 || ir->fp32prec == 2)
 		return -1;
 	Bv = &ir->v[bias];
 	OC = W->shape[0];

@@ -189,7 +189,11 @@ static int move(npu_sim *s, int eng, const sim_entry *e, uint64_t t0, xfer *x)
 /*
  * dstc's operands: a 2-byte float type, whole elements per row, and fp32
  * source rows at multiples of 4 bytes (an fp32 word is read whole, as the
- * matrix unit requires of the accumulator).  Sets x->cvt; -1 on a fault.
+ * matrix unit requires of the accumulator).  Only the strides the
+ * transfer steps by count: a descriptor field keeps its value from the
+ * engine's earlier transfers (the emitter writes a field only when it
+ * changes), so a 1-level store finds ss2 as a load of 2-byte rows left
+ * it, which it never adds.  Sets x->cvt; -1 on a fault.
  */
 static int cvt_check(npu_sim *s, int eng, const sim_insn *in,
 		     const sim_entry *e, uint64_t t0, xfer *x)
@@ -205,7 +209,8 @@ static int cvt_check(npu_sim *s, int eng, const sim_insn *in,
 		return sim_fault(s, ui, e->pc, t0,
 				 "dstc row of %lld bytes is not whole %s elements",
 				 (long long)f[NPU_DF_ROWB], npu_dtype_name(dt));
-	if ((uint64_t)e->x[2] % 4 || f[NPU_DF_SS1] % 4 || f[NPU_DF_SS2] % 4)
+	if ((uint64_t)e->x[2] % 4 || (f[NPU_DF_N1] > 1 && f[NPU_DF_SS1] % 4) ||
+	    (f[NPU_DF_N2] > 1 && f[NPU_DF_SS2] % 4))
 		return sim_fault(s, ui, e->pc, t0,
 				 "dstc source 0x%llx or its strides (%lld, %lld) "
 				 "are not multiples of 4",

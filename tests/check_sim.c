@@ -1067,6 +1067,34 @@ START_TEST(dma_store_convert)
 	b = npu_sim_buf_data(r.s, 1);
 	ck_assert_int_eq(memcmp(b, b + 64, 32), 0);
 	run_free(&r);
+
+	/*
+	 * Strides the transfer never steps by do not count: n2 = 1 with
+	 * ss2 (and ds2) left at 18 by an earlier transfer of 9 bf16 rows,
+	 * as the emitter leaves descriptor fields it does not change.  The
+	 * same rows as the first run (a convolution stored straight from
+	 * the accumulator into bf16 faulted on this).
+	 */
+	r = (run){ 0 };
+	{
+		char text[4096];
+		snprintf(text, sizeof text, dma_prog,
+			 "dcfgi dma0, ss2, 18\n dcfgi dma0, ds2, 18\n dcfgi dma0, n2, 1\n"
+			 "dcfgi dma0, rowb, 16\n dcfgi dma0, n1, 2\n dcfgi dma0, ss1, 64\n"
+			 "dcfgi dma0, ds1, 16\n li x1, &b\n li x2, " ACC "\n"
+			 "dstc dma0, x1, x2, bf16\n");
+		r.setup = setup_cvt;
+		run_text(&r, text);
+	}
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_uint_eq(stats(&r)->total_cycles, 46); /* 3 more dcfgi */
+	b = npu_sim_buf_data(r.s, 1);
+	for (int i = 0; i < 16; i++) {
+		uint16_t h;
+		memcpy(&h, b + 2 * i, 2);
+		ck_assert_msg(h == bf[i], "bf16 %d after a stale ss2: 0x%04x", i, h);
+	}
+	run_free(&r);
 }
 END_TEST
 
@@ -1462,6 +1490,9 @@ static const fcase faults[] = {
 	{ ".buffer b u8 [64] output\n dcfgi dma0, rowb, 64\n li x1, &b\n"
 	  "li x2, 65500\n dstc dma0, x1, x2, bf16\n halt\n", NPU_UNIT_DMA0, 3,
 	  "source", 0 },
+	{ ".buffer b u8 [64] output\n dcfgi dma0, rowb, 8\n dcfgi dma0, n2, 2\n"
+	  "dcfgi dma0, ss2, 18\n li x1, &b\n dstc dma0, x1, x0, f16\n halt\n",
+	  NPU_UNIT_DMA0, 4, "multiples of 4", 0 },
 };
 
 START_TEST(fault_kinds)
