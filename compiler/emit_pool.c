@@ -347,20 +347,26 @@ void npu_pool_band_geom(const npu_kern *Pk, int64_t *hp, int64_t *wp, int64_t *o
 	*owp = P.OWp;
 }
 
+/* P for bands of Pk's pooling run inside another kernel (fp32 rows) */
+static void band_init(pool *P, emit_t *g, const npu_kern *Pk)
+{
+	memset(P, 0, sizeof *P);
+	pool_geom(P, Pk);
+	P->g = g;
+	P->dt = NPU_DT_F32;
+	P->esz = 4;
+	P->xvl = npu_mx(g->f);
+	P->vl = g->t->vlen;
+}
+
 /* (emit_int.h) */
 void npu_pool_band_border(emit_t *g, const npu_kern *Pk, uint64_t in)
 {
 	pool P;
 
-	memset(&P, 0, sizeof P);
-	pool_geom(&P, Pk);
-	P.g = g;
-	P.dt = NPU_DT_F32;
-	P.esz = 4;
+	band_init(&P, g, Pk);
 	P.G = P.planes;
 	P.in[0] = P.in[1] = in;
-	P.xvl = npu_mx(g->f);
-	P.vl = g->t->vlen;
 	pool_border(&P);
 	pool_setvl(&P, g->t->vlen);
 }
@@ -371,13 +377,7 @@ void npu_pool_band(emit_t *g, const npu_kern *Pk, uint64_t in, uint64_t v,
 {
 	pool P;
 
-	memset(&P, 0, sizeof P);
-	pool_geom(&P, Pk);
-	P.g = g;
-	P.dt = NPU_DT_F32;
-	P.esz = 4;
-	P.xvl = npu_mx(g->f);
-	P.vl = g->t->vlen;
+	band_init(&P, g, Pk);
 	/* the band as a pool of i1 - i0 output rows whose planes start at
 	 * padded row i0 * SH of plane p0 */
 	P.in[0] = in + (uint64_t)((p0 * P.Hp + i0 * Pk->cv_sh) * P.Wp * 4);

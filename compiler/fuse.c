@@ -4368,20 +4368,42 @@ static int index_offsets(const npu_kir *ir, const index_set *q, const int64_t *s
 /* cap on the index positions examined at compile time */
 #define INDEX_MAX_POS 65536
 
+/* A gather's table of run numbers, each below `limit`: int32 when they
+ * fit, else int64 (index_gather, do_flip, dma_copy build one). */
+typedef struct runtab {
+	void *t;
+	int dt;
+} runtab;
+
+static int runtab_new(fz *z, runtab *rt, int64_t n, int64_t limit)
+{
+	rt->dt = limit <= INT32_MAX ? NPU_DT_I32 : NPU_DT_I64;
+	rt->t = malloc((size_t)(n ? n : 1) * (size_t)npu_dtype_size(rt->dt));
+	return rt->t ? 0 : npu_errf(z->e, "out of memory");
+}
+
+static void runtab_set(runtab *rt, int64_t i, int64_t run)
+{
+	if (rt->dt == NPU_DT_I32)
+		((int32_t *)rt->t)[i] = (int32_t)run;
+	else
+		((int64_t *)rt->t)[i] = run;
+}
+
 /*
  * The node's value as a DMA gather (the embedding's kernel) from the
  * contiguous root x read as runs of D elements: output run r is x's run
  * t[r] (t: `rows` run numbers of type dt, malloc'd, owned from here on).
  */
-static int gather_into(fz *z, int node, int x, int64_t D, int64_t rows, int dt,
-		       void *t, int out)
+static int gather_into(fz *z, int node, int x, int64_t D, int64_t rows,
+		       runtab *rt, int out)
 {
 	npu_kir *ir = z->ir;
 	int tab, k;
 	char nm[300];
 
 	snprintf(nm, sizeof nm, "%s.runs", ir->v[out].name);
-	if ((tab = own_matrix(z, node, nm, dt, rows, 1, t)) < 0 ||
+	if ((tab = own_matrix(z, node, nm, rt->dt, rows, 1, rt->t)) < 0 ||
 	    (k = new_kern(z, NPU_KK_GATHER, node)) < 0)
 		return -1;
 	ir->v[x].needed = ir->v[out].needed = 1;
@@ -4396,16 +4418,16 @@ static int gather_into(fz *z, int node, int x, int64_t D, int64_t rows, int dt,
 }
 
 /* gather_into the node's own value */
-static int gather_runs(fz *z, int node, int x, int64_t D, int64_t rows, int dt,
-		       void *t)
+static int gather_runs(fz *z, int node, int x, int64_t D, int64_t rows,
+		       runtab *rt)
 {
 	int out = meta_val(z, node, 0, z->g->nodes[node].name);
 
 	if (out < 0) {
-		free(t);
+		free(rt->t);
 		return -1;
 	}
-	if (gather_into(z, node, x, D, rows, dt, t, out) < 0)
+	if (gather_into(z, node, x, D, rows, rt, out) < 0)
 		return -1;
 	z->ir->nodeval[node] = out;
 	return 0;
@@ -4421,11 +4443,11 @@ static int gather_runs(fz *z, int node, int x, int64_t D, int64_t rows, int dt,
 static int dma_copy(fz *z, int node, int v)
 {
 	npu_kir *ir = z->ir;
-	const npu_kval *V = &ir->v[v];
-	int nd = V->ndim, dt, out;
+	const npu_kval *V = &ir->v[v], *R;
+	int nd = V->ndim, out;
 	int64_t D = 1, rows;
 	char nm[300];
-	void *t;
+	runtab rt;
 
 	/* a run: the last dim when it is contiguous and the offsets align */
 	if (nd && V->stride[nd - 1] == 1 && V->shape[nd - 1] > 0) {
@@ -4437,27 +4459,24 @@ static int dma_copy(fz *z, int node, int v)
 	rows = npu_kir_numel(nd, V->shape) / (D ? D : 1);
 	if (rows > INDEX_MAX_POS * 16)
 		return -2;
-	dt = rows < INT32_MAX ? NPU_DT_I32 : NPU_DT_I64;
-	if (!(t = malloc((size_t)(rows ? rows : 1) * (size_t)npu_dtype_size(dt))))
-		return npu_errf(z->e, "out of memory");
+	R = &ir->v[root_of(ir, v)];
+	if (runtab_new(z, &rt, rows, npu_kir_numel(R->ndim, R->shape) / D) < 0)
+		return -1;
 	for (int64_t r = 0; r < rows; r++) {
 		int64_t q = r, src = V->off;
 		for (int d = (D > 1 ? nd - 2 : nd - 1); d >= 0; d--) {
 			src += q % V->shape[d] * V->stride[d];
 			q /= V->shape[d];
 		}
-		if (dt == NPU_DT_I32)
-			((int32_t *)t)[r] = (int32_t)(src / D);
-		else
-			((int64_t *)t)[r] = src / D;
+		runtab_set(&rt, r, src / D);
 	}
 	snprintf(nm, sizeof nm, "%s.dmacopy", V->name);
 	if ((out = npu_kir_val(ir, nm, node, V->dtype, nd, V->shape)) < 0) {
-		free(t);
+		free(rt.t);
 		return npu_errf(z->e, "out of memory");
 	}
 	ir->v[out].needed = 1;
-	if (gather_into(z, node, root_of(ir, v), D, rows, dt, t, out) < 0)
+	if (gather_into(z, node, root_of(ir, v), D, rows, &rt, out) < 0)
 		return -1;
 	npu_kir_decide(ir, 1, "%s: a view copied by a DMA gather of %lld runs of %lld elements",
 		       V->name, (long long)rows, (long long)D);
@@ -4477,10 +4496,10 @@ static int index_gather(fz *z, int node, const index_set *q, int64_t *offs)
 {
 	npu_kir *ir = z->ir;
 	const npu_gnode *n = &z->g->nodes[node];
-	int x = q->x, p = q->p, k = q->k, nd = ir->v[x].ndim, dt;
+	int x = q->x, p = q->p, k = q->k, nd = ir->v[x].ndim;
 	int64_t D = 1, pre = 1, rows, nrow = 1, B = q->B;
 	const npu_kval *X;
-	void *t;
+	runtab rt;
 
 	/* the gather reads whole runs of D elements of a contiguous root:
 	 * of a view, a copy, and the offsets again in the copy */
@@ -4507,23 +4526,16 @@ static int index_gather(fz *z, int node, const index_set *q, int64_t *offs)
 		return host_kern(z, node, "index by constant indices of a view that is not a gather");
 	}
 	rows = pre * B;
-	nrow /= D;
-	dt = nrow < INT32_MAX ? NPU_DT_I32 : NPU_DT_I64;
-	if (!(t = malloc((size_t)(rows ? rows : 1) * (size_t)npu_dtype_size(dt)))) {
+	if (runtab_new(z, &rt, rows, nrow / D) < 0) {
 		free(offs);
-		return npu_errf(z->e, "out of memory");
+		return -1;
 	}
 	/* run (i, b): x's element i * (its size past dim p - 1) + offs[b] */
 	for (int64_t i = 0; i < pre; i++)
-		for (int64_t b = 0; b < B; b++) {
-			int64_t r = (i * (p ? X->stride[p - 1] : 0) + offs[b]) / D;
-			if (dt == NPU_DT_I32)
-				((int32_t *)t)[i * B + b] = (int32_t)r;
-			else
-				((int64_t *)t)[i * B + b] = r;
-		}
+		for (int64_t b = 0; b < B; b++)
+			runtab_set(&rt, i * B + b, (i * (p ? X->stride[p - 1] : 0) + offs[b]) / D);
 	free(offs);
-	if (gather_runs(z, node, x, D, rows, dt, t) < 0)
+	if (gather_runs(z, node, x, D, rows, &rt) < 0)
 		return -1;
 	npu_kir_decide(ir, 1, "%s: index by constant indices as a DMA gather of %lld runs of %lld elements",
 		       n->name, (long long)rows, (long long)D);
@@ -4587,9 +4599,9 @@ static int do_flip(fz *z, int node)
 	npu_kir *ir = z->ir;
 	const npu_gnode *n = &z->g->nodes[node];
 	const npu_gval *l = arg(n, 1);
-	int x, nd, last = -1, dt, rev[NPU_MAX_DIMS] = { 0 };
+	int x, nd, last = -1, rev[NPU_MAX_DIMS] = { 0 };
 	int64_t D = 1, rows = 1, cst[NPU_MAX_DIMS];
-	void *t;
+	runtab rt;
 
 	if (!l || l->kind != NPU_GV_LIST || n->args[0].kind != NPU_GV_NODE ||
 	    (x = node_val(z, n->args[0].u.node)) < 0 || ir->v[x].isconst ||
@@ -4614,9 +4626,8 @@ static int do_flip(fz *z, int node)
 		rows *= ir->v[x].shape[d];
 	if (rows > INDEX_MAX_POS * 16)
 		return host_kern(z, node, "flip of too many runs");
-	dt = rows < INT32_MAX ? NPU_DT_I32 : NPU_DT_I64;
-	if (!(t = malloc((size_t)(rows ? rows : 1) * (size_t)npu_dtype_size(dt))))
-		return npu_errf(z->e, "out of memory");
+	if (runtab_new(z, &rt, rows, rows) < 0)
+		return -1;
 	for (int64_t r = 0; r < rows; r++) {
 		int64_t q = r, src = 0;
 		for (int d = last; d >= 0; d--) {
@@ -4624,19 +4635,14 @@ static int do_flip(fz *z, int node)
 			q /= len;
 			src += (rev[d] ? len - 1 - i : i) * (cst[d] / D);
 		}
-		if (dt == NPU_DT_I32)
-			((int32_t *)t)[r] = (int32_t)src;
-		else
-			((int64_t *)t)[r] = src;
+		runtab_set(&rt, r, src);
 	}
-	if (gather_runs(z, node, x, D, rows, dt, t) < 0)
+	if (gather_runs(z, node, x, D, rows, &rt) < 0)
 		return -1;
 	npu_kir_decide(ir, 1, "%s: flip as a DMA gather of %lld runs of %lld elements",
 		       n->name, (long long)rows, (long long)D);
 	return 0;
 }
-
-
 
 /*
  * aten.index (advanced indexing) with constant indices (frozen, or
@@ -4644,8 +4650,8 @@ static int do_flip(fz *z, int node)
  * The indexed dims must be adjacent.  When the source offsets turn out
  * affine in the result's position (arange grids) the result is a strided
  * view of the input, no code; with one 1-d index it is one copy kernel
- * per run of consecutive indices; otherwise, and for indices known only
- * at run time, a host call.
+ * per run of consecutive indices; otherwise one DMA gather by a constant
+ * table (index_gather).  Indices known only at run time go to the host.
  */
 static int do_index(fz *z, int node)
 {
