@@ -1479,6 +1479,19 @@ static int red_trailing(fz *z, int node, int *src, int *rd)
 	return 0;
 }
 
+/* Row kernel k's softmax of expression x over its reduced dim: the max,
+ * the exponentials of x less it, their sum, the quotients. */
+static int softmax_x(fz *z, int k, int x, int node)
+{
+#define XA(op, vop, a, b) xadd(z, k, NPU_X_##op, NPU_OP_##vop, a, b, 0, 0, node)
+	int mx = XA(RFIN, NOP, XA(RED, VMAX, x, 0), 0);
+	int ex = XA(UN, VEXP, XA(BIN, VSUB, x, mx), 0);
+	int s = XA(RFIN, NOP, XA(RED, VADD, ex, 0), 0);
+
+	return XA(BIN, VDIV, ex, s);
+#undef XA
+}
+
 /*
  * Softmax over dim dd, not the last (ConvBERT's over its kernel taps):
  * a copy of the input with dd moved last, a row kernel over that order,
@@ -1488,7 +1501,7 @@ static int softmax_moved(fz *z, int node, int src, int dd)
 {
 	npu_kir *ir = z->ir;
 	const npu_gnode *n = &z->g->nodes[node];
-	int nd = ir->v[src].ndim, perm[NPU_MAX_DIMS], k, x, lv, mx, ex, s, r, pv, v;
+	int nd = ir->v[src].ndim, perm[NPU_MAX_DIMS], k, x, lv, r, pv, v;
 	int64_t sh[NPU_MAX_DIMS], st[NPU_MAX_DIMS], osh[NPU_MAX_DIMS], ost[NPU_MAX_DIMS];
 	char name[300];
 
@@ -1511,12 +1524,7 @@ static int softmax_moved(fz *z, int node, int src, int dd)
 	z->cur = k;
 	if ((x = arg_x(z, k, v, nd, sh, node, &lv)) < 0)
 		return x == -1 ? -1 : host_kern(z, node, "input not readable");
-#define XA(op, vop, a, b, f) xadd(z, k, NPU_X_##op, NPU_OP_##vop, a, b, 0, (float)(f), node)
-	mx = XA(RFIN, NOP, XA(RED, VMAX, x, 0, 0), 0, 0);
-	ex = XA(UN, VEXP, XA(BIN, VSUB, x, mx, 0), 0, 0);
-	s = XA(RFIN, NOP, XA(RED, VADD, ex, 0, 0), 0, 0);
-	r = XA(BIN, VDIV, ex, s, 0);
-#undef XA
+	r = softmax_x(z, k, x, node);
 	snprintf(name, sizeof name, "%s.moved", n->name);
 	if (r < 0 || !tmeta(n, 0) ||
 	    (pv = npu_kir_val(ir, name, node, tmeta(n, 0)->dtype, nd, sh)) < 0)
@@ -1632,13 +1640,8 @@ static int do_red(fz *z, int node)
 		r = XA(BINI, VDIVI, r, 0, 0, (double)C - corr);
 		break;
 	}
-	default: { /* _softmax */
-		int mx = XA(RFIN, NOP, XA(RED, VMAX, x, 0, 0, 0), 0, 0, 0), ex, s;
-		ex = XA(UN, VEXP, XA(BIN, VSUB, x, mx, 0, 0), 0, 0, 0);
-		s = XA(RFIN, NOP, XA(RED, VADD, ex, 0, 0, 0), 0, 0, 0);
-		r = XA(BIN, VDIV, ex, s, 0, 0);
-		return def_val(z, k, node, r, LV_ELEM);
-	}
+	default: /* _softmax */
+		return def_val(z, k, node, softmax_x(z, k, x, node), LV_ELEM);
 	}
 #undef XA
 	r = def_val(z, k, node, r, LV_ROW);
@@ -3295,12 +3298,7 @@ static int do_conv3d(fz *z, int node, int x, int w, int bias)
 	ws5[3] = ir->v[w].stride[3]; ws5[4] = ir->v[w].stride[4];
 	if ((wv = view_val(z, node, w, 5, w5, ir->v[w].off, ws5)) < 0)
 		return -1;
-	if (ir->v[root_of(ir, wv)].kind == NPU_BUF_CONST && ir->v[root_of(ir, wv)].cdata &&
-	    !ir->v[wv].isconst)
-		wv = fold_const_view(z, wv);
-	else
-		wv = copy_val(z, wv, node, "a 3-d convolution's weight with its depth taps next to its channels");
-	if (wv < 0)
+	if ((wv = contig_val(z, wv, node, "a 3-d convolution's weight with its depth taps next to its channels")) < 0)
 		return -1;
 	{
 		int64_t w4[4] = { O, KD * C, w5[3], w5[4] }, wst[NPU_MAX_DIMS];
@@ -4396,7 +4394,7 @@ static void runtab_set(runtab *rt, int64_t i, int64_t run)
  * t[r] (t: `rows` run numbers of type dt, malloc'd, owned from here on).
  */
 static int gather_into(fz *z, int node, int x, int64_t D, int64_t rows,
-		       runtab *rt, int out)
+		       runtab *rt, int out, const char *what)
 {
 	npu_kir *ir = z->ir;
 	int tab, k;
@@ -4413,13 +4411,15 @@ static int gather_into(fz *z, int node, int x, int64_t D, int64_t rows,
 	    npu_kir_opnd(&ir->k[k], tab, 0, 0, NULL) < 0 ||
 	    npu_kir_opnd(&ir->k[k], out, 1, 0, NULL) < 0)
 		return npu_errf(z->e, "out of memory");
+	npu_kir_decide(ir, 1, "%s: %s as a DMA gather of %lld runs of %lld elements",
+		       ir->v[out].name, what, (long long)rows, (long long)D);
 	close_cur(z);
 	return 0;
 }
 
 /* gather_into the node's own value */
 static int gather_runs(fz *z, int node, int x, int64_t D, int64_t rows,
-		       runtab *rt)
+		       runtab *rt, const char *what)
 {
 	int out = meta_val(z, node, 0, z->g->nodes[node].name);
 
@@ -4427,7 +4427,7 @@ static int gather_runs(fz *z, int node, int x, int64_t D, int64_t rows,
 		free(rt->t);
 		return -1;
 	}
-	if (gather_into(z, node, x, D, rows, rt, out) < 0)
+	if (gather_into(z, node, x, D, rows, rt, out, what) < 0)
 		return -1;
 	z->ir->nodeval[node] = out;
 	return 0;
@@ -4476,10 +4476,8 @@ static int dma_copy(fz *z, int node, int v)
 		return npu_errf(z->e, "out of memory");
 	}
 	ir->v[out].needed = 1;
-	if (gather_into(z, node, root_of(ir, v), D, rows, &rt, out) < 0)
+	if (gather_into(z, node, root_of(ir, v), D, rows, &rt, out, "a contiguous copy of a view") < 0)
 		return -1;
-	npu_kir_decide(ir, 1, "%s: a view copied by a DMA gather of %lld runs of %lld elements",
-		       V->name, (long long)rows, (long long)D);
 	return out;
 }
 
@@ -4495,7 +4493,6 @@ static int dma_copy(fz *z, int node, int v)
 static int index_gather(fz *z, int node, const index_set *q, int64_t *offs)
 {
 	npu_kir *ir = z->ir;
-	const npu_gnode *n = &z->g->nodes[node];
 	int x = q->x, p = q->p, k = q->k, nd = ir->v[x].ndim;
 	int64_t D = 1, pre = 1, rows, nrow = 1, B = q->B;
 	const npu_kval *X;
@@ -4535,11 +4532,7 @@ static int index_gather(fz *z, int node, const index_set *q, int64_t *offs)
 		for (int64_t b = 0; b < B; b++)
 			runtab_set(&rt, i * B + b, (i * (p ? X->stride[p - 1] : 0) + offs[b]) / D);
 	free(offs);
-	if (gather_runs(z, node, x, D, rows, &rt) < 0)
-		return -1;
-	npu_kir_decide(ir, 1, "%s: index by constant indices as a DMA gather of %lld runs of %lld elements",
-		       n->name, (long long)rows, (long long)D);
-	return 0;
+	return gather_runs(z, node, x, D, rows, &rt, "index by constant indices");
 }
 
 /*
@@ -4637,11 +4630,7 @@ static int do_flip(fz *z, int node)
 		}
 		runtab_set(&rt, r, src);
 	}
-	if (gather_runs(z, node, x, D, rows, &rt) < 0)
-		return -1;
-	npu_kir_decide(ir, 1, "%s: flip as a DMA gather of %lld runs of %lld elements",
-		       n->name, (long long)rows, (long long)D);
-	return 0;
+	return gather_runs(z, node, x, D, rows, &rt, "flip");
 }
 
 /*

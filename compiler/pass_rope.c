@@ -194,14 +194,13 @@ static int rope_match(npu_gedit *ge, int i, rope *r)
 	return -1;
 }
 
-/* A call of target on two operands (nodes, or b < 0: the number bv),
- * shaped like node shape_of's half (last dim h), before anchor. */
-static int half_call(pass_cx *pc, npu_gedit *ge, const rope *r, const char *sfx,
-		     const char *target, int a, int b, double bv, int shape_of)
+/* A call of target on args before the sum, shaped like node shape_of
+ * with its dim d cut to the half h, named after the sum with sfx. */
+static int half_node(pass_cx *pc, npu_gedit *ge, const rope *r, const char *sfx,
+		     const char *target, const npu_gval *args, int nargs, int shape_of)
 {
 	const npu_gmeta *m = tmeta(ge, shape_of);
 	npu_gmeta mt = { 0 };
-	npu_gval args[2] = { npu_gv_node(a), b >= 0 ? npu_gv_node(b) : npu_gv_float(bv) };
 	int64_t s[NPU_MAX_DIMS];
 	char name[256];
 	int idx;
@@ -210,31 +209,29 @@ static int half_call(pass_cx *pc, npu_gedit *ge, const rope *r, const char *sfx,
 	s[r->d] = r->h;
 	npu_gmeta_set(&mt, m->dtype, m->ndim, s);
 	snprintf(name, sizeof name, "%s_%s", npu_gedit_node(ge, r->add)->name, sfx);
-	idx = pass_add_call(pc, ge, r->add, name, target, args, 2, &mt, r->add);
+	idx = pass_add_call(pc, ge, r->add, name, target, args, nargs, &mt, r->add);
 	npu_gmeta_clear(&mt);
 	return idx;
+}
+
+/* A call of target on two operands (nodes, or b < 0: the number bv),
+ * shaped like node shape_of's half (last dim h), before anchor. */
+static int half_call(pass_cx *pc, npu_gedit *ge, const rope *r, const char *sfx,
+		     const char *target, int a, int b, double bv, int shape_of)
+{
+	npu_gval args[2] = { npu_gv_node(a), b >= 0 ? npu_gv_node(b) : npu_gv_float(bv) };
+
+	return half_node(pc, ge, r, sfx, target, args, 2, shape_of);
 }
 
 /* slice(v, d, a, a + h) before the sum. */
 static int half_slice(pass_cx *pc, npu_gedit *ge, const rope *r, int v, int64_t a,
 		      const char *sfx)
 {
-	const npu_gmeta *m = tmeta(ge, v);
-	npu_gmeta mt = { 0 };
 	npu_gval args[4] = { npu_gv_node(v), npu_gv_int(r->d), npu_gv_int(a),
 			     npu_gv_int(a + r->h) };
-	int64_t s[NPU_MAX_DIMS];
-	char name[256];
-	int idx;
 
-	npu_gmeta_shape(m, s);
-	s[r->d] = r->h;
-	npu_gmeta_set(&mt, m->dtype, m->ndim, s);
-	snprintf(name, sizeof name, "%s_%s", npu_gedit_node(ge, r->add)->name, sfx);
-	idx = pass_add_call(pc, ge, r->add, name, "aten.slice.Tensor", args, 4, &mt,
-			    r->add);
-	npu_gmeta_clear(&mt);
-	return idx;
+	return half_node(pc, ge, r, sfx, "aten.slice.Tensor", args, 4, v);
 }
 
 /*

@@ -378,14 +378,32 @@ static void jmeta(char *p, size_t n, const int64_t *s, const char *dt)
 		 sh, dt, st);
 }
 
+/* Ends the one-op graph being written to f (at path; its result is node
+ * "y"), gives its placeholders generated values (at vals) and runs it
+ * against the fp64 reference; removes the temporary folder. */
+static void graph_run(FILE *f, const char *path, const char *vals, fxrun *fr)
+{
+	npu_graph *g;
+	npu_stfile st;
+	npu_err e;
+
+	fprintf(f, "{\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", "
+		"\"args\": [[{\"node\": \"y\"}]], \"kwargs\": {}}]}\n");
+	fclose(f);
+	ck_assert_msg(npu_graph_read(&g, path, &e) == 0, "%s", e.msg);
+	fx_gen_values(g, vals);
+	npu_graph_free(g);
+	ck_assert_msg(npu_st_read(&st, vals, &e) == 0, "%s", e.msg);
+	fx_run_values(path, &st, 0, fr);
+	npu_st_free(&st);
+	fx_teardown_tmp();
+}
+
 START_TEST(t_op)
 {
 	const op_case *c = &ops[_i];
 	char path[1024], vals[1024], mi[300], mw[300], mo[300], mb[300];
 	int64_t bs[2] = { c->w[0], 0 };
-	npu_graph *g;
-	npu_stfile st;
-	npu_err e;
 	fxrun fr = { 0 };
 	FILE *f;
 
@@ -421,16 +439,7 @@ START_TEST(t_op)
 			"\"args\": [{\"node\": \"x\"}%s%s], \"kwargs\": {}, \"meta\": %s},\n",
 			c->target, *c->args ? ", " : "", c->args, mo);
 	}
-	fprintf(f, "{\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", "
-		"\"args\": [[{\"node\": \"y\"}]], \"kwargs\": {}}]}\n");
-	fclose(f);
-	ck_assert_msg(npu_graph_read(&g, path, &e) == 0, "%s", e.msg);
-	fx_gen_values(g, vals);
-	npu_graph_free(g);
-	ck_assert_msg(npu_st_read(&st, vals, &e) == 0, "%s", e.msg);
-	fx_run_values(path, &st, 0, &fr);
-	npu_st_free(&st);
-	fx_teardown_tmp();
+	graph_run(f, path, vals, &fr);
 	ck_assert_msg(fr.host_calls == 0, "%s (case %d): %llu host calls", c->target,
 		      _i, (unsigned long long)fr.host_calls);
 }
@@ -466,9 +475,6 @@ START_TEST(t_conv_pool)
 	const cpool_case *c = &cpools[_i];
 	char path[1024], vals[1024], mi[300], mw[300], mb[300], mc[300], mo[300], mx[300];
 	int64_t bs[2] = { c->w[0], 0 }, cs[5] = { 0 }, os[5] = { 0 };
-	npu_graph *g;
-	npu_stfile st;
-	npu_err e;
 	fxrun fr = { 0 };
 	FILE *f;
 
@@ -509,16 +515,7 @@ START_TEST(t_conv_pool)
 		c->relu ? "r" : "c", c->pk, c->pk, c->ps, c->ps, c->pp, c->pp, mo, mx);
 	fprintf(f, "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"_operator.getitem\", "
 		"\"args\": [{\"node\": \"p2\"}, 0], \"kwargs\": {}, \"meta\": %s},\n", mo);
-	fprintf(f, "{\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", "
-		"\"args\": [[{\"node\": \"y\"}]], \"kwargs\": {}}]}\n");
-	fclose(f);
-	ck_assert_msg(npu_graph_read(&g, path, &e) == 0, "%s", e.msg);
-	fx_gen_values(g, vals);
-	npu_graph_free(g);
-	ck_assert_msg(npu_st_read(&st, vals, &e) == 0, "%s", e.msg);
-	fx_run_values(path, &st, 0, &fr);
-	npu_st_free(&st);
-	fx_teardown_tmp();
+	graph_run(f, path, vals, &fr);
 	ck_assert_msg(fr.host_calls == 0, "conv_pool case %d: %llu host calls", _i,
 		      (unsigned long long)fr.host_calls);
 }
