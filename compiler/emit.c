@@ -2109,6 +2109,107 @@ static int emit_host(const npu_emitctx *c, int k, npu_mfunc *f)
  * keeps the order: the index list into SRAM, dgat the weight's rows into
  * SRAM, then the rows out to DRAM.
  */
+/* One dgat of aten.gather's elements (l, t, j), t in [a, b), of group l
+ * on engine q: its index rows into SRAM at `sidx`, the elements to
+ * SRAM at `sdst` (laid out as in the output), the block out to DRAM. */
+static void gather_piece(emit_t *g, const npu_kern *K, int q, int64_t l,
+			 int64_t a, int64_t b, uint64_t sidx, uint64_t sdst)
+{
+	const npu_kopnd *P = &K->ops[0];
+	const npu_kval *W = &g->ir->v[P->val], *I = &g->ir->v[K->ops[1].val];
+	const npu_kval *O = &g->ir->v[K->ops[2].val];
+	npu_mfunc *f = g->f;
+	int esz = npu_dtype_size(W->dtype), isz = npu_dtype_size(I->dtype);
+	int64_t J = K->mm_n, T = K->mm_batch, first = l * J * T + a * K->g_ds[1];
+	int64_t span = (J - 1) * K->g_ds[0] + (b - a - 1) * K->g_ds[1] + 1;
+	int xl = npu_mx(f), xd = npu_mx(f);
+
+	npu_emit_dmaf(g, q, NPU_OP_DLD, sidx, I->daddr + (uint64_t)((l * T + a) * J * isz),
+		      (b - a) * J * isz, 1, 0, 0, 1, 0, 0);
+	npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_ROWB, 0, esz);
+	npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_N1, 0, J);
+	npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_SS1, 0, P->stride[1] * esz);
+	npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_DS1, 0, K->g_ds[0] * esz);
+	npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_N2, 0, b - a);
+	npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_SS2, 0, P->stride[2] * esz);
+	npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_DS2, 0, K->g_ds[1] * esz);
+	npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_IDX, 0, (int64_t)sidx);
+	npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_IDXW, 0, isz);
+	npu_mli(f, xl, (int64_t)sdst);
+	npu_mli(f, xd, (int64_t)(W->daddr + (uint64_t)((P->off + l * P->stride[0] +
+							 a * P->stride[2]) * esz)));
+	npu_memit(f, NPU_OP_DGAT, q, xl, xd, 0);
+	memset(g->dvalid, 0, sizeof g->dvalid);
+	/* the block holds a contiguous span of the output (a share of t
+	 * along the last dim; all of a group else) */
+	npu_emit_dmaf(g, q, NPU_OP_DST, O->daddr + (uint64_t)(first * esz), sdst,
+		      span * esz, 1, 0, 0, 1, 0, 0);
+}
+
+/*
+ * aten.gather by a run-time index (K->mm_n > 0, fuse.c's gather_rt):
+ * groups of mm_batch x mm_n elements in chunks that fit SRAM, the groups
+ * dealt to the engines in turn, or along the last dim one group's n2
+ * rows shared among them when a chunk has fewer groups than engines
+ * (each element a burst of its own: at least 32 an engine).
+ */
+static int emit_gather_rt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
+{
+	const npu_kern *K = &c->ir->k[k];
+	const npu_kval *W = &c->ir->v[K->ops[0].val], *I = &c->ir->v[K->ops[1].val];
+	emit_t g;
+	int esz = npu_dtype_size(W->dtype), isz = npu_dtype_size(I->dtype);
+	int64_t J = K->mm_n, T = K->mm_batch, L = K->mm_m, G;
+	uint64_t grpb = (uint64_t)(J * T * esz), idxb, budget;
+	int ne = c->t->dma_engines > 4 ? 4 : c->t->dma_engines;
+
+	if (npu_emit_setup(&g, c, k, f) < 0)
+		return npu_errf(e, "out of memory");
+	budget = c->t->sram_bytes - NPU_SPILL_BYTES;
+	G = (int64_t)(budget / (grpb + (uint64_t)(J * T * isz) + 64));
+	if (G > 65536)
+		G = 65536;
+	if (G < 1) {
+		npu_emit_cleanup(&g);
+		return npu_errf(e, "kernel %s: a gathered block of %llu bytes does not fit SRAM",
+				K->name, (unsigned long long)grpb);
+	}
+	idxb = ((uint64_t)G * grpb + 63) & ~63ull;
+	if (ne < 1)
+		ne = 1;
+	for (int64_t l0 = 0; l0 < L; l0 += G) {
+		int64_t m = L - l0 < G ? L - l0 : G;
+		for (int64_t l = 0; l < m; l++) {
+			uint64_t si = idxb + (uint64_t)(l * J * T * isz), sd = (uint64_t)l * grpb;
+			/* a share of t is a contiguous block of the output
+			 * only along the last dim (g_ds[0] == 1) */
+			int split = m < ne && K->g_ds[0] == 1, np = split ? ne : 1;
+			while (np > 1 && T / np * J < 32)
+				np--;
+			for (int p = 0; p < np; p++) {
+				int64_t a = p * T / np, b = (p + 1) * T / np;
+				int q = split ? p : (int)(l % ne);
+				if (b > a)
+					gather_piece(&g, K, q, l0 + l, a, b,
+						     si + (uint64_t)(a * J * isz),
+						     sd + (uint64_t)(a * K->g_ds[1] * esz));
+			}
+		}
+	}
+	if (L <= G && c->hoout) {
+		c->hoout->on = 1;
+		c->hoout->dram = c->ir->v[K->ops[2].val].daddr;
+		c->hoout->sram = 0;
+		c->hoout->bytes = (uint64_t)L * grpb;
+	}
+	for (int q = 0; q < ne; q++)
+		npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, SEM_END, 0, 0);
+	for (int q = 0; q < ne; q++)
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, SEM_END, 0, 0);
+	npu_emit_cleanup(&g);
+	return 0;
+}
+
 static int emit_gather(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 {
 	const npu_kern *K = &c->ir->k[k];
@@ -2200,7 +2301,8 @@ int npu_emit_kernel(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	case NPU_KK_HOST: return emit_host(c, k, f);
 	case NPU_KK_MM:
 		return K->cv == 2 ? npu_emit_convt(c, k, f, e) : npu_emit_mm(c, k, f, e);
-	case NPU_KK_GATHER: return emit_gather(c, k, f, e);
+	case NPU_KK_GATHER:
+		return K->mm_n > 0 ? emit_gather_rt(c, k, f, e) : emit_gather(c, k, f, e);
 	case NPU_KK_POOL: return npu_emit_pool(c, k, f, e);
 	default: return emit_ew(c, k, f, e);
 	}

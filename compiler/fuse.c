@@ -4481,6 +4481,185 @@ static int dma_copy(fz *z, int node, int v)
 	return out;
 }
 
+/* Element offset of position `pos` (row-major over shape) in a view with
+ * strides st and offset off, with dim `rep` given by `at` instead. */
+static int64_t elem_at(int nd, const int64_t *shape, const int64_t *st,
+		       int64_t off, int64_t pos, int rep, int64_t at)
+{
+	for (int d = nd - 1; d >= 0; d--) {
+		int64_t c = pos % shape[d];
+		pos /= shape[d];
+		off += (d == rep ? at : c) * st[d];
+	}
+	return off;
+}
+
+/*
+ * gather(x, dim, index) by constant indices (DeBERTa's relative
+ * positions, folded from aranges): a table of the source elements, each
+ * a run of one element of x's root, checked against x's size at compile
+ * time as PyTorch checks it at run time.
+ */
+static int gather_const(fz *z, int node, int x, int ix, int dim)
+{
+	npu_kir *ir = z->ir;
+	const npu_kval *X = &ir->v[x], *I = &ir->v[ix];
+	const uint8_t *cd = ir->v[root_of(ir, ix)].cdata;
+	int nd = I->ndim, esz = npu_dtype_size(I->dtype);
+	int64_t n = npu_kir_numel(nd, I->shape);
+	int R = root_of(ir, x);
+	runtab rt;
+
+	if (n > INDEX_MAX_POS * 16)
+		return host_kern(z, node, "gather by more constant indices than the compiler examines");
+	if (runtab_new(z, &rt, n, npu_kir_numel(ir->v[R].ndim, ir->v[R].shape)) < 0)
+		return -1;
+	for (int64_t p = 0; p < n; p++) {
+		int64_t io = elem_at(nd, I->shape, I->stride, I->off, p, -1, 0), iv;
+		if (esz == 8) {
+			memcpy(&iv, cd + io * 8, 8);
+		} else {
+			int32_t v32;
+			memcpy(&v32, cd + io * 4, 4);
+			iv = v32;
+		}
+		if (iv < 0 || iv >= X->shape[dim]) {
+			free(rt.t);
+			return npu_errf(z->e, "%s: node '%s': gather index %lld is out of range for dim %d of size %lld",
+					z->g->file, z->g->nodes[node].name, (long long)iv,
+					dim, (long long)X->shape[dim]);
+		}
+		runtab_set(&rt, p, elem_at(nd, I->shape, X->stride, X->off, p, dim, iv));
+	}
+	return gather_runs(z, node, R, 1, n, &rt, "gather by constant indices");
+}
+
+/* Whether dims [a, b) of view X, over `shape`, step by one stride: *st
+ * (0 when they hold one element), their element count in *n. */
+static int one_stride(const npu_kval *X, const int64_t *shape, int a, int b,
+		      int64_t *st, int64_t *n)
+{
+	*st = 0;
+	*n = 1;
+	for (int d = b - 1; d >= a; d--) {
+		if (shape[d] == 1)
+			continue;
+		if (*n > 1 && X->stride[d] != *st * *n)
+			return 0;
+		if (*n == 1)
+			*st = X->stride[d];
+		*n *= shape[d];
+	}
+	return 1;
+}
+
+/*
+ * gather by a run-time index: dgat's index list is the index itself, as
+ * [groups][n2][J] (J the gathered dim's entries, n2 a second dim of one
+ * source stride): along the last dim the rows before it are n2 and one
+ * group; else the dims after it are n2, each value of the dims before a
+ * group, and the index is first copied with the gathered dim moved last
+ * (a DMA copy, exact).  Element (l, t, j) is x[off + l * gs + t * ts +
+ * index * x.stride[dim]].
+ */
+static int gather_rt(fz *z, int node, int x, int ix, int dim)
+{
+	npu_kir *ir = z->ir;
+	int nd = ir->v[x].ndim, k, v, c, tail = 1;
+	int64_t sh[NPU_MAX_DIMS], J = ir->v[ix].shape[dim], L, T, gs, ts;
+	int64_t st[NPU_MAX_DIMS] = { 0 };
+
+	memcpy(sh, ir->v[ix].shape, sizeof sh);
+	for (int d = dim + 1; d < nd; d++)
+		tail &= sh[d] == 1;
+	if (tail ? !one_stride(&ir->v[x], sh, 0, dim, &ts, &T) :
+	    !one_stride(&ir->v[x], sh, dim + 1, nd, &ts, &T) ||
+	    !one_stride(&ir->v[x], sh, 0, dim, &gs, &L))
+		return host_kern(z, node, "gather by a run-time index whose rows are not one stride apart");
+	if (tail) {
+		L = 1;
+		gs = 0;
+	} else {
+		/* the index viewed with dim last: [before, after, J] */
+		int64_t psh[NPU_MAX_DIMS], pst[NPU_MAX_DIMS];
+		int q = 0;
+		for (int d = 0; d < nd; d++)
+			if (d != dim) {
+				psh[q] = sh[d];
+				pst[q++] = ir->v[ix].stride[d];
+			}
+		psh[q] = J;
+		pst[q] = ir->v[ix].stride[dim];
+		if ((ix = view_val(z, node, ix, nd, psh, ir->v[ix].off, pst)) < 0)
+			return -1;
+	}
+	if (ir->v[ix].root >= 0 || !iscontig(&ir->v[ix])) {
+		if ((c = dma_copy(z, node, ix)) == -1)
+			return -1;
+		if (c < 0)
+			return host_kern(z, node, "gather by an index view too large to copy");
+		ix = c;
+	}
+	if ((k = new_kern(z, NPU_KK_GATHER, node)) < 0 ||
+	    (v = meta_val(z, node, 0, z->g->nodes[node].name)) < 0)
+		return -1;
+	st[0] = gs;
+	st[1] = ir->v[x].stride[dim];
+	st[2] = ts;
+	ir->v[root_of(ir, x)].needed = ir->v[ix].needed = ir->v[v].needed = 1;
+	ir->v[v].producer = k;
+	ir->k[k].mm_m = L;
+	ir->k[k].mm_batch = T;
+	ir->k[k].mm_n = J;
+	/* out (l, t, j): l * J * T, then j * T + t, or t * J + j along the last dim */
+	ir->k[k].g_ds[0] = tail ? 1 : T;
+	ir->k[k].g_ds[1] = tail ? J : 1;
+	if (npu_kir_opnd(&ir->k[k], root_of(ir, x), 0, ir->v[x].off, st) < 0 ||
+	    npu_kir_opnd(&ir->k[k], ix, 0, 0, NULL) < 0 ||
+	    npu_kir_opnd(&ir->k[k], v, 1, 0, NULL) < 0)
+		return npu_errf(z->e, "out of memory");
+	ir->nodeval[node] = v;
+	npu_kir_decide(ir, 1, "%s: gather by the run-time index as %lld DMA gather(s) of %lld x %lld elements",
+		       z->g->nodes[node].name, (long long)L, (long long)T, (long long)J);
+	close_cur(z);
+	return 0;
+}
+
+/*
+ * aten.gather(x, dim, index): out[p] = x[p with dim replaced by
+ * index[p]], index the shape of out (no larger than x but along dim).
+ * Bytes move by DMA, so any type gathers exactly.  An index outside
+ * [0, size) reads another element or faults: PyTorch raises instead.
+ */
+static int do_gather(fz *z, int node)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	int x, ix, nd;
+	double dd;
+	int64_t dim;
+
+	if (!tmeta(n, 0) || n->nargs < 3 || n->args[0].kind != NPU_GV_NODE ||
+	    gnum(&n->args[1], &dd) || n->args[2].kind != NPU_GV_NODE ||
+	    (x = node_val(z, n->args[0].u.node)) < 0 ||
+	    (ix = node_val(z, n->args[2].u.node)) < 0)
+		return host_kern(z, node, "gather of this form");
+	nd = ir->v[x].ndim;
+	dim = wrapdim((int64_t)dd, nd);
+	if (ir->v[ix].ndim != nd || dim < 0 || dim >= nd || ir->v[x].isconst ||
+	    ir->v[ix].isconst ||
+	    (ir->v[ix].dtype != NPU_DT_I64 && ir->v[ix].dtype != NPU_DT_I32))
+		return host_kern(z, node, "gather of a constant, or by an index of another rank or type");
+	for (int d = 0; d < nd; d++)
+		if (d != dim && ir->v[ix].shape[d] > ir->v[x].shape[d])
+			return host_kern(z, node, "gather by an index larger than its input");
+	if (npu_kir_numel(nd, ir->v[ix].shape) == 0)
+		return host_kern(z, node, "gather of no elements");
+	if (ir->v[root_of(ir, ix)].kind == NPU_BUF_CONST && ir->v[root_of(ir, ix)].cdata)
+		return gather_const(z, node, x, ix, (int)dim);
+	return gather_rt(z, node, x, ix, (int)dim);
+}
+
 /*
  * aten.index by constant indices that are neither a view nor a short
  * list of rows (interpolation's [OH, 1] and [OW] grids, any pattern): a
@@ -5289,7 +5468,7 @@ static int do_node(fz *z, int i)
 	if (lk == NPU_LK_POOL)
 		return do_pool(z, i);
 	if (lk == NPU_LK_GATHER)
-		return do_embedding(z, i);
+		return n->aop == NPU_AOP_GATHER ? do_gather(z, i) : do_embedding(z, i);
 	if (lk == NPU_LK_CAT)
 		return do_cat(z, i);
 	if (lk == NPU_LK_VIEW && n->multi)

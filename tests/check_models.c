@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "compiler/graph.h"
+#include "isa/dtype.h"
 #include "isa/st.h"
 #include "tests/fxrun.h"
 
@@ -521,6 +522,102 @@ START_TEST(t_conv_pool)
 }
 END_TEST
 
+/*
+ * aten.gather by a run-time index: along the last dim (J larger and
+ * smaller than the dim, bf16 and int64 sources, bytes moved exactly),
+ * along the first dim and a middle one (the index copied with the dim
+ * moved last, an index smaller than x in another dim); the same middle
+ * case by constant indices (the index a buffer: frozen, a table of
+ * elements).  Index values drawn in range; against the fp64 reference,
+ * no host call.
+ */
+typedef struct gather_case {
+	const char *dtype, *ikind;
+	int64_t x[4], idx[4];           /* 0-terminated shapes */
+	int dim;
+} gather_case;
+
+static const gather_case gathers[] = {
+	{ "float32", "input", { 3, 5, 7 }, { 3, 5, 4 }, -1 },
+	{ "bfloat16", "input", { 4, 33 }, { 4, 40 }, 1 },
+	{ "int64", "input", { 2, 9 }, { 2, 5 }, 1 },
+	{ "float32", "input", { 4, 6 }, { 3, 6 }, 0 },
+	{ "float32", "input", { 2, 5, 6 }, { 2, 3, 4 }, 1 },
+	{ "float32", "buffer", { 2, 5, 6 }, { 2, 3, 4 }, 1 },
+};
+
+/* A tensor of generated values: floats in [-1, 1) rounded to dt, or
+ * integers in [0, hi) for int64. */
+static void gen_tensor(npu_tensor *t, const char *name, int dt,
+		       const int64_t *shape, int64_t hi, uint64_t *seed)
+{
+	int64_t n = 1;
+
+	memset(t, 0, sizeof *t);
+	t->name = (char *)name;
+	t->dtype = dt;
+	while (t->ndim < 4 && shape[t->ndim]) {
+		t->shape[t->ndim] = shape[t->ndim];
+		n *= shape[t->ndim++];
+	}
+	t->nbytes = (uint64_t)n * (uint64_t)npu_dtype_size(dt);
+	ck_assert_ptr_nonnull(t->data = malloc(t->nbytes + 1));
+	for (int64_t i = 0; i < n; i++) {
+		*seed = *seed * 6364136223846793005ull + 1442695040888963407ull;
+		if (dt == NPU_DT_I64)
+			((int64_t *)t->data)[i] = (int64_t)((*seed >> 33) % (uint64_t)hi);
+		else
+			npu_store_f32(dt, t->data, (size_t)i,
+				      (float)((double)(*seed >> 11) / 4503599627370496.0 - 1));
+	}
+}
+
+START_TEST(t_gather)
+{
+	const gather_case *c = &gathers[_i];
+	char path[1024], vals[1024], mx[300], mi[300];
+	int nd = 0, dt = npu_dtype_from_name(c->dtype, strlen(c->dtype));
+	uint64_t seed = 99;
+	npu_tensor t[2];
+	npu_stfile st = { 0 };
+	fxrun fr = { 0 };
+	npu_err e;
+	FILE *f;
+
+	while (nd < 4 && c->x[nd])
+		nd++;
+	fx_setup_tmp();
+	snprintf(path, sizeof path, "%s/g.json", fx_tmpdir);
+	snprintf(vals, sizeof vals, "%s/v.safetensors", fx_tmpdir);
+	jmeta(mx, sizeof mx, c->x, c->dtype);
+	jmeta(mi, sizeof mi, c->idx, "int64");
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fprintf(f, "{\"format\": \"fxgraph\", \"version\": 1, \"name\": \"op/inference1\", "
+		"\"graph_kind\": \"inference\", \"nodes\": [\n");
+	fprintf(f, "{\"name\": \"i\", \"op\": \"placeholder\", \"target\": \"i\", \"args\": [], "
+		"\"kwargs\": {}, \"meta\": %s, \"kind\": \"%s\", \"source\": \"l_index_\"},\n", mi, c->ikind);
+	fprintf(f, "{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\", \"args\": [], "
+		"\"kwargs\": {}, \"meta\": %s, \"kind\": \"input\", \"source\": \"l_x_\"},\n", mx);
+	fprintf(f, "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"aten.gather.default\", "
+		"\"args\": [{\"node\": \"x\"}, %d, {\"node\": \"i\"}], \"kwargs\": {}, \"meta\": %s},\n",
+		c->dim, c->dtype[0] == 'i' ? mi : (jmeta(mi, sizeof mi, c->idx, c->dtype), mi));
+	fprintf(f, "{\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", "
+		"\"args\": [[{\"node\": \"y\"}]], \"kwargs\": {}}]}\n");
+	fclose(f);
+	gen_tensor(&t[0], "i", NPU_DT_I64, c->idx, c->x[c->dim < 0 ? c->dim + nd : c->dim], &seed);
+	gen_tensor(&t[1], "x", dt, c->x, 1000, &seed);
+	ck_assert_msg(npu_st_write(vals, t, 2, NULL, &e) == 0, "%s", e.msg);
+	free(t[0].data);
+	free(t[1].data);
+	ck_assert_msg(npu_st_read(&st, vals, &e) == 0, "%s", e.msg);
+	fx_run_values(path, &st, 0, &fr);
+	npu_st_free(&st);
+	fx_teardown_tmp();
+	ck_assert_msg(fr.host_calls == 0, "gather case %d: %llu host calls", _i,
+		      (unsigned long long)fr.host_calls);
+}
+END_TEST
+
 static Suite *models_suite(void)
 {
 	Suite *s = suite_create("models");
@@ -530,6 +627,7 @@ static Suite *models_suite(void)
 	tcase_add_loop_test(tc, t_model, 0, (int)(sizeof zoo / sizeof zoo[0]));
 	tcase_add_loop_test(tc, t_op, 0, (int)(sizeof ops / sizeof ops[0]));
 	tcase_add_loop_test(tc, t_conv_pool, 0, (int)(sizeof cpools / sizeof cpools[0]));
+	tcase_add_loop_test(tc, t_gather, 0, (int)(sizeof gathers / sizeof gathers[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }
