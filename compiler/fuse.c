@@ -43,9 +43,15 @@ typedef struct fz {
 	unsigned char *done;  /* per node: walked already (ahead of its turn) */
 	unsigned char *alone; /* per node: starts a kernel of its own */
 	unsigned char *prelu; /* per node: a max pool whose ReLU moved past it */
+	struct irng *rng;     /* per node: integer value range (node_rng) */
 } fz;
 
 enum { FZ_DEFER = 3 };  /* do_node: the node moved later in the order */
+
+/* integer ranges (below) */
+static int isintdt(int dt);
+static int int_lanes(fz *z, int node);
+static int rng_fits(fz *z, int node, int dt);
 
 enum { LV_ELEM, LV_ROW };
 
@@ -356,7 +362,8 @@ static int gnum(const npu_gval *v, double *out)
  * (so that a store to an integer type, which rounds, equals PyTorch's
  * truncating cast): loads of integer operands, an integer array's
  * accumulator, rounding through an integer type, and what min, max, add,
- * sub, mul and neg make of integers.  ROUND's select (|x| < 2^23 ?
+ * sub, mul and neg make of integers, and comparisons and logical not
+ * (0 or 1).  ROUND's select (|x| < 2^23 ?
  * vrnd(x) : x) counts: every float from 2^23 up is integral.
  */
 static int integral(const npu_kir *ir, const npu_kern *K, int x)
@@ -367,19 +374,27 @@ static int integral(const npu_kir *ir, const npu_kern *K, int x)
 		return 0;
 	X = &K->x[x];
 	switch (X->op) {
-	case NPU_X_LOAD: return npu_kir_isint(ir->v[K->ops[X->a].val].dtype);
+	case NPU_X_LOAD: /* int64 rounds to an integral float */
+		return npu_kir_isint(ir->v[K->ops[X->a].val].dtype) ||
+		       ir->v[K->ops[X->a].val].dtype == NPU_DT_I64 ||
+		       ir->v[K->ops[X->a].val].dtype == NPU_DT_BOOL;
 	case NPU_X_ACC: return npu_kir_isint(K->mm_dtype);
 	case NPU_X_CONST: return X->imm == rintf(X->imm);
 	case NPU_X_RND: return npu_kir_isint(X->dtype);
 	case NPU_X_UN:
-		return X->vop == NPU_OP_VFLOOR ||
+		return X->vop == NPU_OP_VFLOOR || X->vop == NPU_OP_VNOT ||
 		       ((X->vop == NPU_OP_VNEG || X->vop == NPU_OP_VABS) &&
 			integral(ir, K, X->a));
 	case NPU_X_BINI:
+		if (X->vop == NPU_OP_VCMPEQI)	/* comparisons give 0 or 1 */
+			return 1;
 		return (X->vop == NPU_OP_VMAXI || X->vop == NPU_OP_VMINI ||
 			X->vop == NPU_OP_VADDI || X->vop == NPU_OP_VMULI) &&
 		       X->imm == rintf(X->imm) && integral(ir, K, X->a);
 	case NPU_X_BIN:
+		if (X->vop == NPU_OP_VCMPEQ || X->vop == NPU_OP_VCMPLT ||
+		    X->vop == NPU_OP_VCMPLE)
+			return 1;
 		return (X->vop == NPU_OP_VADD || X->vop == NPU_OP_VSUB ||
 			X->vop == NPU_OP_VMUL || X->vop == NPU_OP_VMAX ||
 			X->vop == NPU_OP_VMIN) &&
@@ -559,9 +574,10 @@ static int ew_expr(fz *z, int k, const npu_gnode *n, int node, const int *x,
 		/* a float -> integer cast truncates in PyTorch; the store
 		 * rounds, which agrees only on integral values (quantize's
 		 * round and clamp produce them) */
-		if (npu_kir_isint(tmeta(n, 0)->dtype) &&
+		if (isintdt(tmeta(n, 0)->dtype) && tmeta(n, 0)->dtype != NPU_DT_BOOL &&
 		    (!integral(z->ir, &z->ir->k[k], a) ||
-		     narrowing(z->g, n)))
+		     (narrowing(z->g, n) && !(arg(n, 0)->kind == NPU_GV_NODE &&
+					     rng_fits(z, arg(n, 0)->u.node, tmeta(n, 0)->dtype)))))
 			return -3;
 		return a;
 	case NPU_AOP_CLONE:
@@ -4223,9 +4239,10 @@ static int do_cumsum(fz *z, int node)
 	    gnum(&n->args[1], &dd) || (x = node_val(z, n->args[0].u.node)) < 0)
 		return host_kern(z, node, "cumsum of this form");
 	nd = ir->v[x].ndim;
-	if (!isfloat(m->dtype) || ir->v[x].dtype != m->dtype || nd == 0 ||
-	    ir->v[x].isconst)
-		return host_kern(z, node, "cumsum of integers, bool or float64");
+	if ((!isfloat(m->dtype) || ir->v[x].dtype != m->dtype || nd == 0 ||
+	     ir->v[x].isconst) &&
+	    (!int_lanes(z, node) || nd == 0 || ir->v[x].isconst))
+		return host_kern(z, node, "cumsum of integers or bool whose sums may pass 2^24, or of float64");
 	dim = (int)wrapdim((int64_t)dd, nd);
 	L = ir->v[x].shape[dim];
 	memcpy(shape, ir->v[x].shape, sizeof shape);
@@ -5359,6 +5376,249 @@ static int do_placeholder(fz *z, int node)
 	return 0;
 }
 
+/* ----------------------------------------------------------------- */
+/* Integer ranges */
+
+/*
+ * Bounds of the values of integer and bool tensors, so that integer
+ * arithmetic whose operands and result all stay within 2^24 runs on the
+ * vector unit's fp32 lanes, where every such value and every sum,
+ * difference and product of them is exact (RoBERTa's position ids: the
+ * cumsum of a padding mask, times the mask, plus the padding index).
+ * Known: bool, constants (their data), fills and aranges, what exact
+ * ops make of known operands, and a gather's table.  A run-time integer
+ * input is unbounded: it reaches the lanes only through comparisons
+ * (small_int_compare) and DMA.
+ */
+#define RNG_EXACT 16777216.0
+
+typedef struct irng {
+	double lo, hi;       /* lo > hi: not computed yet */
+} irng;
+
+static int isintdt(int dt)
+{
+	return dt == NPU_DT_I64 || npu_kir_isint(dt) || dt == NPU_DT_BOOL;
+}
+
+static irng node_rng(fz *z, int node);
+
+/* Range of argument i of n: its node's, or the scalar's own value. */
+static irng arg_rng(fz *z, const npu_gnode *n, int i)
+{
+	const npu_gval *a = arg(n, i);
+	irng r = { -INFINITY, INFINITY };
+	double c;
+
+	if (a && a->kind == NPU_GV_NODE)
+		return node_rng(z, a->u.node);
+	if (!gnum(a, &c))
+		r.lo = r.hi = c;
+	return r;
+}
+
+/* [lo, hi] of a constant integer value's data (NaN-free by type). */
+static irng const_rng(const npu_kval *V)
+{
+	irng r = { INFINITY, -INFINITY };
+	int64_t n = npu_kir_numel(V->ndim, V->shape);
+
+	if (V->root >= 0 || V->kind != NPU_BUF_CONST || !V->cdata || n > (1 << 22)) {
+		r.lo = -INFINITY;
+		r.hi = INFINITY;
+		return r;
+	}
+	for (int64_t i = 0; i < n; i++) {
+		double d = npu_load_f64(V->dtype, V->cdata, (size_t)i);
+		r.lo = d < r.lo ? d : r.lo;
+		r.hi = d > r.hi ? d : r.hi;
+	}
+	if (n == 0)
+		r.lo = r.hi = 0;
+	return r;
+}
+
+static irng rng_mul(irng a, irng b)
+{
+	double p[4] = { a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi };
+	irng r = { INFINITY, -INFINITY };
+
+	for (int i = 0; i < 4; i++) {
+		double v = isnan(p[i]) ? 0 : p[i];	/* 0 * inf: 0 */
+		r.lo = v < r.lo ? v : r.lo;
+		r.hi = v > r.hi ? v : r.hi;
+	}
+	return r;
+}
+
+/* Elements a result element of a reduction or scan sums: the input's
+ * dim `dim` for cumsum; numel(in) / numel(out) for sum. */
+static double sum_count(const npu_gnode *in, const npu_gnode *n, int scan)
+{
+	double a = 1, b = 1;
+
+	if (!tmeta(in, 0) || !tmeta(n, 0))
+		return INFINITY;
+	if (scan) {
+		double dd;
+		if (gnum(arg(n, 1), &dd))
+			return INFINITY;
+		return (double)tmeta(in, 0)->shape[wrapdim((int64_t)dd, tmeta(in, 0)->ndim)].v;
+	}
+	for (int d = 0; d < tmeta(in, 0)->ndim; d++)
+		a *= (double)tmeta(in, 0)->shape[d].v;
+	for (int d = 0; d < tmeta(n, 0)->ndim; d++)
+		b *= (double)tmeta(n, 0)->shape[d].v;
+	return b > 0 ? a / b : 0;
+}
+
+static irng rng_compute(fz *z, int node)
+{
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	irng u = { -INFINITY, INFINITY }, a, b, r;
+	double c = 1;
+	int v;
+
+	if (!m || n->multi || !isintdt(m->dtype))
+		return u;
+	if (m->dtype == NPU_DT_BOOL)
+		return (irng){ 0, 1 };
+	if (n->op == NPU_GOP_PLACEHOLDER || n->op == NPU_GOP_GET_ATTR)
+		return (v = node_val(z, node)) >= 0 ? const_rng(&z->ir->v[v]) : u;
+	if (n->op != NPU_GOP_CALL_FUNCTION)
+		return u;
+	switch (n->aop) {
+	case NPU_AOP_TO_COPY: case NPU_AOP_CLONE: case NPU_AOP_ALIAS:
+	case NPU_AOP_DETACH: case NPU_AOP_LIFT_FRESH_COPY: case NPU_AOP_VIEW:
+	case NPU_AOP_UNSAFE_VIEW: case NPU_AOP_RESHAPE: case NPU_AOP_SQUEEZE:
+	case NPU_AOP_SQUEEZE_DIM: case NPU_AOP_SQUEEZE_DIMS: case NPU_AOP_UNSQUEEZE:
+	case NPU_AOP_PERMUTE: case NPU_AOP_TRANSPOSE: case NPU_AOP_T:
+	case NPU_AOP_EXPAND: case NPU_AOP_SELECT: case NPU_AOP_SLICE:
+	case NPU_AOP_REPEAT: case NPU_AOP_FLIP:
+	case NPU_AOP_EMBEDDING: case NPU_AOP_GATHER: case NPU_AOP_INDEX:
+	case NPU_AOP_INDEX_SELECT: case NPU_AOP_AMAX: case NPU_AOP_AMIN:
+		/* the values of argument 0 (the table of a gather) */
+		return arg_rng(z, n, 0);
+	case NPU_AOP_ADD_TENSOR: case NPU_AOP_ADD_SCALAR:
+	case NPU_AOP_SUB_TENSOR: case NPU_AOP_SUB_SCALAR:
+		if (npu_gnode_kwarg(n, "alpha") && gnum(npu_gnode_kwarg(n, "alpha"), &c))
+			return u;
+		a = arg_rng(z, n, 0);
+		b = rng_mul(arg_rng(z, n, 1), (irng){ c, c });
+		if (n->aop == NPU_AOP_SUB_TENSOR || n->aop == NPU_AOP_SUB_SCALAR)
+			b = (irng){ -b.hi, -b.lo };
+		return (irng){ a.lo + b.lo, a.hi + b.hi };
+	case NPU_AOP_MUL_TENSOR: case NPU_AOP_MUL_SCALAR:
+		return rng_mul(arg_rng(z, n, 0), arg_rng(z, n, 1));
+	case NPU_AOP_NEG:
+		a = arg_rng(z, n, 0);
+		return (irng){ -a.hi, -a.lo };
+	case NPU_AOP_ABS:
+		a = arg_rng(z, n, 0);
+		r.hi = fmax(fabs(a.lo), fabs(a.hi));
+		r.lo = a.lo <= 0 && a.hi >= 0 ? 0 : fmin(fabs(a.lo), fabs(a.hi));
+		return r;
+	case NPU_AOP_MAXIMUM: case NPU_AOP_MINIMUM: case NPU_AOP_WHERE:
+		a = arg_rng(z, n, n->aop == NPU_AOP_WHERE);
+		b = arg_rng(z, n, 1 + (n->aop == NPU_AOP_WHERE));
+		if (n->aop == NPU_AOP_MAXIMUM)
+			return (irng){ fmax(a.lo, b.lo), fmax(a.hi, b.hi) };
+		if (n->aop == NPU_AOP_MINIMUM)
+			return (irng){ fmin(a.lo, b.lo), fmin(a.hi, b.hi) };
+		return (irng){ fmin(a.lo, b.lo), fmax(a.hi, b.hi) };
+	case NPU_AOP_CLAMP: case NPU_AOP_CLAMP_MIN: case NPU_AOP_CLAMP_MAX:
+		r = arg_rng(z, n, 0);
+		if (n->aop != NPU_AOP_CLAMP_MAX && !gnum(arg(n, 1), &c))
+			r = (irng){ fmax(r.lo, c), fmax(r.hi, c) };
+		if (!gnum(arg(n, n->aop == NPU_AOP_CLAMP ? 2 : 1), &c) &&
+		    n->aop != NPU_AOP_CLAMP_MIN)
+			r = (irng){ fmin(r.lo, c), fmin(r.hi, c) };
+		return r;
+	case NPU_AOP_CUMSUM: case NPU_AOP_SUM:
+		if (!arg(n, 0) || arg(n, 0)->kind != NPU_GV_NODE)
+			return u;
+		c = sum_count(&z->g->nodes[arg(n, 0)->u.node], n, n->aop == NPU_AOP_CUMSUM);
+		a = arg_rng(z, n, 0);
+		if (c == 0)
+			return (irng){ 0, 0 };
+		/* partial sums of 1..c elements each in [lo, hi] */
+		return (irng){ fmin(a.lo, c * a.lo), fmax(a.hi, c * a.hi) };
+	default:
+		return u;
+	}
+}
+
+static irng node_rng(fz *z, int node)
+{
+	if (!z->rng)
+		return (irng){ -INFINITY, INFINITY };
+	if (z->rng[node].lo > z->rng[node].hi)
+		z->rng[node] = rng_compute(z, node);
+	return z->rng[node];
+}
+
+static int rng_small(irng r)
+{
+	return r.lo >= -RNG_EXACT && r.hi <= RNG_EXACT;
+}
+
+/*
+ * Node n on integer operands or with an integer result, computed in fp32
+ * lanes: an op exact on integers (add, sub, mul, neg, abs, max, min,
+ * clamp, where, casts, comparisons, logic, cumsum, sum) whose integer
+ * operands and result are known within 2^24 (and a cast that narrows
+ * only when the range fits the narrower type).
+ */
+static int int_lanes(fz *z, int node)
+{
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	int tn[16], nt = tensor_args(n, tn, 16);
+
+	if (!m || n->multi)
+		return 0;
+	switch (n->aop) {
+	case NPU_AOP_ADD_TENSOR: case NPU_AOP_ADD_SCALAR: case NPU_AOP_SUB_TENSOR:
+	case NPU_AOP_SUB_SCALAR: case NPU_AOP_MUL_TENSOR: case NPU_AOP_MUL_SCALAR:
+	case NPU_AOP_NEG: case NPU_AOP_ABS: case NPU_AOP_MAXIMUM: case NPU_AOP_MINIMUM:
+	case NPU_AOP_CLAMP: case NPU_AOP_CLAMP_MIN: case NPU_AOP_CLAMP_MAX:
+	case NPU_AOP_WHERE: case NPU_AOP_TO_COPY: case NPU_AOP_CLONE:
+	case NPU_AOP_EQ_TENSOR: case NPU_AOP_EQ_SCALAR: case NPU_AOP_NE_TENSOR:
+	case NPU_AOP_NE_SCALAR: case NPU_AOP_LT_TENSOR: case NPU_AOP_LT_SCALAR:
+	case NPU_AOP_LE_TENSOR: case NPU_AOP_LE_SCALAR: case NPU_AOP_GT_TENSOR:
+	case NPU_AOP_GT_SCALAR: case NPU_AOP_GE_TENSOR: case NPU_AOP_GE_SCALAR:
+	case NPU_AOP_LOGICAL_AND: case NPU_AOP_LOGICAL_OR: case NPU_AOP_LOGICAL_NOT:
+	case NPU_AOP_LOGICAL_XOR: case NPU_AOP_CUMSUM: case NPU_AOP_SUM:
+		break;
+	default:
+		return 0;
+	}
+	for (int j = 0; j < nt; j++) {
+		const npu_gmeta *am = tmeta(&z->g->nodes[tn[j]], 0);
+		if (!am || (isintdt(am->dtype) && !rng_small(node_rng(z, tn[j]))))
+			return 0;
+	}
+	return !isintdt(m->dtype) || rng_small(node_rng(z, node));
+}
+
+/* Whether every value of node `node` fits integer type dt. */
+static int rng_fits(fz *z, int node, int dt)
+{
+	irng r = node_rng(z, node);
+	double lo, hi;
+
+	switch (dt) {
+	case NPU_DT_I8: lo = -128; hi = 127; break;
+	case NPU_DT_U8: lo = 0; hi = 255; break;
+	case NPU_DT_I16: lo = -32768; hi = 32767; break;
+	case NPU_DT_I32: lo = -2147483648.0; hi = 2147483647.0; break;
+	case NPU_DT_BOOL: return 0;
+	default: lo = -9.2e18; hi = 9.2e18; break;
+	}
+	return r.lo >= lo && r.hi <= hi;
+}
+
 /*
  * Integer and float8 tensors the templates take (the rest are host
  * calls): _int_mm and _scaled_mm on the array, and casts, which convert
@@ -5385,8 +5645,12 @@ static int small_int_compare(const npu_gnode *n)
 	}
 }
 
-static int narrow_ok(const npu_gnode *n, int dt)
+static int narrow_ok(fz *z, int node, int dt)
 {
+	const npu_gnode *n = &z->g->nodes[node];
+
+	if (int_lanes(z, node))
+		return 1;
 	/* int64 -> bool or float: the load rounds to fp32 as the cast does,
 	 * and never makes a nonzero value 0 (BERT's attention mask) */
 	if ((dt == NPU_DT_I64 || npu_kir_isint(dt)) && small_int_compare(n))
@@ -5500,12 +5764,12 @@ static int do_node(fz *z, int i)
 		if (v < 0)
 			return npu_errf(z->e, "%s: node '%s': argument '%s' has no tensor value",
 					z->g->file, n->name, z->g->nodes[tn[j]].name);
-		if (!vecok(ir->v[v].dtype) && !narrow_ok(n, ir->v[v].dtype))
+		if (!vecok(ir->v[v].dtype) && !narrow_ok(z, i, ir->v[v].dtype))
 			return host_kern(z, i, ir->v[v].dtype == NPU_DT_F64
 					 ? "float64: runs on the host in fp64"
 					 : "integer operands");
 	}
-	if (!vecok(tmeta(n, 0)->dtype) && !narrow_ok(n, tmeta(n, 0)->dtype))
+	if (!vecok(tmeta(n, 0)->dtype) && !narrow_ok(z, i, tmeta(n, 0)->dtype))
 		return host_kern(z, i, tmeta(n, 0)->dtype == NPU_DT_F64
 				 ? "float64: runs on the host in fp64" : "integer result");
 	if (lk == NPU_LK_MM)
@@ -5513,7 +5777,8 @@ static int do_node(fz *z, int i)
 	if (lk == NPU_LK_CONV)
 		return do_conv(z, i);
 	if (lk == NPU_LK_RED || lk == NPU_LK_SOFTMAX) {
-		if (!isfloat(tmeta(n, 0)->dtype) && n->aop != NPU_AOP_ANY_DIM)
+		if (!isfloat(tmeta(n, 0)->dtype) && n->aop != NPU_AOP_ANY_DIM &&
+		    !int_lanes(z, i))
 			return host_kern(z, i, "reduction of bool");
 		return do_red(z, i);
 	}
@@ -5674,12 +5939,15 @@ int npu_fuse(npu_kir *ir, const npu_graph *g, const npu_fuse_env *env,
 	z.done = calloc((size_t)g->nnodes + 1, 1);
 	z.alone = calloc((size_t)g->nnodes + 1, 1);
 	z.prelu = calloc((size_t)g->nnodes + 1, 1);
-	if (!z.ord || !z.pos || !z.moved || !z.done || !z.alone || !z.prelu) {
+	z.rng = malloc(((size_t)g->nnodes + 1) * sizeof *z.rng);
+	if (!z.ord || !z.pos || !z.moved || !z.done || !z.alone || !z.prelu || !z.rng) {
 		npu_errf(e, "out of memory");
 		goto out;
 	}
-	for (int i = 0; i < g->nnodes; i++)
+	for (int i = 0; i < g->nnodes; i++) {
 		z.ord[i] = z.pos[i] = i;
+		z.rng[i] = (irng){ 1, 0 };	/* not computed */
+	}
 	for (z.at = 0; z.at < g->nnodes; z.at++) {
 		int r;
 		if (z.done[z.ord[z.at]])
@@ -5718,5 +5986,6 @@ out:
 	free(z.done);
 	free(z.alone);
 	free(z.prelu);
+	free(z.rng);
 	return rc;
 }

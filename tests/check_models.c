@@ -618,6 +618,74 @@ START_TEST(t_gather)
 }
 END_TEST
 
+/*
+ * Integer arithmetic in fp32 lanes when its range is known within 2^24
+ * (fuse.c's node_rng): RoBERTa's position ids from token ids (a padding
+ * mask, its cumsum over 40 positions, times the mask, plus the padding
+ * index) run natively and exactly; the same ids plus 1 (a run-time
+ * integer input is unbounded) and the cumsum times 10^6 (past 2^24)
+ * stay on the host.  ids in [0, 4), so that some are the padding id 1.
+ */
+typedef struct int_case {
+	const char *nodes;      /* call_function nodes after "ids"; "y" last */
+	int host;               /* host calls expected */
+} int_case;
+
+#define IMETA(dt) "{\"shape\": [3, 40], \"dtype\": \"" dt "\", \"stride\": [40, 1], \"storage_offset\": 0}"
+#define ICALL(nm, tgt, args, kw, dt) "{\"name\": \"" nm "\", \"op\": \"call_function\", \"target\": \"" tgt \
+	"\", \"args\": [" args "], \"kwargs\": {" kw "}, \"meta\": " IMETA(dt) "},\n"
+#define INODE(n) "{\"node\": \"" n "\"}"
+
+static const int_case ints[] = {
+	{ ICALL("ne", "aten.ne.Scalar", INODE("ids") ", 1", "", "bool")
+	  ICALL("m", "aten._to_copy.default", INODE("ne"), "\"dtype\": {\"dtype\": \"int32\"}", "int32")
+	  ICALL("cs", "aten.cumsum.default", INODE("m") ", 1", "", "int64")
+	  ICALL("c32", "aten._to_copy.default", INODE("cs"), "\"dtype\": {\"dtype\": \"int32\"}", "int32")
+	  ICALL("p", "aten.mul.Tensor", INODE("c32") ", " INODE("m"), "", "int32")
+	  ICALL("p64", "aten._to_copy.default", INODE("p"), "\"dtype\": {\"dtype\": \"int64\"}", "int64")
+	  ICALL("y", "aten.add.Tensor", INODE("p64") ", 1", "", "int64"), 0 },
+	{ ICALL("y", "aten.add.Tensor", INODE("ids") ", 1", "", "int64"), 1 },
+	{ ICALL("ne", "aten.ne.Scalar", INODE("ids") ", 1", "", "bool")
+	  ICALL("m", "aten._to_copy.default", INODE("ne"), "\"dtype\": {\"dtype\": \"int64\"}", "int64")
+	  ICALL("cs", "aten.cumsum.default", INODE("m") ", 1", "", "int64")
+	  ICALL("y", "aten.mul.Tensor", INODE("cs") ", 1000000", "", "int64"), 1 },
+};
+
+START_TEST(t_int)
+{
+	const int_case *c = &ints[_i];
+	char path[1024], vals[1024];
+	int64_t sh[3] = { 3, 40, 0 };
+	uint64_t seed = 7;
+	npu_tensor t;
+	npu_stfile st = { 0 };
+	fxrun fr = { 0 };
+	npu_err e;
+	FILE *f;
+
+	fx_setup_tmp();
+	snprintf(path, sizeof path, "%s/g.json", fx_tmpdir);
+	snprintf(vals, sizeof vals, "%s/v.safetensors", fx_tmpdir);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fprintf(f, "{\"format\": \"fxgraph\", \"version\": 1, \"name\": \"op/inference1\", "
+		"\"graph_kind\": \"inference\", \"nodes\": [\n"
+		"{\"name\": \"ids\", \"op\": \"placeholder\", \"target\": \"ids\", \"args\": [], "
+		"\"kwargs\": {}, \"meta\": " IMETA("int64") ", \"kind\": \"input\", \"source\": \"l_ids_\"},\n"
+		"%s{\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", "
+		"\"args\": [[{\"node\": \"y\"}]], \"kwargs\": {}}]}\n", c->nodes);
+	fclose(f);
+	gen_tensor(&t, "ids", NPU_DT_I64, sh, 4, &seed);
+	ck_assert_msg(npu_st_write(vals, &t, 1, NULL, &e) == 0, "%s", e.msg);
+	free(t.data);
+	ck_assert_msg(npu_st_read(&st, vals, &e) == 0, "%s", e.msg);
+	fx_run_values(path, &st, 0, &fr);
+	npu_st_free(&st);
+	fx_teardown_tmp();
+	ck_assert_msg(fr.host_calls == (uint64_t)c->host, "int case %d: %llu host calls, expected %d",
+		      _i, (unsigned long long)fr.host_calls, c->host);
+}
+END_TEST
+
 static Suite *models_suite(void)
 {
 	Suite *s = suite_create("models");
@@ -628,6 +696,7 @@ static Suite *models_suite(void)
 	tcase_add_loop_test(tc, t_op, 0, (int)(sizeof ops / sizeof ops[0]));
 	tcase_add_loop_test(tc, t_conv_pool, 0, (int)(sizeof cpools / sizeof cpools[0]));
 	tcase_add_loop_test(tc, t_gather, 0, (int)(sizeof gathers / sizeof gathers[0]));
+	tcase_add_loop_test(tc, t_int, 0, (int)(sizeof ints / sizeof ints[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }
