@@ -5535,7 +5535,7 @@ static irng rng_compute(fz *z, int node)
 		    n->aop != NPU_AOP_CLAMP_MIN)
 			r = (irng){ fmin(r.lo, c), fmin(r.hi, c) };
 		return r;
-	case NPU_AOP_CUMSUM: case NPU_AOP_SUM:
+	case NPU_AOP_CUMSUM: case NPU_AOP_SUM: case NPU_AOP_SUM_DIM:
 		if (!arg(n, 0) || arg(n, 0)->kind != NPU_GV_NODE)
 			return u;
 		c = sum_count(&z->g->nodes[arg(n, 0)->u.node], n, n->aop == NPU_AOP_CUMSUM);
@@ -5566,7 +5566,8 @@ static int rng_small(irng r)
 /*
  * Node n on integer operands or with an integer result, computed in fp32
  * lanes: an op exact on integers (add, sub, mul, neg, abs, max, min,
- * clamp, where, casts, comparisons, logic, cumsum, sum) whose integer
+ * clamp, where, casts, comparisons, logic, cumsum, sum, amax; true
+ * division to a float) whose integer
  * operands and result are known within 2^24 (and a cast that narrows
  * only when the range fits the narrower type).
  */
@@ -5590,6 +5591,12 @@ static int int_lanes(fz *z, int node)
 	case NPU_AOP_GT_SCALAR: case NPU_AOP_GE_TENSOR: case NPU_AOP_GE_SCALAR:
 	case NPU_AOP_LOGICAL_AND: case NPU_AOP_LOGICAL_OR: case NPU_AOP_LOGICAL_NOT:
 	case NPU_AOP_LOGICAL_XOR: case NPU_AOP_CUMSUM: case NPU_AOP_SUM:
+	case NPU_AOP_SUM_DIM: case NPU_AOP_AMAX:
+		break;
+	case NPU_AOP_DIV_TENSOR: case NPU_AOP_DIV_SCALAR:
+		/* true division: exact integers made float, as PyTorch does */
+		if (!isfloat(m->dtype))
+			return 0;
 		break;
 	default:
 		return 0;

@@ -241,7 +241,9 @@ static int infer_ew(dcx *d, int aop, const npu_gval *a, int na, npu_gmeta *m)
 			else if (s[j] != 1 && s[j] != shp[o])
 				return fail(d, "%s", "shapes do not broadcast");
 		}
-		if (dt < 0 || dt_rank(am->dtype) > dt_rank(dt))
+		/* where's condition does not take part in the promotion */
+		if ((aop != NPU_AOP_WHERE || i > 0) &&
+		    (dt < 0 || dt_rank(am->dtype) > dt_rank(dt)))
 			dt = am->dtype;
 	}
 	if (dt < 0)
@@ -254,7 +256,8 @@ static int infer_ew(dcx *d, int aop, const npu_gval *a, int na, npu_gmeta *m)
 		dt = NPU_DT_F32;
 	if (dt_rank(dt) < 3 && aop != NPU_AOP_ADD_TENSOR &&
 	    aop != NPU_AOP_MUL_TENSOR && aop != NPU_AOP_SUB_TENSOR &&
-	    aop != NPU_AOP_NEG && aop != NPU_AOP_CLAMP)
+	    aop != NPU_AOP_NEG && aop != NPU_AOP_CLAMP && aop != NPU_AOP_WHERE &&
+	    aop != NPU_AOP_MAXIMUM && aop != NPU_AOP_MINIMUM && aop != NPU_AOP_ABS)
 		dt = NPU_DT_F32;          /* sqrt, exp, div of integers */
 	npu_gmeta_set(m, dt, nd, shp);
 	return 0;
@@ -462,6 +465,18 @@ static int infer_like(dcx *d, const npu_gval *a, int na, int nkw, npu_gmeta *m)
 	return 0;
 }
 
+/* arange.default(end): [end] int64 (@iota's) */
+static int infer_arange(dcx *d, const npu_gval *a, int na, npu_gmeta *m)
+{
+	int64_t n;
+
+	if (na != 1 || a[0].kind != NPU_GV_INT || a[0].u.i < 0)
+		return fail(d, "%s", "arange of another form");
+	n = a[0].u.i;
+	npu_gmeta_set(m, NPU_DT_I64, 1, &n);
+	return 0;
+}
+
 static int infer(dcx *d, int aop, const npu_gval *a, int na,
 		 const npu_gkwarg *kw, int nkw, npu_gmeta *m)
 {
@@ -489,6 +504,8 @@ static int infer(dcx *d, int aop, const npu_gval *a, int na,
 		return infer_reduce(d, a, na > 2 ? 2 : na, kw, nkw, m);
 	case NPU_AOP_FULL_LIKE:
 		return infer_like(d, a, na, nkw, m);
+	case NPU_AOP_ARANGE:
+		return infer_arange(d, a, na, m);
 	}
 	if (npu_aoptab[aop].cat == NPU_ACAT_ELEMWISE)
 		return infer_ew(d, aop, a, na, m);
@@ -539,7 +556,7 @@ static int make_call(dcx *d, const char *target, npu_gval *a, int na,
 
 	if ((r = simplify(aop, a, na, res)) != 0)
 		return r < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
-	if (aop == NPU_AOP_MEAN_DIM || aop == NPU_AOP_SUM_DIM)
+	if (aop == NPU_AOP_MEAN_DIM || aop == NPU_AOP_SUM_DIM || aop == NPU_AOP_AMAX)
 		if (na > 1 && a[1].kind == NPU_GV_NONE) {
 			a[1].kind = NPU_GV_LIST;   /* all dims: [] */
 			a[1].u.list.v = NULL;
@@ -769,6 +786,32 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 		res->u.list.n = (int)dm + 1;
 		res->u.list.v[dm] = a[2];
 		return 0;
+	}
+	if (!strcmp(name, "iota") || !strcmp(name, "len")) { /* (x, dim) */
+		/* iota: 0 .. n-1 along dim as int64 [n, 1, ...] (folded to a
+		 * constant); len: n.  A reduction over every dim (dim none)
+		 * is kept. */
+		int nd = x0 ? npu_gmeta_shape(x0, shp) : -1, r;
+		int64_t dm = na > 1 && a[1].kind == NPU_GV_INT ? a[1].u.i : -(int64_t)nd - 1;
+		npu_gval va[2];
+		if (nd < 1 || dm < -nd || dm >= nd)
+			return fail(d, "%s", "an index reduction over every dim or of unknown shape");
+		dm = dm < 0 ? dm + nd : dm;
+		if (!strcmp(name, "len")) {
+			*res = npu_gv_int(shp[dm]);
+			return 0;
+		}
+		va[0] = npu_gv_int(shp[dm]);
+		if ((r = make_call(d, "aten.arange.default", va, 1, NULL, 0, &va[0])) < 0)
+			return -1;
+		shp[0] = shp[dm];
+		for (int i = 1; i < nd - dm; i++)
+			shp[i] = 1;
+		if (npu_gv_ints(&va[1], shp, nd - (int)dm) < 0)
+			return npu_errf(d->pc->e, "out of memory");
+		r = make_call(d, "aten.view.default", va, 2, NULL, 0, res);
+		npu_gval_clear(&va[1]);
+		return r;
 	}
 	if (!strcmp(name, "cbwd_opad"))        /* (x, go, w, stride, pad, dil, tr) */
 		return cbwd_opad(d, a, na, res);
@@ -1037,9 +1080,11 @@ static int decomp_node(pass_cx *pc, npu_gedit *ge, int i, const dentry *en)
 	scope_free(&s);
 	d.opmath = n->meta[t0].dtype == NPU_DT_BF16 || n->meta[t0].dtype == NPU_DT_F16;
 	/* a bool result (isnan, isinf) comes of comparisons, exact in any
-	 * input type */
+	 * input type; argmax's and argmin's int64 of an integer min */
 	if (!d.opmath && n->meta[t0].dtype != NPU_DT_F32 && n->meta[t0].dtype != NPU_DT_F64 &&
-	    n->meta[t0].dtype != NPU_DT_BOOL)
+	    n->meta[t0].dtype != NPU_DT_BOOL &&
+	    !(n->meta[t0].dtype == NPU_DT_I64 &&
+	      (n->aop == NPU_AOP_ARGMAX || n->aop == NPU_AOP_ARGMIN)))
 		return pass_note(pc, name, "kept %s (%s results)",
 				 name, npu_dtype_torch(n->meta[t0].dtype));
 	if (!n->multi) {

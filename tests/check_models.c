@@ -18,6 +18,7 @@
 
 #include <check.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -686,6 +687,86 @@ START_TEST(t_int)
 }
 END_TEST
 
+/*
+ * Index reductions, decomposed (decomp.def): argmax and argmin along a
+ * middle and the last dim, max.dim and min.dim (values and indices,
+ * keepdim), amin, on values with ties (the first position wins) and NaN
+ * (NaN is the extreme, its first position the index), as PyTorch picks
+ * them; against the fp64 reference (ref_nn.c's rules), no host call.
+ */
+typedef struct argx_case {
+	const char *target, *args;
+	int64_t in[4], out[4];
+	int multi;              /* (values, indices) */
+} argx_case;
+
+static const argx_case argxs[] = {
+	{ "aten.argmax.default", "1", { 3, 7, 5 }, { 3, 5 }, 0 },
+	{ "aten.argmin.default", "-1, true", { 4, 9 }, { 4, 1 }, 0 },
+	{ "aten.max.dim", "2, true", { 3, 7, 5 }, { 3, 7, 1 }, 1 },
+	{ "aten.min.dim", "0", { 6, 4 }, { 4 }, 1 },
+	{ "aten.amin.default", "[0]", { 6, 4 }, { 4 }, 0 },
+};
+
+START_TEST(t_argx)
+{
+	const argx_case *c = &argxs[_i];
+	char path[1024], vals[1024], mi[300], mv[300], mx[300];
+	const char *ix = strstr(c->target, "arg") ? "int64" : "float32";
+	uint64_t seed = 3;
+	npu_tensor t;
+	npu_stfile st = { 0 };
+	fxrun fr = { 0 };
+	npu_err e;
+	FILE *f;
+
+	fx_setup_tmp();
+	snprintf(path, sizeof path, "%s/g.json", fx_tmpdir);
+	snprintf(vals, sizeof vals, "%s/v.safetensors", fx_tmpdir);
+	jmeta(mi, sizeof mi, c->in, "float32");
+	jmeta(mv, sizeof mv, c->out, ix);
+	jmeta(mx, sizeof mx, c->out, "int64");
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fprintf(f, "{\"format\": \"fxgraph\", \"version\": 1, \"name\": \"op/inference1\", "
+		"\"graph_kind\": \"inference\", \"nodes\": [\n"
+		"{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\", \"args\": [], "
+		"\"kwargs\": {}, \"meta\": %s, \"kind\": \"input\", \"source\": \"l_x_\"},\n", mi);
+	if (c->multi) {
+		jmeta(mv, sizeof mv, c->out, "float32");
+		fprintf(f, "{\"name\": \"y2\", \"op\": \"call_function\", \"target\": \"%s\", "
+			"\"args\": [{\"node\": \"x\"}, %s], \"kwargs\": {}, \"meta\": [%s, %s]},\n"
+			"{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"_operator.getitem\", "
+			"\"args\": [{\"node\": \"y2\"}, 0], \"kwargs\": {}, \"meta\": %s},\n"
+			"{\"name\": \"yi\", \"op\": \"call_function\", \"target\": \"_operator.getitem\", "
+			"\"args\": [{\"node\": \"y2\"}, 1], \"kwargs\": {}, \"meta\": %s},\n",
+			c->target, c->args, mv, mx, mv, mx);
+		fprintf(f, "{\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", "
+			"\"args\": [[{\"node\": \"y\"}, {\"node\": \"yi\"}]], \"kwargs\": {}}]}\n");
+	} else {
+		fprintf(f, "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"%s\", "
+			"\"args\": [{\"node\": \"x\"}, %s], \"kwargs\": {}, \"meta\": %s},\n",
+			c->target, c->args, mv);
+		fprintf(f, "{\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", "
+			"\"args\": [[{\"node\": \"y\"}]], \"kwargs\": {}}]}\n");
+	}
+	fclose(f);
+	gen_tensor(&t, "x", NPU_DT_F32, c->in, 0, &seed);
+	/* three levels, so that ties are common, and a NaN in every 11th */
+	for (uint64_t i = 0; i < t.nbytes / 4; i++) {
+		float *v = (float *)t.data + i;
+		*v = i % 11 == 5 ? NAN : floorf(*v * 1.5f);
+	}
+	ck_assert_msg(npu_st_write(vals, &t, 1, NULL, &e) == 0, "%s", e.msg);
+	free(t.data);
+	ck_assert_msg(npu_st_read(&st, vals, &e) == 0, "%s", e.msg);
+	fx_run_values(path, &st, 0, &fr);
+	npu_st_free(&st);
+	fx_teardown_tmp();
+	ck_assert_msg(fr.host_calls == 0, "%s: %llu host calls", c->target,
+		      (unsigned long long)fr.host_calls);
+}
+END_TEST
+
 static Suite *models_suite(void)
 {
 	Suite *s = suite_create("models");
@@ -697,6 +778,7 @@ static Suite *models_suite(void)
 	tcase_add_loop_test(tc, t_conv_pool, 0, (int)(sizeof cpools / sizeof cpools[0]));
 	tcase_add_loop_test(tc, t_gather, 0, (int)(sizeof gathers / sizeof gathers[0]));
 	tcase_add_loop_test(tc, t_int, 0, (int)(sizeof ints / sizeof ints[0]));
+	tcase_add_loop_test(tc, t_argx, 0, (int)(sizeof argxs / sizeof argxs[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }
