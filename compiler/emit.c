@@ -2109,9 +2109,10 @@ static int emit_host(const npu_emitctx *c, int k, npu_mfunc *f)
  * keeps the order: the index list into SRAM, dgat the weight's rows into
  * SRAM, then the rows out to DRAM.
  */
-/* One dgat of aten.gather's elements (l, t, j), t in [a, b), of group l
- * on engine q: its index rows into SRAM at `sidx`, the elements to
- * SRAM at `sdst` (laid out as in the output), the block out to DRAM. */
+/* One dgat of runs (l, t, j), t in [a, b), of group l on engine q (a
+ * gather by a run-time index, fuse.c's rtgat): its index entries into
+ * SRAM at `sidx`, the runs to SRAM at `sdst` (laid out as in the
+ * output), the block out to DRAM. */
 static void gather_piece(emit_t *g, const npu_kern *K, int q, int64_t l,
 			 int64_t a, int64_t b, uint64_t sidx, uint64_t sdst)
 {
@@ -2120,13 +2121,14 @@ static void gather_piece(emit_t *g, const npu_kern *K, int q, int64_t l,
 	const npu_kval *O = &g->ir->v[K->ops[2].val];
 	npu_mfunc *f = g->f;
 	int esz = npu_dtype_size(W->dtype), isz = npu_dtype_size(I->dtype);
-	int64_t J = K->mm_n, T = K->mm_batch, first = l * J * T + a * K->g_ds[1];
-	int64_t span = (J - 1) * K->g_ds[0] + (b - a - 1) * K->g_ds[1] + 1;
+	int64_t J = K->mm_n, T = K->mm_batch, D = K->mm_k;
+	int64_t first = l * J * T * D + a * K->g_ds[1];
+	int64_t span = (J - 1) * K->g_ds[0] + (b - a - 1) * K->g_ds[1] + D;
 	int xl = npu_mx(f), xd = npu_mx(f);
 
-	npu_emit_dmaf(g, q, NPU_OP_DLD, sidx, I->daddr + (uint64_t)((l * T + a) * J * isz),
+	npu_emit_dmaf(g, q, NPU_OP_DLD, sidx, I->daddr + (uint64_t)((l * K->g_is + a * J) * isz),
 		      (b - a) * J * isz, 1, 0, 0, 1, 0, 0);
-	npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_ROWB, 0, esz);
+	npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_ROWB, 0, D * esz);
 	npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_N1, 0, J);
 	npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_SS1, 0, P->stride[1] * esz);
 	npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_DS1, 0, K->g_ds[0] * esz);
@@ -2141,17 +2143,17 @@ static void gather_piece(emit_t *g, const npu_kern *K, int q, int64_t l,
 	npu_memit(f, NPU_OP_DGAT, q, xl, xd, 0);
 	memset(g->dvalid, 0, sizeof g->dvalid);
 	/* the block holds a contiguous span of the output (a share of t
-	 * along the last dim; all of a group else) */
+	 * when t is the output's outer dim; all of a group else) */
 	npu_emit_dmaf(g, q, NPU_OP_DST, O->daddr + (uint64_t)(first * esz), sdst,
 		      span * esz, 1, 0, 0, 1, 0, 0);
 }
 
 /*
- * aten.gather by a run-time index (K->mm_n > 0, fuse.c's gather_rt):
- * groups of mm_batch x mm_n elements in chunks that fit SRAM, the groups
- * dealt to the engines in turn, or along the last dim one group's n2
- * rows shared among them when a chunk has fewer groups than engines
- * (each element a burst of its own: at least 32 an engine).
+ * A gather by a run-time index (K->mm_n > 0): groups of mm_batch x
+ * mm_n runs in chunks that fit SRAM, the groups dealt to the engines in
+ * turn, or, when t is the output's outer dim, one group's n2 rows shared
+ * among them when a chunk has fewer groups than engines (each run a
+ * burst or more of its own: at least 32 an engine).
  */
 static int emit_gather_rt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 {
@@ -2159,8 +2161,8 @@ static int emit_gather_rt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	const npu_kval *W = &c->ir->v[K->ops[0].val], *I = &c->ir->v[K->ops[1].val];
 	emit_t g;
 	int esz = npu_dtype_size(W->dtype), isz = npu_dtype_size(I->dtype);
-	int64_t J = K->mm_n, T = K->mm_batch, L = K->mm_m, G;
-	uint64_t grpb = (uint64_t)(J * T * esz), idxb, budget;
+	int64_t J = K->mm_n, T = K->mm_batch, L = K->mm_m, D = K->mm_k, G;
+	uint64_t grpb = (uint64_t)(J * T * D * esz), idxb, budget;
 	int ne = c->t->dma_engines > 4 ? 4 : c->t->dma_engines;
 
 	if (npu_emit_setup(&g, c, k, f) < 0)
@@ -2181,9 +2183,7 @@ static int emit_gather_rt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		int64_t m = L - l0 < G ? L - l0 : G;
 		for (int64_t l = 0; l < m; l++) {
 			uint64_t si = idxb + (uint64_t)(l * J * T * isz), sd = (uint64_t)l * grpb;
-			/* a share of t is a contiguous block of the output
-			 * only along the last dim (g_ds[0] == 1) */
-			int split = m < ne && K->g_ds[0] == 1, np = split ? ne : 1;
+			int split = m < ne && K->g_ds[1] == J * D, np = split ? ne : 1;
 			while (np > 1 && T / np * J < 32)
 				np--;
 			for (int p = 0; p < np; p++) {

@@ -4571,75 +4571,181 @@ static int one_stride(const npu_kval *X, const int64_t *shape, int a, int b,
 }
 
 /*
- * gather by a run-time index: dgat's index list is the index itself, as
- * [groups][n2][J] (J the gathered dim's entries, n2 a second dim of one
- * source stride): along the last dim the rows before it are n2 and one
- * group; else the dims after it are n2, each value of the dims before a
- * group, and the index is first copied with the gathered dim moved last
- * (a DMA copy, exact).  Element (l, t, j) is x[off + l * gs + t * ts +
- * index * x.stride[dim]].
+ * A DMA gather by a run-time index list (emit.c's emit_gather_rt): runs
+ * of D elements (l, t, j), l < L groups, t < T, j < J, run (l, t, j)
+ * from x's root at off + l * gs + t * ts + index * js, index entry l *
+ * is + t * J + j, stored at l * J * T * D + j * ods + t * odt.  The
+ * index must be a contiguous int64 or int32 value.
  */
-static int gather_rt(fz *z, int node, int x, int ix, int dim)
+typedef struct rtgat {
+	int64_t L, T, J, D;
+	int64_t gs, ts, js;     /* source strides, elements */
+	int64_t is;             /* index entries a group (0: shared) */
+	int64_t ods, odt;       /* output strides of j and t, elements */
+} rtgat;
+
+static int rt_gather(fz *z, int node, int x, int ix, const rtgat *q, const char *what)
 {
 	npu_kir *ir = z->ir;
-	int nd = ir->v[x].ndim, k, v, c, tail = 1;
-	int64_t sh[NPU_MAX_DIMS], J = ir->v[ix].shape[dim], L, T, gs, ts;
+	int k, v;
 	int64_t st[NPU_MAX_DIMS] = { 0 };
 
-	memcpy(sh, ir->v[ix].shape, sizeof sh);
-	for (int d = dim + 1; d < nd; d++)
-		tail &= sh[d] == 1;
-	if (tail ? !one_stride(&ir->v[x], sh, 0, dim, &ts, &T) :
-	    !one_stride(&ir->v[x], sh, dim + 1, nd, &ts, &T) ||
-	    !one_stride(&ir->v[x], sh, 0, dim, &gs, &L))
-		return host_kern(z, node, "gather by a run-time index whose rows are not one stride apart");
-	if (tail) {
-		L = 1;
-		gs = 0;
-	} else {
-		/* the index viewed with dim last: [before, after, J] */
-		int64_t psh[NPU_MAX_DIMS], pst[NPU_MAX_DIMS];
-		int q = 0;
-		for (int d = 0; d < nd; d++)
-			if (d != dim) {
-				psh[q] = sh[d];
-				pst[q++] = ir->v[ix].stride[d];
-			}
-		psh[q] = J;
-		pst[q] = ir->v[ix].stride[dim];
-		if ((ix = view_val(z, node, ix, nd, psh, ir->v[ix].off, pst)) < 0)
-			return -1;
-	}
-	if (ir->v[ix].root >= 0 || !iscontig(&ir->v[ix])) {
-		if ((c = dma_copy(z, node, ix)) == -1)
-			return -1;
-		if (c < 0)
-			return host_kern(z, node, "gather by an index view too large to copy");
-		ix = c;
-	}
 	if ((k = new_kern(z, NPU_KK_GATHER, node)) < 0 ||
 	    (v = meta_val(z, node, 0, z->g->nodes[node].name)) < 0)
 		return -1;
-	st[0] = gs;
-	st[1] = ir->v[x].stride[dim];
-	st[2] = ts;
+	st[0] = q->gs;
+	st[1] = q->js;
+	st[2] = q->ts;
 	ir->v[root_of(ir, x)].needed = ir->v[ix].needed = ir->v[v].needed = 1;
 	ir->v[v].producer = k;
-	ir->k[k].mm_m = L;
-	ir->k[k].mm_batch = T;
-	ir->k[k].mm_n = J;
-	/* out (l, t, j): l * J * T, then j * T + t, or t * J + j along the last dim */
-	ir->k[k].g_ds[0] = tail ? 1 : T;
-	ir->k[k].g_ds[1] = tail ? J : 1;
+	ir->k[k].mm_m = q->L;
+	ir->k[k].mm_batch = q->T;
+	ir->k[k].mm_n = q->J;
+	ir->k[k].mm_k = q->D;
+	ir->k[k].g_ds[0] = q->ods;
+	ir->k[k].g_ds[1] = q->odt;
+	ir->k[k].g_is = q->is;
 	if (npu_kir_opnd(&ir->k[k], root_of(ir, x), 0, ir->v[x].off, st) < 0 ||
 	    npu_kir_opnd(&ir->k[k], ix, 0, 0, NULL) < 0 ||
 	    npu_kir_opnd(&ir->k[k], v, 1, 0, NULL) < 0)
 		return npu_errf(z->e, "out of memory");
 	ir->nodeval[node] = v;
-	npu_kir_decide(ir, 1, "%s: gather by the run-time index as %lld DMA gather(s) of %lld x %lld elements",
-		       z->g->nodes[node].name, (long long)L, (long long)T, (long long)J);
+	npu_kir_decide(ir, 1, "%s: %s as %lld DMA gather(s) of %lld x %lld runs of %lld elements by the run-time index",
+		       z->g->nodes[node].name, what, (long long)q->L, (long long)q->T,
+		       (long long)q->J, (long long)q->D);
 	close_cur(z);
 	return 0;
+}
+
+/* The index value ix as a contiguous one (a DMA copy of a view: exact);
+ * -2 (after a host call for the node) when it cannot be copied. */
+static int contig_index(fz *z, int node, int ix)
+{
+	int c;
+
+	if (z->ir->v[ix].root < 0 && iscontig(&z->ir->v[ix]))
+		return ix;
+	if ((c = dma_copy(z, node, ix)) == -1)
+		return -1;
+	if (c < 0)
+		return host_kern(z, node, "an index view too large to copy") < 0 ? -1 : -2;
+	return c;
+}
+
+/*
+ * gather by a run-time index: single elements, the index itself the
+ * list, as [groups][n2][J] (J the gathered dim's entries, n2 a second
+ * dim of one source stride): along the last dim the rows before it are
+ * n2 and one group; else the dims after it are n2, each value of the
+ * dims before a group, and the index is first copied with the gathered
+ * dim moved last (a DMA copy, exact).
+ */
+static int gather_rt(fz *z, int node, int x, int ix, int dim)
+{
+	npu_kir *ir = z->ir;
+	int nd = ir->v[x].ndim, tail = 1;
+	int64_t sh[NPU_MAX_DIMS];
+	rtgat q = { .J = ir->v[ix].shape[dim], .D = 1, .js = ir->v[x].stride[dim] };
+
+	memcpy(sh, ir->v[ix].shape, sizeof sh);
+	for (int d = dim + 1; d < nd; d++)
+		tail &= sh[d] == 1;
+	if (tail ? !one_stride(&ir->v[x], sh, 0, dim, &q.ts, &q.T) :
+	    !one_stride(&ir->v[x], sh, dim + 1, nd, &q.ts, &q.T) ||
+	    !one_stride(&ir->v[x], sh, 0, dim, &q.gs, &q.L))
+		return host_kern(z, node, "gather by a run-time index whose rows are not one stride apart");
+	if (tail) {
+		q.L = 1;
+		q.gs = 0;
+	} else {
+		/* the index viewed with dim last: [before, after, J] */
+		int64_t psh[NPU_MAX_DIMS], pst[NPU_MAX_DIMS];
+		int o = 0;
+		for (int d = 0; d < nd; d++)
+			if (d != dim) {
+				psh[o] = sh[d];
+				pst[o++] = ir->v[ix].stride[d];
+			}
+		psh[o] = q.J;
+		pst[o] = ir->v[ix].stride[dim];
+		if ((ix = view_val(z, node, ix, nd, psh, ir->v[ix].off, pst)) < 0)
+			return -1;
+	}
+	if ((ix = contig_index(z, node, ix)) < 0)
+		return ix == -1 ? -1 : 0;
+	q.is = q.T * q.J;
+	/* out (l, t, j): then j * T + t, or t * J + j along the last dim */
+	q.ods = tail ? 1 : q.T;
+	q.odt = tail ? q.J : 1;
+	return rt_gather(z, node, x, ix, &q, "gather");
+}
+
+/*
+ * aten.index by one run-time index at dim p after Nones (x[:, idx]), or
+ * by arange(B) and a run-time [B] at dims 0 and 1 (x[arange(B), idx]:
+ * GPT-2's and CLIP's pooling at one token a row): rows of the dims after
+ * them, contiguous runs, gathered by the index itself.  -2: not this
+ * form (the caller goes on).
+ */
+static int index_rt(fz *z, int node, int x, const npu_gval *l)
+{
+	npu_kir *ir = z->ir;
+	const npu_kval *X = &ir->v[x];
+	int nd = X->ndim, p = -1, ix, ia = -1, cnt = 0;
+	int64_t sh[NPU_MAX_DIMS], n;
+	rtgat q = { .T = 1 };
+
+	for (int d = 0; d < l->u.list.n && d < nd; d++)
+		if (l->u.list.v[d].kind != NPU_GV_NONE) {
+			if (l->u.list.v[d].kind != NPU_GV_NODE)
+				return -2;
+			cnt++;
+			p = p < 0 ? d : p;
+		}
+	if (cnt == 2 && p == 0 && l->u.list.n >= 2) {
+		ia = node_val(z, l->u.list.v[0].u.node);
+		ix = node_val(z, l->u.list.v[1].u.node);
+	} else if (cnt == 1) {
+		ix = node_val(z, l->u.list.v[p].u.node);
+	} else {
+		return -2;
+	}
+	if (ix < 0 || const_index(ir, ix) || ir->v[ix].isconst ||
+	    (ir->v[ix].dtype != NPU_DT_I64 && ir->v[ix].dtype != NPU_DT_I32))
+		return -2;
+	if (ia >= 0) {
+		/* the first index must be 0 .. B-1, the second of shape [B] */
+		const void *a = ia >= 0 ? const_index(ir, ia) : NULL;
+		const npu_kval *A = &ir->v[ia];
+		if (!a || A->ndim != 1 || ir->v[ix].ndim != 1 ||
+		    A->shape[0] != ir->v[ix].shape[0] || A->shape[0] > X->shape[0])
+			return -2;
+		for (int64_t b = 0; b < A->shape[0]; b++)
+			if (npu_load_f64(A->dtype, a, (size_t)(A->off + b * A->stride[0])) != (double)b)
+				return -2;
+		p = 1;
+		q.T = A->shape[0];
+		q.ts = X->stride[0];
+		q.J = 1;
+	} else {
+		q.J = npu_kir_numel(ir->v[ix].ndim, ir->v[ix].shape);
+		memcpy(sh, X->shape, sizeof sh);
+		if (!one_stride(X, sh, 0, p, &q.gs, &q.L))
+			return -2;
+	}
+	q.L = q.L ? q.L : 1;
+	/* the run: the dims after p, contiguous */
+	memcpy(sh, X->shape, sizeof sh);
+	if (!one_stride(X, sh, p + 1, nd, &q.ods, &n) || (n > 1 && q.ods != 1))
+		return -2;
+	q.D = n;
+	q.js = X->stride[p];
+	if ((ix = contig_index(z, node, ix)) < 0)
+		return ix == -1 ? -1 : 0;
+	q.is = ia >= 0 ? q.T : 0;  /* x[:, idx]: every group reads all of it */
+	q.ods = q.D;
+	q.odt = q.D * q.J;
+	return rt_gather(z, node, x, ix, &q, "index");
 }
 
 /*
@@ -4858,8 +4964,11 @@ static int do_index(fz *z, int node)
 		if (e->kind == NPU_GV_NONE)
 			continue;
 		if (e->kind != NPU_GV_NODE || (p >= 0 && p + k != d) ||
-		    (iv[k] = node_val(z, e->u.node)) < 0 || !const_index(ir, iv[k]))
-			return host_kern(z, node, "index by run-time or non-adjacent indices");
+		    (iv[k] = node_val(z, e->u.node)) < 0 || !const_index(ir, iv[k])) {
+			int r = index_rt(z, node, x, l);
+			return r != -2 ? r :
+			       host_kern(z, node, "index by run-time or non-adjacent indices");
+		}
 		if (p < 0)
 			p = d;
 		k++;

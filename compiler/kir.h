@@ -122,10 +122,11 @@ typedef struct npu_kern {
 	/* mm: C[b] = A[b] (M x K) . B[b] (K x N); epilogue in x (ACC);
 	 * gather: mm_k > 0 is the row length in elements (the source read
 	 * as [numel / mm_k][mm_k]), else the source's dim 1; mm_n > 0:
-	 * aten.gather by a run-time index [mm_m][mm_batch][mm_n] (groups,
-	 * n2, J): element (l, t, j) is the source's off + l * stride[0] +
-	 * index * stride[1] + t * stride[2], stored at l * J * mm_batch +
-	 * j * g_ds[0] + t * g_ds[1] */
+	 * by a run-time index (fuse.c's rtgat), mm_m groups, mm_batch n2
+	 * rows, mm_n entries, runs of mm_k elements: run (l, t, j) is the
+	 * source's off + l * stride[0] + index * stride[1] + t * stride[2],
+	 * index entry l * g_is + t * mm_n + j, stored at l * mm_n *
+	 * mm_batch * mm_k + j * g_ds[0] + t * g_ds[1] */
 	int mm_a, mm_b;      /* operand indexes */
 	int64_t mm_batch, mm_m, mm_n, mm_k;
 	int mm_dtype;        /* input type the array runs */
@@ -137,7 +138,8 @@ typedef struct npu_kern {
 	 * accumulator columns b * 2 * mm_glu + c (ACC) and + mm_glu (ACC
 	 * with a = 1); 0: a plain matmul */
 	int64_t mm_glu;
-	int64_t g_ds[2];     /* gather by a run-time index: output strides */
+	int64_t g_ds[2], g_is; /* gather by a run-time index: output
+				  strides; index entries a group */
 	/* conv (implicit GEMM, mm with B = im2col of the input, built in
 	 * SRAM): A = weight [OC][IC*KH*KW], C[n] = [OC][OH*OW] (NCHW); pool
 	 * kernels: the window (cv_ic the channels, cv_h/cv_w the input's

@@ -529,22 +529,30 @@ END_TEST
  * along the first dim and a middle one (the index copied with the dim
  * moved last, an index smaller than x in another dim); the same middle
  * case by constant indices (the index a buffer: frozen, a table of
- * elements).  Index values drawn in range; against the fp64 reference,
- * no host call.
+ * elements); aten.index by a run-time index (rows gathered).  Index
+ * values drawn in range; against the fp64 reference, no host call.
  */
 typedef struct gather_case {
 	const char *dtype, *ikind;
 	int64_t x[4], idx[4];           /* 0-terminated shapes */
 	int dim;
+	int64_t out[5];                 /* index: its shape; gather: idx's */
+	int ar;                         /* index: [arange(B), idx] */
 } gather_case;
 
 static const gather_case gathers[] = {
-	{ "float32", "input", { 3, 5, 7 }, { 3, 5, 4 }, -1 },
-	{ "bfloat16", "input", { 4, 33 }, { 4, 40 }, 1 },
-	{ "int64", "input", { 2, 9 }, { 2, 5 }, 1 },
-	{ "float32", "input", { 4, 6 }, { 3, 6 }, 0 },
-	{ "float32", "input", { 2, 5, 6 }, { 2, 3, 4 }, 1 },
-	{ "float32", "buffer", { 2, 5, 6 }, { 2, 3, 4 }, 1 },
+	{ "float32", "input", { 3, 5, 7 }, { 3, 5, 4 }, -1, { 0 }, 0 },
+	{ "bfloat16", "input", { 4, 33 }, { 4, 40 }, 1, { 0 }, 0 },
+	{ "int64", "input", { 2, 9 }, { 2, 5 }, 1, { 0 }, 0 },
+	{ "float32", "input", { 4, 6 }, { 3, 6 }, 0, { 0 }, 0 },
+	{ "float32", "input", { 2, 5, 6 }, { 2, 3, 4 }, 1, { 0 }, 0 },
+	{ "float32", "buffer", { 2, 5, 6 }, { 2, 3, 4 }, 1, { 0 }, 0 },
+	/* aten.index by a run-time index: x[idx], x[:, idx] (2-d idx, the
+	 * rows of every leading position), x[arange(B), idx] */
+	{ "float32", "input", { 5, 6, 7 }, { 4 }, 0, { 4, 6, 7 }, 0 },
+	{ "float32", "input", { 3, 6, 5 }, { 2, 2 }, 1, { 3, 2, 2, 5 }, 0 },
+	{ "float32", "input", { 4, 9, 8 }, { 4 }, 1, { 4, 8 }, 1 },
+	{ "bfloat16", "input", { 3, 5, 16 }, { 3 }, 1, { 3, 16 }, 1 },
 };
 
 /* A tensor of generated values: floats in [-1, 1) rounded to dt, or
@@ -579,7 +587,7 @@ START_TEST(t_gather)
 	char path[1024], vals[1024], mx[300], mi[300];
 	int nd = 0, dt = npu_dtype_from_name(c->dtype, strlen(c->dtype));
 	uint64_t seed = 99;
-	npu_tensor t[2];
+	npu_tensor t[3];
 	npu_stfile st = { 0 };
 	fxrun fr = { 0 };
 	npu_err e;
@@ -599,17 +607,36 @@ START_TEST(t_gather)
 		"\"kwargs\": {}, \"meta\": %s, \"kind\": \"%s\", \"source\": \"l_index_\"},\n", mi, c->ikind);
 	fprintf(f, "{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\", \"args\": [], "
 		"\"kwargs\": {}, \"meta\": %s, \"kind\": \"input\", \"source\": \"l_x_\"},\n", mx);
-	fprintf(f, "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"aten.gather.default\", "
-		"\"args\": [{\"node\": \"x\"}, %d, {\"node\": \"i\"}], \"kwargs\": {}, \"meta\": %s},\n",
-		c->dim, c->dtype[0] == 'i' ? mi : (jmeta(mi, sizeof mi, c->idx, c->dtype), mi));
+	if (c->out[0]) {
+		char ma[300], mo[300];
+		int64_t as[2] = { c->idx[0], 0 };
+		jmeta(ma, sizeof ma, as, "int64");
+		jmeta(mo, sizeof mo, c->out, c->dtype);
+		if (c->ar)
+			fprintf(f, "{\"name\": \"a\", \"op\": \"placeholder\", \"target\": \"a\", \"args\": [], "
+				"\"kwargs\": {}, \"meta\": %s, \"kind\": \"buffer\", \"source\": \"l_ar_\"},\n", ma);
+		fprintf(f, "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"aten.index.Tensor\", "
+			"\"args\": [{\"node\": \"x\"}, [%s%s{\"node\": \"i\"}]], \"kwargs\": {}, \"meta\": %s},\n",
+			c->ar ? "{\"node\": \"a\"}, " : "", c->dim && !c->ar ? "null, " : "", mo);
+	} else {
+		fprintf(f, "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"aten.gather.default\", "
+			"\"args\": [{\"node\": \"x\"}, %d, {\"node\": \"i\"}], \"kwargs\": {}, \"meta\": %s},\n",
+			c->dim, c->dtype[0] == 'i' ? mi : (jmeta(mi, sizeof mi, c->idx, c->dtype), mi));
+	}
 	fprintf(f, "{\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", "
 		"\"args\": [[{\"node\": \"y\"}]], \"kwargs\": {}}]}\n");
 	fclose(f);
 	gen_tensor(&t[0], "i", NPU_DT_I64, c->idx, c->x[c->dim < 0 ? c->dim + nd : c->dim], &seed);
 	gen_tensor(&t[1], "x", dt, c->x, 1000, &seed);
-	ck_assert_msg(npu_st_write(vals, t, 2, NULL, &e) == 0, "%s", e.msg);
-	free(t[0].data);
-	free(t[1].data);
+	if (c->ar) {
+		int64_t as[2] = { c->idx[0], 0 };
+		gen_tensor(&t[2], "a", NPU_DT_I64, as, 1, &seed);
+		for (int64_t b = 0; b < c->idx[0]; b++)
+			((int64_t *)t[2].data)[b] = b;
+	}
+	ck_assert_msg(npu_st_write(vals, t, 2 + (size_t)c->ar, NULL, &e) == 0, "%s", e.msg);
+	for (int j = 0; j < 2 + c->ar; j++)
+		free(t[j].data);
 	ck_assert_msg(npu_st_read(&st, vals, &e) == 0, "%s", e.msg);
 	fx_run_values(path, &st, 0, &fr);
 	npu_st_free(&st);
