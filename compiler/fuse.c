@@ -4191,9 +4191,9 @@ static int do_pad(fz *z, int node)
 
 /* An ew kernel over `shape` storing a + b (values read through their own
  * offsets and strides) into dst at offset off with strides st. */
-static int add_kern(fz *z, int node, const char *name, int ndim,
-		    const int64_t *shape, int a, int b, int dst, int64_t off,
-		    const int64_t *st)
+static int bin_kern(fz *z, int node, const char *name, int ndim,
+		    const int64_t *shape, int vop, int a, int b, int dst,
+		    int64_t off, const int64_t *st)
 {
 	int k = ew_kern(z, node, name, ndim, shape), la, lb;
 
@@ -4201,7 +4201,7 @@ static int add_kern(fz *z, int node, const char *name, int ndim,
 		return -1;
 	if ((la = ew_load(z, k, a, node)) < 0 || (lb = ew_load(z, k, b, node)) < 0)
 		return npu_errf(z->e, "out of memory");
-	return ew_store(z, k, xadd(z, k, NPU_X_BIN, NPU_OP_VADD, la, lb, 0, 0, node),
+	return ew_store(z, k, xadd(z, k, NPU_X_BIN, vop, la, lb, 0, 0, node),
 			dst, off, st, node);
 }
 
@@ -4217,13 +4217,57 @@ static int dim_slice(fz *z, int node, int v, int dim, int64_t at, int64_t len)
 			ir->v[v].off + at * ir->v[v].stride[dim], ir->v[v].stride);
 }
 
+/* do_cumsum: scans up to this long run in one kernel, in order */
+#define SCAN_SEQ 32
+
 /*
- * cumsum of a float tensor as a scan (Hillis-Steele): ceil(log2 L) steps
- * over the L elements along dim, step s computing y[i] = x[i] + x[i - s]
- * for i >= s and copying the first s, between two fp32 buffers (the last
- * step stores the result in its dtype).  2 ceil(log2 L) ew kernels
- * instead of a host call; the sums are associated differently from
- * PyTorch's sequential loop, well within fp32's tolerance.
+ * A scan of L <= SCAN_SEQ elements along dim as one kernel over the
+ * shape with that dim 1: y[0] = x[0], y[i] = y[i-1] op x[i] in
+ * PyTorch's order, each stored to its slice of out (instead of the 2
+ * ceil(log2 L) kernels of the tree below: ResNet-style short scans).
+ */
+static int scan_seq(fz *z, int node, int x, int out, int dim, int64_t L, int vop)
+{
+	npu_kir *ir = z->ir;
+	int64_t shape[NPU_MAX_DIMS], st[NPU_MAX_DIMS];
+	int k, acc = -1, nd = ir->v[x].ndim;
+	char nm[300];
+
+	memcpy(shape, ir->v[x].shape, sizeof shape);
+	shape[dim] = 1;
+	memcpy(st, ir->v[out].stride, sizeof st);
+	snprintf(nm, sizeof nm, "%s.scan", z->g->nodes[node].name);
+	if ((k = ew_kern(z, node, nm, nd, shape)) < 0)
+		return -1;
+	for (int64_t i = 0; i < L; i++) {
+		int a = dim_slice(z, node, x, dim, i, 1), la, o;
+		npu_xins sx = { .op = NPU_X_STORE, .node = node };
+		if (a < 0)
+			return -1;
+		if ((la = ew_load(z, k, a, node)) < 0)
+			return npu_errf(z->e, "out of memory");
+		acc = i ? xadd(z, k, NPU_X_BIN, vop, acc, la, 0, 0, node) : la;
+		o = npu_kir_opnd(&ir->k[k], out, 1, i * st[dim], st);
+		sx.a = acc;
+		sx.b = o;
+		if (acc < 0 || o < 0 || npu_kir_x(&ir->k[k], sx) < 0)
+			return npu_errf(z->e, "out of memory");
+	}
+	ir->v[out].producer = k;
+	close_cur(z);
+	return 0;
+}
+
+/*
+ * cumsum (cumprod) of a float tensor as a scan (Hillis-Steele): ceil(log2
+ * L) steps over the L elements along dim, step s computing y[i] = x[i] +
+ * x[i - s] (times) for i >= s and copying the first s, between two fp32
+ * buffers (the last step stores the result in its dtype).  2 ceil(log2
+ * L) ew kernels instead of a host call; the sums (products) are
+ * associated differently from PyTorch's sequential loop, well within
+ * fp32's tolerance (a product's rounding errors add up the same way, a
+ * few ulps each step).  Integer cumsums whose sums stay within 2^24
+ * (int_lanes) take the same scan, exactly.
  */
 static int do_cumsum(fz *z, int node)
 {
@@ -4242,13 +4286,25 @@ static int do_cumsum(fz *z, int node)
 	if ((!isfloat(m->dtype) || ir->v[x].dtype != m->dtype || nd == 0 ||
 	     ir->v[x].isconst) &&
 	    (!int_lanes(z, node) || nd == 0 || ir->v[x].isconst))
-		return host_kern(z, node, "cumsum of integers or bool whose sums may pass 2^24, or of float64");
+		return host_kern(z, node, n->aop == NPU_AOP_CUMPROD ?
+				 "cumprod of integers, bool or float64" :
+				 "cumsum of integers or bool whose sums may pass 2^24, or of float64");
 	dim = (int)wrapdim((int64_t)dd, nd);
 	L = ir->v[x].shape[dim];
 	memcpy(shape, ir->v[x].shape, sizeof shape);
 	if ((out = meta_val(z, node, 0, n->name)) < 0)
 		return -1;
 	ir->v[out].needed = 1;
+	if (L > 1 && L <= SCAN_SEQ) {
+		if (scan_seq(z, node, x, out, dim, L,
+			     n->aop == NPU_AOP_CUMPROD ? NPU_OP_VMUL : NPU_OP_VADD) < 0)
+			return -1;
+		ir->nodeval[node] = out;
+		npu_kir_decide(ir, 1, "%s: %s over %lld elements in order in one kernel",
+			       n->name, n->aop == NPU_AOP_CUMPROD ? "cumprod" : "cumsum",
+			       (long long)L);
+		return 0;
+	}
 	cur = x;
 	for (int64_t s = 1, step = 0; ; s *= 2, step++) {
 		int last = 2 * s >= L, dst, a, b;
@@ -4280,7 +4336,9 @@ static int do_cumsum(fz *z, int node)
 		    (b = dim_slice(z, node, cur, dim, 0, L - s)) < 0)
 			return -1;
 		memcpy(shape, ir->v[a].shape, sizeof shape);
-		if (add_kern(z, node, nm, nd, shape, a, b, dst, s * st[dim], st) < 0)
+		if (bin_kern(z, node, nm, nd, shape,
+			     n->aop == NPU_AOP_CUMPROD ? NPU_OP_VMUL : NPU_OP_VADD,
+			     a, b, dst, s * st[dim], st) < 0)
 			return -1;
 		memcpy(shape, ir->v[x].shape, sizeof shape);
 		cur = dst;
@@ -4288,8 +4346,8 @@ static int do_cumsum(fz *z, int node)
 			break;
 	}
 	ir->nodeval[node] = out;
-	npu_kir_decide(ir, 1, "%s: cumsum over %lld elements as a scan of %d steps",
-		       n->name, (long long)L, L > 1 ? (int)ceil(log2((double)L)) : 1);
+	npu_kir_decide(ir, 1, "%s: %s over %lld elements as a scan of %d steps",
+		       n->name, n->aop == NPU_AOP_CUMPROD ? "cumprod" : "cumsum", (long long)L, L > 1 ? (int)ceil(log2((double)L)) : 1);
 	return 0;
 }
 

@@ -185,7 +185,8 @@ END_TEST
 
 /*
  * Single ops in forms the fixtures do not reach: cumsum over lengths
- * that are not powers of two, over the last dim and the first, of length 1;
+ * that are not powers of two, over the last dim and the first, of length 1
+ * (up to 32 in order in one kernel, then by the tree); cumprod both ways;
  * softmax over a middle dim and the first;
  * grouped convolutions with a channel multiplier, stride and dilation,
  * with padding and no bias, with more taps than one kernel takes (7x7
@@ -211,6 +212,10 @@ static const op_case ops[] = {
 	{ "aten.cumsum.default", "-1", "float32", { 4, 7 }, { 0 }, { 4, 7 } },
 	{ "aten.cumsum.default", "0", "float32", { 33, 6 }, { 0 }, { 33, 6 } },
 	{ "aten.cumsum.default", "1", "float32", { 5, 1 }, { 0 }, { 5, 1 } },
+	/* cumprod: the same scan with a multiply */
+	{ "aten.cumprod.default", "1", "float32", { 3, 13, 5 }, { 0 }, { 3, 13, 5 } },
+	{ "aten.cumprod.default", "-1", "float32", { 4, 7 }, { 0 }, { 4, 7 } },
+	{ "aten.cumprod.default", "0", "float32", { 40, 3 }, { 0 }, { 40, 3 } },
 	/* softmax over a dim that is not the last: over the middle, the first */
 	{ "aten._softmax.default", "1, false", "float32", { 3, 9, 5 }, { 0 }, { 3, 9, 5 } },
 	{ "aten._softmax.default", "0, false", "float32", { 6, 4 }, { 0 }, { 6, 4 } },
