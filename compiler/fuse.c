@@ -3190,6 +3190,74 @@ static int gconv_bmm(fz *z, int node, int x, int w, int bias, int64_t g)
 	return def_val(z, k, node, r, LV_ELEM);
 }
 
+/*
+ * A grouped 1-d convolution with several input channels a group and K
+ * taps (Wav2Vec2's and HuBERT's positional convolution) as the 1x1 one
+ * of gconv_bmm: the taps stacked into each group's channels, X'[n][g*K*
+ * icg + t*icg + c][p] = xpad[n][g*icg + c][p*s + t*d] (one copy kernel
+ * per tap, after a zero-padded copy when p > 0), the weight's taps next
+ * to its channels, W'[o][t*icg + c] = w[o][c][t] (folded when frozen).
+ * x4 and w4 are the 4-d [N, C, 1, L] and [OC, icg, 1, K] views.
+ */
+static int gconv1d_taps(fz *z, int node, int x4, int w4, int bias, int64_t g,
+			int64_t s1, int64_t p1, int64_t d1, int64_t OL)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	int64_t N = ir->v[x4].shape[0], C = ir->v[x4].shape[1], L = ir->v[x4].shape[3];
+	int64_t icg = C / g, K = ir->v[w4].shape[3], O = ir->v[w4].shape[0];
+	int64_t xs[NPU_MAX_DIMS], xst[NPU_MAX_DIMS] = { 0 }, cs[NPU_MAX_DIMS];
+	int64_t cst[NPU_MAX_DIMS] = { 0 }, vs[NPU_MAX_DIMS], vst[NPU_MAX_DIMS] = { 0 };
+	int64_t dst[NPU_MAX_DIMS] = { 0 }, ws[NPU_MAX_DIMS], wst[NPU_MAX_DIMS] = { 0 };
+	int xp = x4, xc, xv, wv;
+	char nm[300];
+
+	if (p1) {
+		xs[0] = N; xs[1] = C; xs[2] = 1; xs[3] = L + 2 * p1;
+		snprintf(nm, sizeof nm, "%s.pad", n->name);
+		if ((xp = npu_kir_val(ir, nm, node, ir->v[x4].dtype, 4, xs)) < 0)
+			return npu_errf(z->e, "out of memory");
+		ir->v[xp].needed = 1;
+		npu_kir_contig(4, xs, xst);
+		if (fill_kern(z, node, nm, 4, xs, -1, 0, xp, 0, xst) < 0)
+			return -1;
+		snprintf(nm, sizeof nm, "%s.pad.in", n->name);
+		if (fill_kern(z, node, nm, 4, ir->v[x4].shape, x4, 0, xp, p1, xst) < 0)
+			return -1;
+	}
+	cs[0] = N; cs[1] = g * K * icg; cs[2] = 1; cs[3] = OL;
+	snprintf(nm, sizeof nm, "%s.taps", n->name);
+	if ((xc = npu_kir_val(ir, nm, node, ir->v[x4].dtype, 4, cs)) < 0)
+		return npu_errf(z->e, "out of memory");
+	ir->v[xc].needed = 1;
+	npu_kir_contig(4, cs, cst);
+	/* tap t: [N, G, icg, OL] of xpad into its slot of each group */
+	vs[0] = N; vs[1] = g; vs[2] = icg; vs[3] = OL;
+	dst[0] = cst[0]; dst[1] = K * icg * cst[1]; dst[2] = cst[1]; dst[3] = 1;
+	for (int64_t t = 0; t < K; t++) {
+		const npu_kval *P = &ir->v[xp];
+		vst[0] = P->stride[0]; vst[1] = icg * P->stride[1]; vst[2] = P->stride[1];
+		vst[3] = s1 * P->stride[3];
+		snprintf(nm, sizeof nm, "%s.tap%lld", n->name, (long long)t);
+		if ((xv = view_val(z, node, xp, 4, vs, P->off + t * d1 * P->stride[3], vst)) < 0 ||
+		    fill_kern(z, node, nm, 4, vs, xv, 0, xc, t * icg * cst[1], dst) < 0)
+			return -1;
+	}
+	/* W' [O, K, icg] from w [O, icg, 1, K], contiguous, viewed [O, K*icg, 1, 1] */
+	ws[0] = O; ws[1] = K; ws[2] = icg;
+	wst[0] = ir->v[w4].stride[0]; wst[1] = ir->v[w4].stride[3]; wst[2] = ir->v[w4].stride[1];
+	if ((wv = view_val(z, node, w4, 3, ws, ir->v[w4].off, wst)) < 0 ||
+	    (wv = contig_val(z, wv, node, "a grouped 1-d convolution's weight with its taps next to its channels")) < 0)
+		return -1;
+	ws[0] = O; ws[1] = K * icg; ws[2] = 1; ws[3] = 1;
+	npu_kir_contig(4, ws, wst);
+	if ((wv = view_val(z, node, wv, 4, ws, 0, wst)) < 0)
+		return -1;
+	npu_kir_decide(ir, 1, "%s: grouped 1-d convolution with its %lld taps stacked into each group's channels",
+		       n->name, (long long)K);
+	return gconv_bmm(z, node, xc, wv, bias, g);
+}
+
 static int do_conv1d(fz *z, int node, int x, int w, int bias, int64_t groups)
 {
 	npu_kir *ir = z->ir;
@@ -3231,7 +3299,7 @@ static int do_conv1d(fz *z, int node, int x, int w, int bias, int64_t groups)
 		if (wsh[1] > 1 && wsh[3] == 1 && s1 == 1 && p1 == 0)
 			return gconv_bmm(z, node, x4, w4, bias, groups);
 		if (wsh[1] > 1)
-			return host_kern(z, node, "grouped 1-d convolution with several input channels per group");
+			return gconv1d_taps(z, node, x4, w4, bias, groups, s1, p1, d1, osh[3]);
 		return do_gconv(z, node, x4, w4, bias, groups, st, pad, dil, osh);
 	}
 	return conv_mm(z, node, x4, w4, bias, st, pad, osh);

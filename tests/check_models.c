@@ -319,6 +319,15 @@ static const op_case ops[] = {
 	{ "aten.convolution.default",
 	  "{\"node\": \"w\"}, null, [1], [0], [1], false, [0], 4",
 	  "float32", { 1, 8, 5 }, { 8, 2, 1 }, { 1, 8, 5 } },
+	/* grouped 1-d convolutions of several channels a group and K taps
+	 * (Wav2Vec2's positional one: padding K/2, L + 1 outputs), and
+	 * strided, dilated, without bias: the taps stacked into channels */
+	{ "aten.convolution.default",
+	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [1], [8], [1], false, [0], 4",
+	  "float32", { 2, 8, 20 }, { 8, 2, 16 }, { 2, 8, 21 } },
+	{ "aten.convolution.default",
+	  "{\"node\": \"w\"}, null, [2], [1], [2], false, [0], 3",
+	  "float32", { 1, 6, 15 }, { 9, 2, 3 }, { 1, 9, 7 } },
 	/* 3-d convolutions: depth taps stacked into the channels; with
 	 * depth padding and stride, with spatial padding and no bias */
 	{ "aten.convolution.default",
