@@ -5178,6 +5178,20 @@ typedef struct poolwin {
 	int edge, incl;         /* avg: a divisor that varies at the edges */
 } poolwin;
 
+/* Whether a user reads a max pool's indices (its output 1). */
+static int pool_index_used(fz *z, int node)
+{
+	for (int i = 0; i < z->g->nnodes; i++) {
+		const npu_gnode *u = &z->g->nodes[i];
+		double idx;
+		if (u->aop == NPU_AOP_GETITEM && u->nargs > 1 &&
+		    u->args[0].kind == NPU_GV_NODE && u->args[0].u.node == node &&
+		    !gnum(&u->args[1], &idx) && idx != 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* max_pool2d's arguments; 1: not a form the ew lowering takes */
 static int maxpool_args(fz *z, int node, poolwin *pw)
 {
@@ -5191,14 +5205,8 @@ static int maxpool_args(fz *z, int node, poolwin *pw)
 	if ((n->nargs > 3 && ilist(&n->args[3], pw->pd, 2)) ||
 	    (n->nargs > 4 && ilist(&n->args[4], dl, 2)))
 		return 1;
-	for (int i = 0; i < z->g->nnodes; i++) {
-		const npu_gnode *u = &z->g->nodes[i];
-		double idx;
-		if (u->aop == NPU_AOP_GETITEM && u->nargs > 1 &&
-		    u->args[0].kind == NPU_GV_NODE && u->args[0].u.node == node &&
-		    !gnum(&u->args[1], &idx) && idx != 0)
-			return 1;       /* its indices are used */
-	}
+	if (pool_index_used(z, node))
+		return 1;
 	/* ceil_mode (args[5]) needs nothing here: windows past the end
 	 * read the -inf padding (do_pool) */
 	return dl[0] != 1 || dl[1] != 1;
@@ -5539,6 +5547,130 @@ static int do_pool(fz *z, int node)
 	npu_kir_decide(ir, 1, "%s: %s of %lld strided views%s", n->name,
 		       pw.avg ? "average" : "max", (long long)(pw.ks[0] * pw.ks[1]),
 		       pw.pd[0] || pw.pd[1] || ex[0] || ex[1] ? " of a padded copy" : " of the input");
+	return 0;
+}
+
+/* A 3-d pooling argument: an int, or a list of 1 or 3 (dflt: absent or
+ * an empty list, stride's default); -1 when neither. */
+static int triple(const npu_gval *v, int64_t *out, const int64_t *dflt)
+{
+	double d;
+
+	if (!v || v->kind == NPU_GV_NONE ||
+	    (v->kind == NPU_GV_LIST && v->u.list.n == 0 && dflt)) {
+		if (!dflt)
+			return -1;
+		memcpy(out, dflt, 3 * sizeof *out);
+		return 0;
+	}
+	if (!gnum(v, &d)) {
+		out[0] = out[1] = out[2] = (int64_t)d;
+		return 0;
+	}
+	if (v->kind != NPU_GV_LIST || (v->u.list.n != 1 && v->u.list.n != 3))
+		return -1;
+	for (int i = 0; i < 3; i++)
+		if (gnum(&v->u.list.v[v->u.list.n == 1 ? 0 : i], &d))
+			return -1;
+		else
+			out[i] = (int64_t)d;
+	return 0;
+}
+
+/*
+ * max_pool3d (values only) and avg_pool3d (count_include_pad, or a
+ * divisor_override) over [N, C, D, H, W]: a copy padded with -inf (0)
+ * by the padding and the windows ceil_mode adds past the end (none
+ * without them: the input read in place), then one
+ * ew kernel of the KD*KH*KW strided views of it, max- or sum-combined (a
+ * max NaN-propagating as PyTorch's).  Dilation 1.
+ */
+static int do_pool3d(fz *z, int node)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	int avg = n->aop == NPU_AOP_AVG_POOL3D, x, pv, k, r = -1;
+	int64_t ks[3], st[3], pd[3], one[3] = { 1, 1, 1 }, dl[3], ex[3], div;
+	int64_t psh[NPU_MAX_DIMS], pst[NPU_MAX_DIMS] = { 0 }, ist[NPU_MAX_DIMS] = { 0 };
+	int64_t poff = 0;
+	double dv = 0, incl = 1;
+	char nm[300];
+
+	if (!m || m->ndim != 5 || n->args[0].kind != NPU_GV_NODE ||
+	    (x = node_val(z, n->args[0].u.node)) < 0 || ir->v[x].ndim != 5 ||
+	    !isfloat(ir->v[x].dtype) || ir->v[x].isconst ||
+	    triple(arg(n, 1), ks, NULL) || triple(arg(n, 2), st, ks) ||
+	    triple(arg(n, 3), pd, (int64_t[3]){ 0, 0, 0 }) ||
+	    (!avg && triple(arg(n, 4), dl, one)) ||
+	    (!avg && (dl[0] != 1 || dl[1] != 1 || dl[2] != 1)))
+		return host_kern(z, node, "3-d pooling of this form (dilated, other ranks or types)");
+	if (avg && ((n->nargs > 5 && !gnum(arg(n, 5), &incl) && !incl) ||
+		    (npu_gnode_kwarg(n, "count_include_pad") &&
+		     !gnum(npu_gnode_kwarg(n, "count_include_pad"), &incl) && !incl)))
+		return host_kern(z, node, "avg_pool3d without the padding in its count");
+	if (avg && ((n->nargs > 6 && !gnum(arg(n, 6), &dv)) ||
+		    (npu_gnode_kwarg(n, "divisor_override") &&
+		     !gnum(npu_gnode_kwarg(n, "divisor_override"), &dv))) && dv <= 0)
+		return host_kern(z, node, "avg_pool3d of this divisor");
+	if (!avg && pool_index_used(z, node))
+		return host_kern(z, node, "max_pool3d whose indices are used");
+	memcpy(psh, ir->v[x].shape, sizeof psh);
+	for (int i = 0; i < 3; i++) {
+		ex[i] = (m->shape[2 + i].v - 1) * st[i] + ks[i] - (psh[2 + i] + 2 * pd[i]);
+		ex[i] = ex[i] < 0 ? 0 : ex[i];
+		if (avg && ex[i])  /* ceil_mode's windows count less */
+			return host_kern(z, node, "avg_pool3d whose ceil_mode windows pass the end");
+		psh[2 + i] += 2 * pd[i] + ex[i];
+	}
+	if (memcmp(psh, ir->v[x].shape, 5 * sizeof *psh)) {
+		snprintf(nm, sizeof nm, "%s.pad", n->name);
+		if ((pv = npu_kir_val(ir, nm, node, ir->v[x].dtype, 5, psh)) < 0)
+			return npu_errf(z->e, "out of memory");
+		ir->v[pv].needed = 1;
+		npu_kir_contig(5, psh, pst);
+		if (fill_kern(z, node, nm, 5, psh, -1, avg ? 0 : -INFINITY, pv, 0, pst) < 0)
+			return -1;
+		snprintf(nm, sizeof nm, "%s.in", n->name);
+		if (fill_kern(z, node, nm, 5, ir->v[x].shape, x, 0, pv,
+			      pd[0] * pst[2] + pd[1] * pst[3] + pd[2] * pst[4], pst) < 0)
+			return -1;
+	} else {
+		/* no padding: the windows are views of the input itself */
+		pv = root_of(ir, x);
+		ir->v[pv].needed = 1;
+		memcpy(pst, ir->v[x].stride, 5 * sizeof *pst);
+		poff = ir->v[x].off;
+	}
+	if ((k = new_kern(z, NPU_KK_EW, node)) < 0)
+		return -1;
+	ir->k[k].ndim = 5;
+	for (int d = 0; d < 5; d++)
+		ir->k[k].shape[d] = m->shape[d].v;
+	ist[0] = pst[0];
+	ist[1] = pst[1];
+	for (int i = 0; i < 3; i++)
+		ist[2 + i] = st[i] * pst[2 + i];
+	for (int64_t a = 0; a < ks[0]; a++)
+		for (int64_t b = 0; b < ks[1]; b++)
+			for (int64_t c = 0; c < ks[2]; c++) {
+				int o = npu_kir_opnd(&ir->k[k], pv, 0, poff +
+						     a * pst[2] + b * pst[3] + c * pst[4], ist);
+				int l = xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node);
+				if (o < 0 || l < 0)
+					return npu_errf(z->e, "out of memory");
+				r = r < 0 ? l : xadd(z, k, NPU_X_BIN, avg ? NPU_OP_VADD : NPU_OP_VMAX,
+						     r, l, 0, 0, node);
+			}
+	div = dv > 0 ? (int64_t)dv : ks[0] * ks[1] * ks[2];
+	if (avg && div != 1 &&
+	    (r = xadd(z, k, NPU_X_BINI, NPU_OP_VDIVI, r, 0, 0, (float)div, node)) < 0)
+		return -1;
+	z->cur = k;
+	if (def_val(z, k, node, r, LV_ELEM) < 0 || pool_indices(z, node) < 0)
+		return -1;
+	npu_kir_decide(ir, 1, "%s: 3-d %s pool of %lld strided views of a padded copy", n->name,
+		       avg ? "average" : "max", (long long)(ks[0] * ks[1] * ks[2]));
 	return 0;
 }
 
@@ -5972,7 +6104,8 @@ static int do_node(fz *z, int i)
 	if (lk == NPU_LK_BN)
 		return do_bn(z, i);
 	if (lk == NPU_LK_POOL)
-		return do_pool(z, i);
+		return n->aop == NPU_AOP_MAX_POOL3D || n->aop == NPU_AOP_AVG_POOL3D ?
+		       do_pool3d(z, i) : do_pool(z, i);
 	if (lk == NPU_LK_GATHER)
 		return n->aop == NPU_AOP_GATHER ? do_gather(z, i) : do_embedding(z, i);
 	if (lk == NPU_LK_CAT)

@@ -319,6 +319,19 @@ static const op_case ops[] = {
 	{ "aten.convolution.default",
 	  "{\"node\": \"w\"}, null, [1], [0], [1], false, [0], 4",
 	  "float32", { 1, 8, 5 }, { 8, 2, 1 }, { 1, 8, 5 } },
+	/* 3-d pooling: max with padding and stride, a [1, 2, 2] window in
+	 * place, ceil_mode's windows past the end; average in place, and
+	 * with padding counted */
+	{ "aten.max_pool3d_with_indices.default", "[3, 3, 3], [2, 2, 2], [1, 1, 1]", "float32",
+	  { 1, 3, 6, 9, 9 }, { 0 }, { 1, 3, 3, 5, 5 } },
+	{ "aten.max_pool3d_with_indices.default", "[1, 2, 2], [1, 2, 2]", "float32",
+	  { 2, 2, 3, 8, 6 }, { 0 }, { 2, 2, 3, 4, 3 } },
+	{ "aten.max_pool3d_with_indices.default", "[2, 2, 2], [2, 2, 2], [0, 0, 0], [1, 1, 1], true", "float32",
+	  { 1, 2, 5, 5, 7 }, { 0 }, { 1, 2, 3, 3, 4 } },
+	{ "aten.avg_pool3d.default", "[2, 2, 2], [2, 2, 2]", "float32",
+	  { 1, 3, 4, 6, 6 }, { 0 }, { 1, 3, 2, 3, 3 } },
+	{ "aten.avg_pool3d.default", "[3, 3, 3], [1, 1, 1], [1, 1, 1]", "float32",
+	  { 1, 2, 4, 5, 5 }, { 0 }, { 1, 2, 4, 5, 5 } },
 	/* grouped 1-d convolutions of several channels a group and K taps
 	 * (Wav2Vec2's positional one: padding K/2, L + 1 outputs), and
 	 * strided, dilated, without bias: the taps stacked into channels */
