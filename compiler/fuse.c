@@ -5942,7 +5942,7 @@ static int int_lanes(fz *z, int node)
 {
 	const npu_gnode *n = &z->g->nodes[node];
 	const npu_gmeta *m = tmeta(n, 0);
-	int tn[16], nt = tensor_args(n, tn, 16);
+	int tn[16], nt = tensor_args(n, tn, 16), ints = 0;
 
 	if (!m || n->multi)
 		return 0;
@@ -5968,12 +5968,19 @@ static int int_lanes(fz *z, int node)
 	default:
 		return 0;
 	}
+	if (m->dtype == NPU_DT_F64)
+		return 0;
 	for (int j = 0; j < nt; j++) {
 		const npu_gmeta *am = tmeta(&z->g->nodes[tn[j]], 0);
-		if (!am || (isintdt(am->dtype) && !rng_small(node_rng(z, tn[j]))))
+		if (!am || am->dtype == NPU_DT_F64 ||
+		    (isintdt(am->dtype) && !rng_small(node_rng(z, tn[j]))))
 			return 0;
+		ints |= am->dtype != NPU_DT_BOOL && isintdt(am->dtype);
 	}
-	return !isintdt(m->dtype) || rng_small(node_rng(z, node));
+	/* only the integer cases: the rest is narrow_ok's and vecok's */
+	if (m->dtype != NPU_DT_BOOL && isintdt(m->dtype))
+		return rng_small(node_rng(z, node));
+	return ints;
 }
 
 /* Whether every value of node `node` fits integer type dt. */
