@@ -675,6 +675,70 @@ static int cbwd_opad(dcx *d, npu_gval *a, int na, npu_gval *res)
 	return npu_gv_ints(res, op, 2) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
 }
 
+/* A call of target on (a, b); b a node or a number. */
+static int call2(dcx *d, const char *target, npu_gval a, npu_gval b, npu_gval *res)
+{
+	npu_gval v[2] = { a, b };
+
+	return make_call(d, target, v, 2, NULL, 0, res);
+}
+
+static int call1(dcx *d, const char *target, npu_gval a, npu_gval *res)
+{
+	return make_call(d, target, &a, 1, NULL, 0, res);
+}
+
+static int call3(dcx *d, const char *target, npu_gval a, npu_gval b, npu_gval c,
+		 npu_gval *res)
+{
+	npu_gval v[3] = { a, b, c };
+
+	return make_call(d, target, v, 3, NULL, 0, res);
+}
+
+/*
+ * @atan(x) from the native ops: t = |x| reduced to [0, 1] by 1/t (atan t
+ * = pi/2 - atan(1/t)), then past tan(pi/8) by w = (u - 1) / (u + 1)
+ * (atan u = pi/4 + atan w), so that |w| <= 0.4143 and the Taylor series
+ * to w^17 is within 3e-9 of atan w; the sign put back.  NaN propagates,
+ * +-inf gives +-pi/2.  (Nodes are built once each and shared.)
+ */
+static int build_atan(dcx *d, npu_gval x, npu_gval *res)
+{
+	npu_gval t, big, inv, u, mid, um, up, wm, w, z, p, q, r, neg, lt;
+
+	if (call1(d, "aten.abs.default", x, &t) ||
+	    call2(d, "aten.gt.Scalar", t, npu_gv_float(1), &big) ||
+	    call1(d, "aten.reciprocal.default", t, &inv) ||
+	    call3(d, "aten.where.self", big, inv, t, &u) ||
+	    call2(d, "aten.gt.Scalar", u, npu_gv_float(0.41421356237309503), &mid) ||
+	    call2(d, "aten.sub.Tensor", u, npu_gv_float(1), &um) ||
+	    call2(d, "aten.add.Tensor", u, npu_gv_float(1), &up) ||
+	    call2(d, "aten.div.Tensor", um, up, &wm) ||
+	    call3(d, "aten.where.self", mid, wm, u, &w) ||
+	    call2(d, "aten.mul.Tensor", w, w, &z))
+		return -1;
+	/* w * sum over k of (-1)^k z^k / (2k + 1), k = 0..8, by Horner */
+	p = npu_gv_float(1.0 / 17);
+	for (int k = 7; k >= 0; k--)
+		if (call2(d, "aten.mul.Tensor", z, p, &q) ||
+		    call2(d, "aten.add.Tensor", q,
+			  npu_gv_float((k % 2 ? -1.0 : 1.0) / (2 * k + 1)), &p))
+			return -1;
+	if (call2(d, "aten.mul.Tensor", p, w, &r) ||
+	    /* past tan(pi/8): pi/4 + r; past 1: pi/2 - that */
+	    call2(d, "aten.add.Tensor", r, npu_gv_float(0.78539816339744831), &up) ||
+	    call3(d, "aten.where.self", mid, up, r, &r) ||
+	    call1(d, "aten.neg.default", r, &neg) ||
+	    call2(d, "aten.add.Tensor", neg, npu_gv_float(1.5707963267948966), &up) ||
+	    call3(d, "aten.where.self", big, up, r, &r) ||
+	    call2(d, "aten.lt.Scalar", x, npu_gv_float(0), &lt) ||
+	    call1(d, "aten.neg.default", r, &neg) ||
+	    call3(d, "aten.where.self", lt, neg, r, res))
+		return -1;
+	return 0;
+}
+
 static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 		   npu_gval *res)
 {
@@ -812,6 +876,32 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 		r = make_call(d, "aten.view.default", va, 2, NULL, 0, res);
 		npu_gval_clear(&va[1]);
 		return r;
+	}
+	if (!strcmp(name, "atan")) {                /* (x) */
+		if (!x0)
+			return fail(d, "%s", "@atan: bad operand");
+		return build_atan(d, a[0], res);
+	}
+	if (!strcmp(name, "unsq")) {                /* (x, dim): x with a 1 at dim */
+		int nd = x0 ? npu_gmeta_shape(x0, shp) : -1, r;
+		int64_t dm = na > 1 && a[1].kind == NPU_GV_INT ? a[1].u.i : nd + 2;
+		npu_gval va[2];
+		dm = dm < 0 ? dm + nd + 1 : dm;
+		if (nd < 0 || dm < 0 || dm > nd || nd + 1 > NPU_MAX_DIMS)
+			return fail(d, "%s", "@unsq: bad operands");
+		memmove(shp + dm + 1, shp + dm, (size_t)(nd - dm) * sizeof *shp);
+		shp[dm] = 1;
+		va[0] = a[0];
+		if (npu_gv_ints(&va[1], shp, nd + 1) < 0)
+			return npu_errf(d->pc->e, "out of memory");
+		r = make_call(d, "aten.view.default", va, 2, NULL, 0, res);
+		npu_gval_clear(&va[1]);
+		return r;
+	}
+	if (!strcmp(name, "p2")) {                  /* (x, p): x when p is 2 */
+		if (!x0 || na < 2 || !is_num(&a[1], 2))
+			return fail(d, "%s", "a distance of another order");
+		return npu_gval_copy(res, &a[0]) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
 	}
 	if (!strcmp(name, "cbwd_opad"))        /* (x, go, w, stride, pad, dil, tr) */
 		return cbwd_opad(d, a, na, res);

@@ -319,6 +319,9 @@ static const op_case ops[] = {
 	{ "aten.convolution.default",
 	  "{\"node\": \"w\"}, null, [1], [0], [1], false, [0], 4",
 	  "float32", { 1, 8, 5 }, { 8, 2, 1 }, { 1, 8, 5 } },
+	/* cdist of order 2 (the direct form) */
+	{ "aten._cdist_forward.default", "{\"node\": \"w\"}, 2.0, null", "float32",
+	  { 2, 5, 7 }, { 2, 6, 7 }, { 2, 5, 6 } },
 	/* 3-d pooling: max with padding and stride, a [1, 2, 2] window in
 	 * place, ceil_mode's windows past the end; average in place, and
 	 * with padding counted */
@@ -821,6 +824,69 @@ START_TEST(t_argx)
 }
 END_TEST
 
+/*
+ * Decomposed unary functions (decomp.def: atan by range reduction and a
+ * series, asin, acos, asinh through it) over wide values, +-1, +-0,
+ * +-inf and NaN: against the fp64 reference, NaN and Inf where it has
+ * them, no host call.
+ */
+static const char *const unaries[] = {
+	"aten.atan.default", "aten.asin.default", "aten.acos.default",
+	"aten.asinh.default",
+};
+
+START_TEST(t_unary)
+{
+	const char *tg = unaries[_i];
+	char path[1024], vals[1024], mi[300];
+	int64_t sh[3] = { 6, 50, 0 };
+	static const float special[] = { 1, -1, 0, -0.0f, INFINITY, -INFINITY, NAN, 0.5f,
+					 1e-30f, 3e30f };
+	uint64_t seed = 11;
+	npu_tensor t;
+	npu_stfile st = { 0 };
+	fxrun fr = { 0 };
+	npu_err e;
+	FILE *f;
+
+	fx_setup_tmp();
+	snprintf(path, sizeof path, "%s/g.json", fx_tmpdir);
+	snprintf(vals, sizeof vals, "%s/v.safetensors", fx_tmpdir);
+	jmeta(mi, sizeof mi, sh, "float32");
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fprintf(f, "{\"format\": \"fxgraph\", \"version\": 1, \"name\": \"op/inference1\", "
+		"\"graph_kind\": \"inference\", \"nodes\": [\n"
+		"{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\", \"args\": [], "
+		"\"kwargs\": {}, \"meta\": %s, \"kind\": \"input\", \"source\": \"l_x_\"},\n"
+		"{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"%s\", "
+		"\"args\": [{\"node\": \"x\"}], \"kwargs\": {}, \"meta\": %s},\n"
+		"{\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", "
+		"\"args\": [[{\"node\": \"y\"}]], \"kwargs\": {}}]}\n", mi, tg, mi);
+	fclose(f);
+	gen_tensor(&t, "x", NPU_DT_F32, sh, 0, &seed);
+	for (uint64_t i = 0; i < t.nbytes / 4; i++) {
+		float *v = (float *)t.data + i;
+		/* the first rows in [-1, 1) (asin's and acos's domain), then
+		 * near +-tan(pi/8), where atan's series is at its worst, then
+		 * magnitudes up to e^6, then the special values */
+		if (i >= 100 && i < 200)
+			*v = (*v < 0 ? -1 : 1) * (0.38f + 0.07f * fabsf(*v));
+		else if (i >= 200 && i < 280)
+			*v = *v * expf(6 * fabsf(*v));
+		else if (i >= 280)
+			*v = special[i % 10];
+	}
+	ck_assert_msg(npu_st_write(vals, &t, 1, NULL, &e) == 0, "%s", e.msg);
+	free(t.data);
+	ck_assert_msg(npu_st_read(&st, vals, &e) == 0, "%s", e.msg);
+	fx_run_values(path, &st, 0, &fr);
+	npu_st_free(&st);
+	fx_teardown_tmp();
+	ck_assert_msg(fr.host_calls == 0, "%s: %llu host calls", tg,
+		      (unsigned long long)fr.host_calls);
+}
+END_TEST
+
 static Suite *models_suite(void)
 {
 	Suite *s = suite_create("models");
@@ -833,6 +899,7 @@ static Suite *models_suite(void)
 	tcase_add_loop_test(tc, t_gather, 0, (int)(sizeof gathers / sizeof gathers[0]));
 	tcase_add_loop_test(tc, t_int, 0, (int)(sizeof ints / sizeof ints[0]));
 	tcase_add_loop_test(tc, t_argx, 0, (int)(sizeof argxs / sizeof argxs[0]));
+	tcase_add_loop_test(tc, t_unary, 0, (int)(sizeof unaries / sizeof unaries[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }
