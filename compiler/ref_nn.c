@@ -287,6 +287,50 @@ int ref_cumsum(ref_op *op)
 	return 0;
 }
 
+/* histc: counts in bins equal-width bins over [min, max] (the data's
+ * range when min == max, widened by 1 when that is one value), the
+ * value max in the last bin, values outside ignored; PyTorch refuses
+ * non-finite bounds. */
+int ref_histc(ref_op *op)
+{
+	const npu_reftensor *x;
+	npu_reftensor *y;
+	int64_t bins, n, nb;
+	double lo, hi;
+
+	if (ref_tensor(op, 0, "self", &x) < 0 || ref_int(op, 1, "bins", 100, &bins) < 0 ||
+	    ref_double(op, 2, "min", 0, &lo) < 0 || ref_double(op, 3, "max", 0, &hi) < 0)
+		return -1;
+	if (bins < 1 || lo > hi)
+		return npu_errf(op->e, "histc: bins must be positive and min <= max");
+	n = npu_reftensor_numel(x);
+	if (lo == hi && n > 0) {
+		lo = hi = x->data[0];
+		for (int64_t i = 1; i < n; i++) {
+			lo = x->data[i] < lo ? x->data[i] : lo;
+			hi = x->data[i] > hi ? x->data[i] : hi;
+		}
+	}
+	if (lo == hi) {
+		lo -= 1;
+		hi += 1;
+	}
+	if (!isfinite(lo) || !isfinite(hi))
+		return npu_errf(op->e, "histc: range of [%g, %g] is not finite", lo, hi);
+	nb = bins;
+	if (ref_out(op, 0, ref_is_float(x->dtype) ? x->dtype : NPU_DT_F32, 1, &nb, &y) < 0)
+		return -1;
+	for (int64_t i = 0; i < n; i++) {
+		double v = x->data[i];
+		int64_t b;
+		if (!(v >= lo && v <= hi))
+			continue;
+		b = (int64_t)((v - lo) * (double)bins / (hi - lo));
+		y->data[b < bins ? b : bins - 1] += 1;
+	}
+	return 0;
+}
+
 /* linalg_vector_norm: sum |x|^ord ^ (1/ord); inf, -inf: max, min |x|;
  * 0: the count of nonzeros. */
 int ref_vecnorm(ref_op *op)
@@ -509,6 +553,38 @@ static int scaled_mm(ref_op *op)
 					     sa->data[na == 1 ? 0 : i] *
 					     sb->data[nb == 1 ? 0 : j] +
 					     (bias ? bias->data[j] : 0);
+	return 0;
+}
+
+/* transformers' grouped_mm_fallback: out[r] = input[r] . weight[e] for
+ * offs[e-1] <= r < offs[e] (offs[-1] = 0), rows past offs[E-1] zero. */
+int ref_grouped_mm(ref_op *op)
+{
+	const npu_reftensor *a, *w, *o;
+	npu_reftensor *y;
+	int64_t shape[2], k, nn, start = 0;
+
+	if (ref_tensor(op, 0, "input", &a) < 0 || ref_tensor(op, 1, "weight", &w) < 0 ||
+	    ref_tensor(op, 2, "offs", &o) < 0)
+		return -1;
+	if (a->ndim != 2 || w->ndim != 3 || o->ndim != 1 || w->shape[1] != a->shape[1] ||
+	    o->shape[0] != w->shape[0])
+		return npu_errf(op->e, "grouped_mm: shapes do not match");
+	shape[0] = a->shape[0];
+	shape[1] = nn = w->shape[2];
+	k = a->shape[1];
+	if (ref_out(op, 0, ref_promote(a->dtype, w->dtype), 2, shape, &y) < 0)
+		return -1;
+	for (int64_t e = 0; e < o->shape[0]; e++) {
+		int64_t end = (int64_t)o->data[e];
+		if (end < start || end > shape[0])
+			return npu_errf(op->e, "grouped_mm: offsets not increasing within %lld rows",
+					(long long)shape[0]);
+		if (end > start)
+			gemm(end - start, nn, k, 1, a->data + start * k, w->data + e * k * nn, 0,
+			     y->data + start * nn);
+		start = end;
+	}
 	return 0;
 }
 
