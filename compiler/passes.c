@@ -418,11 +418,46 @@ static int fix_dim(npu_gval *v, int rank)
 	return 1;
 }
 
+/*
+ * A convolution's stride, padding, dilation and output_padding given as
+ * one value for every spatial dim ([0] for padding="valid", SigLIP's
+ * patch embedding): the list repeated to the input's spatial rank, the
+ * form the lowerings read.  1 when it changed, -1 out of memory.
+ */
+static int conv_lists(npu_gnode *n, const npu_gmeta *in)
+{
+	int sp = in ? in->ndim - 2 : 0, changed = 0;
+
+	if (n->aop != NPU_AOP_CONV || sp < 2)
+		return 0;
+	for (int a = 3; a <= 7 && a < n->nargs; a++) {
+		npu_gval *v = &n->args[a], *nv;
+		if (a == 6 || v->kind != NPU_GV_LIST || v->u.list.n != 1 ||
+		    v->u.list.v[0].kind != NPU_GV_INT)   /* copied by value */
+			continue;
+		if (!(nv = calloc((size_t)sp, sizeof *nv)))
+			return -1;
+		for (int k = 0; k < sp; k++)
+			nv[k] = v->u.list.v[0];
+		free(v->u.list.v);
+		v->u.list.v = nv;
+		v->u.list.n = sp;
+		changed = 1;
+	}
+	return changed;
+}
+
 static int normargs_node(pass_cx *pc, npu_gedit *ge, int i)
 {
 	npu_gnode *n = npu_gedit_node(ge, i);
 	const npu_gmeta *in = n->nargs ? arg_meta(ge, &n->args[0]) : NULL;
-	int list, extra, changed = 0;
+	int list, extra, changed = 0, c;
+
+	if ((c = conv_lists(n, in)) < 0)
+		return npu_errf(pc->e, "out of memory");
+	if (c && pass_log(pc, n->name, "%s: one-value lists repeated for each spatial dim",
+			  n->name) < 0)
+		return -1;
 
 	/* add/sub with alpha=1: the plain op */
 	if ((n->aop == NPU_AOP_ADD_TENSOR || n->aop == NPU_AOP_SUB_TENSOR) &&

@@ -129,6 +129,17 @@ static const zoo_case zoo[] = {
 	{ "starcoder2_tiny", 0 },
 	{ "olmo_tiny", 0 },
 	{ "cohere_tiny", 0 },
+	{ "qwen3_tiny", 0 },
+	{ "gemma2_tiny", 0 },
+	{ "phi3_tiny", 0 },
+	{ "granite_tiny", 0 },
+	{ "llama_mask", 0 },
+	{ "whisper_tiny", 0 },
+	{ "w2v_conformer_tiny", 0 },
+	{ "pvt_v2_tiny", 0 },
+	{ "dpt_tiny", 0 },
+	{ "siglip_tiny", 0 },
+	{ "tv_vit_tiny", 0 },
 };
 
 /* NPU_ZOO=a,b runs only those models (a developer's shortcut) */
