@@ -130,7 +130,8 @@ static int syms_of(npu_dyn *d, const char *x, npu_err *e)
 }
 
 /* "c*s1*s2 + k" and its permutations: terms joined by + or -, at most
- * one of them with symbols (a product of integers and symbols). */
+ * one of them with symbols (a product of integers and symbols, a symbol
+ * perhaps to a power: s1**2). */
 static int sdim_parse(const npu_dyn *d, const char *x, sdim *o)
 {
 	int sign = 1, have = 0;
@@ -155,10 +156,21 @@ static int sdim_parse(const npu_dyn *d, const char *x, sdim *o)
 				int i;
 				while (isalnum((unsigned char)*x) || *x == '_')
 					x++;
-				if ((i = sym_find(d, s, (size_t)(x - s))) < 0 ||
-				    ns == NPU_SYMDIM_MAX)
+				long long pw = 1;
+				if ((i = sym_find(d, s, (size_t)(x - s))) < 0)
 					return -1;
-				sy[ns++] = (uint32_t)i;
+				if (x[0] == '*' && x[1] == '*') {  /* s0**2 */
+					char *end;
+					pw = strtoll(x + 2, &end, 10);
+					if (end == x + 2)
+						return -1;
+					x = end;
+				}
+				for (long long q = 0; q < pw; q++) {
+					if (ns == NPU_SYMDIM_MAX)
+						return -1;
+					sy[ns++] = (uint32_t)i;
+				}
 			} else {
 				return -1;
 			}
@@ -292,9 +304,12 @@ static int drop_symints(npu_graph *g, npu_err *e)
 		if (n->op != NPU_GOP_PLACEHOLDER || n->phkind != NPU_PH_SYMINT)
 			continue;
 		if (npu_gedit_users(&ge, i, &users) > 0) {
+			/* the message first: the edit owns users and the
+			 * nodes it points at */
+			npu_errf(e, "%s: node '%s' uses SymInt placeholder '%s' as a value: npucc compiles symbolic sizes only as tensor dims",
+				 g->file, npu_gedit_node(&ge, users[0])->name, n->name);
 			npu_gedit_abort(&ge);
-			return npu_errf(e, "%s: node '%s' uses SymInt placeholder '%s' as a value: npucc compiles symbolic sizes only as tensor dims",
-					g->file, g->nodes[users[0]].name, n->name);
+			return -1;
 		}
 		npu_gedit_kill(&ge, i);
 	}

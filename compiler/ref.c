@@ -515,10 +515,13 @@ static int sym_atom(symp *s, int64_t *v)
 		if (*s->p++ != ')')
 			return npu_errf(s->e, "symbolic expression: missing ')'");
 	} else if (*s->p == '-') {
+		/* -a**b is -(a**b), as in Python */
 		s->p++;
 		if (sym_atom(s, v) < 0)
 			return -1;
-		*v = -*v;
+		*v = (int64_t)(0 - (uint64_t)*v);
+		s->depth--;
+		return 0;
 	} else if (isdigit((unsigned char)*s->p)) {
 		*v = strtoll(s->p, (char **)&s->p, 10);
 	} else if (isalpha((unsigned char)*s->p) || *s->p == '_') {
@@ -536,6 +539,19 @@ static int sym_atom(symp *s, int64_t *v)
 		*v = s->vals[k];
 	} else {
 		return npu_errf(s->e, "bad symbolic expression at '%.16s'", s->p);
+	}
+	sym_ws(s);
+	if (s->p[0] == '*' && s->p[1] == '*') {
+		/* a power (Dynamo writes s0**2), right-associative */
+		int64_t k, r = 1;
+		s->p += 2;
+		if (sym_atom(s, &k) < 0)
+			return -1;
+		if (k < 0)
+			return npu_errf(s->e, "symbolic expression: negative power");
+		for (int64_t i = 0; i < k && i < 64; i++)
+			r = (int64_t)((uint64_t)r * (uint64_t)*v);
+		*v = k > 64 ? (*v == 0 || *v == 1 ? *v : 0) : r;
 	}
 	s->depth--;
 	return 0;

@@ -2315,6 +2315,17 @@ START_TEST(symbolic_expressions)
 	ck_assert_int_eq(v, 4);
 	ck_assert_int_eq(npu_ref_symeval("-s0//2", names, vals, 2, &v, &e), 0);
 	ck_assert_int_eq(v, -4);
+	/* powers, as Dynamo writes them: tighter than unary minus and *,
+	 * right-associative */
+	ck_assert_int_eq(npu_ref_symeval("2*s0**2", names, vals, 2, &v, &e), 0);
+	ck_assert_int_eq(v, 98);
+	ck_assert_int_eq(npu_ref_symeval("-s33**2", names, vals, 2, &v, &e), 0);
+	ck_assert_int_eq(v, -16);
+	ck_assert_int_eq(npu_ref_symeval("s33**2**2", names, vals, 2, &v, &e), 0);
+	ck_assert_int_eq(v, 256);
+	ck_assert_int_eq(npu_ref_symeval("(s0 + 1)**2 - 1", names, vals, 2, &v, &e), 0);
+	ck_assert_int_eq(v, 63);
+	ck_assert_int_eq(npu_ref_symeval("s0**-1", names, vals, 2, &v, &e), -1);
 	ck_assert_int_eq(npu_ref_symeval("s9 + 1", names, vals, 2, &v, &e), -1);
 	ck_assert_str_eq(e.msg, "unbound symbol 's9'");
 	ck_assert_int_eq(npu_ref_symeval("s0 +", names, vals, 2, &v, &e), -1);
