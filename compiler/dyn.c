@@ -162,7 +162,7 @@ static int sdim_parse(const npu_dyn *d, const char *x, sdim *o)
 				if (x[0] == '*' && x[1] == '*') {  /* s0**2 */
 					char *end;
 					pw = strtoll(x + 2, &end, 10);
-					if (end == x + 2)
+					if (end == x + 2 || pw < 1)
 						return -1;
 					x = end;
 				}
