@@ -49,6 +49,11 @@ typedef struct fz {
 enum { FZ_DEFER = 3 };  /* do_node: the node moved later in the order */
 
 /* integer ranges (below) */
+typedef struct irng {
+	double lo, hi;       /* lo > hi: not computed yet */
+} irng;
+static irng node_rng(fz *z, int node);
+static int rng_small(irng r);
 static int isintdt(int dt);
 static int int_lanes(fz *z, int node);
 static int rng_fits(fz *z, int node, int dt);
@@ -3970,7 +3975,9 @@ static int do_cat(fz *z, int node)
 	int64_t dim, at = 0;
 	int out, ncopy = 0;
 
-	if (!m || !l || l->kind != NPU_GV_LIST || !vecok(m->dtype))
+	/* integers pass through fp32 lanes exactly within 2^24 */
+	if (!m || !l || l->kind != NPU_GV_LIST ||
+	    (!vecok(m->dtype) && !(isintdt(m->dtype) && rng_small(node_rng(z, node)))))
 		return host_kern(z, node, "cat of this form");
 	if (n->nargs > 1 && gnum(&n->args[1], &dd))
 		return host_kern(z, node, "cat of this form");
@@ -5759,16 +5766,12 @@ static int do_placeholder(fz *z, int node)
  */
 #define RNG_EXACT 16777216.0
 
-typedef struct irng {
-	double lo, hi;       /* lo > hi: not computed yet */
-} irng;
 
 static int isintdt(int dt)
 {
 	return dt == NPU_DT_I64 || npu_kir_isint(dt) || dt == NPU_DT_BOOL;
 }
 
-static irng node_rng(fz *z, int node);
 
 /* Range of argument i of n: its node's, or the scalar's own value. */
 static irng arg_rng(fz *z, const npu_gnode *n, int i)
@@ -5901,6 +5904,25 @@ static irng rng_compute(fz *z, int node)
 		if (!gnum(arg(n, n->aop == NPU_AOP_CLAMP ? 2 : 1), &c) &&
 		    n->aop != NPU_AOP_CLAMP_MIN)
 			r = (irng){ fmin(r.lo, c), fmin(r.hi, c) };
+		return r;
+	case NPU_AOP_FULL: case NPU_AOP_FULL_LIKE:
+		return arg_rng(z, n, 1);
+	case NPU_AOP_ZEROS: case NPU_AOP_ZEROS_LIKE:
+		return (irng){ 0, 0 };
+	case NPU_AOP_ONES: case NPU_AOP_ONES_LIKE:
+		return (irng){ 1, 1 };
+	case NPU_AOP_CAT:
+		/* the union of the inputs' */
+		if (!arg(n, 0) || arg(n, 0)->kind != NPU_GV_LIST)
+			return u;
+		r = (irng){ INFINITY, -INFINITY };
+		for (int i = 0; i < arg(n, 0)->u.list.n; i++) {
+			const npu_gval *e = &arg(n, 0)->u.list.v[i];
+			if (e->kind != NPU_GV_NODE)
+				return u;
+			a = node_rng(z, e->u.node);
+			r = (irng){ fmin(r.lo, a.lo), fmax(r.hi, a.hi) };
+		}
 		return r;
 	case NPU_AOP_CUMSUM: case NPU_AOP_SUM: case NPU_AOP_SUM_DIM:
 		if (!arg(n, 0) || arg(n, 0)->kind != NPU_GV_NODE)

@@ -18,6 +18,7 @@
  * of bf16 ops would not reproduce.
  */
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -465,6 +466,32 @@ static int infer_like(dcx *d, const npu_gval *a, int na, int nkw, npu_gmeta *m)
 	return 0;
 }
 
+/* cat.default([tensors], dim): their shapes summed along dim (@topk's) */
+static int infer_cat(dcx *d, const npu_gval *a, int na, npu_gmeta *m)
+{
+	int64_t s[NPU_MAX_DIMS], t[NPU_MAX_DIMS], dm;
+	int nd = -1, dt = -1;
+
+	if (na != 2 || a[0].kind != NPU_GV_LIST || a[1].kind != NPU_GV_INT ||
+	    a[0].u.list.n < 1)
+		return fail(d, "%s", "cat of another form");
+	for (int i = 0; i < a[0].u.list.n; i++) {
+		const npu_gmeta *x = node_meta(d, &a[0].u.list.v[i]);
+		int k = x ? npu_gmeta_shape(x, i ? t : s) : -1;
+		if (k < 1 || (i && k != nd))
+			return fail(d, "%s", "cat of unknown or unequal ranks");
+		dm = a[1].u.i < 0 ? a[1].u.i + k : a[1].u.i;
+		if (dm < 0 || dm >= k)
+			return fail(d, "%s", "cat: bad dim");
+		if (i)
+			s[dm] += t[dm];
+		nd = k;
+		dt = x->dtype;
+	}
+	npu_gmeta_set(m, dt, nd, s);
+	return 0;
+}
+
 /* arange.default(end): [end] int64 (@iota's) */
 static int infer_arange(dcx *d, const npu_gval *a, int na, npu_gmeta *m)
 {
@@ -506,6 +533,8 @@ static int infer(dcx *d, int aop, const npu_gval *a, int na,
 		return infer_like(d, a, na, nkw, m);
 	case NPU_AOP_ARANGE:
 		return infer_arange(d, a, na, m);
+	case NPU_AOP_CAT:
+		return infer_cat(d, a, na, m);
 	}
 	if (npu_aoptab[aop].cat == NPU_ACAT_ELEMWISE)
 		return infer_ew(d, aop, a, na, m);
@@ -739,6 +768,95 @@ static int build_atan(dcx *d, npu_gval x, npu_gval *res)
 	return 0;
 }
 
+/* 0 .. n-1 along dim `dm` of a shape (nd dims), as int64 [n, 1, ...]
+ * (an arange, folded to a constant). */
+static int build_iota(dcx *d, int nd, const int64_t *shp, int dm, npu_gval *res)
+{
+	int64_t vs[NPU_MAX_DIMS];
+	npu_gval va[2];
+	int r;
+
+	va[0] = npu_gv_int(shp[dm]);
+	if (make_call(d, "aten.arange.default", va, 1, NULL, 0, &va[0]) < 0)
+		return -1;
+	vs[0] = shp[dm];
+	for (int i = 1; i < nd - dm; i++)
+		vs[i] = 1;
+	if (npu_gv_ints(&va[1], vs, nd - dm) < 0)
+		return npu_errf(d->pc->e, "out of memory");
+	r = make_call(d, "aten.view.default", va, 2, NULL, 0, res);
+	npu_gval_clear(&va[1]);
+	return r;
+}
+
+/* topk of up to this many by rounds (build_topk) */
+#define TOPK_MAX 8
+
+/*
+ * @topk(x, k, dim, largest, sorted, which): the k largest along dim in
+ * k rounds, each the max of what no round chose yet and its first
+ * position (NaN counting as the largest, as PyTorch's topk has it), then
+ * that position marked chosen; which 0: the values, 1: the int64
+ * indices, each round's concatenated along dim.  Ties go to the lower
+ * index.
+ */
+static int build_topk(dcx *d, npu_gval x, int nd, const int64_t *shp, int dm,
+		      int64_t k, int which, npu_gval *res)
+{
+	npu_gval iota, nfill, ninf, chosen = { 0 }, part[TOPK_MAX], lst;
+	npu_gval dims, xm, m, hit, nan, idx, pick, t, u;
+	int r;
+
+	if (build_iota(d, nd, shp, dm, &iota) < 0 ||
+	    call2(d, "aten.full_like.default", iota, npu_gv_int(shp[dm]), &nfill) < 0 ||
+	    call2(d, "aten.full_like.default", x, npu_gv_float(-INFINITY), &ninf) < 0)
+		return -1;
+	{
+		int64_t one = dm;
+		if (npu_gv_ints(&dims, &one, 1) < 0)
+			return npu_errf(d->pc->e, "out of memory");
+	}
+	for (int64_t i = 0; i < k; i++) {
+		npu_gval ra[3];
+		if (i ? call3(d, "aten.where.self", chosen, ninf, x, &xm) : npu_gval_copy(&xm, &x))
+			goto fail;
+		ra[0] = xm;
+		ra[1] = dims;
+		ra[2] = (npu_gval){ .kind = NPU_GV_BOOL, .u.b = 1 };
+		if (make_call(d, "aten.amax.default", ra, 3, NULL, 0, &m) < 0 ||
+		    call2(d, "aten.eq.Tensor", xm, m, &t) < 0 ||
+		    call1(d, "aten.isnan.default", xm, &nan) < 0 ||
+		    call2(d, "aten.logical_or.default", t, nan, &hit) < 0)
+			goto fail;
+		if (i && (call1(d, "aten.logical_not.default", chosen, &u) < 0 ||
+			  call2(d, "aten.logical_and.default", hit, u, &hit) < 0))
+			goto fail;
+		if (call3(d, "aten.where.self", hit, iota, nfill, &t) < 0)
+			goto fail;
+		ra[0] = t;
+		if (make_call(d, "aten.amin.default", ra, 3, NULL, 0, &idx) < 0 ||
+		    call2(d, "aten.eq.Tensor", iota, idx, &pick) < 0)
+			goto fail;
+		if (i ? call2(d, "aten.logical_or.default", chosen, pick, &chosen) < 0
+		      : npu_gval_copy(&chosen, &pick) < 0)
+			goto fail;
+		part[i] = which ? idx : m;
+	}
+	lst.kind = NPU_GV_LIST;
+	lst.u.list.v = part;
+	lst.u.list.n = (int)k;
+	{
+		npu_gval ca[2] = { lst, npu_gv_int(dm) };
+		r = k == 1 ? (npu_gval_copy(res, &part[0]) < 0 ? -1 : 0)
+			   : make_call(d, "aten.cat.default", ca, 2, NULL, 0, res);
+	}
+	npu_gval_clear(&dims);
+	return r;
+fail:
+	npu_gval_clear(&dims);
+	return -1;
+}
+
 static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 		   npu_gval *res)
 {
@@ -852,12 +970,8 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 		return 0;
 	}
 	if (!strcmp(name, "iota") || !strcmp(name, "len")) { /* (x, dim) */
-		/* iota: 0 .. n-1 along dim as int64 [n, 1, ...] (folded to a
-		 * constant); len: n.  A reduction over every dim (dim none)
-		 * is kept. */
-		int nd = x0 ? npu_gmeta_shape(x0, shp) : -1, r;
+		int nd = x0 ? npu_gmeta_shape(x0, shp) : -1;
 		int64_t dm = na > 1 && a[1].kind == NPU_GV_INT ? a[1].u.i : -(int64_t)nd - 1;
-		npu_gval va[2];
 		if (nd < 1 || dm < -nd || dm >= nd)
 			return fail(d, "%s", "an index reduction over every dim or of unknown shape");
 		dm = dm < 0 ? dm + nd : dm;
@@ -865,17 +979,20 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 			*res = npu_gv_int(shp[dm]);
 			return 0;
 		}
-		va[0] = npu_gv_int(shp[dm]);
-		if ((r = make_call(d, "aten.arange.default", va, 1, NULL, 0, &va[0])) < 0)
-			return -1;
-		shp[0] = shp[dm];
-		for (int i = 1; i < nd - dm; i++)
-			shp[i] = 1;
-		if (npu_gv_ints(&va[1], shp, nd - (int)dm) < 0)
-			return npu_errf(d->pc->e, "out of memory");
-		r = make_call(d, "aten.view.default", va, 2, NULL, 0, res);
-		npu_gval_clear(&va[1]);
-		return r;
+		return build_iota(d, nd, shp, (int)dm, res);
+	}
+	if (!strcmp(name, "topk")) {        /* (x, k, dim, largest, sorted, which) */
+		int nd = x0 ? npu_gmeta_shape(x0, shp) : -1;
+		int64_t dm = na > 2 && a[2].kind == NPU_GV_INT ? a[2].u.i : -1;
+		if (nd < 1 || na < 6 || a[1].kind != NPU_GV_INT || a[1].u.i < 1 ||
+		    a[1].u.i > TOPK_MAX || dm < -nd || dm >= nd ||
+		    a[3].kind != NPU_GV_BOOL || !a[3].u.b || a[4].kind != NPU_GV_BOOL ||
+		    !a[4].u.b || a[5].kind != NPU_GV_INT)
+			return fail(d, "%s", "topk of the smallest, unsorted, or of more than 8");
+		dm = dm < 0 ? dm + nd : dm;
+		if (a[1].u.i > shp[dm])
+			return fail(d, "%s", "topk: k past the dim's size");
+		return build_topk(d, a[0], nd, shp, (int)dm, a[1].u.i, (int)a[5].u.i, res);
 	}
 	if (!strcmp(name, "atan")) {                /* (x) */
 		if (!x0)

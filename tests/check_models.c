@@ -66,7 +66,7 @@ static const zoo_case zoo[] = {
 	{ "regnet_tiny", 0 },
 	{ "resnext_tiny", 0 },
 	{ "norm_zoo", 0 },
-	{ "reductions", 2 },		/* topk, sort */
+	{ "reductions", 1 },		/* sort */
 	{ "clip_vision_tiny", 0 },
 	{ "bart_tiny", 0 },
 	{ "deberta_tiny", 0 },		/* gathers of relative positions */
@@ -104,7 +104,7 @@ static const zoo_case zoo[] = {
 	{ "hubert_tiny", 0 },		/* grouped positional 1-d convolution (16 x 16) */
 	{ "lraspp_tiny", 0 },
 	{ "efficientnet_v2_tiny", 0 },
-	{ "ops3", 8 },			/* fmod, remainder, atan2, sort, topk, scatter_add,
+	{ "ops3", 7 },			/* fmod, remainder, atan2, sort, scatter_add,
 				   index_put, int64 eq */
 	/* transformers' default attention: scaled_dot_product_attention */
 	{ "bert_sdpa", 0 },
@@ -120,7 +120,7 @@ static const zoo_case zoo[] = {
 	{ "mobilenet_v2_fp16", 0 },
 	{ "clip_vision_tiny_fp16", 0 },
 	/* families beyond those (this session's capture) */
-	{ "mixtral_tiny", 16 },	/* the router's topk, sort, histc, index_put; the experts' grouped_mm */
+	{ "mixtral_tiny", 14 },	/* the router's sort, histc, index_put; the experts' grouped_mm */
 	{ "mamba_tiny", 0 },
 	{ "wavlm_tiny", 0 },
 	{ "gpt_neo_tiny", 0 },
@@ -768,7 +768,7 @@ END_TEST
 /*
  * Index reductions, decomposed (decomp.def): argmax and argmin along a
  * middle and the last dim, max.dim and min.dim (values and indices,
- * keepdim), amin, on values with ties (the first position wins) and NaN
+ * keepdim), amin, topk (values and indices), on values with ties (the first position wins) and NaN
  * (NaN is the extreme, its first position the index), as PyTorch picks
  * them; against the fp64 reference (ref_nn.c's rules), no host call.
  */
@@ -784,6 +784,9 @@ static const argx_case argxs[] = {
 	{ "aten.max.dim", "2, true", { 3, 7, 5 }, { 3, 7, 1 }, 1 },
 	{ "aten.min.dim", "0", { 6, 4 }, { 4 }, 1 },
 	{ "aten.amin.default", "[0]", { 6, 4 }, { 4 }, 0 },
+	/* topk by rounds: the last dim, and a middle one */
+	{ "aten.topk.default", "3", { 4, 9 }, { 4, 3 }, 1 },
+	{ "aten.topk.default", "2, 1", { 3, 7, 5 }, { 3, 2, 5 }, 1 },
 };
 
 START_TEST(t_argx)

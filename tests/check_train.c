@@ -428,15 +428,15 @@ static const struct {
 	 * GPT-2's embedding gradients (index_put) */
 	{ "resnet_train/forward2", "aten.add.Tensor", "integer" },
 	{ "gpt2_train/backward3", "aten.index_put.default", "support.def" },
-	/* sort and topk (the reductions model), the cross-entropy's int64
+	/* sort (the reductions model), the cross-entropy's int64
 	 * targets (ne, where, scatter of the one-hot gradient) */
 	{ "reductions/inference2", NULL, "" },
 	{ "ce_train/forward2", NULL, "" },
 	{ "ce_train/backward3", NULL, "" },
 	/* arithmetic on run-time int64 inputs, whose range is unknown
 	 * (CLIP's ids cast to int32, LayoutLM's box sizes, Funnel's
-	 * token-type comparison); Mixtral's router (topk, sort, histc,
-	 * index_put) and transformers' grouped_mm custom op */
+	 * token-type comparison); Mixtral's router (sort, histc, index_put)
+	 * and transformers' grouped_mm custom op */
 	{ "clip_text_tiny/inference2", NULL, "" },
 	{ "layoutlm_tiny/inference2", "aten.sub.Tensor", "integer" },
 	{ "funnel_tiny/inference14", "aten.eq.Tensor", "integer" },
