@@ -4264,8 +4264,8 @@ static int do_pad(fz *z, int node)
 	return 0;
 }
 
-/* An ew kernel over `shape` storing a + b (values read through their own
- * offsets and strides) into dst at offset off with strides st. */
+/* An ew kernel over `shape` storing vop(a, b) (values read through their
+ * own offsets and strides) into dst at offset off with strides st. */
 static int bin_kern(fz *z, int node, const char *name, int ndim,
 		    const int64_t *shape, int vop, int a, int b, int dst,
 		    int64_t off, const int64_t *st)
@@ -4835,7 +4835,8 @@ static int index_rt(fz *z, int node, int x, const npu_gval *l)
 			cnt++;
 			p = p < 0 ? d : p;
 		}
-	if (cnt == 2 && p == 0 && l->u.list.n >= 2) {
+	if (cnt == 2 && p == 0 && l->u.list.n >= 2 &&
+	    l->u.list.v[1].kind == NPU_GV_NODE) {
 		ia = node_val(z, l->u.list.v[0].u.node);
 		ix = node_val(z, l->u.list.v[1].u.node);
 	} else if (cnt == 1) {
@@ -5766,12 +5767,10 @@ static int do_placeholder(fz *z, int node)
  */
 #define RNG_EXACT 16777216.0
 
-
 static int isintdt(int dt)
 {
 	return dt == NPU_DT_I64 || npu_kir_isint(dt) || dt == NPU_DT_BOOL;
 }
-
 
 /* Range of argument i of n: its node's, or the scalar's own value. */
 static irng arg_rng(fz *z, const npu_gnode *n, int i)
@@ -5831,9 +5830,12 @@ static double sum_count(const npu_gnode *in, const npu_gnode *n, int scan)
 		return INFINITY;
 	if (scan) {
 		double dd;
+		int64_t d;
 		if (gnum(arg(n, 1), &dd))
 			return INFINITY;
-		return (double)tmeta(in, 0)->shape[wrapdim((int64_t)dd, tmeta(in, 0)->ndim)].v;
+		d = wrapdim((int64_t)dd, tmeta(in, 0)->ndim);
+		return d < 0 || d >= tmeta(in, 0)->ndim ? INFINITY :
+		       (double)tmeta(in, 0)->shape[d].v;
 	}
 	for (int d = 0; d < tmeta(in, 0)->ndim; d++)
 		a *= (double)tmeta(in, 0)->shape[d].v;
