@@ -152,6 +152,46 @@ static void img_spread(const npu_target *t, const npu_kern *K, int64_t Hp,
 	*addr = end;
 }
 
+/*
+ * X_col's rows a bank apart for each engine's channel group (its rows
+ * (c * KH + kh) * KW + kw, a contiguous range of K): the two slots
+ * moved above the kernel's others, each from a bank boundary, rows rs
+ * elements apart where a group's rows fill about a bank.  Contiguous,
+ * a quarter of the slot an engine, two engines' gathers wrote each
+ * bank and stalled on each other's windows (12-13 k engine cycles in
+ * each of ResNet-18's layer-1 convolutions).  brs stays 0 (rows of nn)
+ * where it would not fit below the next kernel's panel areas.
+ */
+static void panel_spread(const npu_target *t, const npu_kern *K, int64_t KK,
+			 int64_t nb, int esz, int ne, uint64_t *addr,
+			 uint64_t *slotB, int64_t *brs)
+{
+	uint64_t bk = t->sram_banks > 0 ? t->sram_bytes / (uint64_t)t->sram_banks : 0;
+	int64_t IC = K->cv_ic, gmax = 0, rg;
+	uint64_t rb, sz, base;
+
+	if (ne < 2 || bk < 64 || t->sram_banks < 8)
+		return;
+	for (int h = 0; h < ne; h++) {
+		int64_t n = (h + 1) * IC / ne - h * IC / ne;
+		gmax = n > gmax ? n : gmax;
+	}
+	rg = gmax * K->cv_kh * K->cv_kw;
+	if (rg < 1)
+		return;
+	rb = bk / (uint64_t)rg / 64 * 64;
+	if (rb <= (uint64_t)(nb * esz) || rb % (uint64_t)esz)
+		return;
+	sz = ((uint64_t)KK * rb + bk - 1) / bk * bk;
+	base = (*addr + bk - 1) / bk * bk;
+	if (base + 2 * sz > t->sram_bytes - 4 * bk)
+		return;
+	slotB[0] = base;
+	slotB[1] = base + sz;
+	*brs = (int64_t)(rb / (uint64_t)esz);
+	*addr = base + 2 * sz;
+}
+
 /* Rows [r0, r1) of image L->b (unpadded rows) into its padded slot,
  * channel group h = [h * IC / ne, (h + 1) * IC / ne) on engine eng[h].
  * A window of one row at a stride of more skips the rows between the
@@ -228,7 +268,8 @@ static void conv_rows_part(emit_t *g, const npu_kern *K, const blk *L, int q,
  * after the signal that the block's panels are in) */
 static void conv_panel(emit_t *g, const npu_kern *K, const npu_emitctx *c,
 		       const blk *L, int newimg, uint64_t img, int64_t Hp,
-		       int64_t Wp, int64_t gx, uint64_t panelb, const int *eng, int ne,
+		       int64_t Wp, int64_t gx, uint64_t panelb, int64_t rs,
+		       const int *eng, int ne,
 		       int64_t u0, int64_t u1, int64_t hr, uint64_t ones)
 {
 	int esz = npu_dtype_size(K->mm_dtype);
@@ -242,7 +283,7 @@ static void conv_panel(emit_t *g, const npu_kern *K, const npu_emitctx *c,
 	 * (with fewer channels than engines the first has none to gather) */
 	if (K->cv_one && u0 == 0)
 		npu_emit_dmaf(g, eng[ne - 1], NPU_OP_DCP,
-			      panelb + (uint64_t)((K->mm_k - 1) * L->nn * esz), ones,
+			      panelb + (uint64_t)((K->mm_k - 1) * rs * esz), ones,
 			      L->nn * esz, 1, 0, 0, 1, 0, 0);
 	/*
 	 * Round robin over the engines, a channel and kernel row at a time
@@ -255,18 +296,18 @@ static void conv_panel(emit_t *g, const npu_kern *K, const npu_emitctx *c,
 		for (int h = 0; h < ne; h++) {
 			int64_t c0 = h * IC / ne, c1 = (h + 1) * IC / ne;
 			int64_t kh = u / K->cv_kw, kw = u % K->cv_kw, KHW = K->cv_kh * K->cv_kw;
-			uint64_t dst = panelb + (uint64_t)(((c0 * K->cv_kh + kh) * K->cv_kw + kw) * L->nn * esz);
+			uint64_t dst = panelb + (uint64_t)(((c0 * K->cv_kh + kh) * K->cv_kw + kw) * rs * esz);
 			if (c0 >= c1)
 				continue;
 			if (L->n0 % OW || L->nn % OW) {
 				conv_rows_part(g, K, L, eng[h], dst, img + (uint64_t)(h * gx + (c0 * Hp * Wp + kh * Wp + kw) * esz),
-					       Wp, c1 - c0, Hp * Wp * esz, KHW * L->nn * esz);
+					       Wp, c1 - c0, Hp * Wp * esz, KHW * rs * esz);
 				continue;
 			}
 			npu_emit_dmaf(g, eng[h], NPU_OP_DCP, dst,
 				      img + (uint64_t)(h * gx + (c0 * Hp * Wp + (oh0 * K->cv_sh + kh) * Wp + kw) * esz),
 				      OW * esz, rows, K->cv_sh * Wp * esz, OW * esz,
-				      c1 - c0, Hp * Wp * esz, KHW * L->nn * esz);
+				      c1 - c0, Hp * Wp * esz, KHW * rs * esz);
 		}
 	for (int64_t u = u0; K->cv_sw != 1 && u < u1; u++)
 		for (int h = 0; h < ne; h++) {
@@ -277,7 +318,7 @@ static void conv_panel(emit_t *g, const npu_kern *K, const npu_emitctx *c,
 				int64_t k = (ic * K->cv_kh + kh) * K->cv_kw + kw;
 				int q = eng[h]; /* the engine that loaded channel ic */
 				uint64_t src = img + (uint64_t)(h * gx + (ic * Hp * Wp + (oh0 * K->cv_sh + kh) * Wp + kw) * esz);
-				uint64_t dst = panelb + (uint64_t)(k * L->nn * esz);
+				uint64_t dst = panelb + (uint64_t)(k * rs * esz);
 				npu_emit_dmaf(g, q, NPU_OP_DCP, dst, src, esz, OW,
 					      K->cv_sw * esz, esz, rows,
 					      K->cv_sh * Wp * esz, OW * esz);
@@ -1203,6 +1244,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	/* SRAM: conv images, panels, then epilogue operands [mb][nb] */
 	uint64_t img[2] = { 0, 0 }, imgb = 0, zrow = 0, ones = 0;
 	int64_t gx = 0; /* bytes between the image's channel groups (img_spread) */
+	int64_t brs = 0; /* X_col's row stride (elements) when not nn (panel_spread) */
 	int64_t Hp = K->cv_h + 2 * K->cv_ph, Wp = K->cv_w + 2 * K->cv_pw;
 	int64_t onen = K->cv_one ? (nb + t->vlen - 1) / t->vlen : 0; /* its chunks */
 	if (K->cv) {
@@ -1293,6 +1335,8 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	}
 	if (K->cv && B == 1)
 		img_spread(t, K, Hp, Wp, esz, nce, &addr, &img[0], &gx);
+	if (K->cv && B == 1 && !split)
+		panel_spread(t, K, KK, nb, esz, nce, &addr, slotB, &brs);
 	if (addr > t->sram_bytes - NPU_SPILL_BYTES) {
 		npu_errf(e, "kernel %s: K tile %lld with blocks %lldx%lld needs %llu KiB, SRAM holds %llu KiB",
 			 K->name, (long long)KK, (long long)mb, (long long)nb,
@@ -1468,8 +1512,8 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	uint64_t adram0 = c->ir->v[A->val].daddr + (uint64_t)(A->off * esz);
 	if (nbm == 1) {
 		uint64_t sl[4 + 2 * 64] = { slotA[0], slotA[1], slotB[0], slotB[1] };
-		uint64_t ln[4 + 2 * 64] = { abytes, abytes, (uint64_t)(KK * nb * esz),
-					    (uint64_t)(KK * nb * esz) };
+		uint64_t ln[4 + 2 * 64] = { abytes, abytes, (uint64_t)(KK * (brs ? brs : nb) * esz),
+					    (uint64_t)(KK * (brs ? brs : nb) * esz) };
 		int ns = 4;
 		for (int o = 0; o < K->nops && o < 64; o++)
 			if (o != K->mm_a && o != K->mm_b)
@@ -1565,7 +1609,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				 * the array starts on block 0 while it comes in */
 				hrest = lt == 0 ? conv_rows_of(K, L) : K->cv_h;
 				conv_panel(&g, K, c, L, lt == 0 || bl[lt - 1].b != L->b,
-					   img[L->b & 1], Hp, Wp, gx, slotB[L->bs], ceng, nce,
+					   img[L->b & 1], Hp, Wp, gx, slotB[L->bs], brs ? brs : L->nn, ceng, nce,
 					   0, conv_units(K, nce), hrest, ones);
 			}
 			else if (asrc && slotA[s] == asrc && qa2 >= 0 && !split) {
@@ -1701,8 +1745,9 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 						npu_mli(f, xa, (int64_t)(pf->local + (uint64_t)((k0 * N + T->n0 + n0) * esz)));
 						npu_mli(f, xb, N * esz);
 					} else {
-						npu_mli(f, xa, (int64_t)(slotB[T->bs] + (uint64_t)((k0 * T->nn + n0) * esz)));
-						npu_mli(f, xb, T->nn * esz);
+						int64_t rs = brs ? brs : T->nn;
+						npu_mli(f, xa, (int64_t)(slotB[T->bs] + (uint64_t)((k0 * rs + n0) * esz)));
+						npu_mli(f, xb, rs * esz);
 					}
 					npu_memit(f, NPU_OP_MLDW, xa, xb, 0, 0);
 					xa = npu_mx(f);
@@ -1756,7 +1801,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					gun = pend ? conv_units(K, nce) : 0;
 					while (pend && gdone < gun && gdone < pi * gun / pairs) {
 						conv_panel(&g, K, c, pend, lt == 0 || bl[lt - 1].b != pend->b,
-							   img[pend->b & 1], Hp, Wp, gx, slotB[pend->bs],
+							   img[pend->b & 1], Hp, Wp, gx, slotB[pend->bs], brs ? brs : pend->nn,
 							   ceng, nce, gdone, gdone + 1, K->cv_h, ones);
 						gdone++;
 					}
@@ -1793,7 +1838,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				gun = conv_units(K, nce);
 				if (gdone < gun)
 					conv_panel(&g, K, c, pend, lt == 0 || bl[lt - 1].b != pend->b,
-						   img[pend->b & 1], Hp, Wp, gx, slotB[pend->bs],
+						   img[pend->b & 1], Hp, Wp, gx, slotB[pend->bs], brs ? brs : pend->nn,
 						   ceng, nce, gdone, gun, K->cv_h, ones);
 				sig_loaded(f, qa, qb, qa2, qb2);
 				/* after the gathers: its wait for the epilogue of
