@@ -862,7 +862,7 @@ static int pf_fits(const npu_target *t, int area, int64_t rows, int64_t cols,
  * it for every block): in layer 2 of ResNet-18 it is 590 KB, 2.3 k
  * cycles on two engines before the first block could start.
  */
-static void conv_pf_plan(const npu_emitctx *c, int k, npu_pfplan *p)
+static void conv_pf_plan(const npu_emitctx *c, int k, int area, npu_pfplan *p)
 {
 	const npu_kern *K = &c->ir->k[k];
 	const npu_target *t = c->t;
@@ -876,9 +876,14 @@ static void conv_pf_plan(const npu_emitctx *c, int k, npu_pfplan *p)
 	    (K->kn.tile_m > 0 && K->kn.tile_m < K->mm_m) || t->dma_engines < 4 ||
 	    t->sram_banks < 4 || root->kind != NPU_BUF_CONST ||
 	    v->dtype != K->mm_dtype || A->stride[2] != 1 ||
-	    !pf_fits(t, k, K->mm_m, K->mm_k, esz, bk))
+	    !pf_fits(t, area, K->mm_m, K->mm_k, esz, bk))
 		return;
-	p->local = t->sram_bytes - (k & 1 ? 1 : 3) * bk - pf_half(K->mm_m, K->mm_k, esz);
+	/* (the area the driver passes, never the one the kernel before
+	 * reads its own panel from: by k's parity, a convolution two
+	 * kernels on, past a fused pool, would take the area of the
+	 * kernel that loads it) */
+	p->local = t->sram_bytes - (area ? 1 : 3) * bk - pf_half(K->mm_m, K->mm_k, esz);
+	p->area = area;
 	p->dram = v->daddr + (uint64_t)(A->off * esz);
 	p->rows = K->mm_m;
 	p->cols = K->mm_k;
@@ -907,7 +912,7 @@ void npu_mm_pf_plan(const npu_emitctx *c, int k, int from, int area,
 
 	memset(p, 0, sizeof *p);
 	if (K->kind == NPU_KK_MM && K->cv == 1) {
-		conv_pf_plan(c, k, p);
+		conv_pf_plan(c, k, area, p);
 		return;
 	}
 	if (K->kind != NPU_KK_MM || K->cv || K->mm_alo >= 0 || !K->mm_m ||
