@@ -277,6 +277,14 @@ static int kern_idle(const npu_kern *K)
 	       (npu_kir_numel(K->ndim, K->shape) == 0 || !K->nops);
 }
 
+/* A max pool computed by the convolution before it (npu_pool_fused):
+ * it emits nothing, so the convolution loads the next kernel's panel
+ * (ResNet-18's stem, layer 1's first convolution's weight). */
+static int pool_in(const npu_kir *ir, const npu_target *t, int k)
+{
+	return k > 0 && ir->k[k].kind == NPU_KK_POOL && npu_pool_fused(ir, t, k - 1);
+}
+
 int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 {
 	char tpath[4096];
@@ -375,8 +383,9 @@ int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 			c.hoout = &ho[(k + 1) & 1];
 			memset(c.hoout, 0, sizeof *c.hoout);
 			c.pfnext = NULL;
-			if (!kern_idle(&r->ir.k[k])) {
-				while (j < r->ir.nk && kern_idle(&r->ir.k[j]))
+			if (!kern_idle(&r->ir.k[k]) && !pool_in(&r->ir, &r->t, k)) {
+				while (j < r->ir.nk && (kern_idle(&r->ir.k[j]) ||
+							pool_in(&r->ir, &r->t, j)))
 					j++;
 				memset(next, 0, sizeof *next);
 				if (j < r->ir.nk)

@@ -163,6 +163,11 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e);
 void npu_mm_pf_plan(const npu_emitctx *c, int k, int from, int area,
 		    npu_pfplan *p);
 
+/* emit_pool.c: 1 when pool kernel k + 1 is computed by convolution
+ * kernel k, from its accumulator (emit_mm.c); its own code is then
+ * empty. */
+int npu_pool_fused(const npu_kir *ir, const npu_target *t, int k);
+
 /* SRAM kept back at the top for register spills. */
 #define NPU_SPILL_BYTES (64 * 1024)
 

@@ -126,9 +126,7 @@ int npu_mm_acc_copy(const npu_kir *ir, const npu_kern *K);
  * fuse.c makes for windows of at most NPU_POOL_KMAX a side). */
 #define NPU_POOL_KMAX 8
 int npu_emit_pool(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e);
-/* 1 when pool kernel k + 1 is computed by convolution kernel k, from its
- * accumulator (emit_mm.c); its own code is then empty. */
-int npu_pool_fused(const npu_kir *ir, const npu_target *t, int k);
+/* (npu_pool_fused: driver.h) */
 /* The padded slot of pool kernel Pk: planes of hp x wp, output rows of
  * owp (the last owp - OW never stored). */
 void npu_pool_band_geom(const npu_kern *Pk, int64_t *hp, int64_t *wp, int64_t *owp);

@@ -85,11 +85,13 @@ static void pool_border(pool *P)
 	int64_t top = K->cv_ph, bot = P->Hp - P->H - top, vlen = P->g->t->vlen;
 	int64_t rows = P->G * P->Hp;
 	int ninf = npu_mv(f), xst = npu_mx(f);
+	/* (one slot when both are the same one: a fused pool's band) */
+	int ns = P->in[1] == P->in[0] ? 1 : 2;
 
 	pool_setvl(P, vlen);
 	npu_memit(f, NPU_OP_VLI, ninf, 0, 0, npu_mfimm(-INFINITY));
 	npu_mli(f, xst, P->Wp * P->esz);
-	for (int s = 0; s < 2; s++)
+	for (int s = 0; s < ns; s++)
 		for (int64_t g = 0; g < P->G; g++) {
 			uint64_t b = P->in[s] + (uint64_t)(g * P->Hp * P->Wp * P->esz);
 			pool_fill(P, ninf, b, top * P->Wp);
@@ -98,7 +100,7 @@ static void pool_border(pool *P)
 		}
 	/* the columns: every row of the slot, interior or not (the rows
 	 * above and below are -inf already, so rewriting them is harmless) */
-	for (int s = 0; s < 2; s++)
+	for (int s = 0; s < ns; s++)
 		for (int64_t c = 0; c < P->Wp; c++) {
 			if (c >= K->cv_pw && c < K->cv_pw + P->W)
 				continue;
