@@ -132,6 +132,21 @@ int npu_trace_dma_xfer(npu_trace *t, const npu_trace_dma *d, npu_err *e);
 /* A named per-run counter ("dram_rd_bytes", "host_calls", ...). */
 int npu_trace_counter(npu_trace *t, const char *name, double value, npu_err *e);
 
+/* Hands the rows buffered so far to the writer thread now, if there are
+ * a few, instead of when a chunk is full: for a caller that makes rows
+ * in bursts while it computes (a simulation streaming its rows), so that
+ * they are written, and committed, while it goes on.  Does nothing on a
+ * handle without a writer thread.  0, or -1 with the writer's error. */
+int npu_trace_flush(npu_trace *t, npu_err *e);
+
+/* Drops the activity rows of the current run given so far: those still
+ * buffered are forgotten, those written are deleted.  For rows streamed
+ * during a simulation that turned out to need another resolution; the
+ * rows given next take the rowids the dropped ones had when nothing else
+ * was appended meanwhile, so the database is the same as if they had
+ * never been given, with a writer thread or without. */
+int npu_trace_drop_activity(npu_trace *t, npu_err *e);
+
 /* Ends the run (totals, wall time, status: 0 success, else failure),
  * writes the rows still buffered, creates missing indexes.  On an
  * asynchronous handle it waits for the writer to have done all that. */
