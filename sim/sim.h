@@ -139,10 +139,12 @@ size_t npu_sim_dmas(const npu_sim *s, const npu_trace_dma **out);
 /*
  * Streams the run's trace rows into t, whose run npu_trace_begin() has
  * started, while npu_sim_run() goes on: every 128 simulation steps the
- * DMA transfers made since and, while the run will likely be traced at
- * resolution 1, the unit intervals that are over, as activity rows (if
- * the end then bins the activity instead, the streamed activity is
- * dropped and written again binned).  With a trace writer thread
+ * DMA transfers made since and, once the resolution is known, the
+ * activity rows of the unit intervals that are over.  It is known when
+ * trace_resolution gives it; the automatic one only at the end, so its
+ * activity streams (exact) only while the run has made at most one
+ * interval per 64 instructions, and if the end bins it after all, what
+ * was streamed is dropped and written again binned.  With a trace writer thread
  * (npu_trace_open_async) their inserts overlap the simulation, and only
  * the tail is left for npu_sim_write_trace(), which must then be given
  * the same t.  The rows, and their order, are the same whatever t's

@@ -300,8 +300,9 @@ void sim_stream(npu_sim *s)
 		if (s->u[i].niv > 1 &&
 		    bin_upto(s, t, i, z, s->u[i].niv - 1, e) < 0)
 			goto fail;
+		if (z->j) /* (binners that took nothing fit any q) */
+			s->binned_q = q;
 	}
-	s->binned_q = q;
 	if (npu_trace_flush(t, e) < 0)
 		goto fail;
 	return;

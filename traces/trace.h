@@ -94,7 +94,8 @@ npu_trace *npu_trace_open(const char *path, npu_err *e);
  * is returned, with the same message as npu_trace_open's, by the next
  * call that hands rows over, by npu_trace_end and by npu_trace_sync; the
  * rows after it are dropped.  Rows are committed when a batch is full,
- * when the writer runs out of queued rows, and at npu_trace_end.
+ * when the writer runs out of queued rows with a transaction more than
+ * 2 ms old, and at npu_trace_end.
  */
 npu_trace *npu_trace_open_async(const char *path, npu_err *e);
 
