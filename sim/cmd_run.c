@@ -279,9 +279,11 @@ static int write_outputs(npu_sim *s, const npu_prog *p, const char *path)
  * The trace is opened, and the run begun, before the simulation, by the
  * trace's writer thread when a core is free for it (npu_trace_open_auto):
  * opening a database and preparing its statements costs a short run a
- * quarter of its time, then spent while it simulates.  The writer's
- * errors wait for finish_trace, which reports them after the run as
- * before.  Without the thread the trace is opened here, before the run.
+ * quarter of its time, then spent while it simulates, and so are the
+ * inserts of the rows the run streams (npu_sim_stream_trace).  The
+ * writer's errors wait for finish_trace, which reports them after the run
+ * as before.  Without the thread the trace is opened here, before the
+ * run.
  */
 static npu_trace *begin_trace(const npu_prog *p, const npu_target *tg,
 			      const run_opts *o, const char *cmdline, npu_err *e)
@@ -296,7 +298,8 @@ static npu_trace *begin_trace(const npu_prog *p, const npu_target *tg,
 	return t;
 }
 
-/* The run's rows and end; the writer thread writes them as they come. */
+/* The rows not streamed yet and the end; the writer thread writes them
+ * as they come. */
 static int finish_trace(npu_trace *t, npu_sim *s, const run_opts *o,
 			double wall, int status, npu_err *e)
 {
@@ -447,6 +450,11 @@ int npu_cmd_run(int argc, char **argv)
 	cmdline = join_args(argc, argv);
 	if (o.trace)
 		tr = begin_trace(&p, &t, &o, cmdline ? cmdline : "", &te);
+	/* rows go to the trace as the run makes them (refused only for a
+	 * run without a timeline, which --trace is not: its rows would then
+	 * all be written after the run, as before) */
+	if (tr)
+		(void)npu_sim_stream_trace(s, tr, &te);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	r = npu_sim_run(s, &e);
 	clock_gettime(CLOCK_MONOTONIC, &t1);

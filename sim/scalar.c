@@ -238,6 +238,7 @@ static int other_step(npu_sim *s)
 		return 0;
 	if (sim_unit_step(s, best, bt) < 0 || s->oom)
 		return -1;
+	sim_stream_tick(s);
 	s->pbest = sim_pick(s, &bt);
 	s->pbt = bt;
 	s->sched_end = sc->blocked ? 0 : (bt < maxc ? bt : maxc) + 1;

@@ -324,6 +324,7 @@ void npu_sim_free(npu_sim *s)
 	free(s->kxmac);
 	free(s->kxc);
 	free(s->dmas);
+	free(s->bins);
 	free(s);
 }
 
@@ -487,6 +488,7 @@ int npu_sim_run(npu_sim *s, npu_err *e)
 			goto faulted;
 		if (s->oom)
 			return npu_errf(e, "out of memory");
+		sim_stream_tick(s);
 	}
 	if (deadlock(s) < 0)
 		goto faulted;

@@ -137,9 +137,29 @@ double npu_sim_kexec_mac_util(const npu_sim *s, size_t i);
 size_t npu_sim_dmas(const npu_sim *s, const npu_trace_dma **out);
 
 /*
+ * Streams the run's trace rows into t, whose run npu_trace_begin() has
+ * started, while npu_sim_run() goes on: every 128 simulation steps the
+ * DMA transfers made since and, once the resolution is known, the
+ * activity rows of the unit intervals that are over.  It is known when
+ * trace_resolution gives it; the automatic one only at the end, so its
+ * activity streams (exact) only while the run has made at most one
+ * interval per 64 instructions, and if the end bins it after all, what
+ * was streamed is dropped and written again binned.  With a trace writer thread
+ * (npu_trace_open_async) their inserts overlap the simulation, and only
+ * the tail is left for npu_sim_write_trace(), which must then be given
+ * the same t.  The rows, and their order, are the same whatever t's
+ * writer: activity rows come in the order the units finished them (in
+ * time order per unit).  Call before npu_sim_run(); an error when the
+ * run keeps no timeline.  An error of t while streaming stops it and is
+ * returned by npu_sim_write_trace().
+ */
+int npu_sim_stream_trace(npu_sim *s, npu_trace *t, npu_err *e);
+
+/*
  * Appends the run's rows (kernel executions, activity without idle, DMA
- * transfers, counters) to a trace whose run npu_trace_begin() started.
- * An error when the run kept no timeline.
+ * transfers, counters) to a trace whose run npu_trace_begin() started,
+ * less those npu_sim_stream_trace() handed over already.  An error when
+ * the run kept no timeline.
  */
 int npu_sim_write_trace(const npu_sim *s, npu_trace *t, npu_err *e);
 

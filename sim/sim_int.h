@@ -75,6 +75,8 @@ typedef struct sim_sem {
 
 enum { BLK_NONE, BLK_SEM, BLK_QUEUE };
 
+typedef struct sim_binner sim_binner;
+
 typedef struct sim_unit {
 	sim_entry *q;        /* ring of queue_depth entries */
 	uint32_t qhead, qn;
@@ -231,6 +233,19 @@ struct npu_sim {
 	size_t nkx, ckx, ckxmac, ckxc;
 	npu_trace_dma *dmas;
 	size_t ndmas, cdmas;
+
+	/* The trace rows are handed over during the run to stream
+	 * (npu_sim_stream_trace): every SIM_STREAM_STEPS steps, sim_stream
+	 * hands the DMA transfers from dmas_sent on and, once the resolution
+	 * is known, the activity of the intervals that are over.  The first
+	 * error stops it and waits in stream_err for npu_sim_write_trace. */
+	npu_trace *stream;
+	uint32_t stream_steps;
+	size_t dmas_sent;
+	sim_binner *bins;    /* per unit, the binning so far (stats.c) */
+	uint64_t binned_q;   /* resolution of the activity streamed; 0: none */
+	int stream_failed;
+	npu_err stream_err;
 
 	sim_mc mc[SIM_MC_N];
 	int mc_next;         /* entry to replace next */
@@ -412,6 +427,17 @@ static inline void sim_rec(npu_sim *s, sim_unit *u, uint64_t a, uint64_t b,
 	}
 }
 int sim_stats_finish(npu_sim *s);
+/* Hands the rows finished since the last call to s->stream (stats.c). */
+#define SIM_STREAM_STEPS 128
+void sim_stream(npu_sim *s);
+/* After a step of a unit other than the scalar one, by the scheduler or
+ * inside the scalar unit's batch: a traced run hands its rows over as it
+ * goes, a count and a branch per step, the work every SIM_STREAM_STEPS. */
+static inline void sim_stream_tick(npu_sim *s)
+{
+	if (s->stream && ++s->stream_steps >= SIM_STREAM_STEPS)
+		sim_stream(s);
+}
 
 /* Unit u's work (and kernel execution kx) completes no earlier than t. */
 static inline void sim_done(npu_sim *s, sim_unit *u, uint32_t kx, uint64_t t)

@@ -165,61 +165,162 @@ static void bin_add(bin *b, int state, int kernel, uint64_t len)
 }
 
 /*
- * Activity rows of one unit at resolution q.  Within a window the rows
- * are laid end to end from the window's start, so they still tile the
- * unit's timeline and keep every state's cycles exactly.
+ * The binning of one unit's timeline into activity rows at resolution q,
+ * resumable at an interval boundary: sim_stream bins the intervals that
+ * are over while the run goes on, npu_sim_write_trace the rest.  Within a
+ * window the rows are laid end to end from the window's start, so they
+ * still tile the unit's timeline and keep every state's cycles exactly.
  */
-static int write_activity(const npu_sim *s, npu_trace *t, int unit, uint64_t q,
-			  npu_err *e)
+struct sim_binner {
+	uint64_t q;
+	size_t j;            /* the next interval */
+	uint64_t a, bs, at;  /* cycle reached, its window's start, and where
+			      * the window's next row starts */
+	bin b;               /* the window's rows so far */
+};
+
+/* Bins the intervals of unit `unit` before `upto` (rows of windows not
+ * finished yet stay in z->b). */
+static int bin_upto(const npu_sim *s, npu_trace *t, int unit, sim_binner *z,
+		    size_t upto, npu_err *e)
 {
 	const sim_unit *u = &s->u[unit];
-	uint64_t a = 0, bs = 0, at = 0;
-	bin b = { 0 };
+	uint64_t q = z->q;
 
-	for (size_t j = 0; j < u->niv; j++) {
-		uint64_t v = u->iv[j], end = SIM_IV_END(v);
+	for (; z->j < upto; z->j++) {
+		uint64_t v = u->iv[z->j], end = SIM_IV_END(v);
 		int st = SIM_IV_STATE(v), k = SIM_IV_KERNEL(v);
-		while (a < end) {
+		while (z->a < end) {
 			uint64_t take;
-			if (!b.n && end - a >= q) {
+			if (!z->b.n && end - z->a >= q) {
 				/* a long stretch stays one row */
 				if (st != NPU_US_IDLE &&
-				    npu_trace_activity(t, unit, a, end, k, st, e) < 0)
+				    npu_trace_activity(t, unit, z->a, end, k, st, e) < 0)
 					return -1;
-				a = bs = at = end;
+				z->a = z->bs = z->at = end;
 				break;
 			}
-			take = (end < bs + q ? end : bs + q) - a;
-			if (b.n == 64 && flush_bin(t, unit, &b, &at, e) < 0)
+			take = (end < z->bs + q ? end : z->bs + q) - z->a;
+			if (z->b.n == 64 && flush_bin(t, unit, &z->b, &z->at, e) < 0)
 				return -1;
-			bin_add(&b, st, k, take);
-			a += take;
-			if (a == bs + q) {
-				if (flush_bin(t, unit, &b, &at, e) < 0)
+			bin_add(&z->b, st, k, take);
+			z->a += take;
+			if (z->a == z->bs + q) {
+				if (flush_bin(t, unit, &z->b, &z->at, e) < 0)
 					return -1;
-				bs = a;
+				z->bs = z->a;
 			}
 		}
 	}
-	return flush_bin(t, unit, &b, &at, e);
+	return 0;
+}
+
+/* The activity rows of a unit from where z stands to the end. */
+static int bin_rest(const npu_sim *s, npu_trace *t, int unit, sim_binner *z,
+		    npu_err *e)
+{
+	if (bin_upto(s, t, unit, z, s->u[unit].niv, e) < 0)
+		return -1;
+	return flush_bin(t, unit, &z->b, &z->at, e);
+}
+
+/* Activity rows a run may have at resolution 1 (else it is binned). */
+static uint64_t row_budget(const npu_sim *s)
+{
+	return s->st.insns / 64 > 4096 ? s->st.insns / 64 : 4096;
+}
+
+static uint64_t timeline_rows(const npu_sim *s)
+{
+	uint64_t rows = 0;
+
+	for (int i = 0; i < s->nunits; i++)
+		rows += s->u[i].niv;
+	return rows;
 }
 
 /* The window size: exact for short runs, else about insns / 64 rows. */
 static uint64_t resolution(const npu_sim *s)
 {
-	uint64_t rows = 0, budget, q = 1;
+	uint64_t budget = row_budget(s), q = 1;
 
 	if (s->o.trace_resolution)
 		return s->o.trace_resolution;
-	for (int i = 0; i < s->nunits; i++)
-		rows += s->u[i].niv;
-	budget = s->st.insns / 64 > 4096 ? s->st.insns / 64 : 4096;
-	if (rows <= budget)
+	if (timeline_rows(s) <= budget)
 		return 1;
 	/* Binned rows: at most a few per window and unit. */
 	while ((uint64_t)s->nunits * 3 * (s->st.total_cycles / q) > budget)
 		q *= 2;
 	return q;
+}
+
+/*
+ * The resolution the activity is streamed at now, 0 for none: the one
+ * given (npu_sim_opts.trace_resolution), else 1 while the run has made
+ * at most one interval per 64 instructions, as then it stays within its
+ * budget however long it goes on (resolution(): the automatic choice is
+ * only known at the end).  A run that makes more later stops streaming,
+ * and if it then needs bins its streamed activity is dropped; one denser
+ * from the start (a short run within the 4096 rows, or one to be binned)
+ * streams only its DMA transfers.
+ */
+static uint64_t stream_q(const npu_sim *s)
+{
+	if (s->o.trace_resolution)
+		return s->o.trace_resolution;
+	return timeline_rows(s) * 64 <= s->st.insns ? 1 : 0;
+}
+
+/*
+ * The rows finished since the last call, to the trace given to
+ * npu_sim_stream_trace: the DMA transfers (final when made) and, once
+ * the resolution is known, the activity rows of every unit's intervals
+ * but its last (which may still grow).  Runs every SIM_STREAM_STEPS
+ * steps of the run: the rows' inserts then overlap the simulation when
+ * the trace has a writer thread.
+ */
+void sim_stream(npu_sim *s)
+{
+	npu_trace *t = s->stream;
+	npu_err *e = &s->stream_err;
+	uint64_t q;
+
+	s->stream_steps = 0;
+	for (; s->dmas_sent < s->ndmas; s->dmas_sent++)
+		if (npu_trace_dma_xfer(t, &s->dmas[s->dmas_sent], e) < 0)
+			goto fail;
+	if (!(q = stream_q(s))) {
+		if (npu_trace_flush(t, e) < 0)
+			goto fail;
+		return;
+	}
+	for (int i = 0; i < s->nunits; i++) {
+		sim_binner *z = &s->bins[i];
+		z->q = q;
+		if (s->u[i].niv > 1 &&
+		    bin_upto(s, t, i, z, s->u[i].niv - 1, e) < 0)
+			goto fail;
+		if (z->j) /* (binners that took nothing fit any q) */
+			s->binned_q = q;
+	}
+	if (npu_trace_flush(t, e) < 0)
+		goto fail;
+	return;
+fail:
+	s->stream = NULL;
+	s->stream_failed = 1;
+}
+
+int npu_sim_stream_trace(npu_sim *s, npu_trace *t, npu_err *e)
+{
+	if (s->o.no_timeline)
+		return npu_errf(e, "the run kept no timeline to trace (no_timeline)");
+	if (s->ran)
+		return npu_errf(e, "rows are streamed from a run not started yet");
+	if (!s->bins && !(s->bins = calloc(NPU_NUNIT, sizeof *s->bins)))
+		return npu_errf(e, "out of memory");
+	s->stream = t;
+	return 0;
 }
 
 /* The run's counters: its totals, each unit's cycles per state, and the
@@ -259,22 +360,36 @@ int npu_sim_write_trace(const npu_sim *s, npu_trace *t, npu_err *e)
 
 	if (s->o.no_timeline)
 		return npu_errf(e, "the run kept no timeline to trace (no_timeline)");
+	if (s->stream_failed) {
+		if (e)
+			*e = s->stream_err;
+		return -1;
+	}
 	/* The rows ready as they are first, then the activity, which takes
 	 * binning: with a writer thread (npu_trace_open_async) SQLite is
 	 * then busy from the start while the activity is binned.  The order
-	 * between tables changes nothing in the database. */
+	 * between tables changes nothing in the database.  What sim_stream
+	 * handed over already is not written again. */
 	for (size_t k = 0; k < s->nkx; k++)
 		if (npu_trace_kernel_exec(t, &s->kx[k], e) < 0)
 			return -1;
-	for (size_t d = 0; d < s->ndmas; d++)
+	for (size_t d = s->dmas_sent; d < s->ndmas; d++)
 		if (npu_trace_dma_xfer(t, &s->dmas[d], e) < 0)
 			return -1;
 	q = resolution(s);
 	if (write_counters(s, t, q, e) < 0)
 		return -1;
-	for (int i = 0; i < s->nunits; i++)
-		if (write_activity(s, t, i, q, e) < 0)
+	/* streamed at another resolution than the end's: binned again */
+	if (s->binned_q && s->binned_q != q &&
+	    npu_trace_drop_activity(t, e) < 0)
+		return -1;
+	for (int i = 0; i < s->nunits; i++) {
+		sim_binner z = { .q = q };
+		if (s->binned_q == q)
+			z = s->bins[i];
+		if (bin_rest(s, t, i, &z, e) < 0)
 			return -1;
+	}
 	return 0;
 }
 

@@ -3,12 +3,16 @@
  *   bench_sim gemm  PROG.s TARGET [N] functional GEMM vs host cblas_sgemm,
  *                                   alternately N times each (medians)
  *   bench_sim speed PROG.s TARGET   timing-only instructions and cycles/s
- *   bench_sim trace PROG.s TARGET DB [RES [sync|thread]]   full runs
- *                                   without a trace, traced into a new DB
- *                                   and appended to it, medians of 7
- *                                   rounds (RES: trace resolution, 0 auto;
- *                                   sync/thread: without/with the writer
- *                                   thread, else as npusim run decides)
+ *   bench_sim trace PROG.s TARGET DB [RES [sync|thread|auto [after]]]
+ *                                   full runs without a trace, traced
+ *                                   into a new DB and appended to it,
+ *                                   medians of 7 rounds (RES: trace
+ *                                   resolution, 0 auto; sync/thread:
+ *                                   without/with the writer thread, auto
+ *                                   as npusim run decides; the rows are
+ *                                   streamed during the run as npusim
+ *                                   run does, or with `after` all written
+ *                                   after it, which rows_per_s needs)
  * Each prints one line of key=value pairs.
  */
 #include <cblas.h>
@@ -179,6 +183,7 @@ static double cpu_now(void)
  * by default as `npusim run --trace` decides (npu_trace_open_auto). */
 static const char *trace_writer = "";
 static int wrote_async;
+static int trace_after; /* bench_sim trace ... after: no streaming */
 
 /* Times of one traced run, in seconds. */
 typedef struct trace_times {
@@ -213,7 +218,8 @@ static void traced_run(const npu_prog *p, const npu_target *t, const char *db,
 		die(db, &e);
 	wrote_async = npu_trace_is_async(tr);
 	t0 = now();
-	if (npu_trace_begin(tr, &r, p, &e) < 0)
+	if (npu_trace_begin(tr, &r, p, &e) < 0 ||
+	    (!trace_after && npu_sim_stream_trace(s, tr, &e) < 0))
 		die("trace", &e);
 	run(s);
 	w = now();
@@ -318,6 +324,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(argv[1], "trace") && argc > 4) {
 		trace_res = argc > 5 ? strtoull(argv[5], NULL, 10) : 0;
 		trace_writer = argc > 6 ? argv[6] : "";
+		trace_after = argc > 7 && !strcmp(argv[7], "after");
 		rc = trace(&p, &t, argv[4]);
 	}
 	else

@@ -1,9 +1,11 @@
 /*
  * check_trace.c - the trace database: appending runs, interning, refusals,
  * a half-written run, two processes appending at once, the writer thread
- * (the same rows, its errors, its hold on the write lock), the generated docs
- * and every example query of docs/trace-schema.md (answers worked out by
- * hand from the rows written here).
+ * (the same rows, its errors, its hold on the write lock), dropping a run's
+ * activity, a simulation streaming its rows (the same rows with and
+ * without the writer thread, and as when written after the run), the
+ * generated docs and every example query of docs/trace-schema.md (answers
+ * worked out by hand from the rows written here).
  */
 #include <check.h>
 #include <sqlite3.h>
@@ -14,6 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "isa/asm.h"
+#include "sim/sim.h"
 #include "traces/trace.h"
 
 static char dir[4096];
@@ -546,10 +550,34 @@ static const char *const all_tables[] = {
 	"kernel_nodes", "kernel_execs", "activity", "dma_xfers", "counters",
 };
 
+/* Opens database a with b attached as "b" and checks that every table
+ * holds the same rows, rowids included (runs: but their start times). */
+static sqlite3 *same_tables(const char *a, const char *b)
+{
+	char sql[4400];
+	sqlite3 *db = db_open(a);
+
+	snprintf(sql, sizeof sql, "ATTACH '%s' AS b", b);
+	ck_assert_int_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	for (size_t i = 0; i < sizeof all_tables / sizeof *all_tables; i++) {
+		const char *n = all_tables[i];
+		snprintf(sql, sizeof sql, "SELECT (SELECT count(*) FROM main.%s) - "
+			 "(SELECT count(*) FROM b.%s) + (SELECT count(*) FROM "
+			 "(SELECT rowid, * FROM main.%s EXCEPT SELECT rowid, * FROM b.%s))",
+			 n, n, n, n);
+		ck_assert_msg(q_int(db, sql) == 0, "table %s differs", n);
+	}
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM (SELECT id, program_id, "
+			       "target_name_id, target_hash, options, label, total_cycles, "
+			       "wall_s, status, exit_status FROM main.runs EXCEPT SELECT id, "
+			       "program_id, target_name_id, target_hash, options, label, "
+			       "total_cycles, wall_s, status, exit_status FROM b.runs)"), 0);
+	return db;
+}
+
 START_TEST(writer_thread_same_rows)
 {
 	const char *a = db_path("sync.db"), *b = db_path("async.db");
-	char sql[4400];
 	uint64_t rows;
 	npu_err e = { "" };
 	npu_trace *t;
@@ -570,25 +598,168 @@ START_TEST(writer_thread_same_rows)
 	ck_assert_uint_eq(npu_trace_rows(t), rows);
 	npu_trace_close(t);
 
-	db = db_open(a);
-	snprintf(sql, sizeof sql, "ATTACH '%s' AS b", b);
-	ck_assert_int_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
-	for (size_t i = 0; i < sizeof all_tables / sizeof *all_tables; i++) {
-		const char *n = all_tables[i];
-		snprintf(sql, sizeof sql, "SELECT (SELECT count(*) FROM main.%s) - "
-			 "(SELECT count(*) FROM b.%s) + (SELECT count(*) FROM "
-			 "(SELECT rowid, * FROM main.%s EXCEPT SELECT rowid, * FROM b.%s))",
-			 n, n, n, n);
-		ck_assert_msg(q_int(db, sql) == 0, "table %s differs", n);
-	}
-	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM (SELECT id, program_id, "
-			       "target_name_id, target_hash, options, label, total_cycles, "
-			       "wall_s, status, exit_status FROM main.runs EXCEPT SELECT id, "
-			       "program_id, target_name_id, target_hash, options, label, "
-			       "total_cycles, wall_s, status, exit_status FROM b.runs)"), 0);
+	db = same_tables(a, b);
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM b.activity"), 5006);
 	ck_assert_str_eq(q_text(db, "PRAGMA b.integrity_check"), "ok\n");
 	sqlite3_close(db);
+}
+END_TEST
+
+/*
+ * A run's activity dropped half-way (npu_trace_drop_activity): some of it
+ * committed already (batches of 50), some still buffered.  What is given
+ * next takes the dropped rows' rowids, so the database is the same with
+ * the writer thread and without, and the rows counted are those kept.
+ */
+static uint64_t write_dropped_run(npu_trace *t)
+{
+	npu_err e = { "" };
+	npu_prog p = make_prog();
+	uint64_t rows;
+
+	npu_trace_set_batch(t, 50);
+	ck_assert_int_ge(npu_trace_begin(t, &run_info, &p, &e), 0);
+	for (int i = 0; i < 230; i++) {
+		ck_assert_int_eq(npu_trace_activity(t, i % 4, 2 * i, 2 * i + 1,
+						    0, NPU_US_BUSY, &e), 0);
+		if (i % 10 == 0)
+			ck_assert_int_eq(npu_trace_dma_xfer(t, &(npu_trace_dma){
+				0, 0, 64, 64, i, i, i + 5, 0 }, &e), 0);
+	}
+	ck_assert_msg(npu_trace_drop_activity(t, &e) == 0, "%s", e.msg);
+	for (int i = 0; i < 120; i++)
+		ck_assert_int_eq(npu_trace_activity(t, 1, 10 * i, 10 * i + 7, 1,
+						    NPU_US_DMA_WAIT, &e), 0);
+	ck_assert_msg(npu_trace_end(t, 2000, 0.1, 0, &e) == 0, "%s", e.msg);
+	rows = npu_trace_rows(t);
+	npu_trace_close(t);
+	return rows;
+}
+
+START_TEST(drop_activity)
+{
+	const char *a = db_path("drop0.db"), *b = db_path("drop1.db");
+	npu_err e = { "" };
+	npu_trace *t;
+	uint64_t rows[2];
+
+	sqlite3 *db;
+
+	for (int k = 0; k < 2; k++) {
+		t = k ? npu_trace_open_async(b, &e) : npu_trace_open(a, &e);
+		ck_assert_msg(t != NULL, "%s", e.msg);
+		write_example_run(t);
+		rows[k] = write_dropped_run(t);
+	}
+	/* 15 + 8 rows of the example run, 8 + 23 + 120 of this one */
+	ck_assert_uint_eq(rows[0], 8 + 15 + 8 + 23 + 120);
+	ck_assert_uint_eq(rows[1], rows[0]);
+	db = same_tables(a, b);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM b.activity WHERE run_id = 2"), 120);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM b.activity WHERE run_id = 2 "
+			       "AND state = 1 AND unit = 1"), 120);
+	ck_assert_int_eq(q_int(db, "SELECT min(rowid) FROM b.activity WHERE run_id = 2"), 7);
+	ck_assert_str_eq(q_text(db, "PRAGMA b.integrity_check"), "ok\n");
+	sqlite3_close(db);
+	/* nothing to drop without a run */
+	t = npu_trace_open(a, &e);
+	ck_assert_int_eq(npu_trace_drop_activity(t, &e), -1);
+	ck_assert_msg(strstr(e.msg, "no run begun"), "%s", e.msg);
+	npu_trace_close(t);
+}
+END_TEST
+
+/*
+ * One run of demo.s traced at resolution res: its rows streamed into a
+ * handle with the writer thread (mode 1) or without (0) while it runs, or
+ * all written after it (2).  Returns the DRAM bytes the simulator counted.
+ */
+static uint64_t traced_demo(const char *db, uint64_t res, int mode)
+{
+	const char *srcdir = getenv("srcdir");
+	char path[4200];
+	npu_prog p = { 0 };
+	npu_target tg;
+	npu_err e = { "" };
+	npu_sim_opts o = { .trace_resolution = res };
+	npu_sim *s;
+	npu_trace *t;
+	uint64_t bytes;
+
+	snprintf(path, sizeof path, "%s/tests/data/asm/demo.s", srcdir ? srcdir : ".");
+	ck_assert_msg(npu_asm_file(path, &p, &e) == 0, "%s", e.msg);
+	snprintf(path, sizeof path, "%s/targets/npu-base.ini", srcdir ? srcdir : ".");
+	ck_assert_msg(npu_target_load(&tg, path, &e) == 0, "%s", e.msg);
+	s = npu_sim_new(&p, &tg, &o, &e);
+	ck_assert_msg(s != NULL, "%s", e.msg);
+	t = mode == 1 ? npu_trace_open_async(db, &e) : npu_trace_open(db, &e);
+	ck_assert_msg(t != NULL, "%s", e.msg);
+	ck_assert_int_ge(npu_trace_begin(t, &run_info, &p, &e), 0);
+	if (mode < 2)
+		ck_assert_int_eq(npu_sim_stream_trace(s, t, &e), 0);
+	ck_assert_int_eq(npu_sim_run(s, &e), 0);
+	ck_assert_msg(npu_sim_write_trace(s, t, &e) == 0, "%s", e.msg);
+	ck_assert_msg(npu_trace_end(t, npu_sim_stats_get(s)->total_cycles, 0, 0,
+				    &e) == 0, "%s", e.msg);
+	npu_trace_close(t);
+	bytes = npu_sim_stats_get(s)->dram_rd + npu_sim_stats_get(s)->dram_wr;
+	/* a run that has begun streams no longer */
+	ck_assert_int_eq(npu_sim_stream_trace(s, NULL, &e), -1);
+	npu_sim_free(s);
+	npu_prog_free(&p);
+	return bytes;
+}
+
+/*
+ * The rows a simulation streams while it runs (npu_sim_stream_trace) are
+ * the same, rowids included, with the writer thread and without; and the
+ * same rows, in another order, as those written after the run.  At the
+ * automatic resolution demo.s is binned (only its DMA transfers stream),
+ * at 1 and 1024 its activity streams too.  The DMA bytes add up to the
+ * simulator's DRAM counters.
+ */
+START_TEST(simulator_streams_rows)
+{
+	static const uint64_t res[] = { 0, 1024, 1 };
+	static const char *const bulk[] = {
+		"kernel_execs", "activity", "dma_xfers", "counters"
+	};
+	char sql[1024];
+
+	for (size_t r = 0; r < sizeof res / sizeof *res; r++) {
+		/* (db_path keeps two paths at a time) */
+		char db[3][4200];
+		uint64_t bytes = 0;
+		sqlite3 *h;
+		for (int m = 0; m < 3; m++) {
+			char name[32];
+			snprintf(name, sizeof name, "s%zu-%d.db", r, m);
+			snprintf(db[m], sizeof db[m], "%s", db_path(name));
+		}
+		for (int m = 0; m < 3; m++) {
+			bytes = traced_demo(db[m], res[r], m);
+			bytes = traced_demo(db[m], res[r], m); /* appended */
+		}
+		h = same_tables(db[0], db[1]);
+		snprintf(sql, sizeof sql, "SELECT sum(bytes) FROM b.dma_xfers WHERE run_id = 2");
+		ck_assert_uint_eq((uint64_t)q_int(h, sql), bytes);
+		ck_assert_int_gt(q_int(h, "SELECT count(*) FROM b.activity WHERE run_id = 2"), 100);
+		sqlite3_close(h);
+		h = db_open(db[0]);
+		snprintf(sql, sizeof sql, "ATTACH '%s' AS c", db[2]);
+		ck_assert_int_eq(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+		for (size_t i = 0; i < sizeof bulk / sizeof *bulk; i++) {
+			const char *n = bulk[i];
+			snprintf(sql, sizeof sql, "SELECT (SELECT count(*) FROM main.%s) - "
+				 "(SELECT count(*) FROM c.%s) + (SELECT count(*) FROM "
+				 "(SELECT * FROM main.%s EXCEPT SELECT * FROM c.%s))",
+				 n, n, n, n);
+			ck_assert_msg(q_int(h, sql) == 0, "res %llu: table %s differs "
+				      "from the rows written after the run",
+				      (unsigned long long)res[r], n);
+		}
+		sqlite3_close(h);
+	}
 }
 END_TEST
 
@@ -822,6 +993,8 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, half_written_run);
 	tcase_add_test(tc, two_processes_append);
 	tcase_add_test(tc, writer_thread_same_rows);
+	tcase_add_test(tc, drop_activity);
+	tcase_add_test(tc, simulator_streams_rows);
 	tcase_add_test(tc, writer_thread_errors);
 	tcase_add_test(tc, writer_thread_lock_and_close);
 	tcase_add_test(tc, writer_thread_auto);

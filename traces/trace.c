@@ -161,6 +161,7 @@ enum jobkind {
 	J_ROWS,   /* write rows; commit: a batch is full */
 	J_END,    /* write rows, end the run: end_* */
 	J_SYNC,   /* commit what is written */
+	J_DROP,   /* delete the run's activity rows written so far */
 	J_CLOSE   /* write rows, mark an open run 'incomplete', close */
 };
 
@@ -195,11 +196,15 @@ struct npu_trace {
 	sqlite3_stmt *str_find;      /* id of a string */
 	sqlite3_stmt *run_end;
 	sqlite3_stmt *run_incomplete;
+	sqlite3_stmt *act_drop;
 	strcache cache;
 	int64_t run;                 /* run open in the database, 0 when none */
 	int indexed;                 /* every index of idxinfo exists */
 	uint64_t rows;               /* rows committed (under mu if async) */
-	uint64_t tx_rows;            /* rows written in the open transaction */
+	int64_t tx_rows;             /* rows written (less dropped) in the open transaction */
+	/* Rowid of the run's first activity row committed, and of the first
+	 * in the open transaction (0: none), for npu_trace_drop_activity. */
+	int64_t act_first, act_first_tx;
 	struct timespec tx_since;    /* when w_rows began it (CLOCK_MONOTONIC) */
 	/* The caller's side. */
 	int begun;                   /* a run begun and not ended */
@@ -367,10 +372,13 @@ static int tx_commit(npu_trace *t, npu_err *e)
 		return -1;
 	if (t->async)
 		pthread_mutex_lock(&t->mu);
-	t->rows += t->tx_rows;
+	t->rows = (uint64_t)((int64_t)t->rows + t->tx_rows);
 	if (t->async)
 		pthread_mutex_unlock(&t->mu);
 	t->tx_rows = 0;
+	if (!t->act_first)
+		t->act_first = t->act_first_tx;
+	t->act_first_tx = 0;
 	return 0;
 }
 
@@ -379,6 +387,7 @@ static void tx_rollback(npu_trace *t)
 	if (!sqlite3_get_autocommit(t->db))
 		sqlite3_exec(t->db, "ROLLBACK", NULL, NULL, NULL);
 	t->tx_rows = 0;
+	t->act_first_tx = 0;
 	cache_clear(&t->cache); /* it may hold ids that were rolled back */
 }
 
@@ -750,7 +759,9 @@ static int prepare_all(npu_trace *t, npu_err *e)
 	    prepare(t, &t->run_end, "UPDATE runs SET total_cycles = ?1, "
 		    "wall_s = ?2, status = ?3, exit_status = ?4 WHERE id = ?5", e) ||
 	    prepare(t, &t->run_incomplete, "UPDATE runs SET status = "
-		    "'incomplete' WHERE id = ?1 AND status = 'running'", e))
+		    "'incomplete' WHERE id = ?1 AND status = 'running'", e) ||
+	    prepare(t, &t->act_drop, "DELETE FROM activity WHERE rowid >= ?1 "
+		    "AND run_id = ?2", e))
 		return -1;
 	return 0;
 }
@@ -922,6 +933,7 @@ static void db_close(npu_trace *t)
 	sqlite3_finalize(t->str_find);
 	sqlite3_finalize(t->run_end);
 	sqlite3_finalize(t->run_incomplete);
+	sqlite3_finalize(t->act_drop);
 	sqlite3_close(t->db);
 	t->db = NULL;
 	cache_clear(&t->cache);
@@ -1058,6 +1070,7 @@ static int insert_run(npu_trace *t, const npu_trace_run *run,
 	if (step_done(t, st, "cannot insert the run", e))
 		return -1;
 	t->run = sqlite3_last_insert_rowid(t->db);
+	t->act_first = t->act_first_tx = 0;
 	return 0;
 }
 
@@ -1149,7 +1162,13 @@ static int write_act(npu_trace *t, const rowbuf *b, npu_err *e)
 {
 	if (!b->act.n)
 		return 0;
-	return write_src(t, b, T_activity, "cannot insert activity intervals", e);
+	if (write_src(t, b, T_activity, "cannot insert activity intervals", e))
+		return -1;
+	/* one statement's rows have consecutive rowids */
+	if (!t->act_first && !t->act_first_tx)
+		t->act_first_tx = sqlite3_last_insert_rowid(t->db) -
+				  (int64_t)b->act.n + 1;
+	return 0;
 }
 
 static int write_dma(npu_trace *t, const rowbuf *b, npu_err *e)
@@ -1209,7 +1228,7 @@ static int write_rows(npu_trace *t, const rowbuf *b, npu_err *e)
 	if (write_kx(t, b, e) || write_act(t, b, e) || write_dma(t, b, e) ||
 	    write_ctr(t, b, e))
 		return -1;
-	t->tx_rows += b->kx.n + b->act.n + b->dma.n + b->ctr.n;
+	t->tx_rows += (int64_t)(b->kx.n + b->act.n + b->dma.n + b->ctr.n);
 	return 0;
 }
 
@@ -1245,6 +1264,35 @@ static int w_rows(npu_trace *t, const rowbuf *b, int commit, npu_err *e)
 		tx_rollback(t);
 		return -1;
 	}
+	return 0;
+}
+
+/*
+ * Deletes the activity rows of the run written so far (the writer's side
+ * of npu_trace_drop_activity): those from its first one on, in the open
+ * write transaction or a new one.  Rows that were committed may have
+ * been seen by readers meanwhile, as rows of a run still 'running'.
+ */
+static int w_drop(npu_trace *t, npu_err *e)
+{
+	sqlite3_stmt *st = t->act_drop;
+	int64_t first = t->act_first ? t->act_first : t->act_first_tx;
+
+	if (!first)
+		return 0;
+	if (sqlite3_get_autocommit(t->db)) {
+		if (tx_begin(t, e))
+			return -1;
+		clock_gettime(CLOCK_MONOTONIC, &t->tx_since);
+	}
+	sqlite3_bind_int64(st, 1, first);
+	sqlite3_bind_int64(st, 2, t->run);
+	if (step_done(t, st, "cannot drop activity intervals", e)) {
+		tx_rollback(t);
+		return -1;
+	}
+	t->tx_rows -= sqlite3_changes(t->db);
+	t->act_first = t->act_first_tx = 0;
 	return 0;
 }
 
@@ -1340,6 +1388,8 @@ static int w_job(npu_trace *t, job *j, npu_err *e)
 	case J_END:
 		return t->run ? w_end(t, &j->rows, j->end_cycles, j->end_wall,
 				      j->end_status, e) : 0;
+	case J_DROP:
+		return t->run ? w_drop(t, e) : 0;
 	case J_SYNC:
 		if (!sqlite3_get_autocommit(t->db) && tx_commit(t, e)) {
 			tx_rollback(t);
@@ -1375,9 +1425,13 @@ static void w_commit_locked(npu_trace *t)
  * The next job, waiting for one.  A write transaction stays open while
  * the writer waits for the next rows (a commit per chunk would cost more
  * than writing it), but no longer than HOLD_MS after it began, so that
- * another process appending waits at most that long for the lock.
+ * another process appending waits at most that long for the lock, and
+ * so that the rows streamed during a run are mostly committed while it
+ * runs: a commit writes every page its transaction changed to the WAL,
+ * which for the bundled demo's rows took 0.4 to 1.3 ms when all waited
+ * for the end (HOLD_MS 50), most of what its trace cost after the run.
  */
-#define HOLD_MS 50
+#define HOLD_MS 2
 
 static job *next_job(npu_trace *t)
 {
@@ -1699,6 +1753,9 @@ int64_t npu_trace_begin(npu_trace *t, const npu_trace_run *run,
  * run smaller still, as the writer waits for it. */
 #define CHUNK 256
 #define FIRST_CHUNK 64
+/* npu_trace_flush hands over no fewer rows: a job costs a wake-up and a
+ * statement per table. */
+#define FLUSH_ROWS 16
 
 /* Counts a buffered row and writes the batch when it is full (hands a
  * chunk to the writer thread, if there is one). */
@@ -1808,6 +1865,36 @@ int npu_trace_counter(npu_trace *t, const char *name, double value, npu_err *e)
 	t->buf.ctr.v[t->buf.ctr.n].name = copy;
 	t->buf.ctr.v[t->buf.ctr.n++].value = value;
 	return 0;
+}
+
+int npu_trace_flush(npu_trace *t, npu_err *e)
+{
+	job *j;
+
+	if (!t->async || !t->begun || t->inbuf < FLUSH_ROWS)
+		return 0;
+	t->handed = 1;
+	if (!(j = rows_job(J_ROWS, t, e)))
+		return -1;
+	return submit(t, j, e);
+}
+
+int npu_trace_drop_activity(npu_trace *t, npu_err *e)
+{
+	size_t n = t->buf.act.n;
+	job *j;
+
+	if (!t->begun)
+		return no_run(t, e);
+	/* the rows still buffered here are only forgotten */
+	t->buf.act.n = 0;
+	t->inbuf -= n;
+	t->pending -= n < t->pending ? n : t->pending;
+	if (!t->async)
+		return w_drop(t, e);
+	if (!(j = job_new(J_DROP, t, e)))
+		return -1;
+	return submit(t, j, e);
 }
 
 /* npu_trace_end of an asynchronous handle: the last rows and the end go

@@ -94,7 +94,8 @@ npu_trace *npu_trace_open(const char *path, npu_err *e);
  * is returned, with the same message as npu_trace_open's, by the next
  * call that hands rows over, by npu_trace_end and by npu_trace_sync; the
  * rows after it are dropped.  Rows are committed when a batch is full,
- * when the writer runs out of queued rows, and at npu_trace_end.
+ * when the writer runs out of queued rows with a transaction more than
+ * 2 ms old, and at npu_trace_end.
  */
 npu_trace *npu_trace_open_async(const char *path, npu_err *e);
 
@@ -131,6 +132,21 @@ int npu_trace_activity(npu_trace *t, int unit, uint64_t start, uint64_t end,
 int npu_trace_dma_xfer(npu_trace *t, const npu_trace_dma *d, npu_err *e);
 /* A named per-run counter ("dram_rd_bytes", "host_calls", ...). */
 int npu_trace_counter(npu_trace *t, const char *name, double value, npu_err *e);
+
+/* Hands the rows buffered so far to the writer thread now, if there are
+ * a few, instead of when a chunk is full: for a caller that makes rows
+ * in bursts while it computes (a simulation streaming its rows), so that
+ * they are written, and committed, while it goes on.  Does nothing on a
+ * handle without a writer thread.  0, or -1 with the writer's error. */
+int npu_trace_flush(npu_trace *t, npu_err *e);
+
+/* Drops the activity rows of the current run given so far: those still
+ * buffered are forgotten, those written are deleted.  For rows streamed
+ * during a simulation that turned out to need another resolution; the
+ * rows given next take the rowids the dropped ones had when nothing else
+ * was appended meanwhile, so the database is the same as if they had
+ * never been given, with a writer thread or without. */
+int npu_trace_drop_activity(npu_trace *t, npu_err *e);
 
 /* Ends the run (totals, wall time, status: 0 success, else failure),
  * writes the rows still buffered, creates missing indexes.  On an
