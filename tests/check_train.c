@@ -428,9 +428,8 @@ static const struct {
 	 * GPT-2's embedding gradients (index_put) */
 	{ "resnet_train/forward2", "aten.add.Tensor", "integer" },
 	{ "gpt2_train/backward3", "aten.index_put.default", "support.def" },
-	/* sort (the reductions model), the cross-entropy's int64
-	 * targets (ne, where, scatter of the one-hot gradient) */
-	{ "reductions/inference2", NULL, "" },
+	/* the cross-entropy's int64 targets (ne, where, scatter of the
+	 * one-hot gradient) */
 	{ "ce_train/forward2", NULL, "" },
 	{ "ce_train/backward3", NULL, "" },
 	/* arithmetic on run-time int64 inputs, whose range is unknown
