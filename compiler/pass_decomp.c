@@ -789,105 +789,58 @@ static int build_iota(dcx *d, int nd, const int64_t *shp, int dm, npu_gval *res)
 	return r;
 }
 
-/* topk of up to this many by rounds (build_rounds), and sort of dims up
- * to SORT_MAX long */
+/* topk of up to this many by rounds (build_topk) */
 #define TOPK_MAX 8
-#define SORT_MAX 16
 
 /*
- * The k first of x along dim in the order of a stable sort, descending
- * (largest) or ascending, with NaN the largest (ref_nn.c's order, as
- * PyTorch's), by k rounds: each takes the extreme of what no round chose
- * yet and its first position, then marks that position chosen.
- * Descending: the amax of x with the chosen set to -inf, its first
- * position or the first NaN.  Ascending: the amin with the chosen and
- * NaN set to +inf, its first position among the unchosen numbers, or,
- * when only NaN is left, the first NaN.  which 0: the values (the
- * chosen element itself, NaN included), 1: the int64 indices, the
- * rounds' concatenated along dim (@topk, @sort).
+ * @topk(x, k, dim, largest, sorted, which): the k largest along dim in
+ * k rounds, each the max of what no round chose yet and its first
+ * position (NaN counting as the largest, as PyTorch's topk has it), then
+ * that position marked chosen; which 0: the values, 1: the int64
+ * indices, each round's concatenated along dim.  Ties go to the lower
+ * index.
  */
-static int build_rounds(dcx *d, npu_gval x, int nd, const int64_t *shp, int dm,
-			int64_t k, int largest, int which, npu_gval *res)
+static int build_topk(dcx *d, npu_gval x, int nd, const int64_t *shp, int dm,
+		      int64_t k, int which, npu_gval *res)
 {
-	npu_gval iota, nfill, ninf, pinf, chosen = { 0 }, part[SORT_MAX], lst;
-	npu_gval dims, xm, m, hit, nan, idx, pick, t, u, off, val;
-	npu_gval keep = (npu_gval){ .kind = NPU_GV_BOOL, .u.b = 1 };
-	int64_t one = dm;
+	npu_gval iota, nfill, ninf, chosen = { 0 }, part[TOPK_MAX], lst;
+	npu_gval dims, xm, m, hit, nan, idx, pick, t, u;
 	int r;
 
-	if (k > SORT_MAX || build_iota(d, nd, shp, dm, &iota) < 0 ||
+	if (build_iota(d, nd, shp, dm, &iota) < 0 ||
 	    call2(d, "aten.full_like.default", iota, npu_gv_int(shp[dm]), &nfill) < 0 ||
-	    call2(d, "aten.full_like.default", x, npu_gv_float(-INFINITY), &ninf) < 0 ||
-	    call2(d, "aten.full_like.default", x, npu_gv_float(INFINITY), &pinf) < 0 ||
-	    call1(d, "aten.isnan.default", x, &nan) < 0)
+	    call2(d, "aten.full_like.default", x, npu_gv_float(-INFINITY), &ninf) < 0)
 		return -1;
-	if (npu_gv_ints(&dims, &one, 1) < 0)
-		return npu_errf(d->pc->e, "out of memory");
+	{
+		int64_t one = dm;
+		if (npu_gv_ints(&dims, &one, 1) < 0)
+			return npu_errf(d->pc->e, "out of memory");
+	}
 	for (int64_t i = 0; i < k; i++) {
-		npu_gval ra[3] = { { 0 }, dims, keep };
-		if (largest) {
-			/* the max of the unchosen; NaN, the largest, first */
-			if (i ? call3(d, "aten.where.self", chosen, ninf, x, &xm) : npu_gval_copy(&xm, &x))
-				goto fail;
-			ra[0] = xm;
-			if (make_call(d, "aten.amax.default", ra, 3, NULL, 0, &m) < 0 ||
-			    call2(d, "aten.eq.Tensor", xm, m, &t) < 0 ||
-			    (i ? call1(d, "aten.isnan.default", xm, &u) < 0
-			       : npu_gval_copy(&u, &nan) < 0) ||
-			    call2(d, "aten.logical_or.default", t, u, &hit) < 0)
-				goto fail;
-			if (i && (call1(d, "aten.logical_not.default", chosen, &u) < 0 ||
-				  call2(d, "aten.logical_and.default", hit, u, &hit) < 0))
-				goto fail;
-			if (call3(d, "aten.where.self", hit, iota, nfill, &t) < 0)
-				goto fail;
-			ra[0] = t;
-			if (make_call(d, "aten.amin.default", ra, 3, NULL, 0, &idx) < 0)
-				goto fail;
-			val = m;
-		} else {
-			/* the min of the unchosen numbers; NaN last */
-			npu_gval off2, left, idx2;
-			if ((i ? call2(d, "aten.logical_or.default", chosen, nan, &off)
-			       : npu_gval_copy(&off, &nan)) ||
-			    call3(d, "aten.where.self", off, pinf, x, &xm) < 0)
-				goto fail;
-			ra[0] = xm;
-			if (make_call(d, "aten.amin.default", ra, 3, NULL, 0, &m) < 0 ||
-			    call2(d, "aten.eq.Tensor", xm, m, &t) < 0 ||
-			    call1(d, "aten.logical_not.default", off, &off2) < 0 ||
-			    call2(d, "aten.logical_and.default", t, off2, &hit) < 0 ||
-			    call3(d, "aten.where.self", hit, iota, nfill, &t) < 0)
-				goto fail;
-			ra[0] = t;
-			if (make_call(d, "aten.amin.default", ra, 3, NULL, 0, &idx) < 0)
-				goto fail;
-			if (i ? (call1(d, "aten.logical_not.default", chosen, &u) < 0 ||
-				 call2(d, "aten.logical_and.default", nan, u, &left) < 0)
-			      : npu_gval_copy(&left, &nan) < 0)
-				goto fail;
-			if (call3(d, "aten.where.self", left, iota, nfill, &t) < 0)
-				goto fail;
-			ra[0] = t;
-			if (make_call(d, "aten.amin.default", ra, 3, NULL, 0, &idx2) < 0 ||
-			    call2(d, "aten.eq.Scalar", idx, npu_gv_int(shp[dm]), &t) < 0 ||
-			    call3(d, "aten.where.self", t, idx2, idx, &idx) < 0)
-				goto fail;
-		}
-		if (call2(d, "aten.eq.Tensor", iota, idx, &pick) < 0)
+		npu_gval ra[3];
+		if (i ? call3(d, "aten.where.self", chosen, ninf, x, &xm) : npu_gval_copy(&xm, &x))
 			goto fail;
-		if (!largest) {
-			/* the chosen element itself (NaN when only NaN was left) */
-			if (call3(d, "aten.where.self", pick, x, ninf, &t) < 0)
-				goto fail;
-			ra[0] = t;
-			if (make_call(d, "aten.amax.default", ra, 3, NULL, 0, &val) < 0)
-				goto fail;
-		}
+		ra[0] = xm;
+		ra[1] = dims;
+		ra[2] = (npu_gval){ .kind = NPU_GV_BOOL, .u.b = 1 };
+		if (make_call(d, "aten.amax.default", ra, 3, NULL, 0, &m) < 0 ||
+		    call2(d, "aten.eq.Tensor", xm, m, &t) < 0 ||
+		    call1(d, "aten.isnan.default", xm, &nan) < 0 ||
+		    call2(d, "aten.logical_or.default", t, nan, &hit) < 0)
+			goto fail;
+		if (i && (call1(d, "aten.logical_not.default", chosen, &u) < 0 ||
+			  call2(d, "aten.logical_and.default", hit, u, &hit) < 0))
+			goto fail;
+		if (call3(d, "aten.where.self", hit, iota, nfill, &t) < 0)
+			goto fail;
+		ra[0] = t;
+		if (make_call(d, "aten.amin.default", ra, 3, NULL, 0, &idx) < 0 ||
+		    call2(d, "aten.eq.Tensor", iota, idx, &pick) < 0)
+			goto fail;
 		if (i ? call2(d, "aten.logical_or.default", chosen, pick, &chosen) < 0
 		      : npu_gval_copy(&chosen, &pick) < 0)
 			goto fail;
-		part[i] = which ? idx : val;
+		part[i] = which ? idx : m;
 	}
 	lst.kind = NPU_GV_LIST;
 	lst.u.list.v = part;
@@ -1039,18 +992,7 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 		dm = dm < 0 ? dm + nd : dm;
 		if (a[1].u.i > shp[dm])
 			return fail(d, "%s", "topk: k past the dim's size");
-		return build_rounds(d, a[0], nd, shp, (int)dm, a[1].u.i, 1, (int)a[5].u.i, res);
-	}
-	if (!strcmp(name, "sort")) {        /* (x, dim, descending, which) */
-		int nd = x0 ? npu_gmeta_shape(x0, shp) : -1;
-		int64_t dm = na > 1 && a[1].kind == NPU_GV_INT ? a[1].u.i : -1;
-		if (nd < 1 || na < 4 || dm < -nd || dm >= nd || a[2].kind != NPU_GV_BOOL ||
-		    a[3].kind != NPU_GV_INT)
-			return fail(d, "%s", "sort of this form");
-		dm = dm < 0 ? dm + nd : dm;
-		if (shp[dm] > SORT_MAX)
-			return fail(d, "%s", "sort of a dim longer than 16");
-		return build_rounds(d, a[0], nd, shp, (int)dm, shp[dm], a[2].u.b, (int)a[3].u.i, res);
+		return build_topk(d, a[0], nd, shp, (int)dm, a[1].u.i, (int)a[5].u.i, res);
 	}
 	if (!strcmp(name, "atan")) {                /* (x) */
 		if (!x0)
