@@ -431,25 +431,75 @@ static void jmeta(char *p, size_t n, const int64_t *s, const char *dt)
 		 sh, dt, st);
 }
 
+/* Starts a one-op graph in a new temporary folder: path and vals (n
+ * bytes each) get the graph's and its values' paths, the graph's header
+ * is written. */
+static FILE *graph_begin(char *path, char *vals, size_t n)
+{
+	FILE *f;
+
+	fx_setup_tmp();
+	snprintf(path, n, "%s/g.json", fx_tmpdir);
+	snprintf(vals, n, "%s/v.safetensors", fx_tmpdir);
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	fprintf(f, "{\"format\": \"fxgraph\", \"version\": 1, \"name\": \"op/inference1\", "
+		"\"graph_kind\": \"inference\", \"nodes\": [\n");
+	return f;
+}
+
+/* Ends the graph being written to f with its output node, the results
+ * being the nodes named in outs ("y" or "y, yi"). */
+static void graph_end(FILE *f, const char *outs)
+{
+	char buf[64], *save = NULL;
+
+	snprintf(buf, sizeof buf, "%s", outs);
+	fprintf(f, "{\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", \"args\": [[");
+	for (char *t = strtok_r(buf, ", ", &save), *sep = ""; t; t = strtok_r(NULL, ", ", &save), sep = ", ")
+		fprintf(f, "%s{\"node\": \"%s\"}", sep, t);
+	fprintf(f, "]], \"kwargs\": {}}]}\n");
+	fclose(f);
+}
+
+/* Runs the graph at path with the values in vals against the fp64
+ * reference; removes the temporary folder. */
+static void vals_run(const char *path, const char *vals, fxrun *fr)
+{
+	npu_stfile st;
+	npu_err e;
+
+	ck_assert_msg(npu_st_read(&st, vals, &e) == 0, "%s", e.msg);
+	fx_run_values(path, &st, 0, fr);
+	npu_st_free(&st);
+	fx_teardown_tmp();
+}
+
 /* Ends the one-op graph being written to f (at path; its result is node
  * "y"), gives its placeholders generated values (at vals) and runs it
  * against the fp64 reference; removes the temporary folder. */
 static void graph_run(FILE *f, const char *path, const char *vals, fxrun *fr)
 {
 	npu_graph *g;
-	npu_stfile st;
 	npu_err e;
 
-	fprintf(f, "{\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", "
-		"\"args\": [[{\"node\": \"y\"}]], \"kwargs\": {}}]}\n");
-	fclose(f);
+	graph_end(f, "y");
 	ck_assert_msg(npu_graph_read(&g, path, &e) == 0, "%s", e.msg);
 	fx_gen_values(g, vals);
 	npu_graph_free(g);
-	ck_assert_msg(npu_st_read(&st, vals, &e) == 0, "%s", e.msg);
-	fx_run_values(path, &st, 0, fr);
-	npu_st_free(&st);
-	fx_teardown_tmp();
+	vals_run(path, vals, fr);
+}
+
+/* Writes the nt tensors t as the graph's values (at vals), freeing their
+ * data, and runs it (vals_run). */
+static void tensors_run(const char *path, const char *vals, npu_tensor *t, size_t nt,
+			fxrun *fr)
+{
+	npu_err e;
+
+	ck_assert_msg(npu_st_write(vals, t, nt, NULL, &e) == 0, "%s", e.msg);
+	for (size_t i = 0; i < nt; i++)
+		free(t[i].data);
+	vals_run(path, vals, fr);
 }
 
 START_TEST(t_op)
@@ -460,16 +510,11 @@ START_TEST(t_op)
 	fxrun fr = { 0 };
 	FILE *f;
 
-	fx_setup_tmp();
-	snprintf(path, sizeof path, "%s/g.json", fx_tmpdir);
-	snprintf(vals, sizeof vals, "%s/v.safetensors", fx_tmpdir);
 	jmeta(mi, sizeof mi, c->in, c->dtype);
 	jmeta(mw, sizeof mw, c->w, c->dtype);
 	jmeta(mb, sizeof mb, bs, c->dtype);
 	jmeta(mo, sizeof mo, c->out, c->dtype);
-	ck_assert_ptr_nonnull(f = fopen(path, "w"));
-	fprintf(f, "{\"format\": \"fxgraph\", \"version\": 1, \"name\": \"op/inference1\", "
-		"\"graph_kind\": \"inference\", \"nodes\": [\n");
+	f = graph_begin(path, vals, sizeof path);
 	if (c->w[0]) {
 		fprintf(f, "{\"name\": \"w\", \"op\": \"placeholder\", \"target\": \"w\", \"args\": [], "
 			"\"kwargs\": {}, \"meta\": %s, \"kind\": \"parameter\", \"source\": \"l_conv_weight_\"},\n", mw);
@@ -539,18 +584,13 @@ START_TEST(t_conv_pool)
 	os[1] = cs[1];
 	os[2] = (cs[2] + 2 * c->pp - c->pk) / c->ps + 1;
 	os[3] = (cs[3] + 2 * c->pp - c->pk) / c->ps + 1;
-	fx_setup_tmp();
-	snprintf(path, sizeof path, "%s/g.json", fx_tmpdir);
-	snprintf(vals, sizeof vals, "%s/v.safetensors", fx_tmpdir);
 	jmeta(mi, sizeof mi, c->in, "float32");
 	jmeta(mw, sizeof mw, c->w, "float32");
 	jmeta(mb, sizeof mb, bs, "float32");
 	jmeta(mc, sizeof mc, cs, "float32");
 	jmeta(mo, sizeof mo, os, "float32");
 	jmeta(mx, sizeof mx, os, "int64");
-	ck_assert_ptr_nonnull(f = fopen(path, "w"));
-	fprintf(f, "{\"format\": \"fxgraph\", \"version\": 1, \"name\": \"op/inference1\", "
-		"\"graph_kind\": \"inference\", \"nodes\": [\n");
+	f = graph_begin(path, vals, sizeof path);
 	fprintf(f, "{\"name\": \"w\", \"op\": \"placeholder\", \"target\": \"w\", \"args\": [], "
 		"\"kwargs\": {}, \"meta\": %s, \"kind\": \"parameter\", \"source\": \"l_conv_weight_\"},\n", mw);
 	fprintf(f, "{\"name\": \"b\", \"op\": \"placeholder\", \"target\": \"b\", \"args\": [], "
@@ -639,21 +679,14 @@ START_TEST(t_gather)
 	int nd = 0, dt = npu_dtype_from_name(c->dtype, strlen(c->dtype));
 	uint64_t seed = 99;
 	npu_tensor t[3];
-	npu_stfile st = { 0 };
 	fxrun fr = { 0 };
-	npu_err e;
 	FILE *f;
 
 	while (nd < 4 && c->x[nd])
 		nd++;
-	fx_setup_tmp();
-	snprintf(path, sizeof path, "%s/g.json", fx_tmpdir);
-	snprintf(vals, sizeof vals, "%s/v.safetensors", fx_tmpdir);
 	jmeta(mx, sizeof mx, c->x, c->dtype);
 	jmeta(mi, sizeof mi, c->idx, "int64");
-	ck_assert_ptr_nonnull(f = fopen(path, "w"));
-	fprintf(f, "{\"format\": \"fxgraph\", \"version\": 1, \"name\": \"op/inference1\", "
-		"\"graph_kind\": \"inference\", \"nodes\": [\n");
+	f = graph_begin(path, vals, sizeof path);
 	fprintf(f, "{\"name\": \"i\", \"op\": \"placeholder\", \"target\": \"i\", \"args\": [], "
 		"\"kwargs\": {}, \"meta\": %s, \"kind\": \"%s\", \"source\": \"l_index_\"},\n", mi, c->ikind);
 	fprintf(f, "{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\", \"args\": [], "
@@ -674,9 +707,7 @@ START_TEST(t_gather)
 			"\"args\": [{\"node\": \"x\"}, %d, {\"node\": \"i\"}], \"kwargs\": {}, \"meta\": %s},\n",
 			c->dim, c->dtype[0] == 'i' ? mi : (jmeta(mi, sizeof mi, c->idx, c->dtype), mi));
 	}
-	fprintf(f, "{\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", "
-		"\"args\": [[{\"node\": \"y\"}]], \"kwargs\": {}}]}\n");
-	fclose(f);
+	graph_end(f, "y");
 	gen_tensor(&t[0], "i", NPU_DT_I64, c->idx, c->x[c->dim < 0 ? c->dim + nd : c->dim], &seed);
 	gen_tensor(&t[1], "x", dt, c->x, 1000, &seed);
 	if (c->ar) {
@@ -685,13 +716,7 @@ START_TEST(t_gather)
 		for (int64_t b = 0; b < c->idx[0]; b++)
 			((int64_t *)t[2].data)[b] = b;
 	}
-	ck_assert_msg(npu_st_write(vals, t, 2 + (size_t)c->ar, NULL, &e) == 0, "%s", e.msg);
-	for (int j = 0; j < 2 + c->ar; j++)
-		free(t[j].data);
-	ck_assert_msg(npu_st_read(&st, vals, &e) == 0, "%s", e.msg);
-	fx_run_values(path, &st, 0, &fr);
-	npu_st_free(&st);
-	fx_teardown_tmp();
+	tensors_run(path, vals, t, 2 + (size_t)c->ar, &fr);
 	ck_assert_msg(fr.host_calls == 0, "gather case %d: %llu host calls", _i,
 		      (unsigned long long)fr.host_calls);
 }
@@ -737,29 +762,17 @@ START_TEST(t_int)
 	int64_t sh[3] = { 3, 40, 0 };
 	uint64_t seed = 7;
 	npu_tensor t;
-	npu_stfile st = { 0 };
 	fxrun fr = { 0 };
-	npu_err e;
 	FILE *f;
 
-	fx_setup_tmp();
-	snprintf(path, sizeof path, "%s/g.json", fx_tmpdir);
-	snprintf(vals, sizeof vals, "%s/v.safetensors", fx_tmpdir);
-	ck_assert_ptr_nonnull(f = fopen(path, "w"));
-	fprintf(f, "{\"format\": \"fxgraph\", \"version\": 1, \"name\": \"op/inference1\", "
-		"\"graph_kind\": \"inference\", \"nodes\": [\n"
-		"{\"name\": \"ids\", \"op\": \"placeholder\", \"target\": \"ids\", \"args\": [], "
+	f = graph_begin(path, vals, sizeof path);
+	fprintf(f, "{\"name\": \"ids\", \"op\": \"placeholder\", \"target\": \"ids\", \"args\": [], "
 		"\"kwargs\": {}, \"meta\": " IMETA("int64") ", \"kind\": \"input\", \"source\": \"l_ids_\"},\n"
 		"%s{\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", "
 		"\"args\": [[{\"node\": \"y\"}]], \"kwargs\": {}}]}\n", c->nodes);
 	fclose(f);
 	gen_tensor(&t, "ids", NPU_DT_I64, sh, 4, &seed);
-	ck_assert_msg(npu_st_write(vals, &t, 1, NULL, &e) == 0, "%s", e.msg);
-	free(t.data);
-	ck_assert_msg(npu_st_read(&st, vals, &e) == 0, "%s", e.msg);
-	fx_run_values(path, &st, 0, &fr);
-	npu_st_free(&st);
-	fx_teardown_tmp();
+	tensors_run(path, vals, &t, 1, &fr);
 	ck_assert_msg(fr.host_calls == (uint64_t)c->host, "int case %d: %llu host calls, expected %d",
 		      _i, (unsigned long long)fr.host_calls, c->host);
 }
@@ -796,21 +809,14 @@ START_TEST(t_argx)
 	const char *ix = strstr(c->target, "arg") ? "int64" : "float32";
 	uint64_t seed = 3;
 	npu_tensor t;
-	npu_stfile st = { 0 };
 	fxrun fr = { 0 };
-	npu_err e;
 	FILE *f;
 
-	fx_setup_tmp();
-	snprintf(path, sizeof path, "%s/g.json", fx_tmpdir);
-	snprintf(vals, sizeof vals, "%s/v.safetensors", fx_tmpdir);
 	jmeta(mi, sizeof mi, c->in, "float32");
 	jmeta(mv, sizeof mv, c->out, ix);
 	jmeta(mx, sizeof mx, c->out, "int64");
-	ck_assert_ptr_nonnull(f = fopen(path, "w"));
-	fprintf(f, "{\"format\": \"fxgraph\", \"version\": 1, \"name\": \"op/inference1\", "
-		"\"graph_kind\": \"inference\", \"nodes\": [\n"
-		"{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\", \"args\": [], "
+	f = graph_begin(path, vals, sizeof path);
+	fprintf(f, "{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\", \"args\": [], "
 		"\"kwargs\": {}, \"meta\": %s, \"kind\": \"input\", \"source\": \"l_x_\"},\n", mi);
 	if (c->multi) {
 		jmeta(mv, sizeof mv, c->out, "float32");
@@ -821,28 +827,19 @@ START_TEST(t_argx)
 			"{\"name\": \"yi\", \"op\": \"call_function\", \"target\": \"_operator.getitem\", "
 			"\"args\": [{\"node\": \"y2\"}, 1], \"kwargs\": {}, \"meta\": %s},\n",
 			c->target, c->args, mv, mx, mv, mx);
-		fprintf(f, "{\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", "
-			"\"args\": [[{\"node\": \"y\"}, {\"node\": \"yi\"}]], \"kwargs\": {}}]}\n");
 	} else {
 		fprintf(f, "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"%s\", "
 			"\"args\": [{\"node\": \"x\"}, %s], \"kwargs\": {}, \"meta\": %s},\n",
 			c->target, c->args, mv);
-		fprintf(f, "{\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", "
-			"\"args\": [[{\"node\": \"y\"}]], \"kwargs\": {}}]}\n");
 	}
-	fclose(f);
+	graph_end(f, c->multi ? "y, yi" : "y");
 	gen_tensor(&t, "x", NPU_DT_F32, c->in, 0, &seed);
 	/* three levels, so that ties are common, and a NaN in every 11th */
 	for (uint64_t i = 0; i < t.nbytes / 4; i++) {
 		float *v = (float *)t.data + i;
 		*v = i % 11 == 5 ? NAN : floorf(*v * 1.5f);
 	}
-	ck_assert_msg(npu_st_write(vals, &t, 1, NULL, &e) == 0, "%s", e.msg);
-	free(t.data);
-	ck_assert_msg(npu_st_read(&st, vals, &e) == 0, "%s", e.msg);
-	fx_run_values(path, &st, 0, &fr);
-	npu_st_free(&st);
-	fx_teardown_tmp();
+	tensors_run(path, vals, &t, 1, &fr);
 	ck_assert_msg(fr.host_calls == 0, "%s: %llu host calls", c->target,
 		      (unsigned long long)fr.host_calls);
 }
@@ -868,19 +865,12 @@ START_TEST(t_unary)
 					 1e-30f, 3e30f };
 	uint64_t seed = 11;
 	npu_tensor t;
-	npu_stfile st = { 0 };
 	fxrun fr = { 0 };
-	npu_err e;
 	FILE *f;
 
-	fx_setup_tmp();
-	snprintf(path, sizeof path, "%s/g.json", fx_tmpdir);
-	snprintf(vals, sizeof vals, "%s/v.safetensors", fx_tmpdir);
 	jmeta(mi, sizeof mi, sh, "float32");
-	ck_assert_ptr_nonnull(f = fopen(path, "w"));
-	fprintf(f, "{\"format\": \"fxgraph\", \"version\": 1, \"name\": \"op/inference1\", "
-		"\"graph_kind\": \"inference\", \"nodes\": [\n"
-		"{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\", \"args\": [], "
+	f = graph_begin(path, vals, sizeof path);
+	fprintf(f, "{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\", \"args\": [], "
 		"\"kwargs\": {}, \"meta\": %s, \"kind\": \"input\", \"source\": \"l_x_\"},\n"
 		"{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"%s\", "
 		"\"args\": [{\"node\": \"x\"}], \"kwargs\": {}, \"meta\": %s},\n"
@@ -900,12 +890,7 @@ START_TEST(t_unary)
 		else if (i >= 280)
 			*v = special[i % 10];
 	}
-	ck_assert_msg(npu_st_write(vals, &t, 1, NULL, &e) == 0, "%s", e.msg);
-	free(t.data);
-	ck_assert_msg(npu_st_read(&st, vals, &e) == 0, "%s", e.msg);
-	fx_run_values(path, &st, 0, &fr);
-	npu_st_free(&st);
-	fx_teardown_tmp();
+	tensors_run(path, vals, &t, 1, &fr);
 	ck_assert_msg(fr.host_calls == 0, "%s: %llu host calls", tg,
 		      (unsigned long long)fr.host_calls);
 }
