@@ -2109,6 +2109,35 @@ static int emit_host(const npu_emitctx *c, int k, npu_mfunc *f)
  * keeps the order: the index list into SRAM, dgat the weight's rows into
  * SRAM, then the rows out to DRAM.
  */
+/* How many units of `unitb` bytes (a row, or a group, with its index
+ * entries) a gather kernel holds in SRAM at once, at most 65536; 0 when
+ * not one fits. */
+static int64_t gather_fit(const npu_emitctx *c, uint64_t unitb)
+{
+	int64_t G = (int64_t)((c->t->sram_bytes - NPU_SPILL_BYTES) / unitb);
+
+	return G > 65536 ? 65536 : G;
+}
+
+/* A gather kernel's end: when one pass gathered everything, its rows are
+ * in SRAM from 0 as in DRAM (at dram, bytes long), for the next kernel
+ * to copy (npu_handoff: the RMSNorm after a transformer's embedding);
+ * then the scalar unit waits for the ne engines' last stores. */
+static void gather_end(const npu_emitctx *c, npu_mfunc *f, int ne, int one_pass,
+		       uint64_t dram, uint64_t bytes)
+{
+	if (one_pass && c->hoout) {
+		c->hoout->on = 1;
+		c->hoout->dram = dram;
+		c->hoout->sram = 0;
+		c->hoout->bytes = bytes;
+	}
+	for (int q = 0; q < ne; q++)
+		npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, SEM_END, 0, 0);
+	for (int q = 0; q < ne; q++)
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, SEM_END, 0, 0);
+}
+
 /* One dgat of runs (l, t, j), t in [a, b), of group l on engine q (a
  * gather by a run-time index, fuse.c's rtgat): its index entries into
  * SRAM at `sidx`, the runs to SRAM at `sdst` (laid out as in the
@@ -2162,15 +2191,12 @@ static int emit_gather_rt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	emit_t g;
 	int esz = npu_dtype_size(W->dtype), isz = npu_dtype_size(I->dtype);
 	int64_t J = K->mm_n, T = K->mm_batch, L = K->mm_m, D = K->mm_k, G;
-	uint64_t grpb = (uint64_t)(J * T * D * esz), idxb, budget;
+	uint64_t grpb = (uint64_t)(J * T * D * esz), idxb;
 	int ne = c->t->dma_engines > 4 ? 4 : c->t->dma_engines;
 
 	if (npu_emit_setup(&g, c, k, f) < 0)
 		return npu_errf(e, "out of memory");
-	budget = c->t->sram_bytes - NPU_SPILL_BYTES;
-	G = (int64_t)(budget / (grpb + (uint64_t)(J * T * isz) + 64));
-	if (G > 65536)
-		G = 65536;
+	G = gather_fit(c, grpb + (uint64_t)(J * T * isz) + 64);
 	if (G < 1) {
 		npu_emit_cleanup(&g);
 		return npu_errf(e, "kernel %s: a gathered block of %llu bytes does not fit SRAM",
@@ -2196,16 +2222,7 @@ static int emit_gather_rt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			}
 		}
 	}
-	if (L <= G && c->hoout) {
-		c->hoout->on = 1;
-		c->hoout->dram = c->ir->v[K->ops[2].val].daddr;
-		c->hoout->sram = 0;
-		c->hoout->bytes = (uint64_t)L * grpb;
-	}
-	for (int q = 0; q < ne; q++)
-		npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, SEM_END, 0, 0);
-	for (int q = 0; q < ne; q++)
-		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, SEM_END, 0, 0);
+	gather_end(c, f, ne, L <= G, c->ir->v[K->ops[2].val].daddr, (uint64_t)L * grpb);
 	npu_emit_cleanup(&g);
 	return 0;
 }
@@ -2219,15 +2236,12 @@ static int emit_gather(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	int esz = npu_dtype_size(W->dtype), isz = npu_dtype_size(I->dtype);
 	int64_t n = npu_kir_numel(I->ndim, I->shape), G;
 	int64_t D = K->mm_k > 0 ? K->mm_k : W->shape[1];
-	uint64_t rowb = (uint64_t)(D * esz), idxb, budget;
+	uint64_t rowb = (uint64_t)(D * esz), idxb;
 	int q = 0;
 
 	if (npu_emit_setup(&g, c, k, f) < 0)
 		return npu_errf(e, "out of memory");
-	budget = c->t->sram_bytes - NPU_SPILL_BYTES;
-	G = (int64_t)(budget / (rowb + (uint64_t)isz + 64));
-	if (G > 65536)
-		G = 65536;
+	G = gather_fit(c, rowb + (uint64_t)isz + 64);
 	if (G < 1) {
 		npu_emit_cleanup(&g);
 		return npu_errf(e, "kernel %s: a row of %llu bytes does not fit SRAM",
@@ -2275,19 +2289,7 @@ static int emit_gather(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				      1, 0, 0, 1, 0, 0);
 		}
 	}
-	/* one pass: the rows it stored are also in SRAM from 0, as in
-	 * DRAM, for the next kernel to copy (npu_handoff: the RMSNorm
-	 * after a transformer's embedding) */
-	if (n <= G && n > 0 && c->hoout) {
-		c->hoout->on = 1;
-		c->hoout->dram = O->daddr;
-		c->hoout->sram = 0;
-		c->hoout->bytes = (uint64_t)n * rowb;
-	}
-	for (q = 0; q < ne; q++)
-		npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, SEM_END, 0, 0);
-	for (q = 0; q < ne; q++)
-		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, SEM_END, 0, 0);
+	gather_end(c, f, ne, n <= G && n > 0, O->daddr, (uint64_t)n * rowb);
 	npu_emit_cleanup(&g);
 	return 0;
 }
