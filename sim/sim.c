@@ -325,6 +325,7 @@ void npu_sim_free(npu_sim *s)
 	free(s->kxc);
 	free(s->dmas);
 	free(s->bins);
+	free(s->rec);
 	free(s);
 }
 

@@ -142,9 +142,11 @@ size_t npu_sim_dmas(const npu_sim *s, const npu_trace_dma **out);
  * DMA transfers made since and, once the resolution is known, the
  * activity rows of the unit intervals that are over.  It is known when
  * trace_resolution gives it; the automatic one only at the end, so its
- * activity streams (exact) only while the run has made at most one
- * interval per 64 instructions, and if the end bins it after all, what
- * was streamed is dropped and written again binned.  With a trace writer thread
+ * activity streams at a guess: the resolution of the trace's last run of
+ * the same program, target and options (npu_trace_prior_resolution), or
+ * without one exact while the run has made at most one interval per 64
+ * instructions.  If the end bins it otherwise, what was streamed is
+ * dropped and written again.  With a trace writer thread
  * (npu_trace_open_async) their inserts overlap the simulation, and only
  * the tail is left for npu_sim_write_trace(), which must then be given
  * the same t.  The rows, and their order, are the same whatever t's
@@ -161,7 +163,7 @@ int npu_sim_stream_trace(npu_sim *s, npu_trace *t, npu_err *e);
  * less those npu_sim_stream_trace() handed over already.  An error when
  * the run kept no timeline.
  */
-int npu_sim_write_trace(const npu_sim *s, npu_trace *t, npu_err *e);
+int npu_sim_write_trace(npu_sim *s, npu_trace *t, npu_err *e);
 
 /*
  * Host operations.  A host call runs the function registered for its op

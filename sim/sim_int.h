@@ -244,6 +244,10 @@ struct npu_sim {
 	size_t dmas_sent;
 	sim_binner *bins;    /* per unit, the binning so far (stats.c) */
 	uint64_t binned_q;   /* resolution of the activity streamed; 0: none */
+	/* While the trace's guess of the resolution is not known yet (its
+	 * writer thread still opening it), what each sim_stream call saw,
+	 * nunits + 1 values per call, to replay once it is (stats.c). */
+	size_t *rec, nrec, caprec;
 	int stream_failed;
 	npu_err stream_err;
 

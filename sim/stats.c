@@ -255,20 +255,92 @@ static uint64_t resolution(const npu_sim *s)
 }
 
 /*
- * The resolution the activity is streamed at now, 0 for none: the one
- * given (npu_sim_opts.trace_resolution), else 1 while the run has made
- * at most one interval per 64 instructions, as then it stays within its
- * budget however long it goes on (resolution(): the automatic choice is
- * only known at the end).  A run that makes more later stops streaming,
- * and if it then needs bins its streamed activity is dropped; one denser
- * from the start (a short run within the 4096 rows, or one to be binned)
- * streams only its DMA transfers.
+ * The resolution the activity is streamed at, 0 for none: the one given
+ * (npu_sim_opts.trace_resolution); else, as the automatic choice
+ * (resolution()) is only known at the end, a guess: the resolution the
+ * last run of the same program, target and options in the trace got
+ * (`prior`, npu_trace_prior_resolution: a rerun, or a sweep appending to
+ * its trace, gets the same or nearly), or without one 1 while the run has
+ * made at most one interval per 64 instructions (`sparse`), as then it
+ * stays within its budget however long it goes on.  A run that makes
+ * more later stops streaming; a wrong guess costs the activity streamed,
+ * dropped and binned again at the end.  A first run denser from the
+ * start (a short run within the 4096 rows, or one to be binned) streams
+ * only its DMA transfers.
  */
-static uint64_t stream_q(const npu_sim *s)
+static uint64_t stream_q(const npu_sim *s, uint64_t prior, int sparse)
 {
 	if (s->o.trace_resolution)
 		return s->o.trace_resolution;
-	return timeline_rows(s) * 64 <= s->st.insns ? 1 : 0;
+	return prior ? prior : (uint64_t)sparse;
+}
+
+/* Bins each unit's activity at q up to interval upto[unit]. */
+static int stream_upto(npu_sim *s, uint64_t q, const size_t *upto, npu_err *e)
+{
+	if (!q)
+		return 0;
+	for (int i = 0; i < s->nunits; i++) {
+		sim_binner *z = &s->bins[i];
+		z->q = q;
+		if (bin_upto(s, s->stream, i, z, upto[i], e) < 0)
+			return -1;
+		if (z->j) /* (binners that took nothing fit any q) */
+			s->binned_q = q;
+	}
+	return 0;
+}
+
+/* Calls recorded before the trace's guess is waited for: a writer thread
+ * takes a few milliseconds to open the trace, a locked one may take its
+ * busy timeout. */
+#define SIM_MAX_REC 65536
+
+/*
+ * One call's view (each unit's intervals over, and `sparse`) kept while
+ * the guess is not known, so that the activity is then binned as it
+ * would have been, call by call: the rows, rowids included, do not
+ * depend on when a writer thread got there.
+ */
+static int record(npu_sim *s, int sparse, npu_err *e)
+{
+	size_t w = (size_t)s->nunits + 1, *r;
+
+	if (s->nrec == s->caprec) {
+		size_t cap = s->caprec ? 2 * s->caprec : 64;
+		if (!(r = realloc(s->rec, cap * w * sizeof *r)))
+			return npu_errf(e, "out of memory streaming the trace");
+		s->rec = r;
+		s->caprec = cap;
+	}
+	r = s->rec + s->nrec++ * w;
+	for (int i = 0; i < s->nunits; i++)
+		r[i] = s->u[i].niv ? s->u[i].niv - 1 : 0;
+	r[s->nunits] = (size_t)sparse;
+	return 0;
+}
+
+/* Waits for the writer thread to have begun the run, for its guess. */
+static int wait_prior(npu_sim *s, uint64_t *prior, npu_err *e)
+{
+	if (npu_trace_sync(s->stream, e) < 0)
+		return -1;
+	if (!npu_trace_prior_resolution(s->stream, prior))
+		return npu_errf(e, "the trace's writer has not begun the run");
+	return 0;
+}
+
+static int replay(npu_sim *s, uint64_t prior, npu_err *e)
+{
+	size_t w = (size_t)s->nunits + 1;
+
+	for (size_t c = 0; c < s->nrec; c++) {
+		const size_t *r = s->rec + c * w;
+		if (stream_upto(s, stream_q(s, prior, (int)r[s->nunits]), r, e) < 0)
+			return -1;
+	}
+	s->nrec = 0;
+	return 0;
 }
 
 /*
@@ -283,27 +355,29 @@ void sim_stream(npu_sim *s)
 {
 	npu_trace *t = s->stream;
 	npu_err *e = &s->stream_err;
-	uint64_t q;
+	int sparse = timeline_rows(s) * 64 <= s->st.insns;
+	uint64_t prior = 0;
+	size_t upto[NPU_NUNIT];
 
 	s->stream_steps = 0;
 	for (; s->dmas_sent < s->ndmas; s->dmas_sent++)
 		if (npu_trace_dma_xfer(t, &s->dmas[s->dmas_sent], e) < 0)
 			goto fail;
-	if (!(q = stream_q(s))) {
-		if (npu_trace_flush(t, e) < 0)
+	if (!s->o.trace_resolution && !npu_trace_prior_resolution(t, &prior)) {
+		if (s->nrec < SIM_MAX_REC) {
+			if (record(s, sparse, e) < 0 || npu_trace_flush(t, e) < 0)
+				goto fail;
+			return;
+		}
+		if (wait_prior(s, &prior, e) < 0)
 			goto fail;
-		return;
 	}
-	for (int i = 0; i < s->nunits; i++) {
-		sim_binner *z = &s->bins[i];
-		z->q = q;
-		if (s->u[i].niv > 1 &&
-		    bin_upto(s, t, i, z, s->u[i].niv - 1, e) < 0)
-			goto fail;
-		if (z->j) /* (binners that took nothing fit any q) */
-			s->binned_q = q;
-	}
-	if (npu_trace_flush(t, e) < 0)
+	if (s->nrec && replay(s, prior, e) < 0)
+		goto fail;
+	for (int i = 0; i < s->nunits; i++)
+		upto[i] = s->u[i].niv ? s->u[i].niv - 1 : 0;
+	if (stream_upto(s, stream_q(s, prior, sparse), upto, e) < 0 ||
+	    npu_trace_flush(t, e) < 0)
 		goto fail;
 	return;
 fail:
@@ -351,12 +425,12 @@ static int write_counters(const npu_sim *s, npu_trace *t, uint64_t q,
 				return -1;
 		}
 	}
-	return npu_trace_counter(t, "trace_resolution", (double)q, e);
+	return npu_trace_counter(t, NPU_TRACE_RESOLUTION, (double)q, e);
 }
 
-int npu_sim_write_trace(const npu_sim *s, npu_trace *t, npu_err *e)
+int npu_sim_write_trace(npu_sim *s, npu_trace *t, npu_err *e)
 {
-	uint64_t q;
+	uint64_t q, prior;
 
 	if (s->o.no_timeline)
 		return npu_errf(e, "the run kept no timeline to trace (no_timeline)");
@@ -365,6 +439,11 @@ int npu_sim_write_trace(const npu_sim *s, npu_trace *t, npu_err *e)
 			*e = s->stream_err;
 		return -1;
 	}
+	/* a run over before the writer thread had begun it streams now what
+	 * it would have, so that the rows stay in the same order */
+	if (s->stream && s->nrec &&
+	    (wait_prior(s, &prior, e) < 0 || replay(s, prior, e) < 0))
+		return -1;
 	/* The rows ready as they are first, then the activity, which takes
 	 * binning: with a writer thread (npu_trace_open_async) SQLite is
 	 * then busy from the start while the activity is binned.  The order

@@ -12,7 +12,9 @@
  *                                   as npusim run decides; the rows are
  *                                   streamed during the run as npusim
  *                                   run does, or with `after` all written
- *                                   after it, which rows_per_s needs)
+ *                                   after it, which rows_per_s needs);
+ *                                   then 21 more appended to one DB
+ *                                   (means: the steady state)
  * Each prints one line of key=value pairs.
  */
 #include <cblas.h>
@@ -236,11 +238,36 @@ static void traced_run(const npu_prog *p, const npu_target *t, const char *db,
 }
 
 #define TRACE_REPS 7
+/* Runs appended one after another to one trace for the steady state. */
+#define STEADY_RUNS 21
 
 static double median(double *v, int n)
 {
 	qsort(v, (size_t)n, sizeof *v, cmp_double);
 	return v[n / 2];
+}
+
+/*
+ * The steady state of a trace that runs keep being appended to:
+ * STEADY_RUNS runs appended to db one after another, each after a run
+ * without a trace.  Means, not medians: every few runs the WAL is
+ * checkpointed (two fsyncs), and the mean is what a run pays for that.
+ */
+static void steady(const npu_prog *p, const npu_target *t, const char *db,
+		   double *plain, double *traced, double *open)
+{
+	trace_times tt;
+	uint64_t rows;
+
+	*plain = *traced = *open = 0;
+	for (int i = 0; i < STEADY_RUNS; i++) {
+		npu_sim *s = make(p, t, 3);
+		*plain += run(s) / STEADY_RUNS;
+		npu_sim_free(s);
+		traced_run(p, t, db, &tt, &rows);
+		*traced += tt.run / STEADY_RUNS;
+		*open += tt.open / STEADY_RUNS;
+	}
 }
 
 /*
@@ -258,7 +285,7 @@ static int trace(const npu_prog *p, const npu_target *t, const char *db)
 	double plain[TRACE_REPS], pcpu[TRACE_REPS], first[TRACE_REPS];
 	double traced[TRACE_REPS], tw0[TRACE_REPS], tw[TRACE_REPS];
 	double to[TRACE_REPS], tc[TRACE_REPS];
-	double pm, fm, tm, om, pcm, tcm;
+	double pm, fm, tm, om, pcm, tcm, sp, st, so;
 	uint64_t rows0 = 0, rows = 0;
 	trace_times tt;
 	char side[4200];
@@ -284,6 +311,7 @@ static int trace(const npu_prog *p, const npu_target *t, const char *db)
 		to[i] = tt.open;
 		tc[i] = tt.cpu;
 	}
+	steady(p, t, db, &sp, &st, &so);
 	pm = median(plain, TRACE_REPS);
 	pcm = median(pcpu, TRACE_REPS);
 	fm = median(first, TRACE_REPS);
@@ -293,11 +321,14 @@ static int trace(const npu_prog *p, const npu_target *t, const char *db)
 	printf("rows=%llu run_s=%.4f traced_s=%.4f trace_write_s=%.4f rows_per_s=%.0f "
 	       "overhead_pct=%.1f traced_new_s=%.4f rows_per_s_new=%.0f overhead_new_pct=%.1f "
 	       "traced_open_s=%.4f overhead_open_pct=%.1f run_cpu_s=%.4f "
-	       "traced_open_cpu_s=%.4f overhead_open_cpu_pct=%.1f writer=%s\n",
+	       "traced_open_cpu_s=%.4f overhead_open_cpu_pct=%.1f "
+	       "steady_run_s=%.4f steady_traced_s=%.4f overhead_steady_pct=%.1f "
+	       "steady_open_s=%.4f overhead_steady_open_pct=%.1f writer=%s\n",
 	       (unsigned long long)rows, pm, tm, median(tw, TRACE_REPS),
 	       (double)rows / median(tw, TRACE_REPS), 100.0 * (tm - pm) / pm, fm,
 	       (double)rows0 / median(tw0, TRACE_REPS), 100.0 * (fm - pm) / pm,
 	       om, 100.0 * (om - pm) / pm, pcm, tcm, 100.0 * (tcm - pcm) / pcm,
+	       sp, st, 100.0 * (st - sp) / sp, so, 100.0 * (so - sp) / sp,
 	       wrote_async ? "thread" : "none");
 	return 0;
 }

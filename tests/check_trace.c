@@ -672,7 +672,10 @@ END_TEST
 /*
  * One run of demo.s traced at resolution res: its rows streamed into a
  * handle with the writer thread (mode 1) or without (0) while it runs, or
- * all written after it (2).  Returns the DRAM bytes the simulator counted.
+ * all written after it (2); or streamed to a writer thread that can begin
+ * the run only once the simulation is over, the trace locked by another
+ * connection until then (3).  Returns the DRAM bytes the simulator
+ * counted.
  */
 static uint64_t traced_demo(const char *db, uint64_t res, int mode)
 {
@@ -684,6 +687,7 @@ static uint64_t traced_demo(const char *db, uint64_t res, int mode)
 	npu_sim_opts o = { .trace_resolution = res };
 	npu_sim *s;
 	npu_trace *t;
+	sqlite3 *lock = NULL;
 	uint64_t bytes;
 
 	snprintf(path, sizeof path, "%s/tests/data/asm/demo.s", srcdir ? srcdir : ".");
@@ -692,12 +696,24 @@ static uint64_t traced_demo(const char *db, uint64_t res, int mode)
 	ck_assert_msg(npu_target_load(&tg, path, &e) == 0, "%s", e.msg);
 	s = npu_sim_new(&p, &tg, &o, &e);
 	ck_assert_msg(s != NULL, "%s", e.msg);
-	t = mode == 1 ? npu_trace_open_async(db, &e) : npu_trace_open(db, &e);
+	if (mode == 3) {
+		lock = db_open(db);
+		ck_assert_int_eq(sqlite3_exec(lock, "BEGIN IMMEDIATE", NULL, NULL, NULL),
+				 SQLITE_OK);
+	}
+	t = mode & 1 ? npu_trace_open_async(db, &e) : npu_trace_open(db, &e);
 	ck_assert_msg(t != NULL, "%s", e.msg);
 	ck_assert_int_ge(npu_trace_begin(t, &run_info, &p, &e), 0);
-	if (mode < 2)
+	if (mode != 2)
 		ck_assert_int_eq(npu_sim_stream_trace(s, t, &e), 0);
 	ck_assert_int_eq(npu_sim_run(s, &e), 0);
+	if (lock) {
+		uint64_t q;
+		/* the writer waits for the lock: the guess is not known yet */
+		ck_assert_int_eq(npu_trace_prior_resolution(t, &q), 0);
+		ck_assert_int_eq(sqlite3_exec(lock, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+		sqlite3_close(lock);
+	}
 	ck_assert_msg(npu_sim_write_trace(s, t, &e) == 0, "%s", e.msg);
 	ck_assert_msg(npu_trace_end(t, npu_sim_stats_get(s)->total_cycles, 0, 0,
 				    &e) == 0, "%s", e.msg);
@@ -757,6 +773,130 @@ START_TEST(simulator_streams_rows)
 			ck_assert_msg(q_int(h, sql) == 0, "res %llu: table %s differs "
 				      "from the rows written after the run",
 				      (unsigned long long)res[r], n);
+		}
+		sqlite3_close(h);
+	}
+}
+END_TEST
+
+/* A run of r with only its resolution counter, q, ended with status. */
+static void counted_run(npu_trace *t, const npu_trace_run *r, double q, int status)
+{
+	npu_err e = { "" };
+
+	ck_assert_int_ge(npu_trace_begin(t, r, NULL, &e), 0);
+	ck_assert_int_eq(npu_trace_counter(t, NPU_TRACE_RESOLUTION, q, &e), 0);
+	ck_assert_msg(npu_trace_end(t, 100, 0, status, &e) == 0, "%s", e.msg);
+}
+
+/* The guess a run of r begun on t gets (after waiting for t's writer). */
+static uint64_t prior_of(npu_trace *t, const npu_trace_run *r)
+{
+	npu_err e = { "" };
+	uint64_t q = 99;
+
+	ck_assert_int_ge(npu_trace_begin(t, r, NULL, &e), 0);
+	ck_assert_int_eq(npu_trace_sync(t, &e), 0);
+	ck_assert_int_eq(npu_trace_prior_resolution(t, &q), 1);
+	ck_assert_msg(npu_trace_end(t, 1, 0, 0, &e) == 0, "%s", e.msg);
+	return q;
+}
+
+/*
+ * npu_trace_prior_resolution: the resolution counter of the last run that
+ * ended ok with the same program, target hash and options; none in a new
+ * trace or before a run begins; with and without the writer thread, and
+ * from another handle.
+ */
+START_TEST(prior_resolution)
+{
+	npu_trace_run opts = run_info, prog = run_info, tgt = run_info,
+		      nohash = run_info;
+
+	opts.options = "--trace-resolution 8";
+	prog.program = "other.npu";
+	tgt.target_hash = 1;
+	nohash.target_hash = 0;
+	for (int k = 0; k < 2; k++) {
+		const char *path = db_path(k ? "prior1.db" : "prior0.db");
+		npu_err e = { "" };
+		npu_trace *t = k ? npu_trace_open_async(path, &e) : npu_trace_open(path, &e);
+		uint64_t q = 99;
+
+		ck_assert_msg(t != NULL, "%s", e.msg);
+		ck_assert_int_eq(npu_trace_prior_resolution(t, &q), 1);
+		ck_assert_uint_eq(q, 0);
+		ck_assert_uint_eq(prior_of(t, &run_info), 0);
+		counted_run(t, &run_info, 64, 0);
+		counted_run(t, &opts, 8, 0);
+		counted_run(t, &prog, 16, 0);
+		counted_run(t, &tgt, 32, 0);
+		counted_run(t, &nohash, 128, 0);
+		counted_run(t, &run_info, 4, 1); /* failed: no guess */
+		ck_assert_uint_eq(prior_of(t, &run_info), 64);
+		ck_assert_uint_eq(prior_of(t, &opts), 8);
+		ck_assert_uint_eq(prior_of(t, &nohash), 128);
+		counted_run(t, &run_info, 2, 0);
+		ck_assert_uint_eq(prior_of(t, &run_info), 2);
+		npu_trace_close(t);
+		t = npu_trace_open(path, &e);
+		ck_assert_msg(t != NULL, "%s", e.msg);
+		ck_assert_uint_eq(prior_of(t, &tgt), 32);
+		ck_assert_uint_eq(prior_of(t, &prog), 16);
+		npu_trace_close(t);
+	}
+}
+END_TEST
+
+/*
+ * The guess of the automatic resolution a run streams its activity at
+ * (the trace's last run of the same program), right or wrong (a run at
+ * 256 before), and a writer thread that begins the run only once the
+ * simulation is over (it then streams what it would have): the rows,
+ * rowids included, are those of a trace without the thread, and the same
+ * rows as all written after the run, binned at 1024.
+ */
+START_TEST(simulator_guesses_resolution)
+{
+	static const char *const bulk[] = {
+		"kernel_execs", "activity", "dma_xfers", "counters"
+	};
+	static const int modes[3] = { 0, 3, 2 };
+	char sql[1024];
+
+	for (int wrong = 0; wrong < 2; wrong++) {
+		char db[3][4200];
+		sqlite3 *h;
+		for (int m = 0; m < 3; m++) {
+			char name[32];
+			npu_err e = { "" };
+			npu_trace *t;
+			snprintf(name, sizeof name, "g%d-%d.db", wrong, m);
+			snprintf(db[m], sizeof db[m], "%s", db_path(name));
+			t = npu_trace_open(db[m], &e);
+			ck_assert_msg(t != NULL, "%s", e.msg);
+			if (wrong)
+				counted_run(t, &run_info, 256, 0);
+			npu_trace_close(t);
+			if (!wrong)
+				traced_demo(db[m], 0, 2);
+			traced_demo(db[m], 0, modes[m]);
+		}
+		h = same_tables(db[0], db[1]);
+		ck_assert_int_eq(q_int(h, "SELECT c.value FROM b.counters c JOIN b.strings s "
+				       "ON s.id = c.name_id WHERE c.run_id = 2 AND s.text = '"
+				       NPU_TRACE_RESOLUTION "'"), 1024);
+		ck_assert_int_gt(q_int(h, "SELECT count(*) FROM b.activity WHERE run_id = 2"), 100);
+		snprintf(sql, sizeof sql, "ATTACH '%s' AS c", db[2]);
+		ck_assert_int_eq(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+		for (size_t i = 0; i < sizeof bulk / sizeof *bulk; i++) {
+			const char *n = bulk[i];
+			snprintf(sql, sizeof sql, "SELECT (SELECT count(*) FROM main.%s) - "
+				 "(SELECT count(*) FROM c.%s) + (SELECT count(*) FROM "
+				 "(SELECT * FROM main.%s EXCEPT SELECT * FROM c.%s))",
+				 n, n, n, n);
+			ck_assert_msg(q_int(h, sql) == 0, "wrong %d: table %s differs "
+				      "from the rows written after the run", wrong, n);
 		}
 		sqlite3_close(h);
 	}
@@ -995,6 +1135,8 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, writer_thread_same_rows);
 	tcase_add_test(tc, drop_activity);
 	tcase_add_test(tc, simulator_streams_rows);
+	tcase_add_test(tc, prior_resolution);
+	tcase_add_test(tc, simulator_guesses_resolution);
 	tcase_add_test(tc, writer_thread_errors);
 	tcase_add_test(tc, writer_thread_lock_and_close);
 	tcase_add_test(tc, writer_thread_auto);

@@ -46,7 +46,7 @@
  * checkpoint costs two fsyncs: for a short run's ~60 pages the sum of
  * the two per run is least near 300-400 pages (SQLite's default: 1000).
  */
-#define WAL_PAGES "400"
+#define WAL_PAGES 400
 
 enum table {
 #define NPU_TABLE(name, constraints, doc) T_##name,
@@ -197,9 +197,15 @@ struct npu_trace {
 	sqlite3_stmt *run_end;
 	sqlite3_stmt *run_incomplete;
 	sqlite3_stmt *act_drop;
+	sqlite3_stmt *prior_res;
 	strcache cache;
 	int64_t run;                 /* run open in the database, 0 when none */
+	/* npu_trace_prior_resolution, and whether the writer has set it
+	 * (under mu if async) */
+	uint64_t prior;
+	int prior_known;
 	int indexed;                 /* every index of idxinfo exists */
+	int ending;                  /* committing the end of a run */
 	uint64_t rows;               /* rows committed (under mu if async) */
 	int64_t tx_rows;             /* rows written (less dropped) in the open transaction */
 	/* Rowid of the run's first activity row committed, and of the first
@@ -761,7 +767,12 @@ static int prepare_all(npu_trace *t, npu_err *e)
 	    prepare(t, &t->run_incomplete, "UPDATE runs SET status = "
 		    "'incomplete' WHERE id = ?1 AND status = 'running'", e) ||
 	    prepare(t, &t->act_drop, "DELETE FROM activity WHERE rowid >= ?1 "
-		    "AND run_id = ?2", e))
+		    "AND run_id = ?2", e) ||
+	    prepare(t, &t->prior_res, "SELECT c.value FROM runs r JOIN counters c "
+		    "ON c.run_id = r.id WHERE r.id < ?1 AND r.status = 'ok' "
+		    "AND r.program_id = ?2 AND r.target_hash IS ?3 AND r.options IS ?4 "
+		    "AND c.name_id = (SELECT id FROM strings WHERE text = '"
+		    NPU_TRACE_RESOLUTION "') ORDER BY r.id DESC LIMIT 1", e))
 		return -1;
 	return 0;
 }
@@ -872,6 +883,23 @@ static int set_wal(npu_trace *t, npu_err *e)
 
 /* Opens the connection, checks the schema (creating it in an empty
  * database) and prepares the statements. */
+/*
+ * SQLite's automatic checkpoint, but for the commit that ends a run: the
+ * caller waits for that one (npu_trace_end), and its checkpoint would add
+ * two fsyncs, milliseconds, to a short run.  The next commit checkpoints
+ * instead: the next run's first, made when it begins, which a writer
+ * thread does while the simulation runs.  A checkpoint that cannot finish
+ * (readers in the way) is done again at a later commit.
+ */
+static int wal_hook(void *arg, sqlite3 *db, const char *name, int pages)
+{
+	const npu_trace *t = arg;
+
+	if (pages >= WAL_PAGES && !t->ending)
+		sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+	return SQLITE_OK;
+}
+
 static int db_open(npu_trace *t, npu_err *e)
 {
 	int version;
@@ -895,8 +923,8 @@ static int db_open(npu_trace *t, npu_err *e)
 	/* No checkpoint when the handle closes: that checkpoint costs two
 	 * fsyncs and deleting and re-creating the WAL file (a third fsync,
 	 * of the folder), milliseconds that a short run would pay every
-	 * time.  The WAL is still checkpointed at the commit that takes it
-	 * past WAL_PAGES pages, so it stays bounded; readers see it as part
+	 * time.  The WAL is still checkpointed at a commit that finds it
+	 * past WAL_PAGES pages (wal_hook), so it stays bounded; readers see it as part
 	 * of the database, and the last read-write connection of another
 	 * program to close (the sqlite3 shell) folds it in.
 	 * docs/trace-schema.md says to copy the -wal file with the database,
@@ -911,10 +939,9 @@ static int db_open(npu_trace *t, npu_err *e)
 	 * safe against corruption (a power cut loses only the last batches). */
 	if (set_wal(t, e) ||
 	    exec(t, "PRAGMA synchronous = NORMAL", "cannot set synchronous", e) ||
-	    exec(t, "PRAGMA cache_size = -32768", "cannot set the cache size", e) ||
-	    exec(t, "PRAGMA wal_autocheckpoint = " WAL_PAGES, "cannot set the "
-		 "checkpoint size", e))
+	    exec(t, "PRAGMA cache_size = -32768", "cannot set the cache size", e))
 		return -1;
+	sqlite3_wal_hook(t->db, wal_hook, t);
 	if (version == 0) {
 		if (init_schema(t, e) || check_version(t, e))
 			return -1;
@@ -934,6 +961,7 @@ static void db_close(npu_trace *t)
 	sqlite3_finalize(t->run_end);
 	sqlite3_finalize(t->run_incomplete);
 	sqlite3_finalize(t->act_drop);
+	sqlite3_finalize(t->prior_res);
 	sqlite3_close(t->db);
 	t->db = NULL;
 	cache_clear(&t->cache);
@@ -1037,9 +1065,37 @@ static int check_prog(const npu_trace *t, const npu_prog *p, npu_err *e)
 	return 0;
 }
 
+/*
+ * The activity resolution of the last run before this one of the same
+ * program, target and options that ended ok (its NPU_TRACE_RESOLUTION
+ * counter), 0 when none: a guess of this run's, so that a simulation can
+ * bin its activity while it runs (npu_trace_prior_resolution).  The runs
+ * are scanned from the newest; a failed lookup only loses the guess.
+ */
+static uint64_t prior_resolution(npu_trace *t, int64_t prog_id,
+				 const char *hash, const char *options)
+{
+	sqlite3_stmt *st = t->prior_res;
+	double v = 0;
+
+	sqlite3_bind_int64(st, 1, t->run);
+	sqlite3_bind_int64(st, 2, prog_id);
+	if (hash[0])
+		sqlite3_bind_text(st, 3, hash, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, 3);
+	sqlite3_bind_text(st, 4, options, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_double(st, 0);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return v >= 1 && v <= 0x1p62 ? (uint64_t)v : 0;
+}
+
 static int insert_run(npu_trace *t, const npu_trace_run *run,
 		      const npu_prog *p, npu_err *e)
 {
+	uint64_t prior;
 	sqlite3_stmt *st = t->ins[T_runs];
 	const char *tname = run->target_name;
 	char started[32], hash[24];
@@ -1071,6 +1127,13 @@ static int insert_run(npu_trace *t, const npu_trace_run *run,
 		return -1;
 	t->run = sqlite3_last_insert_rowid(t->db);
 	t->act_first = t->act_first_tx = 0;
+	prior = prior_resolution(t, prog_id, hash, run->options);
+	if (t->async)
+		pthread_mutex_lock(&t->mu);
+	t->prior = prior;
+	t->prior_known = 1;
+	if (t->async)
+		pthread_mutex_unlock(&t->mu);
 	return 0;
 }
 
@@ -1334,11 +1397,14 @@ static int w_end(npu_trace *t, const rowbuf *b, uint64_t total_cycles,
 	sqlite3_bind_text(st, 3, status == 0 ? "ok" : "failed", -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 4, status);
 	sqlite3_bind_int64(st, 5, t->run);
+	t->ending = 1;
 	if (step_done(t, st, "cannot record the end of the run", e) ||
 	    tx_commit(t, e)) {
+		t->ending = 0;
 		tx_rollback(t);
 		return -1;
 	}
+	t->ending = 0;
 	t->run = 0;
 	return t->indexed ? 0 : create_indexes(t, e);
 }
@@ -1736,6 +1802,11 @@ int64_t npu_trace_begin(npu_trace *t, const npu_trace_run *run,
 	if (p && check_prog(t, p, e))
 		return -1;
 	if (t->async) {
+		/* the last run's guess is gone until the writer finds this one's */
+		pthread_mutex_lock(&t->mu);
+		t->prior = 0;
+		t->prior_known = 0;
+		pthread_mutex_unlock(&t->mu);
 		if (begin_async(t, run, p, e))
 			return -1;
 	} else if (w_begin(t, run, p, e)) {
@@ -1945,6 +2016,24 @@ uint64_t npu_trace_rows(const npu_trace *t)
 	n = t->rows;
 	pthread_mutex_unlock((pthread_mutex_t *)&t->mu);
 	return n;
+}
+
+int npu_trace_prior_resolution(npu_trace *t, uint64_t *q)
+{
+	int known = 1;
+
+	*q = 0;
+	if (!t->begun)
+		return 1;
+	if (t->async)
+		pthread_mutex_lock(&t->mu);
+	if (t->prior_known)
+		*q = t->prior;
+	else
+		known = 0;
+	if (t->async)
+		pthread_mutex_unlock(&t->mu);
+	return known;
 }
 
 int64_t npu_trace_run_id(const npu_trace *t)

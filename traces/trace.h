@@ -162,6 +162,16 @@ uint64_t npu_trace_rows(const npu_trace *t);
  * thread). */
 int64_t npu_trace_run_id(const npu_trace *t);
 
+/* The counter a simulation writes its activity resolution in. */
+#define NPU_TRACE_RESOLUTION "trace_resolution"
+
+/* The NPU_TRACE_RESOLUTION counter of the last run before the current one
+ * with the same program, target hash and options that ended ok, as a
+ * guess of the current run's, in *q (0 when there is none or no run is
+ * begun): 1, or 0 while it is not known yet (a writer thread that has not
+ * begun the run yet; npu_trace_sync() waits for it). */
+int npu_trace_prior_resolution(npu_trace *t, uint64_t *q);
+
 /* Rows buffered before a batch is written (default NPU_TRACE_BATCH). */
 #define NPU_TRACE_BATCH 65536
 void npu_trace_set_batch(npu_trace *t, size_t rows);
