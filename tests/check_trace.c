@@ -779,6 +779,48 @@ START_TEST(simulator_streams_rows)
 }
 END_TEST
 
+static long long file_size(const char *path, const char *suffix)
+{
+	char p[4300];
+	struct stat st;
+
+	snprintf(p, sizeof p, "%s%s", path, suffix);
+	ck_assert_int_eq(stat(p, &st), 0);
+	return (long long)st.st_size;
+}
+
+/*
+ * The commit that ends a run leaves the WAL alone however long it has
+ * grown (the database file keeps its size), so that the caller waiting
+ * for it does not wait for a checkpoint; the next run's first commit,
+ * when it begins, folds the WAL into the database.
+ */
+START_TEST(checkpoint_after_the_end)
+{
+	const char *path = db_path("ckpt.db");
+	npu_err e = { "" };
+	npu_prog p = make_prog();
+	npu_trace *t = npu_trace_open(path, &e);
+	long long db0;
+
+	ck_assert_msg(t != NULL, "%s", e.msg);
+	write_example_run(t); /* (the indexes' creation would checkpoint) */
+	npu_trace_set_batch(t, 200000); /* one commit, the end's */
+	ck_assert_int_ge(npu_trace_begin(t, &run_info, &p, &e), 0);
+	for (int i = 0; i < 100000; i++)
+		ck_assert_int_eq(npu_trace_activity(t, i % 4, 3 * i, 3 * i + 2, 0,
+						    i % 4, &e), 0);
+	ck_assert_msg(npu_trace_end(t, 300000, 0, 0, &e) == 0, "%s", e.msg);
+	db0 = file_size(path, "");
+	ck_assert_int_lt(db0, 100 * 4096);
+	ck_assert_int_gt(file_size(path, "-wal"), 400 * 4096);
+	ck_assert_int_ge(npu_trace_begin(t, &run_info, &p, &e), 0);
+	ck_assert_int_gt(file_size(path, ""), db0 + 300 * 4096);
+	ck_assert_msg(npu_trace_end(t, 1, 0, 0, &e) == 0, "%s", e.msg);
+	npu_trace_close(t);
+}
+END_TEST
+
 /* A run of r with only its resolution counter, q, ended with status. */
 static void counted_run(npu_trace *t, const npu_trace_run *r, double q, int status)
 {
@@ -1136,6 +1178,7 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, drop_activity);
 	tcase_add_test(tc, simulator_streams_rows);
 	tcase_add_test(tc, prior_resolution);
+	tcase_add_test(tc, checkpoint_after_the_end);
 	tcase_add_test(tc, simulator_guesses_resolution);
 	tcase_add_test(tc, writer_thread_errors);
 	tcase_add_test(tc, writer_thread_lock_and_close);
