@@ -132,9 +132,12 @@ int sim_stats_finish(npu_sim *s)
 	return s->oom ? -1 : 0;
 }
 
-/* Rows buffered for one window of the binned activity. */
+/* Rows buffered for one window of the binned activity, in the order of
+ * their first cycle; slot finds the row of a state of `kernel` without a
+ * search (most intervals add to a row of the kernel of the one before). */
 typedef struct bin {
-	int n;
+	int n, kernel;
+	uint8_t slot[8];     /* per state: 1 + its row of `kernel`, 0 if none */
 	struct { int state, kernel; uint64_t len; } r[64];
 } bin;
 
@@ -148,20 +151,27 @@ static int flush_bin(npu_trace *t, int unit, bin *b, uint64_t *at, npu_err *e)
 		*at += b->r[i].len;
 	}
 	b->n = 0;
+	memset(b->slot, 0, sizeof b->slot);
 	return 0;
 }
 
 static void bin_add(bin *b, int state, int kernel, uint64_t len)
 {
-	for (int i = 0; i < b->n; i++)
-		if (b->r[i].state == state && b->r[i].kernel == kernel) {
-			b->r[i].len += len;
-			return;
-		}
+	if (kernel != b->kernel) {
+		b->kernel = kernel;
+		memset(b->slot, 0, sizeof b->slot);
+		for (int i = 0; i < b->n; i++)
+			if (b->r[i].kernel == kernel)
+				b->slot[b->r[i].state] = (uint8_t)(i + 1);
+	}
+	if (b->slot[state]) {
+		b->r[b->slot[state] - 1].len += len;
+		return;
+	}
 	b->r[b->n].state = state;
 	b->r[b->n].kernel = kernel;
 	b->r[b->n].len = len;
-	b->n++;
+	b->slot[state] = (uint8_t)++b->n;
 }
 
 /*
@@ -180,39 +190,53 @@ struct sim_binner {
 };
 
 /* Bins the intervals of unit `unit` before `upto` (rows of windows not
- * finished yet stay in z->b). */
+ * finished yet stay in z->b).  Most intervals end inside the window they
+ * start in: they only add to its rows (the first branch). */
 static int bin_upto(const npu_sim *s, npu_trace *t, int unit, sim_binner *z,
 		    size_t upto, npu_err *e)
 {
-	const sim_unit *u = &s->u[unit];
-	uint64_t q = z->q;
+	const uint64_t *iv = s->u[unit].iv;
+	uint64_t q = z->q, a = z->a, bs = z->bs;
+	size_t j = z->j;
+	int rc = -1;
 
-	for (; z->j < upto; z->j++) {
-		uint64_t v = u->iv[z->j], end = SIM_IV_END(v);
+	for (; j < upto; j++) {
+		uint64_t v = iv[j], end = SIM_IV_END(v);
 		int st = SIM_IV_STATE(v), k = SIM_IV_KERNEL(v);
-		while (z->a < end) {
+		if (end < bs + q && z->b.n < 64) {
+			if (a < end)
+				bin_add(&z->b, st, k, end - a);
+			a = end;
+			continue;
+		}
+		while (a < end) {
 			uint64_t take;
-			if (!z->b.n && end - z->a >= q) {
+			if (!z->b.n && end - a >= q) {
 				/* a long stretch stays one row */
 				if (st != NPU_US_IDLE &&
-				    npu_trace_activity(t, unit, z->a, end, k, st, e) < 0)
-					return -1;
-				z->a = z->bs = z->at = end;
+				    npu_trace_activity(t, unit, a, end, k, st, e) < 0)
+					goto out;
+				a = bs = z->at = end;
 				break;
 			}
-			take = (end < z->bs + q ? end : z->bs + q) - z->a;
+			take = (end < bs + q ? end : bs + q) - a;
 			if (z->b.n == 64 && flush_bin(t, unit, &z->b, &z->at, e) < 0)
-				return -1;
+				goto out;
 			bin_add(&z->b, st, k, take);
-			z->a += take;
-			if (z->a == z->bs + q) {
+			a += take;
+			if (a == bs + q) {
 				if (flush_bin(t, unit, &z->b, &z->at, e) < 0)
-					return -1;
-				z->bs = z->a;
+					goto out;
+				bs = a;
 			}
 		}
 	}
-	return 0;
+	rc = 0;
+out:
+	z->j = j;
+	z->a = a;
+	z->bs = bs;
+	return rc;
 }
 
 /* The activity rows of a unit from where z stands to the end. */
