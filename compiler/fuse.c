@@ -5940,12 +5940,50 @@ static irng rng_compute(fz *z, int node)
 	}
 }
 
+/*
+ * What node's values are limited to by its uses as indices: an embedding
+ * or index_select index (arg 1 or 2) in [0, rows - 1], a gather index in
+ * [0, size - 1] along its dim; PyTorch raises on anything else, so on
+ * every input it computes the graph for the values lie there (LayoutLM's
+ * box widths: the difference of two coordinates, each itself an index).
+ */
+static irng use_rng(fz *z, int node)
+{
+	irng r = { -INFINITY, INFINITY };
+
+	for (int u = node + 1; u < z->g->nnodes; u++) {
+		const npu_gnode *n = &z->g->nodes[u];
+		int ia = n->aop == NPU_AOP_EMBEDDING ? 1 :
+			 n->aop == NPU_AOP_INDEX_SELECT || n->aop == NPU_AOP_GATHER ? 2 : -1;
+		const npu_gval *x = arg(n, ia < 0 ? 0 : ia), *t = arg(n, 0);
+		const npu_gmeta *tm;
+		double dd = 0;
+		int64_t d;
+		if (n->op != NPU_GOP_CALL_FUNCTION || ia < 0 || !x ||
+		    x->kind != NPU_GV_NODE || x->u.node != node || !t ||
+		    t->kind != NPU_GV_NODE || !(tm = tmeta(&z->g->nodes[t->u.node], 0)) ||
+		    (n->aop != NPU_AOP_EMBEDDING && gnum(arg(n, 1), &dd)))
+			continue;
+		d = n->aop == NPU_AOP_EMBEDDING ? 0 : wrapdim((int64_t)dd, tm->ndim);
+		if (d < 0 || d >= tm->ndim || tm->shape[d].sym)
+			continue;
+		r.lo = fmax(r.lo, 0);
+		r.hi = fmin(r.hi, (double)tm->shape[d].v - 1);
+	}
+	return r;
+}
+
 static irng node_rng(fz *z, int node)
 {
 	if (!z->rng)
 		return (irng){ -INFINITY, INFINITY };
-	if (z->rng[node].lo > z->rng[node].hi)
-		z->rng[node] = rng_compute(z, node);
+	if (z->rng[node].lo > z->rng[node].hi) {
+		irng r = rng_compute(z, node), b = use_rng(z, node);
+		/* (an empty intersection: the graph always raises) */
+		if (fmax(r.lo, b.lo) <= fmin(r.hi, b.hi))
+			r = (irng){ fmax(r.lo, b.lo), fmin(r.hi, b.hi) };
+		z->rng[node] = r;
+	}
 	return z->rng[node];
 }
 

@@ -434,11 +434,8 @@ static const struct {
 	{ "ce_train/forward2", NULL, "" },
 	{ "ce_train/backward3", NULL, "" },
 	/* arithmetic on run-time int64 inputs, whose range is unknown
-	 * (CLIP's ids cast to int32, LayoutLM's box sizes, Funnel's
-	 * token-type comparison); Mixtral's router (sort, histc, index_put)
-	 * and transformers' grouped_mm custom op */
-	{ "clip_text_tiny/inference2", NULL, "" },
-	{ "layoutlm_tiny/inference2", "aten.sub.Tensor", "integer" },
+	 * (Funnel's token-type comparison); Mixtral's router (sort, histc,
+	 * index_put) and transformers' grouped_mm custom op */
 	{ "funnel_tiny/inference14", "aten.eq.Tensor", "integer" },
 	{ "mixtral_tiny/inference2", NULL, "" },
 };
