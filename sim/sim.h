@@ -143,7 +143,7 @@ size_t npu_sim_dmas(const npu_sim *s, const npu_trace_dma **out);
  * activity rows of the unit intervals that are over.  It is known when
  * trace_resolution gives it; the automatic one only at the end, so its
  * activity streams at a guess: the resolution of the trace's last run of
- * the same program, target and options (npu_trace_prior_resolution), or
+ * the same program and target (npu_trace_prior_resolution), or
  * without one exact while the run has made at most one interval per 64
  * instructions.  If the end bins it otherwise, what was streamed is
  * dropped and written again.  With a trace writer thread

@@ -282,9 +282,9 @@ static uint64_t resolution(const npu_sim *s)
  * The resolution the activity is streamed at, 0 for none: the one given
  * (npu_sim_opts.trace_resolution); else, as the automatic choice
  * (resolution()) is only known at the end, a guess: the resolution the
- * last run of the same program, target and options in the trace got
- * (`prior`, npu_trace_prior_resolution: a rerun, or a sweep appending to
- * its trace, gets the same or nearly), or without one 1 while the run has
+ * last run of the same program and target in the trace got (`prior`,
+ * npu_trace_prior_resolution: a rerun, or a sweep over inputs appending
+ * to its trace, gets the same or nearly), or without one 1 while the run has
  * made at most one interval per 64 instructions (`sparse`), as then it
  * stays within its budget however long it goes on.  A run that makes
  * more later stops streaming; a wrong guess costs the activity streamed,

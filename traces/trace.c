@@ -771,7 +771,7 @@ static int prepare_all(npu_trace *t, npu_err *e)
 		    "AND run_id = ?2", e) ||
 	    prepare(t, &t->prior_res, "SELECT c.value FROM runs r JOIN counters c "
 		    "ON c.run_id = r.id WHERE r.id < ?1 AND r.status = 'ok' "
-		    "AND r.program_id = ?2 AND r.target_hash IS ?3 AND r.options IS ?4 "
+		    "AND r.program_id = ?2 AND r.target_hash IS ?3 "
 		    "AND c.name_id = (SELECT id FROM strings WHERE text = '"
 		    NPU_TRACE_RESOLUTION "') ORDER BY r.id DESC LIMIT 1", e))
 		return -1;
@@ -1068,13 +1068,14 @@ static int check_prog(const npu_trace *t, const npu_prog *p, npu_err *e)
 
 /*
  * The activity resolution of the last run before this one of the same
- * program, target and options that ended ok (its NPU_TRACE_RESOLUTION
- * counter), 0 when none: a guess of this run's, so that a simulation can
+ * program and target that ended ok (its NPU_TRACE_RESOLUTION counter), 0
+ * when none: a guess of this run's (whatever the options: a sweep's
+ * differ in file names, and the resolution follows the cycles), so that a simulation can
  * bin its activity while it runs (npu_trace_prior_resolution).  The runs
  * are scanned from the newest; a failed lookup only loses the guess.
  */
 static uint64_t prior_resolution(npu_trace *t, int64_t prog_id,
-				 const char *hash, const char *options)
+				 const char *hash)
 {
 	sqlite3_stmt *st = t->prior_res;
 	double v = 0;
@@ -1085,7 +1086,6 @@ static uint64_t prior_resolution(npu_trace *t, int64_t prog_id,
 		sqlite3_bind_text(st, 3, hash, -1, SQLITE_TRANSIENT);
 	else
 		sqlite3_bind_null(st, 3);
-	sqlite3_bind_text(st, 4, options, -1, SQLITE_TRANSIENT);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		v = sqlite3_column_double(st, 0);
 	sqlite3_reset(st);
@@ -1128,7 +1128,7 @@ static int insert_run(npu_trace *t, const npu_trace_run *run,
 		return -1;
 	t->run = sqlite3_last_insert_rowid(t->db);
 	t->act_first = t->act_first_tx = 0;
-	prior = prior_resolution(t, prog_id, hash, run->options);
+	prior = prior_resolution(t, prog_id, hash);
 	if (t->async)
 		pthread_mutex_lock(&t->mu);
 	t->prior = prior;

@@ -166,7 +166,7 @@ int64_t npu_trace_run_id(const npu_trace *t);
 #define NPU_TRACE_RESOLUTION "trace_resolution"
 
 /* The NPU_TRACE_RESOLUTION counter of the last run before the current one
- * with the same program, target hash and options that ended ok, as a
+ * with the same program and target hash that ended ok, as a
  * guess of the current run's, in *q (0 when there is none or no run is
  * begun): 1, or 0 while it is not known yet (a writer thread that has not
  * begun the run yet; npu_trace_sync() waits for it). */
