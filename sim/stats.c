@@ -155,7 +155,9 @@ static int flush_bin(npu_trace *t, int unit, bin *b, uint64_t *at, npu_err *e)
 	return 0;
 }
 
-static void bin_add(bin *b, int state, int kernel, uint64_t len)
+/* (inlined: a call per interval cost a third of the binning) */
+static inline __attribute__((always_inline)) void bin_add(bin *b, int state,
+						     int kernel, uint64_t len)
 {
 	if (kernel != b->kernel) {
 		b->kernel = kernel;
