@@ -230,6 +230,8 @@ struct npu_trace {
 	job *head, **tail;
 	size_t queued;               /* rows queued */
 	job *closer;                 /* the J_CLOSE job, made at open */
+	rowbuf spare;                /* a done job's emptied buffers, for the
+				      * caller's next rows (no allocation) */
 	int busy;                    /* the writer is doing a job */
 	int failed;                  /* err holds the writer's first error */
 	npu_err err;
@@ -1537,6 +1539,18 @@ static job *next_job(npu_trace *t)
  * the queued jobs in order.  After its first error it only drains the
  * queue; the error is the caller's at its next wait.
  */
+/* Keeps a done job's row buffers, emptied, as the caller's next ones. */
+static void keep_spare(npu_trace *t, job *j)
+{
+	rowbuf_clear(&j->rows);
+	pthread_mutex_lock(&t->mu);
+	if (!t->spare.act.v && !t->spare.dma.v && !t->spare.kx.v && !t->spare.ctr.v) {
+		t->spare = j->rows;
+		memset(&j->rows, 0, sizeof j->rows);
+	}
+	pthread_mutex_unlock(&t->mu);
+}
+
 static void *writer(void *arg)
 {
 	npu_trace *t = arg;
@@ -1567,6 +1581,7 @@ static void *writer(void *arg)
 				pthread_mutex_unlock(&t->mu);
 			}
 		}
+		keep_spare(t, j);
 		job_free(j);
 		if (kind == J_CLOSE)
 			break;
@@ -1628,7 +1643,10 @@ static job *rows_job(enum jobkind kind, npu_trace *t, npu_err *e)
 
 	if (j) {
 		j->rows = t->buf;
-		memset(&t->buf, 0, sizeof t->buf);
+		pthread_mutex_lock(&t->mu);
+		t->buf = t->spare;
+		memset(&t->spare, 0, sizeof t->spare);
+		pthread_mutex_unlock(&t->mu);
 		t->inbuf = 0;
 	}
 	return j;
@@ -2101,6 +2119,7 @@ void npu_trace_close(npu_trace *t)
 		db_close(t);
 	}
 	rowbuf_free(&t->buf);
+	rowbuf_free(&t->spare);
 	free(t->path);
 	free(t);
 }
