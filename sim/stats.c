@@ -286,9 +286,9 @@ static uint64_t resolution(const npu_sim *s)
  * (resolution()) is only known at the end, a guess: the resolution the
  * last run of the same program and target in the trace got (`prior`,
  * npu_trace_prior_resolution: a rerun, or a sweep over inputs appending
- * to its trace, gets the same or nearly), or without one 1 while the run has
- * made at most one interval per 64 instructions (`sparse`), as then it
- * stays within its budget however long it goes on.  A run that makes
+ * to its trace, gets the same or nearly), or without one 1 while the run
+ * has made at most one interval per 64 instructions (`sparse`), as then
+ * it stays within its budget however long it goes on.  A run that makes
  * more later stops streaming; a wrong guess costs the activity streamed,
  * dropped and binned again at the end.  A first run denser from the
  * start (a short run within the 4096 rows, or one to be binned) streams

@@ -884,8 +884,6 @@ static int set_wal(npu_trace *t, npu_err *e)
 	return dberr(t, e, "cannot enable WAL");
 }
 
-/* Opens the connection, checks the schema (creating it in an empty
- * database) and prepares the statements. */
 /*
  * SQLite's automatic checkpoint, but for the commit that ends a run: the
  * caller waits for that one (npu_trace_end), and its checkpoint would add
@@ -899,10 +897,13 @@ static int wal_hook(void *arg, sqlite3 *db, const char *name, int pages)
 	const npu_trace *t = arg;
 
 	if (pages >= WAL_PAGES && !t->ending)
-		sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+		sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE,
+					  NULL, NULL);
 	return SQLITE_OK;
 }
 
+/* Opens the connection, checks the schema (creating it in an empty
+ * database) and prepares the statements. */
 static int db_open(npu_trace *t, npu_err *e)
 {
 	int version;
@@ -927,8 +928,8 @@ static int db_open(npu_trace *t, npu_err *e)
 	 * fsyncs and deleting and re-creating the WAL file (a third fsync,
 	 * of the folder), milliseconds that a short run would pay every
 	 * time.  The WAL is still checkpointed at a commit that finds it
-	 * past WAL_PAGES pages (wal_hook), so it stays bounded; readers see it as part
-	 * of the database, and the last read-write connection of another
+	 * past WAL_PAGES pages (wal_hook), so it stays bounded; readers see
+	 * it as part of the database, and the last read-write connection of another
 	 * program to close (the sqlite3 shell) folds it in.
 	 * docs/trace-schema.md says to copy the -wal file with the database,
 	 * or to checkpoint first. */
@@ -1072,8 +1073,9 @@ static int check_prog(const npu_trace *t, const npu_prog *p, npu_err *e)
  * The activity resolution of the last run before this one of the same
  * program and target that ended ok (its NPU_TRACE_RESOLUTION counter), 0
  * when none: a guess of this run's (whatever the options: a sweep's
- * differ in file names, and the resolution follows the cycles), so that a simulation can
- * bin its activity while it runs (npu_trace_prior_resolution).  The runs
+ * differ in file names, and the resolution follows the cycles), so that
+ * a simulation can bin its activity while it runs
+ * (npu_trace_prior_resolution).  The runs
  * are scanned from the newest; a failed lookup only loses the guess.
  */
 static uint64_t prior_resolution(npu_trace *t, int64_t prog_id,
@@ -1532,6 +1534,19 @@ static job *next_job(npu_trace *t)
 	return j;
 }
 
+/* Keeps a done job's row buffers, emptied, as the caller's next ones. */
+static void keep_spare(npu_trace *t, job *j)
+{
+	rowbuf_clear(&j->rows);
+	pthread_mutex_lock(&t->mu);
+	if (!t->spare.act.v && !t->spare.dma.v && !t->spare.kx.v &&
+	    !t->spare.ctr.v) {
+		t->spare = j->rows;
+		memset(&j->rows, 0, sizeof j->rows);
+	}
+	pthread_mutex_unlock(&t->mu);
+}
+
 /*
  * The writer thread owns the connection from opening to closing: it
  * opens the database (the schema check and the statements are most of
@@ -1539,18 +1554,6 @@ static job *next_job(npu_trace *t)
  * the queued jobs in order.  After its first error it only drains the
  * queue; the error is the caller's at its next wait.
  */
-/* Keeps a done job's row buffers, emptied, as the caller's next ones. */
-static void keep_spare(npu_trace *t, job *j)
-{
-	rowbuf_clear(&j->rows);
-	pthread_mutex_lock(&t->mu);
-	if (!t->spare.act.v && !t->spare.dma.v && !t->spare.kx.v && !t->spare.ctr.v) {
-		t->spare = j->rows;
-		memset(&j->rows, 0, sizeof j->rows);
-	}
-	pthread_mutex_unlock(&t->mu);
-}
-
 static void *writer(void *arg)
 {
 	npu_trace *t = arg;
@@ -1845,8 +1848,8 @@ int64_t npu_trace_begin(npu_trace *t, const npu_trace_run *run,
 #define FIRST_CHUNK 64
 /* npu_trace_flush hands over no fewer rows, and, after the first, no
  * sooner than FLUSH_GAP_NS after the last hand-over: a job costs the
- * caller an allocation, new row buffers and a wake-up, and the writer a
- * statement per table (the demo's 3-5 ms run on a 2-core machine: about
+ * caller an allocation and a wake-up, and the writer a statement per
+ * table (the demo's 3-5 ms run on a 2-core machine: about
  * 50 jobs without the gap, 12 to 24 with it). */
 #define FLUSH_ROWS 16
 #define FLUSH_GAP_NS 250000
