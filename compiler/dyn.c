@@ -291,22 +291,118 @@ static int collect(npu_dyn *d, const npu_graph *g, npu_err *e)
 	return 0;
 }
 
-/* SymInt placeholders go: their values come from the tensors' shapes. */
-static int drop_symints(npu_graph *g, npu_err *e)
+/* The SymInt a node is (a SymInt placeholder, or Dynamo's arithmetic on
+ * them, operator.mul ... with a symbolic scalar meta): its expression,
+ * else NULL. */
+static const char *symint_of(const npu_gnode *n)
+{
+	if (n->op != NPU_GOP_PLACEHOLDER && n->op != NPU_GOP_CALL_FUNCTION)
+		return NULL;
+	if (n->op == NPU_GOP_PLACEHOLDER && n->phkind != NPU_PH_SYMINT)
+		return NULL;
+	if (n->nmeta != 1 || n->meta[0].kind != NPU_GM_SCALAR ||
+	    n->meta[0].scalar.kind != NPU_GV_SYM)
+		return NULL;
+	return n->meta[0].scalar.u.s;
+}
+
+/* A size list whose entries the node's own (symbolic) meta shape
+ * restates: a view's or an expand's target shape. */
+static int restated_sizes(const npu_gnode *n, int arg)
+{
+	switch (n->aop) {
+	case NPU_AOP_VIEW:
+	case NPU_AOP_UNSAFE_VIEW:
+	case NPU_AOP_RESHAPE:
+	case NPU_AOP_VIEW_COPY:
+	case NPU_AOP_EXPAND:
+		return arg == 1 && n->nmeta == 1 && n->meta[0].kind == NPU_GM_TENSOR;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * v's references to SymInt nodes become their values at the hints.
+ * Where the program stays dynamic only entries of a restated size list
+ * may (the entry at dim j must be the symbolic dim j of the meta, which
+ * carries it from then on: dyn_mark reads meta shapes); any other use
+ * would bake a run-time size into the program, and is refused (*bad).
+ */
+static int subst_val(const npu_dyn *d, const npu_graph *g, npu_gval *v,
+		     const npu_gmeta *restate, int freeze, int *bad, npu_err *e)
+{
+	if (v->kind == NPU_GV_LIST) {
+		for (int j = 0; j < v->u.list.n; j++) {
+			npu_gval *x = &v->u.list.v[j];
+			const npu_gmeta *m = restate && j < restate->ndim &&
+					     restate->shape[j].sym ? restate : NULL;
+			if (x->kind == NPU_GV_NODE && m) {
+				if (subst_val(d, g, x, m, 1, bad, e) < 0)
+					return -1;
+			} else if (subst_val(d, g, x, NULL, freeze, bad, e) < 0) {
+				return -1;
+			}
+		}
+		return 0;
+	}
+	if (v->kind != NPU_GV_NODE)
+		return 0;
+	const char *sym = symint_of(&g->nodes[v->u.node]);
+	int64_t val;
+	if (!sym)
+		return 0;
+	if (!freeze) {
+		if (*bad < 0)
+			*bad = v->u.node;
+		return 0;
+	}
+	if (npu_ref_symeval(sym, (const char *const *)d->name, d->hint,
+			    d->nsym, &val, e) < 0)
+		return -1;
+	v->kind = NPU_GV_INT;
+	v->u.i = val;
+	return 0;
+}
+
+/*
+ * SymInt nodes go: their values come from the tensors' shapes.  A use of
+ * one as a value becomes its value at the hints where that is the whole
+ * truth (a static program, or a size list the meta restates); any other
+ * use in a dynamic program is refused.
+ */
+static int drop_symints(npu_dyn *d, npu_graph *g, int freeze, npu_err *e)
 {
 	npu_gedit ge;
 	const int *users;
 
+	for (int i = 0; i < g->nnodes; i++) {
+		npu_gnode *n = &g->nodes[i];
+		int bad = -1;
+		if (n->op == NPU_GOP_OUTPUT || symint_of(n))
+			continue;
+		for (int a = 0; a < n->nargs; a++)
+			if (subst_val(d, g, &n->args[a],
+				      restated_sizes(n, a) ? &n->meta[0] : NULL,
+				      freeze, &bad, e) < 0)
+				return -1;
+		for (int a = 0; a < n->nkwargs; a++)
+			if (subst_val(d, g, &n->kwargs[a].val, NULL, freeze, &bad, e) < 0)
+				return -1;
+		if (bad >= 0)
+			return npu_errf(e, "%s: node '%s' uses SymInt '%s' as a value: a dynamic program takes symbolic sizes only as tensor dims and view shapes (--specialize compiles it static)",
+					g->file, n->name, g->nodes[bad].name);
+	}
 	if (npu_gedit_begin(&ge, g, e) < 0)
 		return -1;
-	for (int i = 0; i < g->nnodes; i++) {
+	for (int i = g->nnodes - 1; i >= 0; i--) {
 		const npu_gnode *n = &g->nodes[i];
-		if (n->op != NPU_GOP_PLACEHOLDER || n->phkind != NPU_PH_SYMINT)
+		if (!symint_of(n))
 			continue;
 		if (npu_gedit_users(&ge, i, &users) > 0) {
 			/* the message first: the edit owns users and the
 			 * nodes it points at */
-			npu_errf(e, "%s: node '%s' uses SymInt placeholder '%s' as a value: npucc compiles symbolic sizes only as tensor dims",
+			npu_errf(e, "%s: node '%s' uses SymInt '%s' as a value: a dynamic program takes symbolic sizes only as tensor dims and view shapes (--specialize compiles it static)",
 				 g->file, npu_gedit_node(&ge, users[0])->name, n->name);
 			npu_gedit_abort(&ge);
 			return -1;
@@ -331,8 +427,10 @@ static int aot_mutates(const npu_graph *g)
 	return 0;
 }
 
-int npu_dyn_specialize(npu_graph *g, const char *hints, const char *maxes,
-		       npu_dyn **out, npu_err *e)
+/* npu_dyn_specialize, and for npu_dyn_freeze (freeze: every SymInt
+ * value may become its value at the hints). */
+static int bind(npu_graph *g, const char *hints, const char *maxes,
+		int freeze, npu_dyn **out, npu_err *e)
 {
 	npu_dyn *d = calloc(1, sizeof *d);
 
@@ -370,13 +468,19 @@ int npu_dyn_specialize(npu_graph *g, const char *hints, const char *maxes,
 					       g->nodes[i].name);
 				goto fail;
 			}
-	if (drop_symints(g, e) < 0)
+	if (drop_symints(d, g, freeze, e) < 0)
 		goto fail;
 	*out = d;
 	return 0;
 fail:
 	npu_dyn_free(d);
 	return -1;
+}
+
+int npu_dyn_specialize(npu_graph *g, const char *hints, const char *maxes,
+		       npu_dyn **out, npu_err *e)
+{
+	return bind(g, hints, maxes, 0, out, e);
 }
 
 static void unsym(npu_gdim *x)
@@ -389,7 +493,7 @@ int npu_dyn_freeze(npu_graph *g, const char *sizes, npu_err *e)
 {
 	npu_dyn *d;
 
-	if (npu_dyn_specialize(g, sizes, NULL, &d, e) < 0)
+	if (bind(g, sizes, NULL, 1, &d, e) < 0)
 		return -1;
 	if (!d)
 		return 0;

@@ -447,6 +447,39 @@ static int conv_lists(npu_gnode *n, const npu_gmeta *in)
 	return changed;
 }
 
+/* prims.convert_element_type(a, dtype), which Dynamo's decompositions
+ * leave in some graphs: aten._to_copy(a, dtype=dtype), its ATen form. */
+static int prims_convert(pass_cx *pc, npu_gnode *n)
+{
+	static const char to_copy[] = "aten._to_copy.default";
+	npu_gkwarg *kw;
+	char *t, *key;
+
+	if (strcmp(n->target, "prims.convert_element_type.default") ||
+	    n->nargs != 2 || n->nkwargs || n->args[1].kind != NPU_GV_DTYPE)
+		return 0;
+	kw = calloc(1, sizeof *kw);
+	t = strdup(to_copy);
+	key = strdup("dtype");
+	if (!kw || !t || !key) {
+		free(kw);
+		free(t);
+		free(key);
+		return npu_errf(pc->e, "out of memory");
+	}
+	kw->key = key;
+	kw->val = n->args[1];
+	n->args[1] = (npu_gval){ .kind = NPU_GV_NONE };
+	n->nargs = 1;
+	n->kwargs = kw;
+	n->nkwargs = 1;
+	free(n->target);
+	n->target = t;
+	n->aop = npu_aop_find(t);
+	return pass_log(pc, n->name, "%s: prims.convert_element_type as %s",
+			n->name, to_copy);
+}
+
 static int normargs_node(pass_cx *pc, npu_gedit *ge, int i)
 {
 	npu_gnode *n = npu_gedit_node(ge, i);
@@ -494,10 +527,13 @@ static int normargs_node(pass_cx *pc, npu_gedit *ge, int i)
 
 static int pass_normargs(pass_cx *pc, npu_gedit *ge)
 {
-	for (int i = 0; i < npu_gedit_n(ge); i++)
-		if (pure_call(npu_gedit_node(ge, i)) &&
-		    normargs_node(pc, ge, i) < 0)
+	for (int i = 0; i < npu_gedit_n(ge); i++) {
+		npu_gnode *n = npu_gedit_node(ge, i);
+		if (n->op == NPU_GOP_CALL_FUNCTION && prims_convert(pc, n) < 0)
 			return -1;
+		if (pure_call(n) && normargs_node(pc, ge, i) < 0)
+			return -1;
+	}
 	return 0;
 }
 

@@ -833,14 +833,78 @@ static int finish_op(ref_op *op, const npu_gnode *n, ref_val *v)
 }
 
 
+/* Python's integer arithmetic on SymInts (Dynamo's "_operator.mul"
+ * nodes of a dynamic graph): the value computed from the operands, which
+ * must agree with the expression the meta records.  1 when n is one. */
+static int run_symop(const npu_gnode *n, ref_op *op)
+{
+	static const char *const ops[] = { "mul", "add", "sub", "floordiv", "mod", "neg" };
+	const char *name = n->target;
+	const npu_gmeta *m = n->nmeta ? &n->meta[0] : NULL;
+	double a = 0, b = 0;
+	int64_t x, y, r = 0, want;
+	npu_reftensor *t;
+	int k;
+
+	if (strncmp(name, "_operator.", 10))
+		return 0;
+	for (k = 0; k < 6 && strcmp(name + 10, ops[k]); k++)
+		;
+	if (k == 6 || n->nargs != (k == 5 ? 1 : 2) || n->nkwargs)
+		return 0;
+	if (ref_gval_num(op, &n->args[0], &a) < 0 ||
+	    (k < 5 && ref_gval_num(op, &n->args[1], &b) < 0))
+		return -1;
+	x = (int64_t)a;
+	y = (int64_t)b;
+	if (a != (double)x || b != (double)y)
+		return npu_errf(op->e, "SymInt arithmetic on a non-integer");
+	if ((k == 3 || k == 4) && y == 0)
+		return npu_errf(op->e, "SymInt division by zero");
+	switch (k) {
+	case 0: r = x * y; break;
+	case 1: r = x + y; break;
+	case 2: r = x - y; break;
+	case 3: r = x / y - ((x % y != 0) && ((x < 0) != (y < 0))); break;
+	case 4: r = x % y; r += r != 0 && ((r < 0) != (y < 0)) ? y : 0; break;
+	case 5: r = -x; break;
+	}
+	if (m && m->kind == NPU_GM_SCALAR && m->scalar.kind == NPU_GV_SYM) {
+		if (sym_lookup(op->cx, m->scalar.u.s, &want, op->e) < 0)
+			return -1;
+		if (want != r)
+			return npu_errf(op->e, "SymInt %lld, meta says %s = %lld",
+					(long long)r, m->scalar.u.s, (long long)want);
+	}
+	if (ref_out(op, 0, NPU_DT_I64, 0, NULL, &t) < 0)
+		return -1;
+	t->data[0] = (double)r;
+	return 1;
+}
+
+/* prims.convert_element_type(a, dtype), left by some decompositions: a
+ * copy, which finish_op rounds to the recorded dtype.  1 when n is one. */
+static int run_prims_convert(const npu_gnode *n, ref_op *op)
+{
+	const npu_reftensor *in;
+	npu_reftensor *t;
+
+	if (strcmp(n->target, "prims.convert_element_type.default") ||
+	    n->nargs != 2 || n->args[1].kind != NPU_GV_DTYPE)
+		return 0;
+	if (ref_tensor(op, 0, "a", &in) < 0 ||
+	    ref_out(op, 0, n->args[1].u.dtype, in->ndim, in->shape, &t) < 0)
+		return -1;
+	memcpy(t->data, in->data, (size_t)npu_reftensor_numel(in) * sizeof *t->data);
+	return 1;
+}
+
 static int run_call(const npu_gnode *n, ref_ctx *cx, ref_op *op, ref_val *v)
 {
 	if (n->op != NPU_GOP_CALL_FUNCTION)
 		return npu_errf(op->e, "%s nodes are not supported (run the "
 				"aot graph, not the dynamo one)",
 				npu_gop_name(n->op));
-	if (n->aop == NPU_AOP_UNKNOWN)
-		return npu_errf(op->e, "unsupported operator");
 	op->cx = cx;
 	op->id = n->aop;
 	op->args = n->args;
@@ -848,6 +912,18 @@ static int run_call(const npu_gnode *n, ref_ctx *cx, ref_op *op, ref_val *v)
 	op->kw = n->kwargs;
 	op->nkw = n->nkwargs;
 	op_reset(op);
+	if (n->aop == NPU_AOP_UNKNOWN) {
+		int r = run_symop(n, op);
+		if (!r)
+			r = run_prims_convert(n, op);
+		if (!r)
+			return npu_errf(op->e, "unsupported operator");
+		if (r < 0 || finish_op(op, n, v) < 0) {
+			op_clear(op);
+			return -1;
+		}
+		return 0;
+	}
 	if (dispatch[n->aop](op) < 0 || finish_op(op, n, v) < 0) {
 		op_clear(op);
 		return -1;

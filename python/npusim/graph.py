@@ -19,6 +19,13 @@ The graph's own output list is returned in order: for aot graphs that is
 the mutated inputs' new values first, which aot_autograd's runtime wrapper
 copies back (the 1.13 path does it itself, see export.CompiledModule).
 
+A graph with symbolic sizes (torch.compile(dynamic=True)) is compiled
+once into a dynamic program.  When npucc cannot keep its sizes symbolic
+(a SymInt used as a value, a symbolic dim that is not leading), it is
+compiled static instead, with `npucc --specialize` at each call's sizes:
+one program per size set (the compile cache keeps them), as Dynamo itself
+would recompile a static graph; the record says why.
+
 When npucc cannot compile the graph, or npusim faults, the graph runs
 eagerly on the host instead (option fallback="eager", the default) and the
 session records it as a failure; fallback="error" raises.
@@ -95,6 +102,9 @@ class NpuGraph:
         self.outs = doc["nodes"][-1]["args"][0]
         self.prog = None
         self.failed = None          # reason, once compiling has failed
+        self.dynamic = _has_syms(self.ph)
+        self.static_why = None      # why a dynamic graph is compiled per size
+        self.sizes = None           # the --specialize of self.prog
         self.snapshot = None        # (id, _version) of the frozen tensors
         if opts.get("keep"):
             self.dir = os.path.join(opts["keep"], self.name.replace("/", "_"))
@@ -129,12 +139,49 @@ class NpuGraph:
     def _snap(self, args):
         return [(id(args[i]), args[i]._version) for i in self.frozen]
 
-    def _compile(self, args):
-        """Sets self.prog (cache or npucc) or raises ToolError."""
+    def _sizes(self, args):
+        """'s31=2,s64=16': the values of the graph's symbols in this call,
+        from the SymInt placeholders and the inputs' shapes."""
+        vals = {}
+        for i, n in enumerate(self.ph):
+            m = n.get("meta") if i < len(args) else None
+            if not isinstance(m, dict):
+                continue
+            sc = m.get("scalar")
+            if isinstance(sc, dict) and _plain_sym(sc.get("sym")) and \
+                    isinstance(args[i], int):
+                vals[sc["sym"]] = int(args[i])
+            for d, x in enumerate(m.get("shape") or []):
+                if isinstance(x, dict) and _plain_sym(x.get("sym")) and \
+                        isinstance(args[i], torch.Tensor) and d < args[i].dim():
+                    vals[x["sym"]] = int(args[i].shape[d])
+        return ",".join("%s=%d" % kv for kv in sorted(vals.items()))
+
+    def _build(self, args):
+        """Compiles for this call: the dynamic program, or when npucc
+        refuses to keep the sizes symbolic, a static one for these."""
+        if self.static_why is None:
+            try:
+                self._compile(args)
+                return
+            except tools.ToolError as ex:
+                if not self.dynamic:
+                    raise
+                self.static_why = str(ex)
+        self._compile(args, self._sizes(args))
+        self.record.reason = ("compiled static per size set (%s)" %
+                              self.static_why)
+
+    def _compile(self, args, sizes=None):
+        """Sets self.prog (cache or npucc) or raises ToolError; sizes:
+        npucc --specialize (a static program of those sizes)."""
         t0 = time.time()
         w = self._weights(args)
         npucc = tools.find("npucc")
         extra = list(self.opts.get("npucc_args") or ())
+        if sizes:
+            extra += ["--specialize", sizes]
+        self.sizes = sizes
         key, parts = cache_mod.make_key(
             fxjson.canonical_text(self.doc), cache_mod.weights_hash(w),
             tools.target_hash(self.opts.get("target")), tools.version("npucc"),
@@ -175,8 +222,10 @@ class NpuGraph:
         try:
             if self.failed is None:
                 snap = self._snap(args)
-                if self.prog is None or snap != self.snapshot:
-                    self._compile(args)
+                if self.prog is None or snap != self.snapshot or (
+                        self.static_why is not None and
+                        self._sizes(args) != self.sizes):
+                    self._build(args)
                     self.snapshot = snap
                 out = self._run(args, call)
                 call.wall_s = time.time() - t0
@@ -254,6 +303,21 @@ class NpuGraph:
                 raise ValueError("output %d (%s) is a scalar the program "
                                  "does not return" % (i, a["node"]))
         raise ValueError("npusim run wrote no '%s' (%s)" % (key, a))
+
+
+def _plain_sym(x):
+    """A size that is one symbol ("s77"), not an expression."""
+    return isinstance(x, str) and x.isidentifier()
+
+
+def _has_syms(placeholders):
+    for n in placeholders:
+        m = n.get("meta")
+        if isinstance(m, dict) and (
+                isinstance(m.get("scalar"), dict) and "sym" in m["scalar"] or
+                any(isinstance(x, dict) for x in m.get("shape") or [])):
+            return True
+    return False
 
 
 def _reason(err, status):

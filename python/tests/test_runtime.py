@@ -300,6 +300,51 @@ class EndToEndTest(unittest.TestCase):
     def test_attention(self):
         self.run_model(models.attention)
 
+    def test_dynamic_graph_compiled_per_size(self):
+        """bert_tiny_dyn (torch.compile(dynamic=True) of a BERT): its
+        sequence length is a slice bound, which a dynamic program cannot
+        take, so the graph is compiled static at each call's sizes."""
+        with open(helpers.data("fx", "bert_tiny_dyn", "inference2.json")) as f:
+            doc = json.load(f)
+        vals = st.load(helpers.data("fx", "bert_tiny_dyn", "inference2.safetensors"))
+        ph = [n for n in doc["nodes"] if n["op"] == "placeholder"]
+        syms = {}
+        for n in ph:
+            for d, x in enumerate(n["meta"].get("shape") or []):
+                if isinstance(x, dict):
+                    syms[x["sym"]] = vals[n["name"]].shape[d]
+
+        def args_at(batch):
+            out = []
+            for n in ph:
+                sym = (n["meta"].get("scalar") or {}).get("sym")
+                if sym:
+                    out.append(batch if sym == "s31" else int(syms[sym]))
+                elif n.get("kind") == "input" and n["meta"]["shape"]:
+                    out.append(vals[n["name"]][:batch])
+                else:
+                    out.append(vals[n["name"]])
+            return out
+
+        class Consts:
+            _tensor_constant0 = vals["attr._tensor_constant0"]
+        d = helpers.tmpdir(self)
+        frozen = [n["name"] for n in ph if n.get("kind") in ("parameter", "buffer")]
+        g = graph.NpuGraph(Consts(), doc, graph.options(
+            {"target": "npu-base", "fallback": "error", "cache_dir": d}),
+            export.session(), frozen)
+        want = vals["output.0"]
+        got = g(*args_at(2))[0]
+        self.assertTrue(torch.allclose(got, want, rtol=1e-4, atol=1e-4))
+        self.assertEqual(g.sizes, "s31=2,s64=16")
+        self.assertIn("compiled static per size set", g.record.reason)
+        self.assertIn("SymInt", g.record.reason)
+        one = g(*args_at(1))[0]
+        self.assertEqual(g.sizes, "s31=1,s64=16")
+        self.assertEqual(one.shape, (1,) + tuple(want.shape[1:]))
+        self.assertTrue(torch.allclose(one, want[:1], rtol=1e-4, atol=1e-4))
+        self.assertEqual(g.record.status, "compiled")
+
     def test_mutated_buffer_copied_back(self):
         model, (x,) = models.counter()
         want_acc = model.acc * 0.5 + x.mean(0)
