@@ -768,6 +768,33 @@ static int build_atan(dcx *d, npu_gval x, npu_gval *res)
 	return 0;
 }
 
+/* div.Tensor_mode and div.Scalar_mode on float32: a / b, trunc(a / b)
+ * (PyTorch's trunc mode), or floor_divide(a, b) (its floor mode, which
+ * decomp.def spells out); a scalar b becomes a full_like of a. */
+static int build_divmode(dcx *d, npu_gval *a, int na, const npu_gmeta *x0,
+			 npu_gval *res)
+{
+	const char *m = na > 2 && a[2].kind == NPU_GV_STR ? a[2].u.s : NULL;
+	npu_gval q, b;
+
+	if (na < 3 || (a[2].kind != NPU_GV_NONE && !m))
+		return fail(d, "%s", "@divmode: bad operands");
+	if (!x0 || x0->dtype != NPU_DT_F32)
+		return fail(d, "%s", "not float32 (integers and half types stay whole)");
+	if (!m)
+		return call2(d, "aten.div.Tensor", a[0], a[1], res);
+	if (!strcmp(m, "trunc"))
+		return call2(d, "aten.div.Tensor", a[0], a[1], &q) ||
+		       call1(d, "aten.trunc.default", q, res) ? -1 : 0;
+	if (strcmp(m, "floor"))
+		return fail(d, "%s", "an unknown rounding mode");
+	b = a[1];
+	if (b.kind != NPU_GV_NODE &&
+	    call2(d, "aten.full_like.default", a[0], a[1], &b))
+		return -1;
+	return call2(d, "aten.floor_divide.default", a[0], b, res);
+}
+
 /* 0 .. n-1 along dim `dm` of a shape (nd dims), as int64 [n, 1, ...]
  * (an arange, folded to a constant). */
 static int build_iota(dcx *d, int nd, const int64_t *shp, int dm, npu_gval *res)
@@ -994,6 +1021,13 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 			return fail(d, "%s", "topk: k past the dim's size");
 		return build_topk(d, a[0], nd, shp, (int)dm, a[1].u.i, (int)a[5].u.i, res);
 	}
+	if (!strcmp(name, "f32")) {                 /* (x) */
+		if (!x0 || x0->dtype != NPU_DT_F32)
+			return fail(d, "%s", "not float32 (integers and half types stay whole)");
+		return npu_gval_copy(res, &a[0]) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
+	}
+	if (!strcmp(name, "divmode"))               /* (a, b, rounding_mode) */
+		return build_divmode(d, a, na, x0, res);
 	if (!strcmp(name, "atan")) {                /* (x) */
 		if (!x0)
 			return fail(d, "%s", "@atan: bad operand");

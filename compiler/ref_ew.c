@@ -232,7 +232,24 @@ static double b_rsub(double a, double b, double al) { return b - al * a; }
 static double b_mul(double a, double b, double al) { return a * b; }
 static double b_div(double a, double b, double al) { return a / b; }
 static double b_divtrunc(double a, double b, double al) { return trunc(a / b); }
-static double b_divfloor(double a, double b, double al) { return floor(a / b); }
+/* PyTorch's floor division (ATen's div_floor_floating): from C fmod, so
+ * that an infinite dividend gives NaN, not floor(inf / b); a / b for a
+ * zero divisor; exact on integers. */
+static double b_divfloor(double a, double b, double al)
+{
+	double m, d, f;
+
+	if (b == 0)
+		return a / b;
+	m = fmod(a, b);
+	d = (a - m) / b;
+	if (m != 0 && (b < 0) != (m < 0))
+		d -= 1;
+	if (d == 0)
+		return copysign(0, a / b);
+	f = floor(d);
+	return d - f > 0.5 ? f + 1 : f;
+}
 static double b_rem(double a, double b, double al)
 {
 	double r = fmod(a, b);

@@ -104,13 +104,15 @@ static const zoo_case zoo[] = {
 	{ "hubert_tiny", 0 },		/* grouped positional 1-d convolution (16 x 16) */
 	{ "lraspp_tiny", 0 },
 	{ "efficientnet_v2_tiny", 0 },
-	{ "ops3", 7 },			/* fmod, remainder, atan2, sort, scatter_add,
-				   index_put, int64 eq */
+	{ "ops3", 4 },			/* sort, scatter_add, index_put, int64 eq */
 	/* transformers' default attention: scaled_dot_product_attention */
 	{ "bert_sdpa", 0 },
 	{ "llama_sdpa", 0 },
 	{ "vit_hf_sdpa", 0 },
 	{ "ops4", 1 },			/* index_put */
+	{ "ops5", 0 },			/* fmod, remainder, div's rounding modes,
+				   floor_divide, atan2 with zeros of both signs,
+				   infinities and NaN */
 	/* in bfloat16 and float16 (scripts/capture_models NAME_bf16) */
 	{ "mistral_tiny_bf16", 0 },
 	{ "distilbert_tiny_bf16", 0 },	/* the int64 mask cast */
