@@ -4934,6 +4934,27 @@ static int index_gather(fz *z, int node, const index_set *q, int64_t *offs)
 	const npu_kval *X;
 	runtab rt;
 
+	/* every dim indexed (runs of one element: index_put's gathers): a
+	 * view's elements are read where they lie in its root, the view's
+	 * offset and strides folded into the table, no copy first */
+	if (p == 0 && k == nd && ir->v[x].root >= 0 && !ir->v[x].isconst) {
+		const npu_kval *R = &ir->v[ir->v[x].root];
+		if (R->root < 0 && iscontig(R) && !R->isconst && vecok(R->dtype) &&
+		    B <= INDEX_MAX_POS * 16) {
+			int64_t n = 1;
+			for (int d = 0; d < R->ndim; d++)
+				n *= R->shape[d];
+			if (runtab_new(z, &rt, B, n) < 0) {
+				free(offs);
+				return -1;
+			}
+			for (int64_t b = 0; b < B; b++)
+				runtab_set(&rt, b, ir->v[x].off + offs[b]);
+			free(offs);
+			return gather_runs(z, node, ir->v[x].root, 1, B, &rt,
+					   "index by constant indices");
+		}
+	}
 	/* the gather reads whole runs of D elements of a contiguous root:
 	 * of a view, a copy, and the offsets again in the copy */
 	if ((ir->v[x].root >= 0 || !iscontig(&ir->v[x])) && !ir->v[x].isconst &&

@@ -55,5 +55,6 @@ int pass_fold(pass_cx *pc);
 int pass_quant(pass_cx *pc, npu_gedit *ge);
 int pass_decomp(pass_cx *pc);
 int pass_rope(pass_cx *pc, npu_gedit *ge);
+int pass_scatter(pass_cx *pc, npu_gedit *ge);
 
 #endif

@@ -471,6 +471,7 @@ static int prims_convert(pass_cx *pc, npu_gnode *n)
 	kw->val = n->args[1];
 	n->args[1] = (npu_gval){ .kind = NPU_GV_NONE };
 	n->nargs = 1;
+	free(n->kwargs);            /* the reader's empty array */
 	n->kwargs = kw;
 	n->nkwargs = 1;
 	free(n->target);
@@ -1353,6 +1354,7 @@ static int run_one(pass_cx *pc, int pass)
 	case NPU_PASS_LAYOUT: return session(pc, pass_layout);
 	case NPU_PASS_DECOMP: return pass_decomp(pc);
 	case NPU_PASS_ROPE: return session(pc, pass_rope);
+	case NPU_PASS_SCATTER: return session(pc, pass_scatter);
 	case NPU_PASS_CLEANUP:
 		if (session(pc, pass_dce) < 0 || session(pc, pass_cse) < 0 ||
 		    pass_fold(pc) < 0 || session(pc, pass_noop) < 0)

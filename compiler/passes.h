@@ -25,6 +25,8 @@
  *   decomp    composite ops -> primitives (compiler/decomp.def)
  *   rope      x * cos + cat(-x2, x1) * sin -> cat(x1 * cos1 - x2 * sin1,
  *             x2 * cos2 + x1 * sin2), the same values in one kernel
+ *   scatter   index_put by constant indices (F.fold) -> gathers by
+ *             constant tables, added or written in index order
  *   cleanup   dce, cse, fold, noop and dce again, over what the others
  *             left behind
  *
@@ -55,6 +57,7 @@
 	X(LAYOUT,   "layout",   "canonical permute/view chains") \
 	X(DECOMP,   "decomp",   "decomposition of composite ops") \
 	X(ROPE,     "rope",     "rotate_half's negation folded into RoPE") \
+	X(SCATTER,  "scatter",  "index_put by constant indices as gathers") \
 	X(CLEANUP,  "cleanup",  "dce, cse, fold and noop again")
 
 enum npu_pass {

@@ -109,7 +109,7 @@ static const zoo_case zoo[] = {
 	{ "bert_sdpa", 0 },
 	{ "llama_sdpa", 0 },
 	{ "vit_hf_sdpa", 0 },
-	{ "ops4", 1 },			/* index_put */
+	{ "ops4", 0 },			/* F.fold: index_put by constant indices */
 	{ "ops5", 0 },			/* fmod, remainder, div's rounding modes,
 				   floor_divide, atan2 with zeros of both signs,
 				   infinities and NaN */
@@ -142,6 +142,18 @@ static const zoo_case zoo[] = {
 	{ "dpt_tiny", 0 },
 	{ "siglip_tiny", 0 },
 	{ "tv_vit_tiny", 0 },
+	/* a third round, captured on PyTorch 2.11 (scripts/capture_models) */
+	{ "roformer_tiny", 0 },		/* rotary attention inside BERT */
+	{ "esm_tiny", 0 },		/* protein LM: rotary, token-dropout scaling */
+	{ "biogpt_tiny", 0 },
+	{ "xglm_tiny", 0 },		/* sinusoidal positions built in the graph */
+	{ "qwen2_moe_tiny", 14 },	/* as mixtral_tiny, plus a gated shared expert */
+	{ "pegasus_tiny", 0 },
+	{ "bit_tiny", 0 },		/* weight-standardized convolutions */
+	{ "focalnet_tiny", 0 },		/* focal modulation */
+	{ "mobilevitv2_tiny", 0 },	/* F.fold's index_put by constant indices */
+	{ "yolos_tiny", 0 },		/* detection tokens, interpolated positions */
+	{ "rwkv_tiny", 0 },		/* the WKV recurrence */
 };
 
 /* NPU_ZOO=a,b runs only those models (a developer's shortcut) */
