@@ -3035,7 +3035,7 @@ static int spread_val(fz *z, int node, int v, const int64_t *f,
  * at compile time when it is frozen, else KH*KW copy kernels.
  */
 static int do_tconv(fz *z, int node, int x, int w, int bias, const int64_t *st,
-		    const int64_t *pad, const int64_t *opad)
+		    const int64_t *pad, const int64_t *opad, const int64_t *osh1)
 {
 	npu_kir *ir = z->ir;
 	const npu_gnode *n = &z->g->nodes[node];
@@ -3046,10 +3046,10 @@ static int do_tconv(fz *z, int node, int x, int w, int bias, const int64_t *st,
 	char nm[300];
 
 	if (ir->v[x].ndim != 4 || ir->v[w].ndim != 4 || !isfloat(ir->v[x].dtype) ||
-	    ir->v[x].isconst || ir->v[w].isconst || m->ndim != 4)
+	    ir->v[x].isconst || ir->v[w].isconst || !m || (!osh1 && m->ndim != 4))
 		return host_kern(z, node, "transposed convolution of other types or ranks");
 	for (int i = 0; i < 4; i++)
-		osh[i] = m->shape[i].v;
+		osh[i] = osh1 ? osh1[i] : m->shape[i].v;
 	memcpy(ws, ir->v[w].shape, sizeof ws);
 	for (int i = 0; i < 2; i++) {
 		P[i] = ws[2 + i] - 1 - pad[i];
@@ -3509,6 +3509,43 @@ static int conv_cheap_first(fz *z, int node)
 	return 1;
 }
 
+/*
+ * A 1-d transposed convolution (groups 1, no dilation: EnCodec's and
+ * the vocoders' upsamplers) is the 2-d one of x viewed [N, C, 1, L] by w
+ * viewed [C, OC, 1, K], stride (1, s), padding (0, p), output padding
+ * (0, op): its [N, OC, 1, L'] is the node's [N, OC, L'].
+ */
+static int do_tconv1d(fz *z, int node, int x, int w, int bias)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	int64_t s1, p1, d1, o1, xsh[4], xst[4], wsh[4], wst[4], osh[4];
+	int x4, w4;
+
+	if (w < 0 || ir->v[w].ndim != 3 || !m || m->ndim != 3 ||
+	    ilist(&n->args[3], &s1, 1) || ilist(&n->args[4], &p1, 1) ||
+	    ilist(&n->args[5], &d1, 1) || ilist(&n->args[7], &o1, 1) || d1 != 1)
+		return host_kern(z, node, "1-d transposed convolution of this form (dilated)");
+	/* dims 0, 1, (new) 2, 3 <- 0, 1, -, 2; the new dim has size 1 */
+	for (int i = 0; i < 4; i++) {
+		int j = i < 2 ? i : 2;
+		xsh[i] = i == 2 ? 1 : ir->v[x].shape[j];
+		xst[i] = ir->v[x].stride[j];
+		wsh[i] = i == 2 ? 1 : ir->v[w].shape[j];
+		wst[i] = ir->v[w].stride[j];
+	}
+	osh[0] = m->shape[0].v;
+	osh[1] = m->shape[1].v;
+	osh[2] = 1;
+	osh[3] = m->shape[2].v;
+	if ((x4 = view_val(z, node, x, 4, xsh, ir->v[x].off, xst)) < 0 ||
+	    (w4 = view_val(z, node, w, 4, wsh, ir->v[w].off, wst)) < 0)
+		return -1;
+	return do_tconv(z, node, x4, w4, bias, (int64_t[]){ 1, s1 }, (int64_t[]){ 0, p1 },
+			(int64_t[]){ 0, o1 }, osh);
+}
+
 static int do_conv(fz *z, int node)
 {
 	npu_kir *ir = z->ir;
@@ -3530,6 +3567,8 @@ static int do_conv(fz *z, int node)
 		bias = node_val(z, n->args[2].u.node);
 	if (x >= 0 && ir->v[x].ndim == 3 && !tr)
 		return do_conv1d(z, node, x, w, bias, (int64_t)groups);
+	if (x >= 0 && ir->v[x].ndim == 3 && groups == 1)
+		return do_tconv1d(z, node, x, w, bias);
 	if (x >= 0 && ir->v[x].ndim == 5 && !tr && groups == 1)
 		return do_conv3d(z, node, x, w, bias);
 	if (ilist(&n->args[3], st, 2) || ilist(&n->args[4], pad, 2) ||
@@ -3543,7 +3582,7 @@ static int do_conv(fz *z, int node)
 		return do_gconv(z, node, x, w, bias, (int64_t)groups, st, pad, dil, osh);
 	}
 	if (tr && groups == 1 && dil[0] == 1 && dil[1] == 1)
-		return do_tconv(z, node, x, w, bias, st, pad, opad);
+		return do_tconv(z, node, x, w, bias, st, pad, opad, NULL);
 	if (tr || groups != 1)
 		return host_kern(z, node, "grouped transposed or dilated transposed convolution");
 	if ((dil[0] != 1 || dil[1] != 1) && w >= 0 && ir->v[w].ndim == 4 &&

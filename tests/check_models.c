@@ -154,6 +154,17 @@ static const zoo_case zoo[] = {
 	{ "mobilevitv2_tiny", 0 },	/* F.fold's index_put by constant indices */
 	{ "yolos_tiny", 0 },		/* detection tokens, interpolated positions */
 	{ "rwkv_tiny", 0 },		/* the WKV recurrence */
+	{ "codegen_tiny", 0 },		/* partial rotary, a fused qkv in mp order */
+	{ "glpn_tiny", 0 },		/* Mix Transformer, a depth decoder */
+	{ "marian_tiny", 0 },
+	{ "sew_tiny", 0 },		/* squeezed context: pooled, upsampled */
+	{ "speech2text_tiny", 0 },	/* a strided 1-d convolution subsampler, GLU */
+	{ "swiftformer_tiny", 0 },	/* efficient additive attention */
+	{ "timesformer_tiny", 0 },	/* divided space-time attention */
+	{ "videomae_tiny", 0 },		/* tubelets: a 3-d convolution */
+	{ "encodec_tiny", 8 },		/* 30 graphs (graph breaks); 1-d transposed
+				   convolutions; max of two int64 scalars (the
+				   padding's sizes) */
 };
 
 /* NPU_ZOO=a,b runs only those models (a developer's shortcut) */
