@@ -291,6 +291,10 @@ static int collect(npu_dyn *d, const npu_graph *g, npu_err *e)
 	return 0;
 }
 
+#define SYMINT_VALUE "%s: node '%s' uses SymInt '%s' as a value: a dynamic " \
+	"program takes symbolic sizes only as tensor dims and view shapes " \
+	"(--specialize compiles it static)"
+
 /* The SymInt a node is (a SymInt placeholder, or Dynamo's arithmetic on
  * them, operator.mul ... with a symbolic scalar meta): its expression,
  * else NULL. */
@@ -390,7 +394,7 @@ static int drop_symints(npu_dyn *d, npu_graph *g, int freeze, npu_err *e)
 			if (subst_val(d, g, &n->kwargs[a].val, NULL, freeze, &bad, e) < 0)
 				return -1;
 		if (bad >= 0)
-			return npu_errf(e, "%s: node '%s' uses SymInt '%s' as a value: a dynamic program takes symbolic sizes only as tensor dims and view shapes (--specialize compiles it static)",
+			return npu_errf(e, SYMINT_VALUE,
 					g->file, n->name, g->nodes[bad].name);
 	}
 	if (npu_gedit_begin(&ge, g, e) < 0)
@@ -402,7 +406,7 @@ static int drop_symints(npu_dyn *d, npu_graph *g, int freeze, npu_err *e)
 		if (npu_gedit_users(&ge, i, &users) > 0) {
 			/* the message first: the edit owns users and the
 			 * nodes it points at */
-			npu_errf(e, "%s: node '%s' uses SymInt '%s' as a value: a dynamic program takes symbolic sizes only as tensor dims and view shapes (--specialize compiles it static)",
+			npu_errf(e, SYMINT_VALUE,
 				 g->file, npu_gedit_node(&ge, users[0])->name, n->name);
 			npu_gedit_abort(&ge);
 			return -1;
