@@ -5467,10 +5467,16 @@ static int adaptive_mm(fz *z, int node, int x)
 	char name[300];
 
 	if (ilist(&n->args[1], os, 2) || os[0] <= 0 || os[1] <= 0 ||
-	    X->dtype != NPU_DT_F32 || X->stride[3] != 1 || X->stride[2] != W ||
-	    X->stride[0] != X->shape[1] * X->stride[1] ||
-	    H * W * os[0] * os[1] > ADAPTIVE_MM_MAX)
+	    X->dtype != NPU_DT_F32 || H * W * os[0] * os[1] > ADAPTIVE_MM_MAX)
 		return 0;
+	/* the matmul reads rows of H * W: a view of other strides (the
+	 * channels-last stages of a ConvNeXt backbone) is copied first */
+	if (X->stride[3] != 1 || X->stride[2] != W ||
+	    X->stride[0] != X->shape[1] * X->stride[1]) {
+		if ((x = contig_val(z, x, node, "adaptive pooling's matmul reads rows of H * W")) < 0)
+			return -1;
+		X = &ir->v[x];
+	}
 	R = X->shape[0] * X->shape[1];
 	HW = H * W;
 	OHW = os[0] * os[1];
@@ -5540,7 +5546,9 @@ static int do_pool(fz *z, int node)
 			return done < 0 ? -1 : 0;
 	}
 	if (bad)
-		return host_kern(z, node, "pooling with dilation, ceil_mode, or used indices");
+		return host_kern(z, node, n->aop == NPU_AOP_ADAPTIVE_AVG_POOL2D
+				 ? "adaptive pooling of this form (not float32, or too large)"
+				 : "pooling with dilation, ceil_mode, or used indices");
 	/* ceil_mode's last windows may reach past the padded input */
 	for (int i = 0; i < 2; i++) {
 		ex[i] = (m->shape[2 + i].v - 1) * pw.st[i] + pw.ks[i] -

@@ -165,6 +165,15 @@ static const zoo_case zoo[] = {
 	{ "encodec_tiny", 8 },		/* 30 graphs (graph breaks); 1-d transposed
 				   convolutions; max of two int64 scalars (the
 				   padding's sizes) */
+	{ "mamba2_tiny", 0 },		/* the SSD scan in chunks: segment sums */
+	{ "deepseek_v3_tiny", 11 },	/* MLA; the group-limited router (topk of
+				   groups, scatter, bitwise_not) and experts */
+	{ "gemma3_tiny", 0 },		/* sliding-window and global layers */
+	{ "olmoe_tiny", 14 },		/* as mixtral_tiny */
+	{ "upernet_tiny", 0 },		/* pyramid pooling (adaptive 3x3, 6x6 of
+				   a channels-last view) over ConvNeXt */
+	{ "detr_tiny", 0 },		/* frozen batch norm, sine positions of
+				   the mask, object queries */
 };
 
 /* NPU_ZOO=a,b runs only those models (a developer's shortcut) */

@@ -438,6 +438,8 @@ static const struct {
 	{ "funnel_tiny/inference14", "aten.eq.Tensor", "integer" },
 	{ "mixtral_tiny/inference2", NULL, "" },
 	{ "qwen2_moe_tiny/inference2", NULL, "" },
+	{ "olmoe_tiny/inference2", NULL, "" },
+	{ "deepseek_v3_tiny/inference2", NULL, "" },
 	/* EnCodec's padding sizes: max of two run-time int64 scalars, each
 	 * its own graph between graph breaks */
 	{ "encodec_tiny/inference6", "aten.maximum.default", "integer" },
