@@ -1014,8 +1014,9 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 		if (nd < 1 || na < 6 || a[1].kind != NPU_GV_INT || a[1].u.i < 1 ||
 		    a[1].u.i > TOPK_MAX || dm < -nd || dm >= nd ||
 		    a[3].kind != NPU_GV_BOOL || !a[3].u.b || a[4].kind != NPU_GV_BOOL ||
-		    !a[4].u.b || a[5].kind != NPU_GV_INT)
-			return fail(d, "%s", "topk of the smallest, unsorted, or of more than 8");
+		    /* unsorted: an order PyTorch leaves open, but for one */
+		    (!a[4].u.b && a[1].u.i != 1) || a[5].kind != NPU_GV_INT)
+			return fail(d, "%s", "topk of the smallest, unsorted (k > 1), or of more than 8");
 		dm = dm < 0 ? dm + nd : dm;
 		if (a[1].u.i > shp[dm])
 			return fail(d, "%s", "topk: k past the dim's size");
@@ -1024,6 +1025,11 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 	if (!strcmp(name, "f32")) {                 /* (x) */
 		if (!x0 || x0->dtype != NPU_DT_F32)
 			return fail(d, "%s", "not float32 (integers and half types stay whole)");
+		return npu_gval_copy(res, &a[0]) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
+	}
+	if (!strcmp(name, "bool")) {                /* (x) */
+		if (!x0 || x0->dtype != NPU_DT_BOOL)
+			return fail(d, "%s", "not bool (integers stay whole)");
 		return npu_gval_copy(res, &a[0]) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
 	}
 	if (!strcmp(name, "divmode"))               /* (a, b, rounding_mode) */
