@@ -150,7 +150,18 @@ static int is_num(const npu_gval *v, double x)
 	       (v->kind == NPU_GV_FLOAT && v->u.f == x);
 }
 
-/* Is v a list of n ints all equal to k (k < 0: any values)? */
+/* A number argument's value in *x; 0 when v is no number. */
+static int is_number(const npu_gval *v, double *x)
+{
+	if (v->kind == NPU_GV_INT)
+		*x = (double)v->u.i;
+	else if (v->kind == NPU_GV_FLOAT)
+		*x = v->u.f;
+	else
+		return 0;
+	return 1;
+}
+
 /* Is v a list of n ints, each at least lo? */
 static int ints_ge(const npu_gval *v, int n, int64_t lo)
 {
@@ -816,6 +827,66 @@ static int build_iota(dcx *d, int nd, const int64_t *shp, int dm, npu_gval *res)
 	return r;
 }
 
+/* histc's elements times bins examined at most (one [N, bins] compare) */
+#define HISTC_MAX (1 << 20)
+
+/*
+ * @histc(x, bins, min, max) of float32 with min < max, as ATen's CPU
+ * kernel bins: pos = (x - min) / (max - min) * bins truncated, in that
+ * order (a value on a bin's edge lands where PyTorch puts it), the last
+ * bin taking x = max, values outside [min, max] and NaN not counted.
+ * Here the positions of x flattened to [N, 1] are compared with an iota
+ * of the bins and the [N, bins] hits summed over N in float32 (exact
+ * below 2^24).  min == max (the data's own range) stays whole.
+ */
+static int build_histc(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
+{
+	double lo = 0, hi = 0, nb = 0;
+	int64_t n = 1, shp[2] = { 1, 0 }, m1 = -1;
+	npu_gval xf, t, inr, lt, io, hit, v[2];
+	/* the hits as float32 before the sum: a sum of bool would be int64 */
+	npu_gkwarg kw = { "dtype", { .kind = NPU_GV_DTYPE, .u.dtype = NPU_DT_F32 } };
+	int r;
+
+	if (na < 4 || !x0 || x0->dtype != NPU_DT_F32 || !is_number(&a[1], &nb) ||
+	    !is_number(&a[2], &lo) || !is_number(&a[3], &hi) || nb < 1 || nb != floor(nb))
+		return fail(d, "%s", "histc of this form (not float32)");
+	if (!(lo < hi))
+		return fail(d, "%s", "histc over the data's own range (min == max)");
+	for (int i = 0; i < x0->ndim; i++) {
+		if (x0->shape[i].sym)
+			return fail(d, "%s", "histc of a symbolic shape");
+		n *= x0->shape[i].v;
+	}
+	if (n * nb > HISTC_MAX)
+		return fail(d, "%s", "histc of more elements times bins than the pass examines");
+	shp[1] = (int64_t)nb;
+	v[0] = a[0];
+	if (npu_gv_ints(&v[1], (int64_t[]){ m1, 1 }, 2) < 0)
+		return npu_errf(d->pc->e, "out of memory");
+	r = make_call(d, "aten.view.default", v, 2, NULL, 0, &xf);
+	npu_gval_clear(&v[1]);
+	if (r < 0 ||
+	    call2(d, "aten.sub.Tensor", xf, npu_gv_float(lo), &t) ||
+	    call2(d, "aten.div.Tensor", t, npu_gv_float(hi - lo), &t) ||
+	    call2(d, "aten.mul.Tensor", t, npu_gv_float(nb), &t) ||
+	    call1(d, "aten.trunc.default", t, &t) ||
+	    call2(d, "aten.clamp_max.default", t, npu_gv_float(nb - 1), &t) ||
+	    call2(d, "aten.ge.Scalar", xf, npu_gv_float(lo), &inr) ||
+	    call2(d, "aten.le.Scalar", xf, npu_gv_float(hi), &lt) ||
+	    call2(d, "aten.logical_and.default", inr, lt, &inr) ||
+	    build_iota(d, 2, shp, 1, &io) ||
+	    call2(d, "aten.eq.Tensor", t, io, &hit) ||
+	    call2(d, "aten.logical_and.default", inr, hit, &hit) ||
+	    make_call(d, "aten._to_copy.default", &hit, 1, &kw, 1, &v[0]) < 0)
+		return -1;
+	if (npu_gv_ints(&v[1], (int64_t[]){ 0 }, 1) < 0)
+		return npu_errf(d->pc->e, "out of memory");
+	r = make_call(d, "aten.sum.dim_IntList", v, 2, NULL, 0, res);
+	npu_gval_clear(&v[1]);
+	return r;
+}
+
 /* topk of up to this many by rounds (build_topk) */
 #define TOPK_MAX 8
 
@@ -1032,6 +1103,8 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 			return fail(d, "%s", "not bool (integers stay whole)");
 		return npu_gval_copy(res, &a[0]) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
 	}
+	if (!strcmp(name, "histc"))                 /* (x, bins, min, max) */
+		return build_histc(d, a, na, x0, res);
 	if (!strcmp(name, "divmode"))               /* (a, b, rounding_mode) */
 		return build_divmode(d, a, na, x0, res);
 	if (!strcmp(name, "atan")) {                /* (x) */

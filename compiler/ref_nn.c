@@ -325,7 +325,13 @@ int ref_histc(ref_op *op)
 		int64_t b;
 		if (!(v >= lo && v <= hi))
 			continue;
-		b = (int64_t)((v - lo) * (double)bins / (hi - lo));
+		/* which bin is PyTorch's decision, made in the input's type and
+		 * in this order: a float32 value on a bin's edge goes where its
+		 * float32 arithmetic puts it, not where exact arithmetic would */
+		if (x->dtype == NPU_DT_F32)
+			b = (int64_t)(((float)v - (float)lo) / ((float)hi - (float)lo) * (float)bins);
+		else
+			b = (int64_t)((v - lo) / (hi - lo) * (double)bins);
 		y->data[b < bins ? b : bins - 1] += 1;
 	}
 	return 0;
