@@ -3263,20 +3263,17 @@ static int gconv1d_taps(fz *z, int node, int x4, int w4, int bias, int64_t g,
 	return gconv_bmm(z, node, xc, wv, bias, g);
 }
 
-static int do_conv1d(fz *z, int node, int x, int w, int bias, int64_t groups)
+/*
+ * A 1-d convolution's operands as a 2-d one's: x [N, C, L] viewed
+ * [N, C, 1, L] (*x4), w [A, B, K] viewed [A, B, 1, K] (*w4), and the
+ * result's shape [N, OC, 1, L'] from the node's [N, OC, L'] (m).
+ */
+static int views_2d(fz *z, int node, int x, int w, const npu_gmeta *m,
+		    int *x4, int *w4, int64_t *osh)
 {
 	npu_kir *ir = z->ir;
-	const npu_gnode *n = &z->g->nodes[node];
-	const npu_gmeta *m = tmeta(n, 0);
-	int64_t s1, p1, d1, xsh[4], xst[4], wsh[4], wst[4], osh[4];
-	int64_t st[2], pad[2];
-	int x4, w4;
+	int64_t xsh[4], xst[4], wsh[4], wst[4];
 
-	if (w < 0 || ir->v[w].ndim != 3 || !m || m->ndim != 3 ||
-	    ilist(&n->args[3], &s1, 1) || ilist(&n->args[4], &p1, 1) ||
-	    ilist(&n->args[5], &d1, 1) || (d1 != 1 && groups == 1) ||
-	    (groups > 1 && !isfloat(ir->v[x].dtype)))
-		return host_kern(z, node, "1-d convolution of this form (dilated, or other ranks)");
 	/* dims 0, 1, (new) 2, 3 <- 0, 1, -, 2; the new dim has size 1 */
 	for (int i = 0; i < 4; i++) {
 		int j = i < 2 ? i : 2;
@@ -3289,21 +3286,41 @@ static int do_conv1d(fz *z, int node, int x, int w, int bias, int64_t groups)
 	osh[1] = m->shape[1].v;
 	osh[2] = 1;
 	osh[3] = m->shape[2].v;
+	if ((*x4 = view_val(z, node, x, 4, xsh, ir->v[x].off, xst)) < 0 ||
+	    (*w4 = view_val(z, node, w, 4, wsh, ir->v[w].off, wst)) < 0)
+		return -1;
+	return 0;
+}
+
+static int do_conv1d(fz *z, int node, int x, int w, int bias, int64_t groups)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	int64_t s1, p1, d1, osh[4];
+	int64_t st[2], pad[2];
+	int x4, w4;
+
+	if (w < 0 || ir->v[w].ndim != 3 || !m || m->ndim != 3 ||
+	    ilist(&n->args[3], &s1, 1) || ilist(&n->args[4], &p1, 1) ||
+	    ilist(&n->args[5], &d1, 1) || (d1 != 1 && groups == 1) ||
+	    (groups > 1 && !isfloat(ir->v[x].dtype)))
+		return host_kern(z, node, "1-d convolution of this form (dilated, or other ranks)");
 	st[0] = 1;
 	st[1] = s1;
 	pad[0] = 0;
 	pad[1] = p1;
-	if ((x4 = view_val(z, node, x, 4, xsh, ir->v[x].off, xst)) < 0 ||
-	    (w4 = view_val(z, node, w, 4, wsh, ir->v[w].off, wst)) < 0)
+	if (views_2d(z, node, x, w, m, &x4, &w4, osh) < 0)
 		return -1;
 	if (groups > 1) {
 		int64_t dil[2] = { 1, d1 };
 		/* several input channels a group: the vector unit's sums of
 		 * C/G x K taps per output (Wav2Vec2's 16 x 16) cost ten times
 		 * the host's call; they want a GEMM per group */
-		if (wsh[1] > 1 && wsh[3] == 1 && s1 == 1 && p1 == 0)
+		int64_t cg = ir->v[w4].shape[1], kw = ir->v[w4].shape[3];
+		if (cg > 1 && kw == 1 && s1 == 1 && p1 == 0)
 			return gconv_bmm(z, node, x4, w4, bias, groups);
-		if (wsh[1] > 1)
+		if (cg > 1)
 			return gconv1d_taps(z, node, x4, w4, bias, groups, s1, p1, d1, osh[3]);
 		return do_gconv(z, node, x4, w4, bias, groups, st, pad, dil, osh);
 	}
@@ -3520,27 +3537,14 @@ static int do_tconv1d(fz *z, int node, int x, int w, int bias)
 	npu_kir *ir = z->ir;
 	const npu_gnode *n = &z->g->nodes[node];
 	const npu_gmeta *m = tmeta(n, 0);
-	int64_t s1, p1, d1, o1, xsh[4], xst[4], wsh[4], wst[4], osh[4];
+	int64_t s1, p1, d1, o1, osh[4];
 	int x4, w4;
 
 	if (w < 0 || ir->v[w].ndim != 3 || !m || m->ndim != 3 ||
 	    ilist(&n->args[3], &s1, 1) || ilist(&n->args[4], &p1, 1) ||
 	    ilist(&n->args[5], &d1, 1) || ilist(&n->args[7], &o1, 1) || d1 != 1)
 		return host_kern(z, node, "1-d transposed convolution of this form (dilated)");
-	/* dims 0, 1, (new) 2, 3 <- 0, 1, -, 2; the new dim has size 1 */
-	for (int i = 0; i < 4; i++) {
-		int j = i < 2 ? i : 2;
-		xsh[i] = i == 2 ? 1 : ir->v[x].shape[j];
-		xst[i] = ir->v[x].stride[j];
-		wsh[i] = i == 2 ? 1 : ir->v[w].shape[j];
-		wst[i] = ir->v[w].stride[j];
-	}
-	osh[0] = m->shape[0].v;
-	osh[1] = m->shape[1].v;
-	osh[2] = 1;
-	osh[3] = m->shape[2].v;
-	if ((x4 = view_val(z, node, x, 4, xsh, ir->v[x].off, xst)) < 0 ||
-	    (w4 = view_val(z, node, w, 4, wsh, ir->v[w].off, wst)) < 0)
+	if (views_2d(z, node, x, w, m, &x4, &w4, osh) < 0)
 		return -1;
 	return do_tconv(z, node, x4, w4, bias, (int64_t[]){ 1, s1 }, (int64_t[]){ 0, p1 },
 			(int64_t[]){ 0, o1 }, osh);

@@ -779,6 +779,18 @@ static int build_atan(dcx *d, npu_gval x, npu_gval *res)
 	return 0;
 }
 
+#define F32_ONLY "not float32 (integers and half types stay whole)"
+
+/* @f32(x), @bool(x): x itself when its dtype is dt, else the op stays
+ * whole (one host call). */
+static int of_dtype(dcx *d, const npu_gval *a, const npu_gmeta *x0, int dt,
+		    npu_gval *res)
+{
+	if (!x0 || x0->dtype != dt)
+		return fail(d, "%s", dt == NPU_DT_F32 ? F32_ONLY : "not bool (integers stay whole)");
+	return npu_gval_copy(res, &a[0]) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
+}
+
 /* div.Tensor_mode and div.Scalar_mode on float32: a / b, trunc(a / b)
  * (PyTorch's trunc mode), or floor_divide(a, b) (its floor mode, which
  * decomp.def spells out); a scalar b becomes a full_like of a. */
@@ -791,7 +803,7 @@ static int build_divmode(dcx *d, npu_gval *a, int na, const npu_gmeta *x0,
 	if (na < 3 || (a[2].kind != NPU_GV_NONE && !m))
 		return fail(d, "%s", "@divmode: bad operands");
 	if (!x0 || x0->dtype != NPU_DT_F32)
-		return fail(d, "%s", "not float32 (integers and half types stay whole)");
+		return fail(d, "%s", F32_ONLY);
 	if (!m)
 		return call2(d, "aten.div.Tensor", a[0], a[1], res);
 	if (!strcmp(m, "trunc"))
@@ -1093,16 +1105,10 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 			return fail(d, "%s", "topk: k past the dim's size");
 		return build_topk(d, a[0], nd, shp, (int)dm, a[1].u.i, (int)a[5].u.i, res);
 	}
-	if (!strcmp(name, "f32")) {                 /* (x) */
-		if (!x0 || x0->dtype != NPU_DT_F32)
-			return fail(d, "%s", "not float32 (integers and half types stay whole)");
-		return npu_gval_copy(res, &a[0]) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
-	}
-	if (!strcmp(name, "bool")) {                /* (x) */
-		if (!x0 || x0->dtype != NPU_DT_BOOL)
-			return fail(d, "%s", "not bool (integers stay whole)");
-		return npu_gval_copy(res, &a[0]) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
-	}
+	if (!strcmp(name, "f32"))                   /* (x) */
+		return of_dtype(d, a, x0, NPU_DT_F32, res);
+	if (!strcmp(name, "bool"))                  /* (x) */
+		return of_dtype(d, a, x0, NPU_DT_BOOL, res);
 	if (!strcmp(name, "histc"))                 /* (x, bins, min, max) */
 		return build_histc(d, a, na, x0, res);
 	if (!strcmp(name, "divmode"))               /* (a, b, rounding_mode) */
