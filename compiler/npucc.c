@@ -10,6 +10,7 @@
 
 #include "compiler/driver.h"
 #include "compiler/tune.h"
+#include "sim/sim.h"
 
 /* --tune and the tuning database (docs/tuning.md). */
 typedef struct tune_args {
@@ -101,6 +102,7 @@ int main(int argc, char **argv)
 	const char *v;
 	int rc;
 
+	npu_sim_blas_default();
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage(stdout);

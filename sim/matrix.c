@@ -18,10 +18,29 @@
 #include "config.h"
 
 #include <cblas.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "isa/dtype.h"
 #include "sim/sim_int.h"
+
+#ifdef HAVE_BLAS_THREAD_SHUTDOWN_
+/* OpenBLAS's own (its fork handler's): joins the pool's workers; a later
+ * threaded call would start them again.  Not in its cblas.h. */
+int blas_thread_shutdown_(void);
+#endif
+
+void npu_sim_blas_default(void)
+{
+	if (getenv("OPENBLAS_NUM_THREADS") || getenv("OMP_NUM_THREADS"))
+		return;
+#ifdef HAVE_OPENBLAS_SET_NUM_THREADS
+	openblas_set_num_threads(1);
+#endif
+#ifdef HAVE_BLAS_THREAD_SHUTDOWN_
+	blas_thread_shutdown_();
+#endif
+}
 
 #define MXU_MAX_M 65536      /* rows one mmac may stream */
 #define MXU_MAX_K 65536      /* K of an output-stationary tile */

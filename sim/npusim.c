@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sim/cmd.h"
+#include "sim/sim.h"
 
 static const struct {
 	const char *name;
@@ -32,6 +33,7 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	npu_sim_blas_default();
 	if (argc < 2) {
 		usage(stderr);
 		return NPU_EXIT_USAGE;

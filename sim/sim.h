@@ -99,6 +99,18 @@ npu_sim *npu_sim_new(const npu_prog *p, const npu_target *t,
 void npu_sim_free(npu_sim *s);
 
 /*
+ * The host BLAS's threads, for a process's start (npusim, npucc): one
+ * thread, its pool stopped, unless OPENBLAS_NUM_THREADS or
+ * OMP_NUM_THREADS says how many.  OpenBLAS's workers start with the
+ * library and spin for about 0.1 s each time they run out of work, a core
+ * taken from the trace writer and from the runs a sweep starts beside
+ * this one; an mmac's product (at most the array's K x N) gains little
+ * from them.  Results do not depend on it: OpenBLAS splits sgemm by rows
+ * and columns, never along K.
+ */
+void npu_sim_blas_default(void);
+
+/*
  * Runs to completion.  Returns 0, NPU_SIM_FAULT (e holds the full report
  * and npu_sim_fault_info() the parts), or -1 on an internal error.
  * A simulator runs once.

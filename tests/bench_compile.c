@@ -402,6 +402,7 @@ out:
 
 int main(int argc, char **argv)
 {
+	npu_sim_blas_default(); /* as npucc and npusim */
 	const char *src = argc > 1 ? argv[1] : getenv("srcdir") ? getenv("srcdir") : ".";
 
 	npu_hostops_register_all();

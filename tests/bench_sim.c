@@ -335,6 +335,8 @@ static int trace(const npu_prog *p, const npu_target *t, const char *db)
 
 int main(int argc, char **argv)
 {
+	/* as npusim: one BLAS thread unless OPENBLAS_NUM_THREADS says */
+	npu_sim_blas_default();
 	npu_prog p = { 0 };
 	npu_target t;
 	npu_err e = { "" };

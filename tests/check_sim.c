@@ -12,6 +12,7 @@
  * Most tests use a small hand-made target (test_target()) whose numbers
  * make the hand computations short.
  */
+#include <cblas.h>
 #include <check.h>
 #include <sqlite3.h>
 #include <math.h>
@@ -1904,6 +1905,71 @@ START_TEST(timing_unchanged)
 }
 END_TEST
 
+/* sim_bench_gemm.s (1024^3 bf16) on npu-base with its inputs filled;
+ * returns its output c, malloc'd. */
+static uint8_t *bench_gemm_output(uint64_t *bytes)
+{
+	const char *src = getenv("srcdir") ? getenv("srcdir") : ".";
+	char path[4096], *text = read_data("sim_bench_gemm.s");
+	npu_sim_opts o = { .no_timeline = 1 };
+	npu_target t;
+	npu_err e = { "" };
+	npu_prog p = { 0 };
+	npu_sim *s;
+	uint8_t *out;
+	int ia, ic;
+
+	snprintf(path, sizeof path, "%s/targets/npu-base.ini", src);
+	ck_assert_msg(npu_target_load(&t, path, &e) == 0, "%s", e.msg);
+	ck_assert_msg(npu_asm("sim_bench_gemm.s", text, strlen(text), &p, &e) == 0,
+		      "%s", e.msg);
+	free(text);
+	ck_assert_ptr_nonnull(s = npu_sim_new(&p, &t, &o, &e));
+	for (int i = 0; i < (int)p.nbufs; i++)
+		if (p.bufs[i].kind == NPU_BUF_INPUT)
+			for (uint64_t j = 0; j < p.bufs[i].size / 2; j++)
+				npu_store_f32(NPU_DT_BF16, npu_sim_buf_data(s, i), j,
+					      (float)((j * 2654435761u + (uint64_t)i) % 2001) /
+						      1000.0f - 1.0f);
+	ck_assert_msg(npu_sim_run(s, &e) == 0, "%s", e.msg);
+	ia = npu_prog_find_buf(&p, "a");
+	ic = npu_prog_find_buf(&p, "c");
+	ck_assert(ia >= 0 && ic >= 0);
+	*bytes = p.bufs[ic].size;
+	out = malloc(*bytes);
+	memcpy(out, npu_sim_buf_data(s, ic), *bytes);
+	npu_sim_free(s);
+	npu_prog_free(&p);
+	return out;
+}
+
+/*
+ * npu_sim_blas_default: one BLAS thread unless the environment names a
+ * count, and the matrix unit's values the same bit for bit with two
+ * threads as with one (a 1024^3 product, which OpenBLAS does split).
+ */
+START_TEST(matrix_blas_threads)
+{
+	uint64_t n1, n2;
+	uint8_t *two, *one;
+
+	openblas_set_num_threads(2);
+	two = bench_gemm_output(&n2);
+	setenv("OPENBLAS_NUM_THREADS", "2", 1);
+	npu_sim_blas_default();
+	ck_assert_int_eq(openblas_get_num_threads(), 2); /* the user's */
+	unsetenv("OPENBLAS_NUM_THREADS");
+	unsetenv("OMP_NUM_THREADS");
+	npu_sim_blas_default();
+	ck_assert_int_eq(openblas_get_num_threads(), 1);
+	one = bench_gemm_output(&n1);
+	ck_assert_uint_eq(n1, n2);
+	ck_assert_msg(!memcmp(one, two, n1), "values differ with the thread count");
+	free(one);
+	free(two);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("sim");
@@ -1928,6 +1994,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, matrix_ws_f32_strided);
 	tcase_add_test(tc, matrix_os_bf16);
 	tcase_add_test(tc, matrix_weight_double_buffer);
+	tcase_add_test(tc, matrix_blas_threads);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("dma");
