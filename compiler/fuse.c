@@ -44,6 +44,7 @@ typedef struct fz {
 	unsigned char *alone; /* per node: starts a kernel of its own */
 	unsigned char *prelu; /* per node: a max pool whose ReLU moved past it */
 	struct irng *rng;     /* per node: integer value range (node_rng) */
+	int banding;          /* conv_bands is emitting its bands */
 } fz;
 
 enum { FZ_DEFER = 3 };  /* do_node: the node moved later in the order */
@@ -2830,6 +2831,34 @@ static int gconv_part(fz *z, int k, int node, int r, int *part, int store)
  * space is the output itself and the epilogue (batch norm, ReLU6) fuses
  * into it; otherwise each kernel stores every OCg-th channel.
  */
+/* A zero-padded copy of image x [N, C, H, W] (pad[0] rows and pad[1]
+ * columns each side), by a zero fill and a copy into its interior; its
+ * contiguous strides in pst.  The new value, or -1. */
+static int pad_copy(fz *z, int node, int x, const int64_t *pad, int64_t *pst)
+{
+	npu_kir *ir = z->ir;
+	const char *name = z->g->nodes[node].name;
+	int64_t psh[NPU_MAX_DIMS];
+	char nm[300];
+	int xv;
+
+	memcpy(psh, ir->v[x].shape, 4 * sizeof *psh);
+	psh[2] += 2 * pad[0];
+	psh[3] += 2 * pad[1];
+	snprintf(nm, sizeof nm, "%s.pad", name);
+	if ((xv = npu_kir_val(ir, nm, node, ir->v[x].dtype, 4, psh)) < 0)
+		return npu_errf(z->e, "out of memory");
+	ir->v[xv].needed = 1;
+	npu_kir_contig(4, psh, pst);
+	if (fill_kern(z, node, nm, 4, psh, -1, 0, xv, 0, pst) < 0)
+		return -1;
+	snprintf(nm, sizeof nm, "%s.in", name);
+	if (fill_kern(z, node, nm, 4, ir->v[x].shape, x, 0, xv,
+		      pad[0] * pst[2] + pad[1] * pst[3], pst) < 0)
+		return -1;
+	return xv;
+}
+
 static int do_gconv(fz *z, int node, int x, int w, int bias, int64_t g,
 		    const int64_t *st, const int64_t *pad, const int64_t *dil,
 		    const int64_t *osh)
@@ -2856,22 +2885,8 @@ static int do_gconv(fz *z, int node, int x, int w, int bias, int64_t g,
 	if (ntaps > GCONV_MAX_TAPS * GCONV_MAX_PARTS)
 		return host_kern(z, node, "grouped convolution with too many taps per output");
 	if (pad[0] || pad[1]) {
-		int64_t psh[NPU_MAX_DIMS], pst[NPU_MAX_DIMS];
-		memcpy(psh, ir->v[x].shape, 4 * sizeof *psh);
-		psh[2] += 2 * pad[0];
-		psh[3] += 2 * pad[1];
-		snprintf(nm, sizeof nm, "%s.pad", n->name);
-		if ((xv = npu_kir_val(ir, nm, node, m->dtype, 4, psh)) < 0)
-			return npu_errf(z->e, "out of memory");
-		ir->v[xv].needed = 1;
-		npu_kir_contig(4, psh, pst);
-		if (fill_kern(z, node, nm, 4, psh, -1, 0, xv, 0, pst) < 0)
+		if ((xv = pad_copy(z, node, x, pad, sp)) < 0)
 			return -1;
-		snprintf(nm, sizeof nm, "%s.in", n->name);
-		if (fill_kern(z, node, nm, 4, ir->v[x].shape, x, 0, xv,
-			      pad[0] * pst[2] + pad[1] * pst[3], pst) < 0)
-			return -1;
-		memcpy(sp, pst, 4 * sizeof *sp);
 		xoff = 0;
 	} else {
 		xv = root_of(ir, x);
@@ -2978,6 +2993,10 @@ static int conv_mm(fz *z, int node, int x, int w, int bias, const int64_t *st,
 		   const int64_t *pad, const int64_t *osh);
 static int conv_mm_to(fz *z, int node, int x, int w, int bias, const int64_t *st,
 		      const int64_t *pad, const int64_t *osh, int ov);
+static int conv_mm_add(fz *z, int node, int x, int w, int bias, const int64_t *st,
+		       const int64_t *pad, const int64_t *osh, int ov, int addend);
+static int conv_taps(fz *z, int node, int x, int w, int bias, const int64_t *st,
+		     const int64_t *pad, const int64_t *dil, const int64_t *osh);
 
 /*
  * v [N, C, H, W] spread over its last two dims: f - 1 zeros between
@@ -3550,6 +3569,86 @@ static int do_tconv1d(fz *z, int node, int x, int w, int bias)
 			(int64_t[]){ 0, o1 }, osh);
 }
 
+/*
+ * A dilated convolution whose weight spread by its dilation would have
+ * more rows than this (K = C * ((KH - 1) d + 1) * ((KW - 1) d + 1); the
+ * spread multiplies the MACs by that over C * KH * KW) is computed by
+ * conv_taps instead: DeepLabv3's ASPP at dilation 12 had K = 600,000.
+ */
+#define CONV_SPREAD_MAX_K 4096
+
+/*
+ * A dilated convolution as the sum over its window of 1x1 convolutions:
+ * tap (kh, kw) multiplies W[:, :, kh, kw] by the padded image's view at
+ * (kh * dh, kw * dw) strided by the stride, and its epilogue adds the
+ * taps before it (the first one the bias), so the last tap's kernel
+ * holds the result, open to the ops that follow.  A tap whose rows or
+ * columns all fall in the padding adds nothing and is left out.
+ */
+static int conv_taps(fz *z, int node, int x, int w, int bias, const int64_t *st,
+		     const int64_t *pad, const int64_t *dil, const int64_t *osh)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	int64_t KH = ir->v[w].shape[2], KW = ir->v[w].shape[3], H = ir->v[x].shape[2];
+	int64_t Wd = ir->v[x].shape[3], pst[NPU_MAX_DIMS], zero[2] = { 0, 0 };
+	int64_t vsh[4], wsh[4];
+	int live[64], nlive = 0, xp = x, acc = -1;
+	char nm[300];
+
+	if (KH * KW > 64)
+		return host_kern(z, node, "dilated convolution of a window over 64 taps");
+	for (int t = 0; t < KH * KW; t++) {
+		int64_t r0 = t / KW * dil[0], c0 = t % KW * dil[1];
+		int64_t r1 = r0 + (osh[2] - 1) * st[0], c1 = c0 + (osh[3] - 1) * st[1];
+		/* rows [r0, r1] and columns [c0, c1] of the padded image
+		 * meet the image's [pad, pad + H) and [pad, pad + W) */
+		if (r1 >= pad[0] && r0 < pad[0] + H && c1 >= pad[1] && c0 < pad[1] + Wd)
+			live[nlive++] = t;
+	}
+	if (!nlive)
+		return host_kern(z, node, "dilated convolution that reads only its padding");
+	if (pad[0] || pad[1]) {
+		if ((xp = pad_copy(z, node, x, pad, pst)) < 0)
+			return -1;
+	} else {
+		memcpy(pst, ir->v[x].stride, 4 * sizeof *pst);
+	}
+	vsh[0] = osh[0];
+	vsh[1] = ir->v[x].shape[1];
+	vsh[2] = (osh[2] - 1) * st[0] + 1;
+	vsh[3] = (osh[3] - 1) * st[1] + 1;
+	wsh[0] = ir->v[w].shape[0];
+	wsh[1] = ir->v[w].shape[1];
+	wsh[2] = wsh[3] = 1;
+	for (int i = 0; i < nlive; i++) {
+		int64_t kh = live[i] / KW, kw = live[i] % KW;
+		int64_t xo = ir->v[xp].off + kh * dil[0] * pst[2] + kw * dil[1] * pst[3];
+		int64_t wo = ir->v[w].off + kh * ir->v[w].stride[2] + kw * ir->v[w].stride[3];
+		int xt = view_val(z, node, xp, 4, vsh, xo, pst), wt, ov = -1;
+		if (xt < 0 || (wt = view_val(z, node, w, 4, wsh, wo, ir->v[w].stride)) < 0)
+			return -1;
+		if (i < nlive - 1) {
+			snprintf(nm, sizeof nm, "%s.tap%d", n->name, i);
+			if ((ov = npu_kir_val(ir, nm, node, ir->v[x].dtype, 4, osh)) < 0)
+				return npu_errf(z->e, "out of memory");
+			ir->v[ov].needed = 1;
+		}
+		if (conv_mm_add(z, node, xt, wt, i ? -1 : bias, st, zero, osh, ov, acc) < 0)
+			return -1;
+		if (ov >= 0 && ir->nodeval[node] != ov)
+			return 0;     /* sent to the host */
+		if (ov >= 0)
+			close_cur(z);
+		acc = ov;
+	}
+	npu_kir_decide(ir, 1, "%s: dilated convolution (%lldx%lld) as %d 1x1 convolutions of "
+		       "the padded image's shifted views, each adding the ones before "
+		       "(%lld taps in the padding alone left out)", n->name,
+		       (long long)dil[0], (long long)dil[1], nlive, (long long)(KH * KW - nlive));
+	return 0;
+}
+
 static int do_conv(fz *z, int node)
 {
 	npu_kir *ir = z->ir;
@@ -3589,6 +3688,14 @@ static int do_conv(fz *z, int node)
 		return do_tconv(z, node, x, w, bias, st, pad, opad, NULL);
 	if (tr || groups != 1)
 		return host_kern(z, node, "grouped transposed or dilated transposed convolution");
+	if ((dil[0] != 1 || dil[1] != 1) && w >= 0 && ir->v[w].ndim == 4 &&
+	    isfloat(ir->v[w].dtype) && !ir->v[w].isconst && m && m->ndim == 4 &&
+	    ir->v[w].shape[1] * ((ir->v[w].shape[2] - 1) * dil[0] + 1) *
+			    ((ir->v[w].shape[3] - 1) * dil[1] + 1) > CONV_SPREAD_MAX_K) {
+		for (int i = 0; i < 4; i++)
+			osh[i] = m->shape[i].v;
+		return conv_taps(z, node, x, w, bias, st, pad, dil, osh);
+	}
 	if ((dil[0] != 1 || dil[1] != 1) && w >= 0 && ir->v[w].ndim == 4 &&
 	    isfloat(ir->v[w].dtype) && !ir->v[w].isconst) {
 		/* dilation: the convolution by the weight spread out by it */
@@ -3738,6 +3845,113 @@ static int conv_mm(fz *z, int node, int x, int w, int bias, const int64_t *st,
 static int conv_mm_to(fz *z, int node, int x, int w, int bias, const int64_t *st,
 		      const int64_t *pad, const int64_t *osh, int ov)
 {
+	return conv_mm_add(z, node, x, w, bias, st, pad, osh, ov, -1);
+}
+
+/*
+ * The SRAM the tiler's smallest blocks of a convolution take (tile.c's
+ * tile_mm: two image slots, two A panels of 64 rows, two X_col panels
+ * of one output row, or of one slice of the array's columns when the
+ * stride is 1), and the budget a convolution keeps below: the emitter's
+ * spread slots and epilogue operands come on top.
+ */
+static int conv_fits(const npu_kir *ir, const npu_kval *X, const npu_kval *W,
+		     const int64_t *st, const int64_t *pad, const int64_t *osh)
+{
+	const npu_target *t = ir->t;
+	double esz = npu_dtype_size(X->dtype);
+	double KK = (double)W->shape[1] * W->shape[2] * W->shape[3] + 1;
+	double mb = W->shape[0] < 64 ? (double)W->shape[0] : 64;
+	double nb = (double)osh[3];
+	double img = (double)X->shape[1] * (X->shape[2] + 2 * pad[0]) *
+		     (X->shape[3] + 2 * pad[1]) * esz;
+
+	if (!t)
+		return 1;
+	if (st[1] == 1 && nb > t->mxu_cols)
+		nb = t->mxu_cols;
+	return 2 * img + 2 * (mb * KK + KK * nb) * esz + 2 * mb * nb * 4 <=
+	       0.7 * (double)(t->sram_bytes - NPU_SPILL_BYTES);
+}
+
+/*
+ * A convolution too large for SRAM in one piece (VGG's 224x224 layers,
+ * Whisper's and Wav2Vec2's 1-d ones over thousands of samples) computed
+ * in bands of output rows (of output columns when it has one row), each
+ * its own convolution of the padded image's rows it reads, its result
+ * copied into the output.  ov as conv_mm_to's.
+ */
+static int conv_bands(fz *z, int node, int x, int w, int bias, const int64_t *st,
+		      const int64_t *pad, const int64_t *osh, int ov)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	int sd = osh[2] > 1 ? 2 : 3, xp = x, out = ov;
+	int64_t O = osh[sd], KS = ir->v[w].shape[sd], S = st[sd - 2];
+	int64_t pst[NPU_MAX_DIMS], ost[NPU_MAX_DIMS], zero[2] = { 0, 0 }, nb, ob;
+	char nm[300];
+
+	if (pad[0] || pad[1]) {
+		if ((xp = pad_copy(z, node, x, pad, pst)) < 0)
+			return -1;
+	} else {
+		memcpy(pst, ir->v[x].stride, 4 * sizeof *pst);
+	}
+	if (out < 0 && (out = meta_val(z, node, 0, n->name)) < 0)
+		return -1;
+	ir->v[out].needed = 1;
+	npu_kir_contig(4, osh, ost);
+	for (nb = 2; nb < O; nb++) {
+		int64_t bsh[4], bo[4];
+		ob = (O + nb - 1) / nb;
+		memcpy(bsh, ir->v[xp].shape, sizeof bsh);
+		memcpy(bo, osh, sizeof bo);
+		bsh[sd] = (ob - 1) * S + KS;
+		bo[sd] = ob;
+		npu_kval X = ir->v[xp];
+		memcpy(X.shape, bsh, sizeof bsh);
+		if (conv_fits(ir, &X, &ir->v[w], st, zero, bo))
+			break;
+	}
+	ob = (O + nb - 1) / nb;
+	z->banding = 1;
+	for (int64_t o0 = 0; o0 < O; o0 += ob) {
+		int64_t o1 = o0 + ob < O ? o0 + ob : O, xsh[4], bo[4];
+		int xb, bv;
+		memcpy(xsh, ir->v[xp].shape, sizeof xsh);
+		memcpy(bo, osh, sizeof bo);
+		xsh[sd] = (o1 - o0 - 1) * S + KS;
+		bo[sd] = o1 - o0;
+		snprintf(nm, sizeof nm, "%s.band%lld", n->name, (long long)(o0 / ob));
+		if ((xb = view_val(z, node, xp, 4, xsh, ir->v[xp].off + o0 * S * pst[sd], pst)) < 0 ||
+		    (bv = npu_kir_val(ir, nm, node, ir->v[out].dtype, 4, bo)) < 0) {
+			z->banding = 0;
+			return xb < 0 ? -1 : npu_errf(z->e, "out of memory");
+		}
+		ir->v[bv].needed = 1;
+		if (conv_mm_to(z, node, xb, w, bias, st, zero, bo, bv) < 0) {
+			z->banding = 0;
+			return -1;
+		}
+		close_cur(z);
+		if (fill_kern(z, node, nm, 4, bo, bv, 0, out, o0 * ost[sd], ost) < 0) {
+			z->banding = 0;
+			return -1;
+		}
+	}
+	z->banding = 0;
+	ir->nodeval[node] = out;
+	npu_kir_decide(ir, 1, "%s: convolution in %lld bands of %lld output %s (one piece "
+		       "does not fit in SRAM), each copied into the output", n->name,
+		       (long long)((O + ob - 1) / ob), (long long)ob, sd == 2 ? "rows" : "columns");
+	return 0;
+}
+
+/* conv_mm_to whose epilogue also adds value addend ([N, OC, OH, OW],
+ * contiguous) when addend >= 0 */
+static int conv_mm_add(fz *z, int node, int x, int w, int bias, const int64_t *st,
+		       const int64_t *pad, const int64_t *osh, int ov, int addend)
+{
 	npu_kir *ir = z->ir;
 	const npu_gnode *n = &z->g->nodes[node];
 	const npu_gmeta *m = tmeta(n, 0);
@@ -3752,6 +3966,9 @@ static int conv_mm_to(fz *z, int node, int x, int w, int bias, const int64_t *st
 		ir->v[w].shape[1] * ir->v[w].shape[2] * ir->v[w].shape[3] <= 1024))
 		return host_kern(z, node, "convolution of other types or ranks "
 				 "(int8 needs K <= 1024)");
+	if (!z->banding && addend < 0 && osh[2] * osh[3] > 1 &&
+	    !conv_fits(ir, &ir->v[x], &ir->v[w], st, pad, osh))
+		return conv_bands(z, node, x, w, bias, st, pad, osh, ov);
 	/* the image rows must be contiguous; the weight [OC][K] contiguous */
 	if (ir->v[x].isconst || ir->v[x].stride[3] != 1)
 		if ((x = copy_val(z, x, node, "a convolution input needs contiguous rows")) < 0)
@@ -3839,6 +4056,18 @@ static int conv_mm_to(fz *z, int node, int x, int w, int bias, const int64_t *st
 		o = npu_kir_opnd(K, root_of(ir, bias), 0, ir->v[bias].off, bs);
 		bx = xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node);
 		r = xadd(z, k, NPU_X_BIN, NPU_OP_VADD, r, bx, 0, 0, node);
+	}
+	if (addend >= 0) {
+		int64_t as[NPU_MAX_DIMS] = { 0 };
+		int o, ax;
+		as[0] = K->shape[1] * K->shape[2];
+		as[1] = K->shape[2];
+		as[2] = 1;
+		ir->v[addend].needed = 1;
+		o = npu_kir_opnd(&ir->k[k], addend, 0, 0, as);
+		ax = o < 0 ? -1 : xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node);
+		if (ax < 0 || (r = xadd(z, k, NPU_X_BIN, NPU_OP_VADD, r, ax, 0, 0, node)) < 0)
+			return npu_errf(z->e, "out of memory");
 	}
 	npu_kir_decide(ir, 1, "%s: convolution as an implicit GEMM (M=%lld N=%lld K=%lld per image%s)",
 		       n->name, (long long)K->mm_m, (long long)K->mm_n, (long long)K->mm_k,
@@ -4007,7 +4236,11 @@ static int do_embedding(fz *z, int node)
 /*
  * cat: each input copied by an ew kernel into its slice of the result
  * (an output operand with an offset), so no host call and no extra copy.
+ * A kernel takes at most 64 operands (tile.c): a copy kernel that has
+ * them leaves the next inputs to a new one (Mamba's selective scan
+ * stacks one state per token: 64 and more).
  */
+#define CAT_MAX_OPS 64
 static int do_cat(fz *z, int node)
 {
 	npu_kir *ir = z->ir;
@@ -4050,7 +4283,7 @@ static int do_cat(fz *z, int node)
 		 * rotate_half: cat(-x2, x1) was three kernels, now one.)
 		 */
 		if (k >= 0 && !ir->nofuse && ir->k[k].kind == NPU_KK_EW &&
-		    ir->k[k].ndim == ir->v[v].ndim &&
+		    ir->k[k].nops + 2 <= CAT_MAX_OPS && ir->k[k].ndim == ir->v[v].ndim &&
 		    !memcmp(ir->k[k].shape, ir->v[v].shape,
 			    (size_t)ir->v[v].ndim * sizeof *ir->v[v].shape)) {
 			int nx0 = ir->k[k].nx, nops0 = ir->k[k].nops;
@@ -4558,6 +4791,9 @@ static int index_offsets(const npu_kir *ir, const index_set *q, const int64_t *s
 
 /* cap on the index positions examined at compile time */
 #define INDEX_MAX_POS 65536
+/* cap on a gather table's runs (int32 or int64 each): segmentation
+ * heads' bilinear upsampling of 21 classes to 224 x 224 is 1.05 M */
+#define INDEX_MAX_RUNS (INDEX_MAX_POS * 64)
 
 /* A gather's table of run numbers, each below `limit`: int32 when they
  * fit, else int64 (index_gather, do_flip, dma_copy build one). */
@@ -4650,7 +4886,7 @@ static int dma_copy(fz *z, int node, int v)
 				D = 1;
 	}
 	rows = npu_kir_numel(nd, V->shape) / (D ? D : 1);
-	if (rows > INDEX_MAX_POS * 16)
+	if (rows > INDEX_MAX_RUNS)
 		return -2;
 	R = &ir->v[root_of(ir, v)];
 	if (runtab_new(z, &rt, rows, npu_kir_numel(R->ndim, R->shape) / D) < 0)
@@ -4703,7 +4939,7 @@ static int gather_const(fz *z, int node, int x, int ix, int dim)
 	int R = root_of(ir, x);
 	runtab rt;
 
-	if (n > INDEX_MAX_POS * 16)
+	if (n > INDEX_MAX_RUNS)
 		return host_kern(z, node, "gather by more constant indices than the compiler examines");
 	if (runtab_new(z, &rt, n, npu_kir_numel(ir->v[R].ndim, ir->v[R].shape)) < 0)
 		return -1;
@@ -4983,7 +5219,7 @@ static int index_gather(fz *z, int node, const index_set *q, int64_t *offs)
 	if (p == 0 && k == nd && ir->v[x].root >= 0 && !ir->v[x].isconst) {
 		const npu_kval *R = &ir->v[ir->v[x].root];
 		if (R->root < 0 && iscontig(R) && !R->isconst && vecok(R->dtype) &&
-		    B <= INDEX_MAX_POS * 16) {
+		    B <= INDEX_MAX_RUNS) {
 			int64_t n = 1;
 			for (int d = 0; d < R->ndim; d++)
 				n *= R->shape[d];
@@ -5018,7 +5254,7 @@ static int index_gather(fz *z, int node, const index_set *q, int64_t *offs)
 	for (int d = 0; d < nd; d++)
 		nrow *= X->shape[d];
 	if (X->root >= 0 || !iscontig(X) || X->isconst || !vecok(X->dtype) || !D ||
-	    pre * B > INDEX_MAX_POS * 16) {
+	    pre * B > INDEX_MAX_RUNS) {
 		free(offs);
 		return host_kern(z, node, "index by constant indices of a view that is not a gather");
 	}
@@ -5117,7 +5353,7 @@ static int do_flip(fz *z, int node)
 		D *= ir->v[x].shape[d];
 	for (int d = 0; d <= last; d++)
 		rows *= ir->v[x].shape[d];
-	if (rows > INDEX_MAX_POS * 16)
+	if (rows > INDEX_MAX_RUNS)
 		return host_kern(z, node, "flip of too many runs");
 	if (runtab_new(z, &rt, rows, rows) < 0)
 		return -1;

@@ -249,8 +249,10 @@ END_TEST
  * pooling to a size that divides the input and to sizes that do not,
  * average pooling whose divisor varies at the edges
  * (windows of varying size, shrinking and growing); max pooling of wide
- * planes; convolutions of small planes (computed transposed); a dilated
- * and a 1-d (and a depthwise 1-d)
+ * planes; convolutions of small planes (computed transposed); dilated
+ * convolutions (by their spread weight, and by taps when that is large:
+ * every tap, the centre alone, strided); convolutions too large for SRAM
+ * (in bands of rows, of columns); a 1-d (and a depthwise 1-d)
  * convolution; grouped 1x1 1-d convolutions; 3-d convolutions; flip;
  * slice_scatter with a step and to the end, select_scatter.  Each is a one-node graph
  * written to the temporary folder, run with generated values against
@@ -344,6 +346,28 @@ static const op_case ops[] = {
 	{ "aten.convolution.default",
 	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [2, 1], [2, 1], [2, 3], false, [0, 0], 1",
 	  "float32", { 1, 3, 11, 10 }, { 4, 3, 3, 2 }, { 1, 4, 6, 9 } },
+	/* dilated convolutions whose spread weight would be over 4096 rows:
+	 * 1x1 convolutions of the padded image's shifted views, summed;
+	 * every tap, only the centre one (the others read the padding:
+	 * DeepLabv3's ASPP), and a strided one */
+	{ "aten.convolution.default",
+	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [1, 1], [6, 6], [6, 6], false, [0, 0], 1",
+	  "float32", { 1, 64, 14, 14 }, { 32, 64, 3, 3 }, { 1, 32, 14, 14 } },
+	{ "aten.convolution.default",
+	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [1, 1], [24, 24], [24, 24], false, [0, 0], 1",
+	  "float32", { 1, 64, 14, 14 }, { 32, 64, 3, 3 }, { 1, 32, 14, 14 } },
+	{ "aten.convolution.default",
+	  "{\"node\": \"w\"}, null, [2, 2], [4, 4], [4, 4], false, [0, 0], 1",
+	  "float32", { 1, 80, 15, 15 }, { 16, 80, 3, 3 }, { 1, 16, 8, 8 } },
+	/* convolutions too large for SRAM in one piece, in bands: of output
+	 * columns (a 1-d one over 8000 samples, stride 2, as Wav2Vec2's
+	 * feature encoder), of output rows (a 380 x 380 image) */
+	{ "aten.convolution.default",
+	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [2], [1], [1], false, [0], 1",
+	  "float32", { 1, 256, 8000 }, { 96, 256, 3 }, { 1, 96, 4000 } },
+	{ "aten.convolution.default",
+	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [1, 1], [1, 1], [1, 1], false, [0, 0], 1",
+	  "float32", { 1, 24, 380, 380 }, { 16, 24, 3, 3 }, { 1, 16, 380, 380 } },
 	/* a 1-d convolution: stride 2, padding 1, bias */
 	{ "aten.convolution.default",
 	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [2], [1], [1], false, [0], 1",
