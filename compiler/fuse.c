@@ -2833,7 +2833,8 @@ static int gconv_part(fz *z, int k, int node, int r, int *part, int store)
  */
 /* A zero-padded copy of image x [N, C, H, W] (pad[0] rows and pad[1]
  * columns each side), by a zero fill and a copy into its interior; its
- * contiguous strides in pst.  The new value, or -1. */
+ * contiguous strides in pst.  The new value (x itself, its strides in
+ * pst, when there is no padding), or -1. */
 static int pad_copy(fz *z, int node, int x, const int64_t *pad, int64_t *pst)
 {
 	npu_kir *ir = z->ir;
@@ -2842,6 +2843,10 @@ static int pad_copy(fz *z, int node, int x, const int64_t *pad, int64_t *pst)
 	char nm[300];
 	int xv;
 
+	if (!pad[0] && !pad[1]) {
+		memcpy(pst, ir->v[x].stride, 4 * sizeof *pst);
+		return x;
+	}
 	memcpy(psh, ir->v[x].shape, 4 * sizeof *psh);
 	psh[2] += 2 * pad[0];
 	psh[3] += 2 * pad[1];
@@ -3228,27 +3233,16 @@ static int gconv1d_taps(fz *z, int node, int x4, int w4, int bias, int64_t g,
 {
 	npu_kir *ir = z->ir;
 	const npu_gnode *n = &z->g->nodes[node];
-	int64_t N = ir->v[x4].shape[0], C = ir->v[x4].shape[1], L = ir->v[x4].shape[3];
+	int64_t N = ir->v[x4].shape[0], C = ir->v[x4].shape[1];
 	int64_t icg = C / g, K = ir->v[w4].shape[3], O = ir->v[w4].shape[0];
-	int64_t xs[NPU_MAX_DIMS], xst[NPU_MAX_DIMS] = { 0 }, cs[NPU_MAX_DIMS];
+	int64_t xst[NPU_MAX_DIMS] = { 0 }, cs[NPU_MAX_DIMS];
 	int64_t cst[NPU_MAX_DIMS] = { 0 }, vs[NPU_MAX_DIMS], vst[NPU_MAX_DIMS] = { 0 };
 	int64_t dst[NPU_MAX_DIMS] = { 0 }, ws[NPU_MAX_DIMS], wst[NPU_MAX_DIMS] = { 0 };
 	int xp = x4, xc, xv, wv;
 	char nm[300];
 
-	if (p1) {
-		xs[0] = N; xs[1] = C; xs[2] = 1; xs[3] = L + 2 * p1;
-		snprintf(nm, sizeof nm, "%s.pad", n->name);
-		if ((xp = npu_kir_val(ir, nm, node, ir->v[x4].dtype, 4, xs)) < 0)
-			return npu_errf(z->e, "out of memory");
-		ir->v[xp].needed = 1;
-		npu_kir_contig(4, xs, xst);
-		if (fill_kern(z, node, nm, 4, xs, -1, 0, xp, 0, xst) < 0)
-			return -1;
-		snprintf(nm, sizeof nm, "%s.pad.in", n->name);
-		if (fill_kern(z, node, nm, 4, ir->v[x4].shape, x4, 0, xp, p1, xst) < 0)
-			return -1;
-	}
+	if (p1 && (xp = pad_copy(z, node, x4, (int64_t[]){ 0, p1 }, xst)) < 0)
+		return -1;
 	cs[0] = N; cs[1] = g * K * icg; cs[2] = 1; cs[3] = OL;
 	snprintf(nm, sizeof nm, "%s.taps", n->name);
 	if ((xc = npu_kir_val(ir, nm, node, ir->v[x4].dtype, 4, cs)) < 0)
@@ -3608,12 +3602,8 @@ static int conv_taps(fz *z, int node, int x, int w, int bias, const int64_t *st,
 	}
 	if (!nlive)
 		return host_kern(z, node, "dilated convolution that reads only its padding");
-	if (pad[0] || pad[1]) {
-		if ((xp = pad_copy(z, node, x, pad, pst)) < 0)
-			return -1;
-	} else {
-		memcpy(pst, ir->v[x].stride, 4 * sizeof *pst);
-	}
+	if ((xp = pad_copy(z, node, x, pad, pst)) < 0)
+		return -1;
 	vsh[0] = osh[0];
 	vsh[1] = ir->v[x].shape[1];
 	vsh[2] = (osh[2] - 1) * st[0] + 1;
@@ -3950,6 +3940,41 @@ static int conv_fits(const npu_kir *ir, const npu_kval *X, const npu_kval *W,
 	       0.7 * (double)(t->sram_bytes - NPU_SPILL_BYTES);
 }
 
+/* conv_bands' bands of ob outputs along dim sd: each a convolution of
+ * the padded image xp's rows (strides pst) it reads, copied into out. */
+static int conv_band_each(fz *z, int node, int xp, const int64_t *pst, int w,
+			  int bias, const int64_t *st, const int64_t *osh, int sd,
+			  int64_t ob, int out)
+{
+	npu_kir *ir = z->ir;
+	const char *name = z->g->nodes[node].name;
+	int64_t O = osh[sd], KS = ir->v[w].shape[sd], S = st[sd - 2];
+	int64_t ost[NPU_MAX_DIMS], zero[2] = { 0, 0 };
+	char nm[300];
+
+	npu_kir_contig(4, osh, ost);
+	for (int64_t o0 = 0; o0 < O; o0 += ob) {
+		int64_t o1 = o0 + ob < O ? o0 + ob : O, xsh[4], bo[4];
+		int xb, bv;
+		memcpy(xsh, ir->v[xp].shape, sizeof xsh);
+		memcpy(bo, osh, sizeof bo);
+		xsh[sd] = (o1 - o0 - 1) * S + KS;
+		bo[sd] = o1 - o0;
+		snprintf(nm, sizeof nm, "%s.band%lld", name, (long long)(o0 / ob));
+		if ((xb = view_val(z, node, xp, 4, xsh, ir->v[xp].off + o0 * S * pst[sd], pst)) < 0)
+			return -1;
+		if ((bv = npu_kir_val(ir, nm, node, ir->v[out].dtype, 4, bo)) < 0)
+			return npu_errf(z->e, "out of memory");
+		ir->v[bv].needed = 1;
+		if (conv_mm_to(z, node, xb, w, bias, st, zero, bo, bv) < 0)
+			return -1;
+		close_cur(z);
+		if (fill_kern(z, node, nm, 4, bo, bv, 0, out, o0 * ost[sd], ost) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /*
  * A convolution too large for SRAM in one piece (VGG's 224x224 layers,
  * Whisper's and Wav2Vec2's 1-d ones over thousands of samples) computed
@@ -3962,60 +3987,31 @@ static int conv_bands(fz *z, int node, int x, int w, int bias, const int64_t *st
 {
 	npu_kir *ir = z->ir;
 	const npu_gnode *n = &z->g->nodes[node];
-	int sd = osh[2] > 1 ? 2 : 3, xp = x, out = ov;
+	int sd = osh[2] > 1 ? 2 : 3, xp, out = ov, rc;
 	int64_t O = osh[sd], KS = ir->v[w].shape[sd], S = st[sd - 2];
-	int64_t pst[NPU_MAX_DIMS], ost[NPU_MAX_DIMS], zero[2] = { 0, 0 }, nb, ob;
-	char nm[300];
+	int64_t pst[NPU_MAX_DIMS], zero[2] = { 0, 0 }, nb, ob;
 
-	if (pad[0] || pad[1]) {
-		if ((xp = pad_copy(z, node, x, pad, pst)) < 0)
-			return -1;
-	} else {
-		memcpy(pst, ir->v[x].stride, 4 * sizeof *pst);
-	}
+	if ((xp = pad_copy(z, node, x, pad, pst)) < 0)
+		return -1;
 	if (out < 0 && (out = meta_val(z, node, 0, n->name)) < 0)
 		return -1;
 	ir->v[out].needed = 1;
-	npu_kir_contig(4, osh, ost);
 	for (nb = 2; nb < O; nb++) {
-		int64_t bsh[4], bo[4];
+		npu_kval X = ir->v[xp];   /* a band's image */
+		int64_t bo[4];
 		ob = (O + nb - 1) / nb;
-		memcpy(bsh, ir->v[xp].shape, sizeof bsh);
 		memcpy(bo, osh, sizeof bo);
-		bsh[sd] = (ob - 1) * S + KS;
+		X.shape[sd] = (ob - 1) * S + KS;
 		bo[sd] = ob;
-		npu_kval X = ir->v[xp];
-		memcpy(X.shape, bsh, sizeof bsh);
 		if (conv_fits(ir, &X, &ir->v[w], st, zero, bo))
 			break;
 	}
 	ob = (O + nb - 1) / nb;
 	z->banding = 1;
-	for (int64_t o0 = 0; o0 < O; o0 += ob) {
-		int64_t o1 = o0 + ob < O ? o0 + ob : O, xsh[4], bo[4];
-		int xb, bv;
-		memcpy(xsh, ir->v[xp].shape, sizeof xsh);
-		memcpy(bo, osh, sizeof bo);
-		xsh[sd] = (o1 - o0 - 1) * S + KS;
-		bo[sd] = o1 - o0;
-		snprintf(nm, sizeof nm, "%s.band%lld", n->name, (long long)(o0 / ob));
-		if ((xb = view_val(z, node, xp, 4, xsh, ir->v[xp].off + o0 * S * pst[sd], pst)) < 0 ||
-		    (bv = npu_kir_val(ir, nm, node, ir->v[out].dtype, 4, bo)) < 0) {
-			z->banding = 0;
-			return xb < 0 ? -1 : npu_errf(z->e, "out of memory");
-		}
-		ir->v[bv].needed = 1;
-		if (conv_mm_to(z, node, xb, w, bias, st, zero, bo, bv) < 0) {
-			z->banding = 0;
-			return -1;
-		}
-		close_cur(z);
-		if (fill_kern(z, node, nm, 4, bo, bv, 0, out, o0 * ost[sd], ost) < 0) {
-			z->banding = 0;
-			return -1;
-		}
-	}
+	rc = conv_band_each(z, node, xp, pst, w, bias, st, osh, sd, ob, out);
 	z->banding = 0;
+	if (rc < 0)
+		return -1;
 	ir->nodeval[node] = out;
 	npu_kir_decide(ir, 1, "%s: convolution in %lld bands of %lld output %s (one piece "
 		       "does not fit in SRAM), each copied into the output", n->name,
