@@ -19,7 +19,7 @@
 
 typedef struct run_opts {
 	const char *prog, *target, *inputs, *outputs, *trace, *label;
-	int timing_only, force, quiet;
+	int timing_only, force, quiet, races;
 	uint64_t max_cycles, trace_res;
 } run_opts;
 
@@ -34,6 +34,8 @@ static void usage(FILE *f)
 		"  --trace-resolution Q sum activity in windows of Q cycles (1: every\n"
 		"                       interval; default: automatic)\n"
 		"  --timing-only        skip vector, matrix and host values\n"
+		"  --check-races        fault when two units touch the same local\n"
+		"                       bytes (one writing) with no sig/wait between\n"
 		"  --max-cycles N       fault past cycle N (default %llu)\n"
 		"  --force              run on a target whose hash differs\n"
 		"  --quiet              no summary\n"
@@ -50,6 +52,7 @@ static int parse(int argc, char **argv, run_opts *o)
 		{ "outputs", required_argument, NULL, 'o' },
 		{ "trace", required_argument, NULL, 'T' },
 		{ "timing-only", no_argument, NULL, 'm' },
+		{ "check-races", no_argument, NULL, 'R' },
 		{ "max-cycles", required_argument, NULL, 'c' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -70,6 +73,7 @@ static int parse(int argc, char **argv, run_opts *o)
 		case 'o': o->outputs = optarg; break;
 		case 'T': o->trace = optarg; break;
 		case 'm': o->timing_only = 1; break;
+		case 'R': o->races = 1; break;
 		case 'f': o->force = 1; break;
 		case 'q': o->quiet = 1; break;
 		case 'l': o->label = optarg; break;
@@ -427,6 +431,7 @@ int npu_cmd_run(int argc, char **argv)
 	if (bind_sizes(&p, &o, &table) < 0)
 		goto out;
 	so.timing_only = o.timing_only;
+	so.check_races = o.races;
 	so.max_cycles = o.max_cycles;
 	so.trace_resolution = o.trace_res;
 	/* without --trace nobody reads the timeline (the summary is sums) */

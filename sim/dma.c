@@ -111,6 +111,20 @@ static int side_fault(npu_sim *s, const sim_entry *e, int eng, uint64_t t,
 			 dram ? "every DRAM buffer" : "SRAM and the accumulator");
 }
 
+/* The race check's view of one row: read on the local source side,
+ * written on the local destination side. */
+static int race_row(npu_sim *s, int eng, const sim_entry *e, uint64_t t0,
+		    const xfer *x, uint64_t sa, uint64_t da, int64_t rowb)
+{
+	int u = NPU_UNIT_DMA0 + eng;
+
+	if (!x->src_dram && sim_race_access(s, u, e->pc, t0, sa, (uint64_t)x->srow, 0) < 0)
+		return -1;
+	if (!x->dst_dram && sim_race_access(s, u, e->pc, t0, da, (uint64_t)rowb, 1) < 0)
+		return -1;
+	return 0;
+}
+
 /* Copies the rows and counts bytes; -1 on a fault. */
 static int move(npu_sim *s, int eng, const sim_entry *e, uint64_t t0, xfer *x)
 {
@@ -129,6 +143,10 @@ static int move(npu_sim *s, int eng, const sim_entry *e, uint64_t t0, xfer *x)
 		if (!idx)
 			return side_fault(s, e, eng, t0, "index list", 0,
 					  (uint64_t)f[NPU_DF_IDX], n1 * n2 * w);
+		if (s->race && sim_race_access(s, NPU_UNIT_DMA0 + eng, e->pc, t0,
+					       (uint64_t)f[NPU_DF_IDX],
+					       (uint64_t)(n1 * n2 * w), 0) < 0)
+			return -1;
 	}
 	for (int64_t i2 = 0; i2 < n2; i2++) {
 		for (int64_t i1 = 0; i1 < n1; i1++) {
@@ -169,6 +187,8 @@ static int move(npu_sim *s, int eng, const sim_entry *e, uint64_t t0, xfer *x)
 				sim_bank_add(s, sa, (uint64_t)x->srow);
 			if (!x->dst_dram)
 				sim_bank_add(s, da, (uint64_t)rowb);
+			if (s->race && race_row(s, eng, e, t0, x, sa, da, rowb) < 0)
+				return -1;
 		}
 	}
 	charge(s, x, x->ps, x->pe - x->ps);

@@ -171,6 +171,9 @@ static int mldw(npu_sim *s, const sim_insn *in, const sim_entry *e, uint64_t t0)
 	} else {
 		start = sim_max(t0, sim_max(m->wpath_free, m->last_mmac_start));
 		end = start + m->K;
+		if (s->race && sim_race_rows(s, NPU_UNIT_MXU, e->pc, start, (uint64_t)e->x[0],
+					     e->x[1], m->K, (uint64_t)(m->N * sz), 0) < 0)
+			return -1;
 		if (!s->o.timing_only &&
 		    load_weights(s, (uint64_t)e->x[0], e->x[1]) < 0)
 			return -1;
@@ -339,6 +342,21 @@ static void mmac_derive(npu_sim *s, int64_t M)
 	m->dvalid = 1;
 }
 
+/* The race check's view of an mmac of M rows: its inputs (and, output
+ * stationary, its weights) read, its accumulator rows written. */
+static int mmac_race(npu_sim *s, const sim_entry *e, int64_t M, uint64_t t)
+{
+	sim_mxu *m = &s->m;
+
+	if (sim_race_rows(s, NPU_UNIT_MXU, e->pc, t, (uint64_t)e->x[0], m->istride, M,
+			  (uint64_t)(m->K * m->sz), 0) < 0 ||
+	    (m->os && sim_race_rows(s, NPU_UNIT_MXU, e->pc, t, (uint64_t)m->waddr,
+				    m->wstride, m->K, (uint64_t)(m->N * m->sz), 0) < 0))
+		return -1;
+	return sim_race_rows(s, NPU_UNIT_MXU, e->pc, t, (uint64_t)e->x[1], m->astride, M,
+			     (uint64_t)(m->N * 4), 1);
+}
+
 static int mmac(npu_sim *s, const sim_insn *in, const sim_entry *e, uint64_t t0)
 {
 	const npu_target *tg = s->tg;
@@ -381,6 +399,8 @@ checked:
 	if (!m->dvalid || m->dM != M)
 		mmac_derive(s, M);
 	start = sim_max(t0, sim_max(m->stream_free, m->wready));
+	if (s->race && mmac_race(s, e, M, start) < 0)
+		return -1;
 	m->stream_free = start + m->dstream;
 	done = m->stream_free + tg->mxu_rows + tg->mxu_cols - 2 + tg->mxu_latency;
 	m->last_mmac_start = start;

@@ -21,11 +21,15 @@ static int scalar_mem(npu_sim *s, const sim_insn *in, uint32_t pc)
 	uint64_t a = (uint64_t)(x[in->b] + in->imm);
 	int n = in->op == NPU_OP_LD || in->op == NPU_OP_ST ? 8 : 4;
 	uint8_t *m = sim_local(s, a, n);
+	int wr = in->op == NPU_OP_ST || in->op == NPU_OP_ST32;
 
 	if (!m)
 		return sim_fault(s, NPU_UNIT_SCL, pc, s->u[NPU_UNIT_SCL].t,
 				 "local address 0x%llx (%d bytes) is outside SRAM "
 				 "and the accumulator", (unsigned long long)a, n);
+	if (s->race && sim_race_access(s, NPU_UNIT_SCL, pc, s->u[NPU_UNIT_SCL].t,
+				       a, (uint64_t)n, wr) < 0)
+		return -1;
 	switch (in->op) {
 	case NPU_OP_LD: {
 		int64_t v;
@@ -196,6 +200,7 @@ static int dispatch(npu_sim *s, const sim_insn *in, uint32_t pc)
 	en->x[1] = s->x[in->xr[1]];
 	en->x[2] = s->x[in->xr[2]];
 	en->vl = s->vl;
+	en->gen = s->race ? sim_race_gen(s) : 0;
 	if (!u->qn++) {
 		/* The unit becomes runnable: the scalar unit's batch ends there. */
 		uint64_t k = sim_max(u->t, en->t + 1);

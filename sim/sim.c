@@ -65,6 +65,23 @@ static void kernel_desc(const npu_prog *p, int k, char *buf, size_t n)
 		snprintf(buf + len, n - len, ")");
 }
 
+void sim_pc_text(const npu_sim *s, int64_t pc, char *buf, size_t n)
+{
+	npu_insn in;
+	const sim_insn *si;
+
+	buf[0] = 0;
+	if (pc < 0 || (uint64_t)pc >= s->ncode)
+		return;
+	si = &s->code[pc];
+	in.op = si->op; in.a = si->a; in.b = si->b; in.c = si->c;
+	in.imm = si->imm;
+	if (si->valid)
+		npu_disasm(&in, (uint32_t)pc, buf, n);
+	else
+		snprintf(buf, n, ".word 0x%016llx", (unsigned long long)s->p->code[pc]);
+}
+
 int sim_fault(npu_sim *s, int unit, int64_t pc, uint64_t cycle,
 	      const char *fmt, ...)
 {
@@ -82,17 +99,8 @@ int sim_fault(npu_sim *s, int unit, int64_t pc, uint64_t cycle,
 	va_start(ap, fmt);
 	vsnprintf(f->what, sizeof f->what, fmt, ap);
 	va_end(ap);
-	if (pc >= 0 && (uint64_t)pc < s->ncode) {
-		npu_insn in;
-		const sim_insn *si = &s->code[pc];
-		in.op = si->op; in.a = si->a; in.b = si->b; in.c = si->c;
-		in.imm = si->imm;
-		if (si->valid)
-			npu_disasm(&in, (uint32_t)pc, dis, sizeof dis);
-		else
-			snprintf(dis, sizeof dis, ".word 0x%016llx",
-				 (unsigned long long)s->p->code[pc]);
-	}
+	if (pc >= 0)
+		sim_pc_text(s, pc, dis, sizeof dis);
 	kernel_desc(s->p, f->kernel, kd, sizeof kd);
 	if (pc >= 0)
 		npu_errf(s->err, "fault at cycle %llu on %s, pc %lld (%s) %s: %s",
@@ -285,6 +293,10 @@ npu_sim *npu_sim_new(const npu_prog *p, const npu_target *t,
 		s->dma[q].f[NPU_DF_IDXW] = 4;
 	}
 	s->st.nunits = s->nunits;
+	if (s->o.check_races && sim_race_new(s) < 0) {
+		npu_errf(e, "out of memory");
+		goto fail;
+	}
 	return s;
 fail:
 	npu_sim_free(s);
@@ -302,6 +314,7 @@ void npu_sim_free(npu_sim *s)
 	}
 	for (int i = 0; i < NPU_NSEM; i++)
 		free(s->sem[i].tok);
+	sim_race_free(s->race);
 	free(s->code);
 	free(s->sram);
 	free(s->acc);
@@ -342,6 +355,8 @@ static void sem_take(npu_sim *s, sim_unit *u, int ui, int sem, uint64_t since,
 
 	if (sm->head == sm->n)
 		sm->head = sm->n = 0;
+	if (s->race)
+		sim_race_take(s, ui, tk.snap);
 	sim_rec(s, u, since, resume, state, kx);
 	u->t = sim_max(u->t, resume);
 	if (ui == NPU_UNIT_SCL) {
@@ -356,7 +371,7 @@ static void sem_take(npu_sim *s, sim_unit *u, int ui, int sem, uint64_t since,
 		s->kx[kx].end = sim_max(s->kx[kx].end, u->t);
 }
 
-void sim_sem_post(npu_sim *s, int sem, uint64_t t, int src)
+void sim_sem_post(npu_sim *s, int sem, uint64_t t, int src, uint32_t snap)
 {
 	sim_sem *sm = &s->sem[sem];
 	size_t i;
@@ -377,7 +392,7 @@ void sim_sem_post(npu_sim *s, int sem, uint64_t t, int src)
 		sm->tok[i] = sm->tok[i - 1];
 		i--;
 	}
-	sm->tok[i] = (sim_token){ t, src };
+	sm->tok[i] = (sim_token){ t, src, snap };
 	s->sched_end = 0; /* a woken unit may now come first */
 	/* Wake waiters, earliest first. */
 	while (sm->n > sm->head) {
@@ -416,7 +431,7 @@ void sim_sync_exec(npu_sim *s, int ui, const sim_insn *in, uint32_t pc,
 		if (ui == NPU_UNIT_MXU)
 			s->m.sync = sim_max(s->m.sync, t0);
 		sim_done(s, u, kx, t);
-		sim_sem_post(s, in->b, t, ui);
+		sim_sem_post(s, in->b, t, ui, s->race ? sim_race_sig(s, ui) : 0);
 		return;
 	}
 	if (s->sem[in->b].n > s->sem[in->b].head) {

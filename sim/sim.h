@@ -50,6 +50,9 @@ typedef struct npu_sim_opts {
 	 * with the program (a few intervals per instruction), this keeps the
 	 * run's memory constant. */
 	int no_timeline;
+	/* Fault on a race: two units touching the same SRAM or accumulator
+	 * bytes, one writing, with no sig/wait ordering them (race.c). */
+	int check_races;
 } npu_sim_opts;
 
 /* One stretch of a unit's timeline, [start, end), in one state. */

@@ -7,6 +7,7 @@
  *   dma.c     DMA engines, DRAM channels
  *   mem.c     address checks and SRAM bank windows
  *   host.c    the host model and its op registry
+ *   race.c    the race check (--check-races)
  *   stats.c   timeline intervals, kernel executions, trace rows
  *
  * Times are cycles (uint64_t).  Each unit has a local time `t`: the
@@ -60,12 +61,14 @@ typedef struct sim_entry {
 	uint64_t t;          /* dispatch cycle; may start at t + 1 */
 	int64_t x[3];        /* scalar operands A, B, C read at dispatch */
 	uint32_t vl;         /* vector length at dispatch */
+	uint32_t gen;        /* race check: the scalar clock's generation */
 } sim_entry;
 
 /* Semaphore tokens: times at which a sig made one unit available. */
 typedef struct sim_token {
 	uint64_t t;
 	int src;             /* unit that signalled */
+	uint32_t snap;       /* race check: the signaller's clock */
 } sim_token;
 
 typedef struct sim_sem {
@@ -76,6 +79,7 @@ typedef struct sim_sem {
 enum { BLK_NONE, BLK_SEM, BLK_QUEUE };
 
 typedef struct sim_binner sim_binner;
+typedef struct sim_race sim_race;
 
 typedef struct sim_unit {
 	sim_entry *q;        /* ring of queue_depth entries */
@@ -259,6 +263,8 @@ struct npu_sim {
 	float *sa, *sw;
 	size_t nsa, nsw;
 
+	sim_race *race;      /* the race check's state, NULL when off */
+
 	/* fault */
 	int faulted;
 	npu_sim_fault fault;
@@ -273,7 +279,25 @@ static inline uint64_t sim_ceil_div(uint64_t a, uint64_t b) { return (a + b - 1)
 int sim_fault(npu_sim *s, int unit, int64_t pc, uint64_t cycle,
 	      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 int sim_grow(void **p, size_t *cap, size_t need, size_t elem);
-void sim_sem_post(npu_sim *s, int sem, uint64_t t, int src);
+void sim_sem_post(npu_sim *s, int sem, uint64_t t, int src, uint32_t snap);
+/* Disassembly of the instruction at pc (empty outside the code). */
+void sim_pc_text(const npu_sim *s, int64_t pc, char *buf, size_t n);
+
+/*
+ * race.c: with s->race set, every local access goes through
+ * sim_race_access (or _rows), which faults on an unordered pair; sig,
+ * wait and dispatch keep the clocks (sim_race_sig, _take, _gen, _enter).
+ */
+int sim_race_new(npu_sim *s);
+void sim_race_free(sim_race *r);
+uint32_t sim_race_gen(const npu_sim *s);
+void sim_race_enter(npu_sim *s, int ui, const sim_entry *e);
+uint32_t sim_race_sig(npu_sim *s, int ui);
+void sim_race_take(npu_sim *s, int ui, uint32_t snap);
+int sim_race_access(npu_sim *s, int ui, uint32_t pc, uint64_t t, uint64_t a,
+		    uint64_t n, int wr);
+int sim_race_rows(npu_sim *s, int ui, uint32_t pc, uint64_t t, uint64_t a,
+		  int64_t stride, int64_t rows, uint64_t len, int wr);
 /* Updates unit ui's bit in s->ready and, if set, its key.  Called
  * whenever the unit's time, queue head or block changes. */
 static inline void sim_ready(npu_sim *s, int ui)
@@ -523,6 +547,8 @@ static inline int sim_unit_step(npu_sim *s, int ui, uint64_t t0)
 
 	s->start = t0;
 	u->st.insns++;
+	if (s->race)
+		sim_race_enter(s, ui, en);
 	switch (in->uclass) {
 	case NPU_UC_VEC: rc = sim_vec_exec(s, in, en, t0); break;
 	case NPU_UC_MXU: rc = sim_mxu_exec(s, in, en, t0); break;

@@ -321,6 +321,10 @@ int sim_vec_mem(npu_sim *s, const sim_insn *in, const sim_entry *e,
 		*occ = bo;
 	*start = sim_bank_fit(s, NPU_UNIT_VEC, issue, *occ, 0);
 	sim_bank_take(s, NPU_UNIT_VEC, *start, *occ, 0);
+	if (s->race && sim_race_rows(s, NPU_UNIT_VEC, e->pc, *start, m.addr,
+				     m.stride, m.n, (uint64_t)m.size,
+				     in->vcls != SIM_VC_LD) < 0)
+		return -1;
 	nb = (uint64_t)m.n * m.size;
 	k = sim_kx(s, e->kx);
 	if (in->vcls == SIM_VC_LD) {

@@ -1550,6 +1550,86 @@ START_TEST(unregistered_host_op_faults)
 }
 END_TEST
 
+/* --- the race check ------------------------------------------------------ */
+
+/* Each program with the race check on: race (1) or not; want names the
+ * two units a race report names. */
+typedef struct rcase {
+	const char *text;
+	int race;
+	const char *want[2];
+} rcase;
+
+#define RLOAD ".buffer a f32 [64] input\n dcfgi dma0, rowb, 64\n li x1, &a\n" \
+	" li x2, 16\n setvl x2, x2\n"
+#define RMM "li x1, 4\n mcfg x1, x1, f32, 0\n li x3, 16\n mstride x3, x3\n" \
+	" mldw x0, x3\n li x4, " ACC "\n mmac x0, x4, x1, 0\n li x2, 16\n setvl x2, x2\n"
+
+static const rcase races[] = {
+	/* a load read before it is waited for */
+	{ RLOAD "dld dma0, x0, x1\n vld v1, x0, 0, f32\n halt\n", 1, { "vec", "dma0" } },
+	{ RLOAD "dld dma0, x0, x1\n sig dma0, s0\n wait vec, s0\n vld v1, x0, 0, f32\n"
+	  "halt\n", 0, { 0 } },
+	/* ordered through the scalar unit: dispatched after its wait */
+	{ RLOAD "dld dma0, x0, x1\n sig dma0, s0\n wait scl, s0\n vld v1, x0, 0, f32\n"
+	  "halt\n", 0, { 0 } },
+	/* reads elsewhere race with nothing */
+	{ RLOAD "dld dma0, x0, x1\n vld v1, x0, 64, f32\n sig dma0, s0\n wait vec, s0\n"
+	  "halt\n", 0, { 0 } },
+	/* a semaphore two engines signal: a wait late enough to find both
+	 * tokens takes the quicker engine's, which orders nothing of the
+	 * other's transfer */
+	{ RLOAD "dcfgi dma0, rowb, 256\n dcfgi dma1, rowb, 4\n li x3, 1024\n"
+	  "dld dma1, x3, x1\n sig dma1, s0\n dld dma0, x0, x1\n sig dma0, s0\n"
+	  "vexp v3, v3\n vexp v3, v3\n vexp v3, v3\n vexp v3, v3\n vexp v3, v3\n"
+	  "vexp v3, v3\n vexp v3, v3\n vexp v3, v3\n vexp v3, v3\n vexp v3, v3\n"
+	  "wait vec, s0\n vld v1, x0, 0, f32\n wait vec, s0\n halt\n", 1, { "vec", "dma0" } },
+	/* a load over bytes the vector unit still reads */
+	{ RLOAD "vld v1, x0, 0, f32\n dld dma0, x0, x1\n halt\n", 1, { "dma0", "vec" } },
+	{ RLOAD "vld v1, x0, 0, f32\n sig vec, s1\n wait dma0, s1\n dld dma0, x0, x1\n"
+	  "halt\n", 0, { 0 } },
+	/* the accumulator: an mmac's rows read by the vector unit */
+	{ RMM "vld v1, x4, 0, f32\n halt\n", 1, { "vec", "mxu" } },
+	{ RMM "sig mxu, s2\n wait vec, s2\n vld v1, x4, 0, f32\n halt\n", 0, { 0 } },
+	/* a store of bytes the vector unit writes again */
+	{ ".buffer b f32 [16] output\n li x2, 16\n setvl x2, x2\n vst v1, x0, 0, f32\n"
+	  "sig vec, s0\n wait dma1, s0\n dcfgi dma1, rowb, 64\n li x1, &b\n"
+	  "dst dma1, x1, x0\n vst v2, x0, 0, f32\n halt\n", 1, { "vec", "dma1" } },
+};
+
+START_TEST(race_check)
+{
+	const rcase *c = &races[_i];
+
+	for (int mode = 0; mode < 2; mode++) {
+		npu_sim_opts o = { .check_races = 1, .timing_only = mode };
+		npu_err e = { "" };
+		npu_prog p = { 0 };
+		npu_sim *s;
+		int rc;
+
+		asm_text(&p, c->text);
+		ck_assert_ptr_nonnull(s = npu_sim_new(&p, &T, &o, &e));
+		rc = npu_sim_run(s, &e);
+		if (!c->race) {
+			ck_assert_msg(rc == 0, "case %d: %s", _i, e.msg);
+		} else {
+			ck_assert_msg(rc == NPU_SIM_FAULT, "case %d: no race found", _i);
+			ck_assert_msg(strstr(e.msg, "race at local address"), "%s", e.msg);
+			ck_assert_msg(strstr(e.msg, c->want[0]) && strstr(e.msg, c->want[1]),
+				      "case %d: %s", _i, e.msg);
+		}
+		/* and without the check, no fault */
+		npu_sim_free(s);
+		o.check_races = 0;
+		ck_assert_ptr_nonnull(s = npu_sim_new(&p, &T, &o, &e));
+		ck_assert_msg(npu_sim_run(s, &e) == 0, "case %d: %s", _i, e.msg);
+		npu_sim_free(s);
+		npu_prog_free(&p);
+	}
+}
+END_TEST
+
 /* --- command line ------------------------------------------------------ */
 
 static char tmpdir[256];
@@ -2020,6 +2100,7 @@ static Suite *suite(void)
 
 	tc = tcase_create("faults");
 	tcase_add_loop_test(tc, fault_kinds, 0, sizeof faults / sizeof *faults);
+	tcase_add_loop_test(tc, race_check, 0, sizeof races / sizeof *races);
 	tcase_add_test(tc, fault_report_names_kernel);
 	tcase_add_test(tc, unregistered_host_op_faults);
 	suite_add_tcase(s, tc);
