@@ -1282,15 +1282,21 @@ static int tile_io_op(emit_t *g, const tile *t, int s, int store, int o,
 		int64_t so = g->st[o][g->q - 3] * esz, rb = t->cn * esz;
 		int64_t pk = t->rn * t->cn * esz;
 		int st = !store && g->stage && g->stage[o];
-		/* (staged: each engine stages and transposes its own planes,
-		 * in its own part of the staging area; on one engine the
-		 * planes' DRAM load was one transfer of all of them) */
-		np = pieces(t->on * pk, maxp);
+		/* Staged: each engine stages and transposes its own planes,
+		 * in its own part of the staging area (on one engine the
+		 * planes' DRAM load was one transfer of all of them).  A
+		 * part must stay with its engine from tile to tile, since
+		 * only the engine's order keeps the next tile's load from
+		 * overwriting planes not yet transposed: the planes of a
+		 * short tile are split as those of a full one. */
+		int64_t span = st && g->fold > t->on ? g->fold : t->on;
+		np = pieces(span * pk, maxp);
 		if (store && !dry && sb == 1 && sa == t->cn && so == pk)
 			handoff(g, d, g->slotb[o][s], (uint64_t)(t->on * pk));
 		for (int p = 0; p < np && !dry; p++) {
-			piece_of(t->on, p, np, 1, &a, &b);
+			piece_of(span, p, np, 1, &a, &b);
 			q = eng[(base + p) % neng];
+			b = b < t->on ? b : t->on;
 			if (b <= a)
 				continue;
 			if (st) {
@@ -1956,6 +1962,7 @@ static int emit_ew(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		goto out;
 	}
 	g.steng = E - 1;
+	g.fold = fold;
 	if (fold > 1) {
 		/* tiles over blocks of `fold` planes of dim q-3 */
 		int64_t n3 = g.n[g.q - 3], nb3 = (n3 + fold - 1) / fold, i = 0;

@@ -20,6 +20,10 @@ enum {
 	SEM_ACCF = 24,       /* mm: accumulator slot read (to mxu) */
 	SEM_LAST = 25,       /* ew/row: + piece (< 4): last tile computed, to the
 				engine storing that piece */
+	SEM_ST2 = 29,        /* mm: output slot stored by the second store
+				engine (its own semaphore: a wait on one shared
+				by two engines could take the quicker engine's
+				token of a later tile) */
 	SEM_CMP2 = 30,       /* mm: tile computed, to the second store engine */
 	SEM_PF = NPU_SEM_PF  /* the next kernel's first B panel loaded (to its
 				mxu; the one semaphore balanced across two
@@ -49,6 +53,7 @@ typedef struct emit_t {
 	uint64_t *stage;         /* per operand: SRAM staging for a transpose
 				    or a broadcast (bstep bytes a slot), 0 */
 	uint64_t bstep;
+	int64_t fold;            /* ew: planes of dim q-3 a full tile holds */
 	struct emit_tap {        /* per operand: taps read from one span */
 		int lead;        /* the group's first operand, -1: none */
 		uint64_t stage;  /* lead: SRAM staging of the span */

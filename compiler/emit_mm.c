@@ -341,7 +341,7 @@ static void epi_begin(emit_t *g, const npu_kern *K, const blk *T, int64_t et,
 		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, SEM_LD, 0, 0);
 	if (et >= 2)
 		for (int i = 0; i < (g->qs2 >= 0 ? 2 : 1); i++)
-			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, SEM_ST, 0, 0);
+			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, i ? SEM_ST2 : SEM_ST, 0, 0);
 	for (int o = 0; o < K->nops; o++)
 		g->slot[o] = g->slotb[o][s];
 	g->accslot = accs[et % g->nacc];
@@ -494,7 +494,8 @@ static void epi_end(emit_t *g, const npu_kern *K, const blk *T, int64_t et,
 	epi_store(g, K, T, s, 0, T->mn, qv, semv, nd, 0);
 	if (et + 2 < nt)
 		for (int h = 0; h < (g->qs2 >= 0 ? 2 : 1); h++)
-			npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + (h ? g->qs2 : qs), SEM_ST, 0, 0);
+			npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + (h ? g->qs2 : qs),
+				  h ? SEM_ST2 : SEM_ST, 0, 0);
 }
 
 /*

@@ -361,7 +361,7 @@ static void compile_checks(const char *graph, const npu_ccresult *r,
 static npu_sim *load(const char *graph, npu_prog *p, const npu_target *t,
 		     const npu_stfile *st)
 {
-	npu_sim_opts so = { 0 };
+	npu_sim_opts so = { .check_races = 1 };
 	npu_err e = { "" };
 	uint8_t *table;
 	npu_sim *s;
