@@ -47,6 +47,7 @@ DEFAULTS = {
     "target": None,        # target file or name (npucc and npusim --target)
     "trace": None,         # trace database path (npusim run --trace)
     "timing_only": False,  # npusim run --timing-only; values from the host
+    "check_races": False,  # npusim run --check-races: a race is an error
     "keep": None,          # folder to keep every artifact in
     "cache_dir": None,     # compile cache (default cache.default_dir())
     "cache": True,         # False: always compile
@@ -63,8 +64,10 @@ def options(given=None):
     for k, var in env.items():
         if os.environ.get(var):
             o[k] = os.environ[var]
-    if os.environ.get("NPUSIM_TIMING_ONLY"):
-        o["timing_only"] = os.environ["NPUSIM_TIMING_ONLY"] not in ("", "0")
+    for k, var in (("timing_only", "NPUSIM_TIMING_ONLY"),
+                   ("check_races", "NPUSIM_CHECK_RACES")):
+        if os.environ.get(var):
+            o[k] = os.environ[var] not in ("", "0")
     for k, v in (given or {}).items():
         if k not in DEFAULTS:
             raise ValueError("npusim: unknown option '%s' (known: %s)"
@@ -263,6 +266,8 @@ class NpuGraph:
             argv += ["--target", self.opts["target"]]
         if self.opts.get("timing_only"):
             argv.append("--timing-only")
+        if self.opts.get("check_races"):
+            argv.append("--check-races")
         if self.opts.get("trace"):
             call.label = "npusim-frontend %s call %d %s" % (self.name, call.seq, tag)
             argv += ["--trace", self.opts["trace"], "--label", call.label]

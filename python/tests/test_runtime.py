@@ -191,6 +191,18 @@ class RunnerTest(unittest.TestCase):
         self.assertFalse(rep.ok)
         self.assertIn("fault at cycle 12", rep.text())
 
+    def test_check_races(self):
+        model, (x,) = models.counter()
+        self.expect({"output.0": model.acc * 0.5 + x.mean(0), "output.1": x * 2})
+        helpers.setenv(self, {"NPUSIM_CHECK_RACES": "1"})
+        export.CompiledModule(model, [x])(x)
+        runs = helpers.log_lines(self.env, "npusim")
+        self.assertEqual(len(runs), 1)
+        self.assertIn("--check-races", runs[0].split())
+        helpers.setenv(self, {"NPUSIM_CHECK_RACES": "0"})
+        self.assertFalse(graph.options()["check_races"])
+        self.assertTrue(graph.options({"check_races": True})["check_races"])
+
     def test_options(self):
         self.assertEqual(graph.options({"trace": "x.db"})["trace"], "x.db")
         with self.assertRaises(ValueError):
