@@ -2188,7 +2188,7 @@ static void gather_piece(emit_t *g, const npu_kern *K, int q, int64_t l,
  * A gather by a run-time index (K->mm_n > 0): groups of mm_batch x
  * mm_n runs in chunks that fit SRAM, the groups dealt to the engines in
  * turn, or, when t is the output's outer dim, one group's n2 rows shared
- * among them when a chunk has fewer groups than engines (each run a
+ * among them when every chunk has fewer groups than engines (each run a
  * burst or more of its own: at least 32 an engine).
  */
 static int emit_gather_rt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
@@ -2216,7 +2216,10 @@ static int emit_gather_rt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		int64_t m = L - l0 < G ? L - l0 : G;
 		for (int64_t l = 0; l < m; l++) {
 			uint64_t si = idxb + (uint64_t)(l * J * T * isz), sd = (uint64_t)l * grpb;
-			int split = m < ne && K->g_ds[1] == J * D, np = split ? ne : 1;
+			/* (split only when every chunk is: a group's slot stays
+			 * with the engines that used it in the chunk before) */
+			int split = m < ne && (G < ne || L <= G) && K->g_ds[1] == J * D;
+			int np = split ? ne : 1;
 			while (np > 1 && T / np * J < 32)
 				np--;
 			for (int p = 0; p < np; p++) {
@@ -2232,6 +2235,17 @@ static int emit_gather_rt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	gather_end(c, f, ne, L <= G, c->ir->v[K->ops[2].val].daddr, (uint64_t)L * grpb);
 	npu_emit_cleanup(&g);
 	return 0;
+}
+
+/* Engines sharing a chunk of m gathered rows: pieces of 2 KiB or more (a
+ * transfer holds its engine through the DRAM latency). */
+static int gather_engines(int64_t m, uint64_t rowb, int ne)
+{
+	int np = ne;
+
+	while (np > 1 && (uint64_t)(m / np) * rowb < 2048)
+		np--;
+	return np;
 }
 
 static int emit_gather(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
@@ -2265,17 +2279,32 @@ static int emit_gather(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	int ne = c->t->dma_engines > 4 ? 4 : c->t->dma_engines;
 	if (ne < 1)
 		ne = 1;
+	/* engine q's part of SRAM: the rows it takes in a full chunk */
+	int nf = gather_engines(n < G ? n : G, rowb, ne);
 	for (int64_t r0 = 0; r0 < n; r0 += G) {
-		int64_t m = n - r0 < G ? n - r0 : G;
-		int np = ne;
-		while (np > 1 && (uint64_t)(m / np) * rowb < 2048)
-			np--;
+		int64_t m = n - r0 < G ? n - r0 : G, full = n < G ? n : G;
+		int np = gather_engines(m, rowb, ne);
+		/* A short last chunk keeps each engine in its own part (only
+		 * the engine's order keeps its next load off rows it has not
+		 * yet stored): an even split of its rows where each piece fits
+		 * its engine's part, else the full chunk's split, cut short. */
+		int cut = 0;
+		for (q = 0; q < np && !cut; q++)
+			cut = q >= nf || (q + 1) * m / np - q * m / np >
+			      (q + 1) * full / nf - q * full / nf;
+		if (cut)
+			np = nf;
 		for (q = 0; q < np; q++) {
 			int64_t a = q * m / np, b = (q + 1) * m / np;
+			int64_t at = q * full / nf; /* SRAM rows of engine q */
 			int xl = npu_mx(f), xd = npu_mx(f);
+			if (cut) {
+				a = at < m ? at : m;
+				b = (q + 1) * full / nf < m ? (q + 1) * full / nf : m;
+			}
 			if (b <= a)
 				continue;
-			npu_emit_dmaf(&g, q, NPU_OP_DLD, idxb + (uint64_t)(a * isz),
+			npu_emit_dmaf(&g, q, NPU_OP_DLD, idxb + (uint64_t)(at * isz),
 				      I->daddr + (uint64_t)((r0 + a) * isz),
 				      (b - a) * isz, 1, 0, 0, 1, 0, 0);
 			npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_ROWB, 0, (int64_t)rowb);
@@ -2284,15 +2313,15 @@ static int emit_gather(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_DS1, 0, (int64_t)rowb);
 			npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_N2, 0, 1);
 			npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_IDX, 0,
-				  (int64_t)(idxb + (uint64_t)(a * isz)));
+				  (int64_t)(idxb + (uint64_t)(at * isz)));
 			npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_IDXW, 0, isz);
-			npu_mli(f, xl, (int64_t)((uint64_t)a * rowb));
+			npu_mli(f, xl, (int64_t)((uint64_t)at * rowb));
 			npu_mli(f, xd, (int64_t)W->daddr);
 			npu_memit(f, NPU_OP_DGAT, q, xl, xd, 0);
 			memset(g.dvalid, 0, sizeof g.dvalid);
 			npu_emit_dmaf(&g, q, NPU_OP_DST,
 				      O->daddr + (uint64_t)((r0 + a) * (int64_t)rowb),
-				      (uint64_t)a * rowb, (b - a) * (int64_t)rowb,
+				      (uint64_t)at * rowb, (b - a) * (int64_t)rowb,
 				      1, 0, 0, 1, 0, 0);
 		}
 	}

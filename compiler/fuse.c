@@ -2787,9 +2787,10 @@ static int gconv_kern(fz *z, int node, const int64_t *osh, int64_t g,
 	return k;
 }
 
-/* A partial sum of taps: stored by kernel k into a new fp32 buffer
- * (*part, when store) or read into it and added to r (when not). */
-static int gconv_part(fz *z, int k, int node, int r, int *part, int store)
+/* A partial sum (or max: op) of taps: stored by kernel k into a new
+ * fp32 buffer of its shape (*part, when store) or read from it and
+ * combined with r (when not). */
+static int tap_part(fz *z, int k, int node, int r, int *part, int store, int op)
 {
 	npu_kir *ir = z->ir;
 	npu_kern *K = &ir->k[k];
@@ -2799,11 +2800,11 @@ static int gconv_part(fz *z, int k, int node, int r, int *part, int store)
 
 	if (store) {
 		snprintf(nm, sizeof nm, "%s.part", K->name);
-		if ((*part = npu_kir_val(ir, nm, node, NPU_DT_F32, 4, K->shape)) < 0)
+		if ((*part = npu_kir_val(ir, nm, node, NPU_DT_F32, K->ndim, K->shape)) < 0)
 			return npu_errf(z->e, "out of memory");
 		ir->v[*part].needed = 1;
 	}
-	npu_kir_contig(4, ir->v[*part].shape, st);
+	npu_kir_contig(K->ndim, ir->v[*part].shape, st);
 	o = npu_kir_opnd(K, *part, store, 0, st);
 	if (o < 0)
 		return npu_errf(z->e, "out of memory");
@@ -2817,7 +2818,7 @@ static int gconv_part(fz *z, int k, int node, int r, int *part, int store)
 	}
 	if ((l = xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node)) < 0)
 		return -1;
-	return xadd(z, k, NPU_X_BIN, NPU_OP_VADD, l, r, 0, 0, node);
+	return xadd(z, k, NPU_X_BIN, op, l, r, 0, 0, node);
 }
 
 /*
@@ -2929,10 +2930,10 @@ static int do_gconv(fz *z, int node, int x, int w, int bias, int64_t g,
 			r = gconv_taps(z, k, node, xv, xst, tst, xoff, w,
 				       ocg * ir->v[w].stride[0], o, ks, dil, t0, t1);
 			if (r >= 0 && part >= 0)
-				r = gconv_part(z, k, node, r, &part, 0);
+				r = tap_part(z, k, node, r, &part, 0, NPU_OP_VADD);
 			if (r < 0)
 				return -1;
-			if (t1 < ntaps && gconv_part(z, k, node, r, &part, 1) < 0)
+			if (t1 < ntaps && tap_part(z, k, node, r, &part, 1, 0) < 0)
 				return -1;
 		}
 		if (bias >= 0) {
@@ -5973,6 +5974,55 @@ static int triple(const npu_gval *v, int64_t *out, const int64_t *dflt)
  * ew kernel of the KD*KH*KW strided views of it, max- or sum-combined (a
  * max NaN-propagating as PyTorch's).  Dilation 1.
  */
+/*
+ * The windows of do_pool3d: ks[0] x ks[1] x ks[2] strided views of pv
+ * (from poff, strides ist) sum- or max-combined, POOL3D_MAX_TAPS a
+ * kernel (S3D's 2 x 7 x 7 average: two), a kernel's result handed to the
+ * next through an fp32 partial.  Returns the last kernel, its result in
+ * *r; -1 on error.
+ */
+#define POOL3D_MAX_TAPS 56
+static int pool3d_taps(fz *z, int node, const npu_gmeta *m, int pv, int64_t poff,
+		       const int64_t *pst, const int64_t *ist, const int64_t *ks,
+		       int avg, int *r)
+{
+	npu_kir *ir = z->ir;
+	int64_t ntaps = ks[0] * ks[1] * ks[2];
+	int k = -1, part = -1, op = avg ? NPU_OP_VADD : NPU_OP_VMAX;
+	char nm[300];
+
+	for (int64_t t0 = 0; t0 < ntaps; t0 += POOL3D_MAX_TAPS) {
+		int64_t t1 = t0 + POOL3D_MAX_TAPS < ntaps ? t0 + POOL3D_MAX_TAPS : ntaps;
+		if ((k = new_kern(z, NPU_KK_EW, node)) < 0)
+			return -1;
+		ir->k[k].ndim = 5;
+		for (int d = 0; d < 5; d++)
+			ir->k[k].shape[d] = m->shape[d].v;
+		if (t0) {
+			snprintf(nm, sizeof nm, "%s.%lld", z->g->nodes[node].name, (long long)t0);
+			free(ir->k[k].name);
+			ir->k[k].name = strdup(nm);
+		}
+		*r = -1;
+		for (int64_t t = t0; t < t1; t++) {
+			int64_t a = t / (ks[1] * ks[2]), b = t / ks[2] % ks[1], c = t % ks[2];
+			int o = npu_kir_opnd(&ir->k[k], pv, 0, poff +
+					     a * pst[2] + b * pst[3] + c * pst[4], ist);
+			int l = xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node);
+			if (o < 0 || l < 0)
+				return npu_errf(z->e, "out of memory");
+			*r = *r < 0 ? l : xadd(z, k, NPU_X_BIN, op, *r, l, 0, 0, node);
+		}
+		if (*r >= 0 && part >= 0)
+			*r = tap_part(z, k, node, *r, &part, 0, op);
+		if (*r < 0)
+			return -1;
+		if (t1 < ntaps && tap_part(z, k, node, *r, &part, 1, 0) < 0)
+			return -1;
+	}
+	return k;
+}
+
 static int do_pool3d(fz *z, int node)
 {
 	npu_kir *ir = z->ir;
@@ -6030,26 +6080,12 @@ static int do_pool3d(fz *z, int node)
 		memcpy(pst, ir->v[x].stride, 5 * sizeof *pst);
 		poff = ir->v[x].off;
 	}
-	if ((k = new_kern(z, NPU_KK_EW, node)) < 0)
-		return -1;
-	ir->k[k].ndim = 5;
-	for (int d = 0; d < 5; d++)
-		ir->k[k].shape[d] = m->shape[d].v;
 	ist[0] = pst[0];
 	ist[1] = pst[1];
 	for (int i = 0; i < 3; i++)
 		ist[2 + i] = st[i] * pst[2 + i];
-	for (int64_t a = 0; a < ks[0]; a++)
-		for (int64_t b = 0; b < ks[1]; b++)
-			for (int64_t c = 0; c < ks[2]; c++) {
-				int o = npu_kir_opnd(&ir->k[k], pv, 0, poff +
-						     a * pst[2] + b * pst[3] + c * pst[4], ist);
-				int l = xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node);
-				if (o < 0 || l < 0)
-					return npu_errf(z->e, "out of memory");
-				r = r < 0 ? l : xadd(z, k, NPU_X_BIN, avg ? NPU_OP_VADD : NPU_OP_VMAX,
-						     r, l, 0, 0, node);
-			}
+	if ((k = pool3d_taps(z, node, m, pv, poff, pst, ist, ks, avg, &r)) < 0)
+		return -1;
 	div = dv > 0 ? (int64_t)dv : ks[0] * ks[1] * ks[2];
 	if (avg && div != 1 &&
 	    (r = xadd(z, k, NPU_X_BINI, NPU_OP_VDIVI, r, 0, 0, (float)div, node)) < 0)

@@ -253,7 +253,8 @@ END_TEST
  * convolutions (by their spread weight, and by taps when that is large:
  * every tap, the centre alone, strided); convolutions too large for SRAM
  * (in bands of rows, of columns); a 1-d (and a depthwise 1-d)
- * convolution; grouped 1x1 1-d convolutions; 3-d convolutions; flip;
+ * convolution; grouped 1x1 1-d convolutions; 3-d convolutions; 3-d
+ * pooling of more taps than a kernel takes; flip;
  * slice_scatter with a step and to the end, select_scatter.  Each is a one-node graph
  * written to the temporary folder, run with generated values against
  * the fp64 reference, and must make no host call.
@@ -419,6 +420,12 @@ static const op_case ops[] = {
 	  { 1, 3, 4, 6, 6 }, { 0 }, { 1, 3, 2, 3, 3 } },
 	{ "aten.avg_pool3d.default", "[3, 3, 3], [1, 1, 1], [1, 1, 1]", "float32",
 	  { 1, 2, 4, 5, 5 }, { 0 }, { 1, 2, 4, 5, 5 } },
+	/* more taps than a kernel takes, added (S3D's 2 x 7 x 7 average)
+	 * or maxed through a partial */
+	{ "aten.avg_pool3d.default", "[2, 7, 7], [1, 1, 1]", "float32",
+	  { 1, 2, 4, 9, 9 }, { 0 }, { 1, 2, 3, 3, 3 } },
+	{ "aten.max_pool3d_with_indices.default", "[3, 5, 5], [1, 2, 2]", "float32",
+	  { 1, 2, 5, 11, 11 }, { 0 }, { 1, 2, 3, 4, 4 } },
 	/* grouped 1-d convolutions of several channels a group and K taps
 	 * (Wav2Vec2's positional one: padding K/2, L + 1 outputs), and
 	 * strided, dilated, without bias: the taps stacked into channels */
@@ -692,21 +699,26 @@ typedef struct gather_case {
 	int dim;
 	int64_t out[5];                 /* index: its shape; gather: idx's */
 	int ar;                         /* index: [arange(B), idx] */
+	int emb;                        /* embedding(x, idx) instead */
 } gather_case;
 
 static const gather_case gathers[] = {
-	{ "float32", "input", { 3, 5, 7 }, { 3, 5, 4 }, -1, { 0 }, 0 },
-	{ "bfloat16", "input", { 4, 33 }, { 4, 40 }, 1, { 0 }, 0 },
-	{ "int64", "input", { 2, 9 }, { 2, 5 }, 1, { 0 }, 0 },
-	{ "float32", "input", { 4, 6 }, { 3, 6 }, 0, { 0 }, 0 },
-	{ "float32", "input", { 2, 5, 6 }, { 2, 3, 4 }, 1, { 0 }, 0 },
-	{ "float32", "buffer", { 2, 5, 6 }, { 2, 3, 4 }, 1, { 0 }, 0 },
+	{ "float32", "input", { 3, 5, 7 }, { 3, 5, 4 }, -1, { 0 }, 0, 0 },
+	{ "bfloat16", "input", { 4, 33 }, { 4, 40 }, 1, { 0 }, 0, 0 },
+	{ "int64", "input", { 2, 9 }, { 2, 5 }, 1, { 0 }, 0, 0 },
+	{ "float32", "input", { 4, 6 }, { 3, 6 }, 0, { 0 }, 0, 0 },
+	{ "float32", "input", { 2, 5, 6 }, { 2, 3, 4 }, 1, { 0 }, 0, 0 },
+	{ "float32", "buffer", { 2, 5, 6 }, { 2, 3, 4 }, 1, { 0 }, 0, 0 },
+	/* an embedding of more rows than one pass takes (65536): the last
+	 * pass short, each engine still in its own part of SRAM (the race
+	 * check) */
+	{ "float32", "input", { 100, 1 }, { 70000 }, 0, { 70000, 1 }, 0, 1 },
 	/* aten.index by a run-time index: x[idx], x[:, idx] (2-d idx, the
 	 * rows of every leading position), x[arange(B), idx] */
-	{ "float32", "input", { 5, 6, 7 }, { 4 }, 0, { 4, 6, 7 }, 0 },
-	{ "float32", "input", { 3, 6, 5 }, { 2, 2 }, 1, { 3, 2, 2, 5 }, 0 },
-	{ "float32", "input", { 4, 9, 8 }, { 4 }, 1, { 4, 8 }, 1 },
-	{ "bfloat16", "input", { 3, 5, 16 }, { 3 }, 1, { 3, 16 }, 1 },
+	{ "float32", "input", { 5, 6, 7 }, { 4 }, 0, { 4, 6, 7 }, 0, 0 },
+	{ "float32", "input", { 3, 6, 5 }, { 2, 2 }, 1, { 3, 2, 2, 5 }, 0, 0 },
+	{ "float32", "input", { 4, 9, 8 }, { 4 }, 1, { 4, 8 }, 1, 0 },
+	{ "bfloat16", "input", { 3, 5, 16 }, { 3 }, 1, { 3, 16 }, 1, 0 },
 };
 
 /* A tensor of generated values: floats in [-1, 1) rounded to dt, or
@@ -762,9 +774,15 @@ START_TEST(t_gather)
 		if (c->ar)
 			fprintf(f, "{\"name\": \"a\", \"op\": \"placeholder\", \"target\": \"a\", \"args\": [], "
 				"\"kwargs\": {}, \"meta\": %s, \"kind\": \"buffer\", \"source\": \"l_ar_\"},\n", ma);
-		fprintf(f, "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"aten.index.Tensor\", "
-			"\"args\": [{\"node\": \"x\"}, [%s%s{\"node\": \"i\"}]], \"kwargs\": {}, \"meta\": %s},\n",
-			c->ar ? "{\"node\": \"a\"}, " : "", c->dim && !c->ar ? "null, " : "", mo);
+		if (c->emb)
+			fprintf(f, "{\"name\": \"y\", \"op\": \"call_function\", \"target\": "
+				"\"aten.embedding.default\", \"args\": [{\"node\": \"x\"}, "
+				"{\"node\": \"i\"}], \"kwargs\": {}, \"meta\": %s},\n", mo);
+		else
+			fprintf(f, "{\"name\": \"y\", \"op\": \"call_function\", \"target\": "
+				"\"aten.index.Tensor\", \"args\": [{\"node\": \"x\"}, [%s%s{\"node\": "
+				"\"i\"}]], \"kwargs\": {}, \"meta\": %s},\n",
+				c->ar ? "{\"node\": \"a\"}, " : "", c->dim && !c->ar ? "null, " : "", mo);
 	} else {
 		fprintf(f, "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"aten.gather.default\", "
 			"\"args\": [{\"node\": \"x\"}, %d, {\"node\": \"i\"}], \"kwargs\": {}, \"meta\": %s},\n",
