@@ -2280,9 +2280,10 @@ static int emit_gather(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	if (ne < 1)
 		ne = 1;
 	/* engine q's part of SRAM: the rows it takes in a full chunk */
-	int nf = gather_engines(n < G ? n : G, rowb, ne);
+	int64_t full = n < G ? n : G;
+	int nf = gather_engines(full, rowb, ne);
 	for (int64_t r0 = 0; r0 < n; r0 += G) {
-		int64_t m = n - r0 < G ? n - r0 : G, full = n < G ? n : G;
+		int64_t m = n - r0 < G ? n - r0 : G;
 		int np = gather_engines(m, rowb, ne);
 		/* A short last chunk keeps each engine in its own part (only
 		 * the engine's order keeps its next load off rows it has not

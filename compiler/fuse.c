@@ -3654,6 +3654,28 @@ static int conv_taps(fz *z, int node, int x, int w, int bias, const int64_t *st,
 #define GCONV_MM_MIN_CG 4
 #define GCONV_MM_MIN_K 32
 
+/* Piece nm of a convolution (conv_mm_to of the views x, w, bias, of
+ * shape sh) into a value of its own, copied into out at off (strides
+ * ost).  1 when conv_mm_to sent the node to the host instead; -1 on
+ * error. */
+static int conv_piece(fz *z, int node, const char *nm, int x, int w, int bias,
+		      const int64_t *st, const int64_t *pad, const int64_t *sh,
+		      int out, int64_t off, const int64_t *ost)
+{
+	npu_kir *ir = z->ir;
+	int v = npu_kir_val(ir, nm, node, ir->v[out].dtype, 4, sh);
+
+	if (v < 0)
+		return npu_errf(z->e, "out of memory");
+	ir->v[v].needed = 1;
+	if (conv_mm_to(z, node, x, w, bias, st, pad, sh, v) < 0)
+		return -1;
+	if (ir->nodeval[node] != v)
+		return 1;
+	close_cur(z);
+	return fill_kern(z, node, nm, 4, sh, v, 0, out, off, ost) < 0 ? -1 : 0;
+}
+
 /*
  * A grouped convolution as g convolutions of channel slices: group i's
  * image view (channels i * C/g on), weight rows and bias, each an
@@ -3679,7 +3701,7 @@ static int gconv_mm(fz *z, int node, int x, int w, int bias, int64_t g,
 	npu_kir_contig(4, osh, ost);
 	for (int64_t i = 0; i < g; i++) {
 		int64_t xsh[4], wsh[4], gsh[4], bsh[1] = { ocg };
-		int xg, wg, bg = -1, gv;
+		int xg, wg, bg = -1, rc;
 		memcpy(xsh, ir->v[x].shape, sizeof xsh);
 		memcpy(wsh, ir->v[w].shape, sizeof wsh);
 		memcpy(gsh, osh, sizeof gsh);
@@ -3694,16 +3716,9 @@ static int gconv_mm(fz *z, int node, int x, int w, int bias, int64_t g,
 						 i * ocg * ir->v[bias].stride[0],
 						 ir->v[bias].stride)) < 0))
 			return -1;
-		if ((gv = npu_kir_val(ir, nm, node, ir->v[out].dtype, 4, gsh)) < 0)
-			return npu_errf(z->e, "out of memory");
-		ir->v[gv].needed = 1;
-		if (conv_mm_to(z, node, xg, wg, bg, st, pad, gsh, gv) < 0)
-			return -1;
-		if (ir->nodeval[node] != gv)
-			return 0;     /* sent to the host */
-		close_cur(z);
-		if (fill_kern(z, node, nm, 4, gsh, gv, 0, out, i * ocg * ost[1], ost) < 0)
-			return -1;
+		rc = conv_piece(z, node, nm, xg, wg, bg, st, pad, gsh, out, i * ocg * ost[1], ost);
+		if (rc)
+			return rc < 0 ? -1 : 0; /* 1: sent to the host */
 	}
 	ir->nodeval[node] = out;
 	npu_kir_decide(ir, 1, "%s: grouped convolution (groups %lld) as %lld implicit GEMMs "
@@ -3956,21 +3971,16 @@ static int conv_band_each(fz *z, int node, int xp, const int64_t *pst, int w,
 	npu_kir_contig(4, osh, ost);
 	for (int64_t o0 = 0; o0 < O; o0 += ob) {
 		int64_t o1 = o0 + ob < O ? o0 + ob : O, xsh[4], bo[4];
-		int xb, bv;
+		int xb;
 		memcpy(xsh, ir->v[xp].shape, sizeof xsh);
 		memcpy(bo, osh, sizeof bo);
 		xsh[sd] = (o1 - o0 - 1) * S + KS;
 		bo[sd] = o1 - o0;
 		snprintf(nm, sizeof nm, "%s.band%lld", name, (long long)(o0 / ob));
-		if ((xb = view_val(z, node, xp, 4, xsh, ir->v[xp].off + o0 * S * pst[sd], pst)) < 0)
-			return -1;
-		if ((bv = npu_kir_val(ir, nm, node, ir->v[out].dtype, 4, bo)) < 0)
-			return npu_errf(z->e, "out of memory");
-		ir->v[bv].needed = 1;
-		if (conv_mm_to(z, node, xb, w, bias, st, zero, bo, bv) < 0)
-			return -1;
-		close_cur(z);
-		if (fill_kern(z, node, nm, 4, bo, bv, 0, out, o0 * ost[sd], ost) < 0)
+		/* (its types were checked before banding: no piece goes to
+		 * the host) */
+		if ((xb = view_val(z, node, xp, 4, xsh, ir->v[xp].off + o0 * S * pst[sd], pst)) < 0 ||
+		    conv_piece(z, node, nm, xb, w, bias, st, zero, bo, out, o0 * ost[sd], ost) < 0)
 			return -1;
 	}
 	return 0;
@@ -5987,22 +5997,20 @@ static int pool3d_taps(fz *z, int node, const npu_gmeta *m, int pv, int64_t poff
 		       int avg, int *r)
 {
 	npu_kir *ir = z->ir;
-	int64_t ntaps = ks[0] * ks[1] * ks[2];
+	int64_t ntaps = ks[0] * ks[1] * ks[2], osh[5];
 	int k = -1, part = -1, op = avg ? NPU_OP_VADD : NPU_OP_VMAX;
 	char nm[300];
 
+	for (int d = 0; d < 5; d++)
+		osh[d] = m->shape[d].v;
 	for (int64_t t0 = 0; t0 < ntaps; t0 += POOL3D_MAX_TAPS) {
 		int64_t t1 = t0 + POOL3D_MAX_TAPS < ntaps ? t0 + POOL3D_MAX_TAPS : ntaps;
-		if ((k = new_kern(z, NPU_KK_EW, node)) < 0)
-			return -1;
-		ir->k[k].ndim = 5;
-		for (int d = 0; d < 5; d++)
-			ir->k[k].shape[d] = m->shape[d].v;
-		if (t0) {
+		if (t0)
 			snprintf(nm, sizeof nm, "%s.%lld", z->g->nodes[node].name, (long long)t0);
-			free(ir->k[k].name);
-			ir->k[k].name = strdup(nm);
-		}
+		else
+			snprintf(nm, sizeof nm, "%s", z->g->nodes[node].name);
+		if ((k = ew_kern(z, node, nm, 5, osh)) < 0)
+			return -1;
 		*r = -1;
 		for (int64_t t = t0; t < t1; t++) {
 			int64_t a = t / (ks[1] * ks[2]), b = t / ks[2] % ks[1], c = t % ks[2];

@@ -43,9 +43,11 @@ struct sim_race {
 	int nu;
 	uint32_t *vc;        /* nu x nu */
 	uint32_t *snap;      /* token clocks, nu each; free ones chained */
-	uint32_t nsnap, csnap, free;
+	uint32_t nsnap, free;
+	size_t csnap;        /* (capacities in uint32_t) */
 	uint32_t *ghist;     /* scalar clock per generation, nu each */
-	uint32_t ngen, cgen;
+	uint32_t ngen;
+	size_t cghist;
 	uint32_t *gen;       /* per unit: generation last joined */
 	uint64_t sram_lines, nlines;
 	rmark *w;            /* per line: latest write */
@@ -65,6 +67,25 @@ static void join(sim_race *r, uint32_t *into, const uint32_t *from)
 			into[i] = from[i];
 }
 
+/* Record i of a growing array of clocks, holding a copy of clock c; NULL
+ * when out of memory. */
+static uint32_t *keep_clock(sim_race *r, uint32_t **a, size_t *cap, uint32_t i,
+			    const uint32_t *c)
+{
+	if (sim_grow((void **)a, cap, (size_t)(i + 1) * r->nu, sizeof **a) < 0)
+		return NULL;
+	return memcpy(*a + (size_t)i * r->nu, c, (size_t)r->nu * sizeof **a);
+}
+
+/* The scalar unit's clock as a new generation for its dispatches. */
+static int new_gen(sim_race *r)
+{
+	if (!keep_clock(r, &r->ghist, &r->cghist, r->ngen, clock_of(r, NPU_UNIT_SCL)))
+		return -1;
+	r->ngen++;
+	return 0;
+}
+
 int sim_race_new(npu_sim *s)
 {
 	sim_race *r = calloc(1, sizeof *r);
@@ -81,16 +102,12 @@ int sim_race_new(npu_sim *s)
 	r->w = calloc(r->nlines, sizeof *r->w);
 	r->wu = calloc(r->nlines, 1);
 	r->r = calloc(r->nlines * (uint64_t)nu, sizeof *r->r);
-	r->ghist = malloc((size_t)nu * sizeof *r->ghist);
-	if (!r->vc || !r->gen || !r->w || !r->wu || !r->r || !r->ghist)
+	if (!r->vc || !r->gen || !r->w || !r->wu || !r->r)
 		return -1;
-	r->cgen = 1;
 	r->free = UINT32_MAX;
 	for (int u = 0; u < nu; u++)
 		clock_of(r, u)[u] = 1; /* epoch 0 means "no access" */
-	memcpy(r->ghist, clock_of(r, NPU_UNIT_SCL), (size_t)nu * sizeof *r->ghist);
-	r->ngen = 1;
-	return 0;
+	return new_gen(r);
 }
 
 void sim_race_free(sim_race *r)
@@ -118,28 +135,10 @@ void sim_race_enter(npu_sim *s, int ui, const sim_entry *e)
 {
 	sim_race *r = s->race;
 
-	if (e->gen == r->gen[ui] || ui == NPU_UNIT_SCL)
+	if (e->gen == r->gen[ui])
 		return;
 	r->gen[ui] = e->gen;
 	join(r, clock_of(r, ui), r->ghist + (size_t)e->gen * r->nu);
-}
-
-/* The scalar unit's clock changed: a new generation for its dispatches. */
-static int scalar_changed(npu_sim *s, int ui)
-{
-	sim_race *r = s->race;
-	size_t cap = (size_t)r->cgen * r->nu;
-
-	if (ui != NPU_UNIT_SCL)
-		return 0;
-	if (sim_grow((void **)&r->ghist, &cap, (size_t)(r->ngen + 1) * r->nu,
-		     sizeof *r->ghist) < 0)
-		return -1;
-	r->cgen = (uint32_t)(cap / r->nu);
-	memcpy(r->ghist + (size_t)r->ngen * r->nu, clock_of(r, ui),
-	       (size_t)r->nu * sizeof *r->ghist);
-	r->ngen++;
-	return 0;
 }
 
 /* A sig by ui: the token's clock (a snapshot id), and ui's next epoch. */
@@ -148,21 +147,18 @@ uint32_t sim_race_sig(npu_sim *s, int ui)
 	sim_race *r = s->race;
 	uint32_t id = r->free;
 
-	if (id != UINT32_MAX) {
+	if (id != UINT32_MAX)
 		r->free = r->snap[(size_t)id * r->nu];
-	} else {
-		size_t cap = (size_t)r->csnap * r->nu;
-		if (sim_grow((void **)&r->snap, &cap, (size_t)(r->nsnap + 1) * r->nu,
-			     sizeof *r->snap) < 0) {
-			s->oom = 1;
-			return UINT32_MAX;
-		}
-		r->csnap = (uint32_t)(cap / r->nu);
-		id = r->nsnap++;
+	else
+		id = r->nsnap;
+	if (!keep_clock(r, &r->snap, &r->csnap, id, clock_of(r, ui))) {
+		s->oom = 1;
+		return UINT32_MAX;
 	}
-	memcpy(r->snap + (size_t)id * r->nu, clock_of(r, ui), (size_t)r->nu * sizeof *r->snap);
+	if (id == r->nsnap)
+		r->nsnap++;
 	clock_of(r, ui)[ui]++;
-	if (scalar_changed(s, ui) < 0)
+	if (ui == NPU_UNIT_SCL && new_gen(r) < 0)
 		s->oom = 1;
 	return id;
 }
@@ -177,7 +173,7 @@ void sim_race_take(npu_sim *s, int ui, uint32_t id)
 	join(r, clock_of(r, ui), r->snap + (size_t)id * r->nu);
 	r->snap[(size_t)id * r->nu] = r->free;
 	r->free = id;
-	if (scalar_changed(s, ui) < 0)
+	if (ui == NPU_UNIT_SCL && new_gen(r) < 0)
 		s->oom = 1;
 }
 
