@@ -245,7 +245,19 @@ void npu_emit_dma(emit_t *g, int q, int store, uint64_t dram, uint64_t local,
 
 	if (rows <= 0 || cols <= 0)
 		return;
-	if (sb == 1 || cols == 1) {
+	if (sa == 1 && rows > 1 && sb != 1) {
+		/* a transposed source: a row's elements sb apart, its rows
+		 * next to each other; each DRAM column's elements follow
+		 * each other directly (one burst range), the local side
+		 * scattered an element a row */
+		field(g, q, NPU_DF_ROWB, esz);
+		field(g, q, NPU_DF_N1, rows);
+		field(g, q, store ? NPU_DF_SS1 : NPU_DF_DS1, cols * esz);
+		field(g, q, store ? NPU_DF_DS1 : NPU_DF_SS1, esz);
+		field(g, q, NPU_DF_N2, cols);
+		field(g, q, store ? NPU_DF_SS2 : NPU_DF_DS2, esz);
+		field(g, q, store ? NPU_DF_DS2 : NPU_DF_SS2, sb * esz);
+	} else if (sb == 1 || cols == 1) {
 		field(g, q, NPU_DF_ROWB, cols * esz);
 		field(g, q, NPU_DF_N1, rows);
 		field(g, q, store ? NPU_DF_SS1 : NPU_DF_DS1, cols * esz);

@@ -48,28 +48,36 @@ static uint64_t dram_of(const emit_t *g, int op)
 	       (uint64_t)(o->off * npu_dtype_size(v->dtype));
 }
 
-/* A panel of rows x cols, contiguous rows of stride sa: split in halves
- * over two engines when there is a second one (q2 >= 0). */
+/* A panel of rows x cols, rows sa apart and their elements sb (1, or a
+ * transposed B's: sa 1), packed: split in halves over two engines when
+ * there is a second one (q2 >= 0). */
 static void panel(emit_t *g, int q1, int q2, uint64_t dram, uint64_t local,
-		  int esz, int64_t rows, int64_t cols, int64_t sa)
+		  int esz, int64_t rows, int64_t cols, int64_t sa, int64_t sb)
 {
 	int64_t h = q2 >= 0 && rows > 1 ? rows / 2 : rows;
 
-	npu_emit_dma(g, q1, 0, dram, local, esz, h, cols, sa, 1);
+	npu_emit_dma(g, q1, 0, dram, local, esz, h, cols, sa, sb);
 	if (h < rows)
 		npu_emit_dma(g, q2, 0, dram + (uint64_t)(h * sa * esz),
 			     local + (uint64_t)(h * cols * esz), esz, rows - h,
-			     cols, sa, 1);
+			     cols, sa, sb);
 }
 
 /* Columns [c0, c1) of a panel of rows x ld elements (DRAM row stride
- * sa), its rows split evenly over the n engines q[]. */
+ * sa, element stride sb: 1, or a transposed B's, whose columns are
+ * then all of ld), its rows split evenly over the n engines q[]. */
 static void panel_q(emit_t *g, const int *q, int n, uint64_t dram,
 		    uint64_t local, int esz, int64_t rows, int64_t c0,
-		    int64_t c1, int64_t ld, int64_t sa)
+		    int64_t c1, int64_t ld, int64_t sa, int64_t sb)
 {
 	for (int h = 0; h < n; h++) {
 		int64_t r0 = h * rows / n, r1 = (h + 1) * rows / n;
+		if (sb != 1) {
+			npu_emit_dma(g, q[h], 0, dram + (uint64_t)(r0 * sa * esz),
+				     local + (uint64_t)(r0 * ld * esz), esz, r1 - r0,
+				     ld, sa, sb);
+			continue;
+		}
 		npu_emit_dmaf(g, q[h], NPU_OP_DLD,
 			      local + (uint64_t)((r0 * ld + c0) * esz),
 			      dram + (uint64_t)((r0 * sa + c0) * esz),
@@ -1584,7 +1592,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 						npu_emit_dma(&g, h ? qb2 : qb, 0,
 							     bdram + (uint64_t)((h * KK / 2 + c0) * W->stride[1] * esz),
 							     slotB[L->bs] + (uint64_t)((h * KK / 2 + c0) * L->nn * esz),
-							     esz, cn, L->nn, W->stride[1], 1);
+							     esz, cn, L->nn, W->stride[1], W->stride[2]);
 					}
 					if (!p)
 						sig_loaded(f, qa, qb, qa2, qb2);
@@ -1601,9 +1609,9 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				panel_kseg(&g, qk, nk, adram, slotA[s], esz, L->mn, KK, A);
 			} else if (L->bkeep && qa2 >= 0 && !split && !K->cv) {
 				/* the B engines have no panel to load: A over all four */
-				panel_q(&g, qa4, 4, adram, slotA[s], esz, L->mn, 0, KK, KK, A->stride[1]);
+				panel_q(&g, qa4, 4, adram, slotA[s], esz, L->mn, 0, KK, KK, A->stride[1], 1);
 			} else {
-				panel(&g, qa, qa2, adram, slotA[s], esz, L->mn, KK, A->stride[1]);
+				panel(&g, qa, qa2, adram, slotA[s], esz, L->mn, KK, A->stride[1], 1);
 			}
 			if (L->bkeep || (lt == 0 && (kp || pfin)) || pfall)
 				;
@@ -1624,15 +1632,15 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				 * spread_slots' halves) */
 				int q4[4] = { qb, qa, qb2, qa2 };
 				panel_q(&g, q4, 4, bdram, slotB[L->bs], esz, KK, 0, L->nn,
-					L->nn, W->stride[1]);
+					L->nn, W->stride[1], W->stride[2]);
 			} else
-				panel(&g, qb, qb2, bdram, slotB[L->bs], esz, KK, L->nn, W->stride[1]);
+				panel(&g, qb, qb2, bdram, slotB[L->bs], esz, KK, L->nn, W->stride[1], W->stride[2]);
 			if (split) {
 				panel(&g, qa, qa2, c->ir->v[Al->val].daddr + (uint64_t)((Al->off + L->m0 * Al->stride[1] + L->b * Al->stride[0]) * esz),
-				      slotAl[s], esz, L->mn, KK, Al->stride[1]);
+				      slotAl[s], esz, L->mn, KK, Al->stride[1], 1);
 				if (!L->bkeep)
 					panel(&g, qb, qb2, c->ir->v[Wl->val].daddr + (uint64_t)((Wl->off + L->n0 * Wl->stride[2] + L->b * Wl->stride[0]) * esz),
-					      slotBl[L->bs], esz, KK, L->nn, Wl->stride[1]);
+					      slotBl[L->bs], esz, KK, L->nn, Wl->stride[1], Wl->stride[2]);
 			}
 			if (!pend)
 				sig_loaded(f, qa, qb, qa2, qb2);

@@ -147,6 +147,21 @@ static int iscontig(const npu_kval *v)
 	return v->off == 0;
 }
 
+/* Is v the transpose (last two dims swapped) of a contiguous tensor? */
+static int transposed_contig(const npu_kval *v)
+{
+	npu_kval t = *v;
+	int nd = v->ndim;
+
+	if (nd < 2)
+		return 0;
+	t.shape[nd - 2] = v->shape[nd - 1];
+	t.shape[nd - 1] = v->shape[nd - 2];
+	t.stride[nd - 2] = v->stride[nd - 1];
+	t.stride[nd - 1] = v->stride[nd - 2];
+	return iscontig(&t);
+}
+
 /* The tensor meta of node n's output k, or NULL. */
 static const npu_gmeta *tmeta(const npu_gnode *n, int k)
 {
@@ -1730,7 +1745,23 @@ static int fold_const_view(fz *z, int v)
 }
 
 /* An mm operand: contiguous rows (inner stride 1, no broadcast rows). */
-static int mm_operand(fz *z, int v, int node)
+/*
+ * Is V a transposed matrix (a row's elements apart, its column's next to
+ * each other): a matmul's B panel loads it as it is, each DRAM column
+ * one burst range (npu_emit_dma), so k^T needs no copy of its own.
+ */
+static int transposed_b(const npu_kval *V)
+{
+	int nd = V->ndim;
+
+	return !V->isconst && nd >= 2 && V->stride[nd - 2] == 1 && V->shape[nd - 2] > 1 &&
+	       V->shape[nd - 1] > 1 && V->stride[nd - 1] >= V->shape[nd - 2] &&
+	       (nd < 3 || V->stride[0] != 0 || V->shape[0] == 1);
+}
+
+/* A matmul operand with rows the template can load (B: also
+ * transposed), else a copy that has them. */
+static int mm_operand(fz *z, int v, int node, int isb)
 {
 	npu_kir *ir = z->ir;
 	const npu_kval *V = &ir->v[v];
@@ -1738,6 +1769,8 @@ static int mm_operand(fz *z, int v, int node)
 
 	if (!V->isconst && nd >= 2 && (V->stride[nd - 1] == 1 || V->shape[nd - 1] == 1) &&
 	    V->stride[nd - 2] >= V->shape[nd - 1] && (nd < 3 || V->stride[0] != 0 || V->shape[0] == 1))
+		return v;
+	if (isb && transposed_b(V))
 		return v;
 	if (!V->isconst && ir->v[root].kind == NPU_BUF_CONST && ir->v[root].cdata)
 		return fold_const_view(z, v);
@@ -2458,7 +2491,7 @@ static int gqa_bmm(fz *z, int node, int a, int b)
 	npu_kir *ir = z->ir;
 	const npu_gnode *n = &z->g->nodes[node];
 	const npu_gmeta *m = tmeta(n, 0);
-	int R = root_of(ir, b), kc, d[2], dt = ir->v[a].dtype, k, x, unrep = 0;
+	int R = root_of(ir, b), kc, d[2], dt = ir->v[a].dtype, k, x, unrep = 0, tb = 0;
 	const npu_kern *C;
 	npu_kopnd srcv;
 	const npu_kopnd *src = &srcv;
@@ -2467,9 +2500,12 @@ static int gqa_bmm(fz *z, int node, int a, int b)
 	if (ir->nofuse || n->aop != NPU_AOP_BMM || m->ndim != 3 || ir->v[a].ndim != 3 ||
 	    (dt == NPU_DT_F32 && ir->fp32prec > 0))
 		return 0;
-	if (ir->v[b].off != 0 || !iscontig(&ir->v[b]) ||
-	    npu_kir_numel(ir->v[b].ndim, ir->v[b].shape) !=
+	if (ir->v[b].off != 0 || npu_kir_numel(ir->v[b].ndim, ir->v[b].shape) !=
 	    npu_kir_numel(ir->v[R].ndim, ir->v[R].shape))
+		return 0;
+	/* b itself, or (tb) its last two dims swapped: k^T of the
+	 * repeated keys, read transposed (transposed_b) */
+	if (!iscontig(&ir->v[b]) && !(tb = transposed_contig(&ir->v[b])))
 		return 0;
 	B = m->shape[0].v;
 	M = m->shape[1].v;
@@ -2482,8 +2518,11 @@ static int gqa_bmm(fz *z, int node, int a, int b)
 		srcv = C->ops[0];
 		G = C->shape[d[0]];
 		Rr = C->shape[d[1]];
-		if (C->shape[C->ndim - 2] != KK || C->shape[C->ndim - 1] != N)
+		if (C->shape[C->ndim - 2] != (tb ? N : KK) ||
+		    C->shape[C->ndim - 1] != (tb ? KK : N))
 			return 0;
+	} else if (tb) {
+		return 0;
 	} else {
 		/* k^T * scale over the repeated heads: its kernel recomputed
 		 * over the key/value heads (R is then [.., G, K, N]) */
@@ -2502,7 +2541,8 @@ static int gqa_bmm(fz *z, int node, int a, int b)
 	}
 	{
 		int nd0 = unrep ? ir->v[R].ndim : ir->k[kc].ndim;
-		if (G * Rr != B || src->stride[nd0 - 1] != 1 || src->stride[nd0 - 2] < N)
+		if (G * Rr != B || src->stride[nd0 - 1] != 1 ||
+		    src->stride[nd0 - 2] < (tb ? KK : N))
 			return 0;
 	}
 	if ((k = new_kern(z, NPU_KK_MM, node)) < 0)
@@ -2511,6 +2551,10 @@ static int gqa_bmm(fz *z, int node, int a, int b)
 	int64_t sa[NPU_MAX_DIMS] = { Rr * ir->v[a].stride[0], ir->v[a].stride[1], 1 };
 	int nds = unrep ? ir->v[R].ndim : ir->k[kc].ndim;
 	int64_t sb[NPU_MAX_DIMS] = { src->stride[d[0]], src->stride[nds - 2], 1 };
+	if (tb) {
+		sb[1] = 1;
+		sb[2] = src->stride[nds - 2];
+	}
 	K->ndim = 3;
 	K->shape[0] = G;
 	K->shape[1] = Rr * M;
@@ -2619,11 +2663,11 @@ static int do_mm(fz *z, int node)
 	}
 	if (n->aop != NPU_AOP_INT_MM && n->aop != NPU_AOP_SCALED_MM)
 		pr = perm_a(z, a, m, &pa, &pk);
-	if (!pr && (a = mm_operand(z, a, node)) < 0)
+	if (!pr && (a = mm_operand(z, a, node, 0)) < 0)
 		return -1;
 	if (!pr && (r = gqa_bmm(z, node, a, b)) != 0)
 		return r < 0 ? -1 : 0;
-	if ((b = mm_operand(z, b, node)) < 0)
+	if ((b = mm_operand(z, b, node, 1)) < 0)
 		return -1;
 	if (!pr && (r = mm_glu(z, node, a, b)) != 0)
 		return r < 0 ? -1 : 0;

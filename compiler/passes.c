@@ -1302,11 +1302,85 @@ static int layout_node(pass_cx *pc, npu_gedit *ge, int i)
 	return 0;
 }
 
+static int isfloat_dt(int dt)
+{
+	return dt == NPU_DT_F32 || dt == NPU_DT_BF16 || dt == NPU_DT_F16;
+}
+
+/* A view that moves or repeats elements without changing them. */
+static int plain_view(const npu_gnode *n)
+{
+	switch (n->aop) {
+	case NPU_AOP_PERMUTE: case NPU_AOP_VIEW: case NPU_AOP_UNSAFE_VIEW:
+	case NPU_AOP_RESHAPE: case NPU_AOP_UNSQUEEZE: case NPU_AOP_EXPAND:
+		return n->nargs && n->args[0].kind == NPU_GV_NODE && !n->multi;
+	}
+	return 0;
+}
+
+/*
+ * mul(views(x), s), s a number (mul.Scalar, or mul.Tensor of one), x
+ * float, each view used once: the
+ * multiply moves before the views, mul(x, s) read through them (the
+ * same per element).  Llama's attention scales k^T, a permute of k
+ * repeated for grouped-query attention: as written the multiply is a
+ * kernel of its own that reads k transposed and stores k^T * s; moved,
+ * it joins k's RoPE kernel and the matmul reads k transposed.  Only
+ * where x is computed and read by the views alone (else the multiply
+ * would be a kernel of its own, and a copy the views need anyway
+ * would no longer do it: BERT's q and k).
+ */
+static int sink_mul(pass_cx *pc, npu_gedit *ge, int i)
+{
+	npu_gnode *n = npu_gedit_node(ge, i), *v;
+	const npu_gmeta *xm, *om;
+	const int *u;
+	int first = -1, x, m, last, len = 0;
+	char name[256];
+	npu_gval args[2];
+
+	if ((n->aop != NPU_AOP_MUL_SCALAR && n->aop != NPU_AOP_MUL_TENSOR) ||
+	    n->nargs != 2 || n->nkwargs ||
+	    n->args[0].kind != NPU_GV_NODE ||
+	    (n->args[1].kind != NPU_GV_FLOAT && n->args[1].kind != NPU_GV_INT) ||
+	    !(om = n->nmeta == 1 && !n->multi ? &n->meta[0] : NULL))
+		return 0;
+	for (x = n->args[0].u.node; x >= 0; x = v->args[0].u.node, len++) {
+		v = npu_gedit_node(ge, x);
+		if (!pure_call(v) || !plain_view(v) || npu_gedit_users(ge, x, &u) != 1)
+			break;
+		first = x;
+	}
+	if (first < 0 || len > 8 || !(xm = arg_meta(ge, &npu_gedit_node(ge, first)->args[0])) ||
+	    !isfloat_dt(xm->dtype) || xm->dtype != om->dtype)
+		return 0;
+	/* x computed (not a view) and read only by the views: the
+	 * multiply joins x's kernel */
+	x = npu_gedit_node(ge, first)->args[0].u.node;
+	v = npu_gedit_node(ge, x);
+	if (!pure_call(v) || npu_aoptab[v->aop].cat == NPU_ACAT_VIEW ||
+	    npu_gedit_users(ge, x, &u) != 1)
+		return 0;
+	last = n->args[0].u.node;
+	args[0] = npu_gv_node(x);
+	args[1] = n->args[1];
+	snprintf(name, sizeof name, "%s_pre", n->name);
+	if ((m = pass_add_call(pc, ge, first, name, npu_aoptab[n->aop].target, args, 2, xm, i)) < 0)
+		return -1;
+	/* (adding a node may move them all: n is stale) */
+	npu_gedit_node(ge, first)->args[0].u.node = m;
+	ge->dirty = 1;
+	npu_gedit_replace_uses(ge, i, last);
+	npu_gedit_kill(ge, i);
+	return pass_log(pc, npu_gedit_node(ge, i)->name, "%s: the multiply moved before the %d view(s) it read, onto %s",
+			npu_gedit_node(ge, i)->name, len, npu_gedit_node(ge, x)->name);
+}
+
 static int pass_layout(pass_cx *pc, npu_gedit *ge)
 {
 	for (int i = 0; i < npu_gedit_n(ge); i++)
 		if (!npu_gedit_dead(ge, i) && pure_call(npu_gedit_node(ge, i)) &&
-		    layout_node(pc, ge, i) < 0)
+		    (layout_node(pc, ge, i) < 0 || sink_mul(pc, ge, i) < 0))
 			return -1;
 	return 0;
 }

@@ -113,6 +113,10 @@ static const zoo_case zoo[] = {
 	{ "ops5", 0 },			/* fmod, remainder, div's rounding modes,
 				   floor_divide, atan2 with zeros of both signs,
 				   infinities and NaN */
+	{ "ops6", 0 },			/* matmuls of transposed inputs (B panels
+				   loaded transposed) and k^T * scale of
+				   repeated keys (the multiply moved onto k) */
+	{ "ops6_bf16", 0 },
 	/* in bfloat16 and float16 (scripts/capture_models NAME_bf16) */
 	{ "mistral_tiny_bf16", 0 },
 	{ "distilbert_tiny_bf16", 0 },	/* the int64 mask cast */

@@ -568,6 +568,39 @@ START_TEST(layout_canonical)
 }
 END_TEST
 
+/* A multiply by a number of views moves onto the computed value the
+ * views read (it then joins that value's kernel); not onto an input. */
+START_TEST(layout_sink_mul)
+{
+	npu_graph *g = parse(GRAPH(PH("x", F32(2, 4, 6))
+		CALL("r", "aten.relu.default", "[" N("x") "]", F32(2, 4, 6))
+		CALL("u", "aten.unsqueeze.default", "[" N("r") ", 1]", F32(2, 1, 4, 6))
+		CALL("e", "aten.expand.default", "[" N("u") ", [2, 3, 4, 6]]", F32(2, 3, 4, 6))
+		CALL("p", "aten.permute.default", "[" N("e") ", [0, 1, 3, 2]]", F32(2, 3, 6, 4))
+		CALL("m", "aten.mul.Scalar", "[" N("p") ", 0.5]", F32(2, 3, 6, 4))
+		CALL("p2", "aten.permute.default", "[" N("x") ", [0, 2, 1]]", F32(2, 6, 4))
+		CALL("m2", "aten.mul.Tensor", "[" N("p2") ", 0.25]", F32(2, 6, 4))
+		OUT("[" N("m") "," N("m2") "]")));
+	npu_passlog log;
+	env s;
+	int pre, p;
+
+	env_random(&s, g);
+	roundtrip("layout", g, &s, &log, 0);
+	ck_assert_int_lt(npu_graph_find(g, "m"), 0);
+	pre = npu_graph_find(g, "m_pre");
+	ck_assert_int_ge(pre, 0);
+	ck_assert_int_eq(g->nodes[pre].args[0].u.node, npu_graph_find(g, "r"));
+	ck_assert_int_eq(g->nodes[npu_graph_find(g, "u")].args[0].u.node, pre);
+	ck_assert_int_ge(p = npu_graph_find(g, "m2"), 0);
+	ck_assert_int_eq(g->nodes[p].args[0].u.node, npu_graph_find(g, "p2"));
+	ck_assert_int_eq(npu_passlog_count(&log, NPU_PASS_LAYOUT, "m:"), 1);
+	npu_passlog_free(&log);
+	env_free(&s);
+	npu_graph_free(g);
+}
+END_TEST
+
 START_TEST(decompositions)
 {
 	npu_graph *g = parse(GRAPH(PH("x", F32(4, 8)) "," PH("w", F32(8)) ","
@@ -1042,6 +1075,7 @@ static Suite *passes_suite(void)
 	tcase_add_test(tc, dce_and_cse_counts);
 	tcase_add_test(tc, noop_views_removed);
 	tcase_add_test(tc, layout_canonical);
+	tcase_add_test(tc, layout_sink_mul);
 	tcase_add_test(tc, decompositions);
 	tcase_add_test(tc, conv_backward_decomposed);
 	tcase_add_test(tc, core_elementwise_decomposed);
