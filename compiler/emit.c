@@ -236,28 +236,57 @@ void npu_emit_dmat(emit_t *g, int q, int op, int dt, uint64_t dst,
 		g->dram_bytes += (uint64_t)(rowb * n1 * n2);
 }
 
+/* A DMA transfer's most rows (sim/dma.c's limit, docs/timing-model.md). */
+#define DMA_ROWS_MAX (1ll << 22)
+
+/*
+ * Columns [c0, c1) of a transposed source (a row's elements sb apart, its
+ * rows next to each other) into packed local rows of `cols`: each DRAM
+ * column's elements follow each other directly (one burst range), the
+ * local side is written an element a row.  (store: the other way.)
+ */
+static void dma_transposed(emit_t *g, int q, int store, uint64_t dram,
+			   uint64_t local, int esz, int64_t rows, int64_t c0,
+			   int64_t c1, int64_t cols, int64_t sb)
+{
+	int xl = npu_mx(g->f), xd = npu_mx(g->f);
+
+	field(g, q, NPU_DF_ROWB, esz);
+	field(g, q, NPU_DF_N1, rows);
+	field(g, q, store ? NPU_DF_SS1 : NPU_DF_DS1, cols * esz);
+	field(g, q, store ? NPU_DF_DS1 : NPU_DF_SS1, esz);
+	field(g, q, NPU_DF_N2, c1 - c0);
+	field(g, q, store ? NPU_DF_SS2 : NPU_DF_DS2, esz);
+	field(g, q, store ? NPU_DF_DS2 : NPU_DF_SS2, sb * esz);
+	npu_mli(g->f, xl, (int64_t)(local + (uint64_t)(c0 * esz)));
+	dram_li(g, xd, dram + (uint64_t)(c0 * sb * esz));
+	if (store)
+		npu_memit(g->f, NPU_OP_DST, q, xd, xl, 0);
+	else
+		npu_memit(g->f, NPU_OP_DLD, q, xl, xd, 0);
+	busy(g, q, rows * (c1 - c0) * esz, 1);
+	g->dram_bytes += (uint64_t)(rows * (c1 - c0) * esz);
+}
+
 /* One 2-level transfer; local side packed rows of `cols` elements.
  * store: local -> DRAM. */
 void npu_emit_dma(emit_t *g, int q, int store, uint64_t dram, uint64_t local,
 		  int esz, int64_t rows, int64_t cols, int64_t sa, int64_t sb)
 {
-	int xl = npu_mx(g->f), xd = npu_mx(g->f);
+	int xl, xd;
 
 	if (rows <= 0 || cols <= 0)
 		return;
 	if (sa == 1 && rows > 1 && sb != 1) {
-		/* a transposed source: a row's elements sb apart, its rows
-		 * next to each other; each DRAM column's elements follow
-		 * each other directly (one burst range), the local side
-		 * scattered an element a row */
-		field(g, q, NPU_DF_ROWB, esz);
-		field(g, q, NPU_DF_N1, rows);
-		field(g, q, store ? NPU_DF_SS1 : NPU_DF_DS1, cols * esz);
-		field(g, q, store ? NPU_DF_DS1 : NPU_DF_SS1, esz);
-		field(g, q, NPU_DF_N2, cols);
-		field(g, q, store ? NPU_DF_SS2 : NPU_DF_DS2, esz);
-		field(g, q, store ? NPU_DF_DS2 : NPU_DF_SS2, sb * esz);
-	} else if (sb == 1 || cols == 1) {
+		int64_t step = rows < DMA_ROWS_MAX ? DMA_ROWS_MAX / rows : 1;
+		for (int64_t c0 = 0; c0 < cols; c0 += step)
+			dma_transposed(g, q, store, dram, local, esz, rows, c0,
+				       c0 + step < cols ? c0 + step : cols, cols, sb);
+		return;
+	}
+	xl = npu_mx(g->f);
+	xd = npu_mx(g->f);
+	if (sb == 1 || cols == 1) {
 		field(g, q, NPU_DF_ROWB, cols * esz);
 		field(g, q, NPU_DF_N1, rows);
 		field(g, q, store ? NPU_DF_SS1 : NPU_DF_DS1, cols * esz);

@@ -1543,7 +1543,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		if (asrc && !split && !K->cv)
 			slotA[0] = slotA[1] = asrc;
 	}
-	if (!K->cv && !split && qa2 >= 0 && !pfin && !asrc && !A->kseg)
+	if (!K->cv && !split && qa2 >= 0 && !pfin && !asrc && !A->kseg && A->stride[2] == 1)
 		kp = first_parts(t, dt, &bl[0], nt, KK, kh, mb > nb ? mb : nb, esz);
 	first_order(korder, ks, kh, kp);
 	for (int64_t it = -1; it <= nt; it++) {
@@ -1609,9 +1609,9 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				panel_kseg(&g, qk, nk, adram, slotA[s], esz, L->mn, KK, A);
 			} else if (L->bkeep && qa2 >= 0 && !split && !K->cv) {
 				/* the B engines have no panel to load: A over all four */
-				panel_q(&g, qa4, 4, adram, slotA[s], esz, L->mn, 0, KK, KK, A->stride[1], 1);
+				panel_q(&g, qa4, 4, adram, slotA[s], esz, L->mn, 0, KK, KK, A->stride[1], A->stride[2]);
 			} else {
-				panel(&g, qa, qa2, adram, slotA[s], esz, L->mn, KK, A->stride[1], 1);
+				panel(&g, qa, qa2, adram, slotA[s], esz, L->mn, KK, A->stride[1], A->stride[2]);
 			}
 			if (L->bkeep || (lt == 0 && (kp || pfin)) || pfall)
 				;

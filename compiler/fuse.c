@@ -1747,10 +1747,11 @@ static int fold_const_view(fz *z, int v)
 /* An mm operand: contiguous rows (inner stride 1, no broadcast rows). */
 /*
  * Is V a transposed matrix (a row's elements apart, its column's next to
- * each other): a matmul's B panel loads it as it is, each DRAM column
- * one burst range (npu_emit_dma), so k^T needs no copy of its own.
+ * each other): a matmul's A or B panel loads it as it is, each DRAM
+ * column one burst range (npu_emit_dma), so k^T, or X^T in a weight's
+ * gradient, needs no copy of its own.
  */
-static int transposed_b(const npu_kval *V)
+static int transposed_mat(const npu_kval *V)
 {
 	int nd = V->ndim;
 
@@ -1759,9 +1760,9 @@ static int transposed_b(const npu_kval *V)
 	       (nd < 3 || V->stride[0] != 0 || V->shape[0] == 1);
 }
 
-/* A matmul operand with rows the template can load (B: also
- * transposed), else a copy that has them. */
-static int mm_operand(fz *z, int v, int node, int isb)
+/* A matmul operand with rows the template can load, or transposed,
+ * else a copy that has them. */
+static int mm_operand(fz *z, int v, int node)
 {
 	npu_kir *ir = z->ir;
 	const npu_kval *V = &ir->v[v];
@@ -1770,7 +1771,7 @@ static int mm_operand(fz *z, int v, int node, int isb)
 	if (!V->isconst && nd >= 2 && (V->stride[nd - 1] == 1 || V->shape[nd - 1] == 1) &&
 	    V->stride[nd - 2] >= V->shape[nd - 1] && (nd < 3 || V->stride[0] != 0 || V->shape[0] == 1))
 		return v;
-	if (isb && transposed_b(V))
+	if (transposed_mat(V))
 		return v;
 	if (!V->isconst && ir->v[root].kind == NPU_BUF_CONST && ir->v[root].cdata)
 		return fold_const_view(z, v);
@@ -2504,7 +2505,7 @@ static int gqa_bmm(fz *z, int node, int a, int b)
 	    npu_kir_numel(ir->v[R].ndim, ir->v[R].shape))
 		return 0;
 	/* b itself, or (tb) its last two dims swapped: k^T of the
-	 * repeated keys, read transposed (transposed_b) */
+	 * repeated keys, read transposed (transposed_mat) */
 	if (!iscontig(&ir->v[b]) && !(tb = transposed_contig(&ir->v[b])))
 		return 0;
 	B = m->shape[0].v;
@@ -2638,7 +2639,7 @@ static int do_mm(fz *z, int node)
 	const npu_gnode *n = &z->g->nodes[node];
 	const npu_gmeta *m = tmeta(n, 0);
 	int ai = n->aop == NPU_AOP_ADDMM ? 1 : 0, a, b, k, x, bias = -1, r;
-	int alo = -1, blo = -1, pr = 0, pk = -1;
+	int alo = -1, blo = -1, pr = 0, pk = -1, ta;
 	npu_kopnd pa;
 	int64_t oshape[NPU_MAX_DIMS];
 	double alpha = 1, beta = 1;
@@ -2663,15 +2664,17 @@ static int do_mm(fz *z, int node)
 	}
 	if (n->aop != NPU_AOP_INT_MM && n->aop != NPU_AOP_SCALED_MM)
 		pr = perm_a(z, a, m, &pa, &pk);
-	if (!pr && (a = mm_operand(z, a, node, 0)) < 0)
+	if (!pr && (a = mm_operand(z, a, node)) < 0)
 		return -1;
 	if (!pr && (r = gqa_bmm(z, node, a, b)) != 0)
 		return r < 0 ? -1 : 0;
-	if ((b = mm_operand(z, b, node, 1)) < 0)
+	if ((b = mm_operand(z, b, node)) < 0)
 		return -1;
-	if (!pr && (r = mm_glu(z, node, a, b)) != 0)
+	/* (the grouped forms take A with rows as it is) */
+	ta = !pr && transposed_mat(&ir->v[a]);
+	if (!pr && !ta && (r = mm_glu(z, node, a, b)) != 0)
 		return r < 0 ? -1 : 0;
-	if (!pr && (r = mm_group(z, node, a, b)) != 0)
+	if (!pr && !ta && (r = mm_group(z, node, a, b)) != 0)
 		return r < 0 ? -1 : 0;
 	if (ir->v[a].dtype == NPU_DT_F32 && ir->fp32prec > 0) {
 		int np = ir->fp32prec == 1 ? 3 : 1, ah, al, bh, bl;

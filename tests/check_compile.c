@@ -246,16 +246,19 @@ START_TEST(t_llama_code)
 }
 END_TEST
 
-/* Matmul kernels whose B operand is read transposed (its rows' elements
- * apart, its columns' next to each other). */
+/* Matmul kernels whose B operand (n[0]) and whose A operand (n[1]) is
+ * read transposed (its rows' elements apart, its columns' next to each
+ * other). */
 static void count_tb(const npu_ccresult *r, void *ctx)
 {
 	int *n = ctx;
 
 	for (int k = 0; k < r->ir.nk; k++) {
 		const npu_kern *K = &r->ir.k[k];
-		*n += K->kind == NPU_KK_MM && !K->cv && K->ops[K->mm_b].stride[1] == 1 &&
-		      K->ops[K->mm_b].stride[2] > 1;
+		if (K->kind != NPU_KK_MM || K->cv)
+			continue;
+		n[0] += K->ops[K->mm_b].stride[1] == 1 && K->ops[K->mm_b].stride[2] > 1;
+		n[1] += K->ops[K->mm_a].stride[1] == 1 && K->ops[K->mm_a].stride[2] > 1;
 	}
 }
 
@@ -268,14 +271,32 @@ static void count_tb(const npu_ccresult *r, void *ctx)
  */
 START_TEST(t_transposed_b)
 {
-	int ntb = 0;
-	fxrun a = { .inspect = count_tb, .inspect_ctx = &ntb };
+	int ntb[2] = { 0, 0 };
+	fxrun a = { .inspect = count_tb, .inspect_ctx = ntb };
 
 	fx_setup_tmp();
 	fx_run_fixture("ops6", &a);
 	fx_teardown_tmp();
-	ck_assert_int_eq(ntb, 3);
+	ck_assert_int_eq(ntb[0], 3);
 	ck_assert_int_le(a.nkernels, 7);
+}
+END_TEST
+
+/*
+ * The MLP's backward graph: the weights' gradients dY^T @ X read dY
+ * transposed as A, with no copy kernel (9.7 k cycles; 13.3 k with the
+ * copies), the values checked against the recorded gradients.
+ */
+START_TEST(t_transposed_a)
+{
+	int ntb[2] = { 0, 0 };
+	fxrun a = { .inspect = count_tb, .inspect_ctx = ntb };
+
+	fx_setup_tmp();
+	fx_run_graph("mlp_train/backward3", &a);
+	fx_teardown_tmp();
+	ck_assert_int_ge(ntb[1], 2);
+	ck_assert_int_le(a.nkernels, 8);
 }
 END_TEST
 
@@ -535,6 +556,7 @@ int main(void)
 	tcase_add_test(tc, t_llama_fusion);
 	tcase_add_test(tc, t_llama_code);
 	tcase_add_test(tc, t_transposed_b);
+	tcase_add_test(tc, t_transposed_a);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
