@@ -49,8 +49,8 @@ static uint64_t dram_of(const emit_t *g, int op)
 }
 
 /* A panel of rows x cols, rows sa apart and their elements sb (1, or a
- * transposed B's: sa 1), packed: split in halves over two engines when
- * there is a second one (q2 >= 0). */
+ * transposed operand's: sa 1), packed: split in halves over two engines
+ * when there is a second one (q2 >= 0). */
 static void panel(emit_t *g, int q1, int q2, uint64_t dram, uint64_t local,
 		  int esz, int64_t rows, int64_t cols, int64_t sa, int64_t sb)
 {
@@ -64,8 +64,8 @@ static void panel(emit_t *g, int q1, int q2, uint64_t dram, uint64_t local,
 }
 
 /* Columns [c0, c1) of a panel of rows x ld elements (DRAM row stride
- * sa, element stride sb: 1, or a transposed B's, whose columns are
- * then all of ld), its rows split evenly over the n engines q[]. */
+ * sa, element stride sb: 1, or a transposed operand's, whose columns
+ * are then all of ld), its rows split evenly over the n engines q[]. */
 static void panel_q(emit_t *g, const int *q, int n, uint64_t dram,
 		    uint64_t local, int esz, int64_t rows, int64_t c0,
 		    int64_t c1, int64_t ld, int64_t sa, int64_t sb)

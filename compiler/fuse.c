@@ -1744,7 +1744,6 @@ static int fold_const_view(fz *z, int v)
 	return nv;
 }
 
-/* An mm operand: contiguous rows (inner stride 1, no broadcast rows). */
 /*
  * Is V a transposed matrix (a row's elements apart, its column's next to
  * each other): a matmul's A or B panel loads it as it is, each DRAM
@@ -1760,8 +1759,8 @@ static int transposed_mat(const npu_kval *V)
 	       (nd < 3 || V->stride[0] != 0 || V->shape[0] == 1);
 }
 
-/* A matmul operand with rows the template can load, or transposed,
- * else a copy that has them. */
+/* A matmul operand: contiguous rows (inner stride 1, no broadcast
+ * rows), or transposed, else a copy that has them. */
 static int mm_operand(fz *z, int v, int node)
 {
 	npu_kir *ir = z->ir;

@@ -1320,9 +1320,8 @@ static int plain_view(const npu_gnode *n)
 
 /*
  * mul(views(x), s), s a number (mul.Scalar, or mul.Tensor of one), x
- * float, each view used once: the
- * multiply moves before the views, mul(x, s) read through them (the
- * same per element).  Llama's attention scales k^T, a permute of k
+ * float, each view used once: the multiply moves before the views,
+ * mul(x, s) read through them (the same per element).  Llama's attention scales k^T, a permute of k
  * repeated for grouped-query attention: as written the multiply is a
  * kernel of its own that reads k transposed and stores k^T * s; moved,
  * it joins k's RoPE kernel and the matmul reads k transposed.  Only
