@@ -497,6 +497,44 @@ START_TEST(test_ew)
 }
 END_TEST
 
+/* ---- a matmul of run-time rows by a transposed input ---- */
+
+static const int64_t mmt_sizes[] = { 1, 5, 37, 300 };
+
+/* a[s0, 96] @ b.t(), b an input [72, 96]: B loaded transposed (no copy
+ * kernel) in a program whose rows come at run time, against the
+ * reference at sizes below, at and past the hint (4). */
+START_TEST(test_mm_transposed)
+{
+	char graph[1024], in[1024];
+	npu_ccopts od = { 0 };
+	npu_ccresult rd = { 0 };
+	fxrun fd = { 0 };
+	npu_stfile st;
+	npu_graph *g;
+	npu_err e = { "" };
+	static const char *const s0[] = { "s0" };
+
+	snprintf(graph, sizeof graph, "%s/tests/data/dyn/mmt.json", fx_srcdir());
+	snprintf(in, sizeof in, "%s/in.safetensors", fx_tmpdir);
+	ck_assert_msg(npu_graph_read(&g, graph, &e) == 0, "%s", e.msg);
+	fx_gen_values_at(g, s0, &mmt_sizes[_i], 1, NULL, in);
+	ck_assert_msg(npu_st_read(&st, in, &e) == 0, "%s", e.msg);
+	od.graph = graph;
+	od.target = "npu-base";
+	od.dyn_hint = "s0=4";
+	ck_assert_msg(npu_cc_compile(&od, &rd, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(rd.prog.nsyms, 1);
+	ck_assert_int_eq(rd.ir.nk, 1);
+	fx_check_run(graph, &rd.prog, &rd.t, &st, 0, &fd);
+	ck_assert_msg(fd.worst_ref <= 1e-5, "mmt at %lld: %g from the reference",
+		      (long long)mmt_sizes[_i], fd.worst_ref);
+	npu_cc_free(&rd);
+	npu_st_free(&st);
+	npu_graph_free(g);
+}
+END_TEST
+
 /* ---- static graphs: no dynamic sections, no loop ---- */
 
 START_TEST(test_static)
@@ -543,6 +581,8 @@ int main(void)
 	tcase_add_loop_test(tc, test_vs_specialized, 0, 2);
 	tcase_add_loop_test(tc, test_perf, 0, NPERF);
 	tcase_add_loop_test(tc, test_ew, 0, (int)(sizeof ew_sizes / sizeof ew_sizes[0]));
+	tcase_add_loop_test(tc, test_mm_transposed, 0,
+			    (int)(sizeof mmt_sizes / sizeof mmt_sizes[0]));
 	tcase_add_test(tc, test_loader);
 	tcase_add_test(tc, test_static);
 	suite_add_tcase(s, tc);
