@@ -239,6 +239,23 @@ void npu_emit_dmat(emit_t *g, int q, int op, int dt, uint64_t dst,
 /* A DMA transfer's most rows (sim/dma.c's limit, docs/timing-model.md). */
 #define DMA_ROWS_MAX (1ll << 22)
 
+/* A transfer of `bytes` between dram and local on engine q, its fields
+ * set: the addresses, the instruction and the engine's time. */
+static void dma_issue(emit_t *g, int q, int store, uint64_t dram,
+		      uint64_t local, int64_t bytes)
+{
+	int xl = npu_mx(g->f), xd = npu_mx(g->f);
+
+	npu_mli(g->f, xl, (int64_t)local);
+	dram_li(g, xd, dram);
+	if (store)
+		npu_memit(g->f, NPU_OP_DST, q, xd, xl, 0);
+	else
+		npu_memit(g->f, NPU_OP_DLD, q, xl, xd, 0);
+	busy(g, q, bytes, 1);
+	g->dram_bytes += (uint64_t)bytes;
+}
+
 /*
  * Columns [c0, c1) of a transposed source (a row's elements sb apart, its
  * rows next to each other) into packed local rows of `cols`: each DRAM
@@ -249,8 +266,6 @@ static void dma_transposed(emit_t *g, int q, int store, uint64_t dram,
 			   uint64_t local, int esz, int64_t rows, int64_t c0,
 			   int64_t c1, int64_t cols, int64_t sb)
 {
-	int xl = npu_mx(g->f), xd = npu_mx(g->f);
-
 	field(g, q, NPU_DF_ROWB, esz);
 	field(g, q, NPU_DF_N1, rows);
 	field(g, q, store ? NPU_DF_SS1 : NPU_DF_DS1, cols * esz);
@@ -258,14 +273,8 @@ static void dma_transposed(emit_t *g, int q, int store, uint64_t dram,
 	field(g, q, NPU_DF_N2, c1 - c0);
 	field(g, q, store ? NPU_DF_SS2 : NPU_DF_DS2, esz);
 	field(g, q, store ? NPU_DF_DS2 : NPU_DF_SS2, sb * esz);
-	npu_mli(g->f, xl, (int64_t)(local + (uint64_t)(c0 * esz)));
-	dram_li(g, xd, dram + (uint64_t)(c0 * sb * esz));
-	if (store)
-		npu_memit(g->f, NPU_OP_DST, q, xd, xl, 0);
-	else
-		npu_memit(g->f, NPU_OP_DLD, q, xl, xd, 0);
-	busy(g, q, rows * (c1 - c0) * esz, 1);
-	g->dram_bytes += (uint64_t)(rows * (c1 - c0) * esz);
+	dma_issue(g, q, store, dram + (uint64_t)(c0 * sb * esz),
+		  local + (uint64_t)(c0 * esz), rows * (c1 - c0) * esz);
 }
 
 /* One 2-level transfer; local side packed rows of `cols` elements.
@@ -273,8 +282,6 @@ static void dma_transposed(emit_t *g, int q, int store, uint64_t dram,
 void npu_emit_dma(emit_t *g, int q, int store, uint64_t dram, uint64_t local,
 		  int esz, int64_t rows, int64_t cols, int64_t sa, int64_t sb)
 {
-	int xl, xd;
-
 	if (rows <= 0 || cols <= 0)
 		return;
 	if (sa == 1 && rows > 1 && sb != 1) {
@@ -284,8 +291,6 @@ void npu_emit_dma(emit_t *g, int q, int store, uint64_t dram, uint64_t local,
 				       c0 + step < cols ? c0 + step : cols, cols, sb);
 		return;
 	}
-	xl = npu_mx(g->f);
-	xd = npu_mx(g->f);
 	if (sb == 1 || cols == 1) {
 		field(g, q, NPU_DF_ROWB, cols * esz);
 		field(g, q, NPU_DF_N1, rows);
@@ -301,14 +306,7 @@ void npu_emit_dma(emit_t *g, int q, int store, uint64_t dram, uint64_t local,
 		field(g, q, store ? NPU_DF_SS2 : NPU_DF_DS2, cols * esz);
 		field(g, q, store ? NPU_DF_DS2 : NPU_DF_SS2, sa * esz);
 	}
-	npu_mli(g->f, xl, (int64_t)local);
-	dram_li(g, xd, dram);
-	if (store)
-		npu_memit(g->f, NPU_OP_DST, q, xd, xl, 0);
-	else
-		npu_memit(g->f, NPU_OP_DLD, q, xl, xd, 0);
-	busy(g, q, rows * cols * esz, 1);
-	g->dram_bytes += (uint64_t)(rows * cols * esz);
+	dma_issue(g, q, store, dram, local, rows * cols * esz);
 }
 
 /* ----------------------------------------------------------------- */

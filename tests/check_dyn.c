@@ -455,28 +455,39 @@ START_TEST(test_perf)
 }
 END_TEST
 
+/* tests/data/dyn/FILE (its one symbol s0) into graph and *g, and inputs
+ * generated at s0 = rows into *st. */
+static void dyn_inputs(const char *file, int64_t rows, char *graph, size_t n,
+		       npu_graph **g, npu_stfile *st)
+{
+	static const char *const s0[] = { "s0" };
+	char in[1024];
+	npu_err e = { "" };
+
+	snprintf(graph, n, "%s/tests/data/dyn/%s", fx_srcdir(), file);
+	snprintf(in, sizeof in, "%s/in.safetensors", fx_tmpdir);
+	ck_assert_msg(npu_graph_read(g, graph, &e) == 0, "%s", e.msg);
+	fx_gen_values_at(*g, s0, &rows, 1, NULL, in);
+	ck_assert_msg(npu_st_read(st, in, &e) == 0, "%s", e.msg);
+}
+
 /* ---- an elementwise kernel: the same, against the reference ---- */
 
 static const int64_t ew_sizes[] = { 1, 5, 17, 100, 1000, 10000 };
 
 START_TEST(test_ew)
 {
-	char graph[1024], in[1024], size[32];
+	char graph[1024], size[32];
 	npu_ccopts od = { 0 }, os = { 0 };
 	npu_ccresult rd = { 0 }, rs = { 0 };
 	fxrun fd = { 0 }, fs = { 0 };
 	npu_stfile st;
 	npu_graph *g;
 	npu_err e = { "" };
-	static const char *const s0[] = { "s0" };
 
 	/* x + y over [s0, 64], hinted at 4 rows */
-	snprintf(graph, sizeof graph, "%s/tests/data/dyn/add2.json", fx_srcdir());
-	snprintf(in, sizeof in, "%s/in.safetensors", fx_tmpdir);
 	snprintf(size, sizeof size, "s0=%lld", (long long)ew_sizes[_i]);
-	ck_assert_msg(npu_graph_read(&g, graph, &e) == 0, "%s", e.msg);
-	fx_gen_values_at(g, s0, &ew_sizes[_i], 1, NULL, in);
-	ck_assert_msg(npu_st_read(&st, in, &e) == 0, "%s", e.msg);
+	dyn_inputs("add2.json", ew_sizes[_i], graph, sizeof graph, &g, &st);
 	od.graph = os.graph = graph;
 	od.target = os.target = "npu-base";
 	od.dyn_hint = "s0=4";
@@ -506,20 +517,15 @@ static const int64_t mmt_sizes[] = { 1, 5, 37, 300 };
  * reference at sizes below, at and past the hint (4). */
 START_TEST(test_mm_transposed)
 {
-	char graph[1024], in[1024];
+	char graph[1024];
 	npu_ccopts od = { 0 };
 	npu_ccresult rd = { 0 };
 	fxrun fd = { 0 };
 	npu_stfile st;
 	npu_graph *g;
 	npu_err e = { "" };
-	static const char *const s0[] = { "s0" };
 
-	snprintf(graph, sizeof graph, "%s/tests/data/dyn/mmt.json", fx_srcdir());
-	snprintf(in, sizeof in, "%s/in.safetensors", fx_tmpdir);
-	ck_assert_msg(npu_graph_read(&g, graph, &e) == 0, "%s", e.msg);
-	fx_gen_values_at(g, s0, &mmt_sizes[_i], 1, NULL, in);
-	ck_assert_msg(npu_st_read(&st, in, &e) == 0, "%s", e.msg);
+	dyn_inputs("mmt.json", mmt_sizes[_i], graph, sizeof graph, &g, &st);
 	od.graph = graph;
 	od.target = "npu-base";
 	od.dyn_hint = "s0=4";
