@@ -285,6 +285,69 @@ static int pool_in(const npu_kir *ir, const npu_target *t, int k)
 	return k > 0 && ir->k[k].kind == NPU_KK_POOL && npu_pool_fused(ir, t, k - 1);
 }
 
+/* Does kernel j read, or view, value r's DRAM?  Through an operand of r
+ * or a view of it, or (a kernel after c) of any value over r's bytes
+ * written no later than c: a value laid out over r's bytes by a copy
+ * that did nothing. */
+static int reads_over(const npu_kir *ir, int j, int r, int c, uint64_t lo,
+		      uint64_t hi)
+{
+	const npu_kern *K = &ir->k[j];
+	int n = K->kind == NPU_KK_HOST ? K->nhin + K->nhout : K->nops;
+
+	for (int i = 0; i < n; i++) {
+		int v = K->kind != NPU_KK_HOST ? K->ops[i].val
+			: i < K->nhin ? K->hin[i] : K->hout[i - K->nhin];
+		int rv = ir->v[v].root >= 0 ? ir->v[v].root : v;
+		const npu_kval *R = &ir->v[rv];
+		uint64_t a = R->daddr, b = a + (uint64_t)(npu_kir_numel(R->ndim, R->shape) *
+							  npu_dtype_size(R->dtype));
+
+		if (rv == r)
+			return 1;
+		if (j > c && a < hi && lo < b && R->producer <= c &&
+		    (K->kind == NPU_KK_HOST || !K->ops[i].out))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Kernel p's store of its hand-off h is dead when the kernel after it, c,
+ * read the value from SRAM and read none of its DRAM (watch), and no other
+ * kernel, host call or graph output reads it: a scratch value whose only
+ * reader took it from the slot p left it in (an RMSNorm read in place by
+ * the projection after it).  Its transfers become nops; the engines'
+ * signals after them stay, so the kernels' order is kept.
+ */
+static void drop_dead_store(const npu_kir *ir, npu_mfunc *fs, int c,
+			    const npu_handoff *h, const npu_dramwatch *w)
+{
+	int p = h->kp, r = h->val;
+
+	if (w->hit || h->i1 <= h->i0 || p < 0 || p >= c)
+		return;
+	r = ir->v[r].root >= 0 ? ir->v[r].root : r;
+	if (ir->v[r].kind != NPU_BUF_SCRATCH || ir->v[r].producer != p ||
+	    (ir->k[c].kind != NPU_KK_EW && ir->k[c].kind != NPU_KK_ROW &&
+	     ir->k[c].kind != NPU_KK_MM))
+		return;
+	for (int i = 0; i < ir->nv; i++)
+		if ((i == r || ir->v[i].root == r) && ir->v[i].outidx >= 0)
+			return;
+	for (int j = 0; j < ir->nk; j++)
+		if (j != p && j != c && reads_over(ir, j, r, c, w->lo, w->hi))
+			return;
+	for (int i = h->i0; i < h->i1 && i < fs[p].n; i++) {
+		npu_minsn *m = &fs[p].v[i];
+		if (m->op == NPU_OP_DST || m->op == NPU_OP_DSTC) {
+			m->op = NPU_OP_NOP;
+			m->f[0] = m->f[1] = m->f[2] = 0;
+			m->imm = 0;
+		}
+	}
+}
+
 int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 {
 	char tpath[4096];
@@ -392,8 +455,22 @@ int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 					npu_mm_pf_plan(&c, j, k, c.pf ? !c.pf->area : j & 1, next);
 				c.pfnext = next->on ? next : NULL;
 			}
+			/* the DRAM of the value kernel k may read from SRAM,
+			 * to tell whether the store of it is dead */
+			npu_dramwatch w = { 0 };
+			c.watch = NULL;
+			if (c.hoin && c.hoin->i1 > c.hoin->i0) {
+				const npu_kval *v = &r->ir.v[c.hoin->val];
+				const npu_kval *R = v->root >= 0 ? &r->ir.v[v->root] : v;
+				w.lo = R->daddr;
+				w.hi = w.lo + (uint64_t)(npu_kir_numel(R->ndim, R->shape) *
+							 npu_dtype_size(R->dtype));
+				c.watch = &w;
+			}
 			if (npu_dyn_emit(r->dyn, &c, k, &fs[k], e) < 0)
 				goto out;
+			if (c.watch)
+				drop_dead_store(&r->ir, fs, k, c.hoin, &w);
 			if (fs[k].oom) {
 				npu_errf(e, "out of memory");
 				goto out;

@@ -142,7 +142,19 @@ typedef struct npu_pfplan {
 typedef struct npu_handoff {
 	int on;
 	uint64_t dram, sram, bytes;
+	/* for dropping a store no kernel reads back (driver.c,
+	 * drop_dead_store): the kernel that stored it, the value stored and
+	 * the store's instructions [i0, i1) in that kernel's code (i1 = i0:
+	 * none recorded) */
+	int kp, val, i0, i1;
 } npu_handoff;
+
+/* A DRAM range [lo, hi) whose accesses a kernel's code notes (hit = 1
+ * when any transfer's DRAM address falls in it). */
+typedef struct npu_dramwatch {
+	uint64_t lo, hi;
+	int hit;
+} npu_dramwatch;
 
 /* emit.c: kernel k's code on virtual registers. */
 typedef struct npu_emitctx {
@@ -155,6 +167,7 @@ typedef struct npu_emitctx {
 	const npu_pfplan *pf;    /* NULL, or this kernel's, as planned */
 	npu_handoff *hoout;      /* NULL, or what this kernel leaves */
 	const npu_handoff *hoin; /* NULL, or what the kernel before left */
+	npu_dramwatch *watch;    /* NULL, or the range whose accesses to note */
 } npu_emitctx;
 int npu_emit_kernel(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e);
 int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e);

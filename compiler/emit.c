@@ -170,6 +170,8 @@ static int64_t field(emit_t *g, int q, int fld, int64_t v)
 static void dram_li(emit_t *g, int xr, uint64_t dram)
 {
 	npu_mli(g->f, xr, (int64_t)dram);
+	if (g->watch && dram >= g->watch->lo && dram < g->watch->hi)
+		g->watch->hit = 1;
 	for (int i = 0; g->rel && i < g->rel->n; i++)
 		if (dram >= g->rel->lo[i] && dram < g->rel->hi[i]) {
 			npu_memit(g->f, NPU_OP_ADD, xr, xr, g->rel->xr[i], 0);
@@ -1075,6 +1077,8 @@ static void handoff(emit_t *g, uint64_t dram, uint64_t sram, uint64_t bytes)
 	g->ho->dram = dram;
 	g->ho->sram = sram;
 	g->ho->bytes = bytes;
+	g->ho->i0 = g->ho->i1 = 0;
+	g->nho++;
 }
 
 /* Operand o's part of tile t as one contiguous DRAM range [*d, *d +
@@ -1478,11 +1482,21 @@ static void tile_io(emit_t *g, const tile *t, int s, int store,
 		if (store && t->pass >= 0 &&
 		    (t->pass != g->npass - 1 || (rowlevel_out(g, o) && !t->last)))
 			continue;
-		if (store && neng == 1)
-			tile_io_op(g, t, s, 1, o, eng, 1, 0, 1, 0);
-		else if (store)
-			tile_io_op(g, t, s, 1, o, eng, neng, g->sbase[o], g->spc[o], 0);
-		else
+		if (store) {
+			/* the instructions of a store that leaves a hand-off,
+			 * which the driver drops when no kernel reads them back */
+			int i0 = g->f->n, nho = g->nho;
+			if (neng == 1)
+				tile_io_op(g, t, s, 1, o, eng, 1, 0, 1, 0);
+			else
+				tile_io_op(g, t, s, 1, o, eng, neng, g->sbase[o], g->spc[o], 0);
+			if (g->ho && g->nho != nho) {
+				g->ho->kp = (int)(K - g->ir->k);
+				g->ho->val = K->ops[o].val;
+				g->ho->i0 = i0;
+				g->ho->i1 = g->f->n;
+			}
+		} else
 			tile_io_op(g, t, s, 0, o, eng, neng, g->ldeng[o], g->npc[o], 0);
 	}
 }
@@ -1763,6 +1777,7 @@ int npu_emit_setup(emit_t *g, const npu_emitctx *c, int k, npu_mfunc *f)
 	g->K = &c->ir->k[k];
 	g->f = f;
 	g->rel = c->rel;
+	g->watch = c->watch;
 	g->lv = malloc((size_t)(g->K->nx + 1) * sizeof *g->lv);
 	g->memo = malloc((size_t)(g->K->nx + 1) * sizeof *g->memo);
 	g->rowm = malloc((size_t)(g->K->nx + 1) * sizeof *g->rowm);

@@ -77,6 +77,8 @@ typedef struct emit_t {
 	const npu_dynrel *rel;   /* symbolic buffers' moving addresses */
 	npu_handoff *ho;         /* ew/row: what the stores leave in SRAM */
 	const npu_handoff *hin;  /* ew/row: what loads may copy from SRAM */
+	int nho;                 /* ew/row: hand-offs recorded so far */
+	npu_dramwatch *watch;    /* the emitctx's: DRAM accesses to note */
 } emit_t;
 
 int npu_emit_setup(emit_t *g, const npu_emitctx *c, int k, npu_mfunc *f);
