@@ -2184,14 +2184,19 @@ static int64_t gather_fit(const npu_emitctx *c, uint64_t unitb)
  * in SRAM from 0 as in DRAM (at dram, bytes long), for the next kernel
  * to copy (npu_handoff: the RMSNorm after a transformer's embedding);
  * then the scalar unit waits for the ne engines' last stores. */
-static void gather_end(const npu_emitctx *c, npu_mfunc *f, int ne, int one_pass,
-		       uint64_t dram, uint64_t bytes)
+static void gather_end(const npu_emitctx *c, int k, npu_mfunc *f, int ne,
+		       int one_pass, uint64_t dram, uint64_t bytes)
 {
 	if (one_pass && c->hoout) {
 		c->hoout->on = 1;
 		c->hoout->dram = dram;
 		c->hoout->sram = 0;
 		c->hoout->bytes = bytes;
+		/* its every store is of the rows (drop_dead_store) */
+		c->hoout->kp = k;
+		c->hoout->val = c->ir->k[k].ops[2].val;
+		c->hoout->i0 = 0;
+		c->hoout->i1 = f->n;
 	}
 	for (int q = 0; q < ne; q++)
 		npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, SEM_END, 0, 0);
@@ -2286,7 +2291,7 @@ static int emit_gather_rt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			}
 		}
 	}
-	gather_end(c, f, ne, L <= G, c->ir->v[K->ops[2].val].daddr, (uint64_t)L * grpb);
+	gather_end(c, k, f, ne, L <= G, c->ir->v[K->ops[2].val].daddr, (uint64_t)L * grpb);
 	npu_emit_cleanup(&g);
 	return 0;
 }
@@ -2380,7 +2385,7 @@ static int emit_gather(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				      1, 0, 0, 1, 0, 0);
 		}
 	}
-	gather_end(c, f, ne, n <= G && n > 0, O->daddr, (uint64_t)n * rowb);
+	gather_end(c, k, f, ne, n <= G && n > 0, O->daddr, (uint64_t)n * rowb);
 	npu_emit_cleanup(&g);
 	return 0;
 }

@@ -1099,6 +1099,11 @@ static void mm_handoff(const emit_t *g, const npu_emitctx *c,
 		h->dram = dram_of(g, out);
 		h->sram = g->slotb[out][0];
 		h->bytes = (uint64_t)(K->mm_m * K->mm_n * pe);
+		/* every store so far is of this one output (drop_dead_store) */
+		h->kp = (int)(K - c->ir->k);
+		h->val = K->ops[out].val;
+		h->i0 = 0;
+		h->i1 = g->f->n;
 		return;
 	}
 	if (!K->ops[K->mm_a].kseg &&

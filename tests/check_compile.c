@@ -330,29 +330,41 @@ static void count_stores(const npu_ccresult *r, void *ctx)
  * A store no kernel reads back is dropped (driver.c, drop_dead_store):
  * llama_tiny's five RMSNorms, each read in place by the projections after
  * it, store nothing (69.5 k cycles -> 69.0 k); BERT's layer norm's mean,
- * copied from SRAM by the variance kernel after it, stores nothing, but
- * the norm itself, also read by the residual add a block later, stores.
- * The values are checked against the recorded outputs either way.
+ * copied from SRAM by the variance kernel after it, and its word
+ * embedding's rows (a gather), copied by the add of the position
+ * embeddings, store nothing, but the norm itself, also read by the
+ * residual add a block later, stores; Gemma's last down projection (a
+ * matmul of one block), read only by the final norm, stores nothing,
+ * and that norm, a graph output, stores.  The values are checked
+ * against the recorded outputs either way.
  */
 START_TEST(t_dead_store)
 {
 	static const char *const ll[] = { "pow_1", "pow_2", "pow_3", "pow_4", "pow_5" };
-	static const char *const bt[] = { "mean_1", "var_1" };
-	kstores a = { ll, 5, { 0 }, { 0 } }, b = { bt, 2, { 0 }, { 0 } };
+	static const char *const bt[] = { "mean_1", "var_1", "embedding" };
+	static const char *const gm[] = { "mm_13", "pow_5" };
+	kstores a = { ll, 5, { 0 }, { 0 } }, b = { bt, 3, { 0 }, { 0 } };
+	kstores c = { gm, 2, { 0 }, { 0 } };
 	fxrun fa = { .inspect = count_stores, .inspect_ctx = &a };
 	fxrun fb = { .inspect = count_stores, .inspect_ctx = &b };
+	fxrun fc = { .inspect = count_stores, .inspect_ctx = &c };
 
 	fx_setup_tmp();
 	fx_run_fixture("llama_tiny", &fa);
 	fx_run_fixture("bert_tiny", &fb);
+	fx_run_fixture("gemma_tiny", &fc);
 	fx_teardown_tmp();
 	for (int j = 0; j < 5; j++) {
 		ck_assert_msg(a.found[j], "%s: no such kernel", ll[j]);
 		ck_assert_msg(a.st[j] == 0, "%s: %d stores", ll[j], a.st[j]);
 	}
-	ck_assert(b.found[0] && b.found[1]);
+	ck_assert(b.found[0] && b.found[1] && b.found[2]);
 	ck_assert_int_eq(b.st[0], 0);
 	ck_assert_int_ge(b.st[1], 1);
+	ck_assert_int_eq(b.st[2], 0);
+	ck_assert(c.found[0] && c.found[1]);
+	ck_assert_int_eq(c.st[0], 0);
+	ck_assert_int_ge(c.st[1], 1);
 	ck_assert_uint_lt(fa.cycles, 69300);
 }
 END_TEST
