@@ -28,6 +28,16 @@
  * epilogue with per-row values instead gets the block copied out of
  * the accumulator transposed (one element a row, SRAM to SRAM) and runs
  * over [nn][P] as emit_mm.c's would.
+ *
+ * When every K slice is one tap's run of the array's rows of channels
+ * (IC a multiple of them: K ordered (kh, kw, ic), fuse.c's cv_hwc) there
+ * is no X_col^T: each engine turns its channels' padded planes around
+ * into one channels-last image, a transfer per padded row (SRAM to SRAM,
+ * the image's bytes once, where the gathers moved them KH * KW times),
+ * and the array reads that image itself: for slice (kh, kw, channel
+ * block) and output row oh, an mmac of OW rows from pixel (oh * sh + kh,
+ * kw) at a stride of sw pixels.  ResNet-18's 7x7 layer-4 convolutions
+ * gathered 0.9 MB a kernel before the first mmac could start.
  */
 #include "config.h"
 
@@ -58,6 +68,8 @@ typedef struct convt {
 	const npu_kern *K;
 	int dt, esz, nq, qx, epi_loads;
 	int direct;           /* epilogue over C^T itself (ct_direct) */
+	int hwc;              /* the array reads the channels-last image
+			       * (K->cv_hwc): xcol is that image */
 	int64_t P, KK, OC, C, R, Hp, Wp, nb, ks;
 	uint64_t img[CT_MAXQ], zrow, xcol, xst, stage[2], acc0, accsz;
 	int64_t c0[CT_MAXQ + 1]; /* engine q's channels [c0[q], c0[q + 1]) */
@@ -65,6 +77,8 @@ typedef struct convt {
 	char *first[2];       /* per slot: slices that start a transfer */
 	int64_t ka[CT_MAXQ], kb[CT_MAXQ], *order; /* ct_split */
 	int *keng;
+	int64_t pj, pgrp, pnext[CT_MAXQ]; /* ct_panel: block, group size,
+					   * each engine's next slice */
 	uint64_t wdram;       /* W^T [K][OC] */
 	int64_t wst;          /* its row stride (elements) */
 	int64_t h1;           /* output rows gathered (and streamed by block
@@ -169,6 +183,26 @@ static void ct_gather(convt *T, int part, int64_t i0, int64_t i1)
 }
 
 /*
+ * hwc: engine q's channels of every padded row of its planes, across
+ * into the channels-last image (pixel (y, x) at (y * Wp + x) * IC
+ * elements), a transfer per row; the border comes along from the
+ * zeroed planes.  Then its signal to the array.
+ */
+static void ct_hwc(convt *T, int q)
+{
+	emit_t *g = T->g;
+	int64_t c0 = T->c0[q], nc = T->c0[q + 1] - c0, IC = T->K->cv_ic;
+	int esz = T->esz;
+
+	for (int64_t y = 0; y < T->Hp && nc > 0; y++)
+		npu_emit_dmaf(g, q, NPU_OP_DCP,
+			      T->xcol + (uint64_t)((y * T->Wp * IC + c0) * esz),
+			      T->img[q] + (uint64_t)(y * T->Wp * esz), esz, T->Wp,
+			      esz, IC * esz, nc, T->Hp * T->Wp * esz, esz);
+	npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, CT_X + q, 0, 0);
+}
+
+/*
  * K slices [a[q], b[q]) of every panel are engine q's, in a region of
  * its own (a bank of its own where they fit, so that the engines' loads
  * do not queue for one bank's port): its rows are contiguous in DRAM,
@@ -209,31 +243,35 @@ static uint64_t ct_tile(const convt *T, int64_t j, int64_t ki)
 	return T->panel[j & 1][q] + (uint64_t)((ki - T->ka[q]) * T->R * nn * T->esz);
 }
 
-/* Block j's weight panel (its slot free once block j - 2 is done), and
- * its epilogue operands. */
-static void ct_loads(convt *T, int64_t j)
+/*
+ * Up to `groups` more transfers an engine (all: -1) of block j's
+ * weight panel (its slot free once block j - 2 is done; the wait comes
+ * with the first).  The first block's slices come one, then two,
+ * four... per engine, so that the array starts on the first; a later
+ * block's panel loads during the block before, in halves.  A token per
+ * transfer.
+ */
+static void ct_panel(convt *T, int64_t j, int groups)
 {
 	emit_t *g = T->g;
-	const npu_kern *K = T->K;
 	int s = (int)(j & 1);
 	int64_t o0 = j * T->C, nn = T->OC - o0 < T->C ? T->OC - o0 : T->C;
-	int64_t next[CT_MAXQ], grp = 1;
+	int left = 1;
 
-	if (j >= 2)
+	if (T->pj != j) {
+		T->pj = j;
+		T->pgrp = 1;
 		for (int q = 0; q < T->nq; q++)
-			npu_memit(g->f, NPU_OP_WAIT, NPU_UNIT_DMA0 + q, CT_WF + q, 0, 0);
-	/*
-	 * The first block's slices come one, then two, four... per engine,
-	 * so that the array starts on the first; a later block's panel
-	 * loads during the block before, in halves.  A token per transfer.
-	 */
-	memset(T->first[s], 0, (size_t)T->ks * sizeof *T->first[s]);
-	for (int q = 0; q < T->nq; q++)
-		next[q] = T->ka[q];
-	for (int left = 1; left; grp *= 2) {
+			T->pnext[q] = T->ka[q];
+		memset(T->first[s], 0, (size_t)T->ks * sizeof *T->first[s]);
+		if (j >= 2)
+			for (int q = 0; q < T->nq; q++)
+				npu_memit(g->f, NPU_OP_WAIT, NPU_UNIT_DMA0 + q, CT_WF + q, 0, 0);
+	}
+	for (; left && groups; T->pgrp *= 2, groups--) {
 		left = 0;
 		for (int q = 0; q < T->nq; q++) {
-			int64_t ki = next[q], m = j ? (T->kb[q] - T->ka[q] + 1) / 2 : grp;
+			int64_t ki = T->pnext[q], m = j ? (T->kb[q] - T->ka[q] + 1) / 2 : T->pgrp;
 			int64_t k0 = ki * T->R, k1;
 			if (ki >= T->kb[q])
 				continue;
@@ -244,10 +282,20 @@ static void ct_loads(convt *T, int64_t j)
 				      nn * T->esz, k1 - k0, T->wst * T->esz, nn * T->esz, 1, 0, 0);
 			npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, CT_W + q, 0, 0);
 			T->first[s][ki] = 1; /* the mxu waits before this slice */
-			next[q] = ki + m;
-			left |= next[q] < T->kb[q];
+			T->pnext[q] = ki + m;
+			left |= T->pnext[q] < T->kb[q];
 		}
 	}
+}
+
+/* Block j's epilogue operands. */
+static void ct_epi_loads(convt *T, int64_t j)
+{
+	emit_t *g = T->g;
+	const npu_kern *K = T->K;
+	int s = (int)(j & 1);
+	int64_t o0 = j * T->C, nn = T->OC - o0 < T->C ? T->OC - o0 : T->C;
+
 	if (!T->epi_loads)
 		return;
 	if (j >= 2)
@@ -276,6 +324,13 @@ static void ct_loads(convt *T, int64_t j)
 		}
 	}
 	npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_DMA0 + T->qx, CT_ELD, 0, 0);
+}
+
+/* The rest of block j's weight panel, then its epilogue operands. */
+static void ct_loads(convt *T, int64_t j)
+{
+	ct_panel(T, j, -1);
+	ct_epi_loads(T, j);
 }
 
 /* Block j's C^T out of its accumulator region, transposed to [nn][P]. */
@@ -413,6 +468,11 @@ static void ct_matrix(convt *T, int64_t j)
 		 * scalar unit waits on a full queue); with block 0 in two
 		 * halves, in the second, after the gathers the first
 		 * half's pairs carry */
+		/* the next block's panel, once the array has work queued
+		 * (its transfers may fill the engines' queues, and the
+		 * scalar unit waits on a full queue); with block 0 in two
+		 * halves, in the second, after the gathers the first
+		 * half's pairs carry */
 		if (hp == nh - 1 && i == (T->ks - 1 < 2 ? T->ks - 1 : 2) && j + 1 < T->nb)
 			ct_loads(T, j + 1);
 		/* the second half's gathers, spread over the first half's
@@ -443,10 +503,179 @@ static void ct_matrix(convt *T, int64_t j)
 	}
 }
 
+/* Columns of block j's output (its accumulator rows' width). */
+static int64_t ct_nn(const convt *T, int64_t j)
+{
+	return T->OC - j * T->C < T->C ? T->OC - j * T->C : T->C;
+}
+
+/* hwc: the array's shape for blocks of nn columns (which drops any
+ * weights it holds), K slices of R rows read sw pixels apart. */
+static void ct_mcfg(convt *T, int64_t nn)
+{
+	npu_mfunc *f = T->g->f;
+	int x1 = npu_mx(f), x2 = npu_mx(f);
+
+	npu_mli(f, x1, T->R);
+	npu_mli(f, x2, nn);
+	npu_memit(f, NPU_OP_MCFG, x1, x2, T->dt, 0);
+	x1 = npu_mx(f);
+	x2 = npu_mx(f);
+	npu_mli(f, x1, T->K->cv_sw * T->K->cv_ic * T->esz);
+	npu_mli(f, x2, nn * 4);
+	npu_memit(f, NPU_OP_MSTRIDE, x1, x2, 0, 0);
+}
+
+/* hwc: the mldw of block j's i-th slice, after the wait for its
+ * transfer when it starts one. */
+static void ct_mldw(convt *T, int64_t j, int64_t i)
+{
+	npu_mfunc *f = T->g->f;
+	int64_t ki = T->order[i];
+	int xa = npu_mx(f), xb = npu_mx(f);
+
+	if (T->first[j & 1][ki])
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, CT_W + T->keng[ki], 0, 0);
+	npu_mli(f, xa, (int64_t)ct_tile(T, j, ki));
+	npu_mli(f, xb, ct_nn(T, j) * T->esz);
+	npu_memit(f, NPU_OP_MLDW, xa, xb, 0, 0);
+}
+
+/* hwc: slice ki's mmac of output row oh: OW pixels from (oh * sh + kh,
+ * kw), channels of the slice's block, into accumulator rows oh * OW.. */
+static void ct_row(convt *T, int64_t ki, uint64_t acc, int64_t nn, int64_t oh,
+		   unsigned flags)
+{
+	const npu_kern *K = T->K;
+	npu_mfunc *f = T->g->f;
+	int64_t IC = K->cv_ic, k0 = ki * T->R, tap = k0 / IC;
+	int64_t px = (oh * K->cv_sh + tap / K->cv_kw) * T->Wp + tap % K->cv_kw;
+	int xa = npu_mx(f), xb = npu_mx(f), xc = npu_mx(f);
+
+	npu_mli(f, xa, (int64_t)(T->xcol + (uint64_t)((px * IC + k0 % IC) * T->esz)));
+	npu_mli(f, xb, (int64_t)(acc + (uint64_t)(oh * K->cv_ow * nn * 4)));
+	npu_mli(f, xc, K->cv_ow);
+	npu_memit(f, NPU_OP_MMAC, xa, xb, xc, (int64_t)flags);
+}
+
+/*
+ * hwc: block j's matrix work, block j - 1's epilogue in parts between
+ * its slices.  A slice is an mmac per output row (OW rows each: the
+ * image's rows of pixels are Wp apart, not OW); its first swaps in its
+ * weights, then comes the next slice's mldw (the next block's first
+ * after the last slice), so that the weight path loads it while the
+ * other rows, holding the weights, stream.  With the mldw after the
+ * rows, the in-order array waited for it each slice: 297 cycles where
+ * ResNet-18's layer 4 streams 196.
+ */
+static void ct_matrix_hwc(convt *T, int64_t j)
+{
+	emit_t *g = T->g;
+	npu_mfunc *f = g->f;
+	int64_t nn = ct_nn(T, j), oh, OH = T->K->cv_oh;
+	int64_t pn = j ? ct_nn(T, j - 1) : 0, epn = pn * T->P, done = 0, lead = T->ks / 2;
+	uint64_t acc = T->acc0 + (uint64_t)j * T->accsz;
+	int chain = j + 1 < T->nb && ct_nn(T, j + 1) == nn;
+
+	if (epn)
+		ct_epi_begin(T, j - 1);
+	if (j == 0 || nn != pn) {
+		ct_mcfg(T, nn);
+		ct_mldw(T, j, 0);
+	}
+	if (j == 0)
+		for (int q = 0; q < T->nq; q++)
+			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, CT_X + q, 0, 0);
+	for (int64_t i = 0; i < T->ks; i++) {
+		unsigned fl = i ? NPU_MMAC_ACC : 0;
+		ct_row(T, T->order[i], acc, nn, 0, fl);
+		/*
+		 * Block 0's panel after its first group (npu_emit_convt)
+		 * once the first slice is queued, the next block's once the
+		 * array has more (the scalar unit waits on a full engine
+		 * queue; before the mldw that may chain into it), and a
+		 * block's epilogue operands after its last slice (its
+		 * epilogue runs during the next block): with those queued
+		 * early too, the post engine's queue filled behind weight
+		 * transfers and held the scalar unit, and the array
+		 * starved, about 5 k cycles a kernel.
+		 */
+		if (j == 0 && i == 0)
+			ct_panel(T, 0, -1);
+		if (i == (T->ks - 1 < 2 ? T->ks - 1 : 2) && j + 1 < T->nb)
+			ct_panel(T, j + 1, -1);
+		if (i + 1 < T->ks)
+			ct_mldw(T, j, i + 1);
+		else if (chain)
+			ct_mldw(T, j + 1, 0);
+		for (oh = 1; oh < OH; oh++)
+			ct_row(T, T->order[i], acc, nn, oh, fl | NPU_MMAC_HOLD);
+		if (i == T->ks - 1)
+			ct_epi_loads(T, j);
+		while (epn && i >= lead && done < epn &&
+		       done < (i + 1 - lead) * pn / (T->ks - lead) * T->P) {
+			int64_t to = (i + 1 - lead) * pn / (T->ks - lead) * T->P;
+			ct_epi_part(T, j - 1, done, to - done);
+			done = to;
+		}
+	}
+	npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, CT_MMD, 0, 0);
+	if (j + 2 < T->nb)
+		for (int q = 0; q < T->nq; q++)
+			npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, CT_WF + q, 0, 0);
+	if (epn) {
+		if (done < epn)
+			ct_epi_part(T, j - 1, done, epn - done);
+		ct_epi_end(T, j - 1);
+	}
+}
+
 /* Bytes of engine q's image channels. */
 static uint64_t ct_imgb(const convt *T, int q)
 {
 	return al64((uint64_t)((T->c0[q + 1] - T->c0[q]) * T->Hp * T->Wp * T->esz));
+}
+
+/* Bytes of the channels-last image (hwc). */
+static uint64_t ct_hwcb(const convt *T)
+{
+	return al64((uint64_t)(T->Hp * T->Wp * T->K->cv_ic * T->esz));
+}
+
+/*
+ * ct_place's rest for hwc: the panels' regions and each engine's planes
+ * a bank each from b0 when they fit so, then the channels-last image;
+ * else all packed from a.
+ */
+static int ct_place_hwc(convt *T, const npu_target *t, uint64_t a, uint64_t b0,
+			uint64_t bk, uint64_t rs, int own)
+{
+	uint64_t top = t->sram_bytes - NPU_SPILL_BYTES;
+
+	if (own && rs <= bk && b0 + 3 * (uint64_t)T->nq * bk + ct_hwcb(T) <= top) {
+		for (int s = 0; s < 2; s++)
+			for (int q = 0; q < T->nq; q++)
+				T->panel[s][q] = b0 + (uint64_t)(s * T->nq + q) * bk;
+		for (int q = 0; q < T->nq; q++)
+			T->img[q] = b0 + (uint64_t)(2 * T->nq + q) * bk;
+		a = b0 + 3 * (uint64_t)T->nq * bk;
+	} else {
+		for (int s = 0; s < 2; s++)
+			for (int q = 0; q < T->nq; q++) {
+				T->panel[s][q] = a;
+				a += rs;
+			}
+		for (int q = 0; q < T->nq; q++) {
+			T->img[q] = a;
+			a += ct_imgb(T, q);
+		}
+	}
+	T->xcol = a;
+	T->xst = 0;
+	a += ct_hwcb(T);
+	T->accsz = al64((uint64_t)(T->P * T->C * 4));
+	T->acc0 = NPU_ACC_BASE;
+	return a <= top && (uint64_t)T->nb * T->accsz <= t->acc_bytes ? 0 : -1;
 }
 
 /*
@@ -489,6 +718,8 @@ static int ct_place(convt *T, const npu_target *t)
 	}
 	b0 = (a + bk - 1) / bk * bk;
 	nbk = 3 * (uint64_t)T->nq;
+	if (T->hwc)
+		return ct_place_hwc(T, t, a, b0, bk, rs, own);
 	/* X_col^T: an output row of OW positions a bank, or as many banks
 	 * as are left; rows xst bytes apart */
 	xb = own && rs <= bk && b0 + nbk * bk < top ? (top - b0 - nbk * bk) / bk : 0;
@@ -594,8 +825,9 @@ int npu_emit_convt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	 * gathers go out between those pairs, and block 1's panel after
 	 * them, then block 0 streams the second half.
 	 */
+	T.hwc = K->cv_hwc;
 	T.h1 = K->cv_oh;
-	{
+	if (!T.hwc) {
 		double rate = t->mxu_rate[T.dt] > 0 ? t->mxu_rate[T.dt] : 1;
 		int64_t h = K->cv_oh / 2;
 		if (h >= 1 && (double)(h * K->cv_ow) / rate >= (double)T.R)
@@ -630,12 +862,29 @@ int npu_emit_convt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	}
 	for (int q = 0; q < T.nq; q++)
 		ct_image(&T, q, T.c0[q], T.c0[q + 1]);
-	ct_gather(&T, 0, 0, K->cv_oh);
-	ct_loads(&T, 0);
+	T.pj = -1;
+	for (int q = 0; q < T.nq && T.hwc; q++)
+		ct_hwc(&T, q);
+	if (T.hwc) {
+		/*
+		 * The first group of block 0's panel, then its first
+		 * slice's matrix work, then the rest (ct_matrix): the
+		 * scalar unit waits on a full engine queue, and with the
+		 * whole panel queued first it fed the array only once the
+		 * last group had started, about 3 k cycles in.
+		 */
+		ct_panel(&T, 0, 1);
+	} else {
+		ct_gather(&T, 0, 0, K->cv_oh);
+		ct_loads(&T, 0);
+	}
 	for (int64_t j = 0; j < T.nb; j++) {
 		if (j >= 1 && !T.direct)
 			ct_transpose(&T, j - 1);
-		ct_matrix(&T, j);
+		if (T.hwc)
+			ct_matrix_hwc(&T, j);
+		else
+			ct_matrix(&T, j);
 	}
 	/* the last block's epilogue and store */
 	if (!T.direct)

@@ -3892,15 +3892,33 @@ static int convt_ok(const npu_kir *ir, int x, int w, const int64_t *osh)
 	       (double)((OC + C - 1) / C) * C * P * 4 <= (double)t->acc_bytes;
 }
 
+/*
+ * The transposed convolution reads its image channels-last straight
+ * from SRAM (emit_convt.c, cv_hwc) when every K slice of the array's
+ * rows is one tap's run of channels: IC a multiple of the rows.
+ */
+static int convt_hwc(const npu_kir *ir, int x)
+{
+	int64_t R = ir->t ? ir->t->mxu_rows : 0;
+
+	return R > 0 && ir->v[x].shape[1] % R == 0;
+}
+
 /* W^T [K][OC] of a constant weight view w [OC][IC][KH][KW]: a new
- * constant; the value, or -1. */
-static int convt_weight(fz *z, int w)
+ * constant, K ordered (ic, kh, kw), or (kh, kw, ic) for hwc; the value,
+ * or -1. */
+static int convt_weight(fz *z, int w, int hwc)
 {
 	npu_kir *ir = z->ir;
 	const npu_kval *W = &ir->v[w];
-	int64_t OC = W->shape[0], KK = W->shape[1] * W->shape[2] * W->shape[3];
+	int64_t OC = W->shape[0], IC = W->shape[1], KK = IC * W->shape[2] * W->shape[3];
 	int64_t sh[2] = { KK, OC }, dst[4] = { 1, W->shape[2] * W->shape[3] * OC,
 					       W->shape[3] * OC, OC };
+	if (hwc) {
+		dst[1] = OC;
+		dst[2] = W->shape[3] * IC * OC;
+		dst[3] = IC * OC;
+	}
 	int nv, esz = npu_dtype_size(W->dtype);
 	uint8_t *b;
 	char nm[300];
@@ -4121,7 +4139,8 @@ static int conv_mm_add(fz *z, int node, int x, int w, int bias, const int64_t *s
 	}
 	int tr = ir->v[x].dtype == ir->v[w].dtype && pad[0] <= 3 && pad[1] <= 3 &&
 		 convt_ok(ir, x, w, osh);
-	int wt = tr ? convt_weight(z, w) : -1;
+	int hwc = tr && convt_hwc(ir, x);
+	int wt = tr ? convt_weight(z, w, hwc) : -1;
 	if (tr && wt < 0)
 		return -1;
 	int wb = tr ? -1 : conv_bias_row(z, w, bias);
@@ -4133,6 +4152,7 @@ static int conv_mm_add(fz *z, int node, int x, int w, int bias, const int64_t *s
 	X = &ir->v[x];
 	W = &ir->v[w];
 	K->cv = tr ? 2 : 1;
+	K->cv_hwc = hwc;
 	K->cv_ic = X->shape[1];
 	K->cv_h = X->shape[2];
 	K->cv_w = X->shape[3];

@@ -146,6 +146,9 @@ typedef struct npu_kern {
 	 * plane, cv_kh.. the kernel, stride and padding) */
 	int cv;              /* 1; 2: computed transposed (emit_convt.c),
 				A the constant W^T [K][OC] */
+	int cv_hwc;          /* cv 2: K ordered (kh, kw, ic), the image
+				read channels-last from SRAM by the array
+				itself, no X_col^T (emit_convt.c) */
 	int64_t cv_ic, cv_h, cv_w, cv_kh, cv_kw, cv_sh, cv_sw, cv_ph, cv_pw,
 		cv_oh, cv_ow;
 	int cv_one;          /* conv: A's last column is the bias and X_col's

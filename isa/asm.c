@@ -1924,8 +1924,11 @@ static void doc_machine(FILE *f)
 "DRAM is reached only by DMA and host calls; the program's buffers are laid\n"
 "out in it from address 0.  Flag bits: `mcfg` imm bit %u selects the\n"
 "output-stationary dataflow, `mmac` imm bit %u accumulates instead of\n"
-"overwriting.\n\n",
-		NPU_ACC_BASE, __builtin_ctz(NPU_MXU_OS), __builtin_ctz(NPU_MMAC_ACC));
+"overwriting.  Weight-stationary, `mldw` fills a shadow buffer, which the\n"
+"next `mmac` swaps in unless its imm bit %u holds the weights in use:\n"
+"several `mmac`s on one set of weights, the next `mldw` among them.\n\n",
+		NPU_ACC_BASE, __builtin_ctz(NPU_MXU_OS), __builtin_ctz(NPU_MMAC_ACC),
+		__builtin_ctz(NPU_MMAC_HOLD));
 }
 
 static void doc_dma_dtypes(FILE *f)

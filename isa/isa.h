@@ -25,6 +25,8 @@
 #define NPU_ACC_BASE 0x40000000u /* local address of accumulator SRAM */
 #define NPU_MXU_OS 1u         /* mcfg imm bit: output-stationary */
 #define NPU_MMAC_ACC 1u       /* mmac imm bit: accumulate, not overwrite */
+#define NPU_MMAC_HOLD 2u      /* mmac imm bit: keep the weights in use
+				 (weight-stationary: no swap to an mldw's) */
 
 /* Opcodes: the enum value is the opcode byte. */
 enum npu_opcode {

@@ -3,7 +3,9 @@
  *
  * Weight-stationary (default): mldw shifts K x N weights into a shadow
  * buffer along the weight path; mmac streams M input rows through the
- * array, which holds the previous weights until the stream starts.
+ * array, which holds the previous weights until the stream starts (the
+ * first mmac after the mldw swaps them in, unless it holds: several
+ * mmacs on one set of weights with the next mldw among them).
  * Output-stationary (mcfg imm bit 0): mldw records where the weights are;
  * mmac keeps an M x N output tile in the array and streams K.
  * docs/timing-model.md has the formulas; the code below follows them term
@@ -88,6 +90,7 @@ static int mcfg(npu_sim *s, const sim_insn *in, const sim_entry *e, uint64_t t0)
 	m->os = os;
 	m->configured = 1;
 	m->have_w = 0;
+	m->pending = 0;
 	m->sz = npu_dtype_size(m->dt);
 	m->istride = m->K * m->sz;
 	m->astride = m->N * 4;
@@ -118,26 +121,29 @@ static uint8_t *rows_ok(npu_sim *s, uint64_t a, int64_t stride, int64_t r,
 	return sim_local(s, a, 0) ? sim_local(s, a, 0) : s->sram;
 }
 
-/* Reads weights K x N at a (row stride ws) into m->wf or m->wi. */
-static int load_weights(npu_sim *s, uint64_t a, int64_t ws)
+/* Reads weights K x N at a (row stride ws) into m->wf or m->wi, or
+ * (shadow) m->sf or m->si. */
+static int load_weights(npu_sim *s, uint64_t a, int64_t ws, int shadow)
 {
 	sim_mxu *m = &s->m;
 	int sz = npu_dtype_size(m->dt);
 	size_t cnt = (size_t)(m->K * m->N);
+	float **f = shadow ? &m->sf : &m->wf;
+	int32_t **w = shadow ? &m->si : &m->wi;
 
-	if (sim_grow((void **)&m->wf, &m->cwf, cnt, sizeof *m->wf) < 0 ||
-	    sim_grow((void **)&m->wi, &m->cwi, cnt, sizeof *m->wi) < 0) {
+	if (sim_grow((void **)f, shadow ? &m->csf : &m->cwf, cnt, sizeof **f) < 0 ||
+	    sim_grow((void **)w, shadow ? &m->csi : &m->cwi, cnt, sizeof **w) < 0) {
 		s->oom = 1;
 		return -1;
 	}
 	for (int64_t k = 0; k < m->K; k++) {
 		const uint8_t *row = sim_local(s, a + (uint64_t)(k * ws), m->N * sz);
 		if (!is_int(m->dt)) {
-			npu_load_f32_n(m->dt, m->wf + k * m->N, row, (size_t)m->N);
+			npu_load_f32_n(m->dt, *f + k * m->N, row, (size_t)m->N);
 			continue;
 		}
 		for (int64_t n = 0; n < m->N; n++)
-			m->wi[k * m->N + n] = load_int(m->dt, row + n * sz);
+			(*w)[k * m->N + n] = load_int(m->dt, row + n * sz);
 	}
 	return 0;
 }
@@ -175,10 +181,13 @@ static int mldw(npu_sim *s, const sim_insn *in, const sim_entry *e, uint64_t t0)
 					     e->x[1], m->K, (uint64_t)(m->N * sz), 0) < 0)
 			return -1;
 		if (!s->o.timing_only &&
-		    load_weights(s, (uint64_t)e->x[0], e->x[1]) < 0)
+		    load_weights(s, (uint64_t)e->x[0], e->x[1], 1) < 0)
 			return -1;
 	}
-	m->have_w = 1;
+	if (m->os)
+		m->have_w = 1;
+	else
+		m->pending = 1;
 	m->wpath_free = end;
 	m->wready = end;
 	s->st.sram_rd += (uint64_t)(m->K * m->N * sz);
@@ -276,7 +285,7 @@ static int mmac_values(npu_sim *s, const sim_entry *e, int64_t M, int acc)
 	uint64_t ia = (uint64_t)e->x[0], oa = (uint64_t)e->x[1], lo, hi;
 	const float *a;
 
-	if (m->os && load_weights(s, (uint64_t)m->waddr, m->wstride) < 0)
+	if (m->os && load_weights(s, (uint64_t)m->waddr, m->wstride, 0) < 0)
 		return -1;
 	/* The outputs overwrite local memory: drop conversions they touch
 	 * (after this mmac has converted its own inputs, if they overlap). */
@@ -357,6 +366,26 @@ static int mmac_race(npu_sim *s, const sim_entry *e, int64_t M, uint64_t t)
 			     (uint64_t)(m->N * 4), 1);
 }
 
+/* The shadow weights (the last mldw's) become the ones in use. */
+static void swap_in(sim_mxu *m)
+{
+	float *f = m->wf;
+	int32_t *w = m->wi;
+	size_t cf = m->cwf, cw = m->cwi;
+
+	m->wf = m->sf;
+	m->wi = m->si;
+	m->cwf = m->csf;
+	m->cwi = m->csi;
+	m->sf = f;
+	m->si = w;
+	m->csf = cf;
+	m->csi = cw;
+	m->act_ready = m->wready;
+	m->pending = 0;
+	m->have_w = 1;
+}
+
 static int mmac(npu_sim *s, const sim_insn *in, const sim_entry *e, uint64_t t0)
 {
 	const npu_target *tg = s->tg;
@@ -364,10 +393,15 @@ static int mmac(npu_sim *s, const sim_insn *in, const sim_entry *e, uint64_t t0)
 	sim_unit *u = &s->u[NPU_UNIT_MXU];
 	int64_t M = e->x[2];
 	uint64_t start, done, macs;
-	int sz;
+	int sz, hold = (in->imm & NPU_MMAC_HOLD) != 0;
 
-	if (!m->configured || !m->have_w)
+	if (!m->configured || (!m->have_w && (hold || !m->pending)))
 		return sim_fault(s, NPU_UNIT_MXU, e->pc, t0, "mmac without weights (mcfg and mldw first)");
+	if (hold && m->os)
+		return sim_fault(s, NPU_UNIT_MXU, e->pc, t0,
+				 "mmac holds weights in the output-stationary dataflow");
+	if (!hold && m->pending)
+		swap_in(m);
 	if (M < 0 || M > MXU_MAX_M || (m->os && M > tg->mxu_rows))
 		return mfault(s, e, t0, "M = %lld rows is out of range", (long long)M);
 	sz = m->sz;
@@ -398,7 +432,7 @@ static int mmac(npu_sim *s, const sim_insn *in, const sim_entry *e, uint64_t t0)
 checked:
 	if (!m->dvalid || m->dM != M)
 		mmac_derive(s, M);
-	start = sim_max(t0, sim_max(m->stream_free, m->wready));
+	start = sim_max(t0, sim_max(m->stream_free, m->os ? m->wready : m->act_ready));
 	if (s->race && mmac_race(s, e, M, start) < 0)
 		return -1;
 	m->stream_free = start + m->dstream;

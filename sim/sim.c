@@ -329,6 +329,8 @@ void npu_sim_free(npu_sim *s)
 	free(s->vocc);
 	free(s->m.wf);
 	free(s->m.wi);
+	free(s->m.sf);
+	free(s->m.si);
 	free(s->sa);
 	for (int i = 0; i < SIM_MC_N; i++)
 		free(s->mc[i].f);

@@ -129,10 +129,17 @@ typedef struct sim_mxu {
 	int64_t istride, astride;
 	int64_t waddr, wstride; /* last mldw operands (OS reads at mmac) */
 	int have_w;
-	float *wf;           /* weights K x N as fp32 */
+	float *wf;           /* weights K x N in use, as fp32 */
 	int32_t *wi;         /* ... or int32 for integer inputs */
 	size_t cwf, cwi;
+	/* weight-stationary: the shadow buffer an mldw fills, swapped in
+	 * by the next mmac without NPU_MMAC_HOLD (pending until then) */
+	float *sf;
+	int32_t *si;
+	size_t csf, csi;
+	int pending;
 	uint64_t wpath_free, stream_free, wready, last_mmac_start;
+	uint64_t act_ready;  /* weights in use ready (wready: the shadow's) */
 	uint64_t sync;       /* time of the last wait/sig in its stream */
 	int sz;              /* bytes per input element */
 	/* Operands of the last mldw and mmac whose addresses were checked

@@ -822,6 +822,62 @@ START_TEST(matrix_weight_double_buffer)
 }
 END_TEST
 
+/* W1 = the gemm's weights at 1024, W2 = 2 * W1 at 2048. */
+static void setup_hold(npu_sim *s, run *r)
+{
+	gemm *g = r->arg;
+
+	setup_gemm(s, r);
+	for (int i = 0; i < g->K * g->N; i++)
+		npu_store_f32(g->dt, npu_sim_local(s, 2048, 0), (size_t)i, 2 * g->w[i]);
+}
+
+/*
+ * An mmac with NPU_MMAC_HOLD keeps the weights in use though an mldw
+ * has filled the shadow buffer since; the next mmac without it swaps.
+ * Rows 0-2 and 3-5 of the first product both come from W1 (the second
+ * mmac holds), the whole second product from W2.
+ */
+START_TEST(matrix_weight_hold)
+{
+	gemm g = { .dt = NPU_DT_BF16, .M = 6, .K = 4, .N = 4, .w_addr = 1024 };
+	run r = { 0 };
+
+	r.setup = setup_hold;
+	r.arg = &g;
+	run_text(&r, "li x1, 4\n li x2, 4\n mcfg x1, x2, bf16, 0\n"
+		 "li x3, 1024\n li x4, 8\n mldw x3, x4\n"
+		 "li x5, 0\n li x6, " ACC "\n li x7, 3\n mmac x5, x6, x7, 0\n"
+		 "li x3, 2048\n mldw x3, x4\n"
+		 "li x5, 24\n li x6, " ACC " + 48\n mmac x5, x6, x7, 2\n"
+		 "li x5, 0\n li x6, " ACC " + 128\n li x7, 6\n mmac x5, x6, x7, 0\n"
+		 "halt\n");
+	ck_assert_msg(r.rc == 0, "%s", r.e.msg);
+	check_gemm(&r, &g, 1, 0);
+	for (int i = 0; i < g.M; i++)
+		for (int n = 0; n < g.N; n++) {
+			float ref = 0, v;
+			for (int k = 0; k < g.K; k++)
+				ref += g.a[i * g.K + k] * 2 * g.w[k * g.N + n];
+			memcpy(&v, npu_sim_local(r.s, NPU_ACC_BASE + 128 + (uint64_t)(i * g.N + n) * 4, 4), 4);
+			ck_assert_msg(v == ref, "second product [%d][%d] = %g, want %g", i, n,
+				      (double)v, (double)ref);
+		}
+	/*
+	 * mldw at 5: [6, 10).  mmac at 9: start 10, stream 3 to 13.  The
+	 * second mldw (dispatched at 11) starts at 12 (after the first
+	 * mmac started): [12, 16).  The holding mmac (dispatched at 14)
+	 * needs only the weights in use (ready at 10): start 15, stream to
+	 * 18.  The last (dispatched at 18) swaps in W2 (ready 16): start 19,
+	 * stream 6 to 25, done 25 + 4 + 4 - 2 + 3 = 34.
+	 */
+	ck_assert_uint_eq(stats(&r)->total_cycles, 34);
+	/* busy: [6, 18) weights and streams, [19, 25) */
+	ck_assert_uint_eq(ucyc(&r, NPU_UNIT_MXU, NPU_US_BUSY), 12 + 6);
+	run_free(&r);
+}
+END_TEST
+
 /* --- DMA ---------------------------------------------------------------- */
 
 static void setup_dram_pattern(npu_sim *s, run *r)
@@ -1469,6 +1525,10 @@ static const fcase faults[] = {
 	{ "top: jmp top\n", NPU_UNIT_SCL, 0, "cycle limit", 1000 },
 	{ "li x1, 4\n mcfg x1, x1, bf16, 0\n li x2, 0\n mmac x2, x2, x1, 0\n halt\n",
 	  NPU_UNIT_MXU, 3, "without weights", 0 },
+	{ "li x1, 4\n mcfg x1, x1, bf16, 0\n li x2, 0\n mldw x2, x1\n"
+	  "mmac x2, x2, x1, 2\n halt\n", NPU_UNIT_MXU, 4, "without weights", 0 },
+	{ "li x1, 4\n mcfg x1, x1, bf16, 1\n li x2, 0\n mldw x2, x1\n"
+	  "mmac x2, x2, x1, 2\n halt\n", NPU_UNIT_MXU, 4, "output-stationary", 0 },
 	{ "li x1, 5\n li x2, 4\n mcfg x1, x2, bf16, 0\n halt\n",
 	  NPU_UNIT_MXU, 2, "does not fit", 0 },
 	{ "li x1, 4\n mcfg x1, x1, e4m3, 0\n halt\n", NPU_UNIT_MXU, 1, "rate 0", 0 },
@@ -2076,6 +2136,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, matrix_ws_f32_strided);
 	tcase_add_test(tc, matrix_os_bf16);
 	tcase_add_test(tc, matrix_weight_double_buffer);
+	tcase_add_test(tc, matrix_weight_hold);
 	tcase_add_test(tc, matrix_blas_threads);
 	suite_add_tcase(s, tc);
 
