@@ -58,8 +58,14 @@ enum {
 	CT_ELD = 16,    /* epilogue operands loaded (to vec) */
 	CT_EFREE = 17,  /* epilogue operand slot read (from vec) */
 	CT_CMP = 19,    /* epilogue done (vec to the post engine) */
-	CT_ST = 20      /* output slot stored (to vec) */
+	CT_ST = 20,     /* output slot stored (to vec) */
+	CT_ROW = 21,    /* hwc: a row group of the last block accumulated
+			 * (mxu to vec) */
+	CT_RCMP = 22    /* + engine: a row group computed (vec to the
+			 * engine that stores it) */
 };
+/* Row groups of the last block (ct_tail_rows). */
+#define CT_TAILG 4
 /* Engines carrying the panels and gathers (per-engine semaphores above). */
 #define CT_MAXQ 4
 
@@ -70,6 +76,11 @@ typedef struct convt {
 	int direct;           /* epilogue over C^T itself (ct_direct) */
 	int hwc;              /* the array reads the channels-last image
 			       * (K->cv_hwc): xcol is that image */
+	int tail;             /* hwc and direct: the last block's epilogue
+			       * in row groups (ct_tail_rows) */
+	int tg, tparts;       /* ct_tail_plan: row groups, and whether the
+			       * last block walks them one at a time */
+	int64_t trow[CT_TAILG + 1];
 	int64_t P, KK, OC, C, R, Hp, Wp, nb, ks;
 	uint64_t img[CT_MAXQ], zrow, xcol, xst, stage[2], acc0, accsz;
 	int64_t c0[CT_MAXQ + 1]; /* engine q's channels [c0[q], c0[q + 1]) */
@@ -559,6 +570,54 @@ static void ct_row(convt *T, int64_t ki, uint64_t acc, int64_t nn, int64_t oh,
 }
 
 /*
+ * hwc with the epilogue over C^T: the last block's output rows in
+ * groups (T->trow), each group's epilogue and store started as soon as
+ * the array has accumulated its rows (ct_tail_rows).  When a group's
+ * rows stream for at least an mldw, the block is walked a group at a
+ * time through every K slice (the weight slices loaded again, their
+ * loads hidden), so that all but the last group's epilogue runs under
+ * the array's work (tparts); else the groups are only the last slice's
+ * rows (ResNet-18's layer 4: 7 rows of 7).
+ */
+static void ct_tail_plan(convt *T)
+{
+	int64_t OH = T->K->cv_oh, G = OH < CT_TAILG ? OH : CT_TAILG;
+	double rate = T->g->t->mxu_rate[T->dt] > 0 ? T->g->t->mxu_rate[T->dt] : 1;
+
+	T->tg = (int)G;
+	for (int64_t g = 0; g <= G; g++)
+		T->trow[g] = g * OH / G;
+	T->tparts = (double)(OH / G * T->K->cv_ow) / rate >= (double)T->R ? T->tg : 1;
+}
+
+/* Is output row oh the last of a row group (ct_tail_plan)? */
+static int ct_group_end(const convt *T, int64_t oh)
+{
+	for (int g = 1; g <= T->tg; g++)
+		if (oh + 1 == T->trow[g])
+			return 1;
+	return 0;
+}
+
+/*
+ * hwc: the mldw of block j's i-th slice, after the wait for its
+ * transfer when it starts one (not again when a later row group of the
+ * last block loads the slice a second time).
+ */
+static void ct_mldw_at(convt *T, int64_t j, int64_t i, int again)
+{
+	if (again) {
+		int64_t ki = T->order[i];
+		char f = T->first[j & 1][ki];
+		T->first[j & 1][ki] = 0;
+		ct_mldw(T, j, i);
+		T->first[j & 1][ki] = f;
+		return;
+	}
+	ct_mldw(T, j, i);
+}
+
+/*
  * hwc: block j's matrix work, block j - 1's epilogue in parts between
  * its slices.  A slice is an mmac per output row (OW rows each: the
  * image's rows of pixels are Wp apart, not OW); its first swaps in its
@@ -566,16 +625,19 @@ static void ct_row(convt *T, int64_t ki, uint64_t acc, int64_t nn, int64_t oh,
  * after the last slice), so that the weight path loads it while the
  * other rows, holding the weights, stream.  With the mldw after the
  * rows, the in-order array waited for it each slice: 297 cycles where
- * ResNet-18's layer 4 streams 196.
+ * ResNet-18's layer 4 streams 196.  The last block may go a row group
+ * at a time (ct_tail_plan), each group signalled when accumulated.
  */
 static void ct_matrix_hwc(convt *T, int64_t j)
 {
 	emit_t *g = T->g;
 	npu_mfunc *f = g->f;
-	int64_t nn = ct_nn(T, j), oh, OH = T->K->cv_oh;
-	int64_t pn = j ? ct_nn(T, j - 1) : 0, epn = pn * T->P, done = 0, lead = T->ks / 2;
+	int64_t nn = ct_nn(T, j), oh, OH = T->K->cv_oh, ks = T->ks;
+	int64_t pn = j ? ct_nn(T, j - 1) : 0, epn = pn * T->P, done = 0;
 	uint64_t acc = T->acc0 + (uint64_t)j * T->accsz;
 	int chain = j + 1 < T->nb && ct_nn(T, j + 1) == nn;
+	int last = T->tail && j == T->nb - 1, np = last ? T->tparts : 1;
+	int64_t steps = np * ks, lead = steps / 2;
 
 	if (epn)
 		ct_epi_begin(T, j - 1);
@@ -586,40 +648,52 @@ static void ct_matrix_hwc(convt *T, int64_t j)
 	if (j == 0)
 		for (int q = 0; q < T->nq; q++)
 			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, CT_X + q, 0, 0);
-	for (int64_t i = 0; i < T->ks; i++) {
+	for (int64_t st = 0; st < steps; st++) {
+		int64_t hp = st / ks, i = st % ks;
+		int64_t ra = np > 1 ? T->trow[hp] : 0, rb = np > 1 ? T->trow[hp + 1] : OH;
 		unsigned fl = i ? NPU_MMAC_ACC : 0;
-		ct_row(T, T->order[i], acc, nn, 0, fl);
+		ct_row(T, T->order[i], acc, nn, ra, fl);
 		/*
 		 * Block 0's panel after its first group (npu_emit_convt)
 		 * once the first slice is queued, the next block's once the
 		 * array has more (the scalar unit waits on a full engine
 		 * queue; before the mldw that may chain into it), and a
-		 * block's epilogue operands after its last slice (its
-		 * epilogue runs during the next block): with those queued
-		 * early too, the post engine's queue filled behind weight
-		 * transfers and held the scalar unit, and the array
-		 * starved, about 5 k cycles a kernel.
+		 * block's epilogue operands halfway through it (its
+		 * epilogue runs during the next block, or right after the
+		 * last): with those queued with the panels, the post
+		 * engine's queue filled behind weight transfers and held
+		 * the scalar unit, and the array starved, about 5 k cycles
+		 * a kernel; after the last slice, the last block's
+		 * epilogue waited 2 k for them.
 		 */
-		if (j == 0 && i == 0)
+		if (j == 0 && st == 0)
 			ct_panel(T, 0, -1);
-		if (i == (T->ks - 1 < 2 ? T->ks - 1 : 2) && j + 1 < T->nb)
+		if (st == (ks - 1 < 2 ? ks - 1 : 2) && j + 1 < T->nb)
 			ct_panel(T, j + 1, -1);
-		if (i + 1 < T->ks)
-			ct_mldw(T, j, i + 1);
+		if (i + 1 < ks)
+			ct_mldw_at(T, j, i + 1, hp > 0);
+		else if (hp + 1 < np)
+			ct_mldw_at(T, j, 0, 1);
 		else if (chain)
 			ct_mldw(T, j + 1, 0);
-		for (oh = 1; oh < OH; oh++)
-			ct_row(T, T->order[i], acc, nn, oh, fl | NPU_MMAC_HOLD);
-		if (i == T->ks - 1)
+		for (oh = ra; oh < rb; oh++) {
+			if (oh > ra)
+				ct_row(T, T->order[i], acc, nn, oh, fl | NPU_MMAC_HOLD);
+			if (last && i == ks - 1 && (np > 1 ? oh == rb - 1 :
+						    ct_group_end(T, oh)))
+				npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, CT_ROW, 0, 0);
+		}
+		if (st == ks / 2)
 			ct_epi_loads(T, j);
-		while (epn && i >= lead && done < epn &&
-		       done < (i + 1 - lead) * pn / (T->ks - lead) * T->P) {
-			int64_t to = (i + 1 - lead) * pn / (T->ks - lead) * T->P;
+		while (epn && st >= lead && done < epn &&
+		       done < (st + 1 - lead) * pn / (steps - lead) * T->P) {
+			int64_t to = (st + 1 - lead) * pn / (steps - lead) * T->P;
 			ct_epi_part(T, j - 1, done, to - done);
 			done = to;
 		}
 	}
-	npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, CT_MMD, 0, 0);
+	if (!last)
+		npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, CT_MMD, 0, 0);
 	if (j + 2 < T->nb)
 		for (int q = 0; q < T->nq; q++)
 			npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, CT_WF + q, 0, 0);
@@ -628,6 +702,54 @@ static void ct_matrix_hwc(convt *T, int64_t j)
 			ct_epi_part(T, j - 1, done, epn - done);
 		ct_epi_end(T, j - 1);
 	}
+}
+
+/*
+ * hwc, epilogue over C^T (direct): the last block's epilogue and store
+ * in row groups (ct_tail_plan), each as soon as the array has
+ * accumulated its rows (CT_ROW) and stored by an engine of its own.  As
+ * one piece they waited for the array's last drain and went out on one
+ * engine: ResNet-18's layer-3 convolutions spent 3.4-4.4 k cycles after
+ * their last mmac.
+ */
+static void ct_tail_rows(convt *T)
+{
+	emit_t *g = T->g;
+	const npu_kern *K = T->K;
+	npu_mfunc *f = g->f;
+	int64_t j = T->nb - 1, s = j & 1, o0 = j * T->C, nn = ct_nn(T, j);
+	int64_t OW = K->cv_ow;
+	int used[CT_MAXQ] = { 0 };
+
+	if (T->epi_loads)
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, CT_ELD, 0, 0);
+	if (j >= 2)
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, CT_ST, 0, 0);
+	memset(g->xrowc, 0, sizeof g->xrowc);
+	for (int gi = 0; gi < T->tg; gi++) {
+		int64_t p0 = T->trow[gi] * OW, p1 = T->trow[gi + 1] * OW;
+		int q = (int)((T->qx + 1 + gi) % T->nq); /* (qx stores the block before) */
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, CT_ROW, 0, 0);
+		ct_epi_part(T, j, p0 * nn, (p1 - p0) * nn);
+		npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, CT_RCMP + q, 0, 0);
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + q, CT_RCMP + q, 0, 0);
+		for (int o = 0; o < K->nops; o++) {
+			const npu_kopnd *P = &K->ops[o];
+			int pe = npu_dtype_size(g->ir->v[P->val].dtype);
+			if (!P->out)
+				continue;
+			npu_emit_dmaf(g, q, NPU_OP_DST,
+				      ct_dram(T, o) + (uint64_t)((o0 * P->stride[1] + p0 * P->stride[2]) * pe),
+				      g->slotb[o][s] + (uint64_t)(p0 * nn * pe), pe, p1 - p0,
+				      nn * pe, P->stride[2] * pe, nn, pe, P->stride[1] * pe);
+		}
+		used[q] = 1;
+	}
+	for (int q = 0; q < T->nq; q++)
+		if (used[q]) {
+			npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, SEM_END, 0, 0);
+			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, SEM_END, 0, 0);
+		}
 }
 
 /* Bytes of engine q's image channels. */
@@ -841,6 +963,8 @@ int npu_emit_convt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		npu_errf(e, "out of memory");
 		goto out;
 	}
+	T.tail = T.hwc && T.direct;
+	ct_tail_plan(&T);
 	ct_split(&T);
 	for (int q = 0; q <= T.nq; q++)
 		T.c0[q] = q * K->cv_ic / T.nq;
@@ -887,6 +1011,11 @@ int npu_emit_convt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			ct_matrix(&T, j);
 	}
 	/* the last block's epilogue and store */
+	if (T.tail) {
+		ct_tail_rows(&T);
+		rc = 0;
+		goto out;
+	}
 	if (!T.direct)
 		ct_transpose(&T, T.nb - 1);
 	ct_epi_begin(&T, T.nb - 1);
