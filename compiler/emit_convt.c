@@ -41,6 +41,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,6 +70,13 @@ enum {
 /* Engines carrying the panels and gathers (per-engine semaphores above). */
 #define CT_MAXQ 4
 
+/* K slices [ka[q], kb[q]) are engine q's (keng: each slice's, -1 for
+ * none), taken by the array in the order order[] (ct_split). */
+typedef struct ctsplit {
+	int64_t ka[CT_MAXQ], kb[CT_MAXQ], *order;
+	int *keng;
+} ctsplit;
+
 typedef struct convt {
 	emit_t *g;
 	const npu_kern *K;
@@ -82,12 +90,17 @@ typedef struct convt {
 			       * last block walks them one at a time */
 	int64_t trow[CT_TAILG + 1];
 	int64_t P, KK, OC, C, R, Hp, Wp, nb, ks;
+	double rate;          /* the array's MACs per PE per cycle */
 	uint64_t img[CT_MAXQ], zrow, xcol, xst, stage[2], acc0, accsz;
 	int64_t c0[CT_MAXQ + 1]; /* engine q's channels [c0[q], c0[q + 1]) */
 	uint64_t panel[2][CT_MAXQ], tb; /* panel regions; bytes of a K slice */
 	char *first[2];       /* per slot: slices that start a transfer */
-	int64_t ka[CT_MAXQ], kb[CT_MAXQ], *order; /* ct_split */
-	int *keng;
+	ctsplit sp[2];        /* ct_split: block 0's, the others' */
+	int64_t pfm;          /* block 0's first pfm slices were loaded by
+			       * the kernel before (npu_pfplan) */
+	const npu_pfplan *pf;
+	npu_pfplan *pfnext;   /* the next kernel's panel, to load */
+	uint64_t top;         /* SRAM bytes this kernel's slots reach */
 	int64_t pj, pgrp, pnext[CT_MAXQ]; /* ct_panel: block, group size,
 					   * each engine's next slice */
 	uint64_t wdram;       /* W^T [K][OC] */
@@ -222,36 +235,63 @@ static void ct_hwc(convt *T, int q)
  * (transposes, epilogue loads, stores) takes half a share, so that
  * its queue turns over.  The array takes the slices in the order
  * order[], round robin over the engines' ranges, so that all engines'
- * first slices are needed first.
+ * first slices are needed first.  Block 0 splits only the slices from
+ * pfm on (those before came from the kernel before), and takes those
+ * before first.
  */
-static void ct_split(convt *T)
+static void ct_split1(convt *T, ctsplit *sp, int64_t from)
 {
-	int64_t w[CT_MAXQ], tot = 0, at = 0, n = 0;
+	int64_t w[CT_MAXQ], tot = 0, at = 0, n = 0, ns = T->ks - from;
 
 	for (int q = 0; q < T->nq; q++) {
 		w[q] = T->nq >= 4 && q == T->qx ? 1 : 2;
 		tot += w[q];
 	}
 	for (int q = 0; q < T->nq; q++) {
-		T->ka[q] = T->ks * at / tot;
+		sp->ka[q] = from + ns * at / tot;
 		at += w[q];
-		T->kb[q] = T->ks * at / tot;
+		sp->kb[q] = from + ns * at / tot;
+	}
+	for (n = 0; n < from; n++) {
+		sp->order[n] = n;
+		sp->keng[n] = -1;
 	}
 	for (int64_t i = 0; n < T->ks; i++)
 		for (int q = 0; q < T->nq; q++)
-			if (T->ka[q] + i < T->kb[q]) {
-				T->order[n++] = T->ka[q] + i;
-				T->keng[T->ka[q] + i] = q;
+			if (sp->ka[q] + i < sp->kb[q]) {
+				sp->order[n++] = sp->ka[q] + i;
+				sp->keng[sp->ka[q] + i] = q;
 			}
+}
+
+static void ct_split(convt *T)
+{
+	ct_split1(T, &T->sp[0], T->pfm);
+	ct_split1(T, &T->sp[1], 0);
+}
+
+/* Block j's split. */
+static const ctsplit *ct_sp(const convt *T, int64_t j)
+{
+	return &T->sp[j != 0];
+}
+
+/* Block j's i-th K slice in the order it takes them. */
+static int64_t ct_ki(const convt *T, int64_t j, int64_t i)
+{
+	return ct_sp(T, j)->order[i];
 }
 
 /* Where K slice ki of block j's panel lies (slot j & 1). */
 static uint64_t ct_tile(const convt *T, int64_t j, int64_t ki)
 {
-	int q = T->keng[ki];
+	const ctsplit *sp = ct_sp(T, j);
+	int q = sp->keng[ki];
 	int64_t nn = T->OC - j * T->C < T->C ? T->OC - j * T->C : T->C;
 
-	return T->panel[j & 1][q] + (uint64_t)((ki - T->ka[q]) * T->R * nn * T->esz);
+	if (q < 0)
+		return T->pf->local + (uint64_t)(ki * T->R * nn * T->esz);
+	return T->panel[j & 1][q] + (uint64_t)((ki - sp->ka[q]) * T->R * nn * T->esz);
 }
 
 /*
@@ -273,7 +313,7 @@ static void ct_panel(convt *T, int64_t j, int groups)
 		T->pj = j;
 		T->pgrp = 1;
 		for (int q = 0; q < T->nq; q++)
-			T->pnext[q] = T->ka[q];
+			T->pnext[q] = ct_sp(T, j)->ka[q];
 		memset(T->first[s], 0, (size_t)T->ks * sizeof *T->first[s]);
 		if (j >= 2)
 			for (int q = 0; q < T->nq; q++)
@@ -282,11 +322,12 @@ static void ct_panel(convt *T, int64_t j, int groups)
 	for (; left && groups; T->pgrp *= 2, groups--) {
 		left = 0;
 		for (int q = 0; q < T->nq; q++) {
-			int64_t ki = T->pnext[q], m = j ? (T->kb[q] - T->ka[q] + 1) / 2 : T->pgrp;
+			const ctsplit *sp = ct_sp(T, j);
+			int64_t ki = T->pnext[q], m = j ? (sp->kb[q] - sp->ka[q] + 1) / 2 : T->pgrp;
 			int64_t k0 = ki * T->R, k1;
-			if (ki >= T->kb[q])
+			if (ki >= sp->kb[q])
 				continue;
-			m = m < T->kb[q] - ki ? m : T->kb[q] - ki;
+			m = m < sp->kb[q] - ki ? m : sp->kb[q] - ki;
 			k1 = (ki + m) * T->R < T->KK ? (ki + m) * T->R : T->KK;
 			npu_emit_dmaf(g, q, NPU_OP_DLD, ct_tile(T, j, ki),
 				      T->wdram + (uint64_t)((k0 * T->wst + o0) * T->esz),
@@ -294,7 +335,7 @@ static void ct_panel(convt *T, int64_t j, int groups)
 			npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, CT_W + q, 0, 0);
 			T->first[s][ki] = 1; /* the mxu waits before this slice */
 			T->pnext[q] = ki + m;
-			left |= T->pnext[q] < T->kb[q];
+			left |= T->pnext[q] < sp->kb[q];
 		}
 	}
 }
@@ -448,10 +489,10 @@ static void ct_matrix(convt *T, int64_t j)
 		for (int q = 0; q < T->nq; q++)
 			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, CT_X + q, 0, 0);
 	for (int64_t i = 0; i < T->ks; i++) {
-		int64_t ki = T->order[i], k0 = ki * T->R, kt = T->KK - k0 < T->R ? T->KK - k0 : T->R;
+		int64_t ki = ct_ki(T, j, i), k0 = ki * T->R, kt = T->KK - k0 < T->R ? T->KK - k0 : T->R;
 		int xa = npu_mx(f), xb = npu_mx(f), xc = npu_mx(f);
 		if (!hp && T->first[j & 1][ki])
-			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, CT_W + T->keng[ki], 0, 0);
+			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, CT_W + ct_sp(T, j)->keng[ki], 0, 0);
 		if (kt != lastk) {
 			int x1 = npu_mx(f), x2 = npu_mx(f);
 			npu_mli(f, x1, kt);
@@ -542,11 +583,11 @@ static void ct_mcfg(convt *T, int64_t nn)
 static void ct_mldw(convt *T, int64_t j, int64_t i)
 {
 	npu_mfunc *f = T->g->f;
-	int64_t ki = T->order[i];
+	int64_t ki = ct_ki(T, j, i);
 	int xa = npu_mx(f), xb = npu_mx(f);
 
 	if (T->first[j & 1][ki])
-		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, CT_W + T->keng[ki], 0, 0);
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, CT_W + ct_sp(T, j)->keng[ki], 0, 0);
 	npu_mli(f, xa, (int64_t)ct_tile(T, j, ki));
 	npu_mli(f, xb, ct_nn(T, j) * T->esz);
 	npu_memit(f, NPU_OP_MLDW, xa, xb, 0, 0);
@@ -590,6 +631,38 @@ static void ct_tail_plan(convt *T)
 	T->tparts = (double)(OH / G * T->K->cv_ow) / rate >= (double)T->R ? T->tg : 1;
 }
 
+/*
+ * The next kernel's first panel (npu_pfplan), loaded during the last
+ * block's matrix work (`cycles` long), when its engines have nothing
+ * else to do but this block's epilogue operands (the post engine's):
+ * on the others, as much of it as they move in half of those cycles
+ * (a prefix of whole slices when the plan allows, else all or nothing).
+ * Issued later, its transfers held up the last row groups' stores and
+ * so the kernel's end: a layer-4 downsample of 12.6 k cycles loading
+ * 1.5 MB for the convolution after it took 16.9 k.
+ */
+static void ct_pf_next(convt *T, int64_t cycles)
+{
+	const npu_target *t = T->g->t;
+	npu_pfplan *p = T->pfnext;
+	int q3[CT_MAXQ], n = 0;
+	double per;
+	int64_t rows;
+
+	if (!p || !p->on || p->issued)
+		return;
+	for (int q = 0; q < T->nq; q++)
+		if (q != T->qx || T->nq == 1)
+			q3[n++] = q;
+	per = ((double)cycles / 2 - t->dma_setup - t->dram_latency) * t->dma_bytes_per_cycle;
+	rows = per > 0 ? (int64_t)(per * n / (double)(p->cols * p->esz)) : 0;
+	if (p->prefix > 0 && rows < p->rows)
+		p->rows = rows / p->prefix * p->prefix;
+	if (p->rows < 1 || rows < p->rows)
+		return;
+	npu_emit_pf(T->g, p, q3, n, T->top);
+}
+
 /* Is output row oh the last of a row group (ct_tail_plan)? */
 static int ct_group_end(const convt *T, int64_t oh)
 {
@@ -607,7 +680,7 @@ static int ct_group_end(const convt *T, int64_t oh)
 static void ct_mldw_at(convt *T, int64_t j, int64_t i, int again)
 {
 	if (again) {
-		int64_t ki = T->order[i];
+		int64_t ki = ct_ki(T, j, i);
 		char f = T->first[j & 1][ki];
 		T->first[j & 1][ki] = 0;
 		ct_mldw(T, j, i);
@@ -641,6 +714,9 @@ static void ct_matrix_hwc(convt *T, int64_t j)
 
 	if (epn)
 		ct_epi_begin(T, j - 1);
+	/* the next kernel's panel loads from the kernel before */
+	for (int q = 0; j == 0 && T->pf && T->pf->issued && q < T->pf->neng; q++)
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_PF, 0, 0);
 	if (j == 0 || nn != pn) {
 		ct_mcfg(T, nn);
 		ct_mldw(T, j, 0);
@@ -652,7 +728,7 @@ static void ct_matrix_hwc(convt *T, int64_t j)
 		int64_t hp = st / ks, i = st % ks;
 		int64_t ra = np > 1 ? T->trow[hp] : 0, rb = np > 1 ? T->trow[hp + 1] : OH;
 		unsigned fl = i ? NPU_MMAC_ACC : 0;
-		ct_row(T, T->order[i], acc, nn, ra, fl);
+		ct_row(T, ct_ki(T, j, i), acc, nn, ra, fl);
 		/*
 		 * Block 0's panel after its first group (npu_emit_convt)
 		 * once the first slice is queued, the next block's once the
@@ -678,11 +754,13 @@ static void ct_matrix_hwc(convt *T, int64_t j)
 			ct_mldw(T, j + 1, 0);
 		for (oh = ra; oh < rb; oh++) {
 			if (oh > ra)
-				ct_row(T, T->order[i], acc, nn, oh, fl | NPU_MMAC_HOLD);
+				ct_row(T, ct_ki(T, j, i), acc, nn, oh, fl | NPU_MMAC_HOLD);
 			if (last && i == ks - 1 && (np > 1 ? oh == rb - 1 :
 						    ct_group_end(T, oh)))
 				npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, CT_ROW, 0, 0);
 		}
+		if (st == 0 && j == T->nb - 1)
+			ct_pf_next(T, ks * OH * (int64_t)ceil((double)T->K->cv_ow / T->rate));
 		if (st == ks / 2)
 			ct_epi_loads(T, j);
 		while (epn && st >= lead && done < epn &&
@@ -795,6 +873,7 @@ static int ct_place_hwc(convt *T, const npu_target *t, uint64_t a, uint64_t b0,
 	T->xcol = a;
 	T->xst = 0;
 	a += ct_hwcb(T);
+	T->top = a;
 	T->accsz = al64((uint64_t)(T->P * T->C * 4));
 	T->acc0 = NPU_ACC_BASE;
 	return a <= top && (uint64_t)T->nb * T->accsz <= t->acc_bytes ? 0 : -1;
@@ -834,8 +913,9 @@ static int ct_place(convt *T, const npu_target *t)
 		}
 	}
 	for (int q = 0; q < T->nq; q++) {
-		if ((uint64_t)(T->kb[q] - T->ka[q]) * T->tb > rs)
-			rs = (uint64_t)(T->kb[q] - T->ka[q]) * T->tb;
+		for (int h = 0; h < 2; h++)
+			if ((uint64_t)(T->sp[h].kb[q] - T->sp[h].ka[q]) * T->tb > rs)
+				rs = (uint64_t)(T->sp[h].kb[q] - T->sp[h].ka[q]) * T->tb;
 		own &= ct_imgb(T, q) <= bk;
 	}
 	b0 = (a + bk - 1) / bk * bk;
@@ -871,6 +951,7 @@ static int ct_place(convt *T, const npu_target *t)
 		T->xcol = a;
 		a += al64((uint64_t)T->P * row);
 	}
+	T->top = a;
 	T->accsz = al64((uint64_t)(T->P * T->C * 4));
 	T->acc0 = NPU_ACC_BASE;
 	return a <= top && (uint64_t)T->nb * T->accsz <= t->acc_bytes ? 0 : -1;
@@ -948,6 +1029,7 @@ int npu_emit_convt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	 * them, then block 0 streams the second half.
 	 */
 	T.hwc = K->cv_hwc;
+	T.rate = t->mxu_rate[T.dt] > 0 ? t->mxu_rate[T.dt] : 1;
 	T.h1 = K->cv_oh;
 	if (!T.hwc) {
 		double rate = t->mxu_rate[T.dt] > 0 ? t->mxu_rate[T.dt] : 1;
@@ -957,21 +1039,38 @@ int npu_emit_convt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	}
 	T.first[0] = calloc((size_t)T.ks + 1, 1);
 	T.first[1] = calloc((size_t)T.ks + 1, 1);
-	T.order = calloc((size_t)T.ks + 1, sizeof *T.order);
-	T.keng = calloc((size_t)T.ks + 1, sizeof *T.keng);
-	if (!T.first[0] || !T.first[1] || !T.order || !T.keng || ct_rowops(&T) < 0) {
+	for (int h = 0; h < 2; h++) {
+		T.sp[h].order = calloc((size_t)T.ks + 1, sizeof *T.sp[h].order);
+		T.sp[h].keng = calloc((size_t)T.ks + 1, sizeof *T.sp[h].keng);
+	}
+	if (!T.first[0] || !T.first[1] || !T.sp[0].order || !T.sp[0].keng ||
+	    !T.sp[1].order || !T.sp[1].keng || ct_rowops(&T) < 0) {
 		npu_errf(e, "out of memory");
 		goto out;
 	}
 	T.tail = T.hwc && T.direct;
 	ct_tail_plan(&T);
-	ct_split(&T);
 	for (int q = 0; q <= T.nq; q++)
 		T.c0[q] = q * K->cv_ic / T.nq;
+	/*
+	 * Block 0's first slices from the kernel before (convt_pf_plan in
+	 * emit_mm.c) when it loaded them and this kernel's slots stay below
+	 * them; the array waits for its tokens either way.
+	 */
+	T.pf = c->pf && c->pf->on ? c->pf : NULL;
+	T.pfnext = c->pfnext;
+	if (T.hwc && T.pf && T.pf->issued && !T.pf->isa && T.pf->rows % T.R == 0 &&
+	    T.pf->rows / T.R <= T.ks && T.pf->cols == ct_nn(&T, 0) && T.pf->esz == T.esz)
+		T.pfm = T.pf->rows / T.R;
+	ct_split(&T);
 	if (ct_place(&T, t) < 0) {
 		npu_errf(e, "kernel %s: the transposed convolution (X_col^T %lldx%lld) does not fit SRAM",
 			 K->name, (long long)T.P, (long long)T.KK);
 		goto out;
+	}
+	if (T.pfm && T.top > T.pf->local) {
+		T.pfm = 0;
+		ct_split(&T);
 	}
 	{
 		/* the zero row the engines copy over the image's border */
@@ -1027,8 +1126,10 @@ int npu_emit_convt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 out:
 	free(T.first[0]);
 	free(T.first[1]);
-	free(T.order);
-	free(T.keng);
+	for (int h = 0; h < 2; h++) {
+		free(T.sp[h].order);
+		free(T.sp[h].keng);
+	}
 	npu_emit_cleanup(&g);
 	return rc;
 }

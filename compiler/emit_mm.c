@@ -903,6 +903,49 @@ static void conv_pf_plan(const npu_emitctx *c, int k, int area, npu_pfplan *p)
 }
 
 /*
+ * A channels-last transposed convolution's (emit_convt.c, cv_hwc) first
+ * K slices of its first block of output channels (rows [0, m * R) of
+ * W^T by its first R columns, at most 24 slices), loaded while the
+ * kernel before runs: the array starts on them while its engines load
+ * the image and the rest of the block's weights (ResNet-18's layer 4
+ * waited 2.4 k cycles for its first slices and 1.6 k more for the ones
+ * after).
+ */
+static void convt_pf_plan(const npu_emitctx *c, int k, int from, int area,
+			  npu_pfplan *p)
+{
+	const npu_kern *K = &c->ir->k[k];
+	const npu_target *t = c->t;
+	const npu_kopnd *A = &K->ops[K->mm_a];
+	const npu_kval *v = &c->ir->v[A->val];
+	int esz = npu_dtype_size(K->mm_dtype);
+	int64_t R = t->mxu_rows, ks = (K->mm_k + R - 1) / R, m = ks < 24 ? ks : 24;
+	int64_t nn = K->mm_m < t->mxu_cols ? K->mm_m : t->mxu_cols;
+	uint64_t bk = t->sram_bytes / (uint64_t)(t->sram_banks > 0 ? t->sram_banks : 1);
+
+	if (!K->cv_hwc || K->mm_batch != 1 || t->sram_banks < 4 || v->root >= 0 ||
+	    v->kind != NPU_BUF_CONST || v->dtype != K->mm_dtype)
+		return;
+	/* (a kernel of another template issues the plan whole, at its
+	 * end: a few slices; emit_convt loads as many as it has room for) */
+	if (from >= 0 && !c->ir->k[from].cv_hwc && m > 4)
+		m = 4;
+	while (m > 0 && !pf_fits(t, area, m * R, nn, esz, bk))
+		m--;
+	if (m < 1)
+		return;
+	p->local = t->sram_bytes - (area ? 1 : 3) * bk - pf_half(m * R, nn, esz);
+	p->area = area;
+	p->dram = v->daddr + (uint64_t)(A->off * esz);
+	p->rows = m * R;
+	p->cols = nn;
+	p->sa = A->stride[2];
+	p->esz = esz;
+	p->prefix = R;
+	p->on = 1;
+}
+
+/*
  * Kernel k's first B panel (block 0: all of K by the first nb columns,
  * batch 0), to be loaded while the kernel before runs: a matmul, not a
  * convolution nor split, whose B is frozen weights (which no kernel
@@ -922,6 +965,10 @@ void npu_mm_pf_plan(const npu_emitctx *c, int k, int from, int area,
 	memset(p, 0, sizeof *p);
 	if (K->kind == NPU_KK_MM && K->cv == 1) {
 		conv_pf_plan(c, k, area, p);
+		return;
+	}
+	if (K->kind == NPU_KK_MM && K->cv == 2) {
+		convt_pf_plan(c, k, from, area, p);
 		return;
 	}
 	if (K->kind != NPU_KK_MM || K->cv || K->mm_alo >= 0 || !K->mm_m ||
