@@ -285,6 +285,31 @@ static int pool_in(const npu_kir *ir, const npu_target *t, int k)
 	return k > 0 && ir->k[k].kind == NPU_KK_POOL && npu_pool_fused(ir, t, k - 1);
 }
 
+/*
+ * An elementwise or row kernel small enough (its operands, double
+ * buffered, in the bottom quarter of SRAM) that the convolution before
+ * it may load the next matmul's panel past it, into an area at the top
+ * that it never reaches: ResNet-18's global average pool, between the
+ * last convolution (31 k cycles) and the classifier, whose 2 MB weight
+ * it had loaded in 4 k cycles of its own.  (After a matmul, not: a
+ * transformer's RMSNorm loads all of the next projection's weight while
+ * it computes, where the matmul before would load only a panel.)
+ */
+static int kern_small(const npu_kir *ir, const npu_target *t, int k)
+{
+	const npu_kern *K = &ir->k[k];
+	uint64_t bytes = 0;
+
+	if ((K->kind != NPU_KK_EW && K->kind != NPU_KK_ROW) || k + 1 >= ir->nk ||
+	    ir->k[k + 1].kind != NPU_KK_MM || ir->k[k + 1].cv)
+		return 0;
+	for (int o = 0; o < K->nops; o++) {
+		const npu_kval *v = &ir->v[K->ops[o].val];
+		bytes += (uint64_t)(npu_kir_numel(v->ndim, v->shape) * npu_dtype_size(v->dtype));
+	}
+	return 2 * bytes < t->sram_bytes / 4;
+}
+
 /* Does kernel j read, or view, value r's DRAM?  Through an operand of r
  * or a view of it, or (a kernel after c) of any value over r's bytes
  * written no later than c: a value laid out over r's bytes by a copy
@@ -448,10 +473,12 @@ int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 			c.pfnext = NULL;
 			if (!kern_idle(&r->ir.k[k]) && !pool_in(&r->ir, &r->t, k)) {
 				while (j < r->ir.nk && (kern_idle(&r->ir.k[j]) ||
-							pool_in(&r->ir, &r->t, j)))
+							pool_in(&r->ir, &r->t, j) ||
+							(r->ir.k[k].kind == NPU_KK_MM && r->ir.k[k].cv &&
+							 kern_small(&r->ir, &r->t, j))))
 					j++;
 				memset(next, 0, sizeof *next);
-				if (j < r->ir.nk)
+				if (j < r->ir.nk && !(pk == j && pl[cur].on))
 					npu_mm_pf_plan(&c, j, k, c.pf ? !c.pf->area : j & 1, next);
 				c.pfnext = next->on ? next : NULL;
 			}

@@ -99,6 +99,7 @@ typedef struct convt {
 	ctsplit sp[2];        /* ct_split: block 0's, the others' */
 	int64_t pfm;          /* block 0's first pfm slices were loaded by
 			       * the kernel before (npu_pfplan) */
+	int pfall;            /* ... or all of W^T, every block's */
 	const npu_pfplan *pf;
 	npu_pfplan *pfnext;   /* the next kernel's panel, to load */
 	uint64_t top;         /* SRAM bytes this kernel's slots reach */
@@ -290,6 +291,8 @@ static uint64_t ct_tile(const convt *T, int64_t j, int64_t ki)
 	int q = sp->keng[ki];
 	int64_t nn = T->OC - j * T->C < T->C ? T->OC - j * T->C : T->C;
 
+	if (T->pfall)
+		return T->pf->local + (uint64_t)((ki * T->R * T->OC + j * T->C) * T->esz);
 	if (q < 0)
 		return T->pf->local + (uint64_t)(ki * T->R * nn * T->esz);
 	return T->panel[j & 1][q] + (uint64_t)((ki - sp->ka[q]) * T->R * nn * T->esz);
@@ -310,6 +313,8 @@ static void ct_panel(convt *T, int64_t j, int groups)
 	int64_t o0 = j * T->C, nn = T->OC - o0 < T->C ? T->OC - o0 : T->C;
 	int left = 1;
 
+	if (T->pfall)
+		return;
 	if (T->pj != j) {
 		T->pj = j;
 		T->pgrp = 1;
@@ -590,7 +595,7 @@ static void ct_mldw(convt *T, int64_t j, int64_t i)
 	if (T->first[j & 1][ki])
 		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, CT_W + ct_sp(T, j)->keng[ki], 0, 0);
 	npu_mli(f, xa, (int64_t)ct_tile(T, j, ki));
-	npu_mli(f, xb, ct_nn(T, j) * T->esz);
+	npu_mli(f, xb, (T->pfall ? T->OC : ct_nn(T, j)) * T->esz);
 	npu_memit(f, NPU_OP_MLDW, xa, xb, 0, 0);
 }
 
@@ -794,7 +799,7 @@ static void ct_matrix_hwc(convt *T, int64_t j)
 	}
 	if (!last)
 		npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, CT_MMD, 0, 0);
-	if (j + 2 < T->nb)
+	if (j + 2 < T->nb && !T->pfall)
 		for (int q = 0; q < T->nq; q++)
 			npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, CT_WF + q, 0, 0);
 	if (epn) {
@@ -1112,14 +1117,17 @@ int npu_emit_convt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	if (T.hwc && T.pf && T.pf->issued && !T.pf->isa && T.pf->rows % T.R == 0 &&
 	    T.pf->rows / T.R <= T.ks && T.pf->cols == ct_nn(&T, 0) && T.pf->esz == T.esz)
 		T.pfm = T.pf->rows / T.R;
+	if (T.hwc && T.pf && T.pf->issued && !T.pf->isa && T.pf->rows == T.KK &&
+	    T.pf->cols == T.OC && T.OC > T.C && T.pf->esz == T.esz)
+		T.pfall = 1;
 	ct_split(&T);
 	if (ct_place(&T, t) < 0) {
 		npu_errf(e, "kernel %s: the transposed convolution (X_col^T %lldx%lld) does not fit SRAM",
 			 K->name, (long long)T.P, (long long)T.KK);
 		goto out;
 	}
-	if (T.pfm && T.top > T.pf->local) {
-		T.pfm = 0;
+	if ((T.pfm || T.pfall) && T.top > T.pf->local) {
+		T.pfm = T.pfall = 0;
 		ct_split(&T);
 	}
 	{

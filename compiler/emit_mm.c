@@ -909,7 +909,9 @@ static void conv_pf_plan(const npu_emitctx *c, int k, int area, npu_pfplan *p)
  * kernel before runs: the array starts on them while its engines load
  * the image and the rest of the block's weights (ResNet-18's layer 4
  * waited 2.4 k cycles for its first slices and 1.6 k more for the ones
- * after).
+ * after).  All of W^T when it fits (rows of OC): then no block loads
+ * weights (layer 4's downsample, 0.5 MB, had waited for each of its
+ * four blocks' 128 KiB).
  */
 static void convt_pf_plan(const npu_emitctx *c, int k, int from, int area,
 			  npu_pfplan *p)
@@ -926,6 +928,11 @@ static void convt_pf_plan(const npu_emitctx *c, int k, int from, int area,
 	if (!K->cv_hwc || K->mm_batch != 1 || t->sram_banks < 4 || v->root >= 0 ||
 	    v->kind != NPU_BUF_CONST || v->dtype != K->mm_dtype)
 		return;
+	if (pf_fits(t, area, ks * R, K->mm_m, esz, bk) &&
+	    (from < 0 || c->ir->k[from].cv_hwc)) {
+		nn = K->mm_m;
+		m = ks;
+	}
 	/* (a kernel of another template issues the plan whole, at its
 	 * end: a few slices; emit_convt loads as many as it has room for) */
 	if (from >= 0 && !c->ir->k[from].cv_hwc && m > 4)
@@ -941,7 +948,7 @@ static void convt_pf_plan(const npu_emitctx *c, int k, int from, int area,
 	p->cols = nn;
 	p->sa = A->stride[2];
 	p->esz = esz;
-	p->prefix = R;
+	p->prefix = nn == K->mm_m && nn > t->mxu_cols ? 0 : R; /* (whole: all or none) */
 	p->on = 1;
 }
 
@@ -1678,10 +1685,18 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					   img[L->b & 1], Hp, Wp, gx, slotB[L->bs], brs ? brs : L->nn, ceng, nce,
 					   0, conv_units(K, nce), hrest, ones);
 			}
-			else if (asrc && slotA[s] == asrc && qa2 >= 0 && !split) {
-				/* A is read in place: its engines are idle, so
-				 * B streams over all four (in the order of
-				 * spread_slots' halves) */
+			else if (((asrc && slotA[s] == asrc) ||
+				  ((uint64_t)(L->mn * KK * esz) <= 4096 &&
+				   (uint64_t)(KK * L->nn * esz) >= 256 * 1024)) &&
+				 qa2 >= 0 && !split) {
+				/* A is read in place, or is a few rows (a
+				 * classifier's one) against a large B: its
+				 * engines are idle, so B streams over all four
+				 * (in the order of spread_slots' halves;
+				 * ResNet-18's classifier waited 2 k cycles for
+				 * its second 0.5 MB; with smaller panels,
+				 * levit_tiny and timesformer_tiny were 7-15%
+				 * slower) */
 				int q4[4] = { qb, qa, qb2, qa2 };
 				panel_q(&g, q4, 4, bdram, slotB[L->bs], esz, KK, 0, L->nn,
 					L->nn, W->stride[1], W->stride[2]);
