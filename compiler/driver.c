@@ -310,6 +310,48 @@ static int kern_small(const npu_kir *ir, const npu_target *t, int k)
 	return 2 * bytes < t->sram_bytes / 4;
 }
 
+/*
+ * Kernel j's image written into SRAM by kernel k (npu_imgho): both
+ * channels-last transposed convolutions, j's image the value k
+ * computes, whole and contiguous, in j's input type.
+ */
+static void imgho_plan(const npu_kir *ir, const npu_target *t, int k, int j,
+		       npu_imgho *h)
+{
+	const npu_kern *P = &ir->k[k], *Q = &ir->k[j];
+	const npu_kopnd *X;
+	const npu_kval *v;
+	uint64_t bk = t->sram_banks > 0 ? t->sram_bytes / (uint64_t)t->sram_banks : 0;
+	int out = -1;
+
+	memset(h, 0, sizeof *h);
+	if (P->kind != NPU_KK_MM || P->cv != 2 || !P->cv_hwc || Q->kind != NPU_KK_MM ||
+	    Q->cv != 2 || !Q->cv_hwc || P->mm_batch != 1 || Q->mm_batch != 1 || bk == 0)
+		return;
+	for (int o = 0; o < P->nops; o++)
+		if (P->ops[o].out)
+			out = out < 0 ? o : -2;
+	if (out < 0)
+		return;
+	X = &Q->ops[Q->mm_b];
+	v = &ir->v[P->ops[out].val];
+	if (X->val != P->ops[out].val || v->root >= 0 || X->off != 0 ||
+	    v->dtype != Q->mm_dtype || Q->cv_ic != P->mm_m ||
+	    Q->cv_h != P->cv_oh || Q->cv_w != P->cv_ow)
+		return;
+	h->hp = Q->cv_h + 2 * Q->cv_ph;
+	h->wp = Q->cv_w + 2 * Q->cv_pw;
+	h->ic = Q->cv_ic;
+	h->ph = Q->cv_ph;
+	h->pw = Q->cv_pw;
+	if ((uint64_t)(h->hp * h->wp * h->ic * npu_dtype_size(v->dtype)) > NPU_IMGHO_BYTES ||
+	    t->sram_bytes < 4 * bk + 2 * NPU_IMGHO_BYTES + NPU_SPILL_BYTES)
+		return;
+	h->sram = t->sram_bytes - 4 * bk - (uint64_t)((j & 1) + 1) * NPU_IMGHO_BYTES;
+	h->val = X->val;
+	h->on = 1;
+}
+
 /* Does kernel j read, or view, value r's DRAM?  Through an operand of r
  * or a view of it, or (a kernel after c) of any value over r's bytes
  * written no later than c: a value laid out over r's bytes by a copy
@@ -463,6 +505,8 @@ int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 		/* and what kernel k - 1 left in SRAM, ho[k & 1] (not in
 		 * dynamic programs, whose DRAM addresses move at run time) */
 		npu_handoff ho[2] = { { 0 } };
+		/* and the image kernel k writes for kernel k + 1 (im[k & 1]) */
+		npu_imgho im[2] = { { 0 } };
 		for (int k = 0; k < r->ir.nk; k++) {
 			npu_pfplan *next = &pl[cur ^ 1];
 			int j = k + 1;
@@ -471,6 +515,13 @@ int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 			c.hoout = &ho[(k + 1) & 1];
 			memset(c.hoout, 0, sizeof *c.hoout);
 			c.pfnext = NULL;
+			c.imgin = k && im[(k - 1) & 1].on && im[(k - 1) & 1].written && !r->dyn ?
+				  &im[(k - 1) & 1] : NULL;
+			c.imgout = NULL;
+			if (k + 1 < r->ir.nk && !r->dyn) {
+				imgho_plan(&r->ir, &r->t, k, k + 1, &im[k & 1]);
+				c.imgout = im[k & 1].on ? &im[k & 1] : NULL;
+			}
 			if (!kern_idle(&r->ir.k[k]) && !pool_in(&r->ir, &r->t, k)) {
 				while (j < r->ir.nk && (kern_idle(&r->ir.k[j]) ||
 							pool_in(&r->ir, &r->t, j) ||

@@ -152,6 +152,22 @@ typedef struct npu_handoff {
 	int kp, val, i0, i1;
 } npu_handoff;
 
+/*
+ * A channels-last transposed convolution's padded image (emit_convt.c,
+ * cv_hwc: pixel (y, x) at (y * Wp + x) * ic elements) written into SRAM
+ * by the kernel before it, which computed the image's interior: its
+ * output blocks copied there as they are stored.  Two regions below
+ * the prefetch areas, by the reading kernel's parity.
+ */
+#define NPU_IMGHO_BYTES (2u << 20)
+typedef struct npu_imgho {
+	int on;                  /* kernel k + 1 reads value val as its image */
+	int val;
+	int64_t hp, wp, ic, ph, pw;
+	uint64_t sram;           /* the region */
+	int written;             /* kernel k wrote all of the interior */
+} npu_imgho;
+
 /* A DRAM range [lo, hi) whose accesses a kernel's code notes (hit = 1
  * when any transfer's DRAM address falls in it). */
 typedef struct npu_dramwatch {
@@ -171,6 +187,8 @@ typedef struct npu_emitctx {
 	npu_handoff *hoout;      /* NULL, or what this kernel leaves */
 	const npu_handoff *hoin; /* NULL, or what the kernel before left */
 	npu_dramwatch *watch;    /* NULL, or the range whose accesses to note */
+	npu_imgho *imgout;       /* NULL, or the next kernel's image to write */
+	const npu_imgho *imgin;  /* NULL, or this kernel's, as written */
 } npu_emitctx;
 int npu_emit_kernel(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e);
 int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e);

@@ -102,6 +102,9 @@ typedef struct convt {
 	int pfall;            /* ... or all of W^T, every block's */
 	const npu_pfplan *pf;
 	npu_pfplan *pfnext;   /* the next kernel's panel, to load */
+	const npu_imgho *imgin; /* hwc: the image, written by the kernel before */
+	npu_imgho *imgout;    /* the next kernel's image, to write */
+	int oout;             /* the output operand (imgout) */
 	uint64_t top;         /* SRAM bytes this kernel's slots reach */
 	int64_t pj, pgrp, pnext[CT_MAXQ]; /* ct_panel: block, group size,
 					   * each engine's next slice */
@@ -114,6 +117,12 @@ typedef struct convt {
 static uint64_t al64(uint64_t v)
 {
 	return (v + 63) & ~63ull;
+}
+
+/* Columns of block j's output (its accumulator rows' width). */
+static int64_t ct_nn(const convt *T, int64_t j)
+{
+	return T->OC - j * T->C < T->C ? T->OC - j * T->C : T->C;
 }
 
 static uint64_t ct_dram(const convt *T, int o)
@@ -226,6 +235,60 @@ static void ct_hwc(convt *T, int q)
 			      T->img[q] + (uint64_t)(y * T->Wp * esz), esz, T->Wp,
 			      esz, IC * esz, nc, T->Hp * T->Wp * esz, esz);
 	npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, CT_X + q, 0, 0);
+}
+
+/*
+ * hwc with the image from the kernel before (npu_imgho), which wrote
+ * its interior: the border is zeroed here, each engine a side (rows
+ * above and below as pixels of IC zeros, the columns left and right of
+ * each interior row), from the zero row; then each engine's signal to
+ * the array.  The planes' loads and their transposes across (ResNet-18's
+ * layer 2: 2.6 k cycles before the first mmac) are not needed.
+ */
+static void ct_border(convt *T)
+{
+	emit_t *g = T->g;
+	const npu_kern *K = T->K;
+	int esz = T->esz;
+	int64_t IC = K->cv_ic, px = IC * esz, ph = K->cv_ph, pw = K->cv_pw;
+	uint64_t row = (uint64_t)(T->Wp * px);
+
+	for (int q = 0; q < T->nq; q++) {
+		int side = q % 4;
+		npu_memit(g->f, NPU_OP_WAIT, NPU_UNIT_DMA0 + q, CT_ZERO, 0, 0);
+		if (q < 4 && ph && side < 2)
+			npu_emit_dmaf(g, q, NPU_OP_DCP,
+				      T->xcol + (side ? (uint64_t)(ph + K->cv_h) * row : 0),
+				      T->zrow, px, ph * T->Wp, 0, px, 1, 0, 0);
+		if (q < 4 && pw && side >= 2)
+			npu_emit_dmaf(g, q, NPU_OP_DCP,
+				      T->xcol + (uint64_t)ph * row +
+				      (side == 3 ? (uint64_t)((pw + K->cv_w) * px) : 0),
+				      T->zrow, pw * px, K->cv_h, 0, (int64_t)row, 1, 0, 0);
+		npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, CT_X + q, 0, 0);
+	}
+}
+
+/*
+ * The next kernel's image (npu_imgho): output rows [r0, r1) of block j,
+ * from its output slot into the image's interior, on engine q after its
+ * store (the slot is not reused before the engine's signal that the
+ * store is done).
+ */
+static void ct_img_copy(convt *T, int q, int64_t j, int64_t r0, int64_t r1)
+{
+	const npu_imgho *h = T->imgout;
+	const npu_kern *K = T->K;
+	int64_t nn = ct_nn(T, j), OW = K->cv_ow;
+	int pe = T->esz;
+
+	if (!h || r1 <= r0)
+		return;
+	npu_emit_dmaf(T->g, q, NPU_OP_DCP,
+		      h->sram + (uint64_t)((((r0 + h->ph) * h->wp + h->pw) * h->ic + j * T->C) * pe),
+		      T->g->slotb[T->oout][j & 1] + (uint64_t)(r0 * OW * nn * pe),
+		      nn * pe, OW, nn * pe, h->ic * pe, r1 - r0, OW * nn * pe,
+		      h->wp * h->ic * pe);
 }
 
 /*
@@ -467,6 +530,7 @@ static void ct_epi_end(convt *T, int64_t j)
 			npu_emit_dma(g, T->qx, 1, dst, g->slotb[o][s], pe, nn, T->P,
 				     P->stride[1], P->stride[2]);
 	}
+	ct_img_copy(T, T->qx, j, 0, K->cv_oh);
 	if (j + 2 < T->nb)
 		npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_DMA0 + T->qx, CT_ST, 0, 0);
 }
@@ -559,12 +623,6 @@ static void ct_matrix(convt *T, int64_t j)
 			ct_epi_part(T, j - 1, done, epn - done);
 		ct_epi_end(T, j - 1);
 	}
-}
-
-/* Columns of block j's output (its accumulator rows' width). */
-static int64_t ct_nn(const convt *T, int64_t j)
-{
-	return T->OC - j * T->C < T->C ? T->OC - j * T->C : T->C;
 }
 
 /* hwc: the array's shape for blocks of nn columns (which drops any
@@ -863,6 +921,7 @@ static void ct_grp_close(convt *T, int gi)
 			      g->slotb[o][s] + (uint64_t)(p0 * nn * pe), pe, p1 - p0,
 			      nn * pe, P->stride[2] * pe, nn, pe, P->stride[1] * pe);
 	}
+	ct_img_copy(T, q, j, T->trow[gi], T->trow[gi + 1]);
 	T->tused[q] = 1;
 }
 
@@ -897,6 +956,17 @@ static uint64_t ct_hwcb(const convt *T)
 	return al64((uint64_t)(T->Hp * T->Wp * T->K->cv_ic * T->esz));
 }
 
+/* Bytes of zeros the image's border is copied from: a padded row of a
+ * plane, or (an image from the kernel before) a border column. */
+static uint64_t ct_zrowb(const convt *T)
+{
+	uint64_t b = (uint64_t)(T->Wp * T->esz), c = (uint64_t)(T->K->cv_pw * T->K->cv_ic * T->esz);
+
+	if (T->imgin && (uint64_t)(T->K->cv_ic * T->esz) > c)
+		c = (uint64_t)(T->K->cv_ic * T->esz);
+	return T->imgin && c > b ? c : b;
+}
+
 /*
  * ct_place's rest for hwc: the panels' regions and each engine's planes
  * a bank each from b0 when they fit so, then the channels-last image;
@@ -907,6 +977,22 @@ static int ct_place_hwc(convt *T, const npu_target *t, uint64_t a, uint64_t b0,
 {
 	uint64_t top = t->sram_bytes - NPU_SPILL_BYTES;
 
+	if (T->imgin) {
+		/* no planes: the image is where the kernel before wrote it */
+		int banks = own && rs <= bk && b0 + 2 * (uint64_t)T->nq * bk <= T->imgin->sram;
+		for (int s = 0; s < 2; s++)
+			for (int q = 0; q < T->nq; q++) {
+				T->panel[s][q] = banks ? b0 + (uint64_t)(s * T->nq + q) * bk : a;
+				a += banks ? 0 : rs;
+			}
+		a = banks ? b0 + 2 * (uint64_t)T->nq * bk : a;
+		T->xcol = T->imgin->sram;
+		T->xst = 0;
+		T->top = a;
+		T->accsz = al64((uint64_t)(T->P * T->C * 4));
+		T->acc0 = NPU_ACC_BASE;
+		return a <= T->xcol && (uint64_t)T->nb * T->accsz <= t->acc_bytes ? 0 : -1;
+	}
 	if (own && rs <= bk && b0 + 3 * (uint64_t)T->nq * bk + ct_hwcb(T) <= top) {
 		for (int s = 0; s < 2; s++)
 			for (int q = 0; q < T->nq; q++)
@@ -952,7 +1038,7 @@ static int ct_place(convt *T, const npu_target *t)
 	int own = 1;
 
 	T->zrow = a;
-	a += ((uint64_t)(T->Wp * T->esz) + vq - 1) / vq * vq;
+	a += (ct_zrowb(T) + vq - 1) / vq * vq;
 	for (int s = 0; s < 2; s++) {
 		T->stage[s] = a;
 		a += al64((uint64_t)(T->C * T->P * 4));
@@ -1114,6 +1200,13 @@ int npu_emit_convt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	 */
 	T.pf = c->pf && c->pf->on ? c->pf : NULL;
 	T.pfnext = c->pfnext;
+	/* the image from the kernel before (npu_imgho), as this kernel
+	 * would lay it out */
+	if (T.hwc && c->imgin && c->imgin->written &&
+	    c->imgin->val == K->ops[K->mm_b].val && c->imgin->hp == T.Hp &&
+	    c->imgin->wp == T.Wp && c->imgin->ic == K->cv_ic &&
+	    c->imgin->ph == K->cv_ph && c->imgin->pw == K->cv_pw)
+		T.imgin = c->imgin;
 	if (T.hwc && T.pf && T.pf->issued && !T.pf->isa && T.pf->rows % T.R == 0 &&
 	    T.pf->rows / T.R <= T.ks && T.pf->cols == ct_nn(&T, 0) && T.pf->esz == T.esz)
 		T.pfm = T.pf->rows / T.R;
@@ -1126,14 +1219,26 @@ int npu_emit_convt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			 K->name, (long long)T.P, (long long)T.KK);
 		goto out;
 	}
+	if (T.imgin && ct_place(&T, t) < 0) {
+		T.imgin = NULL; /* (its slots would reach the image) */
+		if (ct_place(&T, t) < 0)
+			goto out;
+	}
 	if ((T.pfm || T.pfall) && T.top > T.pf->local) {
 		T.pfm = T.pfall = 0;
 		ct_split(&T);
 	}
+	/* the next kernel's image, when the output is its value and this
+	 * kernel's slots stay below it */
+	for (int o = 0; o < K->nops && T.tail && c->imgout && T.top <= c->imgout->sram; o++)
+		if (K->ops[o].out && K->ops[o].val == c->imgout->val) {
+			T.imgout = c->imgout;
+			T.oout = o;
+		}
 	{
 		/* the zero row the engines copy over the image's border */
 		int vz = npu_mv(f);
-		int64_t zn = (T.Wp * T.esz + t->vlen * 4 - 1) / (t->vlen * 4);
+		int64_t zn = (int64_t)((ct_zrowb(&T) + (uint64_t)t->vlen * 4 - 1) / ((uint64_t)t->vlen * 4));
 		npu_memit(f, NPU_OP_VLI, vz, 0, 0, 0);
 		for (int64_t i = 0; i < zn; i++)
 			npu_memit(f, NPU_OP_VST, vz, 0, NPU_DT_F32,
@@ -1141,11 +1246,13 @@ int npu_emit_convt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		for (int q = 0; q < T.nq; q++)
 			npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, CT_ZERO, 0, 0);
 	}
-	for (int q = 0; q < T.nq; q++)
+	for (int q = 0; q < T.nq && !T.imgin; q++)
 		ct_image(&T, q, T.c0[q], T.c0[q + 1]);
 	T.pj = -1;
-	for (int q = 0; q < T.nq && T.hwc; q++)
+	for (int q = 0; q < T.nq && T.hwc && !T.imgin; q++)
 		ct_hwc(&T, q);
+	if (T.imgin)
+		ct_border(&T);
 	if (T.hwc) {
 		/*
 		 * The first group of block 0's panel, then its first
@@ -1170,6 +1277,8 @@ int npu_emit_convt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	/* the last block's epilogue and store */
 	if (T.tail) {
 		ct_tail_rows(&T, T.tparts > 1 && T.nb == 1 ? T.tg - 1 : 0);
+		if (T.imgout)
+			T.imgout->written = 1;
 		rc = 0;
 		goto out;
 	}
