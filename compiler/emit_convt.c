@@ -86,9 +86,9 @@ typedef struct convt {
 			       * (K->cv_hwc): xcol is that image */
 	int tail;             /* hwc and direct: the last block's epilogue
 			       * in row groups (ct_tail_rows) */
-	int tg, tparts;       /* ct_tail_plan: row groups, and whether the
-			       * last block walks them one at a time */
-	int64_t trow[CT_TAILG + 1];
+	int tg, tparts;       /* ct_tail_plan: row groups, and the parts the
+			       * last block walks one at a time */
+	int64_t trow[2 * CT_TAILG + 1], prow[CT_TAILG + 1];
 	int tused[CT_MAXQ];   /* engines that stored a row group */
 	int64_t P, KK, OC, C, R, Hp, Wp, nb, ks;
 	double rate;          /* the array's MACs per PE per cycle */
@@ -686,13 +686,29 @@ static void ct_row(convt *T, int64_t ki, uint64_t acc, int64_t nn, int64_t oh,
  */
 static void ct_tail_plan(convt *T)
 {
-	int64_t OH = T->K->cv_oh, G = OH < CT_TAILG ? OH : CT_TAILG;
+	int64_t OH = T->K->cv_oh, P = OH < CT_TAILG ? OH : CT_TAILG, r0, n, sg;
 	double rate = T->g->t->mxu_rate[T->dt] > 0 ? T->g->t->mxu_rate[T->dt] : 1;
 
-	T->tg = (int)G;
-	for (int64_t g = 0; g <= G; g++)
-		T->trow[g] = g * OH / G;
-	T->tparts = (double)(OH / G * T->K->cv_ow) / rate >= (double)T->R ? T->tg : 1;
+	/* parts: as many as keep each one's stream past an mldw, up to
+	 * CT_TAILG (more, and layer 2's single block was slower) */
+	while (P > 1 && (double)(OH / P * T->K->cv_ow) / rate < (double)T->R)
+		P--;
+	T->tparts = (int)P;
+	for (int64_t p = 0; p <= P; p++)
+		T->prow[p] = p * OH / P;
+	/* groups: the parts but the last, whose rows go in up to four
+	 * groups (signalled at its last slice: the epilogue of the first
+	 * runs while the array drains the others; as one group, layer 2's
+	 * last part left a 4.7 k tail) */
+	T->tg = 0;
+	for (int64_t p = 0; p < P - 1; p++)
+		T->trow[T->tg++] = T->prow[p];
+	r0 = T->prow[P - 1];
+	n = OH - r0;
+	sg = n < 4 ? n : 4;
+	for (int64_t g = 0; g < sg; g++)
+		T->trow[T->tg++] = r0 + g * n / sg;
+	T->trow[T->tg] = OH;
 }
 
 /*
@@ -799,7 +815,7 @@ static void ct_matrix_hwc(convt *T, int64_t j)
 			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, CT_X + q, 0, 0);
 	for (int64_t st = 0; st < steps; st++) {
 		int64_t hp = st / ks, i = st % ks;
-		int64_t ra = np > 1 ? T->trow[hp] : 0, rb = np > 1 ? T->trow[hp + 1] : OH;
+		int64_t ra = np > 1 ? T->prow[hp] : 0, rb = np > 1 ? T->prow[hp + 1] : OH;
 		unsigned fl = i ? NPU_MMAC_ACC : 0;
 		ct_row(T, ct_ki(T, j, i), acc, nn, ra, fl);
 		/*
@@ -828,8 +844,7 @@ static void ct_matrix_hwc(convt *T, int64_t j)
 		for (oh = ra; oh < rb; oh++) {
 			if (oh > ra)
 				ct_row(T, ct_ki(T, j, i), acc, nn, oh, fl | NPU_MMAC_HOLD);
-			if (last && i == ks - 1 && (np > 1 ? oh == rb - 1 :
-						    ct_group_end(T, oh)))
+			if (last && i == ks - 1 && ct_group_end(T, oh))
 				npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, CT_ROW, 0, 0);
 		}
 		if (st == 0 && j == T->nb - 1)
@@ -908,9 +923,14 @@ static void ct_grp_close(convt *T, int gi)
 	int64_t j = T->nb - 1, s = j & 1, o0 = j * T->C, nn = ct_nn(T, j);
 	int64_t p0 = T->trow[gi] * K->cv_ow, p1 = T->trow[gi + 1] * K->cv_ow;
 	int q = (int)((T->qx + 1 + gi) % T->nq); /* (qx stores the block before) */
+	int q2 = T->imgout && T->nq > 1 ? (q + 1) % T->nq : q; /* (the image copy) */
 
 	npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, CT_RCMP + q, 0, 0);
 	npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + q, CT_RCMP + q, 0, 0);
+	if (q2 != q) {
+		npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, CT_RCMP + q2, 0, 0);
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + q2, CT_RCMP + q2, 0, 0);
+	}
 	for (int o = 0; o < K->nops; o++) {
 		const npu_kopnd *P = &K->ops[o];
 		int pe = npu_dtype_size(g->ir->v[P->val].dtype);
@@ -921,8 +941,8 @@ static void ct_grp_close(convt *T, int gi)
 			      g->slotb[o][s] + (uint64_t)(p0 * nn * pe), pe, p1 - p0,
 			      nn * pe, P->stride[2] * pe, nn, pe, P->stride[1] * pe);
 	}
-	ct_img_copy(T, q, j, T->trow[gi], T->trow[gi + 1]);
-	T->tused[q] = 1;
+	ct_img_copy(T, q2, j, T->trow[gi], T->trow[gi + 1]);
+	T->tused[q] = T->tused[q2] = 1;
 }
 
 /* Row groups g0.. of the last block whole, then the kernel's end. */
@@ -1276,9 +1296,25 @@ int npu_emit_convt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	}
 	/* the last block's epilogue and store */
 	if (T.tail) {
-		ct_tail_rows(&T, T.tparts > 1 && T.nb == 1 ? T.tg - 1 : 0);
-		if (T.imgout)
+		ct_tail_rows(&T, T.tparts > 1 && T.nb == 1 ? T.tparts - 1 : 0);
+		if (T.imgout && c->hoout) {
+			/*
+			 * Its every store is of the next kernel's image
+			 * (drop_dead_store: when that kernel is its only
+			 * reader, it reads it from SRAM, and the stores are
+			 * dropped).  No SRAM copy of the DRAM bytes for
+			 * other templates (bytes 0): the image is padded.
+			 */
 			T.imgout->written = 1;
+			c->hoout->on = 1;
+			c->hoout->dram = ct_dram(&T, T.oout);
+			c->hoout->sram = 0;
+			c->hoout->bytes = 0;
+			c->hoout->kp = k;
+			c->hoout->val = K->ops[T.oout].val;
+			c->hoout->i0 = 0;
+			c->hoout->i1 = f->n;
+		}
 		rc = 0;
 		goto out;
 	}
