@@ -62,8 +62,10 @@ enum {
 	CT_ST = 20,     /* output slot stored (to vec) */
 	CT_ROW = 21,    /* hwc: a row group of the last block accumulated
 			 * (mxu to vec) */
-	CT_RCMP = 22    /* + engine: a row group computed (vec to the
+	CT_RCMP = 22,   /* + engine: a row group computed (vec to the
 			 * engine that stores it) */
+	CT_ELD2 = 26, CT_EFREE2 = 27, CT_CMP2 = 28, CT_ST2 = 29
+			/* CT_ELD .. CT_ST of odd blocks (ct_qe) */
 };
 /* Row groups of the last block (ct_tail_rows). */
 #define CT_TAILG 4
@@ -123,6 +125,34 @@ static uint64_t al64(uint64_t v)
 static int64_t ct_nn(const convt *T, int64_t j)
 {
 	return T->OC - j * T->C < T->C ? T->OC - j * T->C : T->C;
+}
+
+/*
+ * The engine that loads block j's epilogue operands and stores its
+ * output, and the semaphore sem (CT_ELD, CT_EFREE, CT_CMP, CT_ST) of
+ * that hand-over: with the epilogue over C^T and no weights to load
+ * (pfall), odd blocks on the engine before the post engine (their own
+ * semaphores), so that the two blocks in flight do not queue on one
+ * engine (ResNet-18's layer-4 downsample: 2.1 k cycles a block there,
+ * each block 0.4 k of array work; with weights to load, it held them
+ * up: layer 4's last convolution 0.6 k slower).
+ */
+static int ct_alt(const convt *T)
+{
+	return T->direct && T->nq >= 2 && T->pfall;
+}
+
+static int ct_qe(const convt *T, int64_t j)
+{
+	return ct_alt(T) && (j & 1) ? T->qx - 1 : T->qx;
+}
+
+static int ct_sem(const convt *T, int sem, int64_t j)
+{
+	if (!(ct_alt(T) && (j & 1)))
+		return sem;
+	return sem == CT_ELD ? CT_ELD2 : sem == CT_EFREE ? CT_EFREE2 :
+	       sem == CT_CMP ? CT_CMP2 : CT_ST2;
 }
 
 static uint64_t ct_dram(const convt *T, int o)
@@ -420,7 +450,7 @@ static void ct_epi_loads(convt *T, int64_t j)
 	if (!T->epi_loads)
 		return;
 	if (j >= 2)
-		npu_memit(g->f, NPU_OP_WAIT, NPU_UNIT_DMA0 + T->qx, CT_EFREE, 0, 0);
+		npu_memit(g->f, NPU_OP_WAIT, NPU_UNIT_DMA0 + ct_qe(T, j), ct_sem(T, CT_EFREE, j), 0, 0);
 	for (int o = 0; o < K->nops; o++) {
 		const npu_kopnd *P = &K->ops[o];
 		if (!ct_epi_op(T, o))
@@ -430,21 +460,21 @@ static void ct_epi_loads(convt *T, int64_t j)
 		if (T->direct && P->stride[2] == 0) {
 			/* per channel: its nn values, then copied down the
 			 * P rows of the [P][nn] tile (SRAM to SRAM) */
-			npu_emit_dmaf(g, T->qx, NPU_OP_DLD, g->slotb[o][s], src, pe, nn,
+			npu_emit_dmaf(g, ct_qe(T, j), NPU_OP_DLD, g->slotb[o][s], src, pe, nn,
 				      P->stride[1] * pe, pe, 1, 0, 0);
 			if (T->P > 1)
-				npu_emit_dmaf(g, T->qx, NPU_OP_DCP, g->slotb[o][s] + (uint64_t)(nn * pe),
+				npu_emit_dmaf(g, ct_qe(T, j), NPU_OP_DCP, g->slotb[o][s] + (uint64_t)(nn * pe),
 					      g->slotb[o][s], nn * pe, T->P - 1, 0, nn * pe, 1, 0, 0);
 		} else if (T->direct) {
 			/* [P][nn]: DRAM read in its order, SRAM written across */
-			npu_emit_dmaf(g, T->qx, NPU_OP_DLD, g->slotb[o][s], src, pe, T->P,
+			npu_emit_dmaf(g, ct_qe(T, j), NPU_OP_DLD, g->slotb[o][s], src, pe, T->P,
 				      P->stride[2] * pe, nn * pe, nn, P->stride[1] * pe, pe);
 		} else {
-			npu_emit_dma(g, T->qx, 0, src, g->slotb[o][s], pe, nn, ro ? 1 : T->P,
+			npu_emit_dma(g, ct_qe(T, j), 0, src, g->slotb[o][s], pe, nn, ro ? 1 : T->P,
 				     P->stride[1], ro ? 1 : P->stride[2]);
 		}
 	}
-	npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_DMA0 + T->qx, CT_ELD, 0, 0);
+	npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_DMA0 + ct_qe(T, j), ct_sem(T, CT_ELD, j), 0, 0);
 }
 
 /* The rest of block j's weight panel, then its epilogue operands. */
@@ -475,9 +505,9 @@ static void ct_epi_begin(convt *T, int64_t j)
 
 	npu_memit(g->f, NPU_OP_WAIT, NPU_UNIT_VEC, T->direct ? CT_MMD : CT_TRD, 0, 0);
 	if (T->epi_loads)
-		npu_memit(g->f, NPU_OP_WAIT, NPU_UNIT_VEC, CT_ELD, 0, 0);
+		npu_memit(g->f, NPU_OP_WAIT, NPU_UNIT_VEC, ct_sem(T, CT_ELD, j), 0, 0);
 	if (j >= 2)
-		npu_memit(g->f, NPU_OP_WAIT, NPU_UNIT_VEC, CT_ST, 0, 0);
+		npu_memit(g->f, NPU_OP_WAIT, NPU_UNIT_VEC, ct_sem(T, CT_ST, j), 0, 0);
 	memset(g->xrowc, 0, sizeof g->xrowc);
 }
 
@@ -513,10 +543,10 @@ static void ct_epi_end(convt *T, int64_t j)
 		if (!T->direct)
 			npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_VEC, CT_STF, 0, 0);
 		if (T->epi_loads)
-			npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_VEC, CT_EFREE, 0, 0);
+			npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_VEC, ct_sem(T, CT_EFREE, j), 0, 0);
 	}
-	npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_VEC, CT_CMP, 0, 0);
-	npu_memit(g->f, NPU_OP_WAIT, NPU_UNIT_DMA0 + T->qx, CT_CMP, 0, 0);
+	npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_VEC, ct_sem(T, CT_CMP, j), 0, 0);
+	npu_memit(g->f, NPU_OP_WAIT, NPU_UNIT_DMA0 + ct_qe(T, j), ct_sem(T, CT_CMP, j), 0, 0);
 	for (int o = 0; o < K->nops; o++) {
 		const npu_kopnd *P = &K->ops[o];
 		if (!P->out)
@@ -524,15 +554,15 @@ static void ct_epi_end(convt *T, int64_t j)
 		int pe = npu_dtype_size(g->ir->v[P->val].dtype);
 		uint64_t dst = ct_dram(T, o) + (uint64_t)(o0 * P->stride[1] * pe);
 		if (T->direct) /* [P][nn] back across: DRAM written in its order */
-			npu_emit_dmaf(g, T->qx, NPU_OP_DST, dst, g->slotb[o][s], pe, T->P,
+			npu_emit_dmaf(g, ct_qe(T, j), NPU_OP_DST, dst, g->slotb[o][s], pe, T->P,
 				      nn * pe, P->stride[2] * pe, nn, pe, P->stride[1] * pe);
 		else
-			npu_emit_dma(g, T->qx, 1, dst, g->slotb[o][s], pe, nn, T->P,
+			npu_emit_dma(g, ct_qe(T, j), 1, dst, g->slotb[o][s], pe, nn, T->P,
 				     P->stride[1], P->stride[2]);
 	}
-	ct_img_copy(T, T->qx, j, 0, K->cv_oh);
+	ct_img_copy(T, ct_qe(T, j), j, 0, K->cv_oh);
 	if (j + 2 < T->nb)
-		npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_DMA0 + T->qx, CT_ST, 0, 0);
+		npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_DMA0 + ct_qe(T, j), ct_sem(T, CT_ST, j), 0, 0);
 }
 
 /* Block j's matrix work, with block j - 1's epilogue in parts between
@@ -897,9 +927,9 @@ static void ct_grp_open(convt *T, int gi)
 	npu_mfunc *f = T->g->f;
 
 	if (gi == 0 && T->epi_loads)
-		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, CT_ELD, 0, 0);
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, ct_sem(T, CT_ELD, T->nb - 1), 0, 0);
 	if (gi == 0 && T->nb - 1 >= 2)
-		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, CT_ST, 0, 0);
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, ct_sem(T, CT_ST, T->nb - 1), 0, 0);
 	npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, CT_ROW, 0, 0);
 }
 
