@@ -319,10 +319,20 @@ static int tile_mm(npu_kir *ir, npu_kern *K, const npu_target *t, npu_err *e)
 		imgs = 2.0 * K->cv_ic * (K->cv_h + 2 * K->cv_ph) *
 		       (K->cv_w + 2 * K->cv_pw) * esz + 2 * 4 * t->vlen +
 		       (K->cv_w + 2 * K->cv_pw) * esz + 4 * t->vlen;
-	for (int i = -1; i < (int)(sizeof cand / sizeof *cand); i++)
-		for (int j = -1; j < nj + nslc; j++) {
-			int64_t mb = i < 0 ? K->mm_m : cand[i];
-			int64_t nb = j < 0 ? K->mm_n : j >= nj ? (int64_t)t->mxu_cols << (j - nj) :
+	/* a knob's block size is a candidate too (index -2), if the
+	 * template can take it: a convolution's column blocks are whole
+	 * output rows unless stride-1 plain ones cut rows */
+	if (K->set.tile_n && K->cv && !K->mm_glu && K->set.tile_n % K->cv_ow &&
+	    !(K->cv == 1 && K->cv_sw == 1))
+		return npu_errf(e, "kernel %s: tile_n %lld is not a whole number of output rows of %lld",
+				K->name, (long long)K->set.tile_n, (long long)K->cv_ow);
+	for (int i = -2; i < (int)(sizeof cand / sizeof *cand); i++)
+		for (int j = -2; j < nj + nslc; j++) {
+			if ((i == -2 && !K->set.tile_m) || (j == -2 && !K->set.tile_n))
+				continue;
+			int64_t mb = i == -2 ? K->set.tile_m : i < 0 ? K->mm_m : cand[i];
+			int64_t nb = j == -2 ? K->set.tile_n : j < 0 ? K->mm_n :
+				     j >= nj ? (int64_t)t->mxu_cols << (j - nj) :
 				     K->cv ? rowc[j] * K->cv_ow : cand[j];
 			/* a gated matmul's blocks are its weight's (kir.h;
 			 * a tile_n knob cannot change them) */
@@ -354,7 +364,7 @@ static int tile_mm(npu_kir *ir, npu_kern *K, const npu_target *t, npu_err *e)
 			}
 		}
 	if (best < 0) {
-		if (K->set.tile_m || K->set.tile_n)
+		if ((K->set.tile_m || K->set.tile_n) && need_min >= 0)
 			return npu_errf(e, "kernel %s: K tile %lld with blocks %lldx%lld needs %.0f KiB, SRAM holds %.0f KiB",
 					K->name, (long long)K->mm_k,
 					(long long)(K->set.tile_m ? K->set.tile_m : need_m),

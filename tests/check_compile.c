@@ -587,6 +587,29 @@ START_TEST(t_errors)
 	ck_assert_int_eq(npu_cc_compile(&o, &r, &e), 0);
 	ck_assert_int_eq(r.ir.k[0].kn.tile_m, 2);
 	npu_cc_free(&r);
+	/* a block size the cost model would not try is taken as set (the
+	 * stem's 17 output rows of 112); one a stride-2 convolution cannot
+	 * take is refused with the reason */
+	snprintf(graph, sizeof graph, "%s/tests/data/fx/resnet18/inference2.json", fx_srcdir());
+	memset(&o, 0, sizeof o);
+	o.graph = graph;
+	ck_assert_int_eq(npu_cc_parse_knob(&o, "convolution.tile_n=1904", &e), 0);
+	ck_assert_msg(npu_cc_compile(&o, &r, &e) == 0, "%s", e.msg);
+	int found = 0;
+	for (int k = 0; k < r.ir.nk; k++)
+		if (!strcmp(r.ir.k[k].name, "convolution")) {
+			ck_assert_int_eq(r.ir.k[k].kn.tile_n, 1904);
+			found = 1;
+		}
+	ck_assert(found);
+	npu_cc_free(&r);
+	memset(&o, 0, sizeof o);
+	o.graph = graph;
+	ck_assert_int_eq(npu_cc_parse_knob(&o, "convolution.tile_n=100", &e), 0);
+	ck_assert_int_eq(npu_cc_compile(&o, &r, &e), -1);
+	ck_assert_msg(strstr(e.msg, "convolution") && strstr(e.msg, "whole number of output rows"),
+		      "%s", e.msg);
+	npu_cc_free(&r);
 	fx_teardown_tmp();
 }
 END_TEST
