@@ -310,6 +310,21 @@ static int kern_small(const npu_kir *ir, const npu_target *t, int k)
 	return 2 * bytes < t->sram_bytes / 4;
 }
 
+static int reads_over(const npu_kir *ir, int j, int r, int c, uint64_t lo,
+		      uint64_t hi);
+
+/* Does any kernel but k and j read value r, or is it a graph output? */
+static int read_elsewhere(const npu_kir *ir, int r, int k, int j)
+{
+	for (int i = 0; i < ir->nv; i++)
+		if ((i == r || ir->v[i].root == r) && ir->v[i].outidx >= 0)
+			return 1;
+	for (int i = 0; i < ir->nk; i++)
+		if (i != k && i != j && reads_over(ir, i, r, j, 0, 0))
+			return 1;
+	return 0;
+}
+
 /*
  * Kernel j's image written into SRAM by kernel k (npu_imgho): both
  * channels-last transposed convolutions, j's image the value k
@@ -325,8 +340,11 @@ static void imgho_plan(const npu_kir *ir, const npu_target *t, int k, int j,
 	int out = -1;
 
 	memset(h, 0, sizeof *h);
-	if (P->kind != NPU_KK_MM || P->cv != 2 || !P->cv_hwc || Q->kind != NPU_KK_MM ||
-	    Q->cv != 2 || !Q->cv_hwc || P->mm_batch != 1 || Q->mm_batch != 1 || bk == 0)
+	/* transposed channels-last to the same, or plain to plain */
+	if (P->kind != NPU_KK_MM || Q->kind != NPU_KK_MM || P->mm_batch != 1 ||
+	    Q->mm_batch != 1 || bk == 0 ||
+	    !((P->cv == 2 && P->cv_hwc && Q->cv == 2 && Q->cv_hwc) ||
+	      (P->cv == 1 && Q->cv == 1 && !P->mm_glu && P->mm_alo < 0 && Q->mm_alo < 0)))
 		return;
 	for (int o = 0; o < P->nops; o++)
 		if (P->ops[o].out)
@@ -344,10 +362,24 @@ static void imgho_plan(const npu_kir *ir, const npu_target *t, int k, int j,
 	h->ic = Q->cv_ic;
 	h->ph = Q->cv_ph;
 	h->pw = Q->cv_pw;
-	if ((uint64_t)(h->hp * h->wp * h->ic * npu_dtype_size(v->dtype)) > NPU_IMGHO_BYTES ||
-	    t->sram_bytes < 4 * bk + 2 * NPU_IMGHO_BYTES + NPU_SPILL_BYTES)
+	h->planes = Q->cv == 1;
+	/* (a plain convolution writes the planes beside its store: with
+	 * the store kept for another reader, the copies made it slower than
+	 * the reader got faster, ResNet-18's layer-1 second block by 1.5 k;
+	 * with only the reader, the store is dropped) */
+	if (h->planes && read_elsewhere(ir, X->val, k, j))
 		return;
-	h->sram = t->sram_bytes - 4 * bk - (uint64_t)((j & 1) + 1) * NPU_IMGHO_BYTES;
+	/* (planes: a group of channels an engine, each from a bank of its
+	 * own, as emit_mm.c's img_spread lays out an image) */
+	h->ng = h->planes && t->dma_engines >= 4 ? 4 : 1;
+	h->gstride = bk;
+	uint64_t pl = (uint64_t)(h->hp * h->wp * npu_dtype_size(v->dtype));
+	uint64_t need = h->planes ? (uint64_t)((h->ic + h->ng - 1) / h->ng) * pl : pl * (uint64_t)h->ic;
+	if (need > (h->planes ? bk : NPU_IMGHO_BANKS * bk) || h->ng > NPU_IMGHO_BANKS ||
+	    t->sram_banks < 4 + 2 * NPU_IMGHO_BANKS + 8 ||
+	    (h->planes && (Q->cv_ic % h->ng || Q->cv_sh != 1 || Q->cv_sw != 1)))
+		return;
+	h->sram = t->sram_bytes - (4 + (uint64_t)((j & 1) + 1) * NPU_IMGHO_BANKS) * bk;
 	h->val = X->val;
 	h->on = 1;
 }

@@ -153,18 +153,22 @@ typedef struct npu_handoff {
 } npu_handoff;
 
 /*
- * A channels-last transposed convolution's padded image (emit_convt.c,
- * cv_hwc: pixel (y, x) at (y * Wp + x) * ic elements) written into SRAM
- * by the kernel before it, which computed the image's interior: its
- * output blocks copied there as they are stored.  Two regions below
- * the prefetch areas, by the reading kernel's parity.
+ * A convolution's padded image written into SRAM by the kernel before
+ * it, which computed the image's interior: its output blocks copied
+ * there as they are stored.  Two regions of NPU_IMGHO_BANKS banks below
+ * the prefetch areas, by the reading kernel's parity.  Channels-last
+ * for a transposed convolution (emit_convt.c, cv_hwc: pixel (y, x) at
+ * (y * Wp + x) * ic elements); planes for a plain one (emit_mm.c: ng
+ * groups of channels, group i (channels i * ic / ng ..) from sram + i *
+ * gstride, a padded plane of hp x wp per channel).
  */
-#define NPU_IMGHO_BYTES (2u << 20)
+#define NPU_IMGHO_BANKS 4
 typedef struct npu_imgho {
 	int on;                  /* kernel k + 1 reads value val as its image */
 	int val;
-	int64_t hp, wp, ic, ph, pw;
-	uint64_t sram;           /* the region */
+	int planes;              /* planes (a plain convolution's), or hwc */
+	int64_t hp, wp, ic, ph, pw, ng;
+	uint64_t sram, gstride;  /* the region; planes: group stride */
 	int written;             /* kernel k wrote all of the interior */
 } npu_imgho;
 

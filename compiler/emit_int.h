@@ -79,6 +79,9 @@ typedef struct emit_t {
 	const npu_handoff *hin;  /* ew/row: what loads may copy from SRAM */
 	int nho;                 /* ew/row: hand-offs recorded so far */
 	npu_dramwatch *watch;    /* the emitctx's: DRAM accesses to note */
+	npu_imgho *imgout;       /* mm: the next convolution's image, written
+				    from output operand imgop as it is stored */
+	int imgop;
 } emit_t;
 
 int npu_emit_setup(emit_t *g, const npu_emitctx *c, int k, npu_mfunc *f);

@@ -454,6 +454,44 @@ static void epi_part(emit_t *g, const npu_kern *K, int64_t e0, int64_t len,
  * two engines when there are four, each after its own hand-off. */
 /* Engines q[0], q[1] (q[1] < 0: one engine), hand-off semaphores sem[];
  * from the output slot, or from the accumulator region acc when not 0. */
+/*
+ * The next convolution's image (npu_imgho, planes): output rows [a, a +
+ * an) of block T (channels m0 + a..; positions n0.. of nn, read from src
+ * at nn elements a row) copied into the image's interior on engine q,
+ * a transfer per group of channels and run of whole or part output rows.
+ */
+static void img_out_rows(emit_t *g, const npu_kern *K, const blk *T, uint64_t src,
+			 int64_t a, int64_t an, int q)
+{
+	const npu_imgho *h = g->imgout;
+	int pe = npu_dtype_size(g->ir->v[K->ops[g->imgop].val].dtype);
+	int64_t OW = K->cv_ow, cpg = h->ic / h->ng, plane = h->hp * h->wp * pe;
+	int64_t c = T->m0 + a, cend = c + an, end = T->n0 + T->nn;
+
+	while (c < cend) {
+		int64_t grp = c / cpg, n = (grp + 1) * cpg < cend ? (grp + 1) * cpg - c : cend - c;
+		uint64_t dc = h->sram + (uint64_t)grp * h->gstride + (uint64_t)((c - grp * cpg) * plane);
+		uint64_t sc = src + (uint64_t)((c - T->m0 - a) * T->nn * pe);
+		for (int64_t p = T->n0; p < end;) {
+			int64_t oh = p / OW, ow = p % OW, r = 1, len = OW - ow;
+			uint64_t d = dc + (uint64_t)((((oh + h->ph) * h->wp) + h->pw + ow) * pe);
+			uint64_t s0 = sc + (uint64_t)((p - T->n0) * pe);
+			if (ow == 0 && end - p >= OW) {
+				r = (end - p) / OW;
+				npu_emit_dmaf(g, q, NPU_OP_DCP, d, s0, OW * pe, r, OW * pe,
+					      h->wp * pe, n, T->nn * pe, plane);
+				p += r * OW;
+				continue;
+			}
+			len = len < end - p ? len : end - p;
+			npu_emit_dmaf(g, q, NPU_OP_DCP, d, s0, len * pe, n, T->nn * pe, plane,
+				      1, 0, 0);
+			p += len;
+		}
+		c += n;
+	}
+}
+
 static void epi_store(emit_t *g, const npu_kern *K, const blk *T, int s,
 		      int64_t r0, int64_t rn, const int *qv, const int *semv,
 		      int nd, uint64_t acc)
@@ -484,6 +522,9 @@ static void epi_store(emit_t *g, const npu_kern *K, const blk *T, int s,
 			npu_emit_dma(g, q, 1, dram_of(g, o) + (uint64_t)(off * pe),
 				     (acc ? acc : g->slotb[o][s]) + (uint64_t)(a * nn * pe), pe, an,
 				     nn, P->stride[nd - 2], P->stride[nd - 1]);
+			if (g->imgout && o == g->imgop)
+				img_out_rows(g, K, T, (acc ? acc : g->slotb[o][s]) +
+					     (uint64_t)(a * nn * pe), a, an, q);
 		}
 	}
 }
@@ -1416,6 +1457,31 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		img_spread(t, K, Hp, Wp, esz, nce, &addr, &img[0], &gx);
 	if (K->cv && B == 1 && !split)
 		panel_spread(t, K, KK, nb, esz, nce, &addr, slotB, &brs);
+	/*
+	 * The image from the kernel before (npu_imgho: it wrote the interior
+	 * of each channel group's planes, a bank a group, as img_spread lays
+	 * them out), when this kernel's slots stay below it: no image loads,
+	 * only the border zeroed (layer 1: 0.8 MB, whose rest held every
+	 * engine 1.8 k cycles after block 0's gathers); and the next one's,
+	 * written as the output is stored.
+	 */
+	int imgin = 0;
+	const npu_imgho *ih = c->imgin;
+	if (K->cv == 1 && B == 1 && ih && ih->planes && ih->written &&
+	    ih->val == K->ops[K->mm_b].val && ih->hp == Hp && ih->wp == Wp &&
+	    ih->ic == K->cv_ic && ih->ph == K->cv_ph && ih->pw == K->cv_pw &&
+	    ih->ng == nce && addr <= ih->sram) {
+		img[0] = ih->sram;
+		gx = (int64_t)ih->gstride - K->cv_ic / nce * Hp * Wp * esz;
+		imgin = 1;
+	}
+	if (c->imgout && c->imgout->planes && K->cv == 1 && B == 1 && dct < 0 &&
+	    addr <= c->imgout->sram)
+		for (int o = 0; o < K->nops; o++)
+			if (K->ops[o].out && K->ops[o].val == c->imgout->val) {
+				g.imgout = c->imgout;
+				g.imgop = o;
+			}
 	if (addr > t->sram_bytes - NPU_SPILL_BYTES) {
 		npu_errf(e, "kernel %s: K tile %lld with blocks %lldx%lld needs %llu KiB, SRAM holds %llu KiB",
 			 K->name, (long long)KK, (long long)mb, (long long)nb,
@@ -1687,7 +1753,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				 * the rest of the image after its signal, so that
 				 * the array starts on block 0 while it comes in */
 				hrest = lt == 0 ? conv_rows_of(K, L) : K->cv_h;
-				conv_panel(&g, K, c, L, lt == 0 || bl[lt - 1].b != L->b,
+				conv_panel(&g, K, c, L, !imgin && (lt == 0 || bl[lt - 1].b != L->b),
 					   img[L->b & 1], Hp, Wp, gx, slotB[L->bs], brs ? brs : L->nn, ceng, nce,
 					   0, conv_units(K, nce), hrest, ones);
 			}
@@ -1717,7 +1783,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			}
 			if (!pend)
 				sig_loaded(f, qa, qb, qa2, qb2);
-			if (hrest < K->cv_h)
+			if (hrest < K->cv_h && !imgin)
 				conv_img(&g, K, c, L, img[L->b & 1], Hp, Wp, gx, ceng, nce,
 					 hrest, K->cv_h);
 			if (epi_loads && !pend)
@@ -1887,7 +1953,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 						band_part(&g, pz, it - 1, nt, bdone++);
 					gun = pend ? conv_units(K, nce) : 0;
 					while (pend && gdone < gun && gdone < pi * gun / pairs) {
-						conv_panel(&g, K, c, pend, lt == 0 || bl[lt - 1].b != pend->b,
+						conv_panel(&g, K, c, pend, !imgin && (lt == 0 || bl[lt - 1].b != pend->b),
 							   img[pend->b & 1], Hp, Wp, gx, slotB[pend->bs], brs ? brs : pend->nn,
 							   ceng, nce, gdone, gdone + 1, K->cv_h, ones);
 						gdone++;
@@ -1924,7 +1990,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			if (pend) {
 				gun = conv_units(K, nce);
 				if (gdone < gun)
-					conv_panel(&g, K, c, pend, lt == 0 || bl[lt - 1].b != pend->b,
+					conv_panel(&g, K, c, pend, !imgin && (lt == 0 || bl[lt - 1].b != pend->b),
 						   img[pend->b & 1], Hp, Wp, gx, slotB[pend->bs], brs ? brs : pend->nn,
 						   ceng, nce, gdone, gun, K->cv_h, ones);
 				sig_loaded(f, qa, qb, qa2, qb2);
@@ -1960,6 +2026,20 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	for (int64_t j = 0; pz && j < pz->nparts; j++)
 		band_part(&g, pz, nt - 1, nt, j);
 	mm_handoff(&g, c, K, nt, dct, adram0, slotA[akeep ? 0 : (nt - 1) & 1], abytes);
+	if (g.imgout && c->hoout) {
+		/* its every store is of the next kernel's image
+		 * (drop_dead_store; bytes 0: the image is padded, no SRAM
+		 * copy of the DRAM bytes for other templates) */
+		g.imgout->written = 1;
+		c->hoout->on = 1;
+		c->hoout->dram = dram_of(&g, g.imgop);
+		c->hoout->sram = 0;
+		c->hoout->bytes = 0;
+		c->hoout->kp = k;
+		c->hoout->val = K->ops[g.imgop].val;
+		c->hoout->i0 = 0;
+		c->hoout->i1 = f->n;
+	}
 	/* the kernel ends when its stores have: the next kernel, or a host
 	 * call, reads what they wrote */
 	if (dct >= 0) {
