@@ -455,10 +455,13 @@ static void epi_part(emit_t *g, const npu_kern *K, int64_t e0, int64_t len,
 /* Engines q[0], q[1] (q[1] < 0: one engine), hand-off semaphores sem[];
  * from the output slot, or from the accumulator region acc when not 0. */
 /*
- * The next convolution's image (npu_imgho, planes): output rows [a, a +
- * an) of block T (channels m0 + a..; positions n0.. of nn, read from src
- * at nn elements a row) copied into the image's interior on engine q,
- * a transfer per group of channels and run of whole or part output rows.
+ * The next convolution's image (npu_imgho): output rows [a, a + an) of
+ * block T (channels m0 + a..; positions n0.. of nn, read from src at nn
+ * elements a row) copied into the image's interior on engine q.  Planes:
+ * a transfer per group of channels and run of whole or part output
+ * rows.  Channels-last (a transposed convolution's): a transfer per run
+ * of an output row, an element a row across (its channels an element
+ * apart, its positions ic).
  */
 static void img_out_rows(emit_t *g, const npu_kern *K, const blk *T, uint64_t src,
 			 int64_t a, int64_t an, int q)
@@ -468,6 +471,16 @@ static void img_out_rows(emit_t *g, const npu_kern *K, const blk *T, uint64_t sr
 	int64_t OW = K->cv_ow, cpg = h->ic / h->ng, plane = h->hp * h->wp * pe;
 	int64_t c = T->m0 + a, cend = c + an, end = T->n0 + T->nn;
 
+	for (int64_t p = T->n0; !h->planes && p < end;) {
+		int64_t oh = p / OW, ow = p % OW, len = OW - ow < end - p ? OW - ow : end - p;
+		npu_emit_dmaf(g, q, NPU_OP_DCP,
+			      h->sram + (uint64_t)((((oh + h->ph) * h->wp + h->pw + ow) * h->ic + c) * pe),
+			      src + (uint64_t)((p - T->n0) * pe), pe, len, pe, h->ic * pe,
+			      an, T->nn * pe, pe);
+		p += len;
+	}
+	if (!h->planes)
+		return;
 	while (c < cend) {
 		int64_t grp = c / cpg, n = (grp + 1) * cpg < cend ? (grp + 1) * cpg - c : cend - c;
 		uint64_t dc = h->sram + (uint64_t)grp * h->gstride + (uint64_t)((c - grp * cpg) * plane);
@@ -1230,6 +1243,15 @@ static void a_copy(emit_t *g, int q1, int q2, uint64_t src, uint64_t dst,
  * two blocks back; the last hands the band to engine qp, which stores
  * it.
  */
+/* Is block t's pooled band stored whole, after its last part?  When its
+ * store takes under 512 cycles of an engine. */
+static int band_whole(const emit_t *g, const pfuse *pf, int64_t t)
+{
+	double b = (double)pf->P->cv_ic * (pf->i1[t] - pf->i0[t]) * pf->P->cv_ow * 4;
+
+	return b < 512.0 * g->t->dma_bytes_per_cycle;
+}
+
 static void band_part(emit_t *g, const pfuse *pf, int64_t t, int64_t nt,
 		      int64_t j)
 {
@@ -1248,11 +1270,17 @@ static void band_part(emit_t *g, const pfuse *pf, int64_t t, int64_t nt,
 	if (p1 > p0 && i1 > i0)
 		npu_pool_band(g, P, pf->in, pf->v, pf->out[s], p0, p1 - p0, i0, i1);
 	/*
-	 * Each part's planes stored as they are pooled (stored whole after
-	 * the last part, the band's 114 KiB held its engine 1.3 k cycles at
-	 * the kernel's end, and the copy of the stem's last block queued
-	 * behind the band before it: 2.2 k)
+	 * A large band's planes are stored part by part as they are pooled
+	 * (stored whole after the last part, ResNet-18's 114 KiB band held
+	 * its engine 1.3 k cycles at the kernel's end, and the copy of the
+	 * stem's last block queued behind the band before it: 2.2 k); a
+	 * small one whole (a store a part, vgg_tiny's 8-channel stem: 3.6 k
+	 * -> 5.9 k, its engine waiting on the vector unit every part)
 	 */
+	if (band_whole(g, pf, t) && j < pf->nparts - 1)
+		return;
+	if (band_whole(g, pf, t))
+		p0 = 0;
 	npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, SEM_ACCF, 0, 0);
 	npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + pf->qp, SEM_ACCF, 0, 0);
 	if (i1 > i0 && p1 > p0) {
@@ -1475,8 +1503,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		gx = (int64_t)ih->gstride - K->cv_ic / nce * Hp * Wp * esz;
 		imgin = 1;
 	}
-	if (c->imgout && c->imgout->planes && K->cv == 1 && B == 1 && dct < 0 &&
-	    addr <= c->imgout->sram)
+	if (c->imgout && K->cv == 1 && B == 1 && dct < 0 && addr <= c->imgout->sram)
 		for (int o = 0; o < K->nops; o++)
 			if (K->ops[o].out && K->ops[o].val == c->imgout->val) {
 				g.imgout = c->imgout;

@@ -301,9 +301,13 @@ static double mm_cost(const npu_kir *ir, const npu_kern *K, const npu_target *t,
 	 * at least two slices of the array's columns, one block row of at
 	 * least half the array's rows, and one image: smaller ones do not
 	 * hide them (conv_bn_shared, two images, 2.3x slower; vgg_tiny's
-	 * 16 channels 2% slower) */
+	 * 16 channels 2% slower).  A kernel whose epilogue loads an operand
+	 * (a residual) needs three slices: at two its epilogue's loads do
+	 * not hide (layer 1's second convolutions: 384 columns measured
+	 * 0.6 k cycles faster each than 256) */
 	if (K->cv && K->cv_sw == 1 && K->cv_kh > 1 && mb >= K->mm_m &&
-	    nb >= 2 * t->mxu_cols && K->mm_batch == 1 && 2 * K->mm_m >= t->mxu_rows)
+	    nb >= (eload ? 3 : 2) * t->mxu_cols && K->mm_batch == 1 &&
+	    2 * K->mm_m >= t->mxu_rows)
 		return blocks * stage + t->dram_latency + 4.0 * t->dma_setup +
 		       t->mxu_rows + t->mxu_cols + t->mxu_latency +
 		       fill + epi + (double)mb * nb * 4 / t->dma_bytes_per_cycle;
@@ -345,11 +349,11 @@ static int tile_mm(npu_kir *ir, npu_kern *K, const npu_target *t, npu_err *e)
 	 * (two slots) sits in SRAM too */
 	static const int64_t rowc[] = { 1, 2, 4, 8, 16, 32, 64, 128, 256 };
 	int nj = K->cv ? (int)(sizeof rowc / sizeof *rowc) : (int)(sizeof cand / sizeof *cand);
-	/* (stride-1 plain ones also in 1, 2 or 4 whole slices of the
+	/* (stride-1 plain ones also in 1 to 4 whole slices of the
 	 * array's columns, which may start and end inside a row: emit_mm.c's
 	 * conv_rows_part; the model then picked 8 slices for ResNet-18's
 	 * layer 1, measured 4 k cycles slower each than the 4 it takes now) */
-	int nslc = K->cv == 1 && K->cv_sw == 1 ? 3 : 0;
+	int nslc = K->cv == 1 && K->cv_sw == 1 ? 4 : 0;
 	double imgs = 0;
 	if (K->cv)
 		imgs = 2.0 * K->cv_ic * (K->cv_h + 2 * K->cv_ph) *
@@ -368,7 +372,7 @@ static int tile_mm(npu_kir *ir, npu_kern *K, const npu_target *t, npu_err *e)
 				continue;
 			int64_t mb = i == -2 ? K->set.tile_m : i < 0 ? K->mm_m : cand[i];
 			int64_t nb = j == -2 ? K->set.tile_n : j < 0 ? K->mm_n :
-				     j >= nj ? (int64_t)t->mxu_cols << (j - nj) :
+				     j >= nj ? (int64_t)t->mxu_cols * (j - nj + 1) :
 				     K->cv ? rowc[j] * K->cv_ow : cand[j];
 			/* a gated matmul's blocks are its weight's (kir.h;
 			 * a tile_n knob cannot change them) */
