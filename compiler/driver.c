@@ -384,9 +384,10 @@ static int read_elsewhere(const npu_kir *ir, int r, int k, int j)
 }
 
 /*
- * Kernel j's image written into SRAM by kernel k (npu_imgho): both
- * channels-last transposed convolutions, j's image the value k
- * computes, whole and contiguous, in j's input type.
+ * Kernel j's image written into SRAM by kernel k (npu_imgho): j a
+ * convolution whose image is the value convolution k computes, whole
+ * and contiguous, in j's input type; a plain k only when j is that
+ * value's one reader.
  */
 static void imgho_plan(const npu_kir *ir, const npu_target *t, int k, int j,
 		       npu_imgho *h)
@@ -559,12 +560,14 @@ int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 	r->ir.t = &r->t;
 	env.frozen = frozen;
 	env.ctx = r->cache;
-	if (npu_fuse(&r->ir, r->g, &env, e) < 0 ||
-	    npu_link_mutations(&r->ir, e) < 0)
+	if (npu_fuse(&r->ir, r->g, &env, e) < 0)
 		return -1;
+	/* (before the mutations are linked: whether an output may be
+	 * stored in place into its input depends on the kernels' order) */
 	if (!r->dyn)
 		order_for_images(&r->ir, &r->t);
-	if (npu_dyn_mark(r->dyn, &r->ir, e) < 0)
+	if (npu_link_mutations(&r->ir, e) < 0 ||
+	    npu_dyn_mark(r->dyn, &r->ir, e) < 0)
 		return -1;
 	r->seconds[NPU_STAGE_FUSE] = now() - t0;
 	dump(o, r, NPU_STAGE_FUSE, NULL);
