@@ -567,6 +567,29 @@ static void ct_epi_end(convt *T, int64_t j)
 
 /* Block j's matrix work, with block j - 1's epilogue in parts between
  * its pairs (so the scalar unit keeps both queues fed). */
+/*
+ * The end of block j's matrix work: its accumulator done (CT_MMD, when
+ * mmd), its panel slots free for block j + 2's loads (CT_WF, when wf),
+ * and the rest of block j - 1's epilogue, of which [0, done) of epn
+ * elements ran between the pairs.
+ */
+static void ct_blk_end(convt *T, int64_t j, int mmd, int wf, int64_t done,
+		       int64_t epn)
+{
+	npu_mfunc *f = T->g->f;
+
+	if (mmd)
+		npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, CT_MMD, 0, 0);
+	if (wf && j + 2 < T->nb)
+		for (int q = 0; q < T->nq; q++)
+			npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, CT_WF + q, 0, 0);
+	if (epn) {
+		if (done < epn)
+			ct_epi_part(T, j - 1, done, epn - done);
+		ct_epi_end(T, j - 1);
+	}
+}
+
 static void ct_matrix(convt *T, int64_t j)
 {
 	emit_t *g = T->g;
@@ -644,15 +667,7 @@ static void ct_matrix(convt *T, int64_t j)
 		}
 	}
 	}
-	npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, CT_MMD, 0, 0);
-	if (j + 2 < T->nb)
-		for (int q = 0; q < T->nq; q++)
-			npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, CT_WF + q, 0, 0);
-	if (epn) {
-		if (done < epn)
-			ct_epi_part(T, j - 1, done, epn - done);
-		ct_epi_end(T, j - 1);
-	}
+	ct_blk_end(T, j, 1, 1, done, epn);
 }
 
 /* hwc: the array's shape for blocks of nn columns (which drops any
@@ -900,16 +915,7 @@ static void ct_matrix_hwc(convt *T, int64_t j)
 				ct_grp_close(T, gi);
 		}
 	}
-	if (!last)
-		npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, CT_MMD, 0, 0);
-	if (j + 2 < T->nb && !T->pfall)
-		for (int q = 0; q < T->nq; q++)
-			npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, CT_WF + q, 0, 0);
-	if (epn) {
-		if (done < epn)
-			ct_epi_part(T, j - 1, done, epn - done);
-		ct_epi_end(T, j - 1);
-	}
+	ct_blk_end(T, j, !last, !T->pfall, done, epn);
 }
 
 /*
@@ -1017,6 +1023,24 @@ static uint64_t ct_zrowb(const convt *T)
 	return T->imgin && c > b ? c : b;
 }
 
+/* The panels' regions (two slots an engine) and each engine's planes:
+ * a bank each from b0 (own), else packed from a, rs bytes a panel.  The
+ * address after them. */
+static uint64_t ct_slots(convt *T, int own, uint64_t a, uint64_t b0,
+			 uint64_t bk, uint64_t rs)
+{
+	for (int s = 0; s < 2; s++)
+		for (int q = 0; q < T->nq; q++) {
+			T->panel[s][q] = own ? b0 + (uint64_t)(s * T->nq + q) * bk : a;
+			a += own ? 0 : rs;
+		}
+	for (int q = 0; q < T->nq; q++) {
+		T->img[q] = own ? b0 + (uint64_t)(2 * T->nq + q) * bk : a;
+		a += own ? 0 : ct_imgb(T, q);
+	}
+	return own ? b0 + 3 * (uint64_t)T->nq * bk : a;
+}
+
 /*
  * ct_place's rest for hwc: the panels' regions and each engine's planes
  * a bank each from b0 when they fit so, then the channels-last image;
@@ -1043,24 +1067,8 @@ static int ct_place_hwc(convt *T, const npu_target *t, uint64_t a, uint64_t b0,
 		T->acc0 = NPU_ACC_BASE;
 		return a <= T->xcol && (uint64_t)T->nb * T->accsz <= t->acc_bytes ? 0 : -1;
 	}
-	if (own && rs <= bk && b0 + 3 * (uint64_t)T->nq * bk + ct_hwcb(T) <= top) {
-		for (int s = 0; s < 2; s++)
-			for (int q = 0; q < T->nq; q++)
-				T->panel[s][q] = b0 + (uint64_t)(s * T->nq + q) * bk;
-		for (int q = 0; q < T->nq; q++)
-			T->img[q] = b0 + (uint64_t)(2 * T->nq + q) * bk;
-		a = b0 + 3 * (uint64_t)T->nq * bk;
-	} else {
-		for (int s = 0; s < 2; s++)
-			for (int q = 0; q < T->nq; q++) {
-				T->panel[s][q] = a;
-				a += rs;
-			}
-		for (int q = 0; q < T->nq; q++) {
-			T->img[q] = a;
-			a += ct_imgb(T, q);
-		}
-	}
+	own = own && rs <= bk && b0 + 3 * (uint64_t)T->nq * bk + ct_hwcb(T) <= top;
+	a = ct_slots(T, own, a, b0, bk, rs);
 	T->xcol = a;
 	T->xst = 0;
 	a += ct_hwcb(T);
@@ -1120,28 +1128,10 @@ static int ct_place(convt *T, const npu_target *t)
 	T->xst = xb ? xb * bk / (uint64_t)T->P / 64 * 64 : 0;
 	if (T->xst < row || b0 + (nbk + xb) * bk > top)
 		own = 0;
-	if (own) {
-		for (int s = 0; s < 2; s++)
-			for (int q = 0; q < T->nq; q++)
-				T->panel[s][q] = b0 + (uint64_t)(s * T->nq + q) * bk;
-		for (int q = 0; q < T->nq; q++)
-			T->img[q] = b0 + (uint64_t)(2 * T->nq + q) * bk;
-		T->xcol = b0 + (uint64_t)(3 * T->nq) * bk;
-		a = T->xcol + (uint64_t)T->P * T->xst;
-	} else {
-		for (int s = 0; s < 2; s++)
-			for (int q = 0; q < T->nq; q++) {
-				T->panel[s][q] = a;
-				a += rs;
-			}
-		for (int q = 0; q < T->nq; q++) {
-			T->img[q] = a;
-			a += ct_imgb(T, q);
-		}
+	T->xcol = ct_slots(T, own, a, b0, bk, rs);
+	if (!own)
 		T->xst = row;
-		T->xcol = a;
-		a += al64((uint64_t)T->P * row);
-	}
+	a = T->xcol + (own ? (uint64_t)T->P * T->xst : al64((uint64_t)T->P * row));
 	T->top = a;
 	T->accsz = al64((uint64_t)(T->P * T->C * 4));
 	T->acc0 = NPU_ACC_BASE;
@@ -1327,24 +1317,8 @@ int npu_emit_convt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	/* the last block's epilogue and store */
 	if (T.tail) {
 		ct_tail_rows(&T, T.tparts > 1 && T.nb == 1 ? T.tparts - 1 : 0);
-		if (T.imgout && c->hoout) {
-			/*
-			 * Its every store is of the next kernel's image
-			 * (drop_dead_store: when that kernel is its only
-			 * reader, it reads it from SRAM, and the stores are
-			 * dropped).  No SRAM copy of the DRAM bytes for
-			 * other templates (bytes 0): the image is padded.
-			 */
-			T.imgout->written = 1;
-			c->hoout->on = 1;
-			c->hoout->dram = ct_dram(&T, T.oout);
-			c->hoout->sram = 0;
-			c->hoout->bytes = 0;
-			c->hoout->kp = k;
-			c->hoout->val = K->ops[T.oout].val;
-			c->hoout->i0 = 0;
-			c->hoout->i1 = f->n;
-		}
+		if (T.imgout)
+			npu_imgho_done(c, T.imgout, k, K->ops[T.oout].val, ct_dram(&T, T.oout), f->n);
 		rc = 0;
 		goto out;
 	}

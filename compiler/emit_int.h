@@ -126,6 +126,13 @@ void npu_emit_pf(emit_t *g, npu_pfplan *p, const int *q, int nq, uint64_t end);
 void npu_emit_pf_even(emit_t *g, npu_pfplan *p, const int *q, int nq,
 		      uint64_t end);
 
+/* emit_mm.c: kernel k has written all of h, the next kernel's image
+ * (npu_imgho), the value it stores at dram; every store of its code
+ * is of that value, so the stores are dropped when the next kernel is
+ * its only reader (driver.c's drop_dead_store). */
+void npu_imgho_done(const npu_emitctx *c, npu_imgho *h, int k, int val,
+		    uint64_t dram, int nins);
+
 /* emit_mm.c: the epilogue of mm kernel K only copies the accumulator
  * into its one output, which a DMA store can write straight from the
  * accumulator (fp32 as it is, bf16 and f16 rounded by dstc as vst

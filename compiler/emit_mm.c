@@ -956,6 +956,24 @@ static void conv_pf_plan(const npu_emitctx *c, int k, int area, npu_pfplan *p)
 	p->on = 1;
 }
 
+void npu_imgho_done(const npu_emitctx *c, npu_imgho *h, int k, int val,
+		    uint64_t dram, int nins)
+{
+	h->written = 1;
+	if (!c->hoout)
+		return;
+	/* (bytes 0: the image is padded, so no SRAM copy of the value's
+	 * DRAM bytes for kernels of other templates) */
+	c->hoout->on = 1;
+	c->hoout->dram = dram;
+	c->hoout->sram = 0;
+	c->hoout->bytes = 0;
+	c->hoout->kp = k;
+	c->hoout->val = val;
+	c->hoout->i0 = 0;
+	c->hoout->i1 = nins;
+}
+
 /*
  * A channels-last transposed convolution's (emit_convt.c, cv_hwc) first
  * K slices of its first block of output channels (rows [0, m * R) of
@@ -2053,20 +2071,8 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	for (int64_t j = 0; pz && j < pz->nparts; j++)
 		band_part(&g, pz, nt - 1, nt, j);
 	mm_handoff(&g, c, K, nt, dct, adram0, slotA[akeep ? 0 : (nt - 1) & 1], abytes);
-	if (g.imgout && c->hoout) {
-		/* its every store is of the next kernel's image
-		 * (drop_dead_store; bytes 0: the image is padded, no SRAM
-		 * copy of the DRAM bytes for other templates) */
-		g.imgout->written = 1;
-		c->hoout->on = 1;
-		c->hoout->dram = dram_of(&g, g.imgop);
-		c->hoout->sram = 0;
-		c->hoout->bytes = 0;
-		c->hoout->kp = k;
-		c->hoout->val = K->ops[g.imgop].val;
-		c->hoout->i0 = 0;
-		c->hoout->i1 = f->n;
-	}
+	if (g.imgout)
+		npu_imgho_done(c, g.imgout, k, K->ops[g.imgop].val, dram_of(&g, g.imgop), f->n);
 	/* the kernel ends when its stores have: the next kernel, or a host
 	 * call, reads what they wrote */
 	if (dct >= 0) {
