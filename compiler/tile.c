@@ -305,10 +305,10 @@ static double mm_cost(const npu_kir *ir, const npu_kern *K, const npu_target *t,
 	 * fewer, a block has too few pairs to hide the next one's gathers
 	 * between (VGG-16's first convolution, K = 28, in 256 columns: 108
 	 * k -> 207 k cycles; Inception-v3's third, K = 289: 144 k -> 170
-	 * k).  A kernel whose epilogue loads an operand
-	 * (a residual) needs three slices: at two its epilogue's loads do
-	 * not hide (layer 1's second convolutions: 384 columns measured
-	 * 0.6 k cycles faster each than 256) */
+	 * k).  A kernel whose epilogue loads an operand (a residual) needs
+	 * three slices: at two its epilogue's loads do not hide (layer 1's
+	 * second convolutions: 384 columns measured 0.6 k cycles faster
+	 * each than 256) */
 	if (K->cv && K->cv_sw == 1 && K->cv_kh > 1 && mb >= K->mm_m && ks >= 4 &&
 	    nb >= (eload ? 3 : 2) * t->mxu_cols && K->mm_batch == 1 &&
 	    2 * K->mm_m >= t->mxu_rows)
