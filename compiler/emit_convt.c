@@ -382,7 +382,7 @@ static uint64_t ct_tile(const convt *T, int64_t j, int64_t ki)
 {
 	const ctsplit *sp = ct_sp(T, j);
 	int q = sp->keng[ki];
-	int64_t nn = T->OC - j * T->C < T->C ? T->OC - j * T->C : T->C;
+	int64_t nn = ct_nn(T, j);
 
 	if (T->pfall)
 		return T->pf->local + (uint64_t)((ki * T->R * T->OC + j * T->C) * T->esz);
@@ -403,7 +403,7 @@ static void ct_panel(convt *T, int64_t j, int groups)
 {
 	emit_t *g = T->g;
 	int s = (int)(j & 1);
-	int64_t o0 = j * T->C, nn = T->OC - o0 < T->C ? T->OC - o0 : T->C;
+	int64_t o0 = j * T->C, nn = ct_nn(T, j);
 	int left = 1;
 
 	if (T->pfall)
@@ -445,7 +445,7 @@ static void ct_epi_loads(convt *T, int64_t j)
 	emit_t *g = T->g;
 	const npu_kern *K = T->K;
 	int s = (int)(j & 1);
-	int64_t o0 = j * T->C, nn = T->OC - o0 < T->C ? T->OC - o0 : T->C;
+	int64_t o0 = j * T->C, nn = ct_nn(T, j);
 
 	if (!T->epi_loads)
 		return;
@@ -488,7 +488,7 @@ static void ct_loads(convt *T, int64_t j)
 static void ct_transpose(convt *T, int64_t j)
 {
 	emit_t *g = T->g;
-	int64_t nn = T->OC - j * T->C < T->C ? T->OC - j * T->C : T->C;
+	int64_t nn = ct_nn(T, j);
 
 	if (j >= 2)
 		npu_memit(g->f, NPU_OP_WAIT, NPU_UNIT_DMA0 + T->qx, CT_STF, 0, 0);
@@ -537,7 +537,7 @@ static void ct_epi_end(convt *T, int64_t j)
 	emit_t *g = T->g;
 	const npu_kern *K = T->K;
 	int s = (int)(j & 1);
-	int64_t o0 = j * T->C, nn = T->OC - o0 < T->C ? T->OC - o0 : T->C;
+	int64_t o0 = j * T->C, nn = ct_nn(T, j);
 
 	if (j + 2 < T->nb) {
 		if (!T->direct)
@@ -565,8 +565,6 @@ static void ct_epi_end(convt *T, int64_t j)
 		npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_DMA0 + ct_qe(T, j), ct_sem(T, CT_ST, j), 0, 0);
 }
 
-/* Block j's matrix work, with block j - 1's epilogue in parts between
- * its pairs (so the scalar unit keeps both queues fed). */
 /*
  * The end of block j's matrix work: its accumulator done (CT_MMD, when
  * mmd), its panel slots free for block j + 2's loads (CT_WF, when wf),
@@ -590,12 +588,14 @@ static void ct_blk_end(convt *T, int64_t j, int mmd, int wf, int64_t done,
 	}
 }
 
+/* Block j's matrix work, with block j - 1's epilogue in parts between
+ * its pairs (so the scalar unit keeps both queues fed). */
 static void ct_matrix(convt *T, int64_t j)
 {
 	emit_t *g = T->g;
 	npu_mfunc *f = g->f;
-	int64_t o0 = j * T->C, nn = T->OC - o0 < T->C ? T->OC - o0 : T->C;
-	int64_t pn = j ? (T->OC - o0 + T->C < T->C ? T->OC - o0 + T->C : T->C) : 0;
+	int64_t nn = ct_nn(T, j);
+	int64_t pn = j ? ct_nn(T, j - 1) : 0;
 	int64_t epn = pn * T->P, done = 0, lead = T->ks / 2;
 	int64_t lastk = -1;
 	uint64_t acc = T->acc0 + (uint64_t)j * T->accsz;
@@ -643,11 +643,6 @@ static void ct_matrix(convt *T, int64_t j)
 		 * scalar unit waits on a full queue); with block 0 in two
 		 * halves, in the second, after the gathers the first
 		 * half's pairs carry */
-		/* the next block's panel, once the array has work queued
-		 * (its transfers may fill the engines' queues, and the
-		 * scalar unit waits on a full queue); with block 0 in two
-		 * halves, in the second, after the gathers the first
-		 * half's pairs carry */
 		if (hp == nh - 1 && i == (T->ks - 1 < 2 ? T->ks - 1 : 2) && j + 1 < T->nb)
 			ct_loads(T, j + 1);
 		/* the second half's gathers, spread over the first half's
@@ -688,14 +683,15 @@ static void ct_mcfg(convt *T, int64_t nn)
 }
 
 /* hwc: the mldw of block j's i-th slice, after the wait for its
- * transfer when it starts one. */
-static void ct_mldw(convt *T, int64_t j, int64_t i)
+ * transfer when it starts one (not again when a later row group of the
+ * last block loads the slice a second time: again). */
+static void ct_mldw(convt *T, int64_t j, int64_t i, int again)
 {
 	npu_mfunc *f = T->g->f;
 	int64_t ki = ct_ki(T, j, i);
 	int xa = npu_mx(f), xb = npu_mx(f);
 
-	if (T->first[j & 1][ki])
+	if (T->first[j & 1][ki] && !again)
 		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, CT_W + ct_sp(T, j)->keng[ki], 0, 0);
 	npu_mli(f, xa, (int64_t)ct_tile(T, j, ki));
 	npu_mli(f, xb, (T->pfall ? T->OC : ct_nn(T, j)) * T->esz);
@@ -732,11 +728,10 @@ static void ct_row(convt *T, int64_t ki, uint64_t acc, int64_t nn, int64_t oh,
 static void ct_tail_plan(convt *T)
 {
 	int64_t OH = T->K->cv_oh, P = OH < CT_TAILG ? OH : CT_TAILG, r0, n, sg;
-	double rate = T->g->t->mxu_rate[T->dt] > 0 ? T->g->t->mxu_rate[T->dt] : 1;
 
 	/* parts: as many as keep each one's stream past an mldw, up to
 	 * CT_TAILG (more, and layer 2's single block was slower) */
-	while (P > 1 && (double)(OH / P * T->K->cv_ow) / rate < (double)T->R)
+	while (P > 1 && (double)(OH / P * T->K->cv_ow) / T->rate < (double)T->R)
 		P--;
 	T->tparts = (int)P;
 	for (int64_t p = 0; p <= P; p++)
@@ -802,24 +797,6 @@ static int ct_group_end(const convt *T, int64_t oh)
 }
 
 /*
- * hwc: the mldw of block j's i-th slice, after the wait for its
- * transfer when it starts one (not again when a later row group of the
- * last block loads the slice a second time).
- */
-static void ct_mldw_at(convt *T, int64_t j, int64_t i, int again)
-{
-	if (again) {
-		int64_t ki = ct_ki(T, j, i);
-		char f = T->first[j & 1][ki];
-		T->first[j & 1][ki] = 0;
-		ct_mldw(T, j, i);
-		T->first[j & 1][ki] = f;
-		return;
-	}
-	ct_mldw(T, j, i);
-}
-
-/*
  * hwc: block j's matrix work, block j - 1's epilogue in parts between
  * its slices.  A slice is an mmac per output row (OW rows each: the
  * image's rows of pixels are Wp apart, not OW); its first swaps in its
@@ -853,7 +830,7 @@ static void ct_matrix_hwc(convt *T, int64_t j)
 		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_PF, 0, 0);
 	if (j == 0 || nn != pn) {
 		ct_mcfg(T, nn);
-		ct_mldw(T, j, 0);
+		ct_mldw(T, j, 0, 0);
 	}
 	if (j == 0)
 		for (int q = 0; q < T->nq; q++)
@@ -881,11 +858,11 @@ static void ct_matrix_hwc(convt *T, int64_t j)
 		if (st == (ks - 1 < 2 ? ks - 1 : 2) && j + 1 < T->nb)
 			ct_panel(T, j + 1, -1);
 		if (i + 1 < ks)
-			ct_mldw_at(T, j, i + 1, hp > 0);
+			ct_mldw(T, j, i + 1, hp > 0);
 		else if (hp + 1 < np)
-			ct_mldw_at(T, j, 0, 1);
+			ct_mldw(T, j, 0, 1);
 		else if (chain)
-			ct_mldw(T, j + 1, 0);
+			ct_mldw(T, j + 1, 0, 0);
 		for (oh = ra; oh < rb; oh++) {
 			if (oh > ra)
 				ct_row(T, ct_ki(T, j, i), acc, nn, oh, fl | NPU_MMAC_HOLD);
@@ -1041,6 +1018,16 @@ static uint64_t ct_slots(convt *T, int own, uint64_t a, uint64_t b0,
 	return own ? b0 + 3 * (uint64_t)T->nq * bk : a;
 }
 
+/* The placement's end: SRAM used up to a (at most limit), and the
+ * blocks' accumulator regions; -1 when they do not fit. */
+static int ct_place_end(convt *T, const npu_target *t, uint64_t a, uint64_t limit)
+{
+	T->top = a;
+	T->accsz = al64((uint64_t)(T->P * T->C * 4));
+	T->acc0 = NPU_ACC_BASE;
+	return a <= limit && (uint64_t)T->nb * T->accsz <= t->acc_bytes ? 0 : -1;
+}
+
 /*
  * ct_place's rest for hwc: the panels' regions and each engine's planes
  * a bank each from b0 when they fit so, then the channels-last image;
@@ -1059,23 +1046,14 @@ static int ct_place_hwc(convt *T, const npu_target *t, uint64_t a, uint64_t b0,
 				T->panel[s][q] = banks ? b0 + (uint64_t)(s * T->nq + q) * bk : a;
 				a += banks ? 0 : rs;
 			}
-		a = banks ? b0 + 2 * (uint64_t)T->nq * bk : a;
 		T->xcol = T->imgin->sram;
 		T->xst = 0;
-		T->top = a;
-		T->accsz = al64((uint64_t)(T->P * T->C * 4));
-		T->acc0 = NPU_ACC_BASE;
-		return a <= T->xcol && (uint64_t)T->nb * T->accsz <= t->acc_bytes ? 0 : -1;
+		return ct_place_end(T, t, banks ? b0 + 2 * (uint64_t)T->nq * bk : a, T->xcol);
 	}
 	own = own && rs <= bk && b0 + 3 * (uint64_t)T->nq * bk + ct_hwcb(T) <= top;
-	a = ct_slots(T, own, a, b0, bk, rs);
-	T->xcol = a;
+	T->xcol = ct_slots(T, own, a, b0, bk, rs);
 	T->xst = 0;
-	a += ct_hwcb(T);
-	T->top = a;
-	T->accsz = al64((uint64_t)(T->P * T->C * 4));
-	T->acc0 = NPU_ACC_BASE;
-	return a <= top && (uint64_t)T->nb * T->accsz <= t->acc_bytes ? 0 : -1;
+	return ct_place_end(T, t, T->xcol + ct_hwcb(T), top);
 }
 
 /*
@@ -1132,10 +1110,7 @@ static int ct_place(convt *T, const npu_target *t)
 	if (!own)
 		T->xst = row;
 	a = T->xcol + (own ? (uint64_t)T->P * T->xst : al64((uint64_t)T->P * row));
-	T->top = a;
-	T->accsz = al64((uint64_t)(T->P * T->C * 4));
-	T->acc0 = NPU_ACC_BASE;
-	return a <= top && (uint64_t)T->nb * T->accsz <= t->acc_bytes ? 0 : -1;
+	return ct_place_end(T, t, a, top);
 }
 
 /* Operands read once per row of the epilogue (per output channel) are
@@ -1213,9 +1188,8 @@ int npu_emit_convt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	T.rate = t->mxu_rate[T.dt] > 0 ? t->mxu_rate[T.dt] : 1;
 	T.h1 = K->cv_oh;
 	if (!T.hwc) {
-		double rate = t->mxu_rate[T.dt] > 0 ? t->mxu_rate[T.dt] : 1;
 		int64_t h = K->cv_oh / 2;
-		if (h >= 1 && (double)(h * K->cv_ow) / rate >= (double)T.R)
+		if (h >= 1 && (double)(h * K->cv_ow) / T.rate >= (double)T.R)
 			T.h1 = h;
 	}
 	T.first[0] = calloc((size_t)T.ks + 1, 1);
@@ -1242,10 +1216,7 @@ int npu_emit_convt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	T.pfnext = c->pfnext;
 	/* the image from the kernel before (npu_imgho), as this kernel
 	 * would lay it out */
-	if (T.hwc && c->imgin && c->imgin->written &&
-	    c->imgin->val == K->ops[K->mm_b].val && c->imgin->hp == T.Hp &&
-	    c->imgin->wp == T.Wp && c->imgin->ic == K->cv_ic &&
-	    c->imgin->ph == K->cv_ph && c->imgin->pw == K->cv_pw)
+	if (T.hwc && npu_imgho_is_input(c->imgin, K) && !c->imgin->planes)
 		T.imgin = c->imgin;
 	if (T.hwc && T.pf && T.pf->issued && !T.pf->isa && T.pf->rows % T.R == 0 &&
 	    T.pf->rows / T.R <= T.ks && T.pf->cols == ct_nn(&T, 0) && T.pf->esz == T.esz)
@@ -1254,15 +1225,17 @@ int npu_emit_convt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	    T.pf->cols == T.OC && T.OC > T.C && T.pf->esz == T.esz)
 		T.pfall = 1;
 	ct_split(&T);
-	if (ct_place(&T, t) < 0) {
+	/* (with the handed-over image, its slots may reach it: then the
+	 * image is built here, as without one) */
+	int placed = ct_place(&T, t) == 0;
+	if (!placed && T.imgin) {
+		T.imgin = NULL;
+		placed = ct_place(&T, t) == 0;
+	}
+	if (!placed) {
 		npu_errf(e, "kernel %s: the transposed convolution (X_col^T %lldx%lld) does not fit SRAM",
 			 K->name, (long long)T.P, (long long)T.KK);
 		goto out;
-	}
-	if (T.imgin && ct_place(&T, t) < 0) {
-		T.imgin = NULL; /* (its slots would reach the image) */
-		if (ct_place(&T, t) < 0)
-			goto out;
 	}
 	if ((T.pfm || T.pfall) && T.top > T.pf->local) {
 		T.pfm = T.pfall = 0;
@@ -1270,11 +1243,9 @@ int npu_emit_convt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	}
 	/* the next kernel's image, when the output is its value and this
 	 * kernel's slots stay below it */
-	for (int o = 0; o < K->nops && T.tail && c->imgout && T.top <= c->imgout->sram; o++)
-		if (K->ops[o].out && K->ops[o].val == c->imgout->val) {
-			T.imgout = c->imgout;
-			T.oout = o;
-		}
+	if (T.tail && c->imgout && T.top <= c->imgout->sram &&
+	    (T.oout = npu_imgho_output(c->imgout, K)) >= 0)
+		T.imgout = c->imgout;
 	{
 		/* the zero row the engines copy over the image's border */
 		int vz = npu_mv(f);

@@ -126,6 +126,12 @@ void npu_emit_pf(emit_t *g, npu_pfplan *p, const int *q, int nq, uint64_t end);
 void npu_emit_pf_even(emit_t *g, npu_pfplan *p, const int *q, int nq,
 		      uint64_t end);
 
+/* emit_mm.c: is h convolution K's image (its value, written whole, with
+ * K's padded plane and channels)?  And K's output operand that is the
+ * value of h, the next kernel's image, or -1. */
+int npu_imgho_is_input(const npu_imgho *h, const npu_kern *K);
+int npu_imgho_output(const npu_imgho *h, const npu_kern *K);
+
 /* emit_mm.c: kernel k has written all of h, the next kernel's image
  * (npu_imgho), the value it stores at dram; every store of its code
  * is of that value, so the stores are dropped when the next kernel is

@@ -956,6 +956,21 @@ static void conv_pf_plan(const npu_emitctx *c, int k, int area, npu_pfplan *p)
 	p->on = 1;
 }
 
+int npu_imgho_is_input(const npu_imgho *h, const npu_kern *K)
+{
+	return h && h->written && h->val == K->ops[K->mm_b].val &&
+	       h->hp == K->cv_h + 2 * K->cv_ph && h->wp == K->cv_w + 2 * K->cv_pw &&
+	       h->ic == K->cv_ic && h->ph == K->cv_ph && h->pw == K->cv_pw;
+}
+
+int npu_imgho_output(const npu_imgho *h, const npu_kern *K)
+{
+	for (int o = 0; h && o < K->nops; o++)
+		if (K->ops[o].out && K->ops[o].val == h->val)
+			return o;
+	return -1;
+}
+
 void npu_imgho_done(const npu_emitctx *c, npu_imgho *h, int k, int val,
 		    uint64_t dram, int nins)
 {
@@ -1513,20 +1528,15 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	 */
 	int imgin = 0;
 	const npu_imgho *ih = c->imgin;
-	if (K->cv == 1 && B == 1 && ih && ih->planes && ih->written &&
-	    ih->val == K->ops[K->mm_b].val && ih->hp == Hp && ih->wp == Wp &&
-	    ih->ic == K->cv_ic && ih->ph == K->cv_ph && ih->pw == K->cv_pw &&
+	if (K->cv == 1 && B == 1 && npu_imgho_is_input(ih, K) && ih->planes &&
 	    ih->ng == nce && addr <= ih->sram) {
 		img[0] = ih->sram;
 		gx = (int64_t)ih->gstride - K->cv_ic / nce * Hp * Wp * esz;
 		imgin = 1;
 	}
-	if (c->imgout && K->cv == 1 && B == 1 && dct < 0 && addr <= c->imgout->sram)
-		for (int o = 0; o < K->nops; o++)
-			if (K->ops[o].out && K->ops[o].val == c->imgout->val) {
-				g.imgout = c->imgout;
-				g.imgop = o;
-			}
+	if (K->cv == 1 && B == 1 && dct < 0 && c->imgout && addr <= c->imgout->sram &&
+	    (g.imgop = npu_imgho_output(c->imgout, K)) >= 0)
+		g.imgout = c->imgout;
 	if (addr > t->sram_bytes - NPU_SPILL_BYTES) {
 		npu_errf(e, "kernel %s: K tile %lld with blocks %lldx%lld needs %llu KiB, SRAM holds %llu KiB",
 			 K->name, (long long)KK, (long long)mb, (long long)nb,
