@@ -1530,7 +1530,9 @@ out:
 /* Writes s as a name the assembler reads back: bare or quoted. */
 static void put_name(FILE *f, const char *s)
 {
-	int bare = is_ident0((unsigned char)s[0]);
+	/* bare only where peek() reads one identifier: ".5x" is a number */
+	int bare = is_ident0((unsigned char)s[0]) &&
+		   !(s[0] == '.' && is_digit((unsigned char)s[1]));
 
 	for (const char *c = s; *c && bare; c++)
 		bare = is_ident((unsigned char)*c) ||

@@ -293,6 +293,35 @@ START_TEST(buffers_and_layout)
 }
 END_TEST
 
+/* Names the listing must quote to read them back: a leading dot and
+ * digit lexes as a number (".0b", found by fuzz_asm), spaces and quotes
+ * as several tokens; a dash between identifier characters stays bare. */
+START_TEST(names_round_trip)
+{
+	npu_prog p;
+	char *text;
+
+	asm_ok(".buffer \".0b\" i8 [] scratch\n"
+	       ".buffer \".5\" f32 [1] input\n"
+	       ".buffer \"a b\\\"c\" f32 [1] output\n"
+	       ".buffer npu-base f32 [1] scratch\n"
+	       ".kernel \".9k\"\n"
+	       "li x1, &\".0b\"\n"
+	       ".endkernel\n", &p);
+	ck_assert_str_eq(p.bufs[0].name, ".0b");
+	ck_assert_str_eq(p.bufs[1].name, ".5");
+	ck_assert_str_eq(p.bufs[2].name, "a b\"c");
+	ck_assert_str_eq(p.kernels[0].name, ".9k");
+	text = npu_disasm_prog(&p);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_ptr_nonnull(strstr(text, ".buffer \".0b\" i8"));
+	ck_assert_ptr_nonnull(strstr(text, ".buffer npu-base f32"));
+	free(text);
+	disasm_round_trip(&p);
+	npu_prog_free(&p);
+}
+END_TEST
+
 static const npu_buf *buf(const npu_prog *p, const char *name)
 {
 	int i = npu_prog_find_buf(p, name);
@@ -636,6 +665,7 @@ int main(void)
 	tcase_add_test(tc, round_trip_every_opcode);
 	tcase_add_test(tc, operand_spellings);
 	tcase_add_test(tc, buffers_and_layout);
+	tcase_add_test(tc, names_round_trip);
 	tcase_add_test(tc, const_data_every_dtype);
 	tcase_add_test(tc, error_messages);
 	tcase_add_test(tc, no_crash_on_junk);
