@@ -189,6 +189,24 @@ static int meta_val(fz *z, int node, int k, const char *name)
 }
 
 /* A view value of src (root or view) with given shape, offset, strides. */
+/* 1 when the elements [off + sum i_d * st_d] of a view of shape reach
+ * outside [0, n). */
+static int view_outside(int ndim, const int64_t *shape, int64_t off,
+			const int64_t *st, int64_t n)
+{
+	int64_t lo = off, hi = off;
+
+	for (int d = 0; d < ndim; d++) {
+		if (shape[d] <= 0)
+			return 0; /* no element */
+		if (st[d] < 0)
+			lo += (shape[d] - 1) * st[d];
+		else
+			hi += (shape[d] - 1) * st[d];
+	}
+	return lo < 0 || hi >= n;
+}
+
 static int view_val(fz *z, int node, int src, int ndim, const int64_t *shape,
 		    int64_t off, const int64_t *stride)
 {
@@ -196,13 +214,24 @@ static int view_val(fz *z, int node, int src, int ndim, const int64_t *shape,
 	int64_t st[NPU_MAX_DIMS];
 	int v, root;
 
+	/* A view stays inside the value it views.  The lowerings take its
+	 * shape from the graph's meta and its strides and offset from the
+	 * arguments; where a graph has them disagree (a permutation that is
+	 * not one, a meta shape the op does not give: fuzz_compile made
+	 * such) the code would read and write past the buffer. */
+	root = ir->v[src].root < 0 ? src : ir->v[src].root;
+	if (view_outside(ndim, shape, off, stride,
+			 npu_kir_numel(ir->v[root].ndim, ir->v[root].shape)))
+		return npu_errf(z->e, "%s: node '%s': its meta shape and arguments "
+				"make a view reaching outside '%s' (%lld elements)",
+				z->g->file, z->g->nodes[node].name, ir->v[root].name,
+				(long long)npu_kir_numel(ir->v[root].ndim, ir->v[root].shape));
 	/* shape and stride may point into ir->v, which npu_kir_val may move */
 	memcpy(st, stride, (size_t)ndim * sizeof *stride);
 	v = npu_kir_val(ir, z->g->nodes[node].name, node, ir->v[src].dtype, ndim,
 			shape);
 	if (v < 0)
 		return npu_errf(z->e, "out of memory");
-	root = ir->v[src].root < 0 ? src : ir->v[src].root;
 	ir->v[v].root = root;
 	ir->v[v].off = off;
 	memcpy(ir->v[v].stride, st, (size_t)ndim * sizeof *st);
@@ -983,12 +1012,19 @@ static int do_view(fz *z, int node)
 		break;
 	case NPU_AOP_PERMUTE: {
 		const npu_gval *l = arg(n, 1);
+		unsigned seen = 0;
 		if (!l || l->kind != NPU_GV_LIST || l->u.list.n != S->ndim)
 			return 1;
 		for (int d = 0; d < nd; d++) {
-			int64_t p = wrapdim(l->u.list.v[d].u.i, nd);
-			if (p < 0 || p >= S->ndim)
-				return 1;
+			int64_t p = l->u.list.v[d].kind == NPU_GV_INT ?
+				    wrapdim(l->u.list.v[d].u.i, nd) : -1;
+			if (p < 0 || p >= S->ndim || nd != S->ndim ||
+			    (seen >> p & 1) || shape[d] != S->shape[p])
+				return npu_errf(z->e, "%s: node '%s': its dims are not a "
+						"permutation of its input's %d, or its meta "
+						"shape is not the permuted one", z->g->file,
+						n->name, S->ndim);
+			seen |= 1u << p;
 			st[d] = S->stride[p];
 		}
 		break;
@@ -3773,6 +3809,85 @@ static int gconv_mm(fz *z, int node, int x, int w, int bias, int64_t g,
 	return 0;
 }
 
+/* "[2, 3, 4]" into buf. */
+static const char *dims_str(char *buf, size_t n, const int64_t *d, int nd)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < nd && o + 24 < n; i++)
+		o += (size_t)snprintf(buf + o, n - o, "%s%lld", i ? ", " : "[",
+				      (long long)d[i]);
+	snprintf(buf + o, n - o, "]");
+	return buf;
+}
+
+/*
+ * The recorded output shape of convolution node against the one PyTorch
+ * computes from its input, weight, stride, padding, dilation, output
+ * padding and groups.  The templates size their loops and buffers from
+ * the meta, so a graph that disagrees (hand-edited, corrupt; fuzz_compile
+ * made one whose code raced) is refused, naming the node.  Forms it does
+ * not know (other ranks, lists of other lengths) are left to do_conv.
+ * 0, or -1 with z->e set.
+ */
+static int conv_geom_check(fz *z, int node, int x, int w, double tr,
+			   double groups)
+{
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	int64_t st[3], pad[3], dil[3], opad[3], want[5], got[5], cin;
+	const npu_kval *X, *W;
+	char sg[96], sw[96], sx[96], sk[96];
+	int nd, bad;
+
+	if (x < 0 || w < 0 || !m)
+		return 0;
+	X = &z->ir->v[x];
+	W = &z->ir->v[w];
+	nd = X->ndim - 2;
+	if (nd < 1 || nd > 3 || W->ndim != nd + 2 || m->ndim != nd + 2 ||
+	    ilist(&n->args[3], st, nd) || ilist(&n->args[4], pad, nd) ||
+	    ilist(&n->args[5], dil, nd) || ilist(&n->args[7], opad, nd))
+		return 0;
+	if (groups < 1 || groups != (double)(int64_t)groups)
+		return npu_errf(z->e, "%s: node '%s': convolution with groups %g",
+				z->g->file, n->name, groups);
+	cin = tr ? W->shape[0] : W->shape[1] * (int64_t)groups;
+	if (X->shape[1] != cin)
+		return npu_errf(z->e, "%s: node '%s': input %s has %lld channels, "
+				"weight %s with groups %lld takes %lld", z->g->file,
+				n->name, dims_str(sx, sizeof sx, X->shape, X->ndim),
+				(long long)X->shape[1],
+				dims_str(sw, sizeof sw, W->shape, W->ndim),
+				(long long)groups, (long long)cin);
+	want[0] = X->shape[0];
+	want[1] = tr ? W->shape[1] * (int64_t)groups : W->shape[0];
+	bad = 0;
+	for (int i = 0; i < nd; i++) {
+		int64_t in = X->shape[2 + i], span = dil[i] * (W->shape[2 + i] - 1) + 1;
+		bad |= st[i] < 1 || dil[i] < 1 || pad[i] < 0 || opad[i] < 0;
+		if (tr)
+			want[2 + i] = (in - 1) * st[i] - 2 * pad[i] + span + opad[i];
+		else
+			want[2 + i] = st[i] < 1 || in + 2 * pad[i] < span ? -1 :
+				      (in + 2 * pad[i] - span) / st[i] + 1;
+	}
+	for (int i = 0; i < nd + 2; i++) {
+		got[i] = m->shape[i].v;
+		bad |= want[i] != got[i];
+	}
+	if (!bad)
+		return 0;
+	return npu_errf(z->e, "%s: node '%s': its meta shape %s is not the %s that "
+			"a convolution of input %s by weight %s gives with its stride, "
+			"padding and dilation", z->g->file, n->name,
+			dims_str(sg, sizeof sg, got, nd + 2),
+			dims_str(sk, sizeof sk, want, nd + 2),
+			dims_str(sx, sizeof sx, X->shape, X->ndim),
+			dims_str(sw, sizeof sw, W->shape, W->ndim));
+}
+
 static int do_conv(fz *z, int node)
 {
 	npu_kir *ir = z->ir;
@@ -3792,6 +3907,8 @@ static int do_conv(fz *z, int node)
 	w = node_val(z, n->args[1].u.node);
 	if (n->args[2].kind == NPU_GV_NODE)
 		bias = node_val(z, n->args[2].u.node);
+	if (conv_geom_check(z, node, x, w, tr, groups) < 0)
+		return -1;
 	if (x >= 0 && ir->v[x].ndim == 3 && !tr)
 		return do_conv1d(z, node, x, w, bias, (int64_t)groups);
 	if (x >= 0 && ir->v[x].ndim == 3 && groups == 1)
@@ -6860,6 +6977,37 @@ static int add_stores(fz *z)
 	return 0;
 }
 
+/*
+ * Every operand of an elementwise kernel (the copies, fills and math
+ * kernels: their operands' strides are over the kernel's index space)
+ * stays inside the value it reads or writes.  The lowerings trust the
+ * graph's meta shapes; where a graph has them disagree with its ops (a
+ * slice_scatter whose result is smaller than its input: fuzz_compile
+ * made one, whose program stored outside its buffer) this refuses it,
+ * naming the kernel's node, before any code is made.
+ */
+static int check_bounds(fz *z)
+{
+	const npu_kir *ir = z->ir;
+
+	for (int k = 0; k < ir->nk; k++) {
+		const npu_kern *K = &ir->k[k];
+		for (int i = 0; K->kind == NPU_KK_EW && i < K->nops; i++) {
+			const npu_kopnd *o = &K->ops[i];
+			const npu_kval *R = &ir->v[root_of(ir, o->val)];
+			int64_t n = npu_kir_numel(R->ndim, R->shape);
+			if (!view_outside(K->ndim, K->shape, o->off, o->stride, n))
+				continue;
+			return npu_errf(z->e, "%s: node '%s': its kernel would %s '%s' "
+					"outside its %lld elements: the graph's meta shapes "
+					"disagree with its ops", z->g->file,
+					K->nnodes ? z->g->nodes[K->nodes[0]].name : K->name,
+					o->out ? "write" : "read", R->name, (long long)n);
+		}
+	}
+	return 0;
+}
+
 int npu_fuse(npu_kir *ir, const npu_graph *g, const npu_fuse_env *env,
 	     npu_err *e)
 {
@@ -6919,6 +7067,8 @@ int npu_fuse(npu_kir *ir, const npu_graph *g, const npu_fuse_env *env,
 			K->shape[0] = 0;
 		}
 	}
+	if (check_bounds(&z) < 0)
+		goto out;
 	rc = 0;
 out:
 	free(z.level);

@@ -1223,20 +1223,29 @@ static int set_permute(npu_gnode *n, int src, const int64_t *perm, int nd)
 	return 0;
 }
 
-/* The permutation of a permute node, or -1. */
+/* The permutation of a permute node, or -1 (also for dims that are not
+ * one, which fusion then refuses, naming the node). */
 static int get_perm(const npu_gnode *n, int64_t *perm)
 {
 	const npu_gval *v = arg(n, 1, "dims");
+	unsigned seen = 0;
+	int nd;
 
 	if (n->aop != NPU_AOP_PERMUTE || !v || v->kind != NPU_GV_LIST ||
 	    v->u.list.n > NPU_MAX_DIMS)
 		return -1;
-	for (int i = 0; i < v->u.list.n; i++) {
+	nd = v->u.list.n;
+	for (int i = 0; i < nd; i++) {
+		int64_t d;
 		if (v->u.list.v[i].kind != NPU_GV_INT)
 			return -1;
-		perm[i] = v->u.list.v[i].u.i;
+		d = v->u.list.v[i].u.i;
+		if (d < -nd || d >= nd || (seen >> ((d + nd) % nd) & 1))
+			return -1;
+		seen |= 1u << ((d + nd) % nd);
+		perm[i] = d;
 	}
-	return v->u.list.n;
+	return nd;
 }
 
 static int layout_node(pass_cx *pc, npu_gedit *ge, int i)

@@ -578,6 +578,36 @@ START_TEST(t_cli)
 END_TEST
 
 /* Errors name the node and what is wrong; knobs that do not fit say why. */
+/*
+ * Graphs whose meta disagrees with their arguments (made by fuzz_compile,
+ * whose programs then raced or read outside a buffer) are refused,
+ * naming the node and what disagrees.
+ */
+START_TEST(t_bad_graphs)
+{
+	static const struct { const char *file, *want[2]; } cases[] = {
+		{ "conv_meta_shape", { "'convolution'", "[2, 32, 30, 32]" } },
+		{ "permute_dims", { "'permute_4'", "not a permutation" } },
+		{ "select_oob", { "'select'", "reaching outside 'x'" } },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char graph[1024];
+		npu_ccopts o = { 0 };
+		npu_ccresult r = { 0 };
+		npu_err e = { "" };
+		snprintf(graph, sizeof graph, "%s/tests/data/bad/%s.json",
+			 fx_srcdir(), cases[i].file);
+		o.graph = graph;
+		ck_assert_int_eq(npu_cc_compile(&o, &r, &e), -1);
+		ck_assert_msg(strstr(e.msg, cases[i].file) &&
+			      strstr(e.msg, cases[i].want[0]) &&
+			      strstr(e.msg, cases[i].want[1]), "%s", e.msg);
+		npu_cc_free(&r);
+	}
+}
+END_TEST
+
 START_TEST(t_errors)
 {
 	char graph[1024], path[1024];
@@ -672,6 +702,7 @@ int main(void)
 	tcase_add_test(tc, t_fp32_precision);
 	tcase_add_test(tc, t_cli);
 	tcase_add_test(tc, t_errors);
+	tcase_add_test(tc, t_bad_graphs);
 	tcase_add_test(tc, t_provenance_dumps);
 	tcase_add_test(tc, t_edge);
 	tcase_add_test(tc, t_multipass);
