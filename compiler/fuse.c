@@ -2668,6 +2668,40 @@ static int perm_a(fz *z, int a, const npu_gmeta *m, npu_kopnd *o, int *kc)
 	return 1;
 }
 
+/*
+ * A [batch,] M x K by B [batch,] K x N gives the recorded [batch,] M x N:
+ * the templates take M, N and the batch from the meta and K from A, so
+ * a graph whose shapes disagree (fuzz_compile made an _int_mm whose A
+ * had half the rows) is refused, naming the node.  0, or -1 with z->e.
+ */
+static int mm_shape_check(fz *z, int node, int a, int b, const npu_gmeta *m)
+{
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_kval *A, *B;
+	int nd;
+
+	if (a < 0 || b < 0 || !m)
+		return 0;
+	A = &z->ir->v[a];
+	B = &z->ir->v[b];
+	nd = m->ndim;
+	if ((nd != 2 && nd != 3) || A->ndim != nd || B->ndim != nd)
+		return npu_errf(z->e, "%s: node '%s': operands of rank %d and %d for a "
+				"result of rank %d (a matrix product takes 2 or 3, all alike)",
+				z->g->file, n->name, A->ndim, B->ndim, nd);
+	if (A->shape[nd - 1] == B->shape[nd - 2] && A->shape[nd - 2] == m->shape[nd - 2].v &&
+	    B->shape[nd - 1] == m->shape[nd - 1].v &&
+	    (nd == 2 || (A->shape[0] == m->shape[0].v && B->shape[0] == m->shape[0].v)))
+		return 0;
+	return npu_errf(z->e, "%s: node '%s': operands of %lld x %lld and %lld x %lld "
+			"(batch %lld, %lld) do not give its meta's %lld x %lld (batch %lld)",
+			z->g->file, n->name, (long long)A->shape[nd - 2],
+			(long long)A->shape[nd - 1], (long long)B->shape[nd - 2],
+			(long long)B->shape[nd - 1], (long long)(nd == 3 ? A->shape[0] : 1),
+			(long long)(nd == 3 ? B->shape[0] : 1), (long long)m->shape[nd - 2].v,
+			(long long)m->shape[nd - 1].v, (long long)(nd == 3 ? m->shape[0].v : 1));
+}
+
 static int do_mm(fz *z, int node)
 {
 	npu_kir *ir = z->ir;
@@ -2688,6 +2722,8 @@ static int do_mm(fz *z, int node)
 		return host_kern(z, node, "addmm with alpha or beta");
 	a = node_val(z, n->args[ai].u.node);
 	b = node_val(z, n->args[ai + 1].u.node);
+	if (mm_shape_check(z, node, a, b, m) < 0)
+		return -1;
 	if (n->aop == NPU_AOP_INT_MM || n->aop == NPU_AOP_SCALED_MM) {
 		const char *why = n->aop == NPU_AOP_INT_MM ? int_mm_refusal(ir, a, b, m)
 							   : scaled_mm_refusal(z, n, a, b);

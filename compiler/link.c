@@ -290,6 +290,18 @@ int npu_link_mutations(npu_kir *ir, npu_err *e)
 			return npu_errf(e, "%s: output %d is the new value of '%s', "
 					"which is not a run-time input (frozen?)",
 					ir->g->file, i, ir->v[in].name);
+		/* it goes into the input's buffer: as many elements of the
+		 * same type (the copy back would write past a larger one) */
+		if (ir->v[in].dtype != ir->v[out].dtype ||
+		    npu_kir_numel(ir->v[in].ndim, ir->v[in].shape) !=
+		    npu_kir_numel(ir->v[out].ndim, ir->v[out].shape))
+			return npu_errf(e, "%s: output %d, the new value of '%s', is %s "
+					"of %lld elements, the input %s of %lld",
+					ir->g->file, i, ir->v[in].name,
+					npu_dtype_name(ir->v[out].dtype),
+					(long long)npu_kir_numel(ir->v[out].ndim, ir->v[out].shape),
+					npu_dtype_name(ir->v[in].dtype),
+					(long long)npu_kir_numel(ir->v[in].ndim, ir->v[in].shape));
 		if (alias_safe(ir, in, out)) {
 			ir->v[out].kind = NPU_BUF_INOUT;
 			npu_kir_decide(ir, 1, "%s: stored in place into mutated input %s",
