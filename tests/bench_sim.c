@@ -15,6 +15,9 @@
  *                                   after it, which rows_per_s needs);
  *                                   then 21 more appended to one DB
  *                                   (means: the steady state)
+ * PROG is assembly (.s) or a program file (.bin, as npucc writes it);
+ * its inputs are filled with values in [-1, 1) of their dtype (0 for
+ * integer inputs such as token ids).
  * Each prints one line of key=value pairs.
  */
 #include <cblas.h>
@@ -333,6 +336,16 @@ static int trace(const npu_prog *p, const npu_target *t, const char *db)
 	return 0;
 }
 
+/* PROG: assembly, or a program file (.bin: a compiled graph). */
+static int load_prog(const char *path, npu_prog *p, npu_err *e)
+{
+	size_t n = strlen(path);
+
+	if (n > 4 && !strcmp(path + n - 4, ".bin"))
+		return npu_prog_read(p, path, e);
+	return npu_asm_file(path, p, e);
+}
+
 int main(int argc, char **argv)
 {
 	/* as npusim: one BLAS thread unless OPENBLAS_NUM_THREADS says */
@@ -346,7 +359,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: bench_sim gemm|speed|trace PROG.s TARGET [DB]\n");
 		return 2;
 	}
-	if (npu_asm_file(argv[2], &p, &e) < 0)
+	if (load_prog(argv[2], &p, &e) < 0)
 		die(argv[2], &e);
 	if (npu_target_load(&t, argv[3], &e) < 0)
 		die(argv[3], &e);
