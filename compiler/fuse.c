@@ -188,25 +188,27 @@ static int meta_val(fz *z, int node, int k, const char *name)
 	return npu_kir_val(z->ir, name, node, m->dtype, m->ndim, shape);
 }
 
-/* A view value of src (root or view) with given shape, offset, strides. */
 /* 1 when the elements [off + sum i_d * st_d] of a view of shape reach
- * outside [0, n). */
+ * outside [0, n) (or past what int64 holds: a graph's sizes are
+ * arbitrary). */
 static int view_outside(int ndim, const int64_t *shape, int64_t off,
 			const int64_t *st, int64_t n)
 {
-	int64_t lo = off, hi = off;
+	int64_t lo = off, hi = off, step;
 
-	for (int d = 0; d < ndim; d++) {
+	for (int d = 0; d < ndim; d++)
 		if (shape[d] <= 0)
 			return 0; /* no element */
-		if (st[d] < 0)
-			lo += (shape[d] - 1) * st[d];
-		else
-			hi += (shape[d] - 1) * st[d];
+	for (int d = 0; d < ndim; d++) {
+		if (__builtin_mul_overflow(shape[d] - 1, st[d], &step) ||
+		    __builtin_add_overflow(st[d] < 0 ? lo : hi, step,
+					   st[d] < 0 ? &lo : &hi))
+			return 1;
 	}
 	return lo < 0 || hi >= n;
 }
 
+/* A view value of src (root or view) with given shape, offset, strides. */
 static int view_val(fz *z, int node, int src, int ndim, const int64_t *shape,
 		    int64_t off, const int64_t *stride)
 {
@@ -3867,6 +3869,10 @@ static const char *dims_str(char *buf, size_t n, const int64_t *d, int nd)
  * not know (other ranks, lists of other lengths) are left to do_conv.
  * 0, or -1 with z->e set.
  */
+/* Strides, dilations and paddings past this are refused (and keep the
+ * shape arithmetic below far from int64 overflow: dims are < 2^31). */
+#define CONV_ARG_MAX (1ll << 24)
+
 static int conv_geom_check(fz *z, int node, int x, int w, double tr,
 			   double groups)
 {
@@ -3897,12 +3903,19 @@ static int conv_geom_check(fz *z, int node, int x, int w, double tr,
 				(long long)X->shape[1],
 				dims_str(sw, sizeof sw, W->shape, W->ndim),
 				(long long)groups, (long long)cin);
+	for (int i = 0; i < nd; i++)
+		if (st[i] < 1 || dil[i] < 1 || pad[i] < 0 || opad[i] < 0 ||
+		    st[i] > CONV_ARG_MAX || dil[i] > CONV_ARG_MAX ||
+		    pad[i] > CONV_ARG_MAX || opad[i] > CONV_ARG_MAX)
+			return npu_errf(z->e, "%s: node '%s': convolution with a stride "
+					"or dilation below 1 or above %lld, or a padding "
+					"below 0 or above it", z->g->file, n->name,
+					(long long)CONV_ARG_MAX);
 	want[0] = X->shape[0];
 	want[1] = tr ? W->shape[1] * (int64_t)groups : W->shape[0];
 	bad = 0;
 	for (int i = 0; i < nd; i++) {
 		int64_t in = X->shape[2 + i], span = dil[i] * (W->shape[2 + i] - 1) + 1;
-		bad |= st[i] < 1 || dil[i] < 1 || pad[i] < 0 || opad[i] < 0;
 		if (tr)
 			want[2 + i] = (in - 1) * st[i] - 2 * pad[i] + span + opad[i];
 		else

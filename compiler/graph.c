@@ -404,6 +404,27 @@ static int parse_dims(rd *r, json_t *arr, npu_gdim *dims, int ndim,
 	return 0;
 }
 
+/*
+ * Shapes past 2^48 elements are refused, whatever the zeros among their
+ * dims: the stages after the reader multiply dims and strides in int64
+ * (numel, byte sizes, offsets) and may then rely on it not overflowing.
+ * 1 when m's concrete dims multiply past that, or one alone does.
+ */
+#define MAX_NUMEL_LOG2 48
+static int too_many(const npu_gmeta *m)
+{
+	int64_t n = 1;
+
+	for (int i = 0; i < m->ndim; i++) {
+		int64_t v = m->shape[i].sym ? 1 : m->shape[i].v;
+		if (v > (1ll << MAX_NUMEL_LOG2))
+			return 1;
+		if (v > 0 && (n *= v) > (1ll << MAX_NUMEL_LOG2))
+			return 1;
+	}
+	return 0;
+}
+
 static int parse_meta1(rd *r, json_t *j, npu_gmeta *m)
 {
 	json_t *shape, *dt, *stride, *off;
@@ -429,6 +450,9 @@ static int parse_meta1(rd *r, json_t *j, npu_gmeta *m)
 	m->ndim = (int)json_array_size(shape);
 	if (parse_dims(r, shape, m->shape, m->ndim, 1, "shape") < 0)
 		return -1;
+	if (too_many(m))
+		return node_err(r, "meta: a shape of more than 2^%d elements "
+				"(what npusim handles)", MAX_NUMEL_LOG2);
 	dt = json_object_get(j, "dtype");
 	if (!json_is_string(dt))
 		return node_err(r, "meta: missing dtype");

@@ -305,6 +305,13 @@ START_TEST(errors_name_file_and_node)
 				   "\"meta\": {\"shape\": [-4], \"dtype\": "
 				   "\"float32\"}}," OUT("x")),
 			 "graph.json: node 'x': meta: shape[0] is negative");
+	/* 2^24 * 2^25 elements: past npusim's 2^48, a zero dim or not */
+	ck_assert_str_eq(parse_err(HEAD "{\"name\": \"x\", \"op\": \"placeholder\", "
+				   "\"target\": \"x\", \"args\": [], \"kwargs\": {}, "
+				   "\"meta\": {\"shape\": [0, 16777216, 33554432], \"dtype\": "
+				   "\"float32\"}}," OUT("x")),
+			 "graph.json: node 'x': meta: a shape of more than 2^48 "
+			 "elements (what npusim handles)");
 	ck_assert_str_eq(parse_err(HEAD "{\"name\": \"x\", \"op\": \"placeholder\", "
 				   "\"target\": \"x\", \"args\": [], \"kwargs\": {}, "
 				   "\"meta\": {\"shape\": [4], \"dtype\": "
