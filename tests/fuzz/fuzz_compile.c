@@ -95,13 +95,13 @@ static int gen_weights(const npu_graph *g)
 		const npu_gmeta *m = nd->nmeta ? &nd->meta[0] : NULL;
 		char key[600];
 		int64_t numel = 1;
-		int nd_;
+		int rank;
 		int sz;
 		if (!frozen_node(nd) || !m || m->kind != NPU_GM_TENSOR ||
 		    !npu_st_dtype_code(m->dtype) || (sz = npu_dtype_size(m->dtype)) <= 0 ||
-		    (nd_ = npu_gmeta_shape(m, t[n].shape)) < 0)
+		    (rank = npu_gmeta_shape(m, t[n].shape)) < 0)
 			continue;
-		for (int k = 0; k < nd_ && numel <= FROZEN_MAX; k++)
+		for (int k = 0; k < rank && numel <= FROZEN_MAX; k++)
 			numel = t[n].shape[k] < 0 ? FROZEN_MAX + 1 : numel * t[n].shape[k];
 		if (numel > FROZEN_MAX)
 			continue;
@@ -113,7 +113,7 @@ static int gen_weights(const npu_graph *g)
 		    !(t[n].data = calloc((size_t)numel + 1, (size_t)sz)))
 			abort();
 		t[n].dtype = m->dtype;
-		t[n].ndim = nd_;
+		t[n].ndim = rank;
 		t[n].nbytes = (uint64_t)numel * (uint64_t)sz;
 		for (int64_t k = 0; k < numel; k++)
 			npu_store_f32(m->dtype, t[n].data, (size_t)k,
