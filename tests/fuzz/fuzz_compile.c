@@ -5,10 +5,11 @@
  * of up to FROZEN_MAX elements), as --weights does.  A refusal must say
  * why; a program it makes must pass npu_prog_check() and run on the
  * simulator, timing only and with the race check on, to its end: the
- * compiler must not emit code that faults or races.  (Dynamic programs
- * need their sizes, and a program over SIM_MAX_DRAM bytes of DRAM or
- * SIM_MAX_CYCLES cycles is not run to its end; the cycle limit is not a
- * fault of the compiler.)  Any crash, leak or sanitizer report is a bug.
+ * compiler must not emit code that faults or races.  (Dynamic programs,
+ * which need their sizes, and programs of more than SIM_MAX_DRAM bytes of
+ * DRAM are not run; a run stops at SIM_MAX_CYCLES cycles, a limit that is
+ * not a fault of the compiler.)  Any crash, leak or sanitizer report is a
+ * bug.
  *
  * The graph and the weights go through two temporary files (npucc reads
  * paths), made once per process in $TMPDIR and removed at exit.
