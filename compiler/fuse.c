@@ -28,6 +28,7 @@
 #include "compiler/kir.h"
 #include "isa/dtype.h"
 #include "isa/isa.h"
+#include "isa/st.h"
 
 typedef struct fz {
 	npu_kir *ir;
@@ -3847,19 +3848,6 @@ static int gconv_mm(fz *z, int node, int x, int w, int bias, int64_t g,
 	return 0;
 }
 
-/* "[2, 3, 4]" into buf. */
-static const char *dims_str(char *buf, size_t n, const int64_t *d, int nd)
-{
-	size_t o = 0;
-
-	buf[0] = '\0';
-	for (int i = 0; i < nd && o + 24 < n; i++)
-		o += (size_t)snprintf(buf + o, n - o, "%s%lld", i ? ", " : "[",
-				      (long long)d[i]);
-	snprintf(buf + o, n - o, "]");
-	return buf;
-}
-
 /*
  * The recorded output shape of convolution node against the one PyTorch
  * computes from its input, weight, stride, padding, dilation, output
@@ -3899,9 +3887,9 @@ static int conv_geom_check(fz *z, int node, int x, int w, double tr,
 	if (X->shape[1] != cin)
 		return npu_errf(z->e, "%s: node '%s': input %s has %lld channels, "
 				"weight %s with groups %lld takes %lld", z->g->file,
-				n->name, dims_str(sx, sizeof sx, X->shape, X->ndim),
+				n->name, npu_shape_str(sx, sizeof sx, X->ndim, X->shape, ", "),
 				(long long)X->shape[1],
-				dims_str(sw, sizeof sw, W->shape, W->ndim),
+				npu_shape_str(sw, sizeof sw, W->ndim, W->shape, ", "),
 				(long long)groups, (long long)cin);
 	for (int i = 0; i < nd; i++)
 		if (st[i] < 1 || dil[i] < 1 || pad[i] < 0 || opad[i] < 0 ||
@@ -3931,10 +3919,10 @@ static int conv_geom_check(fz *z, int node, int x, int w, double tr,
 	return npu_errf(z->e, "%s: node '%s': its meta shape %s is not the %s that "
 			"a convolution of input %s by weight %s gives with its stride, "
 			"padding and dilation", z->g->file, n->name,
-			dims_str(sg, sizeof sg, got, nd + 2),
-			dims_str(sk, sizeof sk, want, nd + 2),
-			dims_str(sx, sizeof sx, X->shape, X->ndim),
-			dims_str(sw, sizeof sw, W->shape, W->ndim));
+			npu_shape_str(sg, sizeof sg, nd + 2, got, ", "),
+			npu_shape_str(sk, sizeof sk, nd + 2, want, ", "),
+			npu_shape_str(sx, sizeof sx, X->ndim, X->shape, ", "),
+			npu_shape_str(sw, sizeof sw, W->ndim, W->shape, ", "));
 }
 
 static int do_conv(fz *z, int node)
@@ -6394,14 +6382,12 @@ static int do_placeholder(fz *z, int node)
 	if (data) {
 		if (dt != ir->v[v].dtype || nd != ir->v[v].ndim ||
 		    memcmp(sh, ir->v[v].shape, (size_t)nd * sizeof *sh)) {
-			char a[128] = "", b[128] = "";
-			for (int d = 0; d < nd; d++)
-				snprintf(a + strlen(a), sizeof a - strlen(a), "%s%lld", d ? "," : "", (long long)sh[d]);
-			for (int d = 0; d < ir->v[v].ndim; d++)
-				snprintf(b + strlen(b), sizeof b - strlen(b), "%s%lld", d ? "," : "", (long long)ir->v[v].shape[d]);
-			return npu_errf(z->e, "%s: node '%s': weights hold %s[%s], the graph says %s[%s]",
-					z->g->file, n->name, npu_dtype_name(dt), a,
-					npu_dtype_name(ir->v[v].dtype), b);
+			char a[128], b[128];
+			return npu_errf(z->e, "%s: node '%s': weights hold %s%s, the graph says %s%s",
+					z->g->file, n->name, npu_dtype_name(dt),
+					npu_shape_str(a, sizeof a, nd, sh, ","),
+					npu_dtype_name(ir->v[v].dtype),
+					npu_shape_str(b, sizeof b, ir->v[v].ndim, ir->v[v].shape, ","));
 		}
 		ir->v[v].kind = NPU_BUF_CONST;
 		ir->v[v].cdata = data;

@@ -901,6 +901,13 @@ const npu_gval *npu_gnode_kwarg(const npu_gnode *n, const char *key)
 	return NULL;
 }
 
+int npu_gnode_is_weight(const npu_gnode *n)
+{
+	return n->op == NPU_GOP_GET_ATTR ||
+	       (n->op == NPU_GOP_PLACEHOLDER &&
+		(n->phkind == NPU_PH_PARAMETER || n->phkind == NPU_PH_BUFFER));
+}
+
 /* ---- printing ---------------------------------------------------- */
 
 /* Shortest "%g" form that reads back as the same double. */

@@ -185,6 +185,10 @@ int npu_graph_placeholder(const npu_graph *g, int i);
 /* A keyword argument of n, or NULL. */
 const npu_gval *npu_gnode_kwarg(const npu_gnode *n, const char *key);
 
+/* 1 when n is a weight: a parameter or buffer placeholder, or a get_attr
+ * constant (what scripts/freeze-params writes for npucc --weights). */
+int npu_gnode_is_weight(const npu_gnode *n);
+
 /*
  * Writes the graph as text, one line per node:
  *   %add = aten.add.Tensor(%arg1_1, %arg0_1) : f32[64,4096]  # models.py:251

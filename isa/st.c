@@ -67,18 +67,16 @@ uint64_t npu_numel(int ndim, const int64_t *shape)
 	return n;
 }
 
-/* "[4,4]" into buf. */
-static const char *shape_str(char *buf, size_t size, int ndim,
-			     const int64_t *shape)
+const char *npu_shape_str(char *buf, size_t n, int ndim, const int64_t *shape,
+			  const char *sep)
 {
-	size_t k = 0;
+	size_t k = (size_t)snprintf(buf, n, "[");
 
-	k += (size_t)snprintf(buf, size, "[");
-	for (int i = 0; i < ndim && k < size; i++)
-		k += (size_t)snprintf(buf + k, size - k, "%s%lld", i ? "," : "",
+	for (int i = 0; i < ndim && k < n; i++)
+		k += (size_t)snprintf(buf + k, n - k, "%s%lld", i ? sep : "",
 				      (long long)shape[i]);
-	if (k < size)
-		snprintf(buf + k, size - k, "]");
+	if (k < n)
+		snprintf(buf + k, n - k, "]");
 	return buf;
 }
 
@@ -208,7 +206,7 @@ static int parse_info(npu_tensor *t, const json_t *info, uint64_t data_len,
 		return npu_errf(e, "data_offsets [%lld, %lld] hold %llu bytes, "
 				"shape %s %s needs %llu", (long long)b,
 				(long long)en, (unsigned long long)(en - b),
-				shape_str(sbuf, sizeof sbuf, t->ndim, t->shape),
+				npu_shape_str(sbuf, sizeof sbuf, t->ndim, t->shape, ","),
 				npu_dtype_torch(t->dtype), (unsigned long long)need);
 	*begin = (uint64_t)b;
 	*end = (uint64_t)en;

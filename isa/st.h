@@ -75,4 +75,9 @@ int npu_st_dtype_from_code(const char *code);
  */
 uint64_t npu_numel(int ndim, const int64_t *shape);
 
+/* A shape as "[2, 3, 4]" (sep ", ") or "[2,3,4]" (sep ","), cut to n
+ * bytes; returns buf. */
+const char *npu_shape_str(char *buf, size_t n, int ndim, const int64_t *shape,
+			  const char *sep);
+
 #endif

@@ -144,19 +144,6 @@ static int shape_eq(const npu_tensor *t, const npu_buf *b)
 	return 1;
 }
 
-static void shape_str(int ndim, const int64_t *shape, char *buf, size_t n)
-{
-	size_t len;
-
-	snprintf(buf, n, "[");
-	for (int i = 0; i < ndim; i++) {
-		len = strlen(buf);
-		snprintf(buf + len, n - len, "%s%lld", i ? ", " : "", (long long)shape[i]);
-	}
-	len = strlen(buf);
-	snprintf(buf + len, n - len, "]");
-}
-
 /* Bytes of a buffer's elements (a symbolic buffer's range is larger:
  * room for the whole last block of rows). */
 static uint64_t buf_bytes(const npu_buf *b)
@@ -235,10 +222,10 @@ static int load_inputs(npu_sim *s, const npu_prog *p, const run_opts *o)
 			goto out;
 		}
 		if (!shape_eq(t, b) || t->nbytes != buf_bytes(b)) {
-			shape_str(t->ndim, t->shape, s1, sizeof s1);
-			shape_str(b->ndim, b->shape, s2, sizeof s2);
 			fprintf(stderr, "npusim run: %s: input '%s' has shape %s, the "
-				"program wants %s\n", o->inputs, b->name, s1, s2);
+				"program wants %s\n", o->inputs, b->name,
+				npu_shape_str(s1, sizeof s1, t->ndim, t->shape, ", "),
+				npu_shape_str(s2, sizeof s2, b->ndim, b->shape, ", "));
 			goto out;
 		}
 		memcpy(npu_sim_buf_data(s, (int)i), t->data, t->nbytes);

@@ -149,13 +149,6 @@ static void compile_time(const char *src, const char *name)
 	}
 }
 
-static int is_frozen(const npu_gnode *n)
-{
-	return n->op == NPU_GOP_GET_ATTR ||
-	       (n->op == NPU_GOP_PLACEHOLDER &&
-		(n->phkind == NPU_PH_PARAMETER || n->phkind == NPU_PH_BUFFER));
-}
-
 /*
  * The frozen weights of g: the fixture's recorded tensors where it has
  * them (st may be NULL), else deterministic values (resnet18 has no
@@ -182,7 +175,7 @@ static int gen_weights(const npu_graph *g, const npu_stfile *st, const char *pat
 		float *d;
 		double a = 1;
 		const char *src = nd->phsource ? nd->phsource : "";
-		if (!is_frozen(nd) || !m)
+		if (!npu_gnode_is_weight(nd) || !m)
 			continue;
 		if (nd->op == NPU_GOP_GET_ATTR)
 			snprintf(key, sizeof key, "attr.%s", nd->target);

@@ -108,11 +108,11 @@ double *fx_widen(int dt, const void *raw, int64_t n)
 	return d;
 }
 
+/* A weight frozen into the program (unfrozen: only the get_attr
+ * constants, as in a training step). */
 static int is_frozen(const npu_gnode *n, int unfrozen)
 {
-	return n->op == NPU_GOP_GET_ATTR ||
-	       (!unfrozen && n->op == NPU_GOP_PLACEHOLDER &&
-		(n->phkind == NPU_PH_PARAMETER || n->phkind == NPU_PH_BUFFER));
+	return npu_gnode_is_weight(n) && (!unfrozen || n->op == NPU_GOP_GET_ATTR);
 }
 
 /* ref interpreter lookup over a safetensors file */
