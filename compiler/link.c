@@ -203,9 +203,9 @@ static int alias_safe(const npu_kir *ir, int in, int out)
 	const npu_kval *I = &ir->v[in], *O = &ir->v[out];
 	int w = O->producer;
 
+	/* (the dtypes and element counts agree: npu_link_mutations checked) */
 	if (w < 0 || O->root >= 0 || O->isconst || O->kind != NPU_BUF_OUTPUT ||
-	    I->root >= 0 || I->kind != NPU_BUF_INPUT || I->dtype != O->dtype ||
-	    npu_kir_numel(I->ndim, I->shape) != npu_kir_numel(O->ndim, O->shape))
+	    I->root >= 0 || I->kind != NPU_BUF_INPUT)
 		return 0;
 	for (int k = 0; k < ir->nk; k++) {
 		const npu_kern *K = &ir->k[k];

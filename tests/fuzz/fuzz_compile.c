@@ -41,14 +41,16 @@ static void cleanup(void)
 		unlink(wpath);
 }
 
-/* Makes the two temporary files once; 0 or -1. */
-static int temp_files(void)
+/* Once per process: the two temporary files, and the host ops (as
+ * npusim run registers them). */
+static void init_once(void)
 {
 	const char *dir = getenv("TMPDIR");
 	int fg, fw;
 
 	if (gpath[0])
-		return 0;
+		return;
+	npu_hostops_register_all();
 	snprintf(gpath, sizeof gpath, "%s/fuzz_compile.XXXXXX", dir ? dir : "/tmp");
 	snprintf(wpath, sizeof wpath, "%s/fuzz_compile.XXXXXX", dir ? dir : "/tmp");
 	fg = mkstemp(gpath);
@@ -58,7 +60,6 @@ static int temp_files(void)
 	close(fg);
 	close(fw);
 	atexit(cleanup);
-	return 0;
 }
 
 static void put_file(const char *path, const void *data, size_t size)
@@ -67,13 +68,6 @@ static void put_file(const char *path, const void *data, size_t size)
 
 	if (!f || (size && fwrite(data, 1, size, f) != size) || fclose(f))
 		abort();
-}
-
-static int frozen_node(const npu_gnode *n)
-{
-	return n->op == NPU_GOP_GET_ATTR ||
-	       (n->op == NPU_GOP_PLACEHOLDER &&
-		(n->phkind == NPU_PH_PARAMETER || n->phkind == NPU_PH_BUFFER));
 }
 
 /*
@@ -98,7 +92,7 @@ static int gen_weights(const npu_graph *g)
 		int64_t numel = 1;
 		int rank;
 		int sz;
-		if (!frozen_node(nd) || !m || m->kind != NPU_GM_TENSOR ||
+		if (!npu_gnode_is_weight(nd) || !m || m->kind != NPU_GM_TENSOR ||
 		    !npu_st_dtype_code(m->dtype) || (sz = npu_dtype_size(m->dtype)) <= 0 ||
 		    (rank = npu_gmeta_shape(m, t[n].shape)) < 0)
 			continue;
@@ -186,10 +180,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	npu_graph *g;
 	npu_err e;
 
-	npu_hostops_register_all();
 	if (npu_graph_parse(&g, "fuzz.json", data, size, &e) < 0)
 		return 0;
-	temp_files();
+	init_once();
 	put_file(gpath, data, size);
 	compile(0);
 	if (gen_weights(g) == 0)
