@@ -480,6 +480,29 @@ static int reads_over(const npu_kir *ir, int j, int r, int c, uint64_t lo,
  * the projection after it).  Its transfers become nops; the engines'
  * signals after them stay, so the kernels' order is kept.
  */
+/* Is instruction i of f (a dcp) a store into the resident window's copy
+ * of w's range?  Its destination register's li says (virtual registers
+ * are written once before regalloc). */
+static int res_store(const npu_kir *ir, const npu_mfunc *f, int i,
+		     const npu_dramwatch *w)
+{
+	int x = f->v[i].f[1];	/* dcp engine, dst, src */
+
+	if (!ir->res_bytes || w->lo < ir->res_lo || w->lo >= ir->res_lo + ir->res_bytes)
+		return 0;
+	for (int j = i - 1; j >= 0; j--) {
+		const npu_minsn *m = &f->v[j];
+		if (m->op == NPU_OP_LI && m->f[0] == x) {
+			uint64_t a = (uint64_t)(uint32_t)m->imm;
+			uint64_t lo = ir->res_sram + (w->lo - ir->res_lo);
+			uint64_t hi = ir->res_sram + (w->hi - ir->res_lo);
+			return (j + 1 >= f->n || f->v[j + 1].op != NPU_OP_LIH ||
+				f->v[j + 1].f[0] != x) && a >= lo && a < hi;
+		}
+	}
+	return 0;
+}
+
 static void drop_dead_store(const npu_kir *ir, npu_mfunc *fs, int c,
 			    const npu_handoff *h, const npu_dramwatch *w)
 {
@@ -500,7 +523,8 @@ static void drop_dead_store(const npu_kir *ir, npu_mfunc *fs, int c,
 			return;
 	for (int i = h->i0; i < h->i1 && i < fs[p].n; i++) {
 		npu_minsn *m = &fs[p].v[i];
-		if (m->op == NPU_OP_DST || m->op == NPU_OP_DSTC) {
+		if (m->op == NPU_OP_DST || m->op == NPU_OP_DSTC ||
+		    (m->op == NPU_OP_DCP && res_store(ir, &fs[p], i, w))) {
 			m->op = NPU_OP_NOP;
 			m->f[0] = m->f[1] = m->f[2] = 0;
 			m->imm = 0;
@@ -508,7 +532,29 @@ static void drop_dead_store(const npu_kir *ir, npu_mfunc *fs, int c,
 	}
 }
 
-int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
+/* The resident window (npu_link_resident) with the values in excl kept
+ * out; the compile view r->tc of the target. */
+static int plan_resident(const npu_ccopts *o, npu_ccresult *r,
+			 const unsigned char *excl, npu_err *e)
+{
+	r->tc = r->t;
+	if (r->dyn || o->noresident)
+		return 0;
+	if (npu_link_resident(&r->ir, &r->t, excl, e) < 0)
+		return -1;
+	if (r->ir.res_banks) {
+		uint64_t bk = r->t.sram_bytes / (uint64_t)r->t.sram_banks;
+		r->tc.sram_banks -= r->ir.res_banks;
+		r->tc.sram_bytes -= (uint64_t)r->ir.res_banks * bk;
+	}
+	return 0;
+}
+
+/* One compile; *bad (per value, and one more) gets the resident values
+ * that a transfer could not reach in SRAM, NULL when there are none. */
+static int compile_once(const npu_ccopts *o, npu_ccresult *r,
+			const unsigned char *excl, unsigned char **bad,
+			npu_err *e)
 {
 	char tpath[4096];
 	npu_fuse_env env = { 0 };
@@ -567,33 +613,36 @@ int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 	if (!r->dyn)
 		order_for_images(&r->ir, &r->t);
 	if (npu_link_mutations(&r->ir, e) < 0 ||
-	    npu_dyn_mark(r->dyn, &r->ir, e) < 0)
+	    npu_dyn_mark(r->dyn, &r->ir, e) < 0 ||
+	    plan_resident(o, r, excl, e) < 0)
 		return -1;
+	r->ir.t = &r->tc;
 	r->seconds[NPU_STAGE_FUSE] = now() - t0;
 	dump(o, r, NPU_STAGE_FUSE, NULL);
 	/* tile */
 	t0 = now();
 	apply_knobs(o, &r->ir);
-	if (npu_tile(&r->ir, &r->t, e) < 0)
+	if (npu_tile(&r->ir, &r->tc, e) < 0)
 		return -1;
 	r->seconds[NPU_STAGE_TILE] = now() - t0;
 	dump(o, r, NPU_STAGE_TILE, NULL);
 	/* emit */
 	t0 = now();
 	if (npu_link_layout(&r->ir, &r->prog, e) < 0 ||
-	    npu_dyn_plan(r->dyn, &r->ir, &r->prog, &r->t, e) < 0)
+	    npu_dyn_plan(r->dyn, &r->ir, &r->prog, &r->tc, e) < 0)
 		return -1;
 	fs = calloc((size_t)r->ir.nk + 1, sizeof *fs);
 	hcall = calloc((size_t)r->ir.nk + 1, sizeof *hcall);
-	if (!fs || !hcall) {
+	*bad = r->ir.res_bytes ? calloc((size_t)r->ir.nv + 1, 1) : NULL;
+	if (!fs || !hcall || (r->ir.res_bytes && !*bad)) {
 		npu_errf(e, "out of memory");
 		goto out;
 	}
 	for (int k = 0; k < r->ir.nk; k++)
 		hcall[k] = r->ir.k[k].kind == NPU_KK_HOST ? nh++ : -1;
 	{
-		npu_emitctx c = { .ir = &r->ir, .p = &r->prog, .t = &r->t,
-				  .hcall = hcall };
+		npu_emitctx c = { .ir = &r->ir, .p = &r->prog, .t = &r->tc,
+				  .hcall = hcall, .resbad = *bad };
 		/* the plan for the next kernel that runs (copies that do
 		 * nothing are passed over), made and issued while kernel k
 		 * is emitted, in the area that k's own plan does not use;
@@ -617,14 +666,14 @@ int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 				  &im[(k - 1) & 1] : NULL;
 			c.imgout = NULL;
 			if (k + 1 < r->ir.nk && !r->dyn) {
-				imgho_plan(&r->ir, &r->t, k, k + 1, &im[k & 1]);
+				imgho_plan(&r->ir, &r->tc, k, k + 1, &im[k & 1]);
 				c.imgout = im[k & 1].on ? &im[k & 1] : NULL;
 			}
-			if (!kern_idle(&r->ir.k[k]) && !pool_in(&r->ir, &r->t, k)) {
+			if (!kern_idle(&r->ir.k[k]) && !pool_in(&r->ir, &r->tc, k)) {
 				while (j < r->ir.nk && (kern_idle(&r->ir.k[j]) ||
-							pool_in(&r->ir, &r->t, j) ||
+							pool_in(&r->ir, &r->tc, j) ||
 							(r->ir.k[k].kind == NPU_KK_MM && r->ir.k[k].cv &&
-							 kern_small(&r->ir, &r->t, j))))
+							 kern_small(&r->ir, &r->tc, j))))
 					j++;
 				memset(next, 0, sizeof *next);
 				if (j < r->ir.nk && !(pk == j && pl[cur].on))
@@ -657,6 +706,17 @@ int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 			}
 		}
 	}
+	if (*bad) {
+		int any = 0;
+		for (int v = 0; v <= r->ir.nv; v++)
+			any |= (*bad)[v];
+		if (any) {
+			rc = 0;	/* the caller compiles again */
+			goto out;
+		}
+		free(*bad);
+		*bad = NULL;
+	}
 	r->seconds[NPU_STAGE_EMIT] = now() - t0;
 	dump(o, r, NPU_STAGE_EMIT, fs);
 	/* regalloc */
@@ -664,7 +724,7 @@ int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 	{
 		npu_ra_opts ra = { .nxr = o->nxr ? o->nxr : 28,
 				   .nvr = o->nvr ? o->nvr : 29,
-				   .spill_base = r->t.sram_bytes - NPU_SPILL_BYTES,
+				   .spill_base = r->tc.sram_bytes - NPU_SPILL_BYTES,
 				   /* the top of the spill area holds the
 				    * bound sizes of a dynamic program */
 				   .spill_bytes = NPU_SPILL_BYTES -
@@ -706,6 +766,48 @@ out:
 			npu_mfunc_free(&fs[k]);
 	free(fs);
 	free(hcall);
+	return rc;
+}
+
+/*
+ * The whole pipeline.  When the emitter finds resident values that a
+ * transfer cannot reach in SRAM, the compile is redone with them in
+ * DRAM (value numbers do not change between compiles of one graph); a
+ * third try, should one still be needed, puts all scratch in DRAM.
+ */
+int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
+{
+	unsigned char *excl = NULL, *bad = NULL;
+	npu_ccopts o2 = *o;
+	int rc = -1;
+
+	for (int tries = 0;; tries++) {
+		if (compile_once(&o2, r, excl, &bad, e) < 0)
+			goto out;
+		if (!bad)
+			break;
+		int nv = r->ir.nv;
+		unsigned char *x = calloc((size_t)nv + 1, 1);
+		if (!x) {
+			npu_errf(e, "out of memory");
+			goto out;
+		}
+		for (int v = 0; v <= nv; v++)
+			x[v] = bad[v] || (excl && excl[v]);
+		free(excl);
+		free(bad);
+		excl = x;
+		bad = NULL;
+		if (excl[nv] || tries >= 1)
+			o2.noresident = 1;
+		npu_cc_free(r);
+		memset(r, 0, sizeof *r);
+		r->res_retries = tries + 1;
+	}
+	rc = 0;
+out:
+	free(excl);
+	free(bad);
 	return rc;
 }
 
@@ -876,6 +978,10 @@ void npu_cc_report(const npu_ccresult *r, FILE *f)
 	fprintf(f, "DRAM scratch arena: %llu bytes (largest live set %llu bytes)\n",
 		(unsigned long long)ir->arena_bytes,
 		(unsigned long long)ir->arena_peak);
+	fprintf(f, "SRAM-resident scratch: %llu bytes in %d bank%s (%d values, "
+		"largest live set %llu bytes)\n", (unsigned long long)ir->res_bytes,
+		ir->res_banks, ir->res_banks == 1 ? "" : "s", ir->res_nvals,
+		(unsigned long long)ir->res_peak);
 }
 
 static void jstr(FILE *f, const char *s)
@@ -1062,8 +1168,12 @@ int npu_cc_report_json(const npu_ccresult *r, const char *path, npu_err *e)
 	}
 	fprintf(f, "}, \"passes\": ");
 	npu_passlog_print_json(&r->plog, f);
-	fprintf(f, ", \"spills\": %d, \"arena_bytes\": %llu, \"arena_peak\": %llu}\n",
+	fprintf(f, ", \"spills\": %d, \"arena_bytes\": %llu, \"arena_peak\": %llu",
 		r->spills, (unsigned long long)ir->arena_bytes,
 		(unsigned long long)ir->arena_peak);
+	fprintf(f, ", \"resident\": {\"bytes\": %llu, \"peak\": %llu, \"banks\": %d, "
+		"\"values\": %d, \"retries\": %d}}\n", (unsigned long long)ir->res_bytes,
+		(unsigned long long)ir->res_peak, ir->res_banks, ir->res_nvals,
+		r->res_retries);
 	return npu_afile_commit(&af, e);
 }

@@ -69,6 +69,7 @@ typedef struct npu_ccopts {
 	const char *dyn_hint;    /* --dyn-hint "s0=4,s1=32" (dyn.h) */
 	const char *dyn_max;     /* --dyn-max, the same form */
 	const char *specialize;  /* --specialize: SymInt dims as constants */
+	int noresident;          /* --no-resident: all scratch in DRAM */
 } npu_ccopts;
 
 /* What one compile produced, for the report and the tests. */
@@ -78,6 +79,9 @@ typedef struct npu_ccresult {
 	npu_graph *g;
 	npu_stfile weights;
 	npu_target t;
+	npu_target tc;           /* t as tiler and emitter see it: without
+				    the banks of the resident window */
+	int res_retries;         /* compiles redone for the window */
 	double seconds[NPU_NSTAGE];
 	int spills;
 	npu_passconsts consts;   /* constants the passes folded */
@@ -102,6 +106,11 @@ int npu_cc_report_json(const npu_ccresult *r, const char *path, npu_err *e);
 /* link.c, after fusion: the new values of data-mutated inputs go into
  * the inputs' own buffers (in place when safe, else by a copy kernel). */
 int npu_link_mutations(npu_kir *ir, npu_err *e);
+
+/* link.c, before tiling: which scratch values stay in SRAM (ir->res_*;
+ * excl, per value, may name values that must not). */
+int npu_link_resident(npu_kir *ir, const npu_target *t,
+		      const unsigned char *excl, npu_err *e);
 
 /* link.c, first half: a DRAM buffer for every materialized value. */
 int npu_link_layout(npu_kir *ir, npu_prog *p, npu_err *e);
@@ -193,6 +202,8 @@ typedef struct npu_emitctx {
 	npu_dramwatch *watch;    /* NULL, or the range whose accesses to note */
 	npu_imgho *imgout;       /* NULL, or the next kernel's image to write */
 	const npu_imgho *imgin;  /* NULL, or this kernel's, as written */
+	unsigned char *resbad;   /* per value (and one more): resident values
+				    a transfer could not reach in SRAM */
 } npu_emitctx;
 int npu_emit_kernel(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e);
 int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e);

@@ -167,11 +167,53 @@ static int64_t field(emit_t *g, int q, int fld, int64_t v)
 
 /* A DRAM address into xr; in a symbolic buffer (dyn.c), plus the
  * register that says where its current block of rows is. */
-static void dram_li(emit_t *g, int xr, uint64_t dram)
+/* Is DRAM address a in the SRAM-resident window (npu_link_resident)?
+ * Its SRAM address in *sram. */
+static int res_map(const emit_t *g, uint64_t a, uint64_t *sram)
 {
-	npu_mli(g->f, xr, (int64_t)dram);
+	const npu_kir *ir = g->ir;
+
+	if (!ir->res_bytes || a < ir->res_lo || a >= ir->res_lo + ir->res_bytes)
+		return 0;
+	*sram = ir->res_sram + (a - ir->res_lo);
+	return 1;
+}
+
+/* A transfer that cannot be an SRAM copy (a converting store, a gather's
+ * table) touches resident DRAM address a: name its value, so that the
+ * driver compiles again with it in DRAM (slot nv: no value found). */
+static void res_bad(emit_t *g, uint64_t a)
+{
+	const npu_kir *ir = g->ir;
+	int found = 0;
+
+	if (!g->resbad)
+		return;
+	for (int v = 0; v < ir->nv; v++) {
+		const npu_kval *x = &ir->v[v];
+		uint64_t n = (uint64_t)(npu_kir_numel(x->ndim, x->shape) *
+					npu_dtype_size(x->dtype));
+		if (x->res && a >= x->daddr && a < x->daddr + (n ? n : 1))
+			g->resbad[v] = found = 1;
+	}
+	if (!found)
+		g->resbad[ir->nv] = 1;
+}
+
+static void watch_hit(emit_t *g, uint64_t dram)
+{
 	if (g->watch && dram >= g->watch->lo && dram < g->watch->hi)
 		g->watch->hit = 1;
+}
+
+static void dram_li(emit_t *g, int xr, uint64_t dram)
+{
+	uint64_t sram;
+
+	npu_mli(g->f, xr, (int64_t)dram);
+	watch_hit(g, dram);
+	if (res_map(g, dram, &sram))
+		res_bad(g, dram);
 	for (int i = 0; g->rel && i < g->rel->n; i++)
 		if (dram >= g->rel->lo[i] && dram < g->rel->hi[i]) {
 			npu_memit(g->f, NPU_OP_ADD, xr, xr, g->rel->xr[i], 0);
@@ -204,11 +246,22 @@ void npu_emit_dmat(emit_t *g, int q, int op, int dt, uint64_t dst,
 		   uint64_t src, int64_t rowb, int64_t n1, int64_t ss1,
 		   int64_t ds1, int64_t n2, int64_t ss2, int64_t ds2)
 {
-	int store = op == NPU_OP_DST || op == NPU_OP_DSTC;
-	int xd = npu_mx(g->f), xs = npu_mx(g->f);
+	int store, xd = npu_mx(g->f), xs = npu_mx(g->f);
+	uint64_t sram;
 
 	if (rowb <= 0 || n1 <= 0 || n2 <= 0)
 		return;
+	/* a resident value's transfers are SRAM copies */
+	if (op == NPU_OP_DLD && res_map(g, src, &sram)) {
+		watch_hit(g, src);
+		op = NPU_OP_DCP;
+		src = sram;
+	} else if (op == NPU_OP_DST && res_map(g, dst, &sram)) {
+		watch_hit(g, dst);
+		op = NPU_OP_DCP;
+		dst = sram;
+	}
+	store = op == NPU_OP_DST || op == NPU_OP_DSTC;
 	field(g, q, NPU_DF_ROWB, rowb);
 	field(g, q, NPU_DF_N1, n1);
 	field(g, q, NPU_DF_SS1, ss1);
@@ -247,8 +300,19 @@ static void dma_issue(emit_t *g, int q, int store, uint64_t dram,
 		      uint64_t local, int64_t bytes)
 {
 	int xl = npu_mx(g->f), xd = npu_mx(g->f);
+	uint64_t sram;
 
 	npu_mli(g->f, xl, (int64_t)local);
+	if (res_map(g, dram, &sram)) {
+		watch_hit(g, dram);
+		npu_mli(g->f, xd, (int64_t)sram);
+		if (store)
+			npu_memit(g->f, NPU_OP_DCP, q, xd, xl, 0);
+		else
+			npu_memit(g->f, NPU_OP_DCP, q, xl, xd, 0);
+		busy(g, q, bytes, 0);
+		return;
+	}
 	dram_li(g, xd, dram);
 	if (store)
 		npu_memit(g->f, NPU_OP_DST, q, xd, xl, 0);
@@ -1778,6 +1842,7 @@ int npu_emit_setup(emit_t *g, const npu_emitctx *c, int k, npu_mfunc *f)
 	g->f = f;
 	g->rel = c->rel;
 	g->watch = c->watch;
+	g->resbad = c->resbad;
 	g->lv = malloc((size_t)(g->K->nx + 1) * sizeof *g->lv);
 	g->memo = malloc((size_t)(g->K->nx + 1) * sizeof *g->memo);
 	g->rowm = malloc((size_t)(g->K->nx + 1) * sizeof *g->rowm);
@@ -2233,8 +2298,8 @@ static void gather_piece(emit_t *g, const npu_kern *K, int q, int64_t l,
 	npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_IDX, 0, (int64_t)sidx);
 	npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_IDXW, 0, isz);
 	npu_mli(f, xl, (int64_t)sdst);
-	npu_mli(f, xd, (int64_t)(W->daddr + (uint64_t)((P->off + l * P->stride[0] +
-							 a * P->stride[2]) * esz)));
+	dram_li(g, xd, W->daddr + (uint64_t)((P->off + l * P->stride[0] +
+					       a * P->stride[2]) * esz));
 	npu_memit(f, NPU_OP_DGAT, q, xl, xd, 0);
 	memset(g->dvalid, 0, sizeof g->dvalid);
 	/* the block holds a contiguous span of the output (a share of t
@@ -2376,7 +2441,7 @@ static int emit_gather(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				  (int64_t)(idxb + (uint64_t)(at * isz)));
 			npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_IDXW, 0, isz);
 			npu_mli(f, xl, (int64_t)((uint64_t)at * rowb));
-			npu_mli(f, xd, (int64_t)W->daddr);
+			dram_li(&g, xd, W->daddr);
 			npu_memit(f, NPU_OP_DGAT, q, xl, xd, 0);
 			memset(g.dvalid, 0, sizeof g.dvalid);
 			npu_emit_dmaf(&g, q, NPU_OP_DST,

@@ -54,7 +54,9 @@ typedef struct npu_kval {
 	int producer;        /* kernel that writes it, -1 if none */
 	int xdef;            /* producer's expression value, -1 */
 	int buf;             /* link: buffer index (the arena for shared scratch) */
-	uint64_t daddr;      /* link: DRAM address of element 0 */
+	uint64_t daddr;      /* link: DRAM address of element 0 (for a
+				resident value, its place in the window) */
+	int res;             /* link: kept in the SRAM window (npu_link_resident) */
 	int outidx;          /* graph output index, -1 */
 	int needed;          /* read by another kernel, a host call or output */
 	int lastk;           /* last kernel that reads it */
@@ -187,6 +189,12 @@ typedef struct npu_kir {
 	int nofuse;
 	int fp32prec;        /* 0 highest, 1 high, 2 medium */
 	uint64_t arena_bytes, arena_peak; /* link: shared scratch, its bound */
+	/* link: the SRAM-resident window (npu_link_resident): values placed
+	 * in [res_lo, res_lo + res_bytes) of DRAM's address space, which no
+	 * buffer backs, live at res_sram + (address - res_lo) in SRAM, the
+	 * top res_banks banks that the tiler and emitter do not see */
+	uint64_t res_lo, res_bytes, res_peak, res_sram;
+	int res_banks, res_nvals;
 } npu_kir;
 
 void npu_kir_free(npu_kir *ir);

@@ -59,7 +59,7 @@ static int cmp_live(const void *a, const void *b)
 	return x->size > y->size ? -1 : x->size < y->size;
 }
 
-static int64_t arena_plan(npu_kir *ir, int *in_arena, uint64_t *peak)
+static int64_t arena_plan(npu_kir *ir, int *in_arena, uint64_t *peak, int res)
 {
 	int n = 0;
 	live *L = calloc((size_t)ir->nv + 1, sizeof *L);
@@ -78,7 +78,7 @@ static int64_t arena_plan(npu_kir *ir, int *in_arena, uint64_t *peak)
 		end[v] = ir->v[v].producer;
 		/* a value of symbolic shape is placed at load (dyn.c) */
 		in_arena[v] = wants_buf(&ir->v[v]) && ir->v[v].kind == NPU_BUF_SCRATCH &&
-			      !ir->v[v].sym;
+			      !ir->v[v].sym && ir->v[v].res == res;
 	}
 	for (int k = 0; k < ir->nk; k++) {
 		const npu_kern *K = &ir->k[k];
@@ -339,7 +339,7 @@ int npu_link_layout(npu_kir *ir, npu_prog *p, npu_err *e)
 
 	if (!in_arena)
 		return npu_errf(e, "out of memory");
-	if ((arena = arena_plan(ir, in_arena, &peak)) < 0) {
+	if ((arena = arena_plan(ir, in_arena, &peak, 0)) < 0) {
 		free(in_arena);
 		return npu_errf(e, "out of memory");
 	}
@@ -370,7 +370,7 @@ int npu_link_layout(npu_kir *ir, npu_prog *p, npu_err *e)
 				continue;
 			v = &ir->v[i];
 			if (!wants_buf(v) || v->kind != order[o] || v->buf >= 0 ||
-			    in_arena[i])
+			    in_arena[i] || v->res)
 				continue;
 			b = &p->bufs[p->nbufs];
 			b->dtype = v->dtype;
@@ -448,6 +448,74 @@ int npu_link_layout(npu_kir *ir, npu_prog *p, npu_err *e)
 	place_inout(ir, p);
 	p->ncdata = cdata;
 	p->dram_size = addr ? addr : 64;
+	/* the resident window: addresses past every buffer, so that a
+	 * transfer the emitter failed to turn into an SRAM copy faults */
+	ir->res_lo = p->dram_size + 4096;
+	for (int i = 0; i < ir->nv && ir->res_bytes; i++)
+		if (ir->v[i].res)
+			ir->v[i].daddr += ir->res_lo;
+	return 0;
+}
+
+/*
+ * The SRAM-resident window.  A transformer at a few tokens computes
+ * kernels of a few microseconds each, and every one of them loaded its
+ * operands from DRAM and stored its result there: 400 cycles of DRAM
+ * latency each way, on the critical path between kernels.  When the
+ * shared scratch fits in a few of the top SRAM banks, it stays there
+ * instead: the tiler and the emitter see a target without those banks,
+ * and the emitter turns every load and store of a resident value into
+ * an SRAM-to-SRAM copy (emit.c, res_map).  A value that a transfer
+ * cannot reach that way (a converting store, a gather's table) is named
+ * in the emitter's list and the compile is redone without it
+ * (npu_cc_compile).  Values a host call touches, symbolic values and
+ * every value of a dynamic program stay in DRAM.
+ */
+#define RES_MAX_BANKS_DIV 16	/* at most 1/16 of the banks (2 of 32) */
+
+int npu_link_resident(npu_kir *ir, const npu_target *t,
+		      const unsigned char *excl, npu_err *e)
+{
+	int *in_res = calloc((size_t)ir->nv + 1, sizeof *in_res), n = 0;
+	uint64_t bk = t->sram_banks > 0 ? t->sram_bytes / (uint64_t)t->sram_banks : 0;
+	uint64_t peak = 0;
+	int64_t bytes;
+	int nb;
+
+	if (!in_res)
+		return npu_errf(e, "out of memory");
+	ir->res_bytes = 0;
+	ir->res_banks = 0;
+	for (int v = 0; v < ir->nv; v++)
+		ir->v[v].res = wants_buf(&ir->v[v]) &&
+			       ir->v[v].kind == NPU_BUF_SCRATCH && !ir->v[v].sym &&
+			       !(excl && excl[v]);
+	if ((bytes = arena_plan(ir, in_res, &peak, 1)) < 0) {
+		free(in_res);
+		return npu_errf(e, "out of memory");
+	}
+	for (int v = 0; v < ir->nv; v++) {
+		ir->v[v].res = in_res[v];
+		n += in_res[v];
+	}
+	free(in_res);
+	nb = bk ? (int)(((uint64_t)bytes + bk - 1) / bk) : 0;
+	if (bytes <= 0 || nb > t->sram_banks / RES_MAX_BANKS_DIV) {
+		for (int v = 0; v < ir->nv; v++)
+			ir->v[v].res = 0;
+		if (bytes > 0)
+			npu_kir_decide(ir, 1, "shared scratch of %lld bytes stays in DRAM: "
+				       "more than %d SRAM banks", (long long)bytes,
+				       t->sram_banks / RES_MAX_BANKS_DIV);
+		return 0;
+	}
+	ir->res_bytes = (uint64_t)bytes;
+	ir->res_peak = peak;
+	ir->res_banks = nb;
+	ir->res_nvals = n;
+	ir->res_sram = t->sram_bytes - (uint64_t)nb * bk;
+	npu_kir_decide(ir, 1, "%d scratch values (%lld bytes) kept in the top %d "
+		       "SRAM bank%s, not DRAM", n, (long long)bytes, nb, nb > 1 ? "s" : "");
 	return 0;
 }
 

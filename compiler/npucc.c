@@ -23,7 +23,8 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: npucc GRAPH.json [--weights W.safetensors] [--target FILE] -o PROG.bin\n"
 		   "             [--dump-ir-after=STAGE|all] [--time-passes] [--report FILE]\n"
-		   "             [--report-text] [--no-fuse] [--no-passes] [--fp32-matmul-precision highest|high|medium]\n"
+		   "             [--report-text] [--no-fuse] [--no-passes] [--no-resident]\n"
+		   "             [--fp32-matmul-precision highest|high|medium]\n"
 		   "             [--knob KERNEL.NAME=VALUE] [--max-vregs N] [--max-xregs N]\n"
 		   "             [--tune [--trials N] [-j JOBS]] [--tuning-db TUNE.db]\n"
 		   "             [--dyn-hint SYM=N,...] [--dyn-max SYM=N,...] [--specialize SYM=N,...]\n\n"
@@ -36,6 +37,7 @@ static void usage(FILE *f)
 		   "--dyn-hint sets the sizes a graph's SymInt dims are tiled for (default\n"
 		   "16); --dyn-max bounds what npusim run accepts; --specialize compiles\n"
 		   "them as constants instead (a static program of those sizes).\n"
+		   "--no-resident keeps all scratch in DRAM (docs/compiler.md).\n"
 		   "Exit status: 0 success, 2 bad usage or bad input.\n");
 }
 
@@ -126,6 +128,8 @@ int main(int argc, char **argv)
 			o.nofuse = 1;
 		} else if (!strcmp(argv[i], "--no-passes")) {
 			o.nopasses = 1;
+		} else if (!strcmp(argv[i], "--no-resident")) {
+			o.noresident = 1;
 		} else if ((v = optval(argc, argv, &i, "--dump-ir-after"))) {
 			int s = npu_stage_find(v);
 			if (!strcmp(v, "all"))
