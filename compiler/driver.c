@@ -558,7 +558,7 @@ static int compile_once(const npu_ccopts *o, npu_ccresult *r,
 {
 	char tpath[4096];
 	npu_fuse_env env = { 0 };
-	npu_mfunc *fs = NULL;
+	npu_mfunc *fs = NULL, pre = { 0 };
 	int rc = -1, *hcall = NULL, nh = 0;
 	double t0;
 
@@ -643,6 +643,8 @@ static int compile_once(const npu_ccopts *o, npu_ccresult *r,
 	{
 		npu_emitctx c = { .ir = &r->ir, .p = &r->prog, .t = &r->tc,
 				  .hcall = hcall, .resbad = *bad };
+		if (r->ir.npre)
+			npu_emit_preload(&c, &pre);
 		/* the plan for the next kernel that runs (copies that do
 		 * nothing are passed over), made and issued while kernel k
 		 * is emitted, in the area that k's own plan does not use;
@@ -737,12 +739,16 @@ static int compile_once(const npu_ccopts *o, npu_ccresult *r,
 			}
 			r->spills += fs[k].spills;
 		}
+		if (pre.n && npu_regalloc(&pre, &ra, e) < 0) {
+			npu_err_prefix(e, "kernel preload");
+			goto out;
+		}
 	}
 	r->seconds[NPU_STAGE_REGALLOC] = now() - t0;
 	dump(o, r, NPU_STAGE_REGALLOC, fs);
 	/* link */
 	t0 = now();
-	if (npu_link_finish(&r->ir, fs, &r->prog, &r->t, e) < 0)
+	if (npu_link_finish(&r->ir, fs, &pre, &r->prog, &r->t, e) < 0)
 		goto out;
 	r->seconds[NPU_STAGE_LINK] = now() - t0;
 	dump(o, r, NPU_STAGE_LINK, fs);
@@ -764,6 +770,7 @@ out:
 	if (fs)
 		for (int k = 0; k < r->ir.nk; k++)
 			npu_mfunc_free(&fs[k]);
+	npu_mfunc_free(&pre);
 	free(fs);
 	free(hcall);
 	return rc;
@@ -978,9 +985,11 @@ void npu_cc_report(const npu_ccresult *r, FILE *f)
 	fprintf(f, "DRAM scratch arena: %llu bytes (largest live set %llu bytes)\n",
 		(unsigned long long)ir->arena_bytes,
 		(unsigned long long)ir->arena_peak);
-	fprintf(f, "SRAM-resident scratch: %llu bytes in %d bank%s (%d values, "
-		"largest live set %llu bytes)\n", (unsigned long long)ir->res_bytes,
+	fprintf(f, "SRAM-resident window: %llu bytes in %d bank%s (%d values, "
+		"%d of them constants preloaded, %llu bytes; largest live set "
+		"%llu bytes)\n", (unsigned long long)ir->res_bytes,
 		ir->res_banks, ir->res_banks == 1 ? "" : "s", ir->res_nvals,
+		ir->npre, (unsigned long long)ir->pre_bytes,
 		(unsigned long long)ir->res_peak);
 }
 
@@ -1172,8 +1181,9 @@ int npu_cc_report_json(const npu_ccresult *r, const char *path, npu_err *e)
 		r->spills, (unsigned long long)ir->arena_bytes,
 		(unsigned long long)ir->arena_peak);
 	fprintf(f, ", \"resident\": {\"bytes\": %llu, \"peak\": %llu, \"banks\": %d, "
-		"\"values\": %d, \"retries\": %d}}\n", (unsigned long long)ir->res_bytes,
+		"\"values\": %d, \"constants\": %d, \"preload_bytes\": %llu, "
+		"\"retries\": %d}}\n", (unsigned long long)ir->res_bytes,
 		(unsigned long long)ir->res_peak, ir->res_banks, ir->res_nvals,
-		r->res_retries);
+		ir->npre, (unsigned long long)ir->pre_bytes, r->res_retries);
 	return npu_afile_commit(&af, e);
 }

@@ -206,6 +206,9 @@ typedef struct npu_emitctx {
 				    a transfer could not reach in SRAM */
 } npu_emitctx;
 int npu_emit_kernel(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e);
+/* emit.c: the resident constants' copies into the window (ir->pre), to
+ * run before kernel 0's code (npu_link_finish's pre). */
+void npu_emit_preload(const npu_emitctx *c, npu_mfunc *f);
 int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e);
 /* emit_mm.c: the plan for kernel k's first B panel (p->on = 0 when it
  * cannot be loaded early). */
@@ -220,8 +223,10 @@ int npu_pool_fused(const npu_kir *ir, const npu_target *t, int k);
 /* SRAM kept back at the top for register spills. */
 #define NPU_SPILL_BYTES (64 * 1024)
 
-/* link.c, second half: code, kernels, provenance, host calls. */
-int npu_link_finish(npu_kir *ir, npu_mfunc *fs, npu_prog *p,
+/* link.c, second half: code, kernels, provenance, host calls; pre (may
+ * be empty) is the resident constants' preload, the program's first
+ * kernel, "preload", whose nodes are the constants'. */
+int npu_link_finish(npu_kir *ir, npu_mfunc *fs, npu_mfunc *pre, npu_prog *p,
 		    const npu_target *t, npu_err *e);
 
 /* hostops.c: registers npu_ref_exec_op for every ATen op. */

@@ -189,12 +189,17 @@ static void res_bad(emit_t *g, uint64_t a)
 
 	if (!g->resbad)
 		return;
-	for (int v = 0; v < ir->nv; v++) {
-		const npu_kval *x = &ir->v[v];
+	/* (values that share window bytes at other times are not this
+	 * kernel's operands) */
+	for (int o = 0; g->K && o < g->K->nops; o++) {
+		int v = g->K->ops[o].val;
+		const npu_kval *x = &ir->v[ir->v[v].root >= 0 ? ir->v[v].root : v];
 		uint64_t n = (uint64_t)(npu_kir_numel(x->ndim, x->shape) *
 					npu_dtype_size(x->dtype));
-		if (x->res && a >= x->daddr && a < x->daddr + (n ? n : 1))
-			g->resbad[v] = found = 1;
+		if (x->res && a >= x->daddr && a < x->daddr + (n ? n : 1)) {
+			g->resbad[x - ir->v] = 1;
+			found = 1;
+		}
 	}
 	if (!found)
 		g->resbad[ir->nv] = 1;
@@ -1830,6 +1835,45 @@ void npu_emit_rows_x(emit_t *g, int xn, int64_t cols)
 void npu_emit_rows_ilv(emit_t *g, int64_t rows, int xn, int64_t cols)
 {
 	rows_loop(g, rows, xn, cols, ROW_ILV);
+}
+
+/*
+ * The resident constants' preload (link.c, res_place), before kernel 0's
+ * code: one block of DRAM copied into the window's start, a piece per
+ * engine (an engine holds a transfer through the DRAM latency, so one
+ * each is quickest: llama_tiny's eight constants, 17 KB, 921 cycles in
+ * two transfers an engine, 4xx in one).  Every engine used then signals
+ * SEM_END and the scalar unit takes all the tokens, so no kernel reads
+ * the window before it is whole.  f is a function of its own, the
+ * program's first kernel, "preload"; each piece is attributed to the node
+ * of the constant it starts in.
+ */
+void npu_emit_preload(const npu_emitctx *c, npu_mfunc *f)
+{
+	const npu_kir *ir = c->ir;
+	int E = c->t->dma_engines < NPU_MAX_DMA ? c->t->dma_engines : NPU_MAX_DMA;
+	uint64_t n = ir->pre_bytes, piece = ((n + (uint64_t)E - 1) / (uint64_t)E + 63) & ~63ull;
+	int used = 0;
+	emit_t g;
+
+	memset(&g, 0, sizeof g);
+	g.ir = ir;
+	g.p = c->p;
+	g.t = c->t;
+	g.f = f;
+	for (uint64_t off = 0; off < n && used < E; off += piece, used++) {
+		uint64_t len = n - off < piece ? n - off : piece;
+		for (int i = 0; i < ir->npre; i++)
+			if (ir->pre[i].off <= off)
+				f->node = ir->v[ir->pre[i].v].node;
+		npu_emit_dmaf(&g, used, NPU_OP_DLD, ir->res_sram + off,
+			      ir->pre_dram + off, (int64_t)len, 1, 0, 0, 1, 0, 0);
+	}
+	/* (the signals and waits: the last piece's node) */
+	for (int e = 0; e < used; e++)
+		npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + e, SEM_END, 0, 0);
+	for (int e = 0; e < used; e++)
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, SEM_END, 0, 0);
 }
 
 int npu_emit_setup(emit_t *g, const npu_emitctx *c, int k, npu_mfunc *f)

@@ -217,6 +217,7 @@ void npu_kir_free(npu_kir *ir)
 			free(ir->nodevals[i]);
 	free(ir->nodevals);
 	free(ir->d);
+	free(ir->pre);
 	free(ir->v);
 	free(ir->k);
 	free(ir->nodeval);

@@ -57,6 +57,7 @@ typedef struct npu_kval {
 	uint64_t daddr;      /* link: DRAM address of element 0 (for a
 				resident value, its place in the window) */
 	int res;             /* link: kept in the SRAM window (npu_link_resident) */
+	uint64_t roff;       /* link: a resident value's offset in the window */
 	int outidx;          /* graph output index, -1 */
 	int needed;          /* read by another kernel, a host call or output */
 	int lastk;           /* last kernel that reads it */
@@ -195,6 +196,15 @@ typedef struct npu_kir {
 	 * top res_banks banks that the tiler and emitter do not see */
 	uint64_t res_lo, res_bytes, res_peak, res_sram;
 	int res_banks, res_nvals;
+	/* link: resident constants, the first pre_bytes of the window, copied
+	 * there from one block of DRAM at pre_dram before the first kernel
+	 * (npu_emit_preload) */
+	struct npu_respre {
+		int v;
+		uint64_t off;        /* in the block */
+	} *pre;
+	int npre;
+	uint64_t pre_dram, pre_bytes;
 } npu_kir;
 
 void npu_kir_free(npu_kir *ir);
