@@ -564,6 +564,8 @@ static int64_t res_try(npu_kir *ir, const npu_target *t,
 
 	uint64_t cbytes = 0;
 
+	ir->res_bytes = ir->res_peak = ir->pre_bytes = 0;
+	ir->res_banks = ir->res_nvals = 0;
 	if (!in_res)
 		return -1;
 	for (int v = 0; v < ir->nv; v++)
@@ -649,9 +651,6 @@ int npu_link_resident(npu_kir *ir, const npu_target *t,
 	int want = 3, nc = 0, over = 0;
 	int64_t bytes = 0;
 
-	ir->res_bytes = 0;
-	ir->res_banks = 0;
-	ir->res_nvals = 0;
 	/* all that fits, else the constants alone */
 	for (;;) {
 		if (!want || (bytes = res_try(ir, t, excl, want, &over)) < 0)
