@@ -140,6 +140,7 @@ typedef struct npu_pfplan {
 	uint64_t dram, local;    /* the panel, and its SRAM area */
 	int64_t rows, cols, sa;  /* rows x cols elements, DRAM row stride sa */
 	int isa;                 /* a convolution's weight, its A panel */
+	int plain;               /* a plain matmul's B panel (not a convolution's) */
 	int64_t prefix;          /* > 0: any multiple of prefix rows from the
 				    first may be loaded instead (the kernel
 				    before sets rows to what it loaded) */

@@ -1098,6 +1098,7 @@ void npu_mm_pf_plan(const npu_emitctx *c, int k, int from, int area,
 	p->cols = nb;
 	p->sa = W->stride[1];
 	p->esz = esz;
+	p->plain = 1;
 	p->on = 1;
 }
 

@@ -480,7 +480,7 @@ static int64_t kernel_dram_rd(const char *db, const char *name)
  * read no DRAM; the constants come in by the first kernel, "preload", one
  * transfer an engine.  The five RMSNorms' copies into the window are dead
  * (each is read in place by the projection after it) and dropped, the
- * softmax's are not.  54.9 k cycles against 69.0 k with --no-resident,
+ * softmax's are not.  53.6 k cycles against 69.0 k with --no-resident,
  * both checked against the recorded outputs.
  */
 START_TEST(t_resident)
