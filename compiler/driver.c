@@ -472,14 +472,6 @@ static int reads_over(const npu_kir *ir, int j, int r, int c, uint64_t lo,
 	return 0;
 }
 
-/*
- * Kernel p's store of its hand-off h is dead when the kernel after it, c,
- * read the value from SRAM and read none of its DRAM (watch), and no other
- * kernel, host call or graph output reads it: a scratch value whose only
- * reader took it from the slot p left it in (an RMSNorm read in place by
- * the projection after it).  Its transfers become nops; the engines'
- * signals after them stay, so the kernels' order is kept.
- */
 /* Is instruction i of f (a dcp) a store into the resident window's copy
  * of w's range?  Its destination register's li says (virtual registers
  * are written once before regalloc). */
@@ -503,6 +495,14 @@ static int res_store(const npu_kir *ir, const npu_mfunc *f, int i,
 	return 0;
 }
 
+/*
+ * Kernel p's store of its hand-off h is dead when the kernel after it, c,
+ * read the value from SRAM and read none of its DRAM (watch), and no other
+ * kernel, host call or graph output reads it: a scratch value whose only
+ * reader took it from the slot p left it in (an RMSNorm read in place by
+ * the projection after it).  Its transfers become nops; the engines'
+ * signals after them stay, so the kernels' order is kept.
+ */
 static void drop_dead_store(const npu_kir *ir, npu_mfunc *fs, int c,
 			    const npu_handoff *h, const npu_dramwatch *w)
 {
@@ -786,9 +786,18 @@ int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 {
 	unsigned char *excl = NULL, *bad = NULL;
 	npu_ccopts o2 = *o;
-	int rc = -1;
+	int rc = -1, tries = 0;
+	/* dumps and timings (and the files) of the compile that stands only:
+	 * a compile redone for them */
+	int again = o->dump || o->time_passes;
 
-	for (int tries = 0;; tries++) {
+	if (again) {
+		o2.dump = 0;
+		o2.time_passes = 0;
+		o2.out = NULL;
+		o2.report = NULL;
+	}
+	for (;; tries++) {
 		if (compile_once(&o2, r, excl, &bad, e) < 0)
 			goto out;
 		if (!bad)
@@ -809,7 +818,22 @@ int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 			o2.noresident = 1;
 		npu_cc_free(r);
 		memset(r, 0, sizeof *r);
-		r->res_retries = tries + 1;
+		r->res_retries = tries + 1;	/* (for the report) */
+	}
+	if (again) {
+		int nores = o2.noresident;
+		o2 = *o;
+		o2.noresident = nores;
+		npu_cc_free(r);
+		memset(r, 0, sizeof *r);
+		r->res_retries = tries;
+		if (compile_once(&o2, r, excl, &bad, e) < 0)
+			goto out;
+		if (bad) {
+			npu_errf(e, "internal: a compile of the same graph found "
+				 "other values outside the resident window");
+			goto out;
+		}
 	}
 	rc = 0;
 out:

@@ -518,16 +518,17 @@ int npu_link_layout(npu_kir *ir, npu_prog *p, npu_err *e)
 }
 
 /*
- * The SRAM-resident window.  A transformer at a few tokens computes
- * kernels of a few microseconds each, and every one of them loaded its
- * operands from DRAM and stored its result there: 400 cycles of DRAM
- * latency each way, on the critical path between kernels.  When the
- * shared scratch fits in a few of the top SRAM banks, it stays there
- * instead: the tiler and the emitter see a target without those banks,
- * and the emitter turns every load and store of a resident value into
- * an SRAM-to-SRAM copy (emit.c, res_map).  A value that a transfer
- * cannot reach that way (a converting store, a gather's table) is named
- * in the emitter's list and the compile is redone without it
+ * The SRAM-resident window (docs/compiler.md).  A transformer at a few
+ * tokens computes kernels of a few microseconds each, and every one of
+ * them loaded its operands from DRAM and stored its result there: 400
+ * cycles of DRAM latency each way, on the critical path between kernels.
+ * When the shared scratch and the small constants fit in a few of the
+ * top SRAM banks, they stay there instead: the tiler and the emitter see
+ * a target without those banks, the emitter turns every load and store
+ * of a resident value into an SRAM-to-SRAM copy (emit.c, res_map), and
+ * the first kernel, "preload", copies the constants in.  A value that a
+ * transfer cannot reach that way (a converting store, a gather's table)
+ * is named in the emitter's list and the compile is redone without it
  * (npu_cc_compile).  Values a host call touches, symbolic values and
  * every value of a dynamic program stay in DRAM.
  */
@@ -551,6 +552,26 @@ static int res_candidate(const npu_kval *v, int want)
 		bytes <= RES_CONST_MAX && v->node >= 0);
 }
 
+/* Constants only elementwise and row kernels read: one a matmul reads is
+ * its weight, or its epilogue's bias, loaded beside the weight anyway;
+ * a host call receives the constant's buffer, which must be its own. */
+static void res_keep_consts(npu_kir *ir)
+{
+	for (int k = 0; k < ir->nk; k++) {
+		const npu_kern *K = &ir->k[k];
+		for (int i = 0; K->kind != NPU_KK_EW && K->kind != NPU_KK_ROW &&
+				i < K->nops; i++) {
+			npu_kval *v = &ir->v[K->ops[i].val];
+			v = v->root >= 0 ? &ir->v[v->root] : v;
+			if (v->kind == NPU_BUF_CONST)
+				v->res = 0;
+		}
+		for (int i = 0; i < K->nhin; i++)
+			if (ir->v[K->hin[i]].kind == NPU_BUF_CONST)
+				ir->v[K->hin[i]].res = 0;
+	}
+}
+
 /* The window of the candidates in want: its bytes (0: none, or more
  * than fits, *over set; then no value is resident), -1 (ENOMEM). */
 static int64_t res_try(npu_kir *ir, const npu_target *t,
@@ -558,11 +579,9 @@ static int64_t res_try(npu_kir *ir, const npu_target *t,
 {
 	int *in_res = calloc((size_t)ir->nv + 1, sizeof *in_res), n = 0;
 	uint64_t bk = t->sram_banks > 0 ? t->sram_bytes / (uint64_t)t->sram_banks : 0;
-	uint64_t peak = 0;
+	uint64_t peak = 0, cbytes = 0;
 	int64_t bytes;
 	int nb;
-
-	uint64_t cbytes = 0;
 
 	ir->res_bytes = ir->res_peak = ir->pre_bytes = 0;
 	ir->res_banks = ir->res_nvals = 0;
@@ -570,21 +589,7 @@ static int64_t res_try(npu_kir *ir, const npu_target *t,
 		return -1;
 	for (int v = 0; v < ir->nv; v++)
 		ir->v[v].res = res_candidate(&ir->v[v], want) && !(excl && excl[v]);
-	/* (a constant read by a matmul is its weight, or its epilogue's
-	 * bias, loaded beside the weight anyway) */
-	for (int k = 0; k < ir->nk; k++)
-		for (int i = 0; ir->k[k].kind != NPU_KK_EW && ir->k[k].kind != NPU_KK_ROW &&
-				i < ir->k[k].nops; i++) {
-			npu_kval *v = &ir->v[ir->k[k].ops[i].val];
-			v = v->root >= 0 ? &ir->v[v->root] : v;
-			if (v->kind == NPU_BUF_CONST)
-				v->res = 0;
-		}
-	/* (a host call receives the constant's buffer, which must be its own) */
-	for (int k = 0; k < ir->nk; k++)
-		for (int i = 0; i < ir->k[k].nhin; i++)
-			if (ir->v[ir->k[k].hin[i]].kind == NPU_BUF_CONST)
-				ir->v[ir->k[k].hin[i]].res = 0;
+	res_keep_consts(ir);
 	/* the constants: a block at the window's start, live throughout */
 	for (int v = 0; v < ir->nv; v++)
 		if (ir->v[v].res && ir->v[v].kind == NPU_BUF_CONST) {
@@ -678,6 +683,18 @@ int npu_link_resident(npu_kir *ir, const npu_target *t,
 	return 0;
 }
 
+/* f's instructions into p's code at *pc, with their nodes. */
+static void copy_code(npu_prog *p, const npu_mfunc *f, uint32_t *pc)
+{
+	for (int i = 0; i < f->n; i++) {
+		npu_insn in = npu_minsn_insn(&f->v[i]);
+		p->code[*pc] = npu_encode(&in);
+		p->insn_node[*pc] = f->v[i].node >= 0 ? (uint32_t)f->v[i].node
+						      : NPU_NO_NODE;
+		(*pc)++;
+	}
+}
+
 /* The preload's kernel (npu_emit_preload): the nodes of the constants it
  * copies, each once. */
 static int link_preload(const npu_kir *ir, npu_mfunc *f, npu_prog *p,
@@ -703,13 +720,7 @@ static int link_preload(const npu_kir *ir, npu_mfunc *f, npu_prog *p,
 			p->kernel_nodes[(*nkn)++] = (uint32_t)node;
 	}
 	kk->node_count = *nkn - kk->node_first;
-	for (int i = 0; i < f->n; i++) {
-		npu_insn in = npu_minsn_insn(&f->v[i]);
-		p->code[*pc] = npu_encode(&in);
-		p->insn_node[*pc] = f->v[i].node >= 0 ? (uint32_t)f->v[i].node
-						      : NPU_NO_NODE;
-		(*pc)++;
-	}
+	copy_code(p, f, pc);
 	return 0;
 }
 
@@ -781,13 +792,7 @@ int npu_link_finish(npu_kir *ir, npu_mfunc *fs, npu_mfunc *pre, npu_prog *p,
 		kk->node_count = (uint32_t)K->nnodes;
 		for (int j = 0; j < K->nnodes; j++)
 			p->kernel_nodes[nkn++] = (uint32_t)K->nodes[j];
-		for (int i = 0; i < f->n; i++) {
-			npu_insn in = npu_minsn_insn(&f->v[i]);
-			p->code[pc] = npu_encode(&in);
-			p->insn_node[pc] = f->v[i].node >= 0 ? (uint32_t)f->v[i].node
-							     : NPU_NO_NODE;
-			pc++;
-		}
+		copy_code(p, f, &pc);
 	}
 	{
 		npu_insn h = { .op = NPU_OP_HALT };
