@@ -535,11 +535,12 @@ int npu_link_layout(npu_kir *ir, npu_prog *p, npu_err *e)
 #define RES_MAX_BANKS_DIV 16	/* at most 1/16 of the banks (2 of 32) */
 #define RES_CONST_MAX (64 * 1024) /* constants up to this size (biases,
 				     norm weights, masks, RoPE tables) */
+#define RES_SCRATCH_MIN (16 * 1024) /* the smallest cap on scratch values */
 
-/* Is v a candidate for the window?  Shared scratch (want bit 0), and
- * small constants (bit 1), which a preload copies in before the first
- * kernel. */
-static int res_candidate(const npu_kval *v, int want)
+/* Is v a candidate for the window?  Shared scratch of at most smax bytes
+ * (want bit 0), and small constants (bit 1), which a preload copies in
+ * before the first kernel. */
+static int res_candidate(const npu_kval *v, int want, uint64_t smax)
 {
 	uint64_t bytes = (uint64_t)npu_kir_numel(v->ndim, v->shape) *
 			 (uint64_t)npu_dtype_size(v->dtype);
@@ -547,7 +548,7 @@ static int res_candidate(const npu_kval *v, int want)
 	if (!wants_buf(v) || v->sym)
 		return 0;
 	/* (a constant's preload is attributed to its node) */
-	return ((want & 1) && v->kind == NPU_BUF_SCRATCH) ||
+	return ((want & 1) && v->kind == NPU_BUF_SCRATCH && bytes <= smax) ||
 	       ((want & 2) && v->kind == NPU_BUF_CONST && bytes > 0 &&
 		bytes <= RES_CONST_MAX && v->node >= 0);
 }
@@ -575,7 +576,8 @@ static void res_keep_consts(npu_kir *ir)
 /* The window of the candidates in want: its bytes (0: none, or more
  * than fits, *over set; then no value is resident), -1 (ENOMEM). */
 static int64_t res_try(npu_kir *ir, const npu_target *t,
-		       const unsigned char *excl, int want, int *over)
+		       const unsigned char *excl, int want, uint64_t smax,
+		       int *over)
 {
 	int *in_res = calloc((size_t)ir->nv + 1, sizeof *in_res), n = 0;
 	uint64_t bk = t->sram_banks > 0 ? t->sram_bytes / (uint64_t)t->sram_banks : 0;
@@ -588,7 +590,7 @@ static int64_t res_try(npu_kir *ir, const npu_target *t,
 	if (!in_res)
 		return -1;
 	for (int v = 0; v < ir->nv; v++)
-		ir->v[v].res = res_candidate(&ir->v[v], want) && !(excl && excl[v]);
+		ir->v[v].res = res_candidate(&ir->v[v], want, smax) && !(excl && excl[v]);
 	res_keep_consts(ir);
 	/* the constants: a block at the window's start, live throughout */
 	for (int v = 0; v < ir->nv; v++)
@@ -653,24 +655,36 @@ static int const_readers(const npu_kir *ir)
 int npu_link_resident(npu_kir *ir, const npu_target *t,
 		      const unsigned char *excl, npu_err *e)
 {
-	int want = 3, nc = 0, over = 0;
+	uint64_t bk = t->sram_banks > 0 ? t->sram_bytes / (uint64_t)t->sram_banks : 0;
+	uint64_t smax = UINT64_MAX;
+	int want = 3, nc = 0, over = 0, big = 0;
 	int64_t bytes = 0;
 
-	/* all that fits, else the constants alone */
+	/* all that fits; else the scratch values of at most half a bank, a
+	 * quarter, ... (ResNet-18's later layers); else the constants alone */
 	for (;;) {
-		if (!want || (bytes = res_try(ir, t, excl, want, &over)) < 0)
+		over = 0;
+		if (!want || (bytes = res_try(ir, t, excl, want, smax, &over)) < 0)
 			break;
+		big |= over;
 		if (bytes > 0 && (!(want & 2) || const_readers(ir) >= 2))
 			break;
-		/* too big: the constants alone; too few readers of the
-		 * constants: the scratch alone */
-		want = bytes == 0 ? (want == 3 ? 2 : 0) : want & 1;
+		if (bytes > 0)		/* too few readers of the constants */
+			want &= 1;
+		else if (over && (want & 1) && smax > RES_SCRATCH_MIN)
+			smax = smax == UINT64_MAX ? bk / 2 : smax / 2;
+		else
+			want = want == 3 ? 2 : 0;
 	}
 	if (want && bytes < 0)
 		return npu_errf(e, "out of memory");
-	if (over)
-		npu_kir_decide(ir, 1, "shared scratch stays in DRAM: the window "
-			       "would take more than %d SRAM banks",
+	if (big && (want & 1))
+		npu_kir_decide(ir, 1, "scratch values of more than %llu bytes stay in "
+			       "DRAM: all of it would take more than %d SRAM banks",
+			       (unsigned long long)smax, t->sram_banks / RES_MAX_BANKS_DIV);
+	else if (big)
+		npu_kir_decide(ir, 1, "shared scratch stays in DRAM: the window would "
+			       "take more than %d SRAM banks",
 			       t->sram_banks / RES_MAX_BANKS_DIV);
 	if (!want)
 		return 0;
