@@ -69,7 +69,7 @@ typedef struct npu_ccopts {
 	const char *dyn_hint;    /* --dyn-hint "s0=4,s1=32" (dyn.h) */
 	const char *dyn_max;     /* --dyn-max, the same form */
 	const char *specialize;  /* --specialize: SymInt dims as constants */
-	int noresident;          /* --no-resident: all scratch in DRAM */
+	int noresident;          /* --no-resident: no SRAM-resident window */
 } npu_ccopts;
 
 /* What one compile produced, for the report and the tests. */
@@ -107,8 +107,8 @@ int npu_cc_report_json(const npu_ccresult *r, const char *path, npu_err *e);
  * the inputs' own buffers (in place when safe, else by a copy kernel). */
 int npu_link_mutations(npu_kir *ir, npu_err *e);
 
-/* link.c, before tiling: which scratch values stay in SRAM (ir->res_*;
- * excl, per value, may name values that must not). */
+/* link.c, before tiling: which scratch values and small constants stay
+ * in SRAM (ir->res_*; excl, per value, may name values that must not). */
 int npu_link_resident(npu_kir *ir, const npu_target *t,
 		      const unsigned char *excl, npu_err *e);
 

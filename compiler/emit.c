@@ -165,8 +165,6 @@ static int64_t field(emit_t *g, int q, int fld, int64_t v)
 	return v;
 }
 
-/* A DRAM address into xr; in a symbolic buffer (dyn.c), plus the
- * register that says where its current block of rows is. */
 /* Is DRAM address a in the SRAM-resident window (npu_link_resident)?
  * Its SRAM address in *sram. */
 static int res_map(const emit_t *g, uint64_t a, uint64_t *sram)
@@ -211,6 +209,9 @@ static void watch_hit(emit_t *g, uint64_t dram)
 		g->watch->hit = 1;
 }
 
+/* A DRAM address into xr; in a symbolic buffer (dyn.c), plus the
+ * register that says where its current block of rows is.  (Never a
+ * resident one: the callers made those copies.) */
 static void dram_li(emit_t *g, int xr, uint64_t dram)
 {
 	uint64_t sram;
@@ -1842,7 +1843,7 @@ void npu_emit_rows_ilv(emit_t *g, int64_t rows, int xn, int64_t cols)
  * code: one block of DRAM copied into the window's start, a piece per
  * engine (an engine holds a transfer through the DRAM latency, so one
  * each is quickest: llama_tiny's eight constants, 17 KB, 921 cycles in
- * two transfers an engine, 4xx in one).  Every engine used then signals
+ * two transfers an engine, 510 in one).  Every engine used then signals
  * SEM_END and the scalar unit takes all the tokens, so no kernel reads
  * the window before it is whole.  f is a function of its own, the
  * program's first kernel, "preload"; each piece is attributed to the node
@@ -1938,15 +1939,6 @@ void npu_emit_cleanup(emit_t *g)
 	free(g->npc);
 }
 
-/*
- * The next kernel's first B panel (npu_emit_pf), after this kernel's
- * last loads, over up to two engines that store nothing, so that the
- * last tile's stores do not queue behind it.  When every engine stores,
- * after the stores instead (late), over every engine, the matmul's B
- * engines first: then it overlaps the last stores' DRAM latency and the
- * matmul's start only (whose A, copied from SRAM when this kernel left
- * it there, queues behind a quarter of it).
- */
 /* Does the kernel store only into the resident window? */
 static int outs_resident(const emit_t *g)
 {
@@ -1963,6 +1955,15 @@ static int outs_resident(const emit_t *g)
 	return any;
 }
 
+/*
+ * The next kernel's first B panel (npu_emit_pf), after this kernel's
+ * last loads, over up to two engines that store nothing, so that the
+ * last tile's stores do not queue behind it.  When every engine stores,
+ * after the stores instead (late), over every engine, the matmul's B
+ * engines first: then it overlaps the last stores' DRAM latency and the
+ * matmul's start only (whose A, copied from SRAM when this kernel left
+ * it there, queues behind a quarter of it).
+ */
 static void ew_prefetch(emit_t *g, const npu_emitctx *c, const int *seng,
 			int nst, uint64_t end, int late)
 {

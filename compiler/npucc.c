@@ -37,7 +37,8 @@ static void usage(FILE *f)
 		   "--dyn-hint sets the sizes a graph's SymInt dims are tiled for (default\n"
 		   "16); --dyn-max bounds what npusim run accepts; --specialize compiles\n"
 		   "them as constants instead (a static program of those sizes).\n"
-		   "--no-resident keeps all scratch in DRAM (docs/compiler.md).\n"
+		   "--no-resident keeps scratch and constants in DRAM, not in an SRAM window\n"
+		   "(docs/compiler.md).\n"
 		   "Exit status: 0 success, 2 bad usage or bad input.\n");
 }
 
