@@ -642,7 +642,7 @@ static int compile_once(const npu_ccopts *o, npu_ccresult *r,
 		hcall[k] = r->ir.k[k].kind == NPU_KK_HOST ? nh++ : -1;
 	{
 		npu_emitctx c = { .ir = &r->ir, .p = &r->prog, .t = &r->tc,
-				  .hcall = hcall, .resbad = *bad, .dyn = r->dyn != NULL };
+				  .hcall = hcall, .resbad = *bad };
 		if (r->ir.npre)
 			npu_emit_preload(&c, &pre);
 		/* the plan for the next kernel that runs (copies that do

@@ -205,7 +205,6 @@ typedef struct npu_emitctx {
 	const npu_imgho *imgin;  /* NULL, or this kernel's, as written */
 	unsigned char *resbad;   /* per value (and one more): resident values
 				    a transfer could not reach in SRAM */
-	int dyn;                 /* a dynamic program's kernel (dyn.h) */
 } npu_emitctx;
 int npu_emit_kernel(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e);
 /* emit.c: the resident constants' copies into the window (ir->pre), to

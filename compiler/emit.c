@@ -1865,7 +1865,7 @@ void npu_emit_preload(const npu_emitctx *c, npu_mfunc *f)
 	for (uint64_t off = 0; off < n && used < E; off += piece, used++) {
 		uint64_t len = n - off < piece ? n - off : piece;
 		for (int i = 0; i < ir->npre; i++)
-			if (ir->pre[i].off <= off)
+			if (ir->v[ir->pre[i].v].roff <= off)
 				f->node = ir->v[ir->pre[i].v].node;
 		npu_emit_dmaf(&g, used, NPU_OP_DLD, ir->res_sram + off,
 			      ir->pre_dram + off, (int64_t)len, 1, 0, 0, 1, 0, 0);

@@ -1081,16 +1081,16 @@ void npu_mm_pf_plan(const npu_emitctx *c, int k, int from, int area,
 	/* the whole weight (every column block, rows of N) when one batch
 	 * has it and it fits, the matmul then loading no B at all: after an
 	 * elementwise or row kernel, whose engines are idle while it
-	 * computes, or (in a static program) after a matmul, once its
-	 * operands come from the SRAM-resident window (llama_tiny's down
-	 * projections load nothing: 53.6 k -> 52.5 k cycles; before, with
-	 * A from DRAM, the MLP's three matmuls in a row were slower; a
-	 * dynamic program's matmul loops were, mlp_dynamic by 10%) */
+	 * computes, or after a matmul, once its operands come from the
+	 * SRAM-resident window, which only a static program has
+	 * (llama_tiny's down projections load nothing: 53.6 k -> 52.5 k
+	 * cycles; before, with A from DRAM, the MLP's three matmuls in a
+	 * row were slower; a dynamic program's matmul loops were,
+	 * mlp_dynamic by 10%) */
 	const npu_kern *F = from >= 0 ? &c->ir->k[from] : NULL;
 	if (F && (F->kind == NPU_KK_EW || F->kind == NPU_KK_ROW ||
-		  (F->kind == NPU_KK_MM && !F->cv && !c->dyn &&
-		   c->ir->res_bytes)) && !K->mm_glu &&
-	    K->mm_batch == 1 && W->stride[2] == 1 && nb < K->mm_n &&
+		  (F->kind == NPU_KK_MM && !F->cv && c->ir->res_bytes)) &&
+	    !K->mm_glu && K->mm_batch == 1 && W->stride[2] == 1 && nb < K->mm_n &&
 	    pf_fits(t, area, KK, K->mm_n, esz, bk))
 		nb = K->mm_n;
 	if (!pf_fits(t, area, KK, nb, esz, bk))

@@ -196,12 +196,11 @@ typedef struct npu_kir {
 	 * top res_banks banks that the tiler and emitter do not see */
 	uint64_t res_lo, res_bytes, res_peak, res_sram;
 	int res_banks, res_nvals;
-	/* link: resident constants, the first pre_bytes of the window, copied
-	 * there from one block of DRAM at pre_dram before the first kernel
-	 * (npu_emit_preload) */
+	/* link: resident constants, the first pre_bytes of the window (each
+	 * at its roff), copied there from one block of DRAM at pre_dram
+	 * before the first kernel (npu_emit_preload) */
 	struct npu_respre {
 		int v;
-		uint64_t off;        /* in the block */
 	} *pre;
 	int npre;
 	uint64_t pre_dram, pre_bytes;

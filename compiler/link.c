@@ -365,10 +365,8 @@ static int res_place(npu_kir *ir, npu_prog *p, npu_err *e)
 		npu_kval *v = &ir->v[i];
 		if (!v->res)
 			continue;
-		if (v->kind == NPU_BUF_CONST) {
-			ir->pre[ir->npre].v = i;
-			ir->pre[ir->npre++].off = v->roff;
-		}
+		if (v->kind == NPU_BUF_CONST)
+			ir->pre[ir->npre++].v = i;
 		v->daddr = ir->res_lo + v->roff;
 	}
 	return 0;

@@ -318,21 +318,29 @@ typedef struct kstores {
 	int n, st[8], found[8];
 } kstores;
 
+/* The index of name in names[0..n), -1. */
+static int name_at(const char *const *names, int n, const char *name)
+{
+	for (int j = 0; j < n; j++)
+		if (!strcmp(names[j], name))
+			return j;
+	return -1;
+}
+
 static void count_stores(const npu_ccresult *r, void *ctx)
 {
 	kstores *ks = ctx;
 
 	for (uint32_t k = 0; k < r->prog.nkernels; k++) {
 		const npu_kernel *K = &r->prog.kernels[k];
-		for (int j = 0; j < ks->n; j++) {
-			if (strcmp(K->name, ks->names[j]))
-				continue;
-			ks->found[j] = 1;
-			for (uint32_t i = K->start; i < K->end; i++) {
-				npu_insn in;
-				if (npu_decode(r->prog.code[i], &in) == 0)
-					ks->st[j] += in.op == NPU_OP_DST || in.op == NPU_OP_DSTC;
-			}
+		int j = name_at(ks->names, ks->n, K->name);
+		if (j < 0)
+			continue;
+		ks->found[j] = 1;
+		for (uint32_t i = K->start; i < K->end; i++) {
+			npu_insn in;
+			if (npu_decode(r->prog.code[i], &in) == 0)
+				ks->st[j] += in.op == NPU_OP_DST || in.op == NPU_OP_DSTC;
 		}
 	}
 }
@@ -429,24 +437,23 @@ static void count_window_stores(const npu_ccresult *r, void *ctx)
 		const npu_kernel *K = &r->prog.kernels[k];
 		int64_t val[256];
 		unsigned char known[256] = { 0 };
-		for (int j = 0; j < ws->n; j++) {
-			if (strcmp(K->name, ws->names[j]))
+		int j = name_at(ws->names, ws->n, K->name);
+		if (j < 0)
+			continue;
+		ws->found[j] = 1;
+		for (uint32_t i = K->start; i < K->end; i++) {
+			npu_insn in;
+			if (npu_decode(r->prog.code[i], &in) < 0)
 				continue;
-			ws->found[j] = 1;
-			for (uint32_t i = K->start; i < K->end; i++) {
-				npu_insn in;
-				if (npu_decode(r->prog.code[i], &in) < 0)
-					continue;
-				if (in.op == NPU_OP_DCP && known[in.b] &&
-				    (uint64_t)val[in.b] >= ir->res_sram &&
-				    (uint64_t)val[in.b] < ir->res_sram + ir->res_bytes)
-					ws->st[j]++;
-				if (in.op == NPU_OP_LI) {
-					val[in.a] = in.imm;
-					known[in.a] = 1;
-				} else if (writes_x(&in)) {
-					known[in.a] = 0;
-				}
+			if (in.op == NPU_OP_DCP && known[in.b] &&
+			    (uint64_t)val[in.b] >= ir->res_sram &&
+			    (uint64_t)val[in.b] < ir->res_sram + ir->res_bytes)
+				ws->st[j]++;
+			if (in.op == NPU_OP_LI) {
+				val[in.a] = in.imm;
+				known[in.a] = 1;
+			} else if (writes_x(&in)) {
+				known[in.a] = 0;
 			}
 		}
 	}
