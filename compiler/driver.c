@@ -538,9 +538,10 @@ static int plan_resident(const npu_ccopts *o, npu_ccresult *r,
 			 const unsigned char *excl, npu_err *e)
 {
 	r->tc = r->t;
-	if (r->dyn || o->noresident)
+	if (o->noresident)
 		return 0;
-	if (npu_link_resident(&r->ir, &r->t, excl, e) < 0)
+	if (r->dyn ? npu_link_dynwin(&r->ir, &r->t, e) < 0
+		   : npu_link_resident(&r->ir, &r->t, excl, e) < 0)
 		return -1;
 	if (r->ir.res_banks) {
 		uint64_t bk = r->t.sram_bytes / (uint64_t)r->t.sram_banks;
@@ -631,6 +632,10 @@ static int compile_once(const npu_ccopts *o, npu_ccresult *r,
 	if (npu_link_layout(&r->ir, &r->prog, e) < 0 ||
 	    npu_dyn_plan(r->dyn, &r->ir, &r->prog, &r->tc, e) < 0)
 		return -1;
+	if (r->ir.win_nvals) {
+		r->prog.win_lo = r->ir.res_sram;
+		r->prog.win_hi = r->t.sram_bytes;
+	}
 	fs = calloc((size_t)r->ir.nk + 1, sizeof *fs);
 	hcall = calloc((size_t)r->ir.nk + 1, sizeof *hcall);
 	*bad = r->ir.res_bytes ? calloc((size_t)r->ir.nv + 1, 1) : NULL;
@@ -1015,6 +1020,10 @@ void npu_cc_report(const npu_ccresult *r, FILE *f)
 		ir->res_banks, ir->res_banks == 1 ? "" : "s", ir->res_nvals,
 		ir->npre, (unsigned long long)ir->pre_bytes,
 		(unsigned long long)ir->res_peak);
+	if (ir->win_nvals)
+		fprintf(f, "SRAM window placed at load: %d symbolic scratch values "
+			"(%llu bytes at the hints), each in the window while it fits\n",
+			ir->win_nvals, (unsigned long long)ir->win_bytes);
 }
 
 static void jstr(FILE *f, const char *s)
@@ -1206,8 +1215,10 @@ int npu_cc_report_json(const npu_ccresult *r, const char *path, npu_err *e)
 		(unsigned long long)ir->arena_peak);
 	fprintf(f, ", \"resident\": {\"bytes\": %llu, \"peak\": %llu, \"banks\": %d, "
 		"\"values\": %d, \"constants\": %d, \"preload_bytes\": %llu, "
-		"\"retries\": %d}}\n", (unsigned long long)ir->res_bytes,
+		"\"retries\": %d, \"load_values\": %d, \"load_hint_bytes\": %llu}}\n",
+		(unsigned long long)ir->res_bytes,
 		(unsigned long long)ir->res_peak, ir->res_banks, ir->res_nvals,
-		ir->npre, (unsigned long long)ir->pre_bytes, r->res_retries);
+		ir->npre, (unsigned long long)ir->pre_bytes, r->res_retries,
+		ir->win_nvals, (unsigned long long)ir->win_bytes);
 	return npu_afile_commit(&af, e);
 }

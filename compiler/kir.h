@@ -57,6 +57,8 @@ typedef struct npu_kval {
 	uint64_t daddr;      /* link: DRAM address of element 0 (for a
 				resident value, its place in the window) */
 	int res;             /* link: kept in the SRAM window (npu_link_resident) */
+	int win;             /* link: symbolic scratch the loader may place
+				in the SRAM window (npu_link_dynwin) */
 	uint64_t roff;       /* link: a resident value's offset in the window */
 	int outidx;          /* graph output index, -1 */
 	int needed;          /* read by another kernel, a host call or output */
@@ -196,6 +198,10 @@ typedef struct npu_kir {
 	 * top res_banks banks that the tiler and emitter do not see */
 	uint64_t res_lo, res_bytes, res_peak, res_sram;
 	int res_banks, res_nvals;
+	/* a dynamic program's window (npu_link_dynwin): res_banks banks from
+	 * res_sram, res_bytes 0; win_nvals values of win_bytes at the hints */
+	uint64_t win_bytes;
+	int win_nvals;
 	/* link: resident constants, the first pre_bytes of the window (each
 	 * at its roff), copied there from one block of DRAM at pre_dram
 	 * before the first kernel (npu_emit_preload) */

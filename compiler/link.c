@@ -454,6 +454,7 @@ int npu_link_layout(npu_kir *ir, npu_prog *p, npu_err *e)
 					memcpy(p->cdata + cdata, v->cdata, b->size);
 				cdata += (b->size + 63) & ~63ull;
 			}
+			b->flags = v->win ? NPU_BUF_F_WINDOW : 0;
 			v->daddr = b->addr;
 			v->buf = (int)p->nbufs++;
 		}
@@ -528,7 +529,8 @@ int npu_link_layout(npu_kir *ir, npu_prog *p, npu_err *e)
  * transfer cannot reach that way (a converting store, a gather's table)
  * is named in the emitter's list and the compile is redone without it
  * (npu_cc_compile).  Values a host call touches, symbolic values and
- * every value of a dynamic program stay in DRAM.
+ * every value of a dynamic program stay in DRAM here; the loader may put
+ * a dynamic program's symbolic scratch in SRAM (npu_link_dynwin).
  */
 #define RES_MAX_BANKS_DIV 16	/* at most 1/16 of the banks (2 of 32) */
 #define RES_CONST_MAX (64 * 1024) /* constants up to this size (biases,
@@ -692,6 +694,59 @@ int npu_link_resident(npu_kir *ir, const npu_target *t,
 		       "kept in the top %d SRAM bank%s, not DRAM",
 		       ir->res_nvals - nc, nc, (long long)ir->res_bytes,
 		       ir->res_banks, ir->res_banks > 1 ? "s" : "");
+	return 0;
+}
+
+/*
+ * A dynamic program's symbolic scratch has no size until the program is
+ * loaded, so it cannot be placed here; the loader places it
+ * (npu_prog_relayout).  When these values fit the window at their hints,
+ * its banks are kept from the tiler and the emitter and the values are
+ * flagged: the loader then puts each in the window while it fits, at an
+ * address of the DMA aperture (isa/isa.h), else in DRAM, and the same
+ * code reaches it in either.  Values a host call touches stay in DRAM.
+ */
+int npu_link_dynwin(npu_kir *ir, const npu_target *t, npu_err *e)
+{
+	uint64_t bk = t->sram_banks > 0 ? t->sram_bytes / (uint64_t)t->sram_banks : 0;
+	int nb = t->sram_banks / RES_MAX_BANKS_DIV;
+	uint64_t bytes = 0;
+
+	(void)e;
+	ir->win_bytes = 0;
+	ir->win_nvals = 0;
+	for (int v = 0; v < ir->nv; v++)
+		ir->v[v].win = ir->v[v].sym && wants_buf(&ir->v[v]) &&
+			       ir->v[v].kind == NPU_BUF_SCRATCH;
+	for (int k = 0; k < ir->nk; k++) {
+		for (int i = 0; i < ir->k[k].nhin; i++)
+			ir->v[ir->k[k].hin[i]].win = 0;
+		for (int i = 0; i < ir->k[k].nhout; i++)
+			ir->v[ir->k[k].hout[i]].win = 0;
+	}
+	for (int v = 0; v < ir->nv; v++)
+		if (ir->v[v].win) {
+			bytes += ((uint64_t)npu_kir_numel(ir->v[v].ndim, ir->v[v].shape) *
+				  (uint64_t)npu_dtype_size(ir->v[v].dtype) + 63) & ~63ull;
+			ir->win_nvals++;
+		}
+	if (!ir->win_nvals || !bk || nb < 1 || bytes > (uint64_t)nb * bk) {
+		for (int v = 0; v < ir->nv; v++)
+			ir->v[v].win = 0;
+		if (ir->win_nvals)
+			npu_kir_decide(ir, 1, "symbolic scratch stays in DRAM: %llu "
+				       "bytes at the hints, more than %d SRAM banks",
+				       (unsigned long long)bytes, nb);
+		ir->win_nvals = 0;
+		return 0;
+	}
+	ir->win_bytes = bytes;
+	ir->res_banks = nb;
+	ir->res_sram = t->sram_bytes - (uint64_t)nb * bk;
+	npu_kir_decide(ir, 1, "%d symbolic scratch values (%llu bytes at the "
+		       "hints) placed at load in the top %d SRAM banks while "
+		       "they fit, else in DRAM", ir->win_nvals,
+		       (unsigned long long)bytes, nb);
 	return 0;
 }
 

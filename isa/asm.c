@@ -1924,12 +1924,18 @@ static void doc_machine(FILE *f)
 "| `0x00000000` .. | SRAM scratchpad (size from the target) |\n"
 "| `0x%08x` (NPU_ACC_BASE) .. | accumulator SRAM (size from the target) |\n\n"
 "DRAM is reached only by DMA and host calls; the program's buffers are laid\n"
-"out in it from address 0.  Flag bits: `mcfg` imm bit %u selects the\n"
+"out in it from address 0.  A DMA address at or past `0x%llx`\n"
+"(NPU_SRAM_APERTURE, 2^48) on a transfer's DRAM side names SRAM byte\n"
+"(address - NPU_SRAM_APERTURE) instead: the transfer copies SRAM to SRAM\n"
+"as `dcp` does.  A dynamic program's loader places symbolic scratch there\n"
+"when it fits (docs/program-format.md, `.npu.window`), and the same code\n"
+"reaches it in either memory.  Flag bits: `mcfg` imm bit %u selects the\n"
 "output-stationary dataflow, `mmac` imm bit %u accumulates instead of\n"
 "overwriting.  Weight-stationary, `mldw` fills a shadow buffer, which the\n"
 "next `mmac` swaps in unless its imm bit %u holds the weights in use:\n"
 "several `mmac`s on one set of weights, the next `mldw` among them.\n\n",
-		NPU_ACC_BASE, __builtin_ctz(NPU_MXU_OS), __builtin_ctz(NPU_MMAC_ACC),
+		NPU_ACC_BASE, (unsigned long long)NPU_SRAM_APERTURE,
+		__builtin_ctz(NPU_MXU_OS), __builtin_ctz(NPU_MMAC_ACC),
 		__builtin_ctz(NPU_MMAC_HOLD));
 }
 

@@ -10,7 +10,8 @@
  * `wait` on a semaphore, signalled by another unit's `sig`, orders them.
  * Local memory is the SRAM scratchpad (addresses from 0) and the
  * accumulator SRAM (addresses from NPU_ACC_BASE); DRAM is reached only by
- * DMA and host calls.
+ * DMA and host calls, and DMA reaches the scratchpad also through an
+ * aperture of DRAM's address space (NPU_SRAM_APERTURE).
  */
 #ifndef NPU_ISA_H
 #define NPU_ISA_H
@@ -23,6 +24,10 @@
 #define NPU_NSEM 32           /* semaphores s0..s31 */
 #define NPU_MAX_DMA 8         /* DMA engines dma0..dma7 */
 #define NPU_ACC_BASE 0x40000000u /* local address of accumulator SRAM */
+/* DMA addresses from here on name the SRAM scratchpad, not DRAM: a
+ * transfer whose DRAM side lies there copies SRAM to SRAM (as dcp), so
+ * the same code reaches a buffer the loader placed in either memory. */
+#define NPU_SRAM_APERTURE (1ull << 48)
 #define NPU_MXU_OS 1u         /* mcfg imm bit: output-stationary */
 #define NPU_MMAC_ACC 1u       /* mmac imm bit: accumulate, not overwrite */
 #define NPU_MMAC_HOLD 2u      /* mmac imm bit: keep the weights in use

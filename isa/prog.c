@@ -33,7 +33,7 @@
 
 /* Record layouts: byte offsets of each field, then the record size. */
 enum {
-	BUF_NAME = 0, BUF_DTYPE = 4, BUF_KIND = 5, BUF_NDIM = 6,
+	BUF_NAME = 0, BUF_DTYPE = 4, BUF_KIND = 5, BUF_NDIM = 6, BUF_FLAGS = 7,
 	BUF_ADDR = 8, BUF_SIZE = 16, BUF_DATA_OFF = 24, BUF_SHAPE = 32,
 	BUF_REC = BUF_SHAPE + 8 * NPU_MAX_DIMS /* 96 */
 };
@@ -50,6 +50,7 @@ enum {
 enum { TGT_VERSION = 0, TGT_NAME = 4, TGT_HASH = 8, TGT_DRAM = 16,
        TGT_REC = 24 };
 enum { DYN_SYMTAB = 0, DYN_PAD = 8, DYN_REC = 16 };
+enum { WIN_LO = 0, WIN_HI = 8, WIN_REC = 16 };
 enum { SYM_NAME = 0, SYM_HINT = 8, SYM_MIN = 16, SYM_MAX = 24, SYM_REC = 32 };
 enum {
 	SD_BUF = 0, SD_DIM = 4, SD_COEF = 8, SD_ADD = 16, SD_NSYMS = 24,
@@ -76,6 +77,7 @@ enum {
 	S(DYN,      ".npu.dyn",      SHT_PROGBITS, DYN_REC,  0) \
 	S(SYMS,     ".npu.syms",     SHT_PROGBITS, SYM_REC,  0) \
 	S(SYMDIMS,  ".npu.symdims",  SHT_PROGBITS, SD_REC,   0) \
+	S(WINDOW,   ".npu.window",   SHT_PROGBITS, WIN_REC,  0) \
 	S(STRTAB,   ".npu.strtab",   SHT_STRTAB,   1,        1)
 
 enum {
@@ -455,6 +457,53 @@ static int check_symdims(const npu_prog *p, npu_err *e)
 	return 0;
 }
 
+static int has_window(const npu_prog *p)
+{
+	return p->win_hi > p->win_lo;
+}
+
+static int has_symdim(const npu_prog *p, uint32_t b)
+{
+	for (uint32_t i = 0; i < p->nsymdims; i++)
+		if (p->symdims[i].buf == b)
+			return 1;
+	return 0;
+}
+
+/* The SRAM window: a dynamic program's, 64-byte aligned, in the
+ * scratchpad's address range, clear of the symbol table; only symbolic
+ * scratch buffers may be placed there. */
+static int check_window(const npu_prog *p, npu_err *e)
+{
+	uint64_t tab = p->symtab + NPU_SYMTAB_BYTES(p);
+
+	if (has_window(p) || p->win_lo) {
+		if (!p->nsyms || !has_window(p))
+			return npu_errf(e, ".npu.window: an SRAM window needs a dynamic program and lo < hi (0x%llx..0x%llx)",
+					(unsigned long long)p->win_lo,
+					(unsigned long long)p->win_hi);
+		if (p->win_lo % 64 || p->win_hi % 64 || p->win_hi > NPU_ACC_BASE)
+			return npu_errf(e, ".npu.window: 0x%llx..0x%llx is not 64-byte aligned SRAM",
+					(unsigned long long)p->win_lo,
+					(unsigned long long)p->win_hi);
+		if (p->symtab < p->win_hi && tab > p->win_lo)
+			return npu_errf(e, ".npu.window: 0x%llx..0x%llx overlaps the symbol table",
+					(unsigned long long)p->win_lo,
+					(unsigned long long)p->win_hi);
+	}
+	for (uint32_t i = 0; i < p->nbufs; i++) {
+		const npu_buf *b = &p->bufs[i];
+		if (b->flags & ~NPU_BUF_F_ALL)
+			return npu_errf(e, ".npu.bufs entry %u: unknown flags 0x%x",
+					i, b->flags & ~NPU_BUF_F_ALL);
+		if ((b->flags & NPU_BUF_F_WINDOW) &&
+		    (!has_window(p) || b->kind != NPU_BUF_SCRATCH || !has_symdim(p, i)))
+			return npu_errf(e, ".npu.bufs entry %u ('%s'): only a symbolic scratch buffer of a program with an SRAM window may be placed in it",
+					i, b->name);
+	}
+	return 0;
+}
+
 int npu_prog_check(const npu_prog *p, npu_err *e)
 {
 	npu_insn in;
@@ -477,7 +526,8 @@ int npu_prog_check(const npu_prog *p, npu_err *e)
 	for (uint32_t i = 0; p->insn_node && i < p->ncode; i++)
 		if (check_node_index(".npu.insnnode", i, p->insn_node[i], p, 1, e) < 0)
 			return -1;
-	if (check_syms(p, e) < 0 || check_symdims(p, e) < 0)
+	if (check_syms(p, e) < 0 || check_symdims(p, e) < 0 ||
+	    check_window(p, e) < 0)
 		return -1;
 	return check_hcalls(p, e);
 }
@@ -623,6 +673,7 @@ static int encode(const npu_prog *p, bbuf sec[NSEC], npu_err *e)
 		q[BUF_DTYPE] = (uint8_t)b->dtype;
 		q[BUF_KIND] = (uint8_t)b->kind;
 		q[BUF_NDIM] = (uint8_t)b->ndim;
+		q[BUF_FLAGS] = (uint8_t)b->flags;
 		wr64(q + BUF_ADDR, b->addr);
 		wr64(q + BUF_SIZE, b->size);
 		wr64(q + BUF_DATA_OFF, b->data_off);
@@ -683,6 +734,10 @@ static int encode(const npu_prog *p, bbuf sec[NSEC], npu_err *e)
 		wr64(q + DYN_SYMTAB, p->symtab);
 		wr64(q + DYN_PAD, p->dynpad);
 	}
+	if (has_window(p) && (q = bb_grow(&sec[SEC_WINDOW], WIN_REC))) {
+		wr64(q + WIN_LO, p->win_lo);
+		wr64(q + WIN_HI, p->win_hi);
+	}
 	for (uint32_t i = 0; i < p->nsyms; i++) {
 		const npu_sym *y = &p->syms[i];
 		uint32_t name = bb_str(st, y->name);
@@ -717,6 +772,17 @@ static int is_dyn_sec(int s)
 	return s == SEC_DYN || s == SEC_SYMS || s == SEC_SYMDIMS;
 }
 
+/* Is section s written for p?  (Static programs carry no dynamic-shape
+ * sections, and only a program with a window its section.) */
+static int sec_wanted(const npu_prog *p, int s)
+{
+	if (s == SEC_INSNNODE)
+		return p->insn_node != NULL;
+	if (s == SEC_WINDOW)
+		return has_window(p);
+	return !is_dyn_sec(s) || p->nsyms;
+}
+
 /* Lays the encoded sections out as an ELF file on fd, through libelf. */
 static int emit_elf(int fd, const npu_prog *p, bbuf sec[NSEC], npu_err *e)
 {
@@ -731,7 +797,7 @@ static int emit_elf(int fd, const npu_prog *p, bbuf sec[NSEC], npu_err *e)
 
 	bb_grow(&shstr, 1);
 	for (int s = 0; s < NSEC; s++)
-		if (!is_dyn_sec(s) || p->nsyms)
+		if (sec_wanted(p, s))
 			names[s] = bb_str(&shstr, secinfo[s].name);
 	shstrname = bb_str(&shstr, ".shstrtab");
 	if (shstr.oom) {
@@ -751,10 +817,7 @@ static int emit_elf(int fd, const npu_prog *p, bbuf sec[NSEC], npu_err *e)
 	for (int s = 0; s <= NSEC; s++) {
 		int shs = s == NSEC; /* the last one is .shstrtab */
 		bbuf *b = shs ? &shstr : &sec[s];
-		if (!shs && s == SEC_INSNNODE && !p->insn_node)
-			continue;
-		/* static programs carry no dynamic-shape sections */
-		if (!shs && is_dyn_sec(s) && !p->nsyms)
+		if (!shs && !sec_wanted(p, s))
 			continue;
 		if (!(scn = elf_newscn(elf)) || !(sh = elf64_getshdr(scn)))
 			goto elf_fail;
@@ -1177,6 +1240,7 @@ static int load_bufs(rd *r, npu_prog *p)
 		b->dtype = q[BUF_DTYPE];
 		b->kind = q[BUF_KIND];
 		b->ndim = q[BUF_NDIM];
+		b->flags = q[BUF_FLAGS];
 		b->addr = rd64(q + BUF_ADDR);
 		b->size = rd64(q + BUF_SIZE);
 		b->data_off = rd64(q + BUF_DATA_OFF);
@@ -1313,6 +1377,20 @@ static int load_dyn(rd *r, npu_prog *p)
 	return 0;
 }
 
+static int load_window(rd *r, npu_prog *p)
+{
+	const sect *w = &r->s[SEC_WINDOW];
+
+	if (!w->index)
+		return 0;
+	if (w->n != 1)
+		return npu_errf(r->e, "%s: section .npu.window: %u records, expected 1",
+				r->name, w->n);
+	p->win_lo = rd64(w->d + WIN_LO);
+	p->win_hi = rd64(w->d + WIN_HI);
+	return 0;
+}
+
 int npu_prog_parse(npu_prog *p, const char *name, const void *data,
 		   size_t len, npu_err *e)
 {
@@ -1342,7 +1420,7 @@ int npu_prog_parse(npu_prog *p, const char *name, const void *data,
 	    load_target(&r, p) < 0 || load_code(&r, p) < 0 ||
 	    load_bufs(&r, p) < 0 || load_nodes(&r, p) < 0 ||
 	    load_kernels(&r, p) < 0 || load_hcalls(&r, p) < 0 ||
-	    load_dyn(&r, p) < 0)
+	    load_dyn(&r, p) < 0 || load_window(&r, p) < 0)
 		goto out;
 	if (npu_prog_check(p, r.e) < 0) {
 		npu_err_prefix(r.e, "%s", r.name);
@@ -1508,7 +1586,7 @@ int npu_prog_bind(const npu_prog *p, npu_shape_fn shape_of, void *ctx,
 int npu_prog_relayout(npu_prog *p, const int64_t *vals, uint8_t *table,
 		      npu_err *e)
 {
-	uint64_t addr = (p->dram_size + 63) & ~63ull;
+	uint64_t addr = (p->dram_size + 63) & ~63ull, win = p->win_lo, room;
 	uint32_t j = 0;
 
 	for (uint32_t s = 0; s < p->nsyms; s++)
@@ -1534,11 +1612,18 @@ int npu_prog_relayout(npu_prog *p, const int64_t *vals, uint8_t *table,
 		if (ovf_mul((rows + block - 1) / block * block, elems, &alloc) ||
 		    (uint64_t)alloc > UINT64_MAX - 64 - addr)
 			return npu_errf(e, "buffer '%s': its size overflows", b->name);
-		wr64(t, addr - b->addr);
 		wr64(t + 8, (uint64_t)rows);
-		b->addr = addr;
 		b->size = (uint64_t)alloc;
-		addr += ((uint64_t)alloc + 63) & ~63ull;
+		room = ((uint64_t)alloc + 63) & ~63ull;
+		if ((b->flags & NPU_BUF_F_WINDOW) && room <= p->win_hi - win) {
+			wr64(t, NPU_SRAM_APERTURE + win - b->addr);
+			b->addr = NPU_SRAM_APERTURE + win;
+			win += room;
+		} else {
+			wr64(t, addr - b->addr);
+			b->addr = addr;
+			addr += room;
+		}
 		j++;
 	}
 	p->dram_size = addr;

@@ -40,7 +40,14 @@ typedef struct npu_buf {
 	uint64_t addr;                 /* DRAM byte address */
 	uint64_t size;                 /* bytes */
 	uint64_t data_off;             /* CONST: offset of its bytes in cdata */
+	unsigned flags;                /* NPU_BUF_F_* */
 } npu_buf;
+
+/* npu_buf.flags.  NPU_BUF_F_WINDOW: a symbolic scratch buffer that the
+ * loader places in the program's SRAM window when it fits at its bound
+ * size (npu_prog_relayout), at its DMA-aperture address (isa/isa.h). */
+#define NPU_BUF_F_WINDOW 1u
+#define NPU_BUF_F_ALL NPU_BUF_F_WINDOW
 
 /* One FX node that code came from. */
 typedef struct npu_node {
@@ -116,6 +123,8 @@ typedef struct npu_prog {
 	uint64_t symtab;       /* SRAM address of the bound-value table */
 	uint64_t dynpad;       /* symbolic buffers hold a multiple of dynpad
 				  times their rows at the hints (1..64) */
+	uint64_t win_lo, win_hi; /* SRAM range for NPU_BUF_F_WINDOW buffers
+				    (a dynamic program's; empty: none) */
 	char target_name[64];  /* target the program was built for */
 	uint64_t target_hash;  /* its npu_target_hash(), 0 if none */
 } npu_prog;
@@ -171,7 +180,9 @@ int npu_prog_bind(const npu_prog *p, npu_shape_fn shape_of, void *ctx,
  * Gives every symbolic buffer of p its bound shape and a DRAM range after
  * the others (rows rounded up to a multiple of dynpad times the recorded
  * rows: the code computes in such blocks), grows dram_size, and fills table
- * (NPU_SYMTAB_BYTES(p) bytes, little-endian int64).
+ * (NPU_SYMTAB_BYTES(p) bytes, little-endian int64).  A buffer flagged
+ * NPU_BUF_F_WINDOW goes in the SRAM window instead, in buffer order, while
+ * it fits there: its address is then NPU_SRAM_APERTURE + its SRAM address.
  */
 int npu_prog_relayout(npu_prog *p, const int64_t *vals, uint8_t *table,
 		      npu_err *e);

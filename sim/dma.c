@@ -26,6 +26,11 @@
  * narrower side: rowb and `bytes` count DRAM bytes, the formulas above
  * apply unchanged, and the local side reads twice as many bytes, which
  * hold its banks for twice as long.
+ *
+ * A DRAM-side address at or past NPU_SRAM_APERTURE names SRAM byte
+ * (address - NPU_SRAM_APERTURE): that side is local, and a transfer with
+ * no DRAM side left is timed, counted and traced as a copy.  A dynamic
+ * program's loader puts symbolic scratch there when it fits (isa/prog.h).
  */
 #include "config.h"
 
@@ -41,6 +46,7 @@
 enum { DIR_LD, DIR_ST, DIR_CP, DIR_MV, DIR_GAT };
 
 typedef struct xfer {
+	uint64_t src, dst;       /* addresses, the aperture's made local */
 	int src_dram, dst_dram, gather;
 	int cvt;                 /* dstc: the DRAM type, else 0 */
 	int64_t srow;            /* bytes of a source row */
@@ -129,7 +135,7 @@ static int race_row(npu_sim *s, int eng, const sim_entry *e, uint64_t t0,
 static int move(npu_sim *s, int eng, const sim_entry *e, uint64_t t0, xfer *x)
 {
 	const int64_t *f = s->dma[eng].f;
-	uint64_t src = (uint64_t)e->x[2], dst = (uint64_t)e->x[1];
+	uint64_t src = x->src, dst = x->dst;
 	int64_t rowb = f[NPU_DF_ROWB], n1 = f[NPU_DF_N1], n2 = f[NPU_DF_N2];
 	int64_t w = f[NPU_DF_IDXW];
 	const uint8_t *idx = NULL;
@@ -192,7 +198,7 @@ static int move(npu_sim *s, int eng, const sim_entry *e, uint64_t t0, xfer *x)
 		}
 	}
 	charge(s, x, x->ps, x->pe - x->ps);
-	if (x->gather && rowb > 0 && n1 * n2 > 0) {
+	if (x->gather && x->src_dram && rowb > 0 && n1 * n2 > 0) {
 		/* Every gathered row is charged as if it started at the
 		 * alignment of the base address, one after the other, so the
 		 * timing does not depend on the index values. */
@@ -262,6 +268,16 @@ static int transfer(npu_sim *s, int eng, const sim_insn *in,
 	case NPU_OP_DMV: x.src_dram = x.dst_dram = 1; dir = DIR_MV; break;
 	default: x.src_dram = x.gather = 1; dir = DIR_GAT; break;
 	}
+	/* a DRAM side in the aperture is SRAM: the transfer is a copy */
+	x.src = (uint64_t)e->x[2];
+	x.dst = (uint64_t)e->x[1];
+	if (x.src_dram && x.src >= NPU_SRAM_APERTURE)
+		x.src -= NPU_SRAM_APERTURE, x.src_dram = 0;
+	if (x.dst_dram && x.dst >= NPU_SRAM_APERTURE)
+		x.dst -= NPU_SRAM_APERTURE, x.dst_dram = 0;
+	if (!x.gather)
+		dir = x.src_dram ? (x.dst_dram ? DIR_MV : DIR_LD)
+				 : (x.dst_dram ? DIR_ST : DIR_CP);
 	if (rowb < 0 || n1 < 0 || n2 < 0 || rowb > DMA_MAX_BYTES ||
 	    n1 > DMA_MAX_ROWS || n2 > DMA_MAX_ROWS || n1 * n2 > DMA_MAX_ROWS ||
 	    rowb * n1 * n2 > DMA_MAX_BYTES)

@@ -203,7 +203,7 @@ int sim_host_exec(npu_sim *s, const sim_insn *in, const sim_entry *e,
 					 "host call %d: argument %u is not a buffer",
 					 in->imm, i);
 		bufs[i] = &p->bufs[hc->args[i]];
-		data[i] = s->dram + bufs[i]->addr;
+		data[i] = npu_sim_buf_data(s, (int)hc->args[i]);
 		bytes += bufs[i]->size;
 	}
 	flops = npu_sim_host_flops(p, hc);

@@ -185,6 +185,13 @@ static int setup_memory(npu_sim *s, npu_err *e)
 				"(%llu bytes of DRAM)", (unsigned long long)s->dram_n);
 	for (uint32_t i = 0; i < p->nbufs; i++) {
 		const npu_buf *b = &p->bufs[i];
+		/* placed in the SRAM window at load (npu_prog_relayout) */
+		if (b->addr >= NPU_SRAM_APERTURE && b->kind == NPU_BUF_SCRATCH) {
+			if (!sim_local(s, b->addr - NPU_SRAM_APERTURE, b->size) ||
+			    b->addr - NPU_SRAM_APERTURE >= NPU_ACC_BASE)
+				return npu_errf(e, "buffer '%s' lies outside SRAM", b->name);
+			continue;
+		}
 		if (b->addr > s->dram_n || b->size > s->dram_n - b->addr)
 			return npu_errf(e, "buffer '%s' lies outside DRAM", b->name);
 		if (b->kind == NPU_BUF_CONST) {
@@ -530,9 +537,14 @@ faulted:
 
 uint8_t *npu_sim_buf_data(npu_sim *s, int i)
 {
+	uint64_t a;
+
 	if (i < 0 || (uint32_t)i >= s->p->nbufs)
 		return NULL;
-	return s->dram + s->p->bufs[i].addr;
+	a = s->p->bufs[i].addr;
+	if (a >= NPU_SRAM_APERTURE)
+		return s->sram + (a - NPU_SRAM_APERTURE);
+	return s->dram + a;
 }
 
 uint8_t *npu_sim_local(npu_sim *s, uint64_t addr, uint64_t n)

@@ -67,11 +67,11 @@ static void make_prog(npu_prog *p)
 	p->nbufs = 3;
 	p->bufs = xcalloc(3, sizeof *p->bufs);
 	p->bufs[0] = (npu_buf){ xstrdup("arg1_1"), NPU_DT_F32, 2, { 2, 3 },
-				NPU_BUF_INPUT, 0, 24, 0 };
+				NPU_BUF_INPUT, 0, 24, 0, 0 };
 	p->bufs[1] = (npu_buf){ xstrdup("weight"), NPU_DT_BF16, 3, { 2, 3, 4 },
-				NPU_BUF_CONST, 64, 48, 0 };
+				NPU_BUF_CONST, 64, 48, 0, 0 };
 	p->bufs[2] = (npu_buf){ xstrdup("output.0"), NPU_DT_I64, 1, { 5 },
-				NPU_BUF_OUTPUT, 1024, 40, 0 };
+				NPU_BUF_OUTPUT, 1024, 40, 0, 0 };
 	p->dram_size = 4096;
 
 	p->nnodes = 3;

@@ -1227,6 +1227,70 @@ START_TEST(dma_local_and_dram_copies)
 }
 END_TEST
 
+static void setup_sram_pattern(npu_sim *s, run *r)
+{
+	uint8_t *m = npu_sim_local(s, 4096, 512);
+
+	(void)r;
+	for (int j = 0; j < 512; j++)
+		m[j] = (uint8_t)(j * 7 + 3);
+}
+
+START_TEST(dma_aperture)
+{
+	run r = { 0 };
+	const npu_trace_dma *d;
+	char text[4096];
+	const npu_sim_stats *st;
+
+	/*
+	 * DRAM-side addresses from NPU_SRAM_APERTURE name SRAM: a dld from
+	 * the aperture + 4096 is the dcp of dma_local_and_dram_copies (no
+	 * DRAM latency, no channel, direction sram_to_sram): 100 bytes end
+	 * 10 + 12.5 -> 23 cycles after they start; a dst into the aperture
+	 * the same; a gather's rows from the aperture likewise (24 bytes of
+	 * each of 2 rows: 10 + 6).  No DRAM byte moves.
+	 */
+	snprintf(text, sizeof text, dma_prog,
+		 "dcfgi dma0, rowb, 100\n li x1, 1\n shli x1, x1, 48\n"
+		 " addi x3, x1, 1024\n addi x1, x1, 4096\n li x2, 0\n"
+		 " dld dma0, x2, x1\n dst dma0, x3, x2\n"
+		 "dcfgi dma0, rowb, 24\n dcfgi dma0, n1, 2\n dcfgi dma0, ss1, 100\n"
+		 "dcfgi dma0, ds1, 24\n dcfgi dma0, idx, 8192\n li x4, 2048\n"
+		 "dgat dma0, x4, x1\n");
+	r.setup = setup_sram_pattern;
+	run_text(&r, text);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_uint_eq(npu_sim_dmas(r.s, &d), 3);
+	ck_assert_int_eq(d[0].dir, 2);
+	ck_assert_int_eq(d[1].dir, 2);
+	ck_assert_int_eq(d[2].dir, 4);
+	ck_assert_uint_eq(d[0].end, d[0].start + 23);
+	ck_assert_uint_eq(d[1].start, d[0].end);
+	ck_assert_uint_eq(d[1].end, d[1].start + 23);
+	ck_assert_uint_eq(d[2].end, d[2].start + 16);
+	ck_assert_uint_eq(d[0].bytes_touched + d[1].bytes_touched + d[2].bytes_touched, 0);
+	st = npu_sim_stats_get(r.s);
+	ck_assert_uint_eq(st->dram_rd + st->dram_wr, 0);
+	ck_assert_int_eq(memcmp(npu_sim_local(r.s, 0, 100), npu_sim_local(r.s, 4096, 100), 100), 0);
+	ck_assert_int_eq(memcmp(npu_sim_local(r.s, 1024, 100), npu_sim_local(r.s, 4096, 100), 100), 0);
+	/* the index list is zeroed SRAM: both rows are row 0 */
+	ck_assert_int_eq(memcmp(npu_sim_local(r.s, 2048, 24), npu_sim_local(r.s, 4096, 24), 24), 0);
+	ck_assert_int_eq(memcmp(npu_sim_local(r.s, 2072, 24), npu_sim_local(r.s, 4096, 24), 24), 0);
+	run_free(&r);
+
+	/* past SRAM's end through the aperture: a fault naming SRAM */
+	snprintf(text, sizeof text, dma_prog,
+		 "dcfgi dma0, rowb, 100\n li x1, 0x10001\n shli x1, x1, 32\n"
+		 " li x2, 0\n dld dma0, x2, x1\n");
+	memset(&r, 0, sizeof r);
+	run_text(&r, text);
+	ck_assert_int_eq(r.rc, NPU_SIM_FAULT);
+	ck_assert_ptr_nonnull(strstr(r.e.msg, "outside SRAM"));
+	run_free(&r);
+}
+END_TEST
+
 START_TEST(dma_channels_shared)
 {
 	run r = { 0 };
@@ -2147,6 +2211,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, dma_3d_store);
 	tcase_add_test(tc, dma_gather);
 	tcase_add_test(tc, dma_local_and_dram_copies);
+	tcase_add_test(tc, dma_aperture);
 	tcase_add_test(tc, dma_channels_shared);
 	suite_add_tcase(s, tc);
 

@@ -88,8 +88,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(code, data + 1, n * 8);
 	memset(&p, 0, sizeof p);
 	memset(bufs, 0, sizeof bufs);
-	bufs[0] = (npu_buf){ na, NPU_DT_F32, 1, { 256 }, NPU_BUF_INPUT, 0, 1024, 0 };
-	bufs[1] = (npu_buf){ nb, NPU_DT_F32, 1, { 256 }, NPU_BUF_OUTPUT, 1024, 1024, 0 };
+	bufs[0] = (npu_buf){ na, NPU_DT_F32, 1, { 256 }, NPU_BUF_INPUT, 0, 1024, 0, 0 };
+	bufs[1] = (npu_buf){ nb, NPU_DT_F32, 1, { 256 }, NPU_BUF_OUTPUT, 1024, 1024, 0, 0 };
 	hc = (npu_hostcall){ op, attrs, 1, 2, args, NPU_NO_NODE };
 	p.code = code;
 	p.ncode = (uint32_t)n;
