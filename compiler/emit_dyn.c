@@ -511,6 +511,17 @@ static int next_row(dmm *m, int *xr1, int *xn1)
  * the block before this row's first (the last of the row before, xbr
  * rows: only the last row may have fewer) runs during its matrix work.
  */
+/* The next kernel's first weight panel, on the A engines, once the
+ * first block row has queued the loads of this kernel's whole weight
+ * (each column block has its own slot: none waits for the array), so
+ * that it overlaps this kernel's work, not follows it. */
+static void prefetch_next(dmm *m)
+{
+	int pq[2] = { m->qa, m->qa2 };
+
+	npu_emit_pf(&m->g, m->c->pfnext, pq, m->qa2 >= 0 ? 2 : 1, m->top);
+}
+
 static void row_body(dmm *m, int64_t p, int first)
 {
 	npu_mfunc *f = m->f;
@@ -532,6 +543,8 @@ static void row_body(dmm *m, int64_t p, int first)
 		if (j + 1 < m->nbn) {
 			if (first)
 				load_b(m, j + 1);
+			if (first && j + 2 == m->nbn)
+				prefetch_next(m);
 			load_epi(m, j + 1, t + 1, m->xm0, m->xrn, first);
 		} else {
 			int xr1, xn1, none = next_row(m, &xr1, &xn1);
@@ -765,17 +778,13 @@ static void emit_loop(dmm *m)
 	load_a(m, 0, 0, m->xrn);
 	load_b(m, 0);
 	load_epi(m, 0, 0, 0, m->xrn, 1);
+	if (m->nbn == 1)
+		prefetch_next(m);
 	for (int64_t p = 0; p < m->U; p++)
 		tails[p] = npu_mlabel(f);
 	end = npu_mlabel(f);
 	top = npu_mlabel(f);
 	row_body(m, 0, 1);
-	{
-		/* the next kernel's first weight panel, on the A engines,
-		 * after the first block row's (which loads the weight) */
-		int pq[2] = { m->qa, m->qa2 };
-		npu_emit_pf(&m->g, m->c->pfnext, pq, m->qa2 >= 0 ? 2 : 1, m->top);
-	}
 	advance(m, tails[0]);
 	npu_mbind(f, top);
 	for (int64_t p = 1; p <= m->U; p++) {
