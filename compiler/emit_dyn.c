@@ -505,12 +505,6 @@ static int next_row(dmm *m, int *xr1, int *xn1)
 	return none;
 }
 
-/*
- * One block row in phase p (its index mod U): blocks t = p * nbn + j.
- * first: the row that loads the weight panels (p = 0).  The epilogue of
- * the block before this row's first (the last of the row before, xbr
- * rows: only the last row may have fewer) runs during its matrix work.
- */
 /* The next kernel's first weight panel, on the A engines, once the
  * first block row has queued the loads of this kernel's whole weight
  * (each column block has its own slot: none waits for the array), so
@@ -522,6 +516,12 @@ static void prefetch_next(dmm *m)
 	npu_emit_pf(&m->g, m->c->pfnext, pq, m->qa2 >= 0 ? 2 : 1, m->top);
 }
 
+/*
+ * One block row in phase p (its index mod U): blocks t = p * nbn + j.
+ * first: the row that loads the weight panels (p = 0).  The epilogue of
+ * the block before this row's first (the last of the row before, xbr
+ * rows: only the last row may have fewer) runs during its matrix work.
+ */
 static void row_body(dmm *m, int64_t p, int first)
 {
 	npu_mfunc *f = m->f;
