@@ -38,7 +38,7 @@ static void usage(FILE *f)
 		   "16); --dyn-max bounds what npusim run accepts; --specialize compiles\n"
 		   "them as constants instead (a static program of those sizes).\n"
 		   "--no-resident keeps scratch and constants in DRAM, not in an SRAM window\n"
-		   "(docs/compiler.md).\n"
+		   "(nor a dynamic program's symbolic scratch: docs/compiler.md).\n"
 		   "Exit status: 0 success, 2 bad usage or bad input.\n");
 }
 
