@@ -305,7 +305,7 @@ static int kern_small(const npu_kir *ir, const npu_target *t, int k)
 		return 0;
 	for (int o = 0; o < K->nops; o++) {
 		const npu_kval *v = &ir->v[K->ops[o].val];
-		bytes += (uint64_t)(npu_kir_numel(v->ndim, v->shape) * npu_dtype_size(v->dtype));
+		bytes += npu_kval_bytes(v);
 	}
 	return 2 * bytes < t->sram_bytes / 4;
 }
@@ -395,7 +395,7 @@ static void imgho_plan(const npu_kir *ir, const npu_target *t, int k, int j,
 	const npu_kern *P = &ir->k[k], *Q = &ir->k[j];
 	const npu_kopnd *X;
 	const npu_kval *v;
-	uint64_t bk = t->sram_banks > 0 ? t->sram_bytes / (uint64_t)t->sram_banks : 0;
+	uint64_t bk = npu_target_bank_bytes(t);
 	int out = -1;
 
 	memset(h, 0, sizeof *h);
@@ -460,8 +460,7 @@ static int reads_over(const npu_kir *ir, int j, int r, int c, uint64_t lo,
 			: i < K->nhin ? K->hin[i] : K->hout[i - K->nhin];
 		int rv = ir->v[v].root >= 0 ? ir->v[v].root : v;
 		const npu_kval *R = &ir->v[rv];
-		uint64_t a = R->daddr, b = a + (uint64_t)(npu_kir_numel(R->ndim, R->shape) *
-							  npu_dtype_size(R->dtype));
+		uint64_t a = R->daddr, b = a + npu_kval_bytes(R);
 
 		if (rv == r)
 			return 1;
@@ -540,11 +539,12 @@ static int plan_resident(const npu_ccopts *o, npu_ccresult *r,
 	r->tc = r->t;
 	if (o->noresident)
 		return 0;
-	if (r->dyn ? npu_link_dynwin(&r->ir, &r->t, e) < 0
-		   : npu_link_resident(&r->ir, &r->t, excl, e) < 0)
+	if (r->dyn)
+		npu_link_dynwin(&r->ir, &r->t);
+	else if (npu_link_resident(&r->ir, &r->t, excl, e) < 0)
 		return -1;
 	if (r->ir.res_banks) {
-		uint64_t bk = r->t.sram_bytes / (uint64_t)r->t.sram_banks;
+		uint64_t bk = npu_target_bank_bytes(&r->t);
 		r->tc.sram_banks -= r->ir.res_banks;
 		r->tc.sram_bytes -= (uint64_t)r->ir.res_banks * bk;
 	}
@@ -695,8 +695,7 @@ static int compile_once(const npu_ccopts *o, npu_ccresult *r,
 				const npu_kval *v = &r->ir.v[c.hoin->val];
 				const npu_kval *R = v->root >= 0 ? &r->ir.v[v->root] : v;
 				w.lo = R->daddr;
-				w.hi = w.lo + (uint64_t)(npu_kir_numel(R->ndim, R->shape) *
-							 npu_dtype_size(R->dtype));
+				w.hi = w.lo + npu_kval_bytes(R);
 				c.watch = &w;
 			}
 			if (npu_dyn_emit(r->dyn, &c, k, &fs[k], e) < 0)
@@ -863,12 +862,6 @@ void npu_cc_free(npu_ccresult *r)
 /* ----------------------------------------------------------------- */
 /* The report */
 
-static uint64_t vbytes(const npu_kir *ir, int v)
-{
-	return (uint64_t)npu_kir_numel(ir->v[v].ndim, ir->v[v].shape) *
-	       (uint64_t)npu_dtype_size(ir->v[v].dtype);
-}
-
 /*
  * What happened to each op of the graph, for both forms of the report:
  * lowered natively (in a kernel of the NPU), decomposed by the passes
@@ -908,9 +901,9 @@ static void host_bytes(const npu_kir *ir, const npu_kern *K, uint64_t *in,
 {
 	*in = *out = 0;
 	for (int i = 0; i < K->nhin; i++)
-		*in += vbytes(ir, K->hin[i]);
+		*in += npu_kval_bytes(&ir->v[K->hin[i]]);
 	for (int i = 0; i < K->nhout; i++)
-		*out += vbytes(ir, K->hout[i]);
+		*out += npu_kval_bytes(&ir->v[K->hout[i]]);
 }
 
 typedef struct rsum {
@@ -1176,9 +1169,9 @@ int npu_cc_report_json(const npu_ccresult *r, const char *path, npu_err *e)
 		if (K->kind == NPU_KK_HOST) {
 			uint64_t b = 0;
 			for (int i = 0; i < K->nhin; i++)
-				b += vbytes(ir, K->hin[i]);
+				b += npu_kval_bytes(&ir->v[K->hin[i]]);
 			for (int i = 0; i < K->nhout; i++)
-				b += vbytes(ir, K->hout[i]);
+				b += npu_kval_bytes(&ir->v[K->hout[i]]);
 			fprintf(f, ", \"reason\": ");
 			jstr(f, K->hreason ? K->hreason : "");
 			fprintf(f, ", \"host_bytes\": %llu", (unsigned long long)b);

@@ -114,7 +114,7 @@ int npu_link_resident(npu_kir *ir, const npu_target *t,
 
 /* link.c, before tiling, for a dynamic program: the top SRAM banks kept
  * for the loader to place symbolic scratch in (ir->res_banks, kval.win). */
-int npu_link_dynwin(npu_kir *ir, const npu_target *t, npu_err *e);
+void npu_link_dynwin(npu_kir *ir, const npu_target *t);
 
 /* link.c, first half: a DRAM buffer for every materialized value. */
 int npu_link_layout(npu_kir *ir, npu_prog *p, npu_err *e);

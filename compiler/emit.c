@@ -192,8 +192,7 @@ static void res_bad(emit_t *g, uint64_t a)
 	for (int o = 0; g->K && o < g->K->nops; o++) {
 		int v = g->K->ops[o].val;
 		const npu_kval *x = &ir->v[ir->v[v].root >= 0 ? ir->v[v].root : v];
-		uint64_t n = (uint64_t)(npu_kir_numel(x->ndim, x->shape) *
-					npu_dtype_size(x->dtype));
+		uint64_t n = npu_kval_bytes(x);
 		if (x->res && a >= x->daddr && a < x->daddr + (n ? n : 1)) {
 			g->resbad[x - ir->v] = 1;
 			found = 1;
@@ -207,6 +206,19 @@ static void watch_hit(emit_t *g, uint64_t dram)
 {
 	if (g->watch && dram >= g->watch->lo && dram < g->watch->hi)
 		g->watch->hit = 1;
+}
+
+/* A load or store of a resident address is an SRAM copy: *dram becomes
+ * its SRAM address (the access is still noted for the watch). */
+static int res_copy(emit_t *g, uint64_t *dram)
+{
+	uint64_t sram;
+
+	if (!res_map(g, *dram, &sram))
+		return 0;
+	watch_hit(g, *dram);
+	*dram = sram;
+	return 1;
 }
 
 /* A DRAM address into xr; in a symbolic buffer (dyn.c), plus the
@@ -253,20 +265,12 @@ void npu_emit_dmat(emit_t *g, int q, int op, int dt, uint64_t dst,
 		   int64_t ds1, int64_t n2, int64_t ss2, int64_t ds2)
 {
 	int store, xd = npu_mx(g->f), xs = npu_mx(g->f);
-	uint64_t sram;
 
 	if (rowb <= 0 || n1 <= 0 || n2 <= 0)
 		return;
-	/* a resident value's transfers are SRAM copies */
-	if (op == NPU_OP_DLD && res_map(g, src, &sram)) {
-		watch_hit(g, src);
+	if ((op == NPU_OP_DLD && res_copy(g, &src)) ||
+	    (op == NPU_OP_DST && res_copy(g, &dst)))
 		op = NPU_OP_DCP;
-		src = sram;
-	} else if (op == NPU_OP_DST && res_map(g, dst, &sram)) {
-		watch_hit(g, dst);
-		op = NPU_OP_DCP;
-		dst = sram;
-	}
 	store = op == NPU_OP_DST || op == NPU_OP_DSTC;
 	field(g, q, NPU_DF_ROWB, rowb);
 	field(g, q, NPU_DF_N1, n1);
@@ -306,12 +310,10 @@ static void dma_issue(emit_t *g, int q, int store, uint64_t dram,
 		      uint64_t local, int64_t bytes)
 {
 	int xl = npu_mx(g->f), xd = npu_mx(g->f);
-	uint64_t sram;
 
 	npu_mli(g->f, xl, (int64_t)local);
-	if (res_map(g, dram, &sram)) {
-		watch_hit(g, dram);
-		npu_mli(g->f, xd, (int64_t)sram);
+	if (res_copy(g, &dram)) {
+		npu_mli(g->f, xd, (int64_t)dram);
 		if (store)
 			npu_memit(g->f, NPU_OP_DCP, q, xd, xl, 0);
 		else
@@ -1865,8 +1867,8 @@ void npu_emit_preload(const npu_emitctx *c, npu_mfunc *f)
 	for (uint64_t off = 0; off < n && used < E; off += piece, used++) {
 		uint64_t len = n - off < piece ? n - off : piece;
 		for (int i = 0; i < ir->npre; i++)
-			if (ir->v[ir->pre[i].v].roff <= off)
-				f->node = ir->v[ir->pre[i].v].node;
+			if (ir->v[ir->pre[i]].roff <= off)
+				f->node = ir->v[ir->pre[i]].node;
 		npu_emit_dmaf(&g, used, NPU_OP_DLD, ir->res_sram + off,
 			      ir->pre_dram + off, (int64_t)len, 1, 0, 0, 1, 0, 0);
 	}
@@ -2010,7 +2012,7 @@ static uint64_t ew_from_sram(emit_t *g, const npu_emitctx *c, const tile *t,
 	int any = 0;
 
 	if (tg->sram_banks >= 4)
-		floor = tg->sram_bytes - 4 * (tg->sram_bytes / (uint64_t)tg->sram_banks);
+		floor = tg->sram_bytes - 4 * npu_target_bank_bytes(tg);
 	if (!h || !h->on || h->sram + h->bytes > floor)
 		return addr;
 	g->hin = h;

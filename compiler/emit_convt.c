@@ -1069,7 +1069,7 @@ static int ct_place(convt *T, const npu_target *t)
 	const npu_kern *K = T->K;
 	emit_t *g = T->g;
 	uint64_t a = 0, vq = (uint64_t)t->vlen * 4, rs = 0, top = t->sram_bytes - NPU_SPILL_BYTES;
-	uint64_t bk = t->sram_bytes / (uint64_t)(t->sram_banks > 0 ? t->sram_banks : 1);
+	uint64_t bk = npu_target_bank_bytes(t);
 	uint64_t row = (uint64_t)(T->KK * T->esz), b0, nbk, xb;
 	int own = 1;
 

@@ -594,7 +594,7 @@ static int place(dmm *m)
 {
 	const npu_kern *K = m->K;
 	const npu_target *t = m->c->t;
-	uint64_t acc1, bk = t->sram_banks > 0 ? t->sram_bytes / (uint64_t)t->sram_banks : 0;
+	uint64_t acc1, bk = npu_target_bank_bytes(t);
 	uint64_t room = t->sram_bytes - NPU_SPILL_BYTES;
 
 	for (int pass = 0; pass < 2; pass++, bk = 0) {

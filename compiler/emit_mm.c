@@ -137,7 +137,7 @@ static void img_spread(const npu_target *t, const npu_kern *K, int64_t Hp,
 		       int64_t Wp, int esz, int ne, uint64_t *addr,
 		       uint64_t *img, int64_t *gx)
 {
-	uint64_t bk = t->sram_banks > 0 ? t->sram_bytes / (uint64_t)t->sram_banks : 0;
+	uint64_t bk = npu_target_bank_bytes(t);
 	uint64_t pl = (uint64_t)(Hp * Wp * esz), base, end;
 	int64_t IC = K->cv_ic, gmin = IC;
 
@@ -174,7 +174,7 @@ static void panel_spread(const npu_target *t, const npu_kern *K, int64_t KK,
 			 int64_t nb, int esz, int ne, uint64_t *addr,
 			 uint64_t *slotB, int64_t *brs)
 {
-	uint64_t bk = t->sram_banks > 0 ? t->sram_bytes / (uint64_t)t->sram_banks : 0;
+	uint64_t bk = npu_target_bank_bytes(t);
 	int64_t IC = K->cv_ic, gmax = 0, rg;
 	uint64_t rb, sz, base;
 
@@ -774,7 +774,7 @@ static void spread_slots(emit_t *g, const npu_kern *K, const npu_target *t,
 			 uint64_t *slotA, uint64_t *slotB, uint64_t *slotAl,
 			 uint64_t *slotBl, uint64_t *addr)
 {
-	uint64_t bk = t->sram_banks > 0 ? t->sram_bytes / (uint64_t)t->sram_banks : 0;
+	uint64_t bk = npu_target_bank_bytes(t);
 	uint64_t next = bk, ua[2], ub[2], ual[2], ubl[2], uo[64][2];
 	uint64_t pa = (uint64_t)(mb * KK * esz), pb = (uint64_t)(KK * nb * esz);
 	uint64_t ha = (uint64_t)((mb > 1 ? mb / 2 : mb) * KK * esz);
@@ -933,7 +933,7 @@ static void conv_pf_plan(const npu_emitctx *c, int k, int area, npu_pfplan *p)
 	const npu_kval *v = &c->ir->v[A->val];
 	const npu_kval *root = v->root >= 0 ? &c->ir->v[v->root] : v;
 	int esz = npu_dtype_size(K->mm_dtype);
-	uint64_t bk = t->sram_bytes / (uint64_t)(t->sram_banks > 0 ? t->sram_banks : 1);
+	uint64_t bk = npu_target_bank_bytes(t);
 
 	if (K->mm_batch != 1 || !K->mm_m || !K->mm_n || K->mm_alo >= 0 ||
 	    (K->kn.tile_m > 0 && K->kn.tile_m < K->mm_m) || t->dma_engines < 4 ||
@@ -1010,7 +1010,7 @@ static void convt_pf_plan(const npu_emitctx *c, int k, int from, int area,
 	int esz = npu_dtype_size(K->mm_dtype);
 	int64_t R = t->mxu_rows, ks = (K->mm_k + R - 1) / R, m = ks < 24 ? ks : 24;
 	int64_t nn = K->mm_m < t->mxu_cols ? K->mm_m : t->mxu_cols;
-	uint64_t bk = t->sram_bytes / (uint64_t)(t->sram_banks > 0 ? t->sram_banks : 1);
+	uint64_t bk = npu_target_bank_bytes(t);
 
 	if (!K->cv_hwc || K->mm_batch != 1 || t->sram_banks < 4 || v->root >= 0 ||
 	    v->kind != NPU_BUF_CONST || v->dtype != K->mm_dtype)
@@ -1077,7 +1077,7 @@ void npu_mm_pf_plan(const npu_emitctx *c, int k, int from, int area,
 		return;
 	if (nb <= 0 || nb > K->mm_n)
 		nb = K->mm_n;
-	uint64_t bk = t->sram_bytes / (uint64_t)t->sram_banks;
+	uint64_t bk = npu_target_bank_bytes(t);
 	/* the whole weight (every column block, rows of N) when one batch
 	 * has it and it fits, the matmul then loading no B at all: after an
 	 * elementwise or row kernel, whose engines are idle while it
@@ -1201,7 +1201,7 @@ static uint64_t a_handoff(const npu_emitctx *c, const npu_kern *K,
 	uint64_t floor = t->sram_bytes, src;
 
 	if (t->sram_banks >= 4)
-		floor -= 4 * (t->sram_bytes / (uint64_t)t->sram_banks);
+		floor -= 4 * npu_target_bank_bytes(t);
 	if (!h || !h->on || K->cv || K->mm_alo >= 0 || K->mm_batch != 1 ||
 	    K->ops[K->mm_a].kseg || K->ops[K->mm_a].stride[1] != K->mm_k ||
 	    K->ops[K->mm_a].stride[2] != 1 || adram < h->dram ||

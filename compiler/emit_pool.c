@@ -241,7 +241,7 @@ static void pool_cols(pool *P, int s, int64_t n)
  * else packed; 0, or -1 when one plane's slots do not fit. */
 static int pool_place(pool *P, const npu_target *t)
 {
-	uint64_t bank = t->sram_bytes / (uint64_t)t->sram_banks;
+	uint64_t bank = npu_target_bank_bytes(t);
 	uint64_t avail = t->sram_bytes - NPU_SPILL_BYTES, al = 64;
 	uint64_t in, v, out, at = 0, sz[5];
 	uint64_t *dst[5] = { &P->in[0], &P->in[1], &P->v, &P->out[0], &P->out[1] };

@@ -78,6 +78,12 @@ int64_t npu_kir_numel(int ndim, const int64_t *shape)
 	return n;
 }
 
+uint64_t npu_kval_bytes(const npu_kval *v)
+{
+	return (uint64_t)npu_kir_numel(v->ndim, v->shape) *
+	       (uint64_t)npu_dtype_size(v->dtype);
+}
+
 int npu_kir_val(npu_kir *ir, const char *name, int node, int dtype,
 		int ndim, const int64_t *shape)
 {

@@ -205,9 +205,7 @@ typedef struct npu_kir {
 	/* link: resident constants, the first pre_bytes of the window (each
 	 * at its roff), copied there from one block of DRAM at pre_dram
 	 * before the first kernel (npu_emit_preload) */
-	struct npu_respre {
-		int v;
-	} *pre;
+	int *pre;            /* their value indexes */
 	int npre;
 	uint64_t pre_dram, pre_bytes;
 } npu_kir;
@@ -232,6 +230,8 @@ int npu_kir_isint(int dt);
 /* Row-major contiguous strides of a shape. */
 void npu_kir_contig(int ndim, const int64_t *shape, int64_t *stride);
 int64_t npu_kir_numel(int ndim, const int64_t *shape);
+/* Bytes of a value's elements. */
+uint64_t npu_kval_bytes(const npu_kval *v);
 
 /* Prints the kernel IR (after fuse, after tile: with knobs and costs). */
 void npu_kir_print(const npu_kir *ir, FILE *f);

@@ -105,8 +105,7 @@ static int64_t arena_plan(npu_kir *ir, int *in_arena, uint64_t *peak, int res)
 		L[n].v = v;
 		L[n].start = start[v] < 0 ? 0 : start[v];
 		L[n].end = end[v] < L[n].start ? L[n].start : end[v];
-		L[n].size = ((uint64_t)npu_kir_numel(ir->v[v].ndim, ir->v[v].shape) *
-			     (uint64_t)npu_dtype_size(ir->v[v].dtype) + 63) & ~63ull;
+		L[n].size = (npu_kval_bytes(&ir->v[v]) + 63) & ~63ull;
 		n++;
 	}
 	qsort(L, (size_t)n, sizeof *L, cmp_live);
@@ -366,7 +365,7 @@ static int res_place(npu_kir *ir, npu_prog *p, npu_err *e)
 		if (!v->res)
 			continue;
 		if (v->kind == NPU_BUF_CONST)
-			ir->pre[ir->npre++].v = i;
+			ir->pre[ir->npre++] = i;
 		v->daddr = ir->res_lo + v->roff;
 	}
 	return 0;
@@ -478,8 +477,7 @@ int npu_link_layout(npu_kir *ir, npu_prog *p, npu_err *e)
 			if (!v->res || v->kind != NPU_BUF_CONST)
 				continue;
 			memcpy(p->cdata + cdata + v->roff, v->cdata,
-			       (size_t)npu_kir_numel(v->ndim, v->shape) *
-			       (size_t)npu_dtype_size(v->dtype));
+			       (size_t)npu_kval_bytes(v));
 			v->buf = (int)p->nbufs;
 		}
 		ir->pre_dram = addr;
@@ -542,8 +540,7 @@ int npu_link_layout(npu_kir *ir, npu_prog *p, npu_err *e)
  * before the first kernel. */
 static int res_candidate(const npu_kval *v, int want, uint64_t smax)
 {
-	uint64_t bytes = (uint64_t)npu_kir_numel(v->ndim, v->shape) *
-			 (uint64_t)npu_dtype_size(v->dtype);
+	uint64_t bytes = npu_kval_bytes(v);
 
 	if (!wants_buf(v) || v->sym)
 		return 0;
@@ -580,7 +577,7 @@ static int64_t res_try(npu_kir *ir, const npu_target *t,
 		       int *over)
 {
 	int *in_res = calloc((size_t)ir->nv + 1, sizeof *in_res), n = 0;
-	uint64_t bk = t->sram_banks > 0 ? t->sram_bytes / (uint64_t)t->sram_banks : 0;
+	uint64_t bk = npu_target_bank_bytes(t);
 	uint64_t peak = 0, cbytes = 0;
 	int64_t bytes;
 	int nb;
@@ -596,8 +593,7 @@ static int64_t res_try(npu_kir *ir, const npu_target *t,
 	for (int v = 0; v < ir->nv; v++)
 		if (ir->v[v].res && ir->v[v].kind == NPU_BUF_CONST) {
 			ir->v[v].roff = cbytes;
-			cbytes += ((uint64_t)npu_kir_numel(ir->v[v].ndim, ir->v[v].shape) *
-				   (uint64_t)npu_dtype_size(ir->v[v].dtype) + 63) & ~63ull;
+			cbytes += (npu_kval_bytes(&ir->v[v]) + 63) & ~63ull;
 		}
 	/* the scratch by liveness after it */
 	if ((bytes = arena_plan(ir, in_res, &peak, 1)) < 0) {
@@ -655,7 +651,7 @@ static int const_readers(const npu_kir *ir)
 int npu_link_resident(npu_kir *ir, const npu_target *t,
 		      const unsigned char *excl, npu_err *e)
 {
-	uint64_t bk = t->sram_banks > 0 ? t->sram_bytes / (uint64_t)t->sram_banks : 0;
+	uint64_t bk = npu_target_bank_bytes(t);
 	uint64_t smax = UINT64_MAX;
 	int want = 3, nc = 0, over = 0, big = 0;
 	int64_t bytes = 0;
@@ -706,13 +702,12 @@ int npu_link_resident(npu_kir *ir, const npu_target *t,
  * address of the DMA aperture (isa/isa.h), else in DRAM, and the same
  * code reaches it in either.  Values a host call touches stay in DRAM.
  */
-int npu_link_dynwin(npu_kir *ir, const npu_target *t, npu_err *e)
+void npu_link_dynwin(npu_kir *ir, const npu_target *t)
 {
-	uint64_t bk = t->sram_banks > 0 ? t->sram_bytes / (uint64_t)t->sram_banks : 0;
+	uint64_t bk = npu_target_bank_bytes(t);
 	int nb = t->sram_banks / RES_MAX_BANKS_DIV;
 	uint64_t bytes = 0;
 
-	(void)e;
 	ir->win_bytes = 0;
 	ir->win_nvals = 0;
 	for (int v = 0; v < ir->nv; v++)
@@ -726,8 +721,7 @@ int npu_link_dynwin(npu_kir *ir, const npu_target *t, npu_err *e)
 	}
 	for (int v = 0; v < ir->nv; v++)
 		if (ir->v[v].win) {
-			bytes += ((uint64_t)npu_kir_numel(ir->v[v].ndim, ir->v[v].shape) *
-				  (uint64_t)npu_dtype_size(ir->v[v].dtype) + 63) & ~63ull;
+			bytes += (npu_kval_bytes(&ir->v[v]) + 63) & ~63ull;
 			ir->win_nvals++;
 		}
 	if (!ir->win_nvals || !bk || nb < 1 || bytes > (uint64_t)nb * bk) {
@@ -738,7 +732,7 @@ int npu_link_dynwin(npu_kir *ir, const npu_target *t, npu_err *e)
 				       "bytes at the hints, more than %d SRAM banks",
 				       (unsigned long long)bytes, nb);
 		ir->win_nvals = 0;
-		return 0;
+		return;
 	}
 	ir->win_bytes = bytes;
 	ir->res_banks = nb;
@@ -747,7 +741,6 @@ int npu_link_dynwin(npu_kir *ir, const npu_target *t, npu_err *e)
 		       "hints) placed at load in the top %d SRAM banks while "
 		       "they fit, else in DRAM", ir->win_nvals,
 		       (unsigned long long)bytes, nb);
-	return 0;
 }
 
 /* f's instructions into p's code at *pc, with their nodes. */
@@ -780,7 +773,7 @@ static int link_preload(const npu_kir *ir, npu_mfunc *f, npu_prog *p,
 	kk->end = *pc + (uint32_t)f->n;
 	kk->node_first = *nkn;
 	for (int i = 0; i < ir->npre; i++) {
-		int node = ir->v[ir->pre[i].v].node, dup = 0;
+		int node = ir->v[ir->pre[i]].node, dup = 0;
 		for (uint32_t j = kk->node_first; j < *nkn; j++)
 			dup |= p->kernel_nodes[j] == (uint32_t)node;
 		if (node >= 0 && !dup)

@@ -462,12 +462,13 @@ static int has_window(const npu_prog *p)
 	return p->win_hi > p->win_lo;
 }
 
-static int has_symdim(const npu_prog *p, uint32_t b)
+/* The symbolic dim of buffer b at dim, or NULL when it is concrete. */
+static const npu_symdim *symdim_of(const npu_prog *p, uint32_t b, int dim)
 {
 	for (uint32_t i = 0; i < p->nsymdims; i++)
-		if (p->symdims[i].buf == b)
-			return 1;
-	return 0;
+		if (p->symdims[i].buf == b && p->symdims[i].dim == (uint32_t)dim)
+			return &p->symdims[i];
+	return NULL;
 }
 
 /* The SRAM window: a dynamic program's, 64-byte aligned, in the
@@ -497,7 +498,7 @@ static int check_window(const npu_prog *p, npu_err *e)
 			return npu_errf(e, ".npu.bufs entry %u: unknown flags 0x%x",
 					i, b->flags & ~NPU_BUF_F_ALL);
 		if ((b->flags & NPU_BUF_F_WINDOW) &&
-		    (!has_window(p) || b->kind != NPU_BUF_SCRATCH || !has_symdim(p, i)))
+		    (!has_window(p) || b->kind != NPU_BUF_SCRATCH || !symdim_of(p, i, 0)))
 			return npu_errf(e, ".npu.bufs entry %u ('%s'): only a symbolic scratch buffer of a program with an SRAM window may be placed in it",
 					i, b->name);
 	}
@@ -1492,15 +1493,6 @@ static void symdim_str(const npu_prog *p, const npu_symdim *d, char *buf,
 				      p->syms[d->syms[k]].name);
 	if (d->add && o < n)
 		snprintf(buf + o, n - o, " + %lld", (long long)d->add);
-}
-
-/* The symbolic dim of buffer b at dim, or NULL when it is concrete. */
-static const npu_symdim *symdim_of(const npu_prog *p, uint32_t b, int dim)
-{
-	for (uint32_t i = 0; i < p->nsymdims; i++)
-		if (p->symdims[i].buf == b && p->symdims[i].dim == (uint32_t)dim)
-			return &p->symdims[i];
-	return NULL;
 }
 
 static int is_input(const npu_buf *b)

@@ -77,6 +77,12 @@ typedef struct npu_target {
 	uint64_t hash;              /* npu_target_hash() of the values above */
 } npu_target;
 
+/* Bytes of one SRAM bank (0 for a target without banks). */
+static inline uint64_t npu_target_bank_bytes(const npu_target *t)
+{
+	return t->sram_banks > 0 ? t->sram_bytes / (uint64_t)t->sram_banks : 0;
+}
+
 /* Reads and checks a target file; 0 or -1 (e names file:line: key). */
 int npu_target_load(npu_target *t, const char *path, npu_err *e);
 
