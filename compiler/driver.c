@@ -471,29 +471,6 @@ static int reads_over(const npu_kir *ir, int j, int r, int c, uint64_t lo,
 	return 0;
 }
 
-/* Is instruction i of f (a dcp) a store into the resident window's copy
- * of w's range?  Its destination register's li says (virtual registers
- * are written once before regalloc). */
-static int res_store(const npu_kir *ir, const npu_mfunc *f, int i,
-		     const npu_dramwatch *w)
-{
-	int x = f->v[i].f[1];	/* dcp engine, dst, src */
-
-	if (!ir->res_bytes || w->lo < ir->res_lo || w->lo >= ir->res_lo + ir->res_bytes)
-		return 0;
-	for (int j = i - 1; j >= 0; j--) {
-		const npu_minsn *m = &f->v[j];
-		if (m->op == NPU_OP_LI && m->f[0] == x) {
-			uint64_t a = (uint64_t)(uint32_t)m->imm;
-			uint64_t lo = ir->res_sram + (w->lo - ir->res_lo);
-			uint64_t hi = ir->res_sram + (w->hi - ir->res_lo);
-			return (j + 1 >= f->n || f->v[j + 1].op != NPU_OP_LIH ||
-				f->v[j + 1].f[0] != x) && a >= lo && a < hi;
-		}
-	}
-	return 0;
-}
-
 /*
  * Kernel p's store of its hand-off h is dead when the kernel after it, c,
  * read the value from SRAM and read none of its DRAM (watch), and no other
@@ -522,8 +499,7 @@ static void drop_dead_store(const npu_kir *ir, npu_mfunc *fs, int c,
 			return;
 	for (int i = h->i0; i < h->i1 && i < fs[p].n; i++) {
 		npu_minsn *m = &fs[p].v[i];
-		if (m->op == NPU_OP_DST || m->op == NPU_OP_DSTC ||
-		    (m->op == NPU_OP_DCP && res_store(ir, &fs[p], i, w))) {
+		if (m->op == NPU_OP_DST || m->op == NPU_OP_DSTC) {
 			m->op = NPU_OP_NOP;
 			m->f[0] = m->f[1] = m->f[2] = 0;
 			m->imm = 0;
@@ -531,17 +507,16 @@ static void drop_dead_store(const npu_kir *ir, npu_mfunc *fs, int c,
 	}
 }
 
-/* The resident window (npu_link_resident) with the values in excl kept
- * out; the compile view r->tc of the target. */
-static int plan_resident(const npu_ccopts *o, npu_ccresult *r,
-			 const unsigned char *excl, npu_err *e)
+/* The resident window (npu_link_resident); the compile view r->tc of the
+ * target. */
+static int plan_resident(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 {
 	r->tc = r->t;
 	if (o->noresident)
 		return 0;
 	if (r->dyn)
 		npu_link_dynwin(&r->ir, &r->t);
-	else if (npu_link_resident(&r->ir, &r->t, excl, e) < 0)
+	else if (npu_link_resident(&r->ir, &r->t, e) < 0)
 		return -1;
 	if (r->ir.res_banks) {
 		uint64_t bk = npu_target_bank_bytes(&r->t);
@@ -551,11 +526,11 @@ static int plan_resident(const npu_ccopts *o, npu_ccresult *r,
 	return 0;
 }
 
-/* One compile; *bad (per value, and one more) gets the resident values
- * that a transfer could not reach in SRAM, NULL when there are none. */
-static int compile_once(const npu_ccopts *o, npu_ccresult *r,
-			const unsigned char *excl, unsigned char **bad,
-			npu_err *e)
+/*
+ * The whole pipeline: import, passes, fuse (and link the mutations and
+ * the resident window), tile, emit, regalloc, link.
+ */
+int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 {
 	char tpath[4096];
 	npu_fuse_env env = { 0 };
@@ -615,7 +590,7 @@ static int compile_once(const npu_ccopts *o, npu_ccresult *r,
 		order_for_images(&r->ir, &r->t);
 	if (npu_link_mutations(&r->ir, e) < 0 ||
 	    npu_dyn_mark(r->dyn, &r->ir, e) < 0 ||
-	    plan_resident(o, r, excl, e) < 0)
+	    plan_resident(o, r, e) < 0)
 		return -1;
 	r->ir.t = &r->tc;
 	r->seconds[NPU_STAGE_FUSE] = now() - t0;
@@ -638,8 +613,7 @@ static int compile_once(const npu_ccopts *o, npu_ccresult *r,
 	}
 	fs = calloc((size_t)r->ir.nk + 1, sizeof *fs);
 	hcall = calloc((size_t)r->ir.nk + 1, sizeof *hcall);
-	*bad = r->ir.res_bytes ? calloc((size_t)r->ir.nv + 1, 1) : NULL;
-	if (!fs || !hcall || (r->ir.res_bytes && !*bad)) {
+	if (!fs || !hcall) {
 		npu_errf(e, "out of memory");
 		goto out;
 	}
@@ -647,7 +621,7 @@ static int compile_once(const npu_ccopts *o, npu_ccresult *r,
 		hcall[k] = r->ir.k[k].kind == NPU_KK_HOST ? nh++ : -1;
 	{
 		npu_emitctx c = { .ir = &r->ir, .p = &r->prog, .t = &r->tc,
-				  .hcall = hcall, .resbad = *bad };
+				  .hcall = hcall };
 		if (r->ir.npre)
 			npu_emit_preload(&c, &pre);
 		/* the plan for the next kernel that runs (copies that do
@@ -712,17 +686,6 @@ static int compile_once(const npu_ccopts *o, npu_ccresult *r,
 			}
 		}
 	}
-	if (*bad) {
-		int any = 0;
-		for (int v = 0; v <= r->ir.nv; v++)
-			any |= (*bad)[v];
-		if (any) {
-			rc = 0;	/* the caller compiles again */
-			goto out;
-		}
-		free(*bad);
-		*bad = NULL;
-	}
 	r->seconds[NPU_STAGE_EMIT] = now() - t0;
 	dump(o, r, NPU_STAGE_EMIT, fs);
 	/* regalloc */
@@ -777,72 +740,6 @@ out:
 	npu_mfunc_free(&pre);
 	free(fs);
 	free(hcall);
-	return rc;
-}
-
-/*
- * The whole pipeline.  When the emitter finds resident values that a
- * transfer cannot reach in SRAM, the compile is redone with them in
- * DRAM (value numbers do not change between compiles of one graph); a
- * third try, should one still be needed, puts all scratch in DRAM.
- */
-int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
-{
-	unsigned char *excl = NULL, *bad = NULL;
-	npu_ccopts o2 = *o;
-	int rc = -1, tries = 0;
-	/* dumps and timings (and the files) of the compile that stands only:
-	 * a compile redone for them */
-	int again = o->dump || o->time_passes;
-
-	if (again) {
-		o2.dump = 0;
-		o2.time_passes = 0;
-		o2.out = NULL;
-		o2.report = NULL;
-	}
-	for (;; tries++) {
-		if (compile_once(&o2, r, excl, &bad, e) < 0)
-			goto out;
-		if (!bad)
-			break;
-		int nv = r->ir.nv;
-		unsigned char *x = calloc((size_t)nv + 1, 1);
-		if (!x) {
-			npu_errf(e, "out of memory");
-			goto out;
-		}
-		for (int v = 0; v <= nv; v++)
-			x[v] = bad[v] || (excl && excl[v]);
-		free(excl);
-		free(bad);
-		excl = x;
-		bad = NULL;
-		if (excl[nv] || tries >= 1)
-			o2.noresident = 1;
-		npu_cc_free(r);
-		memset(r, 0, sizeof *r);
-		r->res_retries = tries + 1;	/* (for the report) */
-	}
-	if (again) {
-		int nores = o2.noresident;
-		o2 = *o;
-		o2.noresident = nores;
-		npu_cc_free(r);
-		memset(r, 0, sizeof *r);
-		r->res_retries = tries;
-		if (compile_once(&o2, r, excl, &bad, e) < 0)
-			goto out;
-		if (bad) {
-			npu_errf(e, "internal: a compile of the same graph found "
-				 "other values outside the resident window");
-			goto out;
-		}
-	}
-	rc = 0;
-out:
-	free(excl);
-	free(bad);
 	return rc;
 }
 
@@ -1208,10 +1105,10 @@ int npu_cc_report_json(const npu_ccresult *r, const char *path, npu_err *e)
 		(unsigned long long)ir->arena_peak);
 	fprintf(f, ", \"resident\": {\"bytes\": %llu, \"peak\": %llu, \"banks\": %d, "
 		"\"values\": %d, \"constants\": %d, \"preload_bytes\": %llu, "
-		"\"retries\": %d, \"load_values\": %d, \"load_hint_bytes\": %llu}}\n",
+		"\"load_values\": %d, \"load_hint_bytes\": %llu}}\n",
 		(unsigned long long)ir->res_bytes,
 		(unsigned long long)ir->res_peak, ir->res_banks, ir->res_nvals,
-		ir->npre, (unsigned long long)ir->pre_bytes, r->res_retries,
+		ir->npre, (unsigned long long)ir->pre_bytes,
 		ir->win_nvals, (unsigned long long)ir->win_bytes);
 	return npu_afile_commit(&af, e);
 }

@@ -81,7 +81,6 @@ typedef struct npu_ccresult {
 	npu_target t;
 	npu_target tc;           /* t as tiler and emitter see it: without
 				    the banks of the resident window */
-	int res_retries;         /* compiles redone for the window */
 	double seconds[NPU_NSTAGE];
 	int spills;
 	npu_passconsts consts;   /* constants the passes folded */
@@ -108,9 +107,8 @@ int npu_cc_report_json(const npu_ccresult *r, const char *path, npu_err *e);
 int npu_link_mutations(npu_kir *ir, npu_err *e);
 
 /* link.c, before tiling: which scratch values and small constants stay
- * in SRAM (ir->res_*; excl, per value, may name values that must not). */
-int npu_link_resident(npu_kir *ir, const npu_target *t,
-		      const unsigned char *excl, npu_err *e);
+ * in SRAM (ir->res_*). */
+int npu_link_resident(npu_kir *ir, const npu_target *t, npu_err *e);
 
 /* link.c, before tiling, for a dynamic program: the top SRAM banks kept
  * for the loader to place symbolic scratch in (ir->res_banks, kval.win). */
@@ -207,8 +205,6 @@ typedef struct npu_emitctx {
 	npu_dramwatch *watch;    /* NULL, or the range whose accesses to note */
 	npu_imgho *imgout;       /* NULL, or the next kernel's image to write */
 	const npu_imgho *imgin;  /* NULL, or this kernel's, as written */
-	unsigned char *resbad;   /* per value (and one more): resident values
-				    a transfer could not reach in SRAM */
 } npu_emitctx;
 int npu_emit_kernel(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e);
 /* emit.c: the resident constants' copies into the window (ir->pre), to

@@ -165,73 +165,26 @@ static int64_t field(emit_t *g, int q, int fld, int64_t v)
 	return v;
 }
 
-/* Is DRAM address a in the SRAM-resident window (npu_link_resident)?
- * Its SRAM address in *sram. */
-static int res_map(const emit_t *g, uint64_t a, uint64_t *sram)
-{
-	const npu_kir *ir = g->ir;
-
-	if (!ir->res_bytes || a < ir->res_lo || a >= ir->res_lo + ir->res_bytes)
-		return 0;
-	*sram = ir->res_sram + (a - ir->res_lo);
-	return 1;
-}
-
-/* A transfer that cannot be an SRAM copy (a converting store, a gather's
- * table) touches resident DRAM address a: name its value, so that the
- * driver compiles again with it in DRAM (slot nv: no value found). */
-static void res_bad(emit_t *g, uint64_t a)
-{
-	const npu_kir *ir = g->ir;
-	int found = 0;
-
-	if (!g->resbad)
-		return;
-	/* (values that share window bytes at other times are not this
-	 * kernel's operands) */
-	for (int o = 0; g->K && o < g->K->nops; o++) {
-		int v = g->K->ops[o].val;
-		const npu_kval *x = &ir->v[ir->v[v].root >= 0 ? ir->v[v].root : v];
-		uint64_t n = npu_kval_bytes(x);
-		if (x->res && a >= x->daddr && a < x->daddr + (n ? n : 1)) {
-			g->resbad[x - ir->v] = 1;
-			found = 1;
-		}
-	}
-	if (!found)
-		g->resbad[ir->nv] = 1;
-}
-
 static void watch_hit(emit_t *g, uint64_t dram)
 {
 	if (g->watch && dram >= g->watch->lo && dram < g->watch->hi)
 		g->watch->hit = 1;
 }
 
-/* A load or store of a resident address is an SRAM copy: *dram becomes
- * its SRAM address (the access is still noted for the watch). */
-static int res_copy(emit_t *g, uint64_t *dram)
+/* Is DRAM-side address a one of SRAM's, through the DMA aperture (a value
+ * of the resident window, or of a dynamic program's)?  Its transfer moves
+ * no DRAM bytes and waits for no DRAM latency. */
+static int aperture(uint64_t a)
 {
-	uint64_t sram;
-
-	if (!res_map(g, *dram, &sram))
-		return 0;
-	watch_hit(g, *dram);
-	*dram = sram;
-	return 1;
+	return a >= NPU_SRAM_APERTURE;
 }
 
 /* A DRAM address into xr; in a symbolic buffer (dyn.c), plus the
- * register that says where its current block of rows is.  (Never a
- * resident one: the callers made those copies.) */
+ * register that says where its current block of rows is. */
 static void dram_li(emit_t *g, int xr, uint64_t dram)
 {
-	uint64_t sram;
-
 	npu_mli(g->f, xr, (int64_t)dram);
 	watch_hit(g, dram);
-	if (res_map(g, dram, &sram))
-		res_bad(g, dram);
 	for (int i = 0; g->rel && i < g->rel->n; i++)
 		if (dram >= g->rel->lo[i] && dram < g->rel->hi[i]) {
 			npu_memit(g->f, NPU_OP_ADD, xr, xr, g->rel->xr[i], 0);
@@ -264,14 +217,14 @@ void npu_emit_dmat(emit_t *g, int q, int op, int dt, uint64_t dst,
 		   uint64_t src, int64_t rowb, int64_t n1, int64_t ss1,
 		   int64_t ds1, int64_t n2, int64_t ss2, int64_t ds2)
 {
-	int store, xd = npu_mx(g->f), xs = npu_mx(g->f);
+	int store, dram, xd = npu_mx(g->f), xs = npu_mx(g->f);
 
 	if (rowb <= 0 || n1 <= 0 || n2 <= 0)
 		return;
-	if ((op == NPU_OP_DLD && res_copy(g, &src)) ||
-	    (op == NPU_OP_DST && res_copy(g, &dst)))
-		op = NPU_OP_DCP;
 	store = op == NPU_OP_DST || op == NPU_OP_DSTC;
+	/* does a DRAM side (dmv has two) reach DRAM, not the aperture? */
+	dram = (op != NPU_OP_DCP && !store && !aperture(src)) ||
+	       ((store || op == NPU_OP_DMV) && !aperture(dst));
 	field(g, q, NPU_DF_ROWB, rowb);
 	field(g, q, NPU_DF_N1, n1);
 	field(g, q, NPU_DF_SS1, ss1);
@@ -296,8 +249,8 @@ void npu_emit_dmat(emit_t *g, int q, int op, int dt, uint64_t dst,
 	else
 		npu_mli(g->f, xs, (int64_t)src);
 	npu_memit(g->f, op, q, xd, xs, dt);
-	busy(g, q, rowb * n1 * n2, op != NPU_OP_DCP);
-	if (op != NPU_OP_DCP)
+	busy(g, q, rowb * n1 * n2, dram);
+	if (dram)
 		g->dram_bytes += (uint64_t)(rowb * n1 * n2);
 }
 
@@ -312,22 +265,14 @@ static void dma_issue(emit_t *g, int q, int store, uint64_t dram,
 	int xl = npu_mx(g->f), xd = npu_mx(g->f);
 
 	npu_mli(g->f, xl, (int64_t)local);
-	if (res_copy(g, &dram)) {
-		npu_mli(g->f, xd, (int64_t)dram);
-		if (store)
-			npu_memit(g->f, NPU_OP_DCP, q, xd, xl, 0);
-		else
-			npu_memit(g->f, NPU_OP_DCP, q, xl, xd, 0);
-		busy(g, q, bytes, 0);
-		return;
-	}
 	dram_li(g, xd, dram);
 	if (store)
 		npu_memit(g->f, NPU_OP_DST, q, xd, xl, 0);
 	else
 		npu_memit(g->f, NPU_OP_DLD, q, xl, xd, 0);
-	busy(g, q, bytes, 1);
-	g->dram_bytes += (uint64_t)bytes;
+	busy(g, q, bytes, !aperture(dram));
+	if (!aperture(dram))
+		g->dram_bytes += (uint64_t)bytes;
 }
 
 /*
@@ -1889,7 +1834,6 @@ int npu_emit_setup(emit_t *g, const npu_emitctx *c, int k, npu_mfunc *f)
 	g->f = f;
 	g->rel = c->rel;
 	g->watch = c->watch;
-	g->resbad = c->resbad;
 	g->lv = malloc((size_t)(g->K->nx + 1) * sizeof *g->lv);
 	g->memo = malloc((size_t)(g->K->nx + 1) * sizeof *g->memo);
 	g->rowm = malloc((size_t)(g->K->nx + 1) * sizeof *g->rowm);

@@ -79,7 +79,6 @@ typedef struct emit_t {
 	const npu_handoff *hin;  /* ew/row: what loads may copy from SRAM */
 	int nho;                 /* ew/row: hand-offs recorded so far */
 	npu_dramwatch *watch;    /* the emitctx's: DRAM accesses to note */
-	unsigned char *resbad;   /* the emitctx's (npu_link_resident) */
 	npu_imgho *imgout;       /* mm: the next convolution's image, written
 				    from output operand imgop as it is stored */
 	int imgop;

@@ -55,7 +55,7 @@ typedef struct npu_kval {
 	int xdef;            /* producer's expression value, -1 */
 	int buf;             /* link: buffer index (the arena for shared scratch) */
 	uint64_t daddr;      /* link: DRAM address of element 0 (for a
-				resident value, its place in the window) */
+				resident value, its aperture address) */
 	int res;             /* link: kept in the SRAM window (npu_link_resident) */
 	int win;             /* link: symbolic scratch the loader may place
 				in the SRAM window (npu_link_dynwin) */
@@ -193,9 +193,9 @@ typedef struct npu_kir {
 	int fp32prec;        /* 0 highest, 1 high, 2 medium */
 	uint64_t arena_bytes, arena_peak; /* link: shared scratch, its bound */
 	/* link: the SRAM-resident window (npu_link_resident): values placed
-	 * in [res_lo, res_lo + res_bytes) of DRAM's address space, which no
-	 * buffer backs, live at res_sram + (address - res_lo) in SRAM, the
-	 * top res_banks banks that the tiler and emitter do not see */
+	 * in [res_lo, res_lo + res_bytes) of the DMA aperture (isa/isa.h),
+	 * res_lo = NPU_SRAM_APERTURE + res_sram, live from res_sram in SRAM,
+	 * the top res_banks banks that the tiler and emitter do not see */
 	uint64_t res_lo, res_bytes, res_peak, res_sram;
 	int res_banks, res_nvals;
 	/* a dynamic program's window (npu_link_dynwin): res_banks banks from

@@ -346,15 +346,17 @@ static char *block_name(const npu_prog *p, const char *base)
 	return strdup(nm);
 }
 
-/* The resident window's addresses: past every buffer, so that a transfer
- * the emitter failed to turn into an SRAM copy faults.  The resident
- * constants' data is one DRAM buffer, "preload", laid out as the start of
- * the window (res_try), which the preload copies whole. */
-static int res_place(npu_kir *ir, npu_prog *p, npu_err *e)
+/* The resident window's addresses: those of its SRAM bytes in the DMA
+ * aperture (isa/isa.h), so that every transfer kind reaches a resident
+ * value as it would reach DRAM, a converting store and a gather's table
+ * included, and moves it SRAM to SRAM.  The resident constants' data is
+ * one DRAM buffer, "preload", laid out as the start of the window
+ * (res_try), which the preload copies whole. */
+static int res_place(npu_kir *ir, npu_err *e)
 {
 	int n = 0;
 
-	ir->res_lo = p->dram_size + 4096;
+	ir->res_lo = NPU_SRAM_APERTURE + ir->res_sram;
 	ir->npre = 0;
 	for (int i = 0; i < ir->nv && ir->res_bytes; i++)
 		n += ir->v[i].res && ir->v[i].kind == NPU_BUF_CONST;
@@ -511,7 +513,7 @@ int npu_link_layout(npu_kir *ir, npu_prog *p, npu_err *e)
 	place_inout(ir, p);
 	p->ncdata = cdata;
 	p->dram_size = addr ? addr : 64;
-	return res_place(ir, p, e);
+	return res_place(ir, e);
 }
 
 /*
@@ -521,12 +523,10 @@ int npu_link_layout(npu_kir *ir, npu_prog *p, npu_err *e)
  * cycles of DRAM latency each way, on the critical path between kernels.
  * When the shared scratch and the small constants fit in a few of the
  * top SRAM banks, they stay there instead: the tiler and the emitter see
- * a target without those banks, the emitter turns every load and store
- * of a resident value into an SRAM-to-SRAM copy (emit.c, res_map), and
- * the first kernel, "preload", copies the constants in.  A value that a
- * transfer cannot reach that way (a converting store, a gather's table)
- * is named in the emitter's list and the compile is redone without it
- * (npu_cc_compile).  Values a host call touches, symbolic values and
+ * a target without those banks, every resident value has an address of
+ * the DMA aperture (res_place), so that each load and store of it is an
+ * SRAM-to-SRAM copy, and the first kernel, "preload", copies the
+ * constants in.  Values a host call touches, symbolic values and
  * every value of a dynamic program stay in DRAM here; the loader may put
  * a dynamic program's symbolic scratch in SRAM (npu_link_dynwin).
  */
@@ -572,9 +572,8 @@ static void res_keep_consts(npu_kir *ir)
 
 /* The window of the candidates in want: its bytes (0: none, or more
  * than fits, *over set; then no value is resident), -1 (ENOMEM). */
-static int64_t res_try(npu_kir *ir, const npu_target *t,
-		       const unsigned char *excl, int want, uint64_t smax,
-		       int *over)
+static int64_t res_try(npu_kir *ir, const npu_target *t, int want,
+		       uint64_t smax, int *over)
 {
 	int *in_res = calloc((size_t)ir->nv + 1, sizeof *in_res), n = 0;
 	uint64_t bk = npu_target_bank_bytes(t);
@@ -587,7 +586,7 @@ static int64_t res_try(npu_kir *ir, const npu_target *t,
 	if (!in_res)
 		return -1;
 	for (int v = 0; v < ir->nv; v++)
-		ir->v[v].res = res_candidate(&ir->v[v], want, smax) && !(excl && excl[v]);
+		ir->v[v].res = res_candidate(&ir->v[v], want, smax);
 	res_keep_consts(ir);
 	/* the constants: a block at the window's start, live throughout */
 	for (int v = 0; v < ir->nv; v++)
@@ -648,8 +647,7 @@ static int const_readers(const npu_kir *ir)
 	return n;
 }
 
-int npu_link_resident(npu_kir *ir, const npu_target *t,
-		      const unsigned char *excl, npu_err *e)
+int npu_link_resident(npu_kir *ir, const npu_target *t, npu_err *e)
 {
 	uint64_t bk = npu_target_bank_bytes(t);
 	uint64_t smax = UINT64_MAX;
@@ -660,7 +658,7 @@ int npu_link_resident(npu_kir *ir, const npu_target *t,
 	 * quarter, ... (ResNet-18's later layers); else the constants alone */
 	for (;;) {
 		over = 0;
-		if (!want || (bytes = res_try(ir, t, excl, want, smax, &over)) < 0)
+		if (!want || (bytes = res_try(ir, t, want, smax, &over)) < 0)
 			break;
 		big |= over;
 		if (bytes > 0 && (!(want & 2) || const_readers(ir) >= 2))

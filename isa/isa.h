@@ -26,8 +26,11 @@
 #define NPU_ACC_BASE 0x40000000u /* local address of accumulator SRAM */
 /* DMA addresses from here on name the SRAM scratchpad, not DRAM: a
  * transfer whose DRAM side lies there copies SRAM to SRAM (as dcp), so
- * the same code reaches a buffer the loader placed in either memory. */
-#define NPU_SRAM_APERTURE (1ull << 48)
+ * the same code reaches a buffer the compiler or the loader placed in
+ * either memory.  The top 2 GiB of the address space, so that one li
+ * (a sign-extended 32-bit immediate) names any of its addresses, as it
+ * names a local one: a DRAM address past 4 GiB takes two. */
+#define NPU_SRAM_APERTURE (~0ull << 31)
 #define NPU_MXU_OS 1u         /* mcfg imm bit: output-stationary */
 #define NPU_MMAC_ACC 1u       /* mmac imm bit: accumulate, not overwrite */
 #define NPU_MMAC_HOLD 2u      /* mmac imm bit: keep the weights in use

@@ -1252,7 +1252,7 @@ START_TEST(dma_aperture)
 	 * each of 2 rows: 10 + 6).  No DRAM byte moves.
 	 */
 	snprintf(text, sizeof text, dma_prog,
-		 "dcfgi dma0, rowb, 100\n li x1, 1\n shli x1, x1, 48\n"
+		 "dcfgi dma0, rowb, 100\n li x1, -2147483648\n"
 		 " addi x3, x1, 1024\n addi x1, x1, 4096\n li x2, 0\n"
 		 " dld dma0, x2, x1\n dst dma0, x3, x2\n"
 		 "dcfgi dma0, rowb, 24\n dcfgi dma0, n1, 2\n dcfgi dma0, ss1, 100\n"
@@ -1281,7 +1281,7 @@ START_TEST(dma_aperture)
 
 	/* past SRAM's end through the aperture: a fault naming SRAM */
 	snprintf(text, sizeof text, dma_prog,
-		 "dcfgi dma0, rowb, 100\n li x1, 0x10001\n shli x1, x1, 32\n"
+		 "dcfgi dma0, rowb, 100\n li x1, -1\n"
 		 " li x2, 0\n dld dma0, x2, x1\n");
 	memset(&r, 0, sizeof r);
 	run_text(&r, text);
