@@ -343,11 +343,37 @@ static int64_t part_rows(const dmm *m, const epi *E, int64_t np)
 	return pr > 0 ? pr : 1;
 }
 
+/*
+ * Column chunks of column block j when it is the last (emit_mm.c,
+ * last_cols): the kernel ends with its epilogue and store, which then
+ * start chunk by chunk while the array works on the next (mlp_dynamic:
+ * as its specialized program does).  Not with per-row operands or row
+ * reductions; 0: not chunked.
+ */
+static int64_t dchunks(const dmm *m, int j)
+{
+	const npu_kern *K = m->K;
+	int64_t w = cols_of(m, j);
+
+	if (j != m->nbn - 1 || m->g.rowop || m->nst < 2 || K->mm_glu)
+		return 0;
+	for (int i = 0; i < K->nx; i++)
+		if (K->x[i].op == NPU_X_RED || K->x[i].op == NPU_X_RFIN)
+			return 0;
+	for (int o = 0; o < K->nops; o++)
+		if (K->ops[o].out && K->ops[o].stride[K->ndim - 1] != 1)
+			return 0;
+	return w > m->C ? (w + m->C - 1) / m->C : 0;
+}
+
+/* Waits for block E (all its chunks: dchunks), its inputs and slots. */
 static void epi_begin(dmm *m, epi *E)
 {
 	npu_mfunc *f = m->f;
+	int64_t nc = dchunks(m, E->j);
 
-	npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, DS_MMD, 0, 0);
+	for (int64_t c = 0; c < (nc ? nc : 1); c++)
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, DS_MMD, 0, 0);
 	if (m->epi_loads)
 		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, DS_ELD, 0, 0);
 	for (int h = 0; h < m->nst; h++)
@@ -421,13 +447,76 @@ static void epi_end(dmm *m, epi *E)
 	E->on = 0;
 }
 
+/*
+ * The kernel's last block, E, in column chunks (dchunks): each chunk's
+ * epilogue once it is accumulated, rows in groups of four skipped past
+ * the block's rows, then its store, alternately on the two store
+ * engines.
+ */
+static void epi_chunks(dmm *m, epi *E)
+{
+	npu_mfunc *f = m->f;
+	const npu_kern *K = m->K;
+	int64_t nc = dchunks(m, E->j), nn = cols_of(m, E->j), C = m->C;
+	int nd = K->ndim, n = K->nops < 64 ? K->nops : 64;
+	uint64_t save[64], acc;
+
+	if (m->epi_loads)
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, DS_ELD, 0, 0);
+	for (int h = 0; h < m->nst; h++)
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, DS_ST + h, 0, 0);
+	use_slots(m, E->t, E->j);
+	acc = m->g.accslot;
+	for (int o = 0; o < n; o++)
+		save[o] = m->g.slot[o];
+	for (int64_t c = 0; c < nc; c++) {
+		int64_t c0 = c * C, cl = nn - c0 < C ? nn - c0 : C;
+		int q = m->qs[c & 1], sem = DS_CMP + (int)(c & 1);
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, DS_MMD, 0, 0);
+		for (int64_t r0 = 0; r0 < m->mb; r0 += 4) {
+			int skip = -1;
+			if (r0) {
+				int xt = npu_mx(f);
+				skip = npu_mlabel(f);
+				npu_mli(f, xt, r0);
+				npu_memit_br(f, NPU_OP_BGE, xt, E->xn, skip);
+			}
+			npu_mm_cols(&m->g, K, save, acc, r0, m->mb - r0 < 4 ?
+				    (int)(m->mb - r0) : 4, nn, nn, c0, cl);
+			if (skip >= 0)
+				npu_mbind(f, skip);
+		}
+		npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, sem, 0, 0);
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + q, sem, 0, 0);
+		for (int o = 0; o < n; o++) {
+			const npu_kopnd *P = &K->ops[o];
+			int pe = npu_dtype_size(m->c->ir->v[P->val].dtype);
+			int64_t rs = P->stride[nd - 2] * pe;
+			if (!P->out)
+				continue;
+			xfer(m, q, 1, dram_at(m, o, E->xrow, rs, (E->j * m->nb + c0) * pe),
+			     save[o] + (uint64_t)(c0 * pe), cl * pe, E->xn, rs, nn * pe);
+		}
+	}
+	for (int o = 0; o < n; o++)
+		m->g.slot[o] = save[o];
+	m->g.accslot = acc;
+	npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, DS_ACCF, 0, 0);
+	if (m->epi_loads)
+		npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, DS_EFREE, 0, 0);
+	for (int h = 0; h < m->nst; h++)
+		npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + m->qs[h], DS_ST + h, 0, 0);
+	E->on = 0;
+}
+
 /* Matrix work of block (A slot sa, column block j, accumulator of t),
  * with epilogue E interleaved. */
 static void matrix(dmm *m, int sa, int j, int64_t t, int first, epi *E)
 {
 	npu_mfunc *f = m->f;
 	int64_t nn = cols_of(m, j), KK = m->KK;
-	int64_t pairs = ((KK + m->R - 1) / m->R) * ((nn + m->C - 1) / m->C);
+	int64_t ks = (KK + m->R - 1) / m->R, ncol = (nn + m->C - 1) / m->C;
+	int64_t pairs = ks * ncol, nc = dchunks(m, j);
 	int64_t lead = pairs - 1 < 8 ? pairs - 1 : 8, pi = 0, lastk = -1, lastn = -1;
 	uint64_t pb = bslot(m, j);
 	uint64_t acc = m->accs[t % m->nacc];
@@ -438,8 +527,11 @@ static void matrix(dmm *m, int sa, int j, int64_t t, int first, epi *E)
 		E->pr = part_rows(m, E, pairs < 16 ? pairs : 16);
 		epi_begin(m, E);
 	}
-	for (int64_t k0 = 0; k0 < KK; k0 += m->R)
-		for (int64_t n0 = 0; n0 < nn; n0 += m->C) {
+	/* by K slice, then columns; in chunks (dchunks), by column, then
+	 * K slice, each column's accumulation signalled */
+	for (int64_t si = 0; si < pairs; si++) {
+			int64_t k0 = (nc ? si % ks : si / ncol) * m->R;
+			int64_t n0 = (nc ? si / ks : si % ncol) * m->C;
 			int64_t kt = KK - k0 < m->R ? KK - k0 : m->R;
 			int64_t ntl = nn - n0 < m->C ? nn - n0 : m->C;
 			int xa = npu_mx(f), xb = npu_mx(f);
@@ -471,6 +563,8 @@ static void matrix(dmm *m, int sa, int j, int64_t t, int first, epi *E)
 			npu_mli(f, xb, (int64_t)(acc + (uint64_t)(n0 * 4)));
 			npu_memit(f, NPU_OP_MMAC, xa, xb, m->xrn, k0 ? NPU_MMAC_ACC : 0);
 			pi++;
+			if (nc && si % ks == ks - 1)
+				npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, DS_MMD, 0, 0);
 			/* the epilogue of the block before, spread over the
 			 * pairs once the array's queue holds work (emit_mm.c) */
 			if (E->on && pi > lead)
@@ -483,7 +577,8 @@ static void matrix(dmm *m, int sa, int j, int64_t t, int first, epi *E)
 			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, DS_ALD + wa, 0, 0);
 	for (; wb < m->nqw; wb++)
 		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, DS_BLD + wb, 0, 0);
-	npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, DS_MMD, 0, 0);
+	if (!nc)
+		npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, DS_MMD, 0, 0);
 	if (j == m->nbn - 1)
 		for (int i = 0; i < (m->qa2 >= 0 ? 2 : 1); i++)
 			npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, DS_AFREE + i, 0, 0);
@@ -543,6 +638,10 @@ static void row_body(dmm *m, int64_t p, int first)
 		if (j + 1 < m->nbn) {
 			if (first)
 				load_b(m, j + 1);
+			/* block 0's epilogue inputs after block 1's weight: qe
+			 * loads a weight part too, which the array wants first */
+			if (first && j == 0)
+				load_epi(m, 0, 0, 0, m->xrn, 1);
 			if (first && j + 2 == m->nbn)
 				prefetch_next(m);
 			load_epi(m, j + 1, t + 1, m->xm0, m->xrn, first);
@@ -711,6 +810,11 @@ static void finish(dmm *m)
 
 	credits(m, 1);
 	for (int q = 0; q < E; q++) {
+		/* an A engine that took the next kernel's weight panel: the
+		 * array waited for each of its loads, and the panel is the
+		 * next kernel's to wait for (SEM_PF) */
+		if (m->c->pfnext && m->c->pfnext->issued && (q == m->qa || q == m->qa2))
+			continue;
 		npu_memit(m->f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, DS_END, 0, 0);
 		npu_memit(m->f, NPU_OP_WAIT, NPU_UNIT_SCL, DS_END, 0, 0);
 	}
@@ -738,10 +842,12 @@ static void setup_engines(dmm *m)
 	int E = m->c->t->dma_engines;
 
 	m->qa = 0;
-	m->qe = E > 1 ? 1 : 0; /* 1: only weights, and only in the first block row */
+	m->qe = E > 1 ? 1 : 0; /* 1: no A */
 	m->qa2 = E >= 4 ? 2 : -1;
 	m->qs[0] = E - 1;
-	m->qs[1] = E >= 4 ? 0 : -1;
+	/* not an A engine: the next kernel's weight panel goes there
+	 * (prefetch_next), and a store would queue behind it */
+	m->qs[1] = E >= 4 ? 1 : -1;
 	m->nst = m->qs[1] >= 0 ? 2 : 1;
 	m->nqw = E < 4 ? E : 4;
 	/* the first K rows on the engines that load no A: the array starts
@@ -777,9 +883,10 @@ static void emit_loop(dmm *m)
 	npu_memit(f, NPU_OP_MOV, m->xrn, m->xbr, 0, 0);
 	load_a(m, 0, 0, m->xrn);
 	load_b(m, 0);
-	load_epi(m, 0, 0, 0, m->xrn, 1);
-	if (m->nbn == 1)
+	if (m->nbn == 1) {
+		load_epi(m, 0, 0, 0, m->xrn, 1);
 		prefetch_next(m);
+	}
 	for (int64_t p = 0; p < m->U; p++)
 		tails[p] = npu_mlabel(f);
 	end = npu_mlabel(f);
@@ -802,8 +909,12 @@ static void emit_loop(dmm *m)
 		E.xn = m->xrn;
 		E.xrow = m->xm0;
 		E.pr = part_rows(m, &E, 16);
-		epi_begin(m, &E);
-		epi_end(m, &E);
+		if (dchunks(m, E.j)) {
+			epi_chunks(m, &E);
+		} else {
+			epi_begin(m, &E);
+			epi_end(m, &E);
+		}
 		npu_memit_br(f, NPU_OP_JMP, 0, 0, end);
 	}
 	npu_mbind(f, end);
@@ -1191,10 +1302,11 @@ static int row_plan(drow *r)
 		}
 	}
 	spread_loads(r, n);
-	/* a spare engine for the last tile's store: elementwise, one output
-	 * of whole rows, an engine the loop loads nothing on */
+	/* a spare engine for the last tile's store: one output of whole
+	 * rows, an engine the loop loads nothing on (rmsnorm_dynamic at its
+	 * hint: 7.5 k -> 7.2 k cycles once row kernels took one too) */
 	r->spare = -1;
-	for (int q = 0; K->kind == NPU_KK_EW && q < r->steng && q < 4; q++)
+	for (int q = 0; q < r->steng && q < 4; q++)
 		if (!r->used_eng[q] && outs_rows(r)) {
 			r->spare = q;
 			break;

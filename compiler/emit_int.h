@@ -144,6 +144,13 @@ void npu_imgho_done(const npu_emitctx *c, npu_imgho *h, int k, int val,
  * accumulator (fp32 as it is, bf16 and f16 rounded by dstc as vst
  * would): the output's type; else -1. */
 int npu_mm_acc_copy(const npu_kir *ir, const npu_kern *K);
+/* emit_mm.c: columns [c0, c0 + len) of rows r .. r + rn of a matmul
+ * block's epilogue, the rows interleaved (accumulator at acc, rows of nn;
+ * operand o's slot at save[o], rows of w), a tail shorter than a vector
+ * at its own vl: one column chunk of the last block (last_cols). */
+void npu_mm_cols(emit_t *g, const npu_kern *K, const uint64_t *save,
+		 uint64_t acc, int64_t r, int rn, int64_t nn, int64_t w,
+		 int64_t c0, int64_t len);
 
 /* emit_pool.c: max pooling from whole rows in SRAM (pool kernels, which
  * fuse.c makes for windows of at most NPU_POOL_KMAX a side). */

@@ -362,18 +362,19 @@ static void epi_part(emit_t *g, const npu_kern *K, int64_t e0, int64_t len,
 /* Rows of a gated matmul's epilogue computed together (npu_emit_ilv). */
 #define GLU_ILV 4
 
-/* Columns [c0, c0 + len) of rows r .. r + rn of a gated block (rows of
- * nn accumulator elements, nn / 2 outputs), each row one instance. */
-static void glu_rows(emit_t *g, const npu_kern *K, const uint64_t *save,
-		     uint64_t acc, int64_t r, int rn, int64_t nn, int64_t c0,
-		     int64_t len)
+/* Columns [c0, c0 + len) of rows r .. r + rn of a block's epilogue (rows
+ * of nn accumulator elements, w in the operands' slots: nn / 2 outputs of
+ * a gated block), each row one instance. */
+static void cols_rows(emit_t *g, const npu_kern *K, const uint64_t *save,
+		      uint64_t acc, int64_t r, int rn, int64_t nn, int64_t w,
+		      int64_t c0, int64_t len)
 {
 	int n = K->nops < 64 ? K->nops : 64, at[GLU_ILV + 1];
-	int64_t h = nn / 2;
 
+	memset(g->xrowc, 0, sizeof g->xrowc);
 	for (int i = 0; i < rn; i++) {
 		for (int o = 0; o < n; o++)
-			g->slot[o] = save[o] + (uint64_t)(((r + i) * h + c0) *
+			g->slot[o] = save[o] + (uint64_t)(((r + i) * w + c0) *
 				npu_dtype_size(g->ir->v[K->ops[o].val].dtype));
 		g->accslot = acc + (uint64_t)(((r + i) * nn + c0) * 4);
 		at[i] = g->f->n;
@@ -407,12 +408,12 @@ static void epi_part_glu(emit_t *g, const npu_kern *K, int64_t e0, int64_t len,
 	for (int64_t r = r0; r < r1; r += GLU_ILV) {
 		int rn = r1 - r < GLU_ILV ? (int)(r1 - r) : GLU_ILV;
 		if (full)
-			glu_rows(g, K, save, acc, r, rn, nn, 0, full);
+			cols_rows(g, K, save, acc, r, rn, nn, h, 0, full);
 		if (tail) {
 			int xt = npu_mx(f), xv = npu_mx(f);
 			npu_memit(f, NPU_OP_LI, xt, 0, 0, tail);
 			npu_memit(f, NPU_OP_SETVL, xv, xt, 0, 0);
-			glu_rows(g, K, save, acc, r, rn, nn, full, vl);
+			cols_rows(g, K, save, acc, r, rn, nn, h, full, vl);
 			xv = npu_mx(f);
 			npu_memit(f, NPU_OP_SETVL, xv, g->xvlen, 0, 0);
 		}
@@ -578,6 +579,139 @@ static int64_t last_groups(const npu_target *t, int dt, const blk *T)
 		minr = 1;
 	ng = T->mn / minr;
 	return ng > 4 ? 4 : ng < 1 ? 1 : ng;
+}
+
+/*
+ * Column chunks of the last block, when it is one row group (a
+ * transformer's few tokens; last_groups): its epilogue and store waited
+ * for the array to finish and drain, 0.5 to 1.9 k cycles after each of
+ * llama_tiny's matmuls.  Instead its matrix work runs chunk by chunk,
+ * all of K for the columns [c0, c0 + C) (a gated matmul's: the gate's and
+ * the up projection's columns of one output chunk; mm_step), and each
+ * chunk's epilogue and store (epi_chunks) start as soon as it is
+ * accumulated, while the array works on the next.  For a vector epilogue
+ * with no row reduction, row operand or image to write, into outputs of
+ * unit column stride; `other`: row groups, a fused pool or split
+ * operands.  The chunks, or 0: not chunked.
+ */
+static int64_t last_cols(const emit_t *g, const npu_kern *K, const blk *T,
+			 int dct, int other)
+{
+	int64_t C = g->t->mxu_cols, w = K->mm_glu ? T->nn / 2 : T->nn;
+	int nd = K->ndim;
+
+	if (dct >= 0 || other || K->cv || g->rowop || g->imgout || g->qs2 < 0 ||
+	    g->t->dma_engines < 4 || (K->mm_glu && T->nn % 2))
+		return 0;
+	for (int i = 0; i < K->nx; i++)
+		if (K->x[i].op == NPU_X_RED || K->x[i].op == NPU_X_RFIN)
+			return 0;
+	for (int o = 0; o < K->nops; o++)
+		if (K->ops[o].out && K->ops[o].stride[nd - 1] != 1)
+			return 0;
+	return w > C ? (w + C - 1) / C : 0;
+}
+
+/* Step i of block T's matrix work: K slice *ki of columns [*n0, *n0 +
+ * *ntl).  By K slice, then columns; in nc column chunks (last_cols), by
+ * chunk, then its column ranges (two in a gated matmul), then K slice.
+ * 1 when the step completes a chunk. */
+static int mm_step(const npu_kern *K, const blk *T, int64_t C, int64_t ks,
+		   int64_t nc, int64_t i, int64_t *ki, int64_t *n0, int64_t *ntl)
+{
+	int64_t per = K->mm_glu ? 2 : 1, w = K->mm_glu ? T->nn / 2 : T->nn;
+	int64_t r, c0;
+
+	if (!nc) {
+		int64_t ncol = (T->nn + C - 1) / C;
+		*ki = i / ncol;
+		*n0 = i % ncol * C;
+		*ntl = T->nn - *n0 < C ? T->nn - *n0 : C;
+		return 0;
+	}
+	r = i % (per * ks);
+	c0 = i / (per * ks) * C;
+	*ki = r % ks;
+	*n0 = c0 + r / ks * w;
+	*ntl = w - c0 < C ? w - c0 : C;
+	return r == per * ks - 1;
+}
+
+/* (emit_int.h) cols_rows, a tail shorter than a vector at its own vl,
+ * so that the rows still interleave (a vl change inside a row keeps them
+ * apart: a gated chunk of 64 columns took 900 cycles). */
+void npu_mm_cols(emit_t *g, const npu_kern *K, const uint64_t *save,
+		 uint64_t acc, int64_t r, int rn, int64_t nn, int64_t w,
+		 int64_t c0, int64_t len)
+{
+	npu_mfunc *f = g->f;
+	int64_t vl = g->t->vlen, full = len / vl * vl, tail = len - full;
+
+	if (full)
+		cols_rows(g, K, save, acc, r, rn, nn, w, c0, full);
+	if (tail) {
+		int xt = npu_mx(f), xv = npu_mx(f);
+		npu_memit(f, NPU_OP_LI, xt, 0, 0, tail);
+		npu_memit(f, NPU_OP_SETVL, xv, xt, 0, 0);
+		cols_rows(g, K, save, acc, r, rn, nn, w, c0 + full, vl);
+		xv = npu_mx(f);
+		npu_memit(f, NPU_OP_SETVL, xv, g->xvlen, 0, 0);
+	}
+}
+
+/* Steps of block T's matrix work (mm_step). */
+static int64_t mm_steps(const npu_kern *K, const blk *T, int64_t C,
+			int64_t ks, int64_t nc)
+{
+	return nc ? nc * (K->mm_glu ? 2 : 1) * ks : ks * ((T->nn + C - 1) / C);
+}
+
+/*
+ * The last block's epilogue and store in its nc column chunks
+ * (last_cols), each after its accumulation (epi_begin waited for the
+ * first).  The stores alternate between engines qs and qb, which load B
+ * panels (the next kernel's panel goes on the A engines), one semaphore
+ * each, so that neither takes the other's token.
+ */
+static void epi_chunks(emit_t *g, const npu_kern *K, const blk *T, int s,
+		       int64_t nc, int qs, int qb, int nd)
+{
+	npu_mfunc *f = g->f;
+	int64_t C = g->t->mxu_cols, nn = T->nn, w = K->mm_glu ? nn / 2 : nn;
+	int64_t n0 = K->mm_glu ? T->n0 / 2 : T->n0;
+	int n = K->nops < 64 ? K->nops : 64;
+	uint64_t save[64], acc = g->accslot;
+
+	for (int o = 0; o < n; o++)
+		save[o] = g->slot[o];
+	g->accpair = K->mm_glu ? (uint64_t)(w * 4) : 0;
+	for (int64_t j = 0; j < nc; j++) {
+		int64_t c0 = j * C, cl = w - c0 < C ? w - c0 : C;
+		int q = j & 1 ? qb : qs, sem = j & 1 ? SEM_GST : SEM_CMP;
+		if (j)
+			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_VEC, SEM_MMD, 0, 0);
+		for (int64_t r = 0; r < T->mn; r += GLU_ILV)
+			npu_mm_cols(g, K, save, acc, r, T->mn - r < GLU_ILV ?
+				    (int)(T->mn - r) : GLU_ILV, nn, w, c0, cl);
+		npu_memit(f, NPU_OP_SIG, NPU_UNIT_VEC, sem, 0, 0);
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_DMA0 + q, sem, 0, 0);
+		for (int o = 0; o < n; o++) {
+			const npu_kopnd *P = &K->ops[o];
+			int pe = npu_dtype_size(g->ir->v[P->val].dtype);
+			int64_t off = T->m0 * P->stride[nd - 2] + n0 + c0;
+			if (!P->out)
+				continue;
+			if (nd == 3)
+				off += T->b * P->stride[0];
+			npu_emit_dmaf(g, q, NPU_OP_DST, dram_of(g, o) + (uint64_t)(off * pe),
+				      save[o] + (uint64_t)(c0 * pe), cl * pe, T->mn,
+				      w * pe, P->stride[nd - 2] * pe, 1, 0, 0);
+		}
+	}
+	for (int o = 0; o < n; o++)
+		g->slot[o] = save[o];
+	g->accslot = acc;
+	g->accpair = 0;
 }
 
 static void grp_rows(const blk *T, int64_t ng, int64_t gi, int64_t *r0, int64_t *rn)
@@ -1737,6 +1871,9 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	if (!K->cv && !split && qa2 >= 0 && !pfin && !asrc && !A->kseg && A->stride[2] == 1)
 		kp = first_parts(t, dt, &bl[0], nt, KK, kh, mb > nb ? mb : nb, esz);
 	first_order(korder, ks, kh, kp);
+	/* the last block's column chunks (last_cols) */
+	int64_t lastc = last_cols(&g, K, &bl[nt - 1], dct,
+				  pz || split || last_groups(t, dt, &bl[nt - 1]) > 1);
 	for (int64_t it = -1; it <= nt; it++) {
 		/* loads of block it + 1 */
 		int64_t lt = it + 1, gdone = 0, gun = 0;
@@ -1884,8 +2021,9 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		int64_t epn = ET ? ET->mn * ET->nn : 0, pairs = 1, done = 0, pi = 0, bdone = 0;
 		int64_t nparts = 1, plen = epn;
 		int64_t ng = it >= 0 && it < nt && !pz ? (it == nt - 1 ? last_groups(t, dt, &bl[it]) : 1) : 1;
+		int64_t ncol = it == nt - 1 ? lastc : 0;
 		if (it >= 0 && it < nt)
-			pairs = ((KK + R - 1) / R) * ((bl[it].nn + C - 1) / C) * ng;
+			pairs = mm_steps(K, &bl[it], C, ks, ncol) * ng;
 		if (ET) {
 			int64_t q = t->vlen * 4;
 			nparts = pairs < 16 ? pairs : 16;
@@ -1928,11 +2066,11 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				       ndql == 4 && T->nn > C && rn > 1 &&
 				       (ng == 1 || last_engines(t, dt, dct, T, KK, rn, ndql) == ndql);
 			int tq[4] = { dql[0], dql[2], dql[1], dql[3] };
-			for (int64_t ki = 0; ki < ks; ki++)
-				for (int64_t n0 = 0; n0 < T->nn; n0 += C) {
+			for (int64_t si = 0; si < pairs / ng; si++) {
+					int64_t ki, n0, ntl;
+					int cend = mm_step(K, T, C, ks, ncol, si, &ki, &n0, &ntl);
 					int64_t k0 = (it ? ki : korder[ki]) * R;
 					int64_t kt = KK - k0 < R ? KK - k0 : R;
-					int64_t ntl = T->nn - n0 < C ? T->nn - n0 : C;
 					int xa = npu_mx(f), xb = npu_mx(f), xc = npu_mx(f);
 					if (it == 0 && gi == 0 && kp && ki == 2 * kp && n0 == 0) {
 						/* the rest of the first panels */
@@ -1971,6 +2109,8 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					npu_mli(f, xc, rn);
 					npu_memit(f, NPU_OP_MMAC, xa, xb, xc, ki ? NPU_MMAC_ACC : 0);
 					pi++;
+					if (cend) /* a column chunk accumulated */
+						npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, SEM_MMD, 0, 0);
 					if (split) {
 						/* lo(A).hi(B), then hi(A).lo(B) */
 						int xl = npu_mx(f), xw = npu_mx(f), xs = npu_mx(f);
@@ -2041,7 +2181,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				}
 			} else if (dct >= 0) {
 				dsig(&g, rn, dq, ndq);
-			} else {
+			} else if (!ncol) {
 				npu_memit(f, NPU_OP_SIG, NPU_UNIT_MXU, SEM_MMD, 0, 0);
 			}
 			}
@@ -2077,6 +2217,9 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		/* the rest of the epilogue, then the store of block it - 1 */
 		if (ET && et == nt - 1 && last_groups(t, dt, ET) > 1) {
 			epi_groups(&g, K, ET, et, last_groups(t, dt, ET), qs, nd);
+		} else if (ET && et == nt - 1 && lastc) {
+			/* (no matrix work runs beside it to take parts) */
+			epi_chunks(&g, K, ET, (int)(et & 1), lastc, qs, qb, nd);
 		} else if (ET) {
 			if (done < epn)
 				epi_part(&g, K, done, epn - done, ET->nn);
@@ -2098,8 +2241,10 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		rc = 0;
 		goto out;
 	}
-	for (int h = 0; h < (g.qs2 >= 0 ? 2 : 1); h++) {
-		npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + (h ? g.qs2 : qs), SEM_END, 0, 0);
+	for (int h = 0; h < (g.qs2 >= 0 ? 2 : 1) + (lastc > 1); h++) {
+		/* (the last block's chunks were stored by qs and qb) */
+		npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + (h > 1 ? qb : h ? g.qs2 : qs),
+			  SEM_END, 0, 0);
 		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, SEM_END, 0, 0);
 	}
 	/* the last block's odd row groups left over engines 1 and 2: the
