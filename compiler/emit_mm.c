@@ -30,7 +30,8 @@
 #include "compiler/emit_int.h"
 
 /* Hand-off of the last block's odd row groups to panel engines 1 and 2
- * (4 and 5; the ew template's per-engine SEM_LD numbers, unused here). */
+ * (4 and 5; the ew template's per-engine SEM_LD numbers, unused here),
+ * and of its odd column chunks to engine 1 (epi_chunks). */
 enum { SEM_GST = 4 };
 
 typedef struct blk {
@@ -673,7 +674,7 @@ static int64_t mm_steps(const npu_kern *K, const blk *T, int64_t C,
  * panels (the next kernel's panel goes on the A engines), one semaphore
  * each, so that neither takes the other's token.
  */
-static void epi_chunks(emit_t *g, const npu_kern *K, const blk *T, int s,
+static void epi_chunks(emit_t *g, const npu_kern *K, const blk *T,
 		       int64_t nc, int qs, int qb, int nd)
 {
 	npu_mfunc *f = g->f;
@@ -2219,7 +2220,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			epi_groups(&g, K, ET, et, last_groups(t, dt, ET), qs, nd);
 		} else if (ET && et == nt - 1 && lastc) {
 			/* (no matrix work runs beside it to take parts) */
-			epi_chunks(&g, K, ET, (int)(et & 1), lastc, qs, qb, nd);
+			epi_chunks(&g, K, ET, lastc, qs, qb, nd);
 		} else if (ET) {
 			if (done < epn)
 				epi_part(&g, K, done, epn - done, ET->nn);
