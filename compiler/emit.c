@@ -1132,6 +1132,30 @@ static int tile_from_sram(const emit_t *g, const tile *t, int o, uint64_t *src,
 	return 1;
 }
 
+/*
+ * Does operand o's part of tile t lie in the SRAM-resident window
+ * (an aperture address, npu_link_resident), packed as its slot would
+ * hold it?  Its SRAM address in *src: the vector unit reads it there,
+ * with no copy and no transfer to wait for (over all fixtures 0.6% fewer
+ * cycles, up to 5%; none slower).  The access is noted for the watch, so
+ * that the store that wrote it stays.  Not when the kernel before left
+ * it in a slot (tile_from_sram): that copy lets the driver drop the
+ * store, and reading the slot in place instead moved the next kernel's
+ * prefetch shares so that llama_tiny ran 1.6% slower.
+ */
+static int tile_in_window(emit_t *g, const tile *t, int o, uint64_t *src)
+{
+	uint64_t d, bytes, h;
+
+	if (g->K->ops[o].out || (g->tap && g->tap[o].lead >= 0) ||
+	    !tile_contig(g, t, o, &d, &bytes) || d < NPU_SRAM_APERTURE ||
+	    tile_from_sram(g, t, o, &h, &bytes))
+		return 0;
+	watch_hit(g, d);
+	*src = d - NPU_SRAM_APERTURE;
+	return 1;
+}
+
 /* One operand's transfer of tile t, in at most maxp pieces over engines
  * eng[(base + p) % neng]; the pieces it takes (dry: emits nothing). */
 /* Operand o is an input repeated across tiles of tc > 1 columns. */
@@ -1311,6 +1335,8 @@ static int tile_io_op(emit_t *g, const tile *t, int s, int store, int o,
 
 	tile_dram(g, t, o, &off);
 	d = dram_of(g, o) + (uint64_t)(off * esz);
+	if (!store && tile_in_window(g, t, o, &(uint64_t){ 0 }))
+		return 0;
 	if (!store && g->tap && g->tap[o].lead >= 0) {
 		if (!dry && g->tap[o].lead == o)
 			tap_load(g, t, s, o, q, esz);
@@ -1587,7 +1613,8 @@ static void compute_tile(emit_t *g, const tile *t, int s)
 	const npu_kern *K = g->K;
 
 	for (int o = 0; o < K->nops; o++)
-		g->slot[o] = g->slotb[o][s];
+		if (!tile_in_window(g, t, o, &g->slot[o]))
+			g->slot[o] = g->slotb[o][s];
 	if (t->pass >= 0) {
 		compute_multipass(g, t);
 		return;
