@@ -1354,6 +1354,27 @@ static uint64_t a_handoff(const npu_emitctx *c, const npu_kern *K,
 }
 
 /*
+ * A's SRAM address when it lies in the SRAM-resident window (an
+ * aperture address, npu_link_resident) as a panel of one block row
+ * holds it, else 0: the array reads it there, as from a hand-off
+ * (a_handoff), with no copy.  (The window's banks are no slot's; the
+ * read is noted for the watch, so that the store that wrote it stays.)
+ */
+static uint64_t a_window(emit_t *g, const npu_kern *K, uint64_t adram,
+			 uint64_t bytes)
+{
+	const npu_kopnd *A = &K->ops[K->mm_a];
+
+	if (adram < NPU_SRAM_APERTURE || K->cv || K->mm_alo >= 0 ||
+	    K->mm_batch != 1 || A->kseg || A->stride[1] != K->mm_k ||
+	    A->stride[2] != 1)
+		return 0;
+	if (g->watch && adram < g->watch->hi && g->watch->lo < adram + bytes)
+		g->watch->hit = 1;
+	return adram - NPU_SRAM_APERTURE;
+}
+
+/*
  * What the kernel leaves in SRAM (npu_handoff): its output when one
  * block computed all of it through the vector unit (the slot holds it
  * as DRAM does: rows of N), else the last block's A panel when A's rows
@@ -1848,7 +1869,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	}
 	/* A from the kernel before's SRAM (one block row: every block
 	 * reads all of A) */
-	uint64_t asrc = 0, abytes = (uint64_t)(M * KK * esz);
+	uint64_t asrc = 0, awin = 0, abytes = (uint64_t)(M * KK * esz);
 	uint64_t adram0 = c->ir->v[A->val].daddr + (uint64_t)(A->off * esz);
 	if (nbm == 1) {
 		uint64_t sl[4 + 2 * 64] = { slotA[0], slotA[1], slotB[0], slotB[1] };
@@ -1862,6 +1883,8 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					ln[ns++] = (uint64_t)(mb * nb * 8);
 				}
 		asrc = a_handoff(c, K, sl, ln, ns, adram0, abytes);
+		if (!asrc)
+			asrc = awin = a_window(&g, K, adram0, abytes);
 		/* every block reads A where the kernel before left it, no
 		 * copy at all: a copy per block queued behind the stores on
 		 * the A engines and held the array back each block (none
@@ -1955,7 +1978,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 					   img[L->b & 1], Hp, Wp, gx, slotB[L->bs], brs ? brs : L->nn, ceng, nce,
 					   0, conv_units(K, nce), hrest, ones);
 			}
-			else if (((asrc && slotA[s] == asrc) ||
+			else if (((asrc && slotA[s] == asrc && !awin) ||
 				  ((uint64_t)(L->mn * KK * esz) <= 4096 &&
 				   (uint64_t)(KK * L->nn * esz) >= 256 * 1024)) &&
 				 qa2 >= 0 && !split) {
@@ -1966,7 +1989,10 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				 * ResNet-18's classifier waited 2 k cycles for
 				 * its second 0.5 MB; with smaller panels,
 				 * levit_tiny and timesformer_tiny were 7-15%
-				 * slower) */
+				 * slower).  Not A read in the window (a_window):
+				 * mobilebert_tiny's matmuls took 0.4 k cycles
+				 * longer, their epilogue loads behind a share
+				 * of B. */
 				int q4[4] = { qb, qa, qb2, qa2 };
 				panel_q(&g, q4, 4, bdram, slotB[L->bs], esz, KK, 0, L->nn,
 					L->nn, W->stride[1], W->stride[2]);
