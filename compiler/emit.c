@@ -165,10 +165,16 @@ static int64_t field(emit_t *g, int q, int fld, int64_t v)
 	return v;
 }
 
+/* (emit_int.h) */
+void npu_emit_watch(emit_t *g, uint64_t a, uint64_t n)
+{
+	if (g->watch && a < g->watch->hi && g->watch->lo < a + n)
+		g->watch->hit = 1;
+}
+
 static void watch_hit(emit_t *g, uint64_t dram)
 {
-	if (g->watch && dram >= g->watch->lo && dram < g->watch->hi)
-		g->watch->hit = 1;
+	npu_emit_watch(g, dram, 1);
 }
 
 /* Is DRAM-side address a one of SRAM's, through the DMA aperture (a value
@@ -1148,7 +1154,7 @@ static int tile_in_window(emit_t *g, const tile *t, int o, uint64_t *src)
 	uint64_t d, bytes, h;
 
 	if (g->K->ops[o].out || (g->tap && g->tap[o].lead >= 0) ||
-	    !tile_contig(g, t, o, &d, &bytes) || d < NPU_SRAM_APERTURE ||
+	    !tile_contig(g, t, o, &d, &bytes) || !aperture(d) ||
 	    tile_from_sram(g, t, o, &h, &bytes))
 		return 0;
 	watch_hit(g, d);

@@ -352,18 +352,9 @@ static int64_t part_rows(const dmm *m, const epi *E, int64_t np)
  */
 static int64_t dchunks(const dmm *m, int j)
 {
-	const npu_kern *K = m->K;
-	int64_t w = cols_of(m, j);
-
-	if (j != m->nbn - 1 || m->g.rowop || m->nst < 2 || K->mm_glu)
+	if (j != m->nbn - 1 || m->nst < 2 || m->K->mm_glu)
 		return 0;
-	for (int i = 0; i < K->nx; i++)
-		if (K->x[i].op == NPU_X_RED || K->x[i].op == NPU_X_RFIN)
-			return 0;
-	for (int o = 0; o < K->nops; o++)
-		if (K->ops[o].out && K->ops[o].stride[K->ndim - 1] != 1)
-			return 0;
-	return w > m->C ? (w + m->C - 1) / m->C : 0;
+	return npu_mm_chunks(&m->g, m->K, cols_of(m, j));
 }
 
 /* Waits for block E (all its chunks: dchunks), its inputs and slots. */

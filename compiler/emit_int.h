@@ -151,6 +151,12 @@ int npu_mm_acc_copy(const npu_kir *ir, const npu_kern *K);
 void npu_mm_cols(emit_t *g, const npu_kern *K, const uint64_t *save,
 		 uint64_t acc, int64_t r, int rn, int64_t nn, int64_t w,
 		 int64_t c0, int64_t len);
+/* emit_mm.c: the column chunks a last block of nn accumulator columns
+ * may run in (a vector epilogue with no row reduction or row operand,
+ * into outputs of unit column stride), 0 when not; both emitters. */
+int64_t npu_mm_chunks(const emit_t *g, const npu_kern *K, int64_t nn);
+/* emit.c: notes an access of [a, a + n) for the emitctx's watch. */
+void npu_emit_watch(emit_t *g, uint64_t a, uint64_t n);
 
 /* emit_pool.c: max pooling from whole rows in SRAM (pool kernels, which
  * fuse.c makes for windows of at most NPU_POOL_KMAX a side). */

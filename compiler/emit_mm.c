@@ -598,17 +598,24 @@ static int64_t last_groups(const npu_target *t, int dt, const blk *T)
 static int64_t last_cols(const emit_t *g, const npu_kern *K, const blk *T,
 			 int dct, int other)
 {
-	int64_t C = g->t->mxu_cols, w = K->mm_glu ? T->nn / 2 : T->nn;
-	int nd = K->ndim;
+	if (dct >= 0 || other || K->cv || g->imgout || g->qs2 < 0 ||
+	    g->t->dma_engines < 4)
+		return 0;
+	return npu_mm_chunks(g, K, T->nn);
+}
 
-	if (dct >= 0 || other || K->cv || g->rowop || g->imgout || g->qs2 < 0 ||
-	    g->t->dma_engines < 4 || (K->mm_glu && T->nn % 2))
+/* (emit_int.h) */
+int64_t npu_mm_chunks(const emit_t *g, const npu_kern *K, int64_t nn)
+{
+	int64_t C = g->t->mxu_cols, w = K->mm_glu ? nn / 2 : nn;
+
+	if (g->rowop || (K->mm_glu && nn % 2))
 		return 0;
 	for (int i = 0; i < K->nx; i++)
 		if (K->x[i].op == NPU_X_RED || K->x[i].op == NPU_X_RFIN)
 			return 0;
 	for (int o = 0; o < K->nops; o++)
-		if (K->ops[o].out && K->ops[o].stride[nd - 1] != 1)
+		if (K->ops[o].out && K->ops[o].stride[K->ndim - 1] != 1)
 			return 0;
 	return w > C ? (w + C - 1) / C : 0;
 }
@@ -1369,8 +1376,7 @@ static uint64_t a_window(emit_t *g, const npu_kern *K, uint64_t adram,
 	    K->mm_batch != 1 || A->kseg || A->stride[1] != K->mm_k ||
 	    A->stride[2] != 1)
 		return 0;
-	if (g->watch && adram < g->watch->hi && g->watch->lo < adram + bytes)
-		g->watch->hit = 1;
+	npu_emit_watch(g, adram, bytes);
 	return adram - NPU_SRAM_APERTURE;
 }
 

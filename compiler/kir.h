@@ -192,11 +192,11 @@ typedef struct npu_kir {
 	int nofuse;
 	int fp32prec;        /* 0 highest, 1 high, 2 medium */
 	uint64_t arena_bytes, arena_peak; /* link: shared scratch, its bound */
-	/* link: the SRAM-resident window (npu_link_resident): values placed
-	 * in [res_lo, res_lo + res_bytes) of the DMA aperture (isa/isa.h),
-	 * res_lo = NPU_SRAM_APERTURE + res_sram, live from res_sram in SRAM,
-	 * the top res_banks banks that the tiler and emitter do not see */
-	uint64_t res_lo, res_bytes, res_peak, res_sram;
+	/* link: the SRAM-resident window (npu_link_resident): res_bytes
+	 * from res_sram, the top res_banks banks that the tiler and emitter
+	 * do not see; a value there has the DMA aperture's address of its
+	 * SRAM bytes (isa/isa.h) as its daddr */
+	uint64_t res_bytes, res_peak, res_sram;
 	int res_banks, res_nvals;
 	/* a dynamic program's window (npu_link_dynwin): res_banks banks from
 	 * res_sram, res_bytes 0; win_nvals values of win_bytes at the hints */

@@ -356,7 +356,6 @@ static int res_place(npu_kir *ir, npu_err *e)
 {
 	int n = 0;
 
-	ir->res_lo = NPU_SRAM_APERTURE + ir->res_sram;
 	ir->npre = 0;
 	for (int i = 0; i < ir->nv && ir->res_bytes; i++)
 		n += ir->v[i].res && ir->v[i].kind == NPU_BUF_CONST;
@@ -368,7 +367,7 @@ static int res_place(npu_kir *ir, npu_err *e)
 			continue;
 		if (v->kind == NPU_BUF_CONST)
 			ir->pre[ir->npre++] = i;
-		v->daddr = ir->res_lo + v->roff;
+		v->daddr = NPU_SRAM_APERTURE + ir->res_sram + v->roff;
 	}
 	return 0;
 }
