@@ -180,7 +180,8 @@ typedef struct job {
 /* Which rows the virtual table npu_rows_<table> of a connection reads. */
 typedef struct srcaux {
 	npu_trace *t;
-	int table;                   /* T_activity or T_dma_xfers */
+	int table;                   /* T_activity, T_dma_xfers, T_kernel_execs
+					or T_counters */
 } srcaux;
 
 struct npu_trace {
@@ -188,11 +189,13 @@ struct npu_trace {
 	/* The connection and its state: used by the thread that owns it
 	 * (the caller's, or the writer thread of an asynchronous handle). */
 	sqlite3 *db;
-	sqlite3_stmt *ins[NTABLE];   /* INSERT of every column, by position */
+	sqlite3_stmt *ins[NTABLE];   /* INSERT of every column, by position;
+					NULL for a table with a row source */
 	sqlite3_stmt *bulk[NTABLE];  /* INSERT ... SELECT from npu_rows_<table> */
-	srcaux srcs[2];              /* those virtual tables' aux: activity, dma */
+	srcaux srcs[4];              /* those virtual tables' aux (src_tables) */
 	const rowbuf *src;           /* the rows they read while one is stepped */
-	int ncol[NTABLE];            /* columns per table */
+	int64_t *ctr_ids;            /* and the interned names of its counters */
+	size_t ctr_cap;
 	sqlite3_stmt *str_find;      /* id of a string */
 	sqlite3_stmt *run_end;
 	sqlite3_stmt *run_incomplete;
@@ -508,8 +511,15 @@ static int src_eof(sqlite3_vtab_cursor *cur)
 {
 	const srcaux *a = src_aux(cur);
 	const rowbuf *b = a->t->src;
-	size_t n = !b ? 0 : a->table == T_activity ? b->act.n : b->dma.n;
+	size_t n = 0;
 
+	if (b)
+		switch (a->table) {
+		case T_activity: n = b->act.n; break;
+		case T_dma_xfers: n = b->dma.n; break;
+		case T_kernel_execs: n = b->kx.n; break;
+		case T_counters: n = b->ctr.n; break;
+		}
 	return ((srccur *)cur)->i >= n;
 }
 
@@ -558,15 +568,51 @@ static void dma_column(sqlite3_context *ctx, int64_t run,
 	}
 }
 
+static void kx_column(sqlite3_context *ctx, int64_t run,
+		      const npu_trace_kernel *k, int col)
+{
+	switch (col + 1) {
+	case COL(kernel_execs, run_id): sqlite3_result_int64(ctx, run); break;
+	case COL(kernel_execs, kernel): sqlite3_result_int(ctx, k->kernel); break;
+	case COL(kernel_execs, start_cycle): result_u64(ctx, k->start); break;
+	case COL(kernel_execs, end_cycle): result_u64(ctx, k->end); break;
+	case COL(kernel_execs, macs): result_u64(ctx, k->macs); break;
+	case COL(kernel_execs, vec_ops): result_u64(ctx, k->vec_ops); break;
+	case COL(kernel_execs, insns): result_u64(ctx, k->insns); break;
+	case COL(kernel_execs, dram_rd_bytes): result_u64(ctx, k->dram_rd); break;
+	case COL(kernel_execs, dram_wr_bytes): result_u64(ctx, k->dram_wr); break;
+	case COL(kernel_execs, sram_rd_bytes): result_u64(ctx, k->sram_rd); break;
+	case COL(kernel_execs, sram_wr_bytes): result_u64(ctx, k->sram_wr); break;
+	case COL(kernel_execs, compute_cycles): result_u64(ctx, k->compute); break;
+	case COL(kernel_execs, dma_wait_cycles): result_u64(ctx, k->dma_wait); break;
+	case COL(kernel_execs, dep_stall_cycles): result_u64(ctx, k->dep_stall); break;
+	case COL(kernel_execs, bank_stall_cycles): result_u64(ctx, k->bank_stall); break;
+	}
+}
+
+/* Counter i's columns: its name interned beforehand (write_ctr). */
+static void ctr_column(sqlite3_context *ctx, const npu_trace *t, size_t i,
+		       int col)
+{
+	switch (col + 1) {
+	case COL(counters, run_id): sqlite3_result_int64(ctx, t->run); break;
+	case COL(counters, name_id): sqlite3_result_int64(ctx, t->ctr_ids[i]); break;
+	case COL(counters, value): sqlite3_result_double(ctx, t->src->ctr.v[i].value); break;
+	}
+}
+
 static int src_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 {
 	const srcaux *a = src_aux(cur);
+	const npu_trace *t = a->t;
 	size_t i = ((srccur *)cur)->i;
 
-	if (a->table == T_activity)
-		act_column(ctx, a->t->run, &a->t->src->act.v[i], col);
-	else
-		dma_column(ctx, a->t->run, &a->t->src->dma.v[i].d, col);
+	switch (a->table) {
+	case T_activity: act_column(ctx, t->run, &t->src->act.v[i], col); break;
+	case T_dma_xfers: dma_column(ctx, t->run, &t->src->dma.v[i].d, col); break;
+	case T_kernel_execs: kx_column(ctx, t->run, &t->src->kx.v[i].k, col); break;
+	case T_counters: ctr_column(ctx, t, i, col); break;
+	}
 	return SQLITE_OK;
 }
 
@@ -595,6 +641,15 @@ static const srcaux *src_aux(const sqlite3_vtab_cursor *cur)
 {
 	return ((const srcvtab *)cur->pVtab)->aux;
 }
+
+/* The tables written through a row source: all that a run's rows go to
+ * after it began.  For the few dozen kernel executions and counters a
+ * short run ends with, one statement is half the cost of a bound insert
+ * per row, which was a third of what its trace cost after the run. */
+static const int src_tables[] = {
+	T_activity, T_dma_xfers, T_kernel_execs, T_counters
+};
+#define NSRC (sizeof src_tables / sizeof *src_tables)
 
 /* ---- opening ---- */
 
@@ -722,7 +777,6 @@ static int prepare_insert(npu_trace *t, int i, int rows, sqlite3_stmt **st,
 			sep = ", ";
 			k++;
 		}
-	t->ncol[i] = k;
 	outf(&o, ") VALUES ");
 	for (int r = 0; r < rows; r++) {
 		outf(&o, "%s(", r ? ", " : "");
@@ -758,12 +812,16 @@ static int prepare_from_src(npu_trace *t, int i, sqlite3_stmt **st, npu_err *e)
 
 static int prepare_all(npu_trace *t, npu_err *e)
 {
-	for (int i = 0; i < NTABLE; i++)
-		if (prepare_insert(t, i, 1, &t->ins[i], e))
+	for (int i = 0; i < NTABLE; i++) {
+		int src = 0;
+		for (size_t j = 0; j < NSRC; j++)
+			src |= src_tables[j] == i;
+		if (!src && prepare_insert(t, i, 1, &t->ins[i], e))
 			return -1;
-	if (prepare_from_src(t, T_activity, &t->bulk[T_activity], e) ||
-	    prepare_from_src(t, T_dma_xfers, &t->bulk[T_dma_xfers], e))
-		return -1;
+	}
+	for (size_t i = 0; i < NSRC; i++)
+		if (prepare_from_src(t, src_tables[i], &t->bulk[src_tables[i]], e))
+			return -1;
 	if (prepare(t, &t->str_find, "SELECT id FROM strings WHERE text = ?1", e) ||
 	    prepare(t, &t->run_end, "UPDATE runs SET total_cycles = ?1, "
 		    "wall_s = ?2, status = ?3, exit_status = ?4 WHERE id = ?5", e) ||
@@ -919,11 +977,13 @@ static int db_open(npu_trace *t, npu_err *e)
 		return dberr(t, e, "cannot open");
 	}
 	sqlite3_busy_timeout(t->db, BUSY_TIMEOUT_MS);
-	t->srcs[0] = (srcaux){ t, T_activity };
-	t->srcs[1] = (srcaux){ t, T_dma_xfers };
-	if (sqlite3_create_module(t->db, "npu_rows_activity", &src_module, &t->srcs[0]) ||
-	    sqlite3_create_module(t->db, "npu_rows_dma_xfers", &src_module, &t->srcs[1]))
-		return dberr(t, e, "cannot register the row sources");
+	for (size_t i = 0; i < NSRC; i++) {
+		char name[64];
+		t->srcs[i] = (srcaux){ t, src_tables[i] };
+		snprintf(name, sizeof name, "npu_rows_%s", tabinfo[src_tables[i]].name);
+		if (sqlite3_create_module(t->db, name, &src_module, &t->srcs[i]))
+			return dberr(t, e, "cannot register the row sources");
+	}
 	/* No checkpoint when the handle closes: that checkpoint costs two
 	 * fsyncs and deleting and re-creating the WAL file (a third fsync,
 	 * of the folder), milliseconds that a short run would pay every
@@ -950,7 +1010,7 @@ static int db_open(npu_trace *t, npu_err *e)
 		if (init_schema(t, e) || check_version(t, e))
 			return -1;
 	}
-	if ((!t->ins[0] && prepare_all(t, e)) || count_indexes(t, e))
+	if ((!t->str_find && prepare_all(t, e)) || count_indexes(t, e))
 		return -1;
 	return 0;
 }
@@ -1248,46 +1308,29 @@ static int write_dma(npu_trace *t, const rowbuf *b, npu_err *e)
 
 static int write_kx(npu_trace *t, const rowbuf *b, npu_err *e)
 {
-	sqlite3_stmt *st = t->ins[T_kernel_execs];
-
-	for (size_t i = 0; i < b->kx.n; i++) {
-		const npu_trace_kernel *k = &b->kx.v[i].k;
-		sqlite3_bind_int64(st, COL(kernel_execs, run_id), t->run);
-		sqlite3_bind_int64(st, COL(kernel_execs, kernel), k->kernel);
-		sqlite3_bind_int64(st, COL(kernel_execs, start_cycle), (int64_t)k->start);
-		sqlite3_bind_int64(st, COL(kernel_execs, end_cycle), (int64_t)k->end);
-		sqlite3_bind_int64(st, COL(kernel_execs, macs), (int64_t)k->macs);
-		sqlite3_bind_int64(st, COL(kernel_execs, vec_ops), (int64_t)k->vec_ops);
-		sqlite3_bind_int64(st, COL(kernel_execs, insns), (int64_t)k->insns);
-		sqlite3_bind_int64(st, COL(kernel_execs, dram_rd_bytes), (int64_t)k->dram_rd);
-		sqlite3_bind_int64(st, COL(kernel_execs, dram_wr_bytes), (int64_t)k->dram_wr);
-		sqlite3_bind_int64(st, COL(kernel_execs, sram_rd_bytes), (int64_t)k->sram_rd);
-		sqlite3_bind_int64(st, COL(kernel_execs, sram_wr_bytes), (int64_t)k->sram_wr);
-		sqlite3_bind_int64(st, COL(kernel_execs, compute_cycles), (int64_t)k->compute);
-		sqlite3_bind_int64(st, COL(kernel_execs, dma_wait_cycles), (int64_t)k->dma_wait);
-		sqlite3_bind_int64(st, COL(kernel_execs, dep_stall_cycles), (int64_t)k->dep_stall);
-		sqlite3_bind_int64(st, COL(kernel_execs, bank_stall_cycles), (int64_t)k->bank_stall);
-		if (step_done(t, st, "cannot insert a kernel execution", e))
-			return -1;
-	}
-	return 0;
+	if (!b->kx.n)
+		return 0;
+	return write_src(t, b, T_kernel_execs, "cannot insert kernel executions", e);
 }
 
+/* The names first, each a query or an insert of its own, then the rows. */
 static int write_ctr(npu_trace *t, const rowbuf *b, npu_err *e)
 {
-	sqlite3_stmt *st = t->ins[T_counters];
-
-	for (size_t i = 0; i < b->ctr.n; i++) {
-		int64_t name;
-		if (intern(t, b->ctr.v[i].name, &name, e))
+	if (!b->ctr.n)
+		return 0;
+	if (b->ctr.n > t->ctr_cap) {
+		int64_t *v = realloc(t->ctr_ids, b->ctr.n * sizeof *v);
+		if (!v) {
+			oom(e, t->path);
 			return -1;
-		sqlite3_bind_int64(st, COL(counters, run_id), t->run);
-		sqlite3_bind_int64(st, COL(counters, name_id), name);
-		sqlite3_bind_double(st, COL(counters, value), b->ctr.v[i].value);
-		if (step_done(t, st, "cannot insert a counter", e))
-			return -1;
+		}
+		t->ctr_ids = v;
+		t->ctr_cap = b->ctr.n;
 	}
-	return 0;
+	for (size_t i = 0; i < b->ctr.n; i++)
+		if (intern(t, b->ctr.v[i].name, &t->ctr_ids[i], e))
+			return -1;
+	return write_src(t, b, T_counters, "cannot insert counters", e);
 }
 
 /* Writes the rows of b; inside a transaction. */
@@ -2123,6 +2166,7 @@ void npu_trace_close(npu_trace *t)
 	}
 	rowbuf_free(&t->buf);
 	rowbuf_free(&t->spare);
+	free(t->ctr_ids);
 	free(t->path);
 	free(t);
 }
