@@ -1530,6 +1530,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	pfuse pfs, *pz = NULL;  /* a max pool computed here */
 	int64_t *pfi = NULL;
 	int epi_loads = 0;
+	int b4 = 0; /* B streamed over all four engines (A read in place) */
 
 	if (npu_emit_setup(&g, c, k, f) < 0)
 		return npu_errf(e, "out of memory");
@@ -2000,6 +2001,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				 * longer, their epilogue loads behind a share
 				 * of B. */
 				int q4[4] = { qb, qa, qb2, qa2 };
+				b4 = 1;
 				panel_q(&g, q4, 4, bdram, slotB[L->bs], esz, KK, 0, L->nn,
 					L->nn, W->stride[1], W->stride[2]);
 			} else
@@ -2020,10 +2022,17 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				load_epi(&g, K, L, lt, s, qe, nd);
 			/* the next kernel's first B panel, after the last
 			 * block's loads, over the A engines (they load the
-			 * least) */
+			 * least); over all four, each its share by what it
+			 * carries already, when B streamed over all four
+			 * (llama_tiny's gate and up projections, A from the
+			 * RMSNorm: the down projection's 0.7 MB on two
+			 * engines ended 1.4 k cycles after the rest) */
 			if (lt == nt - 1 && (!K->cv || !pend)) {
-				int pq[2] = { qa, qa2 };
-				npu_emit_pf(&g, c->pfnext, pq, qa2 >= 0 ? 2 : 1, addr);
+				int pq[4] = { qa, qa2, qb, qb2 };
+				if (b4)
+					npu_emit_pf_even(&g, c->pfnext, pq, 4, addr);
+				else
+					npu_emit_pf(&g, c->pfnext, pq, qa2 >= 0 ? 2 : 1, addr);
 			}
 		}
 		/*
