@@ -507,6 +507,305 @@ static void drop_dead_store(const npu_kir *ir, npu_mfunc *fs, int c,
 	}
 }
 
+/* The emission's state carried from one kernel to the next. */
+typedef struct emitstate {
+	/* the plan for the next kernel that runs (copies that do nothing
+	 * are passed over), made and issued while kernel k is emitted, in
+	 * the area that k's own plan does not use; pl[cur] is the plan of
+	 * kernel pk */
+	npu_pfplan pl[2];
+	int cur, pk;
+	/* what kernel k - 1 left in SRAM, ho[k & 1] (not in dynamic
+	 * programs, whose DRAM addresses move at run time) */
+	npu_handoff ho[2];
+	/* the image kernel k writes for kernel k + 1 (im[k & 1]) */
+	npu_imgho im[2];
+} emitstate;
+
+/*
+ * A matmul's first panel loaded further ahead than by the kernel before
+ * it (far_target): kernel k loads the panel of matmul j over the last
+ * engine alone, which every kernel from k until j leaves to it (they
+ * see the target with one engine fewer), and signals semaphore SEM_LD +
+ * that engine, which none of them uses then.  That they do not, and
+ * that their slots stay below the panel's area, is known once they are
+ * emitted (far_broken); if one does not, the emission goes back to
+ * kernel k, in the state saved before it, and on without this panel.
+ */
+typedef struct farpf {
+	npu_pfplan p;
+	int k, j;                /* the kernel that loads it, its matmul;
+				    j < 0: none in flight */
+	int block;               /* none loaded by kernels up to this one */
+	npu_target view;         /* the target without the last engine */
+	emitstate saved;         /* the state before kernel k */
+	npu_minsn *prev;         /* and kernel k - 1's code (drop_dead_store) */
+	int nprev;
+} farpf;
+
+/*
+ * May a far panel's load run through kernel k?  An elementwise, row or
+ * plain matmul kernel whose values are all in the SRAM-resident window
+ * (but a matmul's frozen weight, which its own panels bring): its
+ * engines copy SRAM to SRAM, a little, and it does not miss the last
+ * one much.  (With llama_tiny's values in DRAM the attention's kernels
+ * load and store on every engine: 69.3 k -> 71.6 k cycles.)
+ */
+static int far_over(const npu_kir *ir, int k)
+{
+	const npu_kern *K = &ir->k[k];
+
+	if (kern_idle(K))
+		return 1;
+	if (K->kind != NPU_KK_EW && K->kind != NPU_KK_ROW &&
+	    (K->kind != NPU_KK_MM || K->cv))
+		return 0;
+	for (int o = 0; o < K->nops; o++) {
+		const npu_kval *v = &ir->v[K->ops[o].val];
+		const npu_kval *R = v->root >= 0 ? &ir->v[v->root] : v;
+		if (!R->res && !(K->kind == NPU_KK_MM && o == K->mm_b &&
+				 R->kind == NPU_BUF_CONST))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * The matmul whose panel kernel k loads ahead, or -1: the second matmul
+ * after k whose first panel can be loaded early, when the kernel before
+ * it is an elementwise or row kernel and every kernel from k to it is an
+ * elementwise, row or plain matmul kernel (a transformer's attention,
+ * then the o projection, whose panel its kernel before loads, then the
+ * RMSNorm and the MLP's gate and up projections: the RMSNorm's work is
+ * 1 k cycles, their panel 0.8 MB, and the attention's engines idle).
+ * *first: the first such matmul.
+ */
+static int far_target(const npu_emitctx *c, int k, int *first)
+{
+	const npu_kir *ir = c->ir;
+	int n = 0, b;
+	npu_pfplan p;
+
+	if (c->t->dma_engines < 4 || kern_idle(&ir->k[k]) || !far_over(ir, k))
+		return -1;
+	for (int i = k + 1; i < ir->nk && far_over(ir, i); i++) {
+		if (ir->k[i].kind != NPU_KK_MM)
+			continue;
+		npu_mm_pf_plan(c, i, i - 1, 1, &p);
+		if (!p.on || !p.plain)
+			continue;
+		if (n++ == 0) {
+			*first = i;
+			continue;
+		}
+		for (b = i - 1; b > k && kern_idle(&ir->k[b]); b--)
+			;
+		return ir->k[b].kind == NPU_KK_EW || ir->k[b].kind == NPU_KK_ROW ? i : -1;
+	}
+	return -1;
+}
+
+/*
+ * Is matmul j near enough for kernel k to load its panel?  At most
+ * FAR_KERNELS kernels that do something from k on, which run with an
+ * engine fewer: a transformer's attention is seven; mamba2_tiny's
+ * first panel after 46 was 2.7% slower.
+ */
+#define FAR_KERNELS 12
+
+static int far_soon(const npu_kir *ir, int k, int j)
+{
+	int n = 0;
+
+	for (int i = k; i < j; i++)
+		n += !kern_idle(&ir->k[i]);
+	return n <= FAR_KERNELS;
+}
+
+/* Plans a far panel for kernel k to load (none: f->j < 0) and saves the
+ * state to go back to; -1 when out of memory. */
+static int far_begin(npu_emitctx *c, const emitstate *st, npu_mfunc *fs,
+		     int k, farpf *f)
+{
+	int t1 = -1, j;
+
+	f->j = -1;
+	if (k <= f->block || (j = far_target(c, k, &t1)) < 0)
+		return 0;
+	/* the other area than the first matmul's, whose kernel before
+	 * plans it into area t1 & 1 */
+	npu_mm_pf_plan(c, j, k, !(t1 & 1), &f->p);
+	if (!f->p.on || !far_soon(c->ir, k, j))
+		return 0;
+	free(f->prev);
+	f->prev = NULL;
+	f->nprev = k ? fs[k - 1].n : 0;
+	if (f->nprev && !(f->prev = malloc((size_t)f->nprev * sizeof *f->prev)))
+		return -1;
+	if (f->nprev)
+		memcpy(f->prev, fs[k - 1].v, (size_t)f->nprev * sizeof *f->prev);
+	f->p.far = 1;
+	f->p.fq = f->view.dma_engines;
+	f->k = k;
+	f->j = j;
+	f->saved = *st;
+	return 0;
+}
+
+/* Does f's code use DMA engine q or semaphore s, outside [x0, x1)? */
+static int uses_engine(const npu_mfunc *f, int q, int s, int x0, int x1)
+{
+	for (int i = 0; i < f->n; i++) {
+		const npu_minsn *m = &f->v[i];
+		int uc = npu_optab[m->op & 0xff].uclass;
+		if (i >= x0 && i < x1)
+			continue;
+		if ((uc == NPU_UC_DMA && m->f[0] == q) ||
+		    (uc == NPU_UC_SYNC && (m->f[0] == NPU_UNIT_DMA0 + q || m->f[1] == s)))
+			return 1;
+	}
+	return 0;
+}
+
+/* Has kernel i, from f's loading kernel on, broken f's plan (its slots
+ * over the panel's area, or its code on the panel's engine or
+ * semaphore)? */
+static int far_broken(const farpf *f, const npu_mfunc *fs, int i,
+		      uint64_t slots_end)
+{
+	const npu_pfplan *p = &f->p;
+
+	return slots_end > p->local ||
+	       uses_engine(&fs[i], p->fq, npu_pf_sem(p), i == f->k ? p->fi0 : 0,
+			   i == f->k ? p->fi1 : 0);
+}
+
+/* Goes back to the state before f's loading kernel, kernels k .. i
+ * forgotten; the kernel to emit next. */
+static int far_undo(farpf *f, emitstate *st, npu_mfunc *fs, int i)
+{
+	for (int x = f->k; x <= i; x++)
+		npu_mfunc_free(&fs[x]);
+	if (f->nprev)
+		memcpy(fs[f->k - 1].v, f->prev, (size_t)f->nprev * sizeof *f->prev);
+	*st = f->saved;
+	f->block = i;
+	f->j = -1;
+	return f->k;
+}
+
+/* Kernel k's plan for the next kernel that runs, into st->pl[cur ^ 1]:
+ * c->pfnext, and that kernel (or -1). */
+static int plan_next(const npu_ccresult *r, npu_emitctx *c, emitstate *st,
+		     int k, int farj)
+{
+	const npu_kir *ir = &r->ir;
+	npu_pfplan *next = &st->pl[st->cur ^ 1];
+	int j = k + 1;
+
+	c->pfnext = NULL;
+	if (kern_idle(&ir->k[k]) || pool_in(ir, &r->tc, k))
+		return -1;
+	while (j < ir->nk && (kern_idle(&ir->k[j]) || pool_in(ir, &r->tc, j) ||
+			      (ir->k[k].kind == NPU_KK_MM && ir->k[k].cv &&
+			       kern_small(ir, &r->tc, j))))
+		j++;
+	memset(next, 0, sizeof *next);
+	if (j < ir->nk && !(st->pk == j && st->pl[st->cur].on) && j != farj)
+		npu_mm_pf_plan(c, j, k, c->pf ? !c->pf->area : j & 1, next);
+	c->pfnext = next->on ? next : NULL;
+	return c->pfnext ? j : -1;
+}
+
+/* Kernel k's hand-off in, image in and out, and the DRAM range to watch
+ * (w) for drop_dead_store. */
+static void link_kernel(const npu_ccresult *r, npu_emitctx *c, emitstate *st,
+			int k, npu_dramwatch *w)
+{
+	const npu_kir *ir = &r->ir;
+
+	c->hoin = k && st->ho[k & 1].on && !r->dyn ? &st->ho[k & 1] : NULL;
+	c->hoout = &st->ho[(k + 1) & 1];
+	memset(c->hoout, 0, sizeof *c->hoout);
+	c->imgin = k && st->im[(k - 1) & 1].on && st->im[(k - 1) & 1].written &&
+		   !r->dyn ? &st->im[(k - 1) & 1] : NULL;
+	c->imgout = NULL;
+	if (k + 1 < ir->nk && !r->dyn) {
+		imgho_plan(ir, &r->tc, k, k + 1, &st->im[k & 1]);
+		c->imgout = st->im[k & 1].on ? &st->im[k & 1] : NULL;
+	}
+	memset(w, 0, sizeof *w);
+	c->watch = NULL;
+	if (c->hoin && c->hoin->i1 > c->hoin->i0) {
+		const npu_kval *v = &ir->v[c->hoin->val];
+		const npu_kval *R = v->root >= 0 ? &ir->v[v->root] : v;
+		w->lo = R->daddr;
+		w->hi = w->lo + npu_kval_bytes(R);
+		c->watch = w;
+	}
+}
+
+/* Every kernel's code, on virtual registers, and the preload's. */
+static int emit_kernels(npu_ccresult *r, npu_mfunc *fs, npu_mfunc *pre,
+			const int *hcall, npu_err *e)
+{
+	npu_emitctx c = { .ir = &r->ir, .p = &r->prog, .t = &r->tc,
+			  .hcall = (int *)hcall };
+	emitstate st = { .pk = -1 };
+	farpf far = { .j = -1, .block = -1, .view = r->tc };
+	int rc = -1;
+
+	far.view.dma_engines--;
+	if (r->ir.npre)
+		npu_emit_preload(&c, pre);
+	for (int k = 0; k < r->ir.nk; k++) {
+		npu_dramwatch w;
+		/* (a kernel that does nothing takes none) */
+		uint64_t slots_end = kern_idle(&r->ir.k[k]) ? 0 : UINT64_MAX;
+		int j;
+
+		c.t = &r->tc;
+		c.pf = st.pk == k && st.pl[st.cur].on ? &st.pl[st.cur] : NULL;
+		c.pffar = NULL;
+		c.slots_end = &slots_end;
+		if (far.j < 0 && !r->dyn && !c.pf) {
+			if (far_begin(&c, &st, fs, k, &far) < 0) {
+				npu_errf(e, "out of memory");
+				goto out;
+			}
+			c.pffar = far.j >= 0 ? &far.p : NULL;
+		}
+		if (far.j >= 0 && k < far.j)
+			c.t = &far.view;
+		if (k == far.j)
+			c.pf = &far.p;
+		link_kernel(r, &c, &st, k, &w);
+		j = plan_next(r, &c, &st, k, far.j);
+		if (npu_dyn_emit(r->dyn, &c, k, &fs[k], e) < 0)
+			goto out;
+		if (c.watch)
+			drop_dead_store(&r->ir, fs, k, c.hoin, &w);
+		if (fs[k].oom) {
+			npu_errf(e, "out of memory");
+			goto out;
+		}
+		if (far.j > k && far_broken(&far, fs, k, slots_end)) {
+			k = far_undo(&far, &st, fs, k) - 1;
+			continue;
+		}
+		if (k == far.j)
+			far.j = -1;
+		if (j >= 0) {
+			st.cur ^= 1;
+			st.pk = j;
+		}
+	}
+	rc = 0;
+out:
+	free(far.prev);
+	return rc;
+}
+
 /* The resident window (npu_link_resident); the compile view r->tc of the
  * target. */
 static int plan_resident(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
@@ -619,73 +918,8 @@ int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 	}
 	for (int k = 0; k < r->ir.nk; k++)
 		hcall[k] = r->ir.k[k].kind == NPU_KK_HOST ? nh++ : -1;
-	{
-		npu_emitctx c = { .ir = &r->ir, .p = &r->prog, .t = &r->tc,
-				  .hcall = hcall };
-		if (r->ir.npre)
-			npu_emit_preload(&c, &pre);
-		/* the plan for the next kernel that runs (copies that do
-		 * nothing are passed over), made and issued while kernel k
-		 * is emitted, in the area that k's own plan does not use;
-		 * pl[cur] is the plan of kernel pk */
-		npu_pfplan pl[2] = { { 0 } };
-		int cur = 0, pk = -1;
-		/* and what kernel k - 1 left in SRAM, ho[k & 1] (not in
-		 * dynamic programs, whose DRAM addresses move at run time) */
-		npu_handoff ho[2] = { { 0 } };
-		/* and the image kernel k writes for kernel k + 1 (im[k & 1]) */
-		npu_imgho im[2] = { { 0 } };
-		for (int k = 0; k < r->ir.nk; k++) {
-			npu_pfplan *next = &pl[cur ^ 1];
-			int j = k + 1;
-			c.pf = pk == k && pl[cur].on ? &pl[cur] : NULL;
-			c.hoin = k && ho[k & 1].on && !r->dyn ? &ho[k & 1] : NULL;
-			c.hoout = &ho[(k + 1) & 1];
-			memset(c.hoout, 0, sizeof *c.hoout);
-			c.pfnext = NULL;
-			c.imgin = k && im[(k - 1) & 1].on && im[(k - 1) & 1].written && !r->dyn ?
-				  &im[(k - 1) & 1] : NULL;
-			c.imgout = NULL;
-			if (k + 1 < r->ir.nk && !r->dyn) {
-				imgho_plan(&r->ir, &r->tc, k, k + 1, &im[k & 1]);
-				c.imgout = im[k & 1].on ? &im[k & 1] : NULL;
-			}
-			if (!kern_idle(&r->ir.k[k]) && !pool_in(&r->ir, &r->tc, k)) {
-				while (j < r->ir.nk && (kern_idle(&r->ir.k[j]) ||
-							pool_in(&r->ir, &r->tc, j) ||
-							(r->ir.k[k].kind == NPU_KK_MM && r->ir.k[k].cv &&
-							 kern_small(&r->ir, &r->tc, j))))
-					j++;
-				memset(next, 0, sizeof *next);
-				if (j < r->ir.nk && !(pk == j && pl[cur].on))
-					npu_mm_pf_plan(&c, j, k, c.pf ? !c.pf->area : j & 1, next);
-				c.pfnext = next->on ? next : NULL;
-			}
-			/* the DRAM of the value kernel k may read from SRAM,
-			 * to tell whether the store of it is dead */
-			npu_dramwatch w = { 0 };
-			c.watch = NULL;
-			if (c.hoin && c.hoin->i1 > c.hoin->i0) {
-				const npu_kval *v = &r->ir.v[c.hoin->val];
-				const npu_kval *R = v->root >= 0 ? &r->ir.v[v->root] : v;
-				w.lo = R->daddr;
-				w.hi = w.lo + npu_kval_bytes(R);
-				c.watch = &w;
-			}
-			if (npu_dyn_emit(r->dyn, &c, k, &fs[k], e) < 0)
-				goto out;
-			if (c.watch)
-				drop_dead_store(&r->ir, fs, k, c.hoin, &w);
-			if (fs[k].oom) {
-				npu_errf(e, "out of memory");
-				goto out;
-			}
-			if (c.pfnext) {
-				cur ^= 1;
-				pk = j;
-			}
-		}
-	}
+	if (emit_kernels(r, fs, &pre, hcall, e) < 0)
+		goto out;
 	r->seconds[NPU_STAGE_EMIT] = now() - t0;
 	dump(o, r, NPU_STAGE_EMIT, fs);
 	/* regalloc */

@@ -146,7 +146,14 @@ typedef struct npu_pfplan {
 	int64_t prefix;          /* > 0: any multiple of prefix rows from the
 				    first may be loaded instead (the kernel
 				    before sets rows to what it loaded) */
+	int far;                 /* loaded further back (driver.c, farpf) over
+				    engine fq alone, instructions [fi0, fi1)
+				    of that kernel's code */
+	int fq, fi0, fi1;
 } npu_pfplan;
+/* emit_mm.c: the semaphore p's loads signal, which its matmul waits for:
+ * NPU_SEM_PF, or a far panel's, SEM_LD + its engine. */
+int npu_pf_sem(const npu_pfplan *p);
 
 /*
  * What a kernel leaves in SRAM: the DRAM bytes [dram, dram + bytes) it
@@ -199,6 +206,11 @@ typedef struct npu_emitctx {
 	int *hcall;              /* host kernels: their host-call index */
 	const npu_dynrel *rel;   /* NULL, or addresses to move (dyn.c) */
 	npu_pfplan *pfnext;      /* NULL, or the next kernel's panel to load */
+	npu_pfplan *pffar;       /* NULL, or a later kernel's panel to load
+				    first (npu_pfplan.far) */
+	uint64_t *slots_end;     /* NULL, or where the kernel's emitter puts
+				    the end of its SRAM slots (elementwise,
+				    row and matmul kernels) */
 	const npu_pfplan *pf;    /* NULL, or this kernel's, as planned */
 	npu_handoff *hoout;      /* NULL, or what this kernel leaves */
 	const npu_handoff *hoin; /* NULL, or what the kernel before left */

@@ -1886,6 +1886,13 @@ int npu_emit_setup(emit_t *g, const npu_emitctx *c, int k, npu_mfunc *f)
 	for (int i = 0; i < g->K->nx; i++)
 		if (g->K->x[i].op == NPU_X_LOAD)
 			g->used[g->K->x[i].a] = 1;
+	/* a later kernel's panel first, on the engine this kernel leaves */
+	if (c->pffar && !c->pffar->issued) {
+		int q = c->pffar->fq;
+		c->pffar->fi0 = f->n;
+		npu_emit_pf(g, c->pffar, &q, 1, 0);
+		c->pffar->fi1 = f->n;
+	}
 	g->emask = 1u << esz_idx(4); /* the accumulator */
 	for (int o = 0; o < g->K->nops; o++)
 		g->emask |= 1u << esz_idx(npu_dtype_size(g->ir->v[g->K->ops[o].val].dtype));
@@ -2168,6 +2175,8 @@ static int emit_ew(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 tiles_done:
 	if (nt == 1)
 		addr = ew_from_sram(&g, c, &tl[0], nbuf, addr);
+	if (c->slots_end)
+		*c->slots_end = addr;
 	/* loads over the load engines, each operand from its own; the
 	 * last tile's stores over up to STORE_PIECES engines (nothing is
 	 * loaded after it), the store engine first */

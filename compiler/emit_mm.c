@@ -1256,8 +1256,13 @@ static void pf_rows(emit_t *g, npu_pfplan *p, int q, int64_t r0, int64_t rn)
 	npu_emit_dma(g, q, 0, p->dram + (uint64_t)(r0 * p->sa * p->esz),
 		     p->local + (uint64_t)(r0 * p->cols * p->esz), p->esz,
 		     rn, p->cols, p->sa, 1);
-	npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, SEM_PF, 0, 0);
+	npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, npu_pf_sem(p), 0, 0);
 	p->neng++;
+}
+
+int npu_pf_sem(const npu_pfplan *p)
+{
+	return p->far ? SEM_LD + p->fq : SEM_PF;
 }
 
 void npu_emit_pf(emit_t *g, npu_pfplan *p, const int *q, int nq, uint64_t end)
@@ -1712,6 +1717,8 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			 (unsigned long long)((t->sram_bytes - NPU_SPILL_BYTES) >> 10));
 		goto out;
 	}
+	if (c->slots_end)
+		*c->slots_end = addr;
 	/* block 0's B panel in the area the kernel before loaded it into
 	 * (pfin), or, when it could not, loads it there itself */
 	const npu_pfplan *pf = c->pf && c->pf->on ? c->pf : NULL;
@@ -2026,11 +2033,17 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			 * carries already, when B streamed over all four
 			 * (llama_tiny's gate and up projections, A from the
 			 * RMSNorm: the down projection's 0.7 MB on two
-			 * engines ended 1.4 k cycles after the rest) */
+			 * engines ended 1.4 k cycles after the rest); over
+			 * all three when it sees three (under a far panel,
+			 * driver.c: probs @ V loaded the o projection's on
+			 * one, 1 k cycles later) */
 			if (lt == nt - 1 && (!K->cv || !pend)) {
 				int pq[4] = { qa, qa2, qb, qb2 };
+				int p3[3] = { qa, qb, qe };
 				if (b4)
 					npu_emit_pf_even(&g, c->pfnext, pq, 4, addr);
+				else if (E == 3)
+					npu_emit_pf_even(&g, c->pfnext, p3, 3, addr);
 				else
 					npu_emit_pf(&g, c->pfnext, pq, qa2 >= 0 ? 2 : 1, addr);
 			}
@@ -2092,7 +2105,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_MLD2 + 1, 0, 0);
 			}
 			for (int i = 0; it == 0 && c->pf && c->pf->issued && i < c->pf->neng; i++)
-				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_PF, 0, 0);
+				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, npu_pf_sem(c->pf), 0, 0);
 			if (it >= g.nacc && dct >= 0) /* block it - nacc stored */
 				for (int h = 0; h < ndq && h < bl[it - g.nacc].mn &&
 						!(own && it == nt - 1); h++)
