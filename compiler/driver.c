@@ -524,13 +524,15 @@ typedef struct emitstate {
 
 /*
  * A matmul's first panel loaded further ahead than by the kernel before
- * it (far_target): kernel k loads the panel of matmul j over the last
- * engine alone, which every kernel from k until j leaves to it (they
- * see the target with one engine fewer), and signals semaphore SEM_LD +
- * that engine, which none of them uses then.  That they do not, and
- * that their slots stay below the panel's area, is known once they are
- * emitted (far_broken); if one does not, the emission goes back to
- * kernel k, in the state saved before it, and on without this panel.
+ * it (far_target): code of its own (the program's kernel "<matmul>.pf",
+ * so that the trace charges the load to the matmul's nodes) loads the
+ * panel of matmul j before kernel k, over the last engine alone, which
+ * every kernel from k until j leaves to it (they see the target with
+ * one engine fewer), and signals semaphore SEM_LD + that engine, which
+ * none of them uses then.  That they do not, and that their slots stay
+ * below the panel's area, is known once they are emitted (far_broken);
+ * if one does not, the emission goes back to kernel k, in the state
+ * saved before it, and on without this panel.
  */
 typedef struct farpf {
 	npu_pfplan p;
@@ -622,10 +624,10 @@ static int far_soon(const npu_kir *ir, int k, int j)
 	return n <= FAR_KERNELS;
 }
 
-/* Plans a far panel for kernel k to load (none: f->j < 0) and saves the
- * state to go back to; -1 when out of memory. */
+/* Plans a far panel to load before kernel k (none: f->j < 0), its code
+ * into *code, and saves the state to go back to; -1 when out of memory. */
 static int far_begin(npu_emitctx *c, const emitstate *st, npu_mfunc *fs,
-		     int k, farpf *f)
+		     int k, farpf *f, npu_mfunc *code)
 {
 	int t1 = -1, j;
 
@@ -649,17 +651,16 @@ static int far_begin(npu_emitctx *c, const emitstate *st, npu_mfunc *fs,
 	f->k = k;
 	f->j = j;
 	f->saved = *st;
-	return 0;
+	npu_emit_far(c, j, &f->p, code);
+	return code->oom ? -1 : 0;
 }
 
-/* Does f's code use DMA engine q or semaphore s, outside [x0, x1)? */
-static int uses_engine(const npu_mfunc *f, int q, int s, int x0, int x1)
+/* Does f's code use DMA engine q or semaphore s? */
+static int uses_engine(const npu_mfunc *f, int q, int s)
 {
 	for (int i = 0; i < f->n; i++) {
 		const npu_minsn *m = &f->v[i];
 		int uc = npu_optab[m->op & 0xff].uclass;
-		if (i >= x0 && i < x1)
-			continue;
 		if ((uc == NPU_UC_DMA && m->f[0] == q) ||
 		    (uc == NPU_UC_SYNC && (m->f[0] == NPU_UNIT_DMA0 + q || m->f[1] == s)))
 			return 1;
@@ -667,23 +668,23 @@ static int uses_engine(const npu_mfunc *f, int q, int s, int x0, int x1)
 	return 0;
 }
 
-/* Has kernel i, from f's loading kernel on, broken f's plan (its slots
- * over the panel's area, or its code on the panel's engine or
- * semaphore)? */
+/* Has kernel i, from the one f's loads run before on, broken f's plan
+ * (its slots over the panel's area, or its code on the panel's engine
+ * or semaphore)? */
 static int far_broken(const farpf *f, const npu_mfunc *fs, int i,
 		      uint64_t slots_end)
 {
 	const npu_pfplan *p = &f->p;
 
-	return slots_end > p->local ||
-	       uses_engine(&fs[i], p->fq, npu_pf_sem(p), i == f->k ? p->fi0 : 0,
-			   i == f->k ? p->fi1 : 0);
+	return slots_end > p->local || uses_engine(&fs[i], p->fq, npu_pf_sem(p));
 }
 
-/* Goes back to the state before f's loading kernel, kernels k .. i
+/* Goes back to the state before f's loads, kernels k .. i and the loads
  * forgotten; the kernel to emit next. */
-static int far_undo(farpf *f, emitstate *st, npu_mfunc *fs, int i)
+static int far_undo(farpf *f, emitstate *st, npu_mfunc *fs, npu_mfunc *far,
+		    int i)
 {
+	npu_mfunc_free(&far[f->k]);
 	for (int x = f->k; x <= i; x++)
 		npu_mfunc_free(&fs[x]);
 	if (f->nprev)
@@ -745,17 +746,18 @@ static void link_kernel(const npu_ccresult *r, npu_emitctx *c, emitstate *st,
 	}
 }
 
-/* Every kernel's code, on virtual registers, and the preload's. */
-static int emit_kernels(npu_ccresult *r, npu_mfunc *fs, npu_mfunc *pre,
-			const int *hcall, npu_err *e)
+/* Every kernel's code, on virtual registers, the far panels' loads
+ * before kernel k (far[k], for matmul farj[k]) and the preload's. */
+static int emit_kernels(npu_ccresult *r, npu_mfunc *fs, npu_mfunc *far,
+			int *farj, npu_mfunc *pre, const int *hcall, npu_err *e)
 {
 	npu_emitctx c = { .ir = &r->ir, .p = &r->prog, .t = &r->tc,
 			  .hcall = (int *)hcall };
 	emitstate st = { .pk = -1 };
-	farpf far = { .j = -1, .block = -1, .view = r->tc };
+	farpf fp = { .j = -1, .block = -1, .view = r->tc };
 	int rc = -1;
 
-	far.view.dma_engines--;
+	fp.view.dma_engines--;
 	if (r->ir.npre)
 		npu_emit_preload(&c, pre);
 	for (int k = 0; k < r->ir.nk; k++) {
@@ -766,21 +768,21 @@ static int emit_kernels(npu_ccresult *r, npu_mfunc *fs, npu_mfunc *pre,
 
 		c.t = &r->tc;
 		c.pf = st.pk == k && st.pl[st.cur].on ? &st.pl[st.cur] : NULL;
-		c.pffar = NULL;
 		c.slots_end = &slots_end;
-		if (far.j < 0 && !r->dyn && !c.pf) {
-			if (far_begin(&c, &st, fs, k, &far) < 0) {
+		farj[k] = -1;
+		if (fp.j < 0 && !r->dyn && !c.pf) {
+			if (far_begin(&c, &st, fs, k, &fp, &far[k]) < 0) {
 				npu_errf(e, "out of memory");
 				goto out;
 			}
-			c.pffar = far.j >= 0 ? &far.p : NULL;
+			farj[k] = fp.j;
 		}
-		if (far.j >= 0 && k < far.j)
-			c.t = &far.view;
-		if (k == far.j)
-			c.pf = &far.p;
+		if (fp.j >= 0 && k < fp.j)
+			c.t = &fp.view;
+		if (k == fp.j)
+			c.pf = &fp.p;
 		link_kernel(r, &c, &st, k, &w);
-		j = plan_next(r, &c, &st, k, far.j);
+		j = plan_next(r, &c, &st, k, fp.j);
 		if (npu_dyn_emit(r->dyn, &c, k, &fs[k], e) < 0)
 			goto out;
 		if (c.watch)
@@ -789,12 +791,13 @@ static int emit_kernels(npu_ccresult *r, npu_mfunc *fs, npu_mfunc *pre,
 			npu_errf(e, "out of memory");
 			goto out;
 		}
-		if (far.j > k && far_broken(&far, fs, k, slots_end)) {
-			k = far_undo(&far, &st, fs, k) - 1;
+		if (fp.j > k && far_broken(&fp, fs, k, slots_end)) {
+			farj[fp.k] = -1;
+			k = far_undo(&fp, &st, fs, far, k) - 1;
 			continue;
 		}
-		if (k == far.j)
-			far.j = -1;
+		if (k == fp.j)
+			fp.j = -1;
 		if (j >= 0) {
 			st.cur ^= 1;
 			st.pk = j;
@@ -802,7 +805,7 @@ static int emit_kernels(npu_ccresult *r, npu_mfunc *fs, npu_mfunc *pre,
 	}
 	rc = 0;
 out:
-	free(far.prev);
+	free(fp.prev);
 	return rc;
 }
 
@@ -834,7 +837,7 @@ int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 	char tpath[4096];
 	npu_fuse_env env = { 0 };
 	npu_mfunc *fs = NULL, pre = { 0 };
-	int rc = -1, *hcall = NULL, nh = 0;
+	int rc = -1, *hcall = NULL, *farj = NULL, nh = 0;
 	double t0;
 
 	/* import */
@@ -910,15 +913,17 @@ int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 		r->prog.win_lo = r->ir.res_sram;
 		r->prog.win_hi = r->t.sram_bytes;
 	}
-	fs = calloc((size_t)r->ir.nk + 1, sizeof *fs);
+	/* fs[nk + k]: the far panel loads before kernel k (emit_kernels) */
+	fs = calloc(2 * (size_t)r->ir.nk + 1, sizeof *fs);
 	hcall = calloc((size_t)r->ir.nk + 1, sizeof *hcall);
-	if (!fs || !hcall) {
+	farj = calloc((size_t)r->ir.nk + 1, sizeof *farj);
+	if (!fs || !hcall || !farj) {
 		npu_errf(e, "out of memory");
 		goto out;
 	}
 	for (int k = 0; k < r->ir.nk; k++)
 		hcall[k] = r->ir.k[k].kind == NPU_KK_HOST ? nh++ : -1;
-	if (emit_kernels(r, fs, &pre, hcall, e) < 0)
+	if (emit_kernels(r, fs, fs + r->ir.nk, farj, &pre, hcall, e) < 0)
 		goto out;
 	r->seconds[NPU_STAGE_EMIT] = now() - t0;
 	dump(o, r, NPU_STAGE_EMIT, fs);
@@ -933,9 +938,10 @@ int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 				   .spill_bytes = NPU_SPILL_BYTES -
 						  (r->dyn ? NPU_DYN_TAB_BYTES : 0),
 				   .vlen = r->t.vlen };
-		for (int k = 0; k < r->ir.nk; k++) {
-			if (npu_regalloc(&fs[k], &ra, e) < 0) {
-				npu_err_prefix(e, "kernel %s", r->ir.k[k].name);
+		for (int k = 0; k < 2 * r->ir.nk; k++) {
+			if ((k < r->ir.nk || fs[k].n) && npu_regalloc(&fs[k], &ra, e) < 0) {
+				npu_err_prefix(e, "kernel %s%s", r->ir.k[k % r->ir.nk].name,
+					       k < r->ir.nk ? "" : " (far panel before it)");
 				goto out;
 			}
 			r->spills += fs[k].spills;
@@ -949,7 +955,8 @@ int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 	dump(o, r, NPU_STAGE_REGALLOC, fs);
 	/* link */
 	t0 = now();
-	if (npu_link_finish(&r->ir, fs, &pre, &r->prog, &r->t, e) < 0)
+	if (npu_link_finish(&r->ir, fs, fs + r->ir.nk, farj, &pre,
+			    &r->prog, &r->t, e) < 0)
 		goto out;
 	r->seconds[NPU_STAGE_LINK] = now() - t0;
 	dump(o, r, NPU_STAGE_LINK, fs);
@@ -969,11 +976,12 @@ int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 	rc = 0;
 out:
 	if (fs)
-		for (int k = 0; k < r->ir.nk; k++)
+		for (int k = 0; k < 2 * r->ir.nk; k++)
 			npu_mfunc_free(&fs[k]);
 	npu_mfunc_free(&pre);
 	free(fs);
 	free(hcall);
+	free(farj);
 	return rc;
 }
 

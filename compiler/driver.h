@@ -146,10 +146,9 @@ typedef struct npu_pfplan {
 	int64_t prefix;          /* > 0: any multiple of prefix rows from the
 				    first may be loaded instead (the kernel
 				    before sets rows to what it loaded) */
-	int far;                 /* loaded further back (driver.c, farpf) over
-				    engine fq alone, instructions [fi0, fi1)
-				    of that kernel's code */
-	int fq, fi0, fi1;
+	int far;                 /* loaded further back (driver.c, farpf), by
+				    code of its own, over engine fq alone */
+	int fq;
 } npu_pfplan;
 /* emit_mm.c: the semaphore p's loads signal, which its matmul waits for:
  * NPU_SEM_PF, or a far panel's, SEM_LD + its engine. */
@@ -206,8 +205,6 @@ typedef struct npu_emitctx {
 	int *hcall;              /* host kernels: their host-call index */
 	const npu_dynrel *rel;   /* NULL, or addresses to move (dyn.c) */
 	npu_pfplan *pfnext;      /* NULL, or the next kernel's panel to load */
-	npu_pfplan *pffar;       /* NULL, or a later kernel's panel to load
-				    first (npu_pfplan.far) */
 	uint64_t *slots_end;     /* NULL, or where the kernel's emitter puts
 				    the end of its SRAM slots (elementwise,
 				    row and matmul kernels) */
@@ -223,6 +220,9 @@ int npu_emit_kernel(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e);
  * run before kernel 0's code (npu_link_finish's pre). */
 void npu_emit_preload(const npu_emitctx *c, npu_mfunc *f);
 int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e);
+/* emit.c: the loads of far panel p (npu_pfplan.far) of matmul j, code of
+ * their own, which runs before the kernel that loads it ahead. */
+void npu_emit_far(const npu_emitctx *c, int j, npu_pfplan *p, npu_mfunc *f);
 /* emit_mm.c: the plan for kernel k's first B panel (p->on = 0 when it
  * cannot be loaded early). */
 void npu_mm_pf_plan(const npu_emitctx *c, int k, int from, int area,
@@ -238,8 +238,12 @@ int npu_pool_fused(const npu_kir *ir, const npu_target *t, int k);
 
 /* link.c, second half: code, kernels, provenance, host calls; pre (may
  * be empty) is the resident constants' preload, the program's first
- * kernel, "preload", whose nodes are the constants'. */
-int npu_link_finish(npu_kir *ir, npu_mfunc *fs, npu_mfunc *pre, npu_prog *p,
+ * kernel, "preload", whose nodes are the constants'; far[k] (may be
+ * empty) the loads of matmul farj[k]'s far panel, which run before
+ * kernel k, a kernel of their own, "<matmul>.pf", whose nodes are the
+ * matmul's. */
+int npu_link_finish(npu_kir *ir, npu_mfunc *fs, npu_mfunc *far,
+		    const int *farj, npu_mfunc *pre, npu_prog *p,
 		    const npu_target *t, npu_err *e);
 
 /* hostops.c: registers npu_ref_exec_op for every ATen op. */

@@ -1857,6 +1857,22 @@ void npu_emit_preload(const npu_emitctx *c, npu_mfunc *f)
 		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, SEM_END, 0, 0);
 }
 
+void npu_emit_far(const npu_emitctx *c, int j, npu_pfplan *p, npu_mfunc *f)
+{
+	const npu_kern *K = &c->ir->k[j];
+	emit_t g;
+	int q = p->fq;
+
+	memset(&g, 0, sizeof g);
+	g.ir = c->ir;
+	g.p = c->p;
+	g.t = c->t;
+	g.K = K;
+	g.f = f;
+	f->node = K->nnodes ? K->nodes[0] : -1; /* (a node of its kernel's) */
+	npu_emit_pf(&g, p, &q, 1, 0);
+}
+
 int npu_emit_setup(emit_t *g, const npu_emitctx *c, int k, npu_mfunc *f)
 {
 	memset(g, 0, sizeof *g);
@@ -1886,13 +1902,6 @@ int npu_emit_setup(emit_t *g, const npu_emitctx *c, int k, npu_mfunc *f)
 	for (int i = 0; i < g->K->nx; i++)
 		if (g->K->x[i].op == NPU_X_LOAD)
 			g->used[g->K->x[i].a] = 1;
-	/* a later kernel's panel first, on the engine this kernel leaves */
-	if (c->pffar && !c->pffar->issued) {
-		int q = c->pffar->fq;
-		c->pffar->fi0 = f->n;
-		npu_emit_pf(g, c->pffar, &q, 1, 0);
-		c->pffar->fi1 = f->n;
-	}
 	g->emask = 1u << esz_idx(4); /* the accumulator */
 	for (int o = 0; o < g->K->nops; o++)
 		g->emask |= 1u << esz_idx(npu_dtype_size(g->ir->v[g->K->ops[o].val].dtype));

@@ -781,22 +781,58 @@ static int link_preload(const npu_kir *ir, npu_mfunc *f, npu_prog *p,
 	return 0;
 }
 
-int npu_link_finish(npu_kir *ir, npu_mfunc *fs, npu_mfunc *pre, npu_prog *p,
+/* Kernel K's code f into p at *pc, as kernel `name` with K's nodes. */
+static int link_kernel(const npu_kern *K, const char *name, const npu_mfunc *f,
+		       npu_prog *p, uint32_t *pc, uint32_t *nkn, npu_err *e)
+{
+	npu_kernel *kk = &p->kernels[p->nkernels++];
+
+	if (!(kk->name = xstrdup(name)))
+		return npu_errf(e, "out of memory");
+	kk->start = *pc;
+	kk->end = *pc + (uint32_t)f->n;
+	kk->node_first = *nkn;
+	kk->node_count = (uint32_t)K->nnodes;
+	for (int j = 0; j < K->nnodes; j++)
+		p->kernel_nodes[(*nkn)++] = (uint32_t)K->nodes[j];
+	copy_code(p, f, pc);
+	return 0;
+}
+
+/* Kernel k's far panel loads (npu_link_finish's far), if any. */
+static int link_far(const npu_kir *ir, npu_mfunc *far, int j, npu_prog *p,
+		    uint32_t *pc, uint32_t *nkn, npu_err *e)
+{
+	char name[256];
+
+	if (!far->n)
+		return 0;
+	if (npu_mfunc_finish(far, *pc, e) < 0)
+		return -1;
+	snprintf(name, sizeof name, "%s.pf", ir->k[j].name);
+	return link_kernel(&ir->k[j], name, far, p, pc, nkn, e);
+}
+
+int npu_link_finish(npu_kir *ir, npu_mfunc *fs, npu_mfunc *far,
+		    const int *farj, npu_mfunc *pre, npu_prog *p,
 		    const npu_target *t, npu_err *e)
 {
 	const npu_graph *g = ir->g;
-	uint32_t total = 1, pc = 0, nk = 0, nkn = 0, nh = 0;
+	uint32_t total = 1, pc = 0, nkn = 0, nh = 0, nfar = 0;
 
 	total += (uint32_t)pre->n;
-	for (int k = 0; k < ir->nk; k++)
-		total += (uint32_t)fs[k].n;
+	for (int k = 0; k < ir->nk; k++) {
+		total += (uint32_t)(fs[k].n + far[k].n);
+		nfar += far[k].n > 0;
+	}
 	p->code = calloc(total, sizeof *p->code);
 	p->insn_node = calloc(total, sizeof *p->insn_node);
 	p->nodes = calloc((size_t)g->nnodes + 1, sizeof *p->nodes);
-	p->kernels = calloc((size_t)ir->nk + 2, sizeof *p->kernels);
+	p->kernels = calloc((size_t)ir->nk + nfar + 2, sizeof *p->kernels);
 	nkn = (uint32_t)ir->npre;
 	for (int k = 0; k < ir->nk; k++)
-		nkn += (uint32_t)ir->k[k].nnodes;
+		nkn += (uint32_t)ir->k[k].nnodes +
+		       (far[k].n ? (uint32_t)ir->k[farj[k]].nnodes : 0);
 	p->kernel_nodes = calloc(nkn + 1, sizeof *p->kernel_nodes);
 	p->hcalls = calloc((size_t)ir->nk + 1, sizeof *p->hcalls);
 	if (!p->code || !p->insn_node || !p->nodes || !p->kernels ||
@@ -818,11 +854,11 @@ int npu_link_finish(npu_kir *ir, npu_mfunc *fs, npu_mfunc *pre, npu_prog *p,
 	p->nkernels = 0;
 	if (link_preload(ir, pre, p, &pc, &nkn, e) < 0)
 		return -1;
-	nk = p->nkernels;
 	for (int k = 0; k < ir->nk; k++) {
 		const npu_kern *K = &ir->k[k];
 		npu_mfunc *f = &fs[k];
-		if (npu_mfunc_finish(f, pc, e) < 0)
+		if (link_far(ir, &far[k], farj[k], p, &pc, &nkn, e) < 0 ||
+		    npu_mfunc_finish(f, pc, e) < 0)
 			return -1;
 		if (K->kind == NPU_KK_HOST) {
 			npu_hostcall *h = &p->hcalls[nh++];
@@ -839,17 +875,8 @@ int npu_link_finish(npu_kir *ir, npu_mfunc *fs, npu_mfunc *pre, npu_prog *p,
 			for (int i = 0; i < K->nhout; i++)
 				h->args[K->nhin + i] = (uint32_t)ir->v[K->hout[i]].buf;
 		}
-		if (!f->n)
-			continue;
-		npu_kernel *kk = &p->kernels[nk++];
-		kk->name = xstrdup(K->name);
-		kk->start = pc;
-		kk->end = pc + (uint32_t)f->n;
-		kk->node_first = nkn;
-		kk->node_count = (uint32_t)K->nnodes;
-		for (int j = 0; j < K->nnodes; j++)
-			p->kernel_nodes[nkn++] = (uint32_t)K->nodes[j];
-		copy_code(p, f, &pc);
+		if (f->n && link_kernel(K, K->name, f, p, &pc, &nkn, e) < 0)
+			return -1;
 	}
 	{
 		npu_insn h = { .op = NPU_OP_HALT };
@@ -858,7 +885,6 @@ int npu_link_finish(npu_kir *ir, npu_mfunc *fs, npu_mfunc *pre, npu_prog *p,
 		pc++;
 	}
 	p->ncode = pc;
-	p->nkernels = nk;
 	p->nkernel_nodes = nkn;
 	p->nhcalls = nh;
 	snprintf(p->target_name, sizeof p->target_name, "%s", t->name);
