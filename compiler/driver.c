@@ -718,10 +718,10 @@ static int plan_next(const npu_ccresult *r, npu_emitctx *c, emitstate *st,
 	return c->pfnext ? j : -1;
 }
 
-/* Kernel k's hand-off in, image in and out, and the DRAM range to watch
- * (w) for drop_dead_store. */
-static void link_kernel(const npu_ccresult *r, npu_emitctx *c, emitstate *st,
-			int k, npu_dramwatch *w)
+/* What crosses into and out of kernel k: its hand-off in and out, its
+ * image in and out, and the DRAM range to watch (w) for drop_dead_store. */
+static void set_crossings(const npu_ccresult *r, npu_emitctx *c, emitstate *st,
+			  int k, npu_dramwatch *w)
 {
 	const npu_kir *ir = &r->ir;
 
@@ -781,7 +781,7 @@ static int emit_kernels(npu_ccresult *r, npu_mfunc *fs, npu_mfunc *far,
 			c.t = &fp.view;
 		if (k == fp.j)
 			c.pf = &fp.p;
-		link_kernel(r, &c, &st, k, &w);
+		set_crossings(r, &c, &st, k, &w);
 		j = plan_next(r, &c, &st, k, fp.j);
 		if (npu_dyn_emit(r->dyn, &c, k, &fs[k], e) < 0)
 			goto out;
