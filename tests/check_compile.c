@@ -534,8 +534,8 @@ static int64_t kernel_load_spread(const char *db, const char *name, int spread)
  * the attention runs on the other three (driver.c, farpf); the RMSNorm
  * before the projections loads nothing.  The RoPE and softmax kernels
  * read no DRAM.
- * 53.6 k cycles against 69.0 k with
- * --no-resident, both checked against the recorded outputs.
+ * 49.4 k cycles against 67.8 k with --no-resident, both checked against
+ * the recorded outputs.
  */
 START_TEST(t_resident)
 {
