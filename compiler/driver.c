@@ -669,14 +669,16 @@ static int uses_engine(const npu_mfunc *f, int q, int s)
 }
 
 /* Has kernel i, from the one f's loads run before on, broken f's plan
- * (its slots over the panel's area, or its code on the panel's engine
- * or semaphore)? */
+ * (its slots over the panel's area, the panel it loads for the kernel
+ * after it into that area, or its code on the panel's engine or
+ * semaphore)? */
 static int far_broken(const farpf *f, const npu_mfunc *fs, int i,
-		      uint64_t slots_end)
+		      uint64_t slots_end, const npu_pfplan *next)
 {
 	const npu_pfplan *p = &f->p;
 
-	return slots_end > p->local || uses_engine(&fs[i], p->fq, npu_pf_sem(p));
+	return slots_end > p->local || (next && next->area == p->area) ||
+	       uses_engine(&fs[i], p->fq, npu_pf_sem(p));
 }
 
 /* Goes back to the state before f's loads, kernels k .. i and the loads
@@ -695,25 +697,66 @@ static int far_undo(farpf *f, emitstate *st, npu_mfunc *fs, npu_mfunc *far,
 	return f->k;
 }
 
+/* Do kernels [i, j) only copy (every expression a load or a store)? */
+static int kerns_copy(const npu_kir *ir, int i, int j)
+{
+	for (; i < j; i++)
+		for (int x = 0; x < ir->k[i].nx; x++)
+			if (ir->k[i].x[x].op != NPU_X_LOAD && ir->k[i].x[x].op != NPU_X_STORE)
+				return 0;
+	return 1;
+}
+
+/*
+ * The next kernel that runs after k whose panel k loads (copies that do
+ * nothing and fused pools passed over), from j on; after a matmul, past
+ * a small ew or row kernel too (kern_small), the matmul after it: after
+ * a convolution always, after another matmul of a static program when
+ * the panel is at least SKIP_PANEL bytes or the kernel passed over only
+ * copies.  (llama_tiny's down projection, whose engines are idle by its
+ * end, loads the next layer's q/k/v panel, 0.5 MB, that the RMSNorm
+ * before it had loaded in 1.4 k cycles of its 1 k of work: 48.8 k ->
+ * 47.7 k cycles; a copy kernel, bert's permute before its o projection,
+ * no longer waits 0.4 k cycles for a 16 KiB panel: 49 fixtures 0.5-4.9%
+ * faster.  A small panel past another kernel made the matmul's end wait
+ * for it: mixer_tiny +0.6%, gemma2 +0.3%.)
+ */
+#define SKIP_PANEL (128 * 1024)
+
+static int next_planned(const npu_ccresult *r, npu_emitctx *c, emitstate *st,
+			int k, int j, int farj, int past)
+{
+	const npu_kir *ir = &r->ir;
+	npu_pfplan *next = &st->pl[st->cur ^ 1];
+	const npu_kern *K = &ir->k[k];
+
+	while (j < ir->nk && (kern_idle(&ir->k[j]) || pool_in(ir, &r->tc, j) ||
+			      (past && K->kind == NPU_KK_MM && kern_small(ir, &r->tc, j))))
+		j++;
+	memset(next, 0, sizeof *next);
+	if (j < ir->nk && !(st->pk == j && st->pl[st->cur].on) && j != farj)
+		npu_mm_pf_plan(c, j, k, c->pf ? !c->pf->area : j & 1, next);
+	return j;
+}
+
 /* Kernel k's plan for the next kernel that runs, into st->pl[cur ^ 1]:
  * c->pfnext, and that kernel (or -1). */
 static int plan_next(const npu_ccresult *r, npu_emitctx *c, emitstate *st,
 		     int k, int farj)
 {
 	const npu_kir *ir = &r->ir;
+	const npu_kern *K = &ir->k[k];
 	npu_pfplan *next = &st->pl[st->cur ^ 1];
-	int j = k + 1;
+	int j0, j;
 
 	c->pfnext = NULL;
-	if (kern_idle(&ir->k[k]) || pool_in(ir, &r->tc, k))
+	if (kern_idle(K) || pool_in(ir, &r->tc, k))
 		return -1;
-	while (j < ir->nk && (kern_idle(&ir->k[j]) || pool_in(ir, &r->tc, j) ||
-			      (ir->k[k].kind == NPU_KK_MM && ir->k[k].cv &&
-			       kern_small(ir, &r->tc, j))))
-		j++;
-	memset(next, 0, sizeof *next);
-	if (j < ir->nk && !(st->pk == j && st->pl[st->cur].on) && j != farj)
-		npu_mm_pf_plan(c, j, k, c->pf ? !c->pf->area : j & 1, next);
+	j0 = next_planned(r, c, st, k, k + 1, farj, 0);
+	j = next_planned(r, c, st, k, j0, farj, K->cv || !r->dyn);
+	if (j != j0 && !K->cv && !kerns_copy(ir, j0, j) &&
+	    (!next->on || (uint64_t)(next->rows * next->cols * next->esz) < SKIP_PANEL))
+		j = next_planned(r, c, st, k, j0, farj, 0);
 	c->pfnext = next->on ? next : NULL;
 	return c->pfnext ? j : -1;
 }
@@ -791,7 +834,7 @@ static int emit_kernels(npu_ccresult *r, npu_mfunc *fs, npu_mfunc *far,
 			npu_errf(e, "out of memory");
 			goto out;
 		}
-		if (fp.j > k && far_broken(&fp, fs, k, slots_end)) {
+		if (fp.j > k && far_broken(&fp, fs, k, slots_end, c.pfnext)) {
 			farj[fp.k] = -1;
 			k = far_undo(&fp, &st, fs, far, k) - 1;
 			continue;
