@@ -579,49 +579,46 @@ static int far_over(const npu_kir *ir, int k)
  * elementwise, row or plain matmul kernel (a transformer's attention,
  * then the o projection, whose panel its kernel before loads, then the
  * RMSNorm and the MLP's gate and up projections: the RMSNorm's work is
- * 1 k cycles, their panel 0.8 MB, and the attention's engines idle).
- * *first: the first such matmul.
- */
-static int far_target(const npu_emitctx *c, int k, int *first)
-{
-	const npu_kir *ir = c->ir;
-	int n = 0, b;
-	npu_pfplan p;
-
-	if (c->t->dma_engines < 4 || kern_idle(&ir->k[k]) || !far_over(ir, k))
-		return -1;
-	for (int i = k + 1; i < ir->nk && far_over(ir, i); i++) {
-		if (ir->k[i].kind != NPU_KK_MM)
-			continue;
-		npu_mm_pf_plan(c, i, i - 1, 1, &p);
-		if (!p.on || !p.plain)
-			continue;
-		if (n++ == 0) {
-			*first = i;
-			continue;
-		}
-		for (b = i - 1; b > k && kern_idle(&ir->k[b]); b--)
-			;
-		return ir->k[b].kind == NPU_KK_EW || ir->k[b].kind == NPU_KK_ROW ? i : -1;
-	}
-	return -1;
-}
-
-/*
- * Is matmul j near enough for kernel k to load its panel?  At most
- * FAR_KERNELS kernels that do something from k on, which run with an
- * engine fewer: a transformer's attention is seven; mamba2_tiny's
- * first panel after 46 was 2.7% slower.
+ * 1 k cycles, their panel 0.8 MB, and the attention's engines idle), at
+ * most FAR_KERNELS of them that do something, which run with an engine
+ * fewer (a transformer's attention is seven; mamba2_tiny's first panel
+ * after 46 was 2.7% slower).  *first: the first such matmul.
  */
 #define FAR_KERNELS 12
 
-static int far_soon(const npu_kir *ir, int k, int j)
+/* Is kernel i a matmul whose first panel can be loaded early? */
+static int pf_plannable(const npu_emitctx *c, int i)
 {
-	int n = 0;
+	npu_pfplan p;
 
-	for (int i = k; i < j; i++)
-		n += !kern_idle(&ir->k[i]);
-	return n <= FAR_KERNELS;
+	if (c->ir->k[i].kind != NPU_KK_MM)
+		return 0;
+	npu_mm_pf_plan(c, i, i - 1, 1, &p);
+	return p.on && p.plain;
+}
+
+static int far_target(const npu_emitctx *c, int k, int *first)
+{
+	const npu_kir *ir = c->ir;
+	int busy = 1, b;
+
+	*first = -1;
+	if (c->t->dma_engines < 4 || kern_idle(&ir->k[k]) || !far_over(ir, k))
+		return -1;
+	for (int i = k + 1; i < ir->nk && far_over(ir, i) && busy <= FAR_KERNELS; i++) {
+		if (pf_plannable(c, i)) {
+			if (*first < 0) {
+				*first = i;
+			} else {
+				for (b = i - 1; b > k && kern_idle(&ir->k[b]); b--)
+					;
+				return ir->k[b].kind == NPU_KK_EW ||
+				       ir->k[b].kind == NPU_KK_ROW ? i : -1;
+			}
+		}
+		busy += !kern_idle(&ir->k[i]);
+	}
+	return -1;
 }
 
 /* Plans a far panel to load before kernel k (none: f->j < 0), its code
@@ -637,7 +634,7 @@ static int far_begin(npu_emitctx *c, const emitstate *st, npu_mfunc *fs,
 	/* the other area than the first matmul's, whose kernel before
 	 * plans it into area t1 & 1 */
 	npu_mm_pf_plan(c, j, k, !(t1 & 1), &f->p);
-	if (!f->p.on || !far_soon(c->ir, k, j))
+	if (!f->p.on)
 		return 0;
 	free(f->prev);
 	f->prev = NULL;
@@ -709,11 +706,11 @@ static int kerns_copy(const npu_kir *ir, int i, int j)
 
 /*
  * The next kernel that runs after k whose panel k loads (copies that do
- * nothing and fused pools passed over), from j on; after a matmul, past
- * a small ew or row kernel too (kern_small), the matmul after it: after
- * a convolution always, after another matmul of a static program when
- * the panel is at least SKIP_PANEL bytes or the kernel passed over only
- * copies.  (llama_tiny's down projection, whose engines are idle by its
+ * nothing and fused pools passed over), from j on; with `past`, after
+ * a matmul, past a small ew or row kernel too (kern_small), the matmul
+ * after it.  plan_next passes it after a convolution always, after
+ * another matmul of a static program when the panel is at least
+ * SKIP_PANEL bytes or the kernel passed over only copies.  (llama_tiny's down projection, whose engines are idle by its
  * end, loads the next layer's q/k/v panel, 0.5 MB, that the RMSNorm
  * before it had loaded in 1.4 k cycles of its 1 k of work: 48.8 k ->
  * 47.7 k cycles; a copy kernel, bert's permute before its o projection,
@@ -723,20 +720,27 @@ static int kerns_copy(const npu_kir *ir, int i, int j)
  */
 #define SKIP_PANEL (128 * 1024)
 
-static int next_planned(const npu_ccresult *r, npu_emitctx *c, emitstate *st,
-			int k, int j, int farj, int past)
+static int next_run(const npu_ccresult *r, int k, int j, int past)
 {
 	const npu_kir *ir = &r->ir;
-	npu_pfplan *next = &st->pl[st->cur ^ 1];
-	const npu_kern *K = &ir->k[k];
 
 	while (j < ir->nk && (kern_idle(&ir->k[j]) || pool_in(ir, &r->tc, j) ||
-			      (past && K->kind == NPU_KK_MM && kern_small(ir, &r->tc, j))))
+			      (past && ir->k[k].kind == NPU_KK_MM &&
+			       kern_small(ir, &r->tc, j))))
 		j++;
-	memset(next, 0, sizeof *next);
-	if (j < ir->nk && !(st->pk == j && st->pl[st->cur].on) && j != farj)
-		npu_mm_pf_plan(c, j, k, c->pf ? !c->pf->area : j & 1, next);
 	return j;
+}
+
+/* Kernel k's plan for kernel j into st->pl[cur ^ 1]; its bytes (0: none). */
+static uint64_t plan_for(npu_emitctx *c, emitstate *st, int k, int j,
+			 int farj)
+{
+	npu_pfplan *next = &st->pl[st->cur ^ 1];
+
+	memset(next, 0, sizeof *next);
+	if (j < c->ir->nk && !(st->pk == j && st->pl[st->cur].on) && j != farj)
+		npu_mm_pf_plan(c, j, k, c->pf ? !c->pf->area : j & 1, next);
+	return next->on ? (uint64_t)(next->rows * next->cols * next->esz) : 0;
 }
 
 /* Kernel k's plan for the next kernel that runs, into st->pl[cur ^ 1]:
@@ -746,18 +750,20 @@ static int plan_next(const npu_ccresult *r, npu_emitctx *c, emitstate *st,
 {
 	const npu_kir *ir = &r->ir;
 	const npu_kern *K = &ir->k[k];
-	npu_pfplan *next = &st->pl[st->cur ^ 1];
+	uint64_t bytes;
 	int j0, j;
 
 	c->pfnext = NULL;
 	if (kern_idle(K) || pool_in(ir, &r->tc, k))
 		return -1;
-	j0 = next_planned(r, c, st, k, k + 1, farj, 0);
-	j = next_planned(r, c, st, k, j0, farj, K->cv || !r->dyn);
-	if (j != j0 && !K->cv && !kerns_copy(ir, j0, j) &&
-	    (!next->on || (uint64_t)(next->rows * next->cols * next->esz) < SKIP_PANEL))
-		j = next_planned(r, c, st, k, j0, farj, 0);
-	c->pfnext = next->on ? next : NULL;
+	j0 = next_run(r, k, k + 1, 0);
+	j = next_run(r, k, j0, K->cv || !r->dyn);
+	bytes = plan_for(c, st, k, j, farj);
+	if (j != j0 && !K->cv && bytes < SKIP_PANEL && !kerns_copy(ir, j0, j)) {
+		j = j0;
+		plan_for(c, st, k, j, farj);
+	}
+	c->pfnext = st->pl[st->cur ^ 1].on ? &st->pl[st->cur ^ 1] : NULL;
 	return c->pfnext ? j : -1;
 }
 

@@ -1829,6 +1829,18 @@ void npu_emit_rows_ilv(emit_t *g, int64_t rows, int xn, int64_t cols)
  * program's first kernel, "preload"; each piece is attributed to the node
  * of the constant it starts in.
  */
+/* g for code that only moves data: no kernel's operands or registers. */
+static void emit_bare(emit_t *g, const npu_emitctx *c, const npu_kern *K,
+		      npu_mfunc *f)
+{
+	memset(g, 0, sizeof *g);
+	g->ir = c->ir;
+	g->p = c->p;
+	g->t = c->t;
+	g->K = K;
+	g->f = f;
+}
+
 void npu_emit_preload(const npu_emitctx *c, npu_mfunc *f)
 {
 	const npu_kir *ir = c->ir;
@@ -1837,11 +1849,7 @@ void npu_emit_preload(const npu_emitctx *c, npu_mfunc *f)
 	int used = 0;
 	emit_t g;
 
-	memset(&g, 0, sizeof g);
-	g.ir = ir;
-	g.p = c->p;
-	g.t = c->t;
-	g.f = f;
+	emit_bare(&g, c, NULL, f);
 	for (uint64_t off = 0; off < n && used < E; off += piece, used++) {
 		uint64_t len = n - off < piece ? n - off : piece;
 		for (int i = 0; i < ir->npre; i++)
@@ -1863,12 +1871,7 @@ void npu_emit_far(const npu_emitctx *c, int j, npu_pfplan *p, npu_mfunc *f)
 	emit_t g;
 	int q = p->fq;
 
-	memset(&g, 0, sizeof g);
-	g.ir = c->ir;
-	g.p = c->p;
-	g.t = c->t;
-	g.K = K;
-	g.f = f;
+	emit_bare(&g, c, K, f);
 	f->node = K->nnodes ? K->nodes[0] : -1; /* (a node of its kernel's) */
 	npu_emit_pf(&g, p, &q, 1, 0);
 }

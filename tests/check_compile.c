@@ -601,6 +601,22 @@ static void write_target_engines(const char *path, int n)
 	ck_assert_int_eq(fclose(out), 0);
 }
 
+/* Runs fixture fx on npu-base with `engines` DMA engines, traced into
+ * tdb (in fx_tmpdir, which the caller set up). */
+static void run_engines(const char *fx, int engines, fxrun *fr, char *tdb,
+			size_t n)
+{
+	char tgt[600];
+
+	snprintf(tdb, n, "%s/trace.db", fx_tmpdir);
+	snprintf(tgt, sizeof tgt, "%s/npu-%ddma.ini", fx_tmpdir, engines);
+	write_target_engines(tgt, engines);
+	fr->o.target = tgt;
+	fr->trace = tdb;
+	fx_run_fixture(fx, fr);
+	fr->o.target = NULL; /* (tgt ends here) */
+}
+
 /*
  * The far panel's way back (driver.c, far_undo): with five engines the
  * far panel's semaphore is SEM_LD + 4, which the o projection, a kernel
@@ -614,15 +630,10 @@ static void write_target_engines(const char *path, int n)
 START_TEST(t_far_undo)
 {
 	fxrun fr = { 0 };
-	char tdb[600], tgt[600];
+	char tdb[600];
 
 	fx_setup_tmp();
-	snprintf(tdb, sizeof tdb, "%s/trace.db", fx_tmpdir);
-	snprintf(tgt, sizeof tgt, "%s/npu-5dma.ini", fx_tmpdir);
-	write_target_engines(tgt, 5);
-	fr.o.target = tgt;
-	fr.trace = tdb;
-	fx_run_fixture("llama_tiny", &fr);
+	run_engines("llama_tiny", 5, &fr, tdb, sizeof tdb);
 	ck_assert_int_eq(kernel_dram_rd(tdb, "mm_4.pf"), -1);
 	ck_assert_int_eq(kernel_dram_rd(tdb, "mm_3"), 256 * 1536 * 2);
 	fx_teardown_tmp();
@@ -713,16 +724,11 @@ END_TEST
 START_TEST(t_last_cols3)
 {
 	fxrun fr = { 0 };
-	char tdb[600], tgt[600];
+	char tdb[600];
 	int eng = 0;
 
 	fx_setup_tmp();
-	snprintf(tdb, sizeof tdb, "%s/trace.db", fx_tmpdir);
-	snprintf(tgt, sizeof tgt, "%s/npu-3dma.ini", fx_tmpdir);
-	write_target_engines(tgt, 3);
-	fr.o.target = tgt;
-	fr.trace = tdb;
-	fx_run_fixture("mlp_fp32", &fr);
+	run_engines("mlp_fp32", 3, &fr, tdb, sizeof tdb);
 	ck_assert_int_eq(kernel_stores(tdb, 0, 16 * 128 * 4, &eng), 4);
 	ck_assert_int_eq(eng, 2);
 	ck_assert_uint_lt(fr.cycles, 15000);
