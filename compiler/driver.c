@@ -988,12 +988,20 @@ int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 						  (r->dyn ? NPU_DYN_TAB_BYTES : 0),
 				   .vlen = r->t.vlen };
 		for (int k = 0; k < 2 * r->ir.nk; k++) {
+			if (npu_mfunc_dce(&fs[k]) < 0) {
+				npu_errf(e, "out of memory");
+				goto out;
+			}
 			if ((k < r->ir.nk || fs[k].n) && npu_regalloc(&fs[k], &ra, e) < 0) {
 				npu_err_prefix(e, "kernel %s%s", r->ir.k[k % r->ir.nk].name,
 					       k < r->ir.nk ? "" : " (far panel before it)");
 				goto out;
 			}
 			r->spills += fs[k].spills;
+		}
+		if (npu_mfunc_dce(&pre) < 0) {
+			npu_errf(e, "out of memory");
+			goto out;
 		}
 		if (pre.n && npu_regalloc(&pre, &ra, e) < 0) {
 			npu_err_prefix(e, "kernel preload");

@@ -111,6 +111,104 @@ int64_t npu_mfimm(float x)
 	return (int32_t)u;
 }
 
+int npu_mopds(const npu_minsn *m, npu_mopd *r)
+{
+	const npu_opinfo *oi = &npu_optab[m->op & 0xff];
+	const npu_fmtinfo *fi = &npu_fmttab[oi->fmt];
+	int n = 0;
+
+	for (int k = 0; k < fi->nopd; k++) {
+		const npu_operand *o = &fi->opd[k];
+		if (o->kind != NPU_K_X && o->kind != NPU_K_V)
+			continue;
+		if (o->kind == NPU_K_X && m->f[o->field] == 0)
+			continue; /* x0 */
+		r[n].fld = o->field;
+		r[n].cls = o->kind == NPU_K_V;
+		r[n].wr = o->field == NPU_F_A && (oi->flags & NPU_WA);
+		r[n].rd = !r[n].wr || (oi->flags & NPU_RA);
+		n++;
+	}
+	return n;
+}
+
+/* Does m do nothing but write register A?  setvl also sets vl, a branch
+ * moves the pc; loads only read (a dead one cannot fault usefully). */
+static int pure(const npu_minsn *m)
+{
+	int fl = npu_optab[m->op & 0xff].flags;
+
+	return (fl & NPU_WA) && !(fl & (NPU_BR | NPU_END)) &&
+	       m->op != NPU_OP_SETVL;
+}
+
+/* Marks the registers m reads as needed; 1 if one was not yet. */
+static int need_reads(const npu_minsn *m, char *nx, char *nv)
+{
+	npu_mopd r[4];
+	int n = npu_mopds(m, r), grew = 0;
+
+	for (int k = 0; k < n; k++) {
+		char *p = r[k].cls ? &nv[m->f[r[k].fld]] : &nx[m->f[r[k].fld]];
+		if (r[k].rd && !*p)
+			*p = grew = 1;
+	}
+	return grew;
+}
+
+/* Is m kept: not a nop, and with an effect or a needed result? */
+static int kept(const npu_minsn *m, const char *nx, const char *nv)
+{
+	if (m->op == NPU_OP_NOP)
+		return 0;
+	if (!pure(m))
+		return 1;
+	/* a pure instruction's first operand is the register it writes */
+	if (npu_fmttab[npu_optab[m->op & 0xff].fmt].opd[0].kind == NPU_K_V)
+		return nv[m->f[0]];
+	return m->f[0] != 0 && nx[m->f[0]];
+}
+
+int npu_mfunc_dce(npu_mfunc *f)
+{
+	char *nx = calloc((size_t)f->nx + 1, 1), *nv = calloc((size_t)f->nv + 1, 1);
+	int *at = malloc(((size_t)f->n + 1) * sizeof *at), grew = 1, n = 0;
+
+	if (f->allocated) {
+		free(nx);
+		free(nv);
+		free(at);
+		return 0;
+	}
+	if (!nx || !nv || !at) {
+		free(nx);
+		free(nv);
+		free(at);
+		return -1;
+	}
+	while (grew) {
+		grew = 0;
+		for (int i = 0; i < f->n; i++)
+			if (kept(&f->v[i], nx, nv))
+				grew |= need_reads(&f->v[i], nx, nv);
+	}
+	for (int i = 0; i < f->n; i++) {
+		at[i] = n;
+		if (kept(&f->v[i], nx, nv))
+			f->v[n++] = f->v[i];
+	}
+	at[f->n] = n;
+	for (int l = 0; l < f->nlab; l++)
+		if (f->lab[l] >= 0)
+			f->lab[l] = at[f->lab[l]];
+	int removed = f->n - n;
+	f->n = n;
+	free(nx);
+	free(nv);
+	free(at);
+	return removed;
+}
+
 /* Operand value of m for field fld (A, B, C or IMM). */
 static int64_t mopd(const npu_minsn *m, int fld)
 {

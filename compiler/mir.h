@@ -58,6 +58,23 @@ void npu_mli(npu_mfunc *f, int xr, int64_t v);
 /* fp32 immediate bits. */
 int64_t npu_mfimm(float x);
 
+/* Register operands of m: field, class (0 scalar, 1 vector), read,
+ * written; x0 left out.  At most 4; their count. */
+typedef struct npu_mopd {
+	int fld, cls, rd, wr;
+} npu_mopd;
+int npu_mopds(const npu_minsn *m, npu_mopd *r);
+
+/*
+ * Removes the instructions whose only effect is a register no kept
+ * instruction reads, and nops; labels move to the next kept
+ * instruction.  Liveness is per virtual register over the whole stream
+ * (a register read anywhere by a kept instruction keeps all its
+ * writes): before allocation, where each value has its own register.
+ * The count removed, or -1 when out of memory.
+ */
+int npu_mfunc_dce(npu_mfunc *f);
+
 /* Prints the stream ("x%d"/"v%d" virtual, or physical once allocated). */
 void npu_mfunc_print(const npu_mfunc *f, FILE *out);
 

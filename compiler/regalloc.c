@@ -27,37 +27,6 @@ typedef struct ival {
 	int64_t slot;        /* spill address */
 } ival;
 
-/* Register operands of m: fields, classes, read/write. */
-typedef struct ropd {
-	int fld, cls, rd, wr;
-} ropd;
-
-static int ropds(const npu_minsn *m, ropd *r)
-{
-	const npu_opinfo *oi = &npu_optab[m->op & 0xff];
-	const npu_fmtinfo *fi = &npu_fmttab[oi->fmt];
-	int n = 0;
-
-	for (int k = 0; k < fi->nopd; k++) {
-		const npu_operand *o = &fi->opd[k];
-		if (o->kind != NPU_K_X && o->kind != NPU_K_V)
-			continue;
-		if (o->kind == NPU_K_X && m->f[o->field] == 0)
-			continue; /* x0 */
-		r[n].fld = o->field;
-		r[n].cls = o->kind == NPU_K_V;
-		if (o->field == NPU_F_A && (oi->flags & NPU_WA)) {
-			r[n].wr = 1;
-			r[n].rd = !!(oi->flags & NPU_RA);
-		} else {
-			r[n].wr = 0;
-			r[n].rd = 1;
-		}
-		n++;
-	}
-	return n;
-}
-
 static int cmp_start(const void *a, const void *b)
 {
 	const ival *x = *(ival *const *)a, *y = *(ival *const *)b;
@@ -240,7 +209,7 @@ int npu_regalloc(npu_mfunc *f, const npu_ra_opts *o, npu_err *e)
 	int64_t spill_next = (int64_t)o->spill_base;
 	npu_minsn *out = NULL;
 	int *map = NULL, nout = 0, capout;
-	ropd r[4];
+	npu_mopd r[4];
 
 	if (o->nxr < 4 || o->nxr > 31 - NTEMP || o->nvr < 2 || o->nvr > 32 - NTEMP)
 		return npu_errf(e, "register budget out of range (scalar 4..%d, vector 2..%d)",
@@ -257,7 +226,7 @@ int npu_regalloc(npu_mfunc *f, const npu_ra_opts *o, npu_err *e)
 					   .end = -1, .phys = -1 };
 	}
 	for (int i = 0; i < f->n; i++) {
-		int n = ropds(&f->v[i], r);
+		int n = npu_mopds(&f->v[i], r);
 		for (int k = 0; k < n; k++) {
 			ival *v = &iv[r[k].cls][f->v[i].f[r[k].fld]];
 			if (v->start < 0)
@@ -288,7 +257,7 @@ int npu_regalloc(npu_mfunc *f, const npu_ra_opts *o, npu_err *e)
 	for (int i = 0; i < f->n; i++) {
 		npu_minsn m = f->v[i], ld[4], st[4];
 		int nld = 0, nst = 0, tmp[2] = { 0, 0 };
-		int n = ropds(&m, r);
+		int n = npu_mopds(&m, r);
 		for (int k = 0; k < n; k++) {
 			ival *v = &iv[r[k].cls][f->v[i].f[r[k].fld]];
 			int c = r[k].cls;

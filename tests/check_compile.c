@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "compiler/driver.h"
+#include "compiler/mir.h"
 #include "compiler/ref.h"
 #include "isa/dtype.h"
 #include "isa/isa.h"
@@ -983,6 +984,57 @@ START_TEST(t_bad_graphs)
 }
 END_TEST
 
+/*
+ * Dead code removal on virtual registers (npu_mfunc_dce): a value no kept
+ * instruction reads goes, with what only it read, a counter that only
+ * counts itself and nops; stores, setvl and branches stay, and labels
+ * move to the next kept instruction.
+ */
+START_TEST(t_dce)
+{
+	npu_mfunc f = { 0 };
+	int x1 = npu_mx(&f), x2 = npu_mx(&f), x3 = npu_mx(&f), x4 = npu_mx(&f);
+	int x5 = npu_mx(&f), x6 = npu_mx(&f), x7 = npu_mx(&f), x8 = npu_mx(&f);
+	int v0 = npu_mv(&f), v1 = npu_mv(&f);
+	int top = npu_mlabel(&f), end = npu_mlabel(&f);
+	static const int want[] = { NPU_OP_LI, NPU_OP_LI, NPU_OP_SETVL,
+		NPU_OP_VLI, NPU_OP_VST, NPU_OP_ADDI, NPU_OP_BNE, NPU_OP_HALT };
+
+	npu_memit(&f, NPU_OP_LI, x1, 0, 0, 5);           /* never read */
+	npu_memit(&f, NPU_OP_LI, x2, 0, 0, 0);
+	npu_memit(&f, NPU_OP_LI, x5, 0, 0, 64);
+	npu_memit(&f, NPU_OP_SETVL, x6, x7, 0, 0);       /* sets vl: stays */
+	npu_memit(&f, NPU_OP_LI, x8, 0, 0, 0);           /* a lone counter */
+	npu_mbind(&f, top);
+	npu_memit(&f, NPU_OP_ADDI, x3, x2, 0, 4);        /* read only by x4 */
+	npu_memit(&f, NPU_OP_ADDI, x4, x3, 0, 1);        /* never read */
+	npu_memit(&f, NPU_OP_VLI, v0, 0, 0, npu_mfimm(2.0f));
+	npu_memit(&f, NPU_OP_VLI, v1, 0, 0, npu_mfimm(1.0f));
+	npu_memit(&f, NPU_OP_VST, v1, x2, NPU_DT_F32, 0);
+	npu_memit(&f, NPU_OP_ADDI, x8, x8, 0, 1);
+	npu_memit(&f, NPU_OP_ADDI, x2, x2, 0, 16);
+	npu_memit_br(&f, NPU_OP_BNE, x2, x5, top);
+	npu_memit(&f, NPU_OP_NOP, 0, 0, 0, 0);
+	npu_mbind(&f, end);
+	npu_memit(&f, NPU_OP_NOP, 0, 0, 0, 0);
+	npu_memit(&f, NPU_OP_HALT, 0, 0, 0, 0);
+	ck_assert_int_eq(npu_mfunc_dce(&f), 8);
+	ck_assert_int_eq(f.n, 8);
+	for (int i = 0; i < f.n; i++)
+		ck_assert_int_eq(f.v[i].op, want[i]);
+	ck_assert_int_eq(f.lab[top], 3);   /* the vli, past the dead addis */
+	ck_assert_int_eq(f.lab[end], 7);   /* the halt, past both nops */
+	ck_assert_int_eq(f.v[6].label, top);
+	/* nothing more to remove, and allocated code is left alone */
+	ck_assert_int_eq(npu_mfunc_dce(&f), 0);
+	f.allocated = 1;
+	npu_memit(&f, NPU_OP_NOP, 0, 0, 0, 0);
+	ck_assert_int_eq(npu_mfunc_dce(&f), 0);
+	ck_assert_int_eq(f.n, 9);
+	npu_mfunc_free(&f);
+}
+END_TEST
+
 START_TEST(t_errors)
 {
 	char graph[1024], path[1024];
@@ -1074,6 +1126,7 @@ int main(void)
 	tcase_add_test(tc, t_llama_tiny);
 	tcase_add_test(tc, t_resnet18);
 	tcase_add_test(tc, t_spills);
+	tcase_add_test(tc, t_dce);
 	tcase_add_test(tc, t_fp32_precision);
 	tcase_add_test(tc, t_cli);
 	tcase_add_test(tc, t_errors);
