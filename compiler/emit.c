@@ -606,21 +606,43 @@ static void body_group(emit_t *g, void (*body)(emit_t *, void *), void *arg)
  * vector throughput); leftover chunks follow straight, then the tail
  * with a shorter vl.
  */
+static void pass_chunks(emit_t *g, int64_t iters, int64_t left, int64_t rem,
+			void (*body)(emit_t *, void *), void *arg);
+
 void npu_emit_pass(emit_t *g, int64_t n, void (*body)(emit_t *, void *),
 		   void *arg)
 {
 	npu_mfunc *f = g->f;
 	int64_t vlen = g->t->vlen, nfull = n / vlen, rem = n % vlen;
 	int64_t iters = nfull / UNROLL, left = nfull % UNROLL;
+	/* a pass that never bumps its offsets reads the row's own register
+	 * (or x0) instead of a copy: a copy a row and pass is a dispatch
+	 * cycle each (llama_tiny's RMSNorm: 8 of a group's 100) */
+	int keep = (iters == 0 && (!left || !rem)) ||
+		   (iters == 1 && !left && !rem);
+	int saved[4];
 
+	memcpy(saved, g->xoff, sizeof saved);
 	for (int e = 0; e < 4; e++) {
 		if (!(g->emask >> e & 1))
 			continue;
-		if (g->xrowc[e])
+		if (keep)
+			g->xoff[e] = g->xrowc[e];
+		else if (g->xrowc[e])
 			npu_memit(f, NPU_OP_MOV, g->xoff[e], g->xrowc[e], 0, 0);
 		else
 			npu_memit(f, NPU_OP_LI, g->xoff[e], 0, 0, 0);
 	}
+	pass_chunks(g, iters, left, rem, body, arg);
+	memcpy(g->xoff, saved, sizeof saved);
+}
+
+/* npu_emit_pass's chunks: iters loops of UNROLL, left more, the tail. */
+static void pass_chunks(emit_t *g, int64_t iters, int64_t left, int64_t rem,
+			void (*body)(emit_t *, void *), void *arg)
+{
+	npu_mfunc *f = g->f;
+
 	/* an operand read once per row (vbcast) before the loop: computed
 	 * in its first body instance, it made that instance longer than the
 	 * others, which then stayed in order (body_group), each chunk's
