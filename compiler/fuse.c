@@ -1169,6 +1169,8 @@ static int def_val_to(fz *z, int k, int node, int x, int lv, int v)
 }
 
 /* Tries to put elementwise node n into kernel k; 1 when it does not fit. */
+static int rows_contiguous(const npu_kir *ir, const npu_kern *K, int rd);
+
 static int try_ew(fz *z, int k, int node, int fresh)
 {
 	npu_kir *ir = z->ir;
@@ -1207,6 +1209,11 @@ static int try_ew(fz *z, int k, int node, int fresh)
 		if (l == LV_ELEM)
 			lv = LV_ELEM;
 	}
+	/* an operand whose rows are not one run (GroupNorm's per-channel
+	 * weight over [N, G, C/G, H*W] rows of C/G * H*W) starts a kernel of
+	 * its own instead */
+	if (K->kind == NPU_KK_ROW && !rows_contiguous(ir, K, K->rdims))
+		goto nofit;
 	if (lv == LV_ROW && K->kind == NPU_KK_ROW) {
 		int64_t rows = knumel;
 		for (int d = K->ndim - K->rdims; d < K->ndim; d++)
@@ -3427,6 +3434,39 @@ static int views_2d(fz *z, int node, int x, int w, const npu_gmeta *m,
 	return 0;
 }
 
+/*
+ * A dilated convolution whose weight spread by its dilation would have
+ * more rows than this (K = C * ((KH - 1) d + 1) * ((KW - 1) d + 1); the
+ * spread multiplies the MACs by that over C * KH * KW) is computed by
+ * conv_taps instead: DeepLabv3's ASPP at dilation 12 had K = 600,000.
+ */
+#define CONV_SPREAD_MAX_K 4096
+
+/*
+ * A dilated 2-d convolution (groups 1, float, 4-d weight): the sum over
+ * its window of 1x1 convolutions when its weight spread by the dilation
+ * would be too deep (conv_taps), else the convolution by that spread
+ * weight; else the host.
+ */
+static int conv_dilated(fz *z, int node, int x, int w, int bias, int64_t *st,
+			int64_t *pad, int64_t *dil, int64_t *osh)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	int64_t zero[2] = { 0, 0 };
+
+	if (w < 0 || ir->v[w].ndim != 4 || !isfloat(ir->v[w].dtype) || ir->v[w].isconst)
+		return host_kern(z, node, "dilated convolution of other types");
+	if (ir->v[w].shape[1] * ((ir->v[w].shape[2] - 1) * dil[0] + 1) *
+	    ((ir->v[w].shape[3] - 1) * dil[1] + 1) > CONV_SPREAD_MAX_K)
+		return conv_taps(z, node, x, w, bias, st, pad, dil, osh);
+	if ((w = spread_val(z, node, w, dil, zero, zero, "dilated")) < 0)
+		return -1;
+	npu_kir_decide(ir, 1, "%s: dilated convolution (%lldx%lld) as one by its "
+		       "spread weight", n->name, (long long)dil[0], (long long)dil[1]);
+	return conv_mm(z, node, x, w, bias, st, pad, osh);
+}
+
 static int do_conv1d(fz *z, int node, int x, int w, int bias, int64_t groups)
 {
 	npu_kir *ir = z->ir;
@@ -3438,9 +3478,8 @@ static int do_conv1d(fz *z, int node, int x, int w, int bias, int64_t groups)
 
 	if (w < 0 || ir->v[w].ndim != 3 || !m || m->ndim != 3 ||
 	    ilist(&n->args[3], &s1, 1) || ilist(&n->args[4], &p1, 1) ||
-	    ilist(&n->args[5], &d1, 1) || (d1 != 1 && groups == 1) ||
-	    (groups > 1 && !isfloat(ir->v[x].dtype)))
-		return host_kern(z, node, "1-d convolution of this form (dilated, or other ranks)");
+	    ilist(&n->args[5], &d1, 1) || (groups > 1 && !isfloat(ir->v[x].dtype)))
+		return host_kern(z, node, "1-d convolution of this form (other ranks)");
 	st[0] = 1;
 	st[1] = s1;
 	pad[0] = 0;
@@ -3459,6 +3498,9 @@ static int do_conv1d(fz *z, int node, int x, int w, int bias, int64_t groups)
 			return gconv1d_taps(z, node, x4, w4, bias, groups, s1, p1, d1, osh[3]);
 		return do_gconv(z, node, x4, w4, bias, groups, st, pad, dil, osh);
 	}
+	if (d1 != 1)
+		return conv_dilated(z, node, x4, w4, bias, st, pad,
+				    (int64_t[]){ 1, d1 }, osh);
 	return conv_mm(z, node, x4, w4, bias, st, pad, osh);
 }
 
@@ -3685,13 +3727,6 @@ static int do_tconv1d(fz *z, int node, int x, int w, int bias)
 			(int64_t[]){ 0, o1 }, osh);
 }
 
-/*
- * A dilated convolution whose weight spread by its dilation would have
- * more rows than this (K = C * ((KH - 1) d + 1) * ((KW - 1) d + 1); the
- * spread multiplies the MACs by that over C * KH * KW) is computed by
- * conv_taps instead: DeepLabv3's ASPP at dilation 12 had K = 600,000.
- */
-#define CONV_SPREAD_MAX_K 4096
 
 /*
  * A dilated convolution as the sum over its window of 1x1 convolutions:
@@ -3970,29 +4005,12 @@ static int do_conv(fz *z, int node)
 		return do_tconv(z, node, x, w, bias, st, pad, opad, NULL);
 	if (tr || groups != 1)
 		return host_kern(z, node, "grouped transposed or dilated transposed convolution");
-	if ((dil[0] != 1 || dil[1] != 1) && w >= 0 && ir->v[w].ndim == 4 &&
-	    isfloat(ir->v[w].dtype) && !ir->v[w].isconst && m && m->ndim == 4 &&
-	    ir->v[w].shape[1] * ((ir->v[w].shape[2] - 1) * dil[0] + 1) *
-			    ((ir->v[w].shape[3] - 1) * dil[1] + 1) > CONV_SPREAD_MAX_K) {
-		for (int i = 0; i < 4; i++)
-			osh[i] = m->shape[i].v;
-		return conv_taps(z, node, x, w, bias, st, pad, dil, osh);
-	}
-	if ((dil[0] != 1 || dil[1] != 1) && w >= 0 && ir->v[w].ndim == 4 &&
-	    isfloat(ir->v[w].dtype) && !ir->v[w].isconst) {
-		/* dilation: the convolution by the weight spread out by it */
-		int64_t zero[2] = { 0, 0 };
-		if ((w = spread_val(z, node, w, dil, zero, zero, "dilated")) < 0)
-			return -1;
-		npu_kir_decide(ir, 1, "%s: dilated convolution (%lldx%lld) as one by its "
-			       "spread weight", n->name, (long long)dil[0], (long long)dil[1]);
-	} else if (dil[0] != 1 || dil[1] != 1) {
-		return host_kern(z, node, "dilated convolution of other types");
-	}
 	if (!m || m->ndim != 4)
 		return host_kern(z, node, "convolution of other ranks");
 	for (int i = 0; i < 4; i++)
 		osh[i] = m->shape[i].v;
+	if (dil[0] != 1 || dil[1] != 1)
+		return conv_dilated(z, node, x, w, bias, st, pad, dil, osh);
 	return conv_mm(z, node, x, w, bias, st, pad, osh);
 }
 
@@ -5811,12 +5829,22 @@ static int pool_index_used(fz *z, int node)
 	return 0;
 }
 
-/* max_pool2d's arguments; 1: not a form the ew lowering takes */
-static int maxpool_args(fz *z, int node, poolwin *pw)
+/* max_pool2d's arguments, and adaptive_max_pool2d's when the sizes
+ * divide (a max_pool2d with kernel = stride = in / out); 1: not a form
+ * the ew lowering takes */
+static int maxpool_args(fz *z, int node, int64_t h, int64_t w, poolwin *pw)
 {
 	const npu_gnode *n = &z->g->nodes[node];
-	int64_t dl[2] = { 1, 1 };
+	int64_t dl[2] = { 1, 1 }, os[2];
 
+	if (n->aop == NPU_AOP_ADAPTIVE_MAX_POOL2D) {
+		if (ilist(&n->args[1], os, 2) || os[0] <= 0 || os[1] <= 0 ||
+		    h % os[0] || w % os[1] || pool_index_used(z, node))
+			return 1;
+		pw->ks[0] = pw->st[0] = h / os[0];
+		pw->ks[1] = pw->st[1] = w / os[1];
+		return 0;
+	}
 	if (ilist(&n->args[1], pw->ks, 2))
 		return 1;
 	if (n->nargs < 3 || ilist(&n->args[2], pw->st, 2))
@@ -6088,8 +6116,8 @@ static int do_pool(fz *z, int node)
 	    (x = node_val(z, n->args[0].u.node)) < 0 || ir->v[x].ndim != 4 ||
 	    m->ndim != 4 || !isfloat(ir->v[x].dtype) || ir->v[x].isconst)
 		return host_kern(z, node, "pooling of other types or ranks");
-	bad = n->aop == NPU_AOP_MAX_POOL2D
-	      ? maxpool_args(z, node, &pw)
+	bad = n->aop == NPU_AOP_MAX_POOL2D || n->aop == NPU_AOP_ADAPTIVE_MAX_POOL2D
+	      ? maxpool_args(z, node, ir->v[x].shape[2], ir->v[x].shape[3], &pw)
 	      : avgpool_args(z, node, ir->v[x].shape[2], ir->v[x].shape[3], &pw);
 	if (bad && n->aop == NPU_AOP_ADAPTIVE_AVG_POOL2D) {
 		int done = adaptive_mm(z, node, x);
@@ -6099,6 +6127,8 @@ static int do_pool(fz *z, int node)
 	if (bad)
 		return host_kern(z, node, n->aop == NPU_AOP_ADAPTIVE_AVG_POOL2D
 				 ? "adaptive pooling of this form (not float32, or too large)"
+				 : n->aop == NPU_AOP_ADAPTIVE_MAX_POOL2D
+				 ? "adaptive max pooling whose sizes do not divide, or used indices"
 				 : "pooling with dilation, ceil_mode, or used indices");
 	/* ceil_mode's last windows may reach past the padded input */
 	for (int i = 0; i < 2; i++) {
@@ -6783,7 +6813,7 @@ static int relu_past_pool(fz *z, int node)
 		}
 	if (nu != 1 || g->nodes[u].aop != NPU_AOP_MAX_POOL2D ||
 	    g->nodes[u].args[0].kind != NPU_GV_NODE || g->nodes[u].args[0].u.node != node ||
-	    maxpool_args(z, u, &pw) || (x = node_val(z, n->args[0].u.node)) < 0 ||
+	    maxpool_args(z, u, 0, 0, &pw) || (x = node_val(z, n->args[0].u.node)) < 0 ||
 	    !isfloat(z->ir->v[x].dtype) || z->ir->v[x].ndim != 4)
 		return 0;
 	z->ir->nodeval[node] = x;

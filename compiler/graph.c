@@ -41,11 +41,22 @@ static const char *const gop_names[NPU_NGOP] = {
 	"call_method", "output"
 };
 
+/* Targets that are another op of the table under a second name: the
+ * unchecked twins PyTorch 1.13's traces keep (2.x decomposes them). */
+static const struct { const char *target; int aop; } aop_alias[] = {
+	{ "aten.unsafe_split.Tensor", NPU_AOP_SPLIT },
+	{ "aten.unsafe_split_with_sizes.default", NPU_AOP_SPLIT_SIZES },
+	{ "aten._embedding_bag_forward_only.default", NPU_AOP_EMBEDDING_BAG },
+};
+
 int npu_aop_find(const char *target)
 {
 	for (int i = 0; i < NPU_NAOP; i++)
 		if (!strcmp(npu_aoptab[i].target, target))
 			return i;
+	for (size_t i = 0; i < sizeof aop_alias / sizeof *aop_alias; i++)
+		if (!strcmp(aop_alias[i].target, target))
+			return aop_alias[i].aop;
 	return NPU_AOP_UNKNOWN;
 }
 
@@ -643,6 +654,13 @@ static int parse_node(rd *r, json_t *j)
 		return node_err(r, "out of memory");
 	n->aop = n->op == NPU_GOP_CALL_FUNCTION ? npu_aop_find(n->target)
 						: NPU_AOP_UNKNOWN;
+	if (n->aop != NPU_AOP_UNKNOWN && strcmp(n->target, npu_aoptab[n->aop].target)) {
+		/* an alias: the node is the table's op from here on (the
+		 * host call that may run it is registered by that name) */
+		free(n->target);
+		if (!(n->target = strdup(npu_aoptab[n->aop].target)))
+			return node_err(r, "out of memory");
+	}
 	if (parse_args(r, json_object_get(j, "args"),
 		       json_object_get(j, "kwargs"), n) < 0)
 		return -1;

@@ -967,6 +967,137 @@ fail:
 	return -1;
 }
 
+/* A loss's reduction: 0 the elements, 1 their mean, 2 their sum. */
+static int lossred(dcx *d, npu_gval *a, int na, npu_gval *res)
+{
+	if (na < 2 || a[1].kind != NPU_GV_INT || a[1].u.i < 0 || a[1].u.i > 2)
+		return fail(d, "%s", "@lossred: a reduction other than 0, 1 or 2");
+	if (a[1].u.i == 0)
+		return npu_gval_copy(res, &a[0]) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
+	return make_call(d, a[1].u.i == 1 ? "aten.mean.default" : "aten.sum.default",
+			 a, 1, NULL, 0, res);
+}
+
+/*
+ * pixel_shuffle (up) as views and one permute: [*B, C*r*r, H, W] viewed
+ * [*B, C, r, r, H, W], permuted to [*B, C, H, r, W, r], viewed [*B, C,
+ * H*r, W*r]; pixel_unshuffle the reverse ([*B, C, H, r, W, r] to [*B,
+ * C, r, r, H, W]).  Static shapes only.
+ */
+static int pixshuf(dcx *d, npu_gval *a, int na, const npu_gmeta *x0,
+		   npu_gval *res)
+{
+	int64_t shp[NPU_MAX_DIMS], mid[NPU_MAX_DIMS], out[NPU_MAX_DIMS], perm[NPU_MAX_DIMS];
+	int nd = x0 ? npu_gmeta_shape(x0, shp) : -1, nb, up, r0;
+	int64_t r, c, h, w;
+	npu_gval va[2], t1 = { 0 }, t2 = { 0 };
+
+	if (nd < 3 || nd + 3 > NPU_MAX_DIMS || na < 3 || a[1].kind != NPU_GV_INT ||
+	    a[1].u.i <= 0 || a[2].kind != NPU_GV_INT)
+		return fail(d, "%s", "@pixshuf: bad operands or symbolic shape");
+	r = a[1].u.i;
+	up = (int)a[2].u.i;
+	nb = nd - 3;
+	if (up ? shp[nb] % (r * r) : shp[nb + 1] % r || shp[nb + 2] % r)
+		return fail(d, "%s", "@pixshuf: sizes not divisible by the factor");
+	c = up ? shp[nb] / (r * r) : shp[nb];
+	h = up ? shp[nb + 1] : shp[nb + 1] / r;
+	w = up ? shp[nb + 2] : shp[nb + 2] / r;
+	memcpy(mid, shp, (size_t)nb * sizeof *shp);
+	memcpy(out, shp, (size_t)nb * sizeof *shp);
+	for (int i = 0; i < nb; i++)
+		perm[i] = i;
+	/* the packed side's 6 dims (C, r, r, H, W) or the spread side's
+	 * (C, H, r, W, r), and where each of the other's comes from */
+	{
+		int64_t packed[5] = { c, r, r, h, w }, spread[5] = { c, h, r, w, r };
+		static const int to_spread[5] = { 0, 3, 1, 4, 2 }, to_packed[5] = { 0, 2, 4, 1, 3 };
+		for (int i = 0; i < 5; i++) {
+			mid[nb + i] = up ? packed[i] : spread[i];
+			perm[nb + i] = nb + (up ? to_spread[i] : to_packed[i]);
+		}
+	}
+	out[nb] = up ? c : c * r * r;
+	out[nb + 1] = up ? h * r : h;
+	out[nb + 2] = up ? w * r : w;
+	va[0] = a[0];
+	if (npu_gv_ints(&va[1], mid, nb + 5) < 0)
+		return npu_errf(d->pc->e, "out of memory");
+	r0 = make_call(d, "aten.view.default", va, 2, NULL, 0, &t1);
+	npu_gval_clear(&va[1]);
+	if (r0 < 0)
+		return -1;
+	va[0] = t1;
+	if (npu_gv_ints(&va[1], perm, nb + 5) < 0)
+		r0 = npu_errf(d->pc->e, "out of memory");
+	else
+		r0 = make_call(d, "aten.permute.default", va, 2, NULL, 0, &t2);
+	npu_gval_clear(&va[1]);
+	if (r0 < 0)
+		goto out;
+	va[0] = t2;
+	if (npu_gv_ints(&va[1], out, nb + 3) < 0)
+		r0 = npu_errf(d->pc->e, "out of memory");
+	else
+		r0 = make_call(d, "aten.view.default", va, 2, NULL, 0, res);
+	npu_gval_clear(&va[1]);
+out:
+	npu_gval_clear(&t1);
+	npu_gval_clear(&t2);
+	return r0;
+}
+
+/* x viewed with a dim of 1 inserted at dim (negative: from the end). */
+static int unsq(dcx *d, npu_gval x, int64_t dm, npu_gval *res)
+{
+	const npu_gmeta *m = node_meta(d, &x);
+	int64_t shp[NPU_MAX_DIMS];
+	int nd = m ? npu_gmeta_shape(m, shp) : -1, r;
+	npu_gval va[2];
+
+	dm = dm < 0 ? dm + nd + 1 : dm;
+	if (nd < 0 || dm < 0 || dm > nd || nd + 1 > NPU_MAX_DIMS)
+		return fail(d, "%s", "@unsq: bad operands");
+	memmove(shp + dm + 1, shp + dm, (size_t)(nd - dm) * sizeof *shp);
+	shp[dm] = 1;
+	va[0] = x;
+	if (npu_gv_ints(&va[1], shp, nd + 1) < 0)
+		return npu_errf(d->pc->e, "out of memory");
+	r = make_call(d, "aten.view.default", va, 2, NULL, 0, res);
+	npu_gval_clear(&va[1]);
+	return r;
+}
+
+/* stack(tensors, dim) as the cat along dim of each tensor viewed with a
+ * dim of 1 there. */
+static int stack(dcx *d, npu_gval *a, int na, npu_gval *res)
+{
+	npu_gval l = { .kind = NPU_GV_LIST }, va[2];
+	const npu_gmeta *m;
+	int64_t dm;
+	int n, r = -1;
+
+	if (na < 2 || a[0].kind != NPU_GV_LIST || !(n = a[0].u.list.n) ||
+	    a[1].kind != NPU_GV_INT || !(m = node_meta(d, &a[0].u.list.v[0])))
+		return fail(d, "%s", "@stack: bad operands");
+	dm = a[1].u.i < 0 ? a[1].u.i + m->ndim + 1 : a[1].u.i;
+	if (dm < 0 || dm > m->ndim)
+		return fail(d, "%s", "@stack: bad dim");
+	if (!(l.u.list.v = calloc((size_t)n, sizeof *l.u.list.v)))
+		return npu_errf(d->pc->e, "out of memory");
+	for (int i = 0; i < n; i++) {
+		if (unsq(d, a[0].u.list.v[i], dm, &l.u.list.v[l.u.list.n]) < 0)
+			goto out;
+		l.u.list.n++;
+	}
+	va[0] = l;
+	va[1] = npu_gv_int(dm);
+	r = make_call(d, "aten.cat.default", va, 2, NULL, 0, res);
+out:
+	npu_gval_clear(&l);
+	return r;
+}
+
 static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 		   npu_gval *res)
 {
@@ -1118,22 +1249,9 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 			return fail(d, "%s", "@atan: bad operand");
 		return build_atan(d, a[0], res);
 	}
-	if (!strcmp(name, "unsq")) {                /* (x, dim): x with a 1 at dim */
-		int nd = x0 ? npu_gmeta_shape(x0, shp) : -1, r;
-		int64_t dm = na > 1 && a[1].kind == NPU_GV_INT ? a[1].u.i : nd + 2;
-		npu_gval va[2];
-		dm = dm < 0 ? dm + nd + 1 : dm;
-		if (nd < 0 || dm < 0 || dm > nd || nd + 1 > NPU_MAX_DIMS)
-			return fail(d, "%s", "@unsq: bad operands");
-		memmove(shp + dm + 1, shp + dm, (size_t)(nd - dm) * sizeof *shp);
-		shp[dm] = 1;
-		va[0] = a[0];
-		if (npu_gv_ints(&va[1], shp, nd + 1) < 0)
-			return npu_errf(d->pc->e, "out of memory");
-		r = make_call(d, "aten.view.default", va, 2, NULL, 0, res);
-		npu_gval_clear(&va[1]);
-		return r;
-	}
+	if (!strcmp(name, "unsq"))                  /* (x, dim): x with a 1 at dim */
+		return unsq(d, a[0], na > 1 && a[1].kind == NPU_GV_INT ? a[1].u.i
+								: NPU_MAX_DIMS + 2, res);
 	if (!strcmp(name, "p2")) {                  /* (x, p): x when p is 2 */
 		if (!x0 || na < 2 || !is_num(&a[1], 2))
 			return fail(d, "%s", "a distance of another order");
@@ -1141,6 +1259,24 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 	}
 	if (!strcmp(name, "cbwd_opad"))        /* (x, go, w, stride, pad, dil, tr) */
 		return cbwd_opad(d, a, na, res);
+	if (!strcmp(name, "lossred"))          /* (l, reduction) */
+		return lossred(d, a, na, res);
+	if (!strcmp(name, "half")) {           /* (b): the number b / 2 */
+		if (na < 1 || (a[0].kind != NPU_GV_INT && a[0].kind != NPU_GV_FLOAT))
+			return fail(d, "%s", "@half: not a number");
+		*res = npu_gv_float((a[0].kind == NPU_GV_INT ? (double)a[0].u.i
+							    : a[0].u.f) / 2);
+		return 0;
+	}
+	if (!strcmp(name, "pixshuf"))          /* (x, r, up) */
+		return pixshuf(d, a, na, x0, res);
+	if (!strcmp(name, "nodtype")) {        /* (x, dtype): x when dtype is none */
+		if (na < 2 || a[1].kind != NPU_GV_NONE)
+			return fail(d, "%s", "a reduction with a dtype argument");
+		return npu_gval_copy(res, &a[0]) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
+	}
+	if (!strcmp(name, "stack"))            /* (tensors, dim) */
+		return stack(d, a, na, res);
 	return fail(d, "decomp.def: unknown builtin @%s", name);
 }
 

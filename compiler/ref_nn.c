@@ -260,6 +260,71 @@ int ref_argred(ref_op *op)
 	return 0;
 }
 
+/* smooth_l1_loss and l1_loss of equal shapes, then the reduction: 0
+ * none, 1 mean, 2 sum. */
+int ref_loss(ref_op *op)
+{
+	const npu_reftensor *x, *t;
+	npu_reftensor *y;
+	int64_t rd, n;
+	double beta = 1, acc = 0;
+	int smooth = op->id == NPU_AOP_SMOOTH_L1_LOSS;
+
+	if (ref_tensor(op, 0, "self", &x) < 0 || ref_tensor(op, 1, "target", &t) < 0 ||
+	    ref_int(op, 2, "reduction", 1, &rd) < 0 ||
+	    (smooth && ref_double(op, 3, "beta", 1.0, &beta) < 0))
+		return -1;
+	if (x->ndim != t->ndim ||
+	    memcmp(x->shape, t->shape, (size_t)x->ndim * sizeof *x->shape))
+		return npu_errf(op->e, "self and target differ in shape");
+	if (rd < 0 || rd > 2 || beta < 0)
+		return npu_errf(op->e, "bad reduction or beta");
+	n = npu_reftensor_numel(x);
+	if (ref_out(op, 0, x->dtype, rd ? 0 : x->ndim, x->shape, &y) < 0)
+		return -1;
+	for (int64_t i = 0; i < n; i++) {
+		double d = fabs(x->data[i] - t->data[i]), l = d;
+		if (smooth && d < beta)
+			l = 0.5 * d * d / beta;
+		else if (smooth)
+			l = d - 0.5 * beta;
+		if (rd)
+			acc += l;
+		else
+			y->data[i] = l;
+	}
+	if (rd)
+		y->data[0] = rd == 1 ? acc / (double)n : acc;
+	return 0;
+}
+
+/* prelu: the weight is one value, or one per channel along dim 1 (dim 0
+ * of a 1-d input). */
+int ref_prelu(ref_op *op)
+{
+	const npu_reftensor *x, *w;
+	npu_reftensor *y;
+	int64_t n, c, inner = 1, nw;
+
+	if (ref_tensor(op, 0, "self", &x) < 0 || ref_tensor(op, 1, "weight", &w) < 0)
+		return -1;
+	nw = npu_reftensor_numel(w);
+	c = x->ndim >= 2 ? x->shape[1] : x->ndim == 1 ? x->shape[0] : 1;
+	if (nw != 1 && nw != c)
+		return npu_errf(op->e, "weight of %lld values for %lld channels",
+				(long long)nw, (long long)c);
+	for (int i = x->ndim >= 2 ? 2 : 1; i < x->ndim; i++)
+		inner *= x->shape[i];
+	if (ref_out(op, 0, x->dtype, x->ndim, x->shape, &y) < 0)
+		return -1;
+	n = npu_reftensor_numel(x);
+	for (int64_t i = 0; i < n; i++) {
+		double v = x->data[i], k = w->data[nw == 1 ? 0 : i / inner % c];
+		y->data[i] = v > 0 ? v : k * v;
+	}
+	return 0;
+}
+
 int ref_cumsum(ref_op *op)
 {
 	const npu_reftensor *x;
@@ -1067,7 +1132,7 @@ int ref_pool(ref_op *op)
 	h = x->shape[nd - 2];
 	w = x->shape[nd - 1];
 	planes = h && w ? npu_reftensor_numel(x) / (h * w) : 0;
-	if (id == NPU_AOP_ADAPTIVE_AVG_POOL2D) {
+	if (id == NPU_AOP_ADAPTIVE_AVG_POOL2D || id == NPU_AOP_ADAPTIVE_MAX_POOL2D) {
 		if (pair(op, 1, "output_size", 2, 1, &oh, &ow) < 0)
 			return -1;
 		kh = kw = sh = sw = 1;
@@ -1104,7 +1169,8 @@ int ref_pool(ref_op *op)
 	shape[nd - 2] = oh;
 	shape[nd - 1] = ow;
 	if (ref_out(op, 0, x->dtype, nd, shape, &y) < 0 ||
-	    (id == NPU_AOP_MAX_POOL2D && ref_out(op, 1, NPU_DT_I64, nd, shape, &yi) < 0))
+	    ((id == NPU_AOP_MAX_POOL2D || id == NPU_AOP_ADAPTIVE_MAX_POOL2D) &&
+	     ref_out(op, 1, NPU_DT_I64, nd, shape, &yi) < 0))
 		return -1;
 	for (int64_t pl = 0; pl < planes; pl++)
 		for (int64_t oy = 0; oy < oh; oy++)
@@ -1113,6 +1179,23 @@ int ref_pool(ref_op *op)
 				int64_t y0, y1, x0, x1, at = (pl * oh + oy) * ow + ox;
 				double acc = id == NPU_AOP_MAX_POOL2D ? -INFINITY : 0, cnt;
 				int64_t best = -1;
+				if (id == NPU_AOP_ADAPTIVE_MAX_POOL2D) {
+					y0 = oy * h / oh; y1 = ((oy + 1) * h + oh - 1) / oh;
+					x0 = ox * w / ow; x1 = ((ox + 1) * w + ow - 1) / ow;
+					for (int64_t yy = y0; yy < y1; yy++)
+						for (int64_t xx = x0; xx < x1; xx++) {
+							double v = src[yy * w + xx];
+							if (best >= 0 && isnan(acc))
+								continue;
+							if (best < 0 || v > acc || isnan(v)) {
+								acc = v;
+								best = yy * w + xx;
+							}
+						}
+					y->data[at] = acc;
+					yi->data[at] = (double)best;
+					continue;
+				}
 				if (id == NPU_AOP_ADAPTIVE_AVG_POOL2D) {
 					y0 = oy * h / oh; y1 = ((oy + 1) * h + oh - 1) / oh;
 					x0 = ox * w / ow; x1 = ((ox + 1) * w + ow - 1) / ow;

@@ -876,6 +876,61 @@ int ref_repeat(ref_op *op)
 	return 0;
 }
 
+/* pixel_shuffle [*, C*r*r, H, W] -> [*, C, H*r, W*r] and its inverse:
+ * out[c][h*r + i][w*r + j] = in[c*r*r + i*r + j][h][w]. */
+int ref_pixshuf(ref_op *op)
+{
+	const npu_reftensor *x;
+	npu_reftensor *y;
+	int64_t r, shape[NPU_MAX_DIMS], planes = 1, c, h, w;
+	int nd, up = op->id == NPU_AOP_PIXEL_SHUFFLE;
+
+	if (ref_tensor(op, 0, "self", &x) < 0 ||
+	    ref_int(op, 1, up ? "upscale_factor" : "downscale_factor", 1, &r) < 0)
+		return -1;
+	nd = x->ndim;
+	if (nd < 3 || r <= 0)
+		return npu_errf(op->e, "needs a 3-d or wider input and a positive factor");
+	memcpy(shape, x->shape, sizeof shape);
+	if (up) {
+		if (x->shape[nd - 3] % (r * r))
+			return npu_errf(op->e, "channels not divisible by the factor squared");
+		c = x->shape[nd - 3] / (r * r);
+		h = x->shape[nd - 2];
+		w = x->shape[nd - 1];
+		shape[nd - 3] = c;
+		shape[nd - 2] = h * r;
+		shape[nd - 1] = w * r;
+	} else {
+		if (x->shape[nd - 2] % r || x->shape[nd - 1] % r)
+			return npu_errf(op->e, "height or width not divisible by the factor");
+		c = x->shape[nd - 3];
+		h = x->shape[nd - 2] / r;
+		w = x->shape[nd - 1] / r;
+		shape[nd - 3] = c * r * r;
+		shape[nd - 2] = h;
+		shape[nd - 1] = w;
+	}
+	for (int i = 0; i < nd - 3; i++)
+		planes *= x->shape[i];
+	if (ref_out(op, 0, x->dtype, nd, shape, &y) < 0)
+		return -1;
+	for (int64_t b = 0; b < planes; b++)
+		for (int64_t k = 0; k < c * r * r; k++)
+			for (int64_t yy = 0; yy < h; yy++)
+				for (int64_t xx = 0; xx < w; xx++) {
+					/* the shuffled side's element, the packed side's */
+					int64_t ch = k / (r * r), i = k / r % r, j = k % r;
+					int64_t big = ((b * c + ch) * h * r + yy * r + i) * w * r + xx * r + j;
+					int64_t small = ((b * c * r * r + k) * h + yy) * w + xx;
+					if (up)
+						y->data[big] = x->data[small];
+					else
+						y->data[small] = x->data[big];
+				}
+	return 0;
+}
+
 /* ---- creation ---------------------------------------------------- */
 
 int ref_create(ref_op *op)
@@ -933,6 +988,32 @@ int ref_create(ref_op *op)
 	return 0;
 }
 
+/* linspace as ATen's CPU kernel computes it: the first half from start,
+ * the second back from end, so that both ends are exact. */
+static int ref_linspace(ref_op *op)
+{
+	double a, b;
+	int64_t n;
+	int dt;
+	npu_reftensor *y;
+
+	if (ref_gval_num(op, ref_arg(op, 0, "start"), &a) < 0 ||
+	    ref_gval_num(op, ref_arg(op, 1, "end"), &b) < 0 ||
+	    ref_int(op, 2, "steps", -1, &n) < 0)
+		return -1;
+	if (n < 0 || !isfinite(a) || !isfinite(b))
+		return npu_errf(op->e, "bad steps or range");
+	if (ref_dtype(op, -1, "dtype", NPU_DT_F32, &dt) < 0 ||
+	    ref_out(op, 0, dt, 1, &n, &y) < 0)
+		return -1;
+	for (int64_t i = 0; i < n; i++) {
+		double step = n > 1 ? (b - a) / (double)(n - 1) : 0;
+		y->data[i] = i < n / 2 ? a + step * (double)i
+				       : b - step * (double)(n - 1 - i);
+	}
+	return 0;
+}
+
 int ref_arange(ref_op *op)
 {
 	const npu_gval *g[3] = { NULL, NULL, NULL };
@@ -941,6 +1022,9 @@ int ref_arange(ref_op *op)
 	int64_t n;
 	int dt = NPU_DT_I64, first = op->id == NPU_AOP_ARANGE ? 1 : 0;
 	int cnt = op->id == NPU_AOP_ARANGE_STEP ? 3 : 2;  /* v[first..cnt) given */
+
+	if (op->id == NPU_AOP_LINSPACE)
+		return ref_linspace(op);
 
 	for (int i = first; i < cnt; i++) {
 		g[i] = ref_arg(op, i - first, NULL);

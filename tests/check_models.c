@@ -116,6 +116,12 @@ static const zoo_case zoo[] = {
 	{ "ops6", 0 },			/* matmuls of transposed inputs (B panels
 				   loaded transposed) and k^T * scale of
 				   repeated keys (the multiply moved onto k) */
+	{ "ops7", 1 },			/* captured on PyTorch 1.13: ops its traces
+				   keep whole (pixel_shuffle, adaptive max
+				   pooling, the smooth L1 and L1 losses,
+				   stack, prelu, linspace, unsafe_split), a
+				   dilated 1-d convolution, GroupNorm; the
+				   embedding bag on the host */
 	{ "ops6_bf16", 0 },
 	/* in bfloat16 and float16 (scripts/capture_models NAME_bf16) */
 	{ "mistral_tiny_bf16", 0 },
