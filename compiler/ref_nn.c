@@ -934,6 +934,73 @@ static double vol_at(const npu_reftensor *x, int64_t n, int64_t c,
 }
 
 /*
+ * Transposed 3-d convolution, x [n, c, d, h, w] and w [c, o/groups, kd,
+ * kh, kw]: every input element times every tap of its channel's weights,
+ * added where the forward convolution would have read it from (in fp64,
+ * in input order), then the bias.
+ */
+static int conv3d_transposed(ref_op *op, const npu_reftensor *x,
+			     const npu_reftensor *w, const npu_reftensor *bias,
+			     const int64_t *st, const int64_t *pd, const int64_t *dl,
+			     int64_t g)
+{
+	int64_t op3[3], os[5], cg, og, vol = 1, k[3];
+	npu_reftensor *y;
+
+	if (triple(op, 7, "output_padding", 0, op3) < 0)
+		return -1;
+	if (w->ndim != 5 || g <= 0 || x->shape[1] % g || w->shape[0] != x->shape[1])
+		return npu_errf(op->e, "weight does not match the input and groups");
+	cg = x->shape[1] / g;
+	og = w->shape[1];
+	os[0] = x->shape[0];
+	os[1] = og * g;
+	if (bias && npu_reftensor_numel(bias) != os[1])
+		return npu_errf(op->e, "bias has %lld entries, not %lld",
+				(long long)npu_reftensor_numel(bias), (long long)os[1]);
+	for (int i = 0; i < 3; i++) {
+		k[i] = w->shape[2 + i];
+		if (st[i] <= 0 || dl[i] <= 0 || pd[i] < 0 || op3[i] < 0)
+			return npu_errf(op->e, "bad stride, padding or dilation");
+		os[2 + i] = (x->shape[2 + i] - 1) * st[i] - 2 * pd[i] + dl[i] * (k[i] - 1) +
+			    op3[i] + 1;
+		if (os[2 + i] <= 0)
+			return npu_errf(op->e, "empty output");
+		vol *= os[2 + i];
+	}
+	if (ref_out(op, 0, ref_promote(x->dtype, w->dtype), 5, os, &y) < 0)
+		return -1;
+	for (int64_t n = 0; n < os[0]; n++)
+		for (int64_t c = 0; c < x->shape[1]; c++)
+			for (int64_t i0 = 0; i0 < x->shape[2]; i0++)
+				for (int64_t i1 = 0; i1 < x->shape[3]; i1++)
+					for (int64_t i2 = 0; i2 < x->shape[4]; i2++) {
+						int64_t in[3] = { i0, i1, i2 };
+						double v = vol_at(x, n, c, in);
+						const double *wk = w->data + c * og * k[0] * k[1] * k[2];
+						for (int64_t o = 0; o < og; o++)
+							for (int64_t a = 0; a < k[0]; a++)
+								for (int64_t b = 0; b < k[1]; b++)
+									for (int64_t e = 0; e < k[2]; e++, wk++) {
+										int64_t pos[3] = { i0 * st[0] - pd[0] + a * dl[0],
+												   i1 * st[1] - pd[1] + b * dl[1],
+												   i2 * st[2] - pd[2] + e * dl[2] };
+										int inside = 1;
+										for (int q = 0; q < 3; q++)
+											inside &= pos[q] >= 0 && pos[q] < os[2 + q];
+										if (inside)
+											y->data[((n * os[1] + c / cg * og + o) * os[2] + pos[0]) * os[3] * os[4] +
+												pos[1] * os[4] + pos[2]] += v * *wk;
+									}
+					}
+	for (int64_t n = 0; bias && n < os[0]; n++)
+		for (int64_t o = 0; o < os[1]; o++)
+			for (int64_t i = 0; i < vol; i++)
+				y->data[(n * os[1] + o) * vol + i] += bias->data[o];
+	return 0;
+}
+
+/*
  * 3-d convolution (video models: R3D, X3D), x [n, c, d, h, w] and w [o,
  * c/groups, kd, kh, kw], by direct loops in fp64: each output a sum over
  * its group's channels, then the taps in order.  Not transposed.
@@ -950,7 +1017,7 @@ static int conv3d(ref_op *op, const npu_reftensor *x, const npu_reftensor *w)
 	    ref_bool(op, 6, "transposed", 0, &tr) < 0 || ref_int(op, 8, "groups", 1, &g) < 0)
 		return -1;
 	if (tr)
-		return npu_errf(op->e, "transposed 3-d convolution is not supported here");
+		return conv3d_transposed(op, x, w, bias, st, pd, dl, g);
 	if (w->ndim != 5 || g <= 0 || x->shape[1] % g || w->shape[0] % g ||
 	    w->shape[1] * g != x->shape[1])
 		return npu_errf(op->e, "weight does not match the input and groups");
