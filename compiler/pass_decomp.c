@@ -337,18 +337,21 @@ static int infer_view(dcx *d, const npu_gval *a, int na, npu_gmeta *m)
 	return 0;
 }
 
-static int infer_mm(dcx *d, const npu_gval *a, int na, npu_gmeta *m)
+/* mm [m, k] x [k, n], or bmm [b, m, k] x [b, k, n] (r = 3) */
+static int infer_mm(dcx *d, const npu_gval *a, int na, int r, npu_gmeta *m)
 {
 	const npu_gmeta *x = na > 1 ? node_meta(d, &a[0]) : NULL;
 	const npu_gmeta *y = na > 1 ? node_meta(d, &a[1]) : NULL;
-	int64_t sx[NPU_MAX_DIMS], sy[NPU_MAX_DIMS], o[2];
+	int64_t sx[NPU_MAX_DIMS], sy[NPU_MAX_DIMS], o[3];
 
-	if (!x || !y || npu_gmeta_shape(x, sx) != 2 ||
-	    npu_gmeta_shape(y, sy) != 2 || sx[1] != sy[0])
+	if (!x || !y || npu_gmeta_shape(x, sx) != r ||
+	    npu_gmeta_shape(y, sy) != r || sx[r - 1] != sy[r - 2] ||
+	    (r == 3 && sx[0] != sy[0]))
 		return fail(d, "%s", "mm of unknown shapes");
 	o[0] = sx[0];
-	o[1] = sy[1];
-	npu_gmeta_set(m, x->dtype, 2, o);
+	o[r - 2] = sx[r - 2];
+	o[r - 1] = sy[r - 1];
+	npu_gmeta_set(m, x->dtype, r, o);
 	return 0;
 }
 
@@ -524,7 +527,9 @@ static int infer(dcx *d, int aop, const npu_gval *a, int na,
 	case NPU_AOP_VIEW: case NPU_AOP_RESHAPE:
 		return infer_view(d, a, na, m);
 	case NPU_AOP_MM:
-		return infer_mm(d, a, na, m);
+		return infer_mm(d, a, na, 2, m);
+	case NPU_AOP_BMM:
+		return infer_mm(d, a, na, 3, m);
 	case NPU_AOP_PERMUTE:
 		return infer_permute(d, a, na, m);
 	case NPU_AOP_CONV:
@@ -1068,6 +1073,35 @@ static int unsq(dcx *d, npu_gval x, int64_t dm, npu_gval *res)
 	return r;
 }
 
+/* lerp(a, b, w) for a number w, as ATen: a + w (b - a) for |w| < 0.5,
+ * else b - (b - a)(1 - w). */
+static int lerpw(dcx *d, npu_gval *a, int na, npu_gval *res)
+{
+	npu_gval va[2], diff = { 0 }, prod = { 0 };
+	double w;
+	int r, lo;
+
+	if (na < 3 || (a[2].kind != NPU_GV_INT && a[2].kind != NPU_GV_FLOAT))
+		return fail(d, "%s", "@lerpw: a weight that is not a number");
+	w = a[2].kind == NPU_GV_INT ? (double)a[2].u.i : a[2].u.f;
+	lo = fabs(w) < 0.5;
+	va[0] = a[1];
+	va[1] = a[0];
+	if (make_call(d, "aten.sub.Tensor", va, 2, NULL, 0, &diff) < 0)
+		return -1;
+	va[0] = diff;
+	va[1] = npu_gv_float(lo ? w : 1 - w);
+	r = make_call(d, "aten.mul.Tensor", va, 2, NULL, 0, &prod);
+	if (r == 0) {
+		va[0] = lo ? a[0] : a[1];
+		va[1] = prod;
+		r = make_call(d, lo ? "aten.add.Tensor" : "aten.sub.Tensor", va, 2, NULL, 0, res);
+	}
+	npu_gval_clear(&diff);
+	npu_gval_clear(&prod);
+	return r;
+}
+
 /* stack(tensors, dim) as the cat along dim of each tensor viewed with a
  * dim of 1 there. */
 static int stack(dcx *d, npu_gval *a, int na, npu_gval *res)
@@ -1277,6 +1311,8 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 	}
 	if (!strcmp(name, "stack"))            /* (tensors, dim) */
 		return stack(d, a, na, res);
+	if (!strcmp(name, "lerpw"))            /* (a, b, w): w a number */
+		return lerpw(d, a, na, res);
 	return fail(d, "decomp.def: unknown builtin @%s", name);
 }
 

@@ -94,6 +94,7 @@ static unary_fn pick_unary(int id, int *float_out, int *bool_out)
 	case NPU_AOP_SINH: return sinh;
 	case NPU_AOP_TAN: return tan;
 	case NPU_AOP_LOG10: return log10;
+	case NPU_AOP_EXP2: return exp2;
 	}
 	*float_out = 0;
 	switch (id) {
@@ -263,6 +264,14 @@ static double b_max(double a, double b, double al)
 {
 	return isnan(a) || isnan(b) ? NAN : a > b ? a : b;
 }
+/* fmax/fmin: NaN only when both are */
+static double b_fmax(double a, double b, double al) { return isnan(a) ? b : isnan(b) ? a : a > b ? a : b; }
+static double b_fmin(double a, double b, double al) { return isnan(a) ? b : isnan(b) ? a : a < b ? a : b; }
+/* lerp with the weight where alpha goes, as ATen computes it */
+static double b_lerp(double a, double b, double w)
+{
+	return fabs(w) < 0.5 ? a + w * (b - a) : b - (b - a) * (1 - w);
+}
 static double b_min(double a, double b, double al)
 {
 	return isnan(a) || isnan(b) ? NAN : a < b ? a : b;
@@ -298,6 +307,11 @@ static binary_fn pick_binary(ref_op *op, int *kind)
 	case NPU_AOP_POW_TS: case NPU_AOP_POW_TT: case NPU_AOP_POW_ST: return b_pow;
 	case NPU_AOP_MAXIMUM: return b_max;
 	case NPU_AOP_MINIMUM: return b_min;
+	case NPU_AOP_FMAX: return b_fmax;
+	case NPU_AOP_FMIN: return b_fmin;
+	case NPU_AOP_LERP_S:
+		*kind = 2;
+		return b_lerp;
 	case NPU_AOP_BITWISE_AND: case NPU_AOP_BITWISE_AND_S: return b_band;
 	case NPU_AOP_BITWISE_OR: case NPU_AOP_BITWISE_OR_S: return b_bor;
 	case NPU_AOP_BITWISE_XOR: case NPU_AOP_BITWISE_XOR_S: return b_bxor;
@@ -348,7 +362,7 @@ int ref_binary(ref_op *op)
 		return npu_errf(op->e, "no binary kernel");
 	if (ref_operand(op, ref_arg(op, 0, "self"), &ta, &a, &wa) < 0 ||
 	    ref_operand(op, ref_arg(op, 1, "other"), &tb, &b, &wb) < 0 ||
-	    ref_double(op, 2, "alpha", 1, &alpha) < 0 ||
+	    ref_double(op, 2, op->id == NPU_AOP_LERP_S ? "weight" : "alpha", 1, &alpha) < 0 ||
 	    ref_bshape(op, a->ndim, a->shape, b->ndim, b->shape, &nd, shape) < 0)
 		goto out;
 	dt = promote_operands(a, wa, b, wb);

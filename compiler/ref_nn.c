@@ -535,6 +535,116 @@ int ref_sort(ref_op *op)
 	return 0;
 }
 
+/*
+ * median (of all, or along dim) and kthvalue along dim: the element at
+ * (n - 1) / 2, or k - 1, of the slice sorted ascending (stable, NaN
+ * last), and its index; a median of a slice holding NaN is NaN, at its
+ * first NaN, as PyTorch's.  The dim goes unless keepdim.
+ */
+int ref_ostat(ref_op *op)
+{
+	const npu_reftensor *x;
+	npu_reftensor *val, *ind = NULL;
+	int64_t dimv = -1, k = 1, outer, n, inner, shape[NPU_MAX_DIMS], *idx, *tmp;
+	int d = 0, keep = 0, nd, all = op->id == NPU_AOP_MEDIAN;
+	int med = op->id != NPU_AOP_KTHVALUE;
+
+	if (ref_tensor(op, 0, "self", &x) < 0)
+		return -1;
+	if (!all && (med ? ref_int(op, 1, "dim", -1, &dimv) < 0 ||
+			   ref_bool(op, 2, "keepdim", 0, &keep) < 0
+			 : ref_int(op, 1, "k", 1, &k) < 0 ||
+			   ref_int(op, 2, "dim", -1, &dimv) < 0 ||
+			   ref_bool(op, 3, "keepdim", 0, &keep) < 0))
+		return -1;
+	if (!all && ref_dim(op, dimv, x->ndim, &d) < 0)
+		return -1;
+	if (all) {
+		outer = inner = 1;
+		n = npu_reftensor_numel(x);
+		nd = 0;
+	} else {
+		split3(x, d, &outer, &n, &inner);
+		memcpy(shape, x->shape, sizeof shape);
+		nd = x->ndim;
+		if (nd && keep)
+			shape[d] = 1;
+		else if (nd)
+			memmove(shape + d, shape + d + 1, (size_t)(--nd - d) * sizeof *shape);
+	}
+	if (n == 0 || k < 1 || k > n)
+		return npu_errf(op->e, "k = %lld is out of range for a dim of %lld",
+				(long long)k, (long long)n);
+	if (med)
+		k = (n - 1) / 2 + 1;
+	if (ref_out(op, 0, x->dtype, nd, shape, &val) < 0 ||
+	    (!all && ref_out(op, 1, NPU_DT_I64, nd, shape, &ind) < 0))
+		return -1;
+	idx = malloc((size_t)(n + 1) * sizeof *idx);
+	tmp = malloc((size_t)(n + 1) * sizeof *tmp);
+	if (!idx || !tmp) {
+		free(idx);
+		free(tmp);
+		return npu_errf(op->e, "out of memory");
+	}
+	for (int64_t o = 0; o < outer; o++)
+		for (int64_t in = 0; in < inner; in++) {
+			sortcx c = { x->data + o * n * inner + in, inner, 0 };
+			int64_t pick, at = o * inner + in;
+			for (int64_t i = 0; i < n; i++)
+				idx[i] = i;
+			msort(&c, idx, tmp, n);
+			pick = idx[k - 1];
+			for (int64_t i = 0; med && i < n; i++)
+				if (isnan(c.p[i * inner])) {
+					pick = i;
+					break;
+				}
+			val->data[at] = c.p[pick * inner];
+			if (ind)
+				ind->data[at] = (double)pick;
+		}
+	free(idx);
+	free(tmp);
+	return 0;
+}
+
+/* cummax and cummin along dim: the running extreme and the index it came
+ * from (the latest of equal values; NaN, once met, stays with its
+ * index), as PyTorch's CPU kernel. */
+int ref_cumext(ref_op *op)
+{
+	const npu_reftensor *x;
+	npu_reftensor *val, *ind;
+	int64_t dimv, outer, n, inner;
+	int d, mx = op->id == NPU_AOP_CUMMAX;
+
+	if (ref_tensor(op, 0, "self", &x) < 0 || ref_int(op, 1, "dim", 0, &dimv) < 0 ||
+	    ref_dim(op, dimv, x->ndim, &d) < 0)
+		return -1;
+	if (ref_out(op, 0, x->dtype, x->ndim, x->shape, &val) < 0 ||
+	    ref_out(op, 1, NPU_DT_I64, x->ndim, x->shape, &ind) < 0)
+		return -1;
+	split3(x, d, &outer, &n, &inner);
+	for (int64_t o = 0; o < outer; o++)
+		for (int64_t in = 0; in < inner; in++) {
+			double best = 0;
+			int64_t bi = 0;
+			for (int64_t i = 0; i < n; i++) {
+				int64_t at = (o * n + i) * inner + in;
+				double v = x->data[at];
+				if (i == 0 || isnan(v) ||
+				    (!isnan(best) && (mx ? v >= best : v <= best))) {
+					best = v;
+					bi = i;
+				}
+				val->data[at] = best;
+				ind->data[at] = (double)bi;
+			}
+		}
+	return 0;
+}
+
 int ref_softmax(ref_op *op)
 {
 	const npu_reftensor *x;
@@ -665,19 +775,20 @@ int ref_matmul(ref_op *op)
 	npu_reftensor *y;
 	int64_t shape[3], batch = 1;
 	double alpha = 1, beta = 1;
-	int base = 0, dt, bmm = op->id == NPU_AOP_BMM, r = bmm ? 3 : 2;
+	int bmm = op->id == NPU_AOP_BMM || op->id == NPU_AOP_BADDBMM;
+	int base = 0, dt, r = bmm ? 3 : 2;
 
 	if (op->id == NPU_AOP_SCALED_MM)
 		return scaled_mm(op);
-	if (op->id == NPU_AOP_ADDMM) {
+	if (op->id == NPU_AOP_ADDMM || op->id == NPU_AOP_BADDBMM) {
 		if (ref_tensor(op, 0, "self", &bias) < 0 ||
 		    ref_double(op, -1, "beta", 1, &beta) < 0 ||
 		    ref_double(op, -1, "alpha", 1, &alpha) < 0)
 			return -1;
 		base = 1;
 	}
-	if (ref_tensor(op, base, base ? "mat1" : "self", &a) < 0 ||
-	    ref_tensor(op, base + 1, base ? "mat2" : "mat2", &b) < 0)
+	if (ref_tensor(op, base, !base ? "self" : bmm ? "batch1" : "mat1", &a) < 0 ||
+	    ref_tensor(op, base + 1, !base ? "mat2" : bmm ? "batch2" : "mat2", &b) < 0)
 		return -1;
 	if (a->ndim != r || b->ndim != r || a->shape[r - 1] != b->shape[r - 2] ||
 	    (bmm && a->shape[0] != b->shape[0]))
@@ -693,12 +804,12 @@ int ref_matmul(ref_op *op)
 	if (bias) {
 		int nd;
 		int64_t bs[NPU_MAX_DIMS], st[NPU_MAX_DIMS];
-		if (ref_bshape(op, bias->ndim, bias->shape, 2, shape, &nd, bs) < 0 ||
-		    nd != 2 || bs[0] != m || bs[1] != n)
+		if (ref_bshape(op, bias->ndim, bias->shape, r, shape, &nd, bs) < 0 ||
+		    nd != r || memcmp(bs, shape, (size_t)r * sizeof *bs))
 			return npu_errf(op->e, "bias does not broadcast to the product");
-		ref_bstrides(bias, 2, shape, st);
+		ref_bstrides(bias, r, shape, st);
 		ref_gather_strided(bias, st, 0, y);
-		for (int64_t i = 0; i < m * n; i++)
+		for (int64_t i = 0; i < batch * m * n; i++)
 			y->data[i] *= beta;
 	}
 	for (int64_t i = 0; i < batch; i++)

@@ -1014,6 +1014,28 @@ static int ref_linspace(ref_op *op)
 	return 0;
 }
 
+/* eye(n) and eye(n, m): 1 where row == column. */
+static int ref_eye(ref_op *op)
+{
+	int64_t sh[2];
+	int dt;
+	npu_reftensor *y;
+
+	if (ref_int(op, 0, "n", -1, &sh[0]) < 0 ||
+	    ref_int(op, 1, "m", sh[0], &sh[1]) < 0)
+		return -1;
+	if (op->id == NPU_AOP_EYE)
+		sh[1] = sh[0];
+	if (sh[0] < 0 || sh[1] < 0)
+		return npu_errf(op->e, "negative size");
+	if (ref_dtype(op, -1, "dtype", NPU_DT_F32, &dt) < 0 ||
+	    ref_out(op, 0, dt, 2, sh, &y) < 0)
+		return -1;
+	for (int64_t i = 0; i < sh[0] && i < sh[1]; i++)
+		y->data[i * sh[1] + i] = 1;
+	return 0;
+}
+
 int ref_arange(ref_op *op)
 {
 	const npu_gval *g[3] = { NULL, NULL, NULL };
@@ -1025,6 +1047,8 @@ int ref_arange(ref_op *op)
 
 	if (op->id == NPU_AOP_LINSPACE)
 		return ref_linspace(op);
+	if (op->id == NPU_AOP_EYE || op->id == NPU_AOP_EYE_M)
+		return ref_eye(op);
 
 	for (int i = first; i < cnt; i++) {
 		g[i] = ref_arg(op, i - first, NULL);

@@ -122,6 +122,9 @@ static const zoo_case zoo[] = {
 				   stack, prelu, linspace, unsafe_split), a
 				   dilated 1-d convolution, GroupNorm; the
 				   embedding bag on the host */
+	{ "ops8", 6 },			/* baddbmm, lerp, eye, exp2, fmax/fmin;
+				   median, kthvalue, cummax, cummin and a
+				   transposed 3-d convolution on the host */
 	{ "ops6_bf16", 0 },
 	/* in bfloat16 and float16 (scripts/capture_models NAME_bf16) */
 	{ "mistral_tiny_bf16", 0 },

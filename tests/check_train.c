@@ -452,6 +452,8 @@ static const struct {
 	{ "encodec_tiny/inference62", "aten.maximum.default", "integer" },
 	/* the embedding bag (1.13's _embedding_bag_forward_only) */
 	{ "ops7/inference1", "aten._embedding_bag.default", "support.def" },
+	/* order statistics and a transposed 3-d convolution */
+	{ "ops8/inference2", NULL, "" },
 };
 
 /* per entry of host_ok: host calls it allowed (every entry must allow

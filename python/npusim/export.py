@@ -110,7 +110,8 @@ def decompositions():
              "floor_divide", "frac", "hardshrink", "heaviside", "huber_loss",
              "im2col", "index_add", "index_copy", "index_fill", "isneginf",
              "isposinf", "logit", "log_sigmoid_forward", "mish", "mv",
-             "nan_to_num", "new_zeros", "nll_loss_forward", "pdist",
+             "nan_to_num", "new_empty", "new_full", "new_ones", "new_zeros",
+             "nll_loss_forward", "pdist",
              "roll", "rot90", "selu", "sgn", "sigmoid_backward", "sinc",
              "soft_margin_loss", "softshrink", "std_mean", "tanh_backward",
              "threshold", "trace", "unfold_copy", "upsample_bicubic2d", "xlogy"]
