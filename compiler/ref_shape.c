@@ -954,7 +954,7 @@ int ref_create(ref_op *op)
 	case NPU_AOP_SCALAR_TENSOR:
 		fv = ref_arg(op, 0, "s");
 		break;
-	case NPU_AOP_FILL_S:
+	case NPU_AOP_FILL_S: case NPU_AOP_FILL_T:
 		if (ref_tensor(op, 0, "self", &like) < 0)
 			return -1;
 		nd = like->ndim;

@@ -88,13 +88,82 @@ def has_dynamo():
     return hasattr(torch, "compile")
 
 
+def _attention(q, k, v, num_head, qkv_weight, qkv_bias, proj_weight,
+               proj_bias, mask, mask_type):
+    """The attention of nn.MultiheadAttention's fast path, batch first:
+    projections, softmax(q k^T / sqrt(d) + mask) v per head, the output
+    projection; the weights [B, H, L, S] too."""
+    import math
+    import torch.nn.functional as F
+    B, L, E = q.shape
+    S, H = k.shape[1], num_head
+    D = E // H
+    wq, wk, wv = qkv_weight.chunk(3)
+    bq, bk, bv = qkv_bias.chunk(3) if qkv_bias is not None else (None,) * 3
+    q = F.linear(q, wq, bq).view(B, L, H, D).transpose(1, 2)
+    k = F.linear(k, wk, bk).view(B, S, H, D).transpose(1, 2)
+    v = F.linear(v, wv, bv).view(B, S, H, D).transpose(1, 2)
+    att = torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(D)
+    if mask is not None:
+        # type 1: a key padding mask [B, S]; else one that broadcasts
+        m = mask.view(B, 1, 1, S) if mask_type == 1 else mask
+        att = att.masked_fill(m, float("-inf")) if m.dtype == torch.bool else att + m
+    att = torch.softmax(att, -1)
+    out = torch.matmul(att, v).transpose(1, 2).reshape(B, L, E)
+    return F.linear(out, proj_weight, proj_bias), att
+
+
+def _mha_fast(query, key, value, embed_dim, num_head, qkv_weight, qkv_bias,
+              proj_weight, proj_bias, mask=None, need_weights=True,
+              average_attn_weights=True, mask_type=None):
+    out, att = _attention(query, key, value, num_head, qkv_weight, qkv_bias,
+                          proj_weight, proj_bias, mask, mask_type)
+    if not need_weights:
+        return out, query.new_zeros((0,))
+    return out, att.mean(1) if average_attn_weights else att
+
+
+def _encoder_layer_fast(src, embed_dim, num_heads, qkv_weight, qkv_bias,
+                        proj_weight, proj_bias, use_gelu, norm_first, eps,
+                        norm_weight_1, norm_bias_1, norm_weight_2, norm_bias_2,
+                        ffn_weight_1, ffn_bias_1, ffn_weight_2, ffn_bias_2,
+                        mask=None, mask_type=None):
+    import torch.nn.functional as F
+    ln1 = lambda t: F.layer_norm(t, (embed_dim,), norm_weight_1, norm_bias_1, eps)
+    ln2 = lambda t: F.layer_norm(t, (embed_dim,), norm_weight_2, norm_bias_2, eps)
+    act = F.gelu if use_gelu else F.relu
+    sa = lambda t: _attention(t, t, t, num_heads, qkv_weight, qkv_bias, proj_weight,
+                              proj_bias, mask, mask_type)[0]
+    ff = lambda t: F.linear(act(F.linear(t, ffn_weight_1, ffn_bias_1)), ffn_weight_2, ffn_bias_2)
+    if norm_first:
+        x = src + sa(ln1(src))
+        return x + ff(ln2(x))
+    x = ln1(src + sa(src))
+    return ln2(x + ff(x))
+
+
+def _fast_paths(table):
+    """The fused kernels nn.MultiheadAttention and nn.TransformerEncoderLayer
+    take in eval mode (their fast path), as the ops they are made of, so
+    that no graph holds them whole (1.13's make_fx records them; so may
+    a 2.x whose Dynamo traces them)."""
+    aten = torch.ops.aten
+    for name, fn in (("_native_multi_head_attention", _mha_fast),
+                     ("_transformer_encoder_layer_fwd", _encoder_layer_fast)):
+        op = getattr(aten, name, None)
+        if op is not None and hasattr(op, "default"):
+            table[op.default] = fn
+    return table
+
+
 def decompositions():
     """The decomposition table: PyTorch's core ATen table where it exists
     (2.x); on 1.13, the decompositions of the ops npusim's op table lacks
-    that make_fx would otherwise leave composite."""
+    that make_fx would otherwise leave composite.  Both with the fused
+    fast paths of attention spelt out (_fast_paths)."""
     import torch._decomp as d
     if hasattr(d, "core_aten_decompositions"):
-        return d.core_aten_decompositions()
+        return _fast_paths(dict(d.core_aten_decompositions()))
     aten = torch.ops.aten
     ops = [aten.addcmul, aten.addcdiv, aten.elu, aten.softplus,
            aten.mse_loss, aten.native_dropout, aten.logsumexp, aten.silu_backward,
@@ -117,7 +186,7 @@ def decompositions():
              "threshold", "trace", "unfold_copy", "upsample_bicubic2d", "xlogy"]
     ops += [getattr(aten, n) for n in names if hasattr(aten, n)]
     found = [op for op in ops if hasattr(op, "overloads")]
-    return d.get_decompositions(found)
+    return _fast_paths(d.get_decompositions(found))
 
 
 # --- placeholder naming, as Dynamo spells its sources ----------------------

@@ -87,6 +87,30 @@ def attention():
     return Attention().eval(), [torch.randn(2, 8, 32)]
 
 
+class Encoder(nn.Module):
+    """nn.TransformerEncoder (post-norm, ReLU) after nn.MultiheadAttention
+    with a key padding mask: in eval mode both take PyTorch's fused fast
+    path (_transformer_encoder_layer_fwd, _native_multi_head_attention),
+    which the exporter spells out as the ops they are made of."""
+
+    def __init__(self):
+        super().__init__()
+        self.mha = nn.MultiheadAttention(32, 4, batch_first=True)
+        layer = nn.TransformerEncoderLayer(32, 4, 64, dropout=0.0, batch_first=True)
+        self.enc = nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+
+    def forward(self, x):
+        pad = torch.zeros(x.shape[0], x.shape[1], dtype=torch.bool)
+        pad[:, -1] = True
+        a = self.mha(x, x, x, key_padding_mask=pad, need_weights=False)[0]
+        return self.enc(x + a)
+
+
+def encoder():
+    torch.manual_seed(5)
+    return Encoder().eval(), [torch.randn(2, 6, 32)]
+
+
 def counter():
     torch.manual_seed(4)
     return Counter(), [torch.randn(4, 16)]

@@ -312,6 +312,9 @@ class EndToEndTest(unittest.TestCase):
     def test_attention(self):
         self.run_model(models.attention)
 
+    def test_fused_attention_fast_paths(self):
+        self.run_model(models.encoder)
+
     def test_dynamic_graph_compiled_per_size(self):
         """bert_tiny_dyn (torch.compile(dynamic=True) of a BERT): its
         sequence length is a slice bound, which a dynamic program cannot
