@@ -481,6 +481,31 @@ static int prims_convert(pass_cx *pc, npu_gnode *n)
 			n->name, to_copy);
 }
 
+/* native_batch_norm(x, w, b, mean, var, training=False, momentum, eps),
+ * PyTorch 1.13's inference batch norm: 2.x's form of it,
+ * _native_batch_norm_legit_no_training(x, w, b, mean, var, momentum,
+ * eps), which the conv-BN fold and the lowering take. */
+static int bn_eval(pass_cx *pc, npu_gnode *n)
+{
+	static const char legit[] = "aten._native_batch_norm_legit_no_training.default";
+	char *t;
+
+	if (n->aop != NPU_AOP_BN_NATIVE || n->nargs != 8 || n->nkwargs ||
+	    n->args[5].kind != NPU_GV_BOOL || n->args[5].u.b ||
+	    n->args[3].kind != NPU_GV_NODE || n->args[4].kind != NPU_GV_NODE)
+		return 0;
+	if (!(t = strdup(legit)))
+		return npu_errf(pc->e, "out of memory");
+	npu_gval_clear(&n->args[5]);
+	memmove(n->args + 5, n->args + 6, 2 * sizeof *n->args);
+	n->nargs = 7;
+	free(n->target);
+	n->target = t;
+	n->aop = NPU_AOP_BN_INFER;
+	return pass_log(pc, n->name, "%s: native_batch_norm in eval mode as %s",
+			n->name, legit);
+}
+
 static int normargs_node(pass_cx *pc, npu_gedit *ge, int i)
 {
 	npu_gnode *n = npu_gedit_node(ge, i);
@@ -530,7 +555,8 @@ static int pass_normargs(pass_cx *pc, npu_gedit *ge)
 {
 	for (int i = 0; i < npu_gedit_n(ge); i++) {
 		npu_gnode *n = npu_gedit_node(ge, i);
-		if (n->op == NPU_GOP_CALL_FUNCTION && prims_convert(pc, n) < 0)
+		if (n->op == NPU_GOP_CALL_FUNCTION &&
+		    (prims_convert(pc, n) < 0 || bn_eval(pc, n) < 0))
 			return -1;
 		if (pure_call(n) && normargs_node(pc, ge, i) < 0)
 			return -1;

@@ -1011,6 +1011,45 @@ START_TEST(normargs_canonical)
 }
 END_TEST
 
+/* PyTorch 1.13's inference batch norm becomes 2.x's form of it, with
+ * the same values; in training mode it stays. */
+START_TEST(normargs_bn_eval)
+{
+	npu_graph *g = parse(GRAPH(PH("x", F32(2, 4, 3, 3)) "," PH("w", F32(4)) ","
+		PH("b", F32(4)) "," PH("rm", F32(4)) "," PH("rv", F32(4))
+		CALL("bn", "aten.native_batch_norm.default", "[" N("x") "," N("w") ","
+		     N("b") "," N("rm") "," N("rv") ", false, 0.1, 1e-5]",
+		     "[" F32(2, 4, 3, 3) "," F32(0) "," F32(0) "]")
+		CALL("y", "_operator.getitem", "[" N("bn") ", 0]", F32(2, 4, 3, 3))
+		CALL("bt", "aten.native_batch_norm.default", "[" N("y") "," N("w") ","
+		     N("b") "," N("rm") "," N("rv") ", true, 0.1, 1e-5]",
+		     "[" F32(2, 4, 3, 3) "," F32(4) "," F32(4) "]")
+		CALL("z", "_operator.getitem", "[" N("bt") ", 0]", F32(2, 4, 3, 3))
+		OUT(N("z"))));
+	npu_passlog log;
+	env s;
+	const npu_gnode *bn, *bt;
+
+	npu_passlog_init(&log);
+	env_random(&s, g);
+	for (int i = 0; i < s.ngen; i++)  /* a variance is positive */
+		if (s.gen[i].ndim == 1)
+			for (int k = 0; k < 4; k++)
+				s.gen[i].data[k] = fabs(s.gen[i].data[k]) + 0.5;
+	ck_assert_int_ge(run_one(g, NPU_PASS_NORMARGS, &log), 1);
+	bn = &g->nodes[npu_graph_find(g, "bn")];
+	bt = &g->nodes[npu_graph_find(g, "bt")];
+	ck_assert_int_eq(bn->aop, NPU_AOP_BN_INFER);
+	ck_assert_int_eq(bn->nargs, 7);
+	ck_assert_str_eq(bn->target, "aten._native_batch_norm_legit_no_training.default");
+	ck_assert_int_eq(bt->aop, NPU_AOP_BN_NATIVE);
+	roundtrip("normargs", g, &s, NULL, 1e-12);
+	env_free(&s);
+	npu_passlog_free(&log);
+	npu_graph_free(g);
+}
+END_TEST
+
 static int silu_native(void *ctx, int aop)
 {
 	(void)ctx;
@@ -1085,6 +1124,7 @@ static Suite *passes_suite(void)
 	tcase_add_test(tc, mutated_inputs_kept);
 	tcase_add_test(tc, log_formats);
 	tcase_add_test(tc, normargs_canonical);
+	tcase_add_test(tc, normargs_bn_eval);
 	tcase_add_test(tc, options_respected);
 	suite_add_tcase(s, tc);
 	return s;

@@ -183,7 +183,8 @@ def decompositions():
              "nll_loss_forward", "pdist",
              "roll", "rot90", "selu", "sgn", "sigmoid_backward", "sinc",
              "soft_margin_loss", "softshrink", "std_mean", "tanh_backward",
-             "threshold", "trace", "unfold_copy", "upsample_bicubic2d", "xlogy"]
+             "threshold", "trace", "unfold_copy", "upsample_bicubic2d",
+             "upsample_bilinear2d", "xlogy"]
     ops += [getattr(aten, n) for n in names if hasattr(aten, n)]
     found = [op for op in ops if hasattr(op, "overloads")]
     return _fast_paths(d.get_decompositions(found))
