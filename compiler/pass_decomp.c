@@ -1313,6 +1313,17 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 		return stack(d, a, na, res);
 	if (!strcmp(name, "lerpw"))            /* (a, b, w): w a number */
 		return lerpw(d, a, na, res);
+	if (!strcmp(name, "wdims")) {          /* (x, dim): every dim but dim */
+		int nd = x0 ? x0->ndim : -1, k = 0;
+		int64_t dm = na > 1 && a[1].kind == NPU_GV_INT ? a[1].u.i : -(int64_t)nd - 1;
+		if (nd < 1 || dm < -nd || dm >= nd)
+			return fail(d, "%s", "@wdims: bad operands");
+		dm = dm < 0 ? dm + nd : dm;
+		for (int i = 0; i < nd; i++)
+			if (i != dm)
+				shp[k++] = i;
+		return npu_gv_ints(res, shp, k) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
+	}
 	return fail(d, "decomp.def: unknown builtin @%s", name);
 }
 

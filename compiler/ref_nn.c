@@ -325,6 +325,44 @@ int ref_prelu(ref_op *op)
 	return 0;
 }
 
+/* _weight_norm_interface(v, g, dim): w = v * g / |v|, the norm over every
+ * dim of v but dim (shaped as v with those dims 1), and that norm. */
+int ref_weightnorm(ref_op *op)
+{
+	const npu_reftensor *v, *g;
+	npu_reftensor *w, *nrm;
+	int64_t dimv, outer, n, inner, shape[NPU_MAX_DIMS];
+	int d;
+
+	if (ref_tensor(op, 0, "v", &v) < 0 || ref_tensor(op, 1, "g", &g) < 0 ||
+	    ref_int(op, 2, "dim", 0, &dimv) < 0 || ref_dim(op, dimv, v->ndim, &d) < 0)
+		return -1;
+	split3(v, d, &outer, &n, &inner);
+	if (npu_reftensor_numel(g) != n)
+		return npu_errf(op->e, "g has %lld values for a dim of %lld",
+				(long long)npu_reftensor_numel(g), (long long)n);
+	for (int i = 0; i < v->ndim; i++)
+		shape[i] = i == d ? n : 1;
+	if (ref_out(op, 0, v->dtype, v->ndim, v->shape, &w) < 0 ||
+	    ref_out(op, 1, v->dtype, v->ndim, shape, &nrm) < 0)
+		return -1;
+	for (int64_t k = 0; k < n; k++) {
+		double s = 0;
+		for (int64_t o = 0; o < outer; o++)
+			for (int64_t in = 0; in < inner; in++) {
+				double x = v->data[(o * n + k) * inner + in];
+				s += x * x;
+			}
+		nrm->data[k] = sqrt(s);
+		for (int64_t o = 0; o < outer; o++)
+			for (int64_t in = 0; in < inner; in++) {
+				int64_t at = (o * n + k) * inner + in;
+				w->data[at] = v->data[at] * (g->data[k] / nrm->data[k]);
+			}
+	}
+	return 0;
+}
+
 int ref_cumsum(ref_op *op)
 {
 	const npu_reftensor *x;

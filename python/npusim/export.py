@@ -279,6 +279,31 @@ def _fold_copies(gm, nph):
     return flags, len(new)
 
 
+class _Scratch:
+    """`with _Scratch(model) as m`: a copy of model to run, which may
+    change its buffers without touching model's.  When the model cannot
+    be deep-copied (1.13's weight_norm keeps a computed, non-leaf weight),
+    the model itself, with its state put back afterwards."""
+
+    def __init__(self, model):
+        self.model, self.saved = model, None
+
+    def __enter__(self):
+        try:
+            return copy.deepcopy(self.model)
+        except RuntimeError:
+            self.saved = {k: v.detach().clone()
+                          for k, v in self.model.state_dict().items()}
+            return self.model
+
+    def __exit__(self, *exc):
+        if self.saved is not None:
+            with torch.no_grad():
+                for k, v in self.model.state_dict().items():
+                    v.copy_(self.saved[k])
+        return False
+
+
 def capture_make_fx(model, inputs, name="model", start=1, torch_level=True):
     """Captures `model(*inputs)` with make_fx (any PyTorch >= 1.13).
     Returns (captures, torch_level_doc_or_None)."""
@@ -469,8 +494,8 @@ def export(model, inputs, out_dir, name=None, method="auto", backward=False):
         method = "dynamo" if has_dynamo() else "make_fx"
     if backward and method != "dynamo":
         raise ValueError("backward graphs need the dynamo method (PyTorch >= 2.1)")
-    with torch.no_grad():
-        eager = copy.deepcopy(model)(*copy.deepcopy(inputs))
+    with torch.no_grad(), _Scratch(model) as m:
+        eager = m(*copy.deepcopy(inputs))
     entry = {"graphs": [], "dynamo_graphs": [], "values": True}
     if method == "make_fx":
         caps, tdoc = capture_make_fx(model, inputs, name)

@@ -111,6 +111,26 @@ def encoder():
     return Encoder().eval(), [torch.randn(2, 6, 32)]
 
 
+class TCN(nn.Module):
+    """A dilated causal 1-d convolution with weight_norm (a model that
+    copy.deepcopy refuses on 1.13: its weight is computed, not a leaf),
+    then a plain one and a residual."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.utils.weight_norm(nn.Conv1d(4, 8, 3, padding=4, dilation=2))
+        self.c2 = nn.Conv1d(8, 4, 3, padding=2)
+
+    def forward(self, x):
+        y = F.relu(self.c1(x))[..., :-4]
+        return F.relu(self.c2(y)[..., :-2] + x)
+
+
+def tcn():
+    torch.manual_seed(6)
+    return TCN().eval(), [torch.randn(2, 4, 20)]
+
+
 def counter():
     torch.manual_seed(4)
     return Counter(), [torch.randn(4, 16)]

@@ -315,6 +315,9 @@ class EndToEndTest(unittest.TestCase):
     def test_fused_attention_fast_paths(self):
         self.run_model(models.encoder)
 
+    def test_weight_norm_dilated_conv1d(self):
+        self.run_model(models.tcn)
+
     def test_dynamic_graph_compiled_per_size(self):
         """bert_tiny_dyn (torch.compile(dynamic=True) of a BERT): its
         sequence length is a slice bound, which a dynamic program cannot
