@@ -268,7 +268,8 @@ END_TEST
  * (in bands of rows, of columns); a 1-d (and a depthwise 1-d)
  * convolution; grouped 1x1 1-d convolutions; 3-d convolutions; 3-d
  * pooling of more taps than a kernel takes; flip;
- * slice_scatter with a step and to the end, select_scatter.  Each is a one-node graph
+ * slice_scatter with a step and to the end, select_scatter; ops 1.13
+ * keeps whole (below).  Each is a one-node graph
  * written to the temporary folder, run with generated values against
  * the fp64 reference, and must make no host call.
  */
@@ -484,6 +485,22 @@ static const op_case ops[] = {
 	  { 6, 8 }, { 2, 8 }, { 6, 8 } },
 	{ "aten.select_scatter.default", "{\"node\": \"w\"}, 1, -2", "float32",
 	  { 3, 5, 6 }, { 3, 6 }, { 3, 5, 6 } },
+	/* ops PyTorch 1.13's traces keep whole, natively: empty_like (zeros),
+	 * pixel_shuffle and pixel_unshuffle, adaptive max pooling whose sizes
+	 * divide, prelu, exp2, fmax, lerp by a number past 0.5, the smooth
+	 * L1 and L1 losses unreduced */
+	{ "aten.empty_like.default", "", "float32", { 3, 5 }, { 0 }, { 3, 5 } },
+	{ "aten.pixel_shuffle.default", "2", "float32", { 2, 8, 3, 5 }, { 0 }, { 2, 2, 6, 10 } },
+	{ "aten.pixel_unshuffle.default", "3", "float32", { 1, 2, 6, 9 }, { 0 }, { 1, 18, 2, 3 } },
+	{ "aten.adaptive_max_pool2d.default", "[3, 2]", "float32",
+	  { 2, 3, 9, 8 }, { 0 }, { 2, 3, 3, 2 } },
+	{ "aten.prelu.default", "{\"node\": \"w\"}", "float32", { 2, 4, 5 }, { 4 }, { 2, 4, 5 } },
+	{ "aten.exp2.default", "", "float32", { 4, 9 }, { 0 }, { 4, 9 } },
+	{ "aten.fmax.default", "{\"node\": \"w\"}", "float32", { 3, 6 }, { 3, 6 }, { 3, 6 } },
+	{ "aten.lerp.Scalar", "{\"node\": \"w\"}, 0.8", "float32", { 3, 6 }, { 3, 6 }, { 3, 6 } },
+	{ "aten.smooth_l1_loss.default", "{\"node\": \"w\"}, 0, 0.5", "float32",
+	  { 3, 6 }, { 3, 6 }, { 3, 6 } },
+	{ "aten.l1_loss.default", "{\"node\": \"w\"}, 0", "float32", { 3, 6 }, { 3, 6 }, { 3, 6 } },
 };
 
 /* "[a, b, c]" of a 0-terminated shape; contiguous strides when st */
@@ -606,7 +623,7 @@ START_TEST(t_op)
 	}
 	fprintf(f, "{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\", \"args\": [], "
 		"\"kwargs\": {}, \"meta\": %s, \"kind\": \"input\", \"source\": \"l_x_\"},\n", mi);
-	if (strstr(c->target, "with_indices")) {
+	if (strstr(c->target, "with_indices") || strstr(c->target, "adaptive_max")) {
 		/* (values, indices): the graph's output is the values */
 		char mx[300];
 		jmeta(mx, sizeof mx, c->out, "int64");
