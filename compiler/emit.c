@@ -599,6 +599,9 @@ static void body_group(emit_t *g, void (*body)(emit_t *, void *), void *arg)
 		interleave(f, at, UNROLL, ILV_MAX);
 }
 
+static void pass_chunks(emit_t *g, int64_t iters, int64_t left, int64_t rem,
+			void (*body)(emit_t *, void *), void *arg);
+
 /*
  * One pass over `n` elements from the current row start: body(g, arg)
  * runs once per chunk of vlen lanes.  The loop is unrolled UNROLL times
@@ -606,9 +609,6 @@ static void body_group(emit_t *g, void (*body)(emit_t *, void *), void *arg)
  * vector throughput); leftover chunks follow straight, then the tail
  * with a shorter vl.
  */
-static void pass_chunks(emit_t *g, int64_t iters, int64_t left, int64_t rem,
-			void (*body)(emit_t *, void *), void *arg);
-
 void npu_emit_pass(emit_t *g, int64_t n, void (*body)(emit_t *, void *),
 		   void *arg)
 {

@@ -171,21 +171,16 @@ static int kept(const npu_minsn *m, const char *nx, const char *nv)
 
 int npu_mfunc_dce(npu_mfunc *f)
 {
-	char *nx = calloc((size_t)f->nx + 1, 1), *nv = calloc((size_t)f->nv + 1, 1);
-	int *at = malloc(((size_t)f->n + 1) * sizeof *at), grew = 1, n = 0;
+	char *nx = NULL, *nv = NULL;
+	int *at = NULL, grew = 1, n = 0, removed = -1;
 
-	if (f->allocated) {
-		free(nx);
-		free(nv);
-		free(at);
+	if (f->allocated)
 		return 0;
-	}
-	if (!nx || !nv || !at) {
-		free(nx);
-		free(nv);
-		free(at);
-		return -1;
-	}
+	nx = calloc((size_t)f->nx + 1, 1);
+	nv = calloc((size_t)f->nv + 1, 1);
+	at = malloc(((size_t)f->n + 1) * sizeof *at);
+	if (!nx || !nv || !at)
+		goto out;
 	while (grew) {
 		grew = 0;
 		for (int i = 0; i < f->n; i++)
@@ -201,8 +196,9 @@ int npu_mfunc_dce(npu_mfunc *f)
 	for (int l = 0; l < f->nlab; l++)
 		if (f->lab[l] >= 0)
 			f->lab[l] = at[f->lab[l]];
-	int removed = f->n - n;
+	removed = f->n - n;
 	f->n = n;
+out:
 	free(nx);
 	free(nv);
 	free(at);
