@@ -1313,6 +1313,13 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 		return stack(d, a, na, res);
 	if (!strcmp(name, "lerpw"))            /* (a, b, w): w a number */
 		return lerpw(d, a, na, res);
+	if (!strcmp(name, "tens")) {           /* (a, b): b, a number as a tensor like a */
+		if (na < 2)
+			return fail(d, "%s", "@tens: bad operands");
+		if (a[1].kind == NPU_GV_NODE)
+			return npu_gval_copy(res, &a[1]) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
+		return make_call(d, "aten.full_like.default", a, 2, NULL, 0, res);
+	}
 	if (!strcmp(name, "wdims")) {          /* (x, dim): every dim but dim */
 		int nd = x0 ? x0->ndim : -1, k = 0;
 		int64_t dm = na > 1 && a[1].kind == NPU_GV_INT ? a[1].u.i : -(int64_t)nd - 1;

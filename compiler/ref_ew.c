@@ -60,6 +60,9 @@ static double f_not(double x) { return x == 0; }
 static double f_bnot(double x) { return (double)~(int64_t)x; }
 static double f_isnan(double x) { return isnan(x) != 0; }
 static double f_isinf(double x) { return isinf(x) != 0; }
+static double f_isposinf(double x) { return isinf(x) && x > 0; }
+static double f_isneginf(double x) { return isinf(x) && x < 0; }
+static double f_frac(double x) { return x - trunc(x); }
 
 typedef double (*unary_fn)(double);
 
@@ -108,12 +111,15 @@ static unary_fn pick_unary(int id, int *float_out, int *bool_out)
 	case NPU_AOP_TRUNC: return trunc;
 	case NPU_AOP_SIGN: return f_sign;
 	case NPU_AOP_BITWISE_NOT: return f_bnot;
+	case NPU_AOP_FRAC: return f_frac;
 	}
 	*bool_out = 1;
 	switch (id) {
 	case NPU_AOP_LOGICAL_NOT: return f_not;
 	case NPU_AOP_ISNAN: return f_isnan;
 	case NPU_AOP_ISINF: return f_isinf;
+	case NPU_AOP_ISPOSINF: return f_isposinf;
+	case NPU_AOP_ISNEGINF: return f_isneginf;
 	}
 	return NULL;
 }
@@ -175,6 +181,20 @@ int ref_clamp(ref_op *op)
 
 	if (ref_tensor(op, 0, "self", &x) < 0)
 		return -1;
+	if (op->id == NPU_AOP_HARDSHRINK || op->id == NPU_AOP_SOFTSHRINK) {
+		double l;
+		if (ref_double(op, 1, "lambd", 0.5, &l) < 0 ||
+		    ref_out(op, 0, x->dtype, x->ndim, x->shape, &y) < 0)
+			return -1;
+		for (int64_t i = 0, n = npu_reftensor_numel(x); i < n; i++) {
+			double v = x->data[i];
+			if (op->id == NPU_AOP_HARDSHRINK)   /* NaN passes */
+				y->data[i] = v >= -l && v <= l ? 0 : v;
+			else                                /* NaN gives 0 */
+				y->data[i] = v > l ? v - l : v < -l ? v + l : 0;
+		}
+		return 0;
+	}
 	if (op->id == NPU_AOP_ELU) {
 		if (ref_double(op, 1, "alpha", 1, &al) < 0 ||
 		    ref_double(op, 2, "scale", 1, &sc) < 0 ||
@@ -264,6 +284,8 @@ static double b_max(double a, double b, double al)
 {
 	return isnan(a) || isnan(b) ? NAN : a > b ? a : b;
 }
+/* heaviside(x, values): values where x is 0, else x > 0 (NaN: 0) */
+static double b_heaviside(double a, double b, double al) { return a == 0 ? b : a > 0; }
 /* fmax/fmin: NaN only when both are */
 static double b_fmax(double a, double b, double al) { return isnan(a) ? b : isnan(b) ? a : a > b ? a : b; }
 static double b_fmin(double a, double b, double al) { return isnan(a) ? b : isnan(b) ? a : a < b ? a : b; }
@@ -307,6 +329,7 @@ static binary_fn pick_binary(ref_op *op, int *kind)
 	case NPU_AOP_POW_TS: case NPU_AOP_POW_TT: case NPU_AOP_POW_ST: return b_pow;
 	case NPU_AOP_MAXIMUM: return b_max;
 	case NPU_AOP_MINIMUM: return b_min;
+	case NPU_AOP_HEAVISIDE: return b_heaviside;
 	case NPU_AOP_FMAX: return b_fmax;
 	case NPU_AOP_FMIN: return b_fmin;
 	case NPU_AOP_LERP_S:

@@ -181,10 +181,10 @@ int ref_var(ref_op *op)
 			else
 				v->data[i] /= fmax(0, (double)r.count - corr);
 	}
-	if (op->id == NPU_AOP_STD)
+	if (op->id == NPU_AOP_STD || op->id == NPU_AOP_STD_MEAN)
 		for (int64_t i = 0, m = npu_reftensor_numel(v); i < m; i++)
 			v->data[i] = sqrt(v->data[i]);
-	if (op->id != NPU_AOP_VAR_MEAN) {
+	if (op->id != NPU_AOP_VAR_MEAN && op->id != NPU_AOP_STD_MEAN) {
 		npu_reftensor_free(&op->out[1]);
 		op->nout = 1;
 	}
@@ -260,7 +260,7 @@ int ref_argred(ref_op *op)
 	return 0;
 }
 
-/* smooth_l1_loss and l1_loss of equal shapes, then the reduction: 0
+/* smooth_l1_loss, huber_loss and l1_loss of equal shapes, then the reduction: 0
  * none, 1 mean, 2 sum. */
 int ref_loss(ref_op *op)
 {
@@ -268,11 +268,12 @@ int ref_loss(ref_op *op)
 	npu_reftensor *y;
 	int64_t rd, n;
 	double beta = 1, acc = 0;
-	int smooth = op->id == NPU_AOP_SMOOTH_L1_LOSS;
+	int smooth = op->id == NPU_AOP_SMOOTH_L1_LOSS, huber = op->id == NPU_AOP_HUBER_LOSS;
 
 	if (ref_tensor(op, 0, "self", &x) < 0 || ref_tensor(op, 1, "target", &t) < 0 ||
 	    ref_int(op, 2, "reduction", 1, &rd) < 0 ||
-	    (smooth && ref_double(op, 3, "beta", 1.0, &beta) < 0))
+	    (smooth && ref_double(op, 3, "beta", 1.0, &beta) < 0) ||
+	    (huber && ref_double(op, 3, "delta", 1.0, &beta) < 0))
 		return -1;
 	if (x->ndim != t->ndim ||
 	    memcmp(x->shape, t->shape, (size_t)x->ndim * sizeof *x->shape))
@@ -288,6 +289,8 @@ int ref_loss(ref_op *op)
 			l = 0.5 * d * d / beta;
 		else if (smooth)
 			l = d - 0.5 * beta;
+		else if (huber)   /* beta holds delta */
+			l = d < beta ? 0.5 * d * d : beta * (d - 0.5 * beta);
 		if (rd)
 			acc += l;
 		else

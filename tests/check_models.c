@@ -488,7 +488,7 @@ static const op_case ops[] = {
 	/* ops PyTorch 1.13's traces keep whole, natively: empty_like (zeros),
 	 * pixel_shuffle and pixel_unshuffle, adaptive max pooling whose sizes
 	 * divide, prelu, exp2, fmax, lerp by a number past 0.5, the smooth
-	 * L1 and L1 losses unreduced */
+	 * L1, L1 and Huber losses unreduced, heaviside, frac, the shrinks */
 	{ "aten.empty_like.default", "", "float32", { 3, 5 }, { 0 }, { 3, 5 } },
 	{ "aten.pixel_shuffle.default", "2", "float32", { 2, 8, 3, 5 }, { 0 }, { 2, 2, 6, 10 } },
 	{ "aten.pixel_unshuffle.default", "3", "float32", { 1, 2, 6, 9 }, { 0 }, { 1, 18, 2, 3 } },
@@ -501,6 +501,12 @@ static const op_case ops[] = {
 	{ "aten.smooth_l1_loss.default", "{\"node\": \"w\"}, 0, 0.5", "float32",
 	  { 3, 6 }, { 3, 6 }, { 3, 6 } },
 	{ "aten.l1_loss.default", "{\"node\": \"w\"}, 0", "float32", { 3, 6 }, { 3, 6 }, { 3, 6 } },
+	{ "aten.huber_loss.default", "{\"node\": \"w\"}, 0, 0.7", "float32",
+	  { 3, 6 }, { 3, 6 }, { 3, 6 } },
+	{ "aten.heaviside.default", "{\"node\": \"w\"}", "float32", { 3, 6 }, { 3, 6 }, { 3, 6 } },
+	{ "aten.frac.default", "", "float32", { 4, 9 }, { 0 }, { 4, 9 } },
+	{ "aten.hardshrink.default", "0.3", "float32", { 4, 9 }, { 0 }, { 4, 9 } },
+	{ "aten.softshrink.default", "0.3", "float32", { 4, 9 }, { 0 }, { 4, 9 } },
 };
 
 /* "[a, b, c]" of a 0-terminated shape; contiguous strides when st */

@@ -172,19 +172,20 @@ def decompositions():
            aten.triu]
     # and those of 2.x's core table that 1.13 can decompose into ATen
     # ops, so that a graph meets the ops a 2.x capture would give (1.13
-    # left aten.mish, aten.roll, aten.nll_loss_forward... whole; its
-    # linspace and prelu decompose into prims, so they stay)
-    names = ["addr", "binary_cross_entropy", "binary_cross_entropy_with_logits",
-             "celu", "clamp_max", "clamp_min", "col2im", "diag_embed", "dot",
-             "floor_divide", "frac", "hardshrink", "heaviside", "huber_loss",
-             "im2col", "index_add", "index_copy", "index_fill", "isneginf",
-             "isposinf", "logit", "log_sigmoid_forward", "mish", "mv",
-             "nan_to_num", "new_empty", "new_full", "new_ones", "new_zeros",
-             "nll_loss_forward", "pdist",
-             "roll", "rot90", "selu", "sgn", "sigmoid_backward", "sinc",
-             "soft_margin_loss", "softshrink", "std_mean", "tanh_backward",
-             "threshold", "trace", "unfold_copy", "upsample_bicubic2d",
-             "upsample_bilinear2d", "xlogy"]
+    # left aten.mish, aten.roll, aten.nll_loss_forward... whole; those
+    # whose 1.13 decompositions give prims ops stay: linspace, prelu,
+    # floor_divide, frac, heaviside, nan_to_num, the shrinks, huber_loss,
+    # isposinf, isneginf, std_mean)
+    names = ["addr", "binary_cross_entropy",
+             "binary_cross_entropy_with_logits", "celu", "clamp_max",
+             "clamp_min", "col2im", "diag_embed", "dot", "im2col",
+             "index_add", "index_copy", "index_fill", "logit",
+             "log_sigmoid_forward", "mish", "mv", "new_empty", "new_full",
+             "new_ones", "new_zeros", "nll_loss_forward", "pdist", "roll",
+             "rot90", "selu", "sgn", "sigmoid_backward", "sinc",
+             "soft_margin_loss", "tanh_backward", "threshold", "trace",
+             "unfold_copy", "upsample_bicubic2d", "upsample_bilinear2d",
+             "xlogy"]
     ops += [getattr(aten, n) for n in names if hasattr(aten, n)]
     found = [op for op in ops if hasattr(op, "overloads")]
     return _fast_paths(d.get_decompositions(found))
