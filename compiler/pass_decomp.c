@@ -1313,6 +1313,17 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 		return stack(d, a, na, res);
 	if (!strcmp(name, "lerpw"))            /* (a, b, w): w a number */
 		return lerpw(d, a, na, res);
+	if (!strcmp(name, "numor")) {          /* (v, d): v, or d when v is none */
+		if (na < 2)
+			return fail(d, "%s", "@numor: bad operands");
+		return npu_gval_copy(res, a[0].kind == NPU_GV_NONE ? &a[1] : &a[0]) < 0 ?
+		       npu_errf(d->pc->e, "out of memory") : 0;
+	}
+	if (!strcmp(name, "f32only")) {        /* (x): x when float32 */
+		if (!x0 || x0->dtype != NPU_DT_F32)
+			return fail(d, "%s", "not float32");
+		return npu_gval_copy(res, &a[0]) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
+	}
 	if (!strcmp(name, "tens")) {           /* (a, b): b, a number as a tensor like a */
 		if (na < 2)
 			return fail(d, "%s", "@tens: bad operands");

@@ -9,6 +9,7 @@
  */
 #include "compiler/ref_int.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -181,6 +182,20 @@ int ref_clamp(ref_op *op)
 
 	if (ref_tensor(op, 0, "self", &x) < 0)
 		return -1;
+	if (op->id == NPU_AOP_NAN_TO_NUM) {
+		double big = x->dtype == NPU_DT_F64 ? DBL_MAX : x->dtype == NPU_DT_F16 ? 65504.0 :
+			     x->dtype == NPU_DT_BF16 ? 3.3895313892515355e38 : FLT_MAX;
+		double nv, pv, mv;
+		if (ref_double(op, 1, "nan", 0, &nv) < 0 || ref_double(op, 2, "posinf", big, &pv) < 0 ||
+		    ref_double(op, 3, "neginf", -big, &mv) < 0 ||
+		    ref_out(op, 0, x->dtype, x->ndim, x->shape, &y) < 0)
+			return -1;
+		for (int64_t i = 0, n = npu_reftensor_numel(x); i < n; i++) {
+			double v = x->data[i];
+			y->data[i] = isnan(v) ? nv : isinf(v) ? (v > 0 ? pv : mv) : v;
+		}
+		return 0;
+	}
 	if (op->id == NPU_AOP_HARDSHRINK || op->id == NPU_AOP_SOFTSHRINK) {
 		double l;
 		if (ref_double(op, 1, "lambd", 0.5, &l) < 0 ||

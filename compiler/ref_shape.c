@@ -844,6 +844,31 @@ int ref_pad(ref_op *op)
 	return 0;
 }
 
+/* repeat_interleave.Tensor(repeats): 0 repeats[0] times, 1 repeats[1]
+ * times, ... */
+static int repeat_idx(ref_op *op)
+{
+	const npu_reftensor *r;
+	npu_reftensor *y;
+	int64_t n = 0, at = 0;
+
+	if (ref_tensor(op, 0, "repeats", &r) < 0)
+		return -1;
+	if (r->ndim > 1)
+		return npu_errf(op->e, "repeats must be 0-d or 1-d");
+	for (int64_t i = 0; i < npu_reftensor_numel(r); i++) {
+		if (r->data[i] < 0 || r->data[i] != floor(r->data[i]))
+			return npu_errf(op->e, "repeats must be non-negative integers");
+		n += (int64_t)r->data[i];
+	}
+	if (ref_out(op, 0, NPU_DT_I64, 1, &n, &y) < 0)
+		return -1;
+	for (int64_t i = 0; i < npu_reftensor_numel(r); i++)
+		for (int64_t k = 0; k < (int64_t)r->data[i]; k++)
+			y->data[at++] = (double)i;
+	return 0;
+}
+
 int ref_repeat(ref_op *op)
 {
 	const npu_reftensor *x;
@@ -852,6 +877,8 @@ int ref_repeat(ref_op *op)
 	int64_t idx[NPU_MAX_DIMS], st[NPU_MAX_DIMS];
 	int n;
 
+	if (op->id == NPU_AOP_REPEAT_INTERLEAVE_T)
+		return repeat_idx(op);
 	if (ref_tensor(op, 0, "self", &x) < 0 ||
 	    ref_ints(op, 1, "repeats", rep, NPU_MAX_DIMS, &n) < 0)
 		return -1;

@@ -507,6 +507,7 @@ static const op_case ops[] = {
 	{ "aten.frac.default", "", "float32", { 4, 9 }, { 0 }, { 4, 9 } },
 	{ "aten.hardshrink.default", "0.3", "float32", { 4, 9 }, { 0 }, { 4, 9 } },
 	{ "aten.softshrink.default", "0.3", "float32", { 4, 9 }, { 0 }, { 4, 9 } },
+	{ "aten.nan_to_num.default", "0.5, 7.0", "float32", { 4, 9 }, { 0 }, { 4, 9 } },
 };
 
 /* "[a, b, c]" of a 0-terminated shape; contiguous strides when st */
