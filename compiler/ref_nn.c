@@ -1933,6 +1933,162 @@ static void linear_src(int64_t dst, int64_t in, int64_t out, int align,
 	*lam = src - (double)*i0;
 }
 
+/*
+ * Nearest and (bi/tri)linear upsampling over k = 1 or 3 spatial dims, by
+ * the 2-d kernel's rules per dim: nearest_src, or linear_src's two
+ * neighbours and weight in each dim, the 2^k corners summed.
+ */
+static int upsample_nd(ref_op *op, const npu_reftensor *x, int k, int lin)
+{
+	npu_reftensor *y;
+	int64_t o[3], shape[5], planes, iv[3], n, in = 1, out = 1, idx[3];
+	double sc[3] = { 0, 0, 0 };
+	const npu_gval *sf = ref_arg(op, lin ? 3 : 2, "scale_factors");
+	int align = 0, nn;
+
+	if (x->ndim != k + 2)
+		return npu_errf(op->e, "input must be %d-d", k + 2);
+	if (ref_ints(op, 1, "output_size", o, 3, &nn) < 0 ||
+	    (lin && ref_bool(op, 2, "align_corners", 0, &align) < 0))
+		return -1;
+	if (nn != k) {
+		if (!sf || sf->kind != NPU_GV_LIST || sf->u.list.n != k)
+			return npu_errf(op->e, "needs output_size or scale_factors of %d values", k);
+		for (int i = 0; i < k; i++) {
+			if (ref_gval_num(op, &sf->u.list.v[i], &sc[i]) < 0)
+				return -1;
+			o[i] = (int64_t)floor((double)x->shape[2 + i] * sc[i]);
+		}
+	}
+	memcpy(shape, x->shape, sizeof shape);
+	for (int i = 0; i < k; i++) {
+		if (o[i] <= 0)
+			return npu_errf(op->e, "empty output size");
+		iv[i] = x->shape[2 + i];
+		shape[2 + i] = o[i];
+		in *= iv[i];
+		out *= o[i];
+	}
+	if (ref_out(op, 0, x->dtype, k + 2, shape, &y) < 0)
+		return -1;
+	planes = x->shape[0] * x->shape[1];
+	for (int64_t pl = 0; pl < planes; pl++)
+		for (n = 0; n < out; n++) {
+			const double *src = x->data + pl * in;
+			int64_t r = n, i0[3], st[3];
+			double lam[3], acc = 0;
+			for (int i = k - 1; i >= 0; i--) {
+				idx[i] = r % o[i];
+				r /= o[i];
+			}
+			for (int i = 0; i < k; i++) {
+				if (lin) {
+					linear_src(idx[i], iv[i], o[i], align, sc[i], &i0[i], &st[i], &lam[i]);
+				} else {
+					i0[i] = nearest_src(idx[i], iv[i], o[i], sc[i]);
+					st[i] = 0;
+					lam[i] = 0;
+				}
+			}
+			for (int c = 0; c < 1 << k; c++) {
+				double wgt = 1;
+				int64_t off = 0;
+				for (int i = 0; i < k; i++) {
+					int hi = c >> i & 1;
+					wgt *= hi ? lam[i] : 1 - lam[i];
+					off = off * iv[i] + i0[i] + (hi ? st[i] : 0);
+				}
+				if (wgt != 0)
+					acc += wgt * src[off];
+			}
+			y->data[pl * out + n] = acc;
+		}
+	return 0;
+}
+
+/* affine_grid_generator(theta, size, align_corners): for each output
+ * position the normalized coordinates (x, y[, z], 1) times theta [N, k,
+ * k + 1], k = 2 (size [N, C, H, W]) or 3 (size [N, C, D, H, W]). */
+int ref_affgrid(ref_op *op)
+{
+	const npu_reftensor *th;
+	npu_reftensor *y;
+	int64_t sz[5], shape[5], pos = 0;
+	int n, k, align;
+
+	if (ref_tensor(op, 0, "theta", &th) < 0 || ref_ints(op, 1, "size", sz, 5, &n) < 0 ||
+	    ref_bool(op, 2, "align_corners", 0, &align) < 0)
+		return -1;
+	k = n - 2;
+	if ((k != 2 && k != 3) || th->ndim != 3 || th->shape[0] != sz[0] ||
+	    th->shape[1] != k || th->shape[2] != k + 1)
+		return npu_errf(op->e, "theta must be [N, 2, 3] (size 4-d) or [N, 3, 4] (size 5-d)");
+	shape[0] = sz[0];
+	for (int i = 0; i < k; i++)
+		shape[1 + i] = sz[2 + i];
+	shape[1 + k] = k;
+	if (ref_out(op, 0, th->dtype, k + 2, shape, &y) < 0)
+		return -1;
+	for (int64_t b = 0; b < sz[0]; b++) {
+		int64_t npos = 1;
+		for (int i = 0; i < k; i++)
+			npos *= sz[2 + i];
+		for (int64_t p = 0; p < npos; p++) {
+			/* the coordinates in x, y, z order: the last dim is x */
+			double c[4];
+			int64_t r = p;
+			for (int i = k - 1; i >= 0; i--) {
+				int64_t len = sz[2 + i], at = r % len;
+				r /= len;
+				c[k - 1 - i] = align ? (len > 1 ? 2.0 * (double)at / (double)(len - 1) - 1 : 0)
+						     : (2.0 * (double)at + 1) / (double)len - 1;
+			}
+			c[k] = 1;
+			for (int j = 0; j < k; j++) {
+				double acc = 0;
+				for (int i = 0; i <= k; i++)
+					acc += th->data[(b * k + j) * (k + 1) + i] * c[i];
+				y->data[pos++] = acc;
+			}
+		}
+	}
+	return 0;
+}
+
+/* max_unpool2d(self, indices, output_size): each value written at its
+ * flat index into a zeroed [.., oh, ow] plane. */
+int ref_unpool(ref_op *op)
+{
+	const npu_reftensor *x, *ix;
+	npu_reftensor *y;
+	int64_t os[2], shape[4], planes, inpl, outpl;
+	int n;
+
+	if (ref_tensor(op, 0, "self", &x) < 0 || ref_tensor(op, 1, "indices", &ix) < 0 ||
+	    ref_ints(op, 2, "output_size", os, 2, &n) < 0)
+		return -1;
+	if (n != 2 || x->ndim < 3 || x->ndim > 4 || ix->ndim != x->ndim ||
+	    npu_reftensor_numel(ix) != npu_reftensor_numel(x))
+		return npu_errf(op->e, "needs 3-d or 4-d values, indices of their shape, and [oh, ow]");
+	memcpy(shape, x->shape, sizeof shape);
+	shape[x->ndim - 2] = os[0];
+	shape[x->ndim - 1] = os[1];
+	if (ref_out(op, 0, x->dtype, x->ndim, shape, &y) < 0)
+		return -1;
+	inpl = x->shape[x->ndim - 2] * x->shape[x->ndim - 1];
+	outpl = os[0] * os[1];
+	planes = inpl ? npu_reftensor_numel(x) / inpl : 0;
+	for (int64_t p = 0; p < planes; p++)
+		for (int64_t i = 0; i < inpl; i++) {
+			double at = ix->data[p * inpl + i];
+			if (at < 0 || at >= (double)outpl)
+				return npu_errf(op->e, "index %g outside an output plane of %lld",
+						at, (long long)outpl);
+			y->data[p * outpl + (int64_t)at] = x->data[p * inpl + i];
+		}
+	return 0;
+}
+
 int ref_upsample(ref_op *op)
 {
 	const npu_reftensor *x;
@@ -1943,6 +2099,12 @@ int ref_upsample(ref_op *op)
 
 	if (ref_tensor(op, 0, "input", &x) < 0)
 		return -1;
+	switch (op->id) {
+	case NPU_AOP_UPSAMPLE_NEAREST1D: return upsample_nd(op, x, 1, 0);
+	case NPU_AOP_UPSAMPLE_NEAREST3D: return upsample_nd(op, x, 3, 0);
+	case NPU_AOP_UPSAMPLE_LINEAR1D: return upsample_nd(op, x, 1, 1);
+	case NPU_AOP_UPSAMPLE_TRILINEAR3D: return upsample_nd(op, x, 3, 1);
+	}
 	if (x->ndim != 4)
 		return npu_errf(op->e, "input must be 4-d");
 	if (up_sizes(op, x, bil ? 3 : 2, o, sc) < 0 ||

@@ -125,6 +125,10 @@ static const zoo_case zoo[] = {
 	{ "ops8", 6 },			/* baddbmm, lerp, eye, exp2, fmax/fmin;
 				   median, kthvalue, cummax, cummin and a
 				   transposed 3-d convolution on the host */
+	{ "ops9", 8 },			/* frac, heaviside, the shrinks, nan_to_num,
+				   huber_loss, std_mean, repeat_interleave;
+				   1-d and 3-d interpolation, affine grids,
+				   max unpooling on the host */
 	{ "ops6_bf16", 0 },
 	/* in bfloat16 and float16 (scripts/capture_models NAME_bf16) */
 	{ "mistral_tiny_bf16", 0 },

@@ -454,6 +454,8 @@ static const struct {
 	{ "ops7/inference1", "aten._embedding_bag.default", "support.def" },
 	/* order statistics and a transposed 3-d convolution */
 	{ "ops8/inference2", NULL, "" },
+	/* 1-d and 3-d interpolation, affine grids, max unpooling */
+	{ "ops9/inference1", NULL, "" },
 };
 
 /* per entry of host_ok: host calls it allowed (every entry must allow
