@@ -2089,6 +2089,88 @@ int ref_unpool(ref_op *op)
 	return 0;
 }
 
+/*
+ * _trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim):
+ * each input with size-1 dims inserted at its expand list's positions
+ * (all then of one rank R), their broadcast product summed over sumdim,
+ * those dims dropped (nn.Bilinear: x1 W x2).
+ */
+int ref_trilinear(ref_op *op)
+{
+	const npu_reftensor *t[3];
+	npu_reftensor *y;
+	int64_t ex[3][NPU_MAX_DIMS], sd[NPU_MAX_DIMS], st[3][NPU_MAX_DIMS], size[NPU_MAX_DIMS];
+	int64_t oshape[NPU_MAX_DIMS], ost[NPU_MAX_DIMS], total = 1, idx[NPU_MAX_DIMS];
+	int nex[3], nsd, R = -1, on = 0, summed[NPU_MAX_DIMS] = { 0 };
+	static const char *const nm[3] = { "i1", "i2", "i3" }, *const en[3] = { "expand1", "expand2", "expand3" };
+
+	for (int k = 0; k < 3; k++)
+		if (ref_tensor(op, k, nm[k], &t[k]) < 0 ||
+		    ref_ints(op, 3 + k, en[k], ex[k], NPU_MAX_DIMS, &nex[k]) < 0)
+			return -1;
+	if (ref_ints(op, 6, "sumdim", sd, NPU_MAX_DIMS, &nsd) < 0)
+		return -1;
+	for (int k = 0; k < 3; k++) {
+		int r = t[k]->ndim + nex[k], j = 0;
+		if ((R >= 0 && r != R) || r > NPU_MAX_DIMS)
+			return npu_errf(op->e, "the expanded inputs differ in rank");
+		R = r;
+		for (int d = 0; d < R; d++) {
+			int ins = 0;
+			for (int e = 0; e < nex[k]; e++)
+				ins |= ex[k][e] == d;
+			st[k][d] = ins ? -1 : j++;   /* the input's dim, or -1 */
+		}
+	}
+	for (int i = 0; i < nsd; i++) {
+		if (sd[i] < 0 || sd[i] >= R)
+			return npu_errf(op->e, "bad sumdim");
+		summed[sd[i]] = 1;
+	}
+	for (int d = 0; d < R; d++) {
+		size[d] = 1;
+		for (int k = 0; k < 3; k++)
+			if (st[k][d] >= 0 && t[k]->shape[st[k][d]] != 1) {
+				int64_t n = t[k]->shape[st[k][d]];
+				if (size[d] != 1 && size[d] != n)
+					return npu_errf(op->e, "sizes do not broadcast");
+				size[d] = n;
+			}
+		total *= size[d];
+		if (!summed[d])
+			oshape[on++] = size[d];
+	}
+	if (ref_out(op, 0, ref_promote(t[0]->dtype, t[1]->dtype), on, oshape, &y) < 0)
+		return -1;
+	ref_strides(on, oshape, ost);
+	/* strides of each input over the R dims (0 where broadcast) */
+	int64_t bs[3][NPU_MAX_DIMS];
+	for (int k = 0; k < 3; k++) {
+		int64_t is[NPU_MAX_DIMS];
+		ref_strides(t[k]->ndim, t[k]->shape, is);
+		for (int d = 0; d < R; d++)
+			bs[k][d] = st[k][d] < 0 || t[k]->shape[st[k][d]] == 1 ? 0 : is[st[k][d]];
+	}
+	for (int64_t n = 0; n < total; n++) {
+		int64_t r = n, off[3] = { 0, 0, 0 }, o = 0;
+		double v = 1;
+		for (int d = R - 1; d >= 0; d--) {
+			idx[d] = r % size[d];
+			r /= size[d];
+		}
+		for (int d = 0, q = 0; d < R; d++) {
+			for (int k = 0; k < 3; k++)
+				off[k] += idx[d] * bs[k][d];
+			if (!summed[d])
+				o += idx[d] * ost[q++];
+		}
+		for (int k = 0; k < 3; k++)
+			v *= t[k]->data[off[k]];
+		y->data[o] += v;
+	}
+	return 0;
+}
+
 int ref_upsample(ref_op *op)
 {
 	const npu_reftensor *x;

@@ -2211,6 +2211,83 @@ START_TEST(distance_semantics)
 }
 END_TEST
 
+/* The kernels of ops PyTorch 1.13's traces keep whole (hand-computed). */
+START_TEST(kept_op_semantics)
+{
+	npu_reftensor in[3];
+	const double fmax32 = 3.4028234663852886e38;
+
+	/* nn.Bilinear: x1 W x2 = [1 2] [[1 2] [3 4]] [5 6]^T */
+	in[0] = tens(NPU_DT_F64, 2, (int64_t[]){ 1, 2 }, (double[]){ 1, 2 });
+	in[1] = tens(NPU_DT_F64, 3, (int64_t[]){ 1, 2, 2 }, (double[]){ 1, 2, 3, 4 });
+	in[2] = tens(NPU_DT_F64, 2, (int64_t[]){ 1, 2 }, (double[]){ 5, 6 });
+	opk("aten._trilinear.default", "{\"args\": [{\"input\": 0}, {\"input\": 1}, "
+	    "{\"input\": 2}, [1, 3], [0], [1, 2], [2, 3], 1]}",
+	    in, 3, 1, 0, NPU_DT_F64, 2, (int64_t[]){ 1, 1 }, (double[]){ 95 });
+	for (int i = 0; i < 3; i++)
+		npu_reftensor_free(&in[i]);
+	/* max_unpool2d: 5 at flat index 1, 7 at 2 */
+	in[0] = tens(NPU_DT_F64, 4, (int64_t[]){ 1, 1, 1, 2 }, (double[]){ 5, 7 });
+	in[1] = tens(NPU_DT_I64, 4, (int64_t[]){ 1, 1, 1, 2 }, (double[]){ 1, 2 });
+	opk("aten.max_unpool2d.default", "{\"args\": [{\"input\": 0}, {\"input\": 1}, [2, 2]]}",
+	    in, 2, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 1, 1, 2, 2 }, (double[]){ 0, 5, 7, 0 });
+	npu_reftensor_free(&in[0]);
+	npu_reftensor_free(&in[1]);
+	/* the identity's grid: pixel centres at -0.5 and 0.5 */
+	in[0] = tens(NPU_DT_F64, 3, (int64_t[]){ 1, 2, 3 }, (double[]){ 1, 0, 0, 0, 1, 0 });
+	opk("aten.affine_grid_generator.default", "{\"args\": [{\"input\": 0}, [1, 1, 2, 2], false]}",
+	    in, 1, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 1, 2, 2, 2 },
+	    (double[]){ -0.5, -0.5, 0.5, -0.5, -0.5, 0.5, 0.5, 0.5 });
+	npu_reftensor_free(&in[0]);
+	in[0] = tens(NPU_DT_I64, 1, (int64_t[]){ 3 }, (double[]){ 2, 0, 1 });
+	opk("aten.repeat_interleave.Tensor", "{\"args\": [{\"input\": 0}]}",
+	    in, 1, 1, 0, NPU_DT_I64, 1, (int64_t[]){ 3 }, (double[]){ 0, 0, 2 });
+	npu_reftensor_free(&in[0]);
+	/* the lower median, NaN where the row holds one; cummax's latest index */
+	in[0] = tens(NPU_DT_F64, 2, (int64_t[]){ 2, 4 }, (double[]){ 3, 1, 2, 4, 5, NAN, 1, 0 });
+	opk("aten.median.dim", "{\"args\": [{\"input\": 0}, 1]}",
+	    in, 1, 2, 0, NPU_DT_F64, 1, (int64_t[]){ 2 }, (double[]){ 2, NAN });
+	opk("aten.median.dim", "{\"args\": [{\"input\": 0}, 1]}",
+	    in, 1, 2, 1, NPU_DT_I64, 1, (int64_t[]){ 2 }, (double[]){ 2, 1 });
+	npu_reftensor_free(&in[0]);
+	in[0] = tens(NPU_DT_F64, 1, (int64_t[]){ 5 }, (double[]){ 1, 3, 2, 3, 0 });
+	opk("aten.cummax.default", "{\"args\": [{\"input\": 0}, 0]}",
+	    in, 1, 2, 1, NPU_DT_I64, 1, (int64_t[]){ 5 }, (double[]){ 0, 1, 1, 3, 3 });
+	npu_reftensor_free(&in[0]);
+	in[0] = tens(NPU_DT_F32, 1, (int64_t[]){ 4 }, (double[]){ NAN, INFINITY, -INFINITY, 1.5 });
+	opk("aten.nan_to_num.default", "{\"args\": [{\"input\": 0}, 0.5, 7.0]}",
+	    in, 1, 1, 0, NPU_DT_F32, 1, (int64_t[]){ 4 }, (double[]){ 0.5, 7, -fmax32, 1.5 });
+	npu_reftensor_free(&in[0]);
+	in[0] = tens(NPU_DT_F64, 1, (int64_t[]){ 3 }, (double[]){ -1, 0, 2.5 });
+	in[1] = tens(NPU_DT_F64, 1, (int64_t[]){ 3 }, (double[]){ 9, 9, 9 });
+	opk("aten.heaviside.default", "{\"args\": [{\"input\": 0}, {\"input\": 1}]}",
+	    in, 2, 1, 0, NPU_DT_F64, 1, (int64_t[]){ 3 }, (double[]){ 0, 9, 1 });
+	opk("aten.frac.default", "{\"args\": [{\"input\": 0}]}",
+	    in, 1, 1, 0, NPU_DT_F64, 1, (int64_t[]){ 3 }, (double[]){ 0, 0, 0.5 });
+	opk("aten.lerp.Scalar", "{\"args\": [{\"input\": 0}, {\"input\": 1}, 0.8]}",
+	    in, 2, 1, 0, NPU_DT_F64, 1, (int64_t[]){ 3 }, (double[]){ 7, 7.2, 7.7 });
+	npu_reftensor_free(&in[0]);
+	npu_reftensor_free(&in[1]);
+	/* weight_norm: rows of norm 5 scaled to g */
+	in[0] = tens(NPU_DT_F64, 2, (int64_t[]){ 2, 2 }, (double[]){ 3, 4, 0, 5 });
+	in[1] = tens(NPU_DT_F64, 2, (int64_t[]){ 2, 1 }, (double[]){ 10, 1 });
+	opk("aten._weight_norm_interface.default", "{\"args\": [{\"input\": 0}, {\"input\": 1}, 0]}",
+	    in, 2, 2, 0, NPU_DT_F64, 2, (int64_t[]){ 2, 2 }, (double[]){ 6, 8, 0, 1 });
+	npu_reftensor_free(&in[0]);
+	npu_reftensor_free(&in[1]);
+	/* pixel_shuffle by 2 of four 1x2 channels */
+	in[0] = tens(NPU_DT_F64, 4, (int64_t[]){ 1, 4, 1, 2 }, (double[]){ 1, 2, 3, 4, 5, 6, 7, 8 });
+	opk("aten.pixel_shuffle.default", "{\"args\": [{\"input\": 0}, 2]}",
+	    in, 1, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 1, 1, 2, 4 },
+	    (double[]){ 1, 3, 2, 4, 5, 7, 6, 8 });
+	npu_reftensor_free(&in[0]);
+	opk("aten.linspace.default", "{\"args\": [0, 1, 5]}",
+	    in, 0, 1, 0, NPU_DT_F32, 1, (int64_t[]){ 5 }, (double[]){ 0, 0.25, 0.5, 0.75, 1 });
+	opk("aten.eye.m", "{\"args\": [2, 3]}",
+	    in, 0, 1, 0, NPU_DT_F32, 2, (int64_t[]){ 2, 3 }, (double[]){ 1, 0, 0, 0, 1, 0 });
+}
+END_TEST
+
 START_TEST(dropout_semantics)
 {
 	npu_reftensor in[6];
@@ -2405,6 +2482,7 @@ static Suite *ref_suite(void)
 	tcase_add_test(tc, resampling_semantics);
 	tcase_add_test(tc, norm_backward_semantics);
 	tcase_add_test(tc, distance_semantics);
+	tcase_add_test(tc, kept_op_semantics);
 	tcase_add_test(tc, dropout_semantics);
 	tcase_add_test(tc, new_op_errors);
 	tcase_add_test(tc, symbolic_expressions);
