@@ -972,13 +972,19 @@ fail:
 	return -1;
 }
 
+/* *res = a copy of v. */
+static int copy_to(dcx *d, npu_gval *res, const npu_gval *v)
+{
+	return npu_gval_copy(res, v) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
+}
+
 /* A loss's reduction: 0 the elements, 1 their mean, 2 their sum. */
 static int lossred(dcx *d, npu_gval *a, int na, npu_gval *res)
 {
 	if (na < 2 || a[1].kind != NPU_GV_INT || a[1].u.i < 0 || a[1].u.i > 2)
 		return fail(d, "%s", "@lossred: a reduction other than 0, 1 or 2");
 	if (a[1].u.i == 0)
-		return npu_gval_copy(res, &a[0]) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
+		return copy_to(d, res, &a[0]);
 	return make_call(d, a[1].u.i == 1 ? "aten.mean.default" : "aten.sum.default",
 			 a, 1, NULL, 0, res);
 }
@@ -1229,7 +1235,7 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 	if (!strcmp(name, "ord2")) {                /* (x, ord) */
 		if (!x0 || na < 2 || !is_num(&a[1], 2))
 			return fail(d, "%s", "a norm of another order");
-		return npu_gval_copy(res, &a[0]) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
+		return copy_to(d, res, &a[0]);
 	}
 	if (!strcmp(name, "idxlist")) {             /* (x, dim, index) */
 		int nd = x0 ? x0->ndim : -1;
@@ -1289,7 +1295,7 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 	if (!strcmp(name, "p2")) {                  /* (x, p): x when p is 2 */
 		if (!x0 || na < 2 || !is_num(&a[1], 2))
 			return fail(d, "%s", "a distance of another order");
-		return npu_gval_copy(res, &a[0]) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
+		return copy_to(d, res, &a[0]);
 	}
 	if (!strcmp(name, "cbwd_opad"))        /* (x, go, w, stride, pad, dil, tr) */
 		return cbwd_opad(d, a, na, res);
@@ -1307,7 +1313,7 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 	if (!strcmp(name, "nodtype")) {        /* (x, dtype): x when dtype is none */
 		if (na < 2 || a[1].kind != NPU_GV_NONE)
 			return fail(d, "%s", "a reduction with a dtype argument");
-		return npu_gval_copy(res, &a[0]) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
+		return copy_to(d, res, &a[0]);
 	}
 	if (!strcmp(name, "stack"))            /* (tensors, dim) */
 		return stack(d, a, na, res);
@@ -1316,19 +1322,18 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 	if (!strcmp(name, "numor")) {          /* (v, d): v, or d when v is none */
 		if (na < 2)
 			return fail(d, "%s", "@numor: bad operands");
-		return npu_gval_copy(res, a[0].kind == NPU_GV_NONE ? &a[1] : &a[0]) < 0 ?
-		       npu_errf(d->pc->e, "out of memory") : 0;
+		return copy_to(d, res, a[0].kind == NPU_GV_NONE ? &a[1] : &a[0]);
 	}
 	if (!strcmp(name, "f32only")) {        /* (x): x when float32 */
 		if (!x0 || x0->dtype != NPU_DT_F32)
 			return fail(d, "%s", "not float32");
-		return npu_gval_copy(res, &a[0]) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
+		return copy_to(d, res, &a[0]);
 	}
 	if (!strcmp(name, "tens")) {           /* (a, b): b, a number as a tensor like a */
 		if (na < 2)
 			return fail(d, "%s", "@tens: bad operands");
 		if (a[1].kind == NPU_GV_NODE)
-			return npu_gval_copy(res, &a[1]) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
+			return copy_to(d, res, &a[1]);
 		return make_call(d, "aten.full_like.default", a, 2, NULL, 0, res);
 	}
 	if (!strcmp(name, "wdims")) {          /* (x, dim): every dim but dim */

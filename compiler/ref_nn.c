@@ -1888,9 +1888,13 @@ static int up_sizes(ref_op *op, const npu_reftensor *x, int sfi, int64_t *o,
 		o[1] = v[1];
 	} else if (sf && sf->kind == NPU_GV_LIST && sf->u.list.n == 2) {
 		for (int i = 0; i < 2; i++) {
+			double f;
 			if (ref_gval_num(op, &sf->u.list.v[i], &sc[i]) < 0)
 				return -1;
-			o[i] = (int64_t)floor((double)x->shape[2 + i] * sc[i]);
+			f = floor((double)x->shape[2 + i] * sc[i]);
+			if (!(f >= 0 && f <= 0x1p40))
+				return npu_errf(op->e, "scale factor out of range");
+			o[i] = (int64_t)f;
 		}
 	} else {
 		return npu_errf(op->e, "needs output_size [h, w] or two scale_factors");
@@ -1955,9 +1959,13 @@ static int upsample_nd(ref_op *op, const npu_reftensor *x, int k, int lin)
 		if (!sf || sf->kind != NPU_GV_LIST || sf->u.list.n != k)
 			return npu_errf(op->e, "needs output_size or scale_factors of %d values", k);
 		for (int i = 0; i < k; i++) {
+			double f;
 			if (ref_gval_num(op, &sf->u.list.v[i], &sc[i]) < 0)
 				return -1;
-			o[i] = (int64_t)floor((double)x->shape[2 + i] * sc[i]);
+			f = floor((double)x->shape[2 + i] * sc[i]);
+			if (!(f >= 0 && f <= 0x1p40))
+				return npu_errf(op->e, "scale factor out of range");
+			o[i] = (int64_t)f;
 		}
 	}
 	memcpy(shape, x->shape, sizeof shape);

@@ -857,8 +857,10 @@ static int repeat_idx(ref_op *op)
 	if (r->ndim > 1)
 		return npu_errf(op->e, "repeats must be 0-d or 1-d");
 	for (int64_t i = 0; i < npu_reftensor_numel(r); i++) {
-		if (r->data[i] < 0 || r->data[i] != floor(r->data[i]))
-			return npu_errf(op->e, "repeats must be non-negative integers");
+		if (!(r->data[i] >= 0 && r->data[i] <= 0x1p40) || r->data[i] != floor(r->data[i]))
+			return npu_errf(op->e, "repeats must be non-negative integers below 2^40");
+		if (n > (INT64_C(1) << 40))
+			return npu_errf(op->e, "too many repeats");
 		n += (int64_t)r->data[i];
 	}
 	if (ref_out(op, 0, NPU_DT_I64, 1, &n, &y) < 0)
