@@ -447,23 +447,34 @@ static int conv_lists(npu_gnode *n, const npu_gmeta *in)
 	return changed;
 }
 
+/* n made a call of target (an op of the table). */
+static int retarget(pass_cx *pc, npu_gnode *n, const char *target)
+{
+	char *t = strdup(target);
+
+	if (!t)
+		return npu_errf(pc->e, "out of memory");
+	free(n->target);
+	n->target = t;
+	n->aop = npu_aop_find(t);
+	return 0;
+}
+
 /* prims.convert_element_type(a, dtype), which Dynamo's decompositions
  * leave in some graphs: aten._to_copy(a, dtype=dtype), its ATen form. */
 static int prims_convert(pass_cx *pc, npu_gnode *n)
 {
 	static const char to_copy[] = "aten._to_copy.default";
 	npu_gkwarg *kw;
-	char *t, *key;
+	char *key;
 
 	if (strcmp(n->target, "prims.convert_element_type.default") ||
 	    n->nargs != 2 || n->nkwargs || n->args[1].kind != NPU_GV_DTYPE)
 		return 0;
 	kw = calloc(1, sizeof *kw);
-	t = strdup(to_copy);
 	key = strdup("dtype");
-	if (!kw || !t || !key) {
+	if (!kw || !key || retarget(pc, n, to_copy) < 0) {
 		free(kw);
-		free(t);
 		free(key);
 		return npu_errf(pc->e, "out of memory");
 	}
@@ -474,9 +485,6 @@ static int prims_convert(pass_cx *pc, npu_gnode *n)
 	free(n->kwargs);            /* the reader's empty array */
 	n->kwargs = kw;
 	n->nkwargs = 1;
-	free(n->target);
-	n->target = t;
-	n->aop = npu_aop_find(t);
 	return pass_log(pc, n->name, "%s: prims.convert_element_type as %s",
 			n->name, to_copy);
 }
@@ -488,20 +496,16 @@ static int prims_convert(pass_cx *pc, npu_gnode *n)
 static int bn_eval(pass_cx *pc, npu_gnode *n)
 {
 	static const char legit[] = "aten._native_batch_norm_legit_no_training.default";
-	char *t;
 
 	if (n->aop != NPU_AOP_BN_NATIVE || n->nargs != 8 || n->nkwargs ||
 	    n->args[5].kind != NPU_GV_BOOL || n->args[5].u.b ||
 	    n->args[3].kind != NPU_GV_NODE || n->args[4].kind != NPU_GV_NODE)
 		return 0;
-	if (!(t = strdup(legit)))
-		return npu_errf(pc->e, "out of memory");
+	if (retarget(pc, n, legit) < 0)
+		return -1;
 	npu_gval_clear(&n->args[5]);
 	memmove(n->args + 5, n->args + 6, 2 * sizeof *n->args);
 	n->nargs = 7;
-	free(n->target);
-	n->target = t;
-	n->aop = NPU_AOP_BN_INFER;
 	return pass_log(pc, n->name, "%s: native_batch_norm in eval mode as %s",
 			n->name, legit);
 }

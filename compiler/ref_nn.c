@@ -522,6 +522,26 @@ static void msort(const sortcx *c, int64_t *idx, int64_t *tmp, int64_t n)
 
 /* sort (all of dim, ascending unless descending) and topk (the k first
  * in descending order when largest, else ascending). */
+/* The index and scratch arrays of order() for slices of n. */
+static int order_bufs(ref_op *op, int64_t n, int64_t **idx, int64_t **tmp)
+{
+	*idx = malloc((size_t)(n + 1) * sizeof **idx);
+	*tmp = malloc((size_t)(n + 1) * sizeof **tmp);
+	if (*idx && *tmp)
+		return 0;
+	free(*idx);
+	free(*tmp);
+	return npu_errf(op->e, "out of memory");
+}
+
+/* idx[0..n): the slice c's positions in sorted order (stable). */
+static void order(const sortcx *c, int64_t *idx, int64_t *tmp, int64_t n)
+{
+	for (int64_t i = 0; i < n; i++)
+		idx[i] = i;
+	msort(c, idx, tmp, n);
+}
+
 int ref_sort(ref_op *op)
 {
 	const npu_reftensor *x;
@@ -552,19 +572,12 @@ int ref_sort(ref_op *op)
 	if (ref_out(op, 0, x->dtype, x->ndim, shape, &val) < 0 ||
 	    ref_out(op, 1, NPU_DT_I64, x->ndim, shape, &ind) < 0)
 		return -1;
-	idx = malloc((size_t)(n + 1) * sizeof *idx);
-	tmp = malloc((size_t)(n + 1) * sizeof *tmp);
-	if (!idx || !tmp) {
-		free(idx);
-		free(tmp);
-		return npu_errf(op->e, "out of memory");
-	}
+	if (order_bufs(op, n, &idx, &tmp) < 0)
+		return -1;
 	for (int64_t o = 0; o < outer; o++)
 		for (int64_t in = 0; in < inner; in++) {
 			sortcx c = { x->data + o * n * inner + in, inner, desc };
-			for (int64_t i = 0; i < n; i++)
-				idx[i] = i;
-			msort(&c, idx, tmp, n);
+			order(&c, idx, tmp, n);
 			for (int64_t i = 0; i < k; i++) {
 				int64_t at = (o * k + i) * inner + in;
 				val->data[at] = c.p[idx[i] * inner];
@@ -621,20 +634,13 @@ int ref_ostat(ref_op *op)
 	if (ref_out(op, 0, x->dtype, nd, shape, &val) < 0 ||
 	    (!all && ref_out(op, 1, NPU_DT_I64, nd, shape, &ind) < 0))
 		return -1;
-	idx = malloc((size_t)(n + 1) * sizeof *idx);
-	tmp = malloc((size_t)(n + 1) * sizeof *tmp);
-	if (!idx || !tmp) {
-		free(idx);
-		free(tmp);
-		return npu_errf(op->e, "out of memory");
-	}
+	if (order_bufs(op, n, &idx, &tmp) < 0)
+		return -1;
 	for (int64_t o = 0; o < outer; o++)
 		for (int64_t in = 0; in < inner; in++) {
 			sortcx c = { x->data + o * n * inner + in, inner, 0 };
 			int64_t pick, at = o * inner + in;
-			for (int64_t i = 0; i < n; i++)
-				idx[i] = i;
-			msort(&c, idx, tmp, n);
+			order(&c, idx, tmp, n);
 			pick = idx[k - 1];
 			for (int64_t i = 0; med && i < n; i++)
 				if (isnan(c.p[i * inner])) {
@@ -1866,44 +1872,6 @@ int ref_pool_bwd(ref_op *op)
 
 /* ---- resampling -------------------------------------------------- */
 
-/*
- * upsample_*2d.vec: the output size is output_size, or floor(in * s)
- * for scale_factors s.  The source index uses PyTorch's scale: in / out,
- * or 1 / s when scale factors were given (so an output size rounded down
- * does not change the sampling).  Nearest does this in float32, as
- * PyTorch's nearest_idx() does (floorf(dst * scale)); bilinear in fp64.
- */
-static int up_sizes(ref_op *op, const npu_reftensor *x, int sfi, int64_t *o,
-		    double *sc)
-{
-	const npu_gval *sf = ref_arg(op, sfi, "scale_factors");
-	int64_t v[2];
-	int n;
-
-	sc[0] = sc[1] = 0;  /* none given */
-	if (ref_ints(op, 1, "output_size", v, 2, &n) < 0)
-		return -1;
-	if (n == 2) {
-		o[0] = v[0];
-		o[1] = v[1];
-	} else if (sf && sf->kind == NPU_GV_LIST && sf->u.list.n == 2) {
-		for (int i = 0; i < 2; i++) {
-			double f;
-			if (ref_gval_num(op, &sf->u.list.v[i], &sc[i]) < 0)
-				return -1;
-			f = floor((double)x->shape[2 + i] * sc[i]);
-			if (!(f >= 0 && f <= 0x1p40))
-				return npu_errf(op->e, "scale factor out of range");
-			o[i] = (int64_t)f;
-		}
-	} else {
-		return npu_errf(op->e, "needs output_size [h, w] or two scale_factors");
-	}
-	if (o[0] <= 0 || o[1] <= 0)
-		return npu_errf(op->e, "empty output size");
-	return 0;
-}
-
 static int64_t nearest_src(int64_t dst, int64_t in, int64_t out, double s)
 {
 	float scale;
@@ -1938,9 +1906,13 @@ static void linear_src(int64_t dst, int64_t in, int64_t out, int align,
 }
 
 /*
- * Nearest and (bi/tri)linear upsampling over k = 1 or 3 spatial dims, by
- * the 2-d kernel's rules per dim: nearest_src, or linear_src's two
- * neighbours and weight in each dim, the 2^k corners summed.
+ * upsample_* (nearest, and linear, bilinear, trilinear) over k = 1, 2 or
+ * 3 spatial dims.  The output size is output_size, or floor(in * s) for
+ * scale_factors s.  The source index uses PyTorch's scale: in / out, or
+ * 1 / s when scale factors were given (so an output size rounded down
+ * does not change the sampling).  Per dim nearest_src (in float32, as
+ * PyTorch's nearest_idx() does: floorf(dst * scale)), or linear_src's
+ * two neighbours and weight (fp64), the 2^k corners summed.
  */
 static int upsample_nd(ref_op *op, const npu_reftensor *x, int k, int lin)
 {
@@ -2182,52 +2154,17 @@ int ref_trilinear(ref_op *op)
 int ref_upsample(ref_op *op)
 {
 	const npu_reftensor *x;
-	npu_reftensor *y;
-	int64_t o[2] = { 0, 0 }, shape[4], planes, h, w;
-	double sc[2];
-	int align = 0, bil = op->id == NPU_AOP_UPSAMPLE_BILINEAR2D;
 
 	if (ref_tensor(op, 0, "input", &x) < 0)
 		return -1;
 	switch (op->id) {
 	case NPU_AOP_UPSAMPLE_NEAREST1D: return upsample_nd(op, x, 1, 0);
+	case NPU_AOP_UPSAMPLE_NEAREST2D: return upsample_nd(op, x, 2, 0);
 	case NPU_AOP_UPSAMPLE_NEAREST3D: return upsample_nd(op, x, 3, 0);
 	case NPU_AOP_UPSAMPLE_LINEAR1D: return upsample_nd(op, x, 1, 1);
-	case NPU_AOP_UPSAMPLE_TRILINEAR3D: return upsample_nd(op, x, 3, 1);
+	case NPU_AOP_UPSAMPLE_BILINEAR2D: return upsample_nd(op, x, 2, 1);
+	default: return upsample_nd(op, x, 3, 1);   /* trilinear */
 	}
-	if (x->ndim != 4)
-		return npu_errf(op->e, "input must be 4-d");
-	if (up_sizes(op, x, bil ? 3 : 2, o, sc) < 0 ||
-	    (bil && ref_bool(op, 2, "align_corners", 0, &align) < 0))
-		return -1;
-	h = x->shape[2];
-	w = x->shape[3];
-	memcpy(shape, x->shape, sizeof shape);
-	shape[2] = o[0];
-	shape[3] = o[1];
-	if (ref_out(op, 0, x->dtype, 4, shape, &y) < 0)
-		return -1;
-	planes = x->shape[0] * x->shape[1];
-	for (int64_t pl = 0; pl < planes; pl++)
-		for (int64_t oy = 0; oy < o[0]; oy++)
-			for (int64_t ox = 0; ox < o[1]; ox++) {
-				const double *src = x->data + pl * h * w;
-				double *d = &y->data[(pl * o[0] + oy) * o[1] + ox];
-				int64_t y0, x0, dy, dx;
-				double ly, lx;
-				if (!bil) {
-					*d = src[nearest_src(oy, h, o[0], sc[0]) * w +
-						 nearest_src(ox, w, o[1], sc[1])];
-					continue;
-				}
-				linear_src(oy, h, o[0], align, sc[0], &y0, &dy, &ly);
-				linear_src(ox, w, o[1], align, sc[1], &x0, &dx, &lx);
-				*d = (1 - ly) * ((1 - lx) * src[y0 * w + x0] +
-						 lx * src[y0 * w + x0 + dx]) +
-				     ly * ((1 - lx) * src[(y0 + dy) * w + x0] +
-					   lx * src[(y0 + dy) * w + x0 + dx]);
-			}
-	return 0;
 }
 
 /* PyTorch's reflect_coordinates: x mirrored into [lo2/2, hi2/2]. */
