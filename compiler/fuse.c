@@ -609,6 +609,11 @@ static int ew_expr(fz *z, int k, const npu_gnode *n, int node, const int *x,
 		t = UN(VNOT, UN(VNOT, a));
 		u = UN(VNOT, UN(VNOT, b));
 		return BIN(VMAX, t, u);
+	case NPU_AOP_LOGICAL_XOR:
+	case NPU_AOP_BITWISE_XOR:
+		t = UN(VNOT, UN(VNOT, a));
+		u = UN(VNOT, UN(VNOT, b));
+		return UN(VNOT, BIN(VCMPEQ, t, u));
 	case NPU_AOP_WHERE:
 		return xadd(z, k, NPU_X_SEL, 0, a, b, x[2], 0, node);
 	case NPU_AOP_MASKED_FILL_S:
@@ -1627,6 +1632,23 @@ static int softmax_moved(fz *z, int node, int src, int dd)
 	return 0;
 }
 
+/* Whether the last rd dims of S (size-1 dims aside) are one run, as a
+ * row kernel reads its reduced dims (npu_emit_dims): a sum of every
+ * element of a column slice (chunk's last piece) is not. */
+static int red_one_run(const npu_kval *S, int rd)
+{
+	int64_t prev = -1;
+
+	for (int d = S->ndim - 1; d >= S->ndim - rd; d--) {
+		if (S->shape[d] == 1)
+			continue;
+		if (prev >= 0 && S->stride[d] != S->stride[prev] * S->shape[prev])
+			return 0;
+		prev = d;
+	}
+	return 1;
+}
+
 static int do_red(fz *z, int node)
 {
 	npu_kir *ir = z->ir;
@@ -1656,6 +1678,11 @@ static int do_red(fz *z, int node)
 	}
 	if (!rd || S->ndim == 0)
 		return host_kern(z, node, "reduction over dims that are not trailing");
+	if (!red_one_run(S, rd)) {
+		if ((src = copy_val(z, src, node, "a reduction reads a contiguous copy of a view whose reduced dims are not one run")) < 0)
+			return -1;
+		S = &ir->v[src];
+	}
 	if (n->aop == NPU_AOP_SUM_DIM && npu_gnode_kwarg(n, "dtype"))
 		return host_kern(z, node, "sum with a dtype argument");
 	if (n->aop == NPU_AOP_VAR) {
@@ -5809,7 +5836,7 @@ static int do_index(fz *z, int node)
 
 /* A 2-d pooling window: kernel, stride, padding; avg: the divisor. */
 typedef struct poolwin {
-	int64_t ks[2], st[2], pd[2];
+	int64_t ks[2], st[2], pd[2], dl[2]; /* dl: max pooling's dilation */
 	int avg;
 	double div;
 	int edge, incl;         /* avg: a divisor that varies at the edges */
@@ -5835,7 +5862,7 @@ static int pool_index_used(fz *z, int node)
 static int maxpool_args(fz *z, int node, int64_t h, int64_t w, poolwin *pw)
 {
 	const npu_gnode *n = &z->g->nodes[node];
-	int64_t dl[2] = { 1, 1 }, os[2];
+	int64_t os[2];
 
 	if (n->aop == NPU_AOP_ADAPTIVE_MAX_POOL2D) {
 		if (ilist(&n->args[1], os, 2) || os[0] <= 0 || os[1] <= 0 ||
@@ -5850,13 +5877,14 @@ static int maxpool_args(fz *z, int node, int64_t h, int64_t w, poolwin *pw)
 	if (n->nargs < 3 || ilist(&n->args[2], pw->st, 2))
 		pw->st[0] = pw->ks[0], pw->st[1] = pw->ks[1];
 	if ((n->nargs > 3 && ilist(&n->args[3], pw->pd, 2)) ||
-	    (n->nargs > 4 && ilist(&n->args[4], dl, 2)))
+	    (n->nargs > 4 && ilist(&n->args[4], pw->dl, 2)))
 		return 1;
 	if (pool_index_used(z, node))
 		return 1;
 	/* ceil_mode (args[5]) needs nothing here: windows past the end
-	 * read the -inf padding (do_pool) */
-	return dl[0] != 1 || dl[1] != 1;
+	 * read the -inf padding (do_pool); a dilated window's taps are
+	 * views dl apart */
+	return pw->dl[0] < 1 || pw->dl[1] < 1;
 }
 
 /* avg_pool2d's, and _adaptive_avg_pool2d's when the sizes divide (then
@@ -5985,7 +6013,8 @@ static int pool_kern(fz *z, int node, int x, const poolwin *pw, const int64_t *e
 	Wp = (Wp + pw->st[1] - 1) / pw->st[1] * pw->st[1];
 	need = (2 * (X->shape[2] + 2 * pw->pd[0] + ex[0]) * Wp + OH * Wp +
 		pw->ks[1] + 2 * OH * (Wp / pw->st[1])) * esz;
-	if (!ir->t || st[3] != 1 || (X->shape[0] > 1 && st[0] != X->shape[1] * st[1]) ||
+	if (!ir->t || pw->dl[0] != 1 || pw->dl[1] != 1 || st[3] != 1 ||
+	    (X->shape[0] > 1 && st[0] != X->shape[1] * st[1]) ||
 	    tmeta(n, 0)->dtype != X->dtype || X->shape[3] < 32 || OH < 1 || OW < 1 ||
 	    pw->ks[0] > NPU_POOL_KMAX || pw->ks[1] > NPU_POOL_KMAX ||
 	    need > (int64_t)(ir->t->sram_bytes - NPU_SPILL_BYTES) / 2)
@@ -6107,7 +6136,7 @@ static int do_pool(fz *z, int node)
 	npu_kir *ir = z->ir;
 	const npu_gnode *n = &z->g->nodes[node];
 	const npu_gmeta *m = tmeta(n, 0);
-	poolwin pw = { .pd = { 0, 0 } };
+	poolwin pw = { .pd = { 0, 0 }, .dl = { 1, 1 } };
 	int64_t psh[NPU_MAX_DIMS], pst[NPU_MAX_DIMS], ist[NPU_MAX_DIMS], poff = 0, ex[2];
 	int x, pv, k, r = -1, bad;
 	char nm[300];
@@ -6129,10 +6158,10 @@ static int do_pool(fz *z, int node)
 				 ? "adaptive pooling of this form (not float32, or too large)"
 				 : n->aop == NPU_AOP_ADAPTIVE_MAX_POOL2D
 				 ? "adaptive max pooling whose sizes do not divide, or used indices"
-				 : "pooling with dilation, ceil_mode, or used indices");
+				 : "max pooling whose indices are used, or average pooling of this form");
 	/* ceil_mode's last windows may reach past the padded input */
 	for (int i = 0; i < 2; i++) {
-		ex[i] = (m->shape[2 + i].v - 1) * pw.st[i] + pw.ks[i] -
+		ex[i] = (m->shape[2 + i].v - 1) * pw.st[i] + (pw.ks[i] - 1) * pw.dl[i] + 1 -
 			(ir->v[x].shape[2 + i] + 2 * pw.pd[i]);
 		ex[i] = ex[i] < 0 ? 0 : ex[i];
 	}
@@ -6172,8 +6201,8 @@ static int do_pool(fz *z, int node)
 	ist[3] = pw.st[1] * pst[3];
 	for (int64_t kh = 0; kh < pw.ks[0]; kh++)
 		for (int64_t kw = 0; kw < pw.ks[1]; kw++) {
-			int o = npu_kir_opnd(&ir->k[k], pv, 0,
-					     poff + kh * pst[2] + kw * pst[3], ist);
+			int o = npu_kir_opnd(&ir->k[k], pv, 0, poff + kh * pw.dl[0] * pst[2] +
+					     kw * pw.dl[1] * pst[3], ist);
 			int l = xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node);
 			if (o < 0 || l < 0)
 				return npu_errf(z->e, "out of memory");
@@ -6364,6 +6393,41 @@ static int do_pool3d(fz *z, int node)
 	return 0;
 }
 
+/* Bytes of constant data a fill of a type the lanes do not hold may
+ * take (a mask or index table; a larger one is a host call). */
+#define TYPED_FILL_MAX (1 << 20)
+
+/*
+ * A fill of an integer, float64 or float8 type (zeros_like(x,
+ * dtype=torch.int64), a position table's start): constant data made at
+ * compile time, read by its users as a frozen weight is.  1 when it is
+ * too large, or not a value of its integer type.
+ */
+static int typed_fill(fz *z, int node, int v, double f)
+{
+	npu_kir *ir = z->ir;
+	const npu_kval *V = &ir->v[v];
+	int esz = npu_dtype_size(V->dtype);
+	int64_t n = 1;
+	uint8_t *dst;
+
+	for (int d = 0; d < V->ndim; d++)
+		n += (V->shape[d] - 1) * V->stride[d];
+	if (npu_kir_numel(V->ndim, V->shape) == 0)
+		n = 0;
+	if (n * esz > TYPED_FILL_MAX || (isintdt(V->dtype) && f != floor(f)))
+		return 1;
+	if (!(dst = calloc((size_t)(n * esz) + 1, 1)))
+		return npu_errf(z->e, "out of memory");
+	for (int64_t i = 0; i < n; i++)
+		npu_store_f64(V->dtype, dst, (size_t)i, f);
+	own_const(ir, v, dst);
+	ir->nodeval[node] = v;
+	npu_kir_decide(ir, 1, "%s: a fill of %s made at compile time", z->g->nodes[node].name,
+		       npu_dtype_name(V->dtype));
+	return 0;
+}
+
 static int do_const(fz *z, int node)
 {
 	npu_kir *ir = z->ir;
@@ -6381,7 +6445,7 @@ static int do_const(fz *z, int node)
 	if ((v = meta_val(z, node, 0, n->name)) < 0)
 		return -1;
 	if (!vecok(ir->v[v].dtype))
-		return 1;
+		return typed_fill(z, node, v, f);
 	ir->v[v].isconst = 1;
 	ir->v[v].fill = f;
 	ir->nodeval[node] = v;
@@ -6684,7 +6748,7 @@ static int int_lanes(fz *z, int node)
 {
 	const npu_gnode *n = &z->g->nodes[node];
 	const npu_gmeta *m = tmeta(n, 0);
-	int tn[16], nt = tensor_args(n, tn, 16), ints = 0;
+	int tn[16], nt = tensor_args(n, tn, 16), ints = 0, fcomp = 0;
 
 	if (!m || n->multi)
 		return 0;
@@ -6712,10 +6776,18 @@ static int int_lanes(fz *z, int node)
 	}
 	if (m->dtype == NPU_DT_F64)
 		return 0;
+	/* computed in a float type (a float result, or a comparison with a
+	 * float operand): PyTorch converts the integers to it first, as the
+	 * load does, so their range does not matter */
+	for (int j = 0; j < nt; j++) {
+		const npu_gmeta *am = tmeta(&z->g->nodes[tn[j]], 0);
+		fcomp |= am && isfloat(am->dtype);
+	}
+	fcomp = isfloat(m->dtype) || (fcomp && m->dtype == NPU_DT_BOOL);
 	for (int j = 0; j < nt; j++) {
 		const npu_gmeta *am = tmeta(&z->g->nodes[tn[j]], 0);
 		if (!am || am->dtype == NPU_DT_F64 ||
-		    (isintdt(am->dtype) && !rng_small(node_rng(z, tn[j]))))
+		    (isintdt(am->dtype) && !fcomp && !rng_small(node_rng(z, tn[j]))))
 			return 0;
 		ints |= am->dtype != NPU_DT_BOOL && isintdt(am->dtype);
 	}
@@ -6801,7 +6873,7 @@ static int relu_past_pool(fz *z, int node)
 	const npu_graph *g = z->g;
 	const npu_gnode *n = &g->nodes[node];
 	int u = -1, nu = 0, x;
-	poolwin pw = { .pd = { 0, 0 } };
+	poolwin pw = { .pd = { 0, 0 }, .dl = { 1, 1 } };
 
 	if (!z->ord || z->ir->nofuse || n->aop != NPU_AOP_RELU || n->nargs != 1 ||
 	    n->nkwargs || n->args[0].kind != NPU_GV_NODE)
@@ -6879,7 +6951,7 @@ static int do_node(fz *z, int i)
 	if (lk == NPU_LK_CONST) {
 		if ((r = do_const(z, i)) <= 0)
 			return r;
-		return host_kern(z, i, "a fill of an integer type");
+		return host_kern(z, i, "a fill of a type the lanes do not hold, past 1 MiB or not of its type");
 	}
 	if (lk == NPU_LK_HOST)
 		return host_kern(z, i, "no native lowering (not in support.def)");

@@ -47,6 +47,9 @@ static const struct { const char *target; int aop; } aop_alias[] = {
 	{ "aten.unsafe_split.Tensor", NPU_AOP_SPLIT },
 	{ "aten.unsafe_split_with_sizes.default", NPU_AOP_SPLIT_SIZES },
 	{ "aten._embedding_bag_forward_only.default", NPU_AOP_EMBEDDING_BAG },
+	/* in place, left by 1.13's traces (index_add's composite: a clone
+	 * and this); inplace_ok checks that nothing reads self after it */
+	{ "aten.index_add_.default", NPU_AOP_INDEX_ADD },
 };
 
 int npu_aop_find(const char *target)
@@ -657,6 +660,7 @@ static int parse_node(rd *r, json_t *j)
 	if (n->aop != NPU_AOP_UNKNOWN && strcmp(n->target, npu_aoptab[n->aop].target)) {
 		/* an alias: the node is the table's op from here on (the
 		 * host call that may run it is registered by that name) */
+		n->inplace = strstr(n->target, "_.") != NULL;
 		free(n->target);
 		if (!(n->target = strdup(npu_aoptab[n->aop].target)))
 			return node_err(r, "out of memory");
@@ -673,6 +677,48 @@ static int parse_node(rd *r, json_t *j)
 	if (prov && !json_is_object(prov))
 		return node_err(r, "'provenance' must be an object");
 	return parse_provenance(r, prov, n);
+}
+
+/* Whether v (a node reference, or a list holding some) reads node s. */
+static int gval_reads(const npu_gval *v, int s)
+{
+	if (v->kind == NPU_GV_NODE)
+		return v->u.node == s;
+	if (v->kind == NPU_GV_LIST)
+		for (int i = 0; i < v->u.list.n; i++)
+			if (gval_reads(&v->u.list.v[i], s))
+				return 1;
+	return 0;
+}
+
+/*
+ * An in-place op read as its functional form (aop_alias: 1.13's
+ * index_add_ on the clone its composite makes) computes the same only
+ * when nothing reads self after it and self is no graph input (whose
+ * mutation the caller would have to see).
+ */
+static int inplace_ok(rd *r)
+{
+	npu_graph *g = r->g;
+
+	for (r->cur = 0; r->cur < g->nnodes; r->cur++) {
+		const npu_gnode *n = &g->nodes[r->cur];
+		int s;
+		if (!n->inplace || !n->nargs || n->args[0].kind != NPU_GV_NODE)
+			continue;
+		s = n->args[0].u.node;
+		if (g->nodes[s].op == NPU_GOP_PLACEHOLDER)
+			return node_err(r, "in-place %s mutates a graph input (not functionalized)",
+					n->target);
+		for (int i = r->cur + 1; i < g->nnodes; i++)
+			for (int a = 0; a < g->nodes[i].nargs + g->nodes[i].nkwargs; a++)
+				if (gval_reads(a < g->nodes[i].nargs ? &g->nodes[i].args[a] :
+					       &g->nodes[i].kwargs[a - g->nodes[i].nargs].val, s))
+					return node_err(r, "in-place %s mutates '%s', which node '%s' reads "
+							"after it (not functionalized)", n->target,
+							g->nodes[s].name, g->nodes[i].name);
+	}
+	return 0;
 }
 
 /* The output node: last, exactly one, returning a list. */
@@ -819,7 +865,7 @@ static int parse_root(rd *r, json_t *root)
 	for (r->cur = 0; r->cur < g->nnodes; r->cur++)
 		if (parse_node(r, json_array_get(nodes, r->cur)) < 0)
 			return -1;
-	if (check_output(r) < 0)
+	if (check_output(r) < 0 || inplace_ok(r) < 0)
 		return -1;
 	return parse_aot(r, json_object_get(root, "aot"));
 }

@@ -123,6 +123,7 @@ typedef struct npu_gnode {
 	npu_gmeta *meta;           /* nmeta entries; NULL when absent */
 	int nmeta;
 	int multi;                 /* meta was a list: a multi-output node */
+	int inplace;               /* an in-place target read as its functional op */
 	int phkind;                /* enum npu_phkind (placeholders) */
 	char *phsource;            /* Dynamo-level name, or NULL */
 	/* provenance */

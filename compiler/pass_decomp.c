@@ -551,6 +551,15 @@ static int infer(dcx *d, int aop, const npu_gval *a, int na,
 		return infer_arange(d, a, na, m);
 	case NPU_AOP_CAT:
 		return infer_cat(d, a, na, m);
+	case NPU_AOP_INDEX_PUT: {       /* self's shape and dtype */
+		const npu_gmeta *x = na > 2 ? node_meta(d, &a[0]) : NULL;
+		int64_t s[NPU_MAX_DIMS];
+		int nd;
+		if (!x || (nd = npu_gmeta_shape(x, s)) < 0)
+			return fail(d, "%s", "index_put of unknown shape");
+		npu_gmeta_set(m, x->dtype, nd, s);
+		return 0;
+	}
 	}
 	if (npu_aoptab[aop].cat == NPU_ACAT_ELEMWISE)
 		return infer_ew(d, aop, a, na, m);
@@ -1307,6 +1316,18 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 		*res = npu_gv_float((a[0].kind == NPU_GV_INT ? (double)a[0].u.i
 							    : a[0].u.f) / 2);
 		return 0;
+	}
+	if (!strcmp(name, "mid")) {            /* (a, b): the number (a + b) / 2 */
+		double u, v;
+		if (na < 2 || !is_number(&a[0], &u) || !is_number(&a[1], &v))
+			return fail(d, "%s", "@mid: not numbers");
+		*res = npu_gv_float((u + v) / 2);
+		return 0;
+	}
+	if (!strcmp(name, "iffalse")) {        /* (x, b): x when b is false */
+		if (na < 2 || a[1].kind != NPU_GV_BOOL || a[1].u.b)
+			return fail(d, "%s", "not false (in training)");
+		return copy_to(d, res, &a[0]);
 	}
 	if (!strcmp(name, "pixshuf"))          /* (x, r, up) */
 		return pixshuf(d, a, na, x0, res);

@@ -1127,6 +1127,157 @@ static int pass_convbn(pass_cx *pc, npu_gedit *ge)
 	return 0;
 }
 
+/* ---- normw ------------------------------------------------------- */
+
+/* The frozen [K] vector among mul node n's two operands (its other one,
+ * y, of n's own shape, into *y), or -1. */
+static int norm_weight(pass_cx *pc, npu_gedit *ge, const npu_gnode *n, int *y)
+{
+	const npu_gmeta *m = n->nmeta && !n->multi ? &n->meta[0] : NULL;
+
+	if (n->aop != NPU_AOP_MUL_TENSOR || n->nargs != 2 || !m || !m->ndim ||
+	    m->shape[m->ndim - 1].sym)
+		return -1;
+	for (int k = 0; k < 2; k++) {
+		const npu_gmeta *wm = arg_meta(ge, &n->args[k]);
+		const npu_gmeta *ym = arg_meta(ge, &n->args[1 - k]);
+		if (!wm || !ym || wm->ndim != 1 || wm->dtype != m->dtype ||
+		    wm->shape[0].sym || wm->shape[0].v != m->shape[m->ndim - 1].v ||
+		    !shapes_equal(ym, m) || ym->dtype != m->dtype ||
+		    !pass_frozen(pc, ge, n->args[k].u.node))
+			continue;
+		*y = n->args[1 - k].u.node;
+		return n->args[k].u.node;
+	}
+	return -1;
+}
+
+/* Whether view node v of the product (last dim K kept) feeds only
+ * matmuls as their A, each by a frozen B [K][N] of at most max elements. */
+static int feeds_frozen_mms(pass_cx *pc, npu_gedit *ge, int v, int64_t K, int dt,
+			    long long max)
+{
+	const npu_gnode *n = npu_gedit_node(ge, v);
+	const npu_gmeta *m = n->nmeta && !n->multi ? &n->meta[0] : NULL;
+	const int *u;
+	int nu;
+
+	if ((n->aop != NPU_AOP_VIEW && n->aop != NPU_AOP_UNSAFE_VIEW &&
+	     n->aop != NPU_AOP_RESHAPE) || !m || m->ndim != 2 || m->shape[1].sym ||
+	    m->shape[1].v != K || is_output_value(ge, v))
+		return 0;
+	nu = npu_gedit_users(ge, v, &u);
+	for (int j = 0; j < nu; j++) {
+		const npu_gnode *mm = npu_gedit_node(ge, u[j]);
+		int a = mm->aop == NPU_AOP_ADDMM ? 1 : 0;
+		const npu_gmeta *bm;
+		if ((mm->aop != NPU_AOP_MM && mm->aop != NPU_AOP_ADDMM) ||
+		    mm->nargs < a + 2 || mm->args[a].kind != NPU_GV_NODE ||
+		    mm->args[a].u.node != v || (bm = arg_meta(ge, &mm->args[a + 1])) == NULL ||
+		    bm->dtype != dt || bm->ndim != 2 || bm->shape[0].v != K ||
+		    bm->shape[1].sym || (long long)K * bm->shape[1].v > max ||
+		    !pass_frozen(pc, ge, mm->args[a + 1].u.node) ||
+		    (mm->aop == NPU_AOP_ADDMM && mm->nargs > 3))
+			return 0;
+	}
+	return nu > 0;
+}
+
+/* Matmul i's B replaced by w[k] * B[k][n], rounded once to its dtype. */
+static int scale_b(pass_cx *pc, npu_gedit *ge, int i, const npu_reftensor *w)
+{
+	npu_gnode *mm = npu_gedit_node(ge, i);
+	int a = mm->aop == NPU_AOP_ADDMM ? 2 : 1, bi = mm->args[a].u.node, ni;
+	const npu_reftensor *b = pass_frozen(pc, ge, bi);
+	const npu_gmeta *bm = arg_meta(ge, &mm->args[a]);
+	npu_reftensor t = { .ndim = -1 };
+	npu_gmeta meta;
+
+	if (npu_gmeta_copy(&meta, bm) < 0)
+		return npu_errf(pc->e, "out of memory");
+	if (npu_reftensor_alloc(&t, b->dtype, 2, b->shape, pc->e) < 0) {
+		npu_gmeta_clear(&meta);
+		return -1;
+	}
+	for (int64_t k = 0; k < b->shape[0]; k++)
+		for (int64_t n = 0; n < b->shape[1]; n++)
+			t.data[k * b->shape[1] + n] =
+				round_dt(b->dtype, w->data[k] * b->data[k * b->shape[1] + n]);
+	ni = pass_add_frozen(pc, ge, i, bi, &meta, &t);
+	npu_gmeta_clear(&meta);
+	if (ni < 0) {
+		npu_reftensor_free(&t);
+		return -1;
+	}
+	npu_gedit_node(ge, i)->args[a] = npu_gv_node(ni);
+	ge->dirty = 1;
+	return 0;
+}
+
+/*
+ * A normalization's weight folded into the matmuls it feeds: y [.., K]
+ * times a frozen w [K], viewed [M, K] and multiplied by frozen B [K, N],
+ * is y viewed [M, K] times B' = w[k] * B[k][n] (RMSNorm's weight before
+ * Llama's q/k/v and gate/up projections).  The norm's row kernel then
+ * neither loads w nor multiplies by it.  Only when the product feeds
+ * nothing else; B' is rounded once, where PyTorch rounds y * w once.
+ */
+static int normw_one(pass_cx *pc, npu_gedit *ge, int i)
+{
+	npu_gnode *n = npu_gedit_node(ge, i);
+	long long max = pc->o->fold_max_elems ? pc->o->fold_max_elems : 1LL << 24;
+	const npu_reftensor *w;
+	const int *u;
+	int y = -1, wi = norm_weight(pc, ge, n, &y), nu, *vs;
+	int64_t K;
+	char nodes[512];
+
+	if (wi < 0 || !pc->o->consts || is_output_value(ge, i) ||
+	    !(w = pass_frozen(pc, ge, wi)))
+		return 0;
+	K = n->meta[0].shape[n->meta[0].ndim - 1].v;
+	nu = npu_gedit_users(ge, i, &u);
+	for (int j = 0; j < nu; j++)
+		if (!feeds_frozen_mms(pc, ge, u[j], K, n->meta[0].dtype, max))
+			return 0;
+	if (!nu || !(vs = malloc((size_t)nu * sizeof *vs)))
+		return nu ? npu_errf(pc->e, "out of memory") : 0;
+	memcpy(vs, u, (size_t)nu * sizeof *vs);
+	snprintf(nodes, sizeof nodes, "%s", n->name);
+	for (int j = 0; j < nu; j++) {
+		const int *mu;
+		int nmu = npu_gedit_users(ge, vs[j], &mu), *ms = malloc((size_t)nmu * sizeof *ms);
+		if (!ms) {
+			free(vs);
+			return npu_errf(pc->e, "out of memory");
+		}
+		memcpy(ms, mu, (size_t)nmu * sizeof *ms);
+		for (int k = 0; k < nmu; k++)
+			if (scale_b(pc, ge, ms[k], w) < 0 ||
+			    pass_prov_merge(pc, npu_gedit_node(ge, ms[k])->name, nodes) < 0) {
+				free(ms);
+				free(vs);
+				return -1;
+			}
+		free(ms);
+		npu_gedit_node(ge, vs[j])->args[0] = npu_gv_node(y);
+		ge->dirty = 1;
+	}
+	free(vs);
+	return pass_log(pc, nodes, "%s's weight %s folded into the %d view(s) of matmuls it fed",
+			n->name, npu_gedit_node(ge, wi)->name, nu);
+}
+
+static int pass_normw(pass_cx *pc, npu_gedit *ge)
+{
+	int n = npu_gedit_n(ge);
+
+	for (int i = 0; i < n; i++)
+		if (!npu_gedit_dead(ge, i) && normw_one(pc, ge, i) < 0)
+			return -1;
+	return 0;
+}
+
 /* ---- noop -------------------------------------------------------- */
 
 static int is_identity_perm(const npu_gval *v)
@@ -1462,6 +1613,7 @@ static int run_one(pass_cx *pc, int pass)
 	case NPU_PASS_QUANT: return session(pc, pass_quant);
 	case NPU_PASS_FOLD: return pass_fold(pc);
 	case NPU_PASS_CONVBN: return session(pc, pass_convbn);
+	case NPU_PASS_NORMW: return session(pc, pass_normw);
 	case NPU_PASS_NOOP: return session(pc, pass_noop);
 	case NPU_PASS_LAYOUT: return session(pc, pass_layout);
 	case NPU_PASS_DECOMP: return pass_decomp(pc);

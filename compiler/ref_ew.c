@@ -172,13 +172,14 @@ int ref_gelu(ref_op *op)
 	return 0;
 }
 
-/* clamp, clamp_min, clamp_max, hardtanh, leaky_relu, elu. */
+/* clamp, clamp_min, clamp_max, hardtanh, leaky_relu, rrelu in
+ * evaluation, elu. */
 int ref_clamp(ref_op *op)
 {
 	const npu_reftensor *x;
 	npu_reftensor *y;
 	double lo = -INFINITY, hi = INFINITY, slope = 0, al = 1, sc = 1, is = 1;
-	int leaky = op->id == NPU_AOP_LEAKY_RELU;
+	int leaky = op->id == NPU_AOP_LEAKY_RELU || op->id == NPU_AOP_RRELU_NOISE;
 
 	if (ref_tensor(op, 0, "self", &x) < 0)
 		return -1;
@@ -227,6 +228,19 @@ int ref_clamp(ref_op *op)
 		if (ref_double(op, 1, "negative_slope", 0.01, &slope) < 0)
 			return -1;
 		break;
+	case NPU_AOP_RRELU_NOISE: {
+		int tr;
+		if (ref_double(op, 2, "lower", 0.125, &lo) < 0 ||
+		    ref_double(op, 3, "upper", 1.0 / 3, &hi) < 0 ||
+		    ref_bool(op, 4, "training", 0, &tr) < 0)
+			return -1;
+		if (tr)
+			return npu_errf(op->e, "rrelu in training draws random slopes");
+		slope = (lo + hi) / 2; /* as ATen: the bounds' mean in double */
+		lo = -INFINITY;
+		hi = INFINITY;
+		break;
+	}
 	case NPU_AOP_HARDTANH:
 		if (ref_double(op, 1, "min_val", -1, &lo) < 0 ||
 		    ref_double(op, 2, "max_val", 1, &hi) < 0)

@@ -692,6 +692,39 @@ int ref_cumext(ref_op *op)
 	return 0;
 }
 
+/* logcumsumexp along dim: each step log(e^a + e^b) as the larger plus
+ * log1p(e^-|a - b|), so that nothing overflows or underflows to -inf
+ * (PyTorch's CPU kernel's form); -inf pairs stay -inf, NaN spreads. */
+int ref_lcse(ref_op *op)
+{
+	const npu_reftensor *x;
+	npu_reftensor *y;
+	int64_t dimv, outer, n, inner;
+	int d;
+
+	if (ref_tensor(op, 0, "self", &x) < 0 || ref_int(op, 1, "dim", 0, &dimv) < 0 ||
+	    ref_dim(op, dimv, x->ndim, &d) < 0 ||
+	    ref_out(op, 0, x->dtype, x->ndim, x->shape, &y) < 0)
+		return -1;
+	split3(x, d, &outer, &n, &inner);
+	for (int64_t o = 0; o < outer; o++)
+		for (int64_t in = 0; in < inner; in++) {
+			double s = -INFINITY;
+			for (int64_t i = 0; i < n; i++) {
+				int64_t at = (o * n + i) * inner + in;
+				double v = x->data[at], hi = fmax(s, v), lo = fmin(s, v);
+				if (isnan(s) || isnan(v))
+					s = NAN;
+				else if (lo == -INFINITY || hi == INFINITY)
+					s = hi;
+				else
+					s = hi + log1p(exp(lo - hi));
+				y->data[at] = s;
+			}
+		}
+	return 0;
+}
+
 int ref_softmax(ref_op *op)
 {
 	const npu_reftensor *x;

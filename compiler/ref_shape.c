@@ -657,6 +657,50 @@ int ref_index_put(ref_op *op)
 	return 0;
 }
 
+/* index_add: self with alpha * source[.., i, ..] added at [.., index[i],
+ * ..] along dim, in index order (a repeated index adds every slice). */
+int ref_index_add(ref_op *op)
+{
+	const npu_reftensor *x, *ix, *src;
+	npu_reftensor *y;
+	int64_t dimv, outer, n, inner, m;
+	double alpha;
+	int d;
+
+	if (ref_tensor(op, 0, "self", &x) < 0 || ref_int(op, 1, "dim", 0, &dimv) < 0 ||
+	    ref_dim(op, dimv, x->ndim ? x->ndim : 1, &d) < 0 ||
+	    ref_tensor(op, 2, "index", &ix) < 0 || ref_tensor(op, 3, "source", &src) < 0 ||
+	    ref_double(op, 4, "alpha", 1, &alpha) < 0)
+		return -1;
+	m = npu_reftensor_numel(ix);
+	if (ix->ndim > 1 || src->ndim != x->ndim)
+		return npu_errf(op->e, "index_add: index must be 1-d and source of self's rank");
+	for (int i = 0; i < x->ndim; i++)
+		if (src->shape[i] != (i == d ? m : x->shape[i]))
+			return npu_errf(op->e, "index_add: source's shape does not match");
+	if (ref_out(op, 0, x->dtype, x->ndim, x->shape, &y) < 0)
+		return -1;
+	memcpy(y->data, x->data, (size_t)npu_reftensor_numel(x) * sizeof(double));
+	outer = inner = 1;
+	for (int i = 0; i < x->ndim; i++)
+		if (i < d)
+			outer *= x->shape[i];
+		else if (i > d)
+			inner *= x->shape[i];
+	n = x->ndim ? x->shape[d] : 1;
+	for (int64_t j = 0; j < m; j++) {
+		int64_t at;
+		if (fix_index(op, ix->data[j], n, &at) < 0)
+			return -1;
+		for (int64_t o = 0; o < outer; o++)
+			for (int64_t k = 0; k < inner; k++) {
+				double *p = &y->data[(o * n + at) * inner + k];
+				*p = ref_to_dtype(x->dtype, *p + alpha * src->data[(o * m + j) * inner + k]);
+			}
+	}
+	return 0;
+}
+
 /* scatter.value, scatter.src: self with self[..., index[i], ...] (along
  * dim) = value or src[i] for every position i of index. */
 int ref_scatterv(ref_op *op)

@@ -347,6 +347,21 @@ START_TEST(errors_name_file_and_node)
 				   "\"nodes\": [" PH("x") "," OUT("x")),
 			 "graph.json: aot: 2 input_mutates_data flags for 1 placeholders");
 	ck_assert_ptr_nonnull(strstr(parse_err("{\"format\": "), "graph.json:1:"));
+	/* an in-place op read as its functional form: not on an input, and
+	 * nothing may read its self after it */
+#define IADD(n, s) "{\"name\": \"" n "\", \"op\": \"call_function\", " \
+	"\"target\": \"aten.index_add_.default\", \"args\": [{\"node\": \"" s "\"}, 0, " \
+	"{\"node\": \"i\"}, {\"node\": \"x\"}], \"kwargs\": {}}"
+	ck_assert_str_eq(parse_err(HEAD PH("x") "," PH("i") "," IADD("a", "x") "," OUT("a")),
+			 "graph.json: node 'a': in-place aten.index_add.default mutates a graph "
+			 "input (not functionalized)");
+	ck_assert_str_eq(parse_err(HEAD PH("x") "," PH("i") "," ADD("c", "x", "x") ","
+				   IADD("a", "c") "," ADD("b", "a", "c") "," OUT("b")),
+			 "graph.json: node 'a': in-place aten.index_add.default mutates 'c', "
+			 "which node 'b' reads after it (not functionalized)");
+	ck_assert_str_eq(parse_err(HEAD PH("x") "," PH("i") "," ADD("c", "x", "x") ","
+				   ADD("d", "c", "x") "," IADD("a", "c") "," OUT("a")), "");
+#undef IADD
 }
 END_TEST
 

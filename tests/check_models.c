@@ -512,6 +512,15 @@ static const op_case ops[] = {
 	{ "aten.hardshrink.default", "0.3", "float32", { 4, 9 }, { 0 }, { 4, 9 } },
 	{ "aten.softshrink.default", "0.3", "float32", { 4, 9 }, { 0 }, { 4, 9 } },
 	{ "aten.nan_to_num.default", "0.5, 7.0", "float32", { 4, 9 }, { 0 }, { 4, 9 } },
+	/* rrelu in evaluation (its noise unread): a leaky ReLU */
+	{ "aten.rrelu_with_noise.default", "{\"node\": \"w\"}, 0.1, 0.3", "float32",
+	  { 4, 9 }, { 4, 9 }, { 4, 9 } },
+	/* dilated max pooling, its taps views dl apart: ceil_mode's last
+	 * windows past the end, and uneven windows and dilations */
+	{ "aten.max_pool2d_with_indices.default", "[3, 3], [2, 2], [1, 1], [2, 2], true",
+	  "float32", { 1, 3, 40, 40 }, { 0 }, { 1, 3, 20, 20 } },
+	{ "aten.max_pool2d_with_indices.default", "[2, 3], [1, 2], [1, 1], [3, 2]",
+	  "float32", { 2, 2, 9, 11 }, { 0 }, { 2, 2, 8, 5 } },
 };
 
 /* "[a, b, c]" of a 0-terminated shape; contiguous strides when st */
@@ -853,7 +862,10 @@ END_TEST
  * stay on the host.  A value used as an index is bounded by the size it
  * indexes (fuse.c's use_rng: PyTorch raises otherwise), so ids + 1 runs
  * natively when ids itself is a gather index, and not when only the sum
- * is.  ids in [0, 4), so that some are the padding id 1.
+ * is.  An operation computed in a float type (a float result, or a
+ * comparison with a float tensor) runs natively whatever the range:
+ * PyTorch converts the integers to that type first, as the load does.
+ * ids in [0, 4), so that some are the padding id 1.
  */
 typedef struct int_case {
 	const char *nodes;      /* call_function nodes after "ids"; "y" last */
@@ -886,6 +898,15 @@ static const int_case ints[] = {
 	{ ICALL("f", "aten._to_copy.default", INODE("ids"), "\"dtype\": {\"dtype\": \"float32\"}", "float32")
 	  ICALL("d", "aten.add.Tensor", INODE("ids") ", 1", "", "int64")
 	  ICALL("y", "aten.gather.default", INODE("f") ", 1, " INODE("d"), "", "float32"), 1 },
+	{ ICALL("f", "aten._to_copy.default", INODE("ids"), "\"dtype\": {\"dtype\": \"float32\"}", "float32")
+	  ICALL("h", "aten.mul.Tensor", INODE("f") ", 0.7", "", "float32")
+	  ICALL("s", "aten.add.Tensor", INODE("ids") ", " INODE("h"), "", "float32")
+	  ICALL("c", "aten.lt.Tensor", INODE("ids") ", " INODE("s"), "", "bool")
+	  ICALL("y", "aten.where.self", INODE("c") ", " INODE("s") ", " INODE("h"), "", "float32"), 0 },
+	{ ICALL("a", "aten.ne.Scalar", INODE("ids") ", 1", "", "bool")
+	  ICALL("b", "aten.eq.Scalar", INODE("ids") ", 2", "", "bool")
+	  ICALL("c", "aten.logical_xor.default", INODE("a") ", " INODE("b"), "", "bool")
+	  ICALL("y", "aten.bitwise_xor.Tensor", INODE("c") ", " INODE("a"), "", "bool"), 0 },
 };
 
 START_TEST(t_int)
@@ -908,6 +929,55 @@ START_TEST(t_int)
 	tensors_run(path, vals, &t, 1, &fr);
 	ck_assert_msg(fr.host_calls == (uint64_t)c->host, "int case %d: %llu host calls, expected %d",
 		      _i, (unsigned long long)fr.host_calls, c->host);
+}
+END_TEST
+
+/*
+ * index_add as PyTorch 1.13's traces leave it: its composite's clone and
+ * the in-place index_add_ (read as index_add, nothing reading the clone
+ * after it), along dim 1 with repeated run-time indices and alpha; then
+ * index_add along dim 0 of its result.  Decomposed into index_put
+ * accumulating (a host call each, the indices being run-time values),
+ * against the fp64 reference (ref_index_add).
+ */
+#define IXMETA(sh, st, dt) "{\"shape\": " sh ", \"dtype\": \"" dt "\", \"stride\": " st \
+	", \"storage_offset\": 0}"
+START_TEST(t_index_add)
+{
+	char path[1024], vals[1024];
+	int64_t xs[3] = { 4, 5, 0 }, ss[3] = { 4, 3, 0 }, is[2] = { 3, 0 }, s0[3] = { 3, 5, 0 };
+	uint64_t seed = 5;
+	npu_tensor t[4];
+	fxrun fr = { 0 };
+	FILE *f;
+
+	f = graph_begin(path, vals, sizeof path);
+	fprintf(f,
+		"{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\", \"args\": [], \"kwargs\": {}, "
+		"\"meta\": " IXMETA("[4, 5]", "[5, 1]", "float32") ", \"kind\": \"input\", \"source\": \"l_x_\"},\n"
+		"{\"name\": \"s\", \"op\": \"placeholder\", \"target\": \"s\", \"args\": [], \"kwargs\": {}, "
+		"\"meta\": " IXMETA("[4, 3]", "[3, 1]", "float32") ", \"kind\": \"input\", \"source\": \"l_s_\"},\n"
+		"{\"name\": \"i\", \"op\": \"placeholder\", \"target\": \"i\", \"args\": [], \"kwargs\": {}, "
+		"\"meta\": " IXMETA("[3]", "[1]", "int64") ", \"kind\": \"input\", \"source\": \"l_i_\"},\n"
+		"{\"name\": \"s0\", \"op\": \"placeholder\", \"target\": \"s0\", \"args\": [], \"kwargs\": {}, "
+		"\"meta\": " IXMETA("[3, 5]", "[5, 1]", "float32") ", \"kind\": \"input\", \"source\": \"l_s0_\"},\n"
+		"{\"name\": \"c\", \"op\": \"call_function\", \"target\": \"aten.clone.default\", "
+		"\"args\": [{\"node\": \"x\"}], \"kwargs\": {}, \"meta\": " IXMETA("[4, 5]", "[5, 1]", "float32") "},\n"
+		"{\"name\": \"a\", \"op\": \"call_function\", \"target\": \"aten.index_add_.default\", "
+		"\"args\": [{\"node\": \"c\"}, 1, {\"node\": \"i\"}, {\"node\": \"s\"}], \"kwargs\": {\"alpha\": 0.5}, "
+		"\"meta\": " IXMETA("[4, 5]", "[5, 1]", "float32") "},\n"
+		"{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"aten.index_add.default\", "
+		"\"args\": [{\"node\": \"a\"}, 0, {\"node\": \"i\"}, {\"node\": \"s0\"}], \"kwargs\": {}, "
+		"\"meta\": " IXMETA("[4, 5]", "[5, 1]", "float32") "},\n");
+	graph_end(f, "y");
+	gen_tensor(&t[0], "x", NPU_DT_F32, xs, 0, &seed);
+	gen_tensor(&t[1], "s", NPU_DT_F32, ss, 0, &seed);
+	gen_tensor(&t[2], "i", NPU_DT_I64, is, 4, &seed);
+	((int64_t *)t[2].data)[1] = ((int64_t *)t[2].data)[0];   /* a repeat */
+	gen_tensor(&t[3], "s0", NPU_DT_F32, s0, 0, &seed);
+	tensors_run(path, vals, t, 4, &fr);
+	ck_assert_msg(fr.host_calls == 2, "index_add: %llu host calls",
+		      (unsigned long long)fr.host_calls);
 }
 END_TEST
 
@@ -1040,6 +1110,7 @@ static Suite *models_suite(void)
 	tcase_add_loop_test(tc, t_conv_pool, 0, (int)(sizeof cpools / sizeof cpools[0]));
 	tcase_add_loop_test(tc, t_gather, 0, (int)(sizeof gathers / sizeof gathers[0]));
 	tcase_add_loop_test(tc, t_int, 0, (int)(sizeof ints / sizeof ints[0]));
+	tcase_add_test(tc, t_index_add);
 	tcase_add_loop_test(tc, t_argx, 0, (int)(sizeof argxs / sizeof argxs[0]));
 	tcase_add_loop_test(tc, t_unary, 0, (int)(sizeof unaries / sizeof unaries[0]));
 	suite_add_tcase(s, tc);

@@ -188,7 +188,7 @@ static double rel_err(const char *what, const npu_reftensor *a,
 static int arithmetic_changed(const npu_passlog *log)
 {
 	return log->changes[NPU_PASS_FOLD] || log->changes[NPU_PASS_CONVBN] ||
-	       log->changes[NPU_PASS_DECOMP] ||
+	       log->changes[NPU_PASS_DECOMP] || log->changes[NPU_PASS_NORMW] ||
 	       npu_passlog_count(log, NPU_PASS_CLEANUP, "folded");
 }
 
@@ -943,6 +943,42 @@ START_TEST(rope_llama)
 }
 END_TEST
 
+/* llama_tiny: its five RMSNorm weights (two a layer and the final one)
+ * go into the matmuls they feed, as scaled folded weights; the
+ * projections remember the multiply.  rmsnorm_float32's norm is the
+ * graph's output: kept. */
+START_TEST(normw_llama)
+{
+	const char *name = "llama_tiny/inference2";
+	npu_graph *g = graph_load(name);
+	npu_passlog log;
+	env s;
+	int mm;
+
+	env_load(&s, name);
+	roundtrip(name, g, &s, &log, dtype_tol(g));
+	ck_assert_int_eq(log.changes[NPU_PASS_NORMW], 5);
+	ck_assert_int_eq(npu_passlog_count(&log, NPU_PASS_NORMW, "mul_3's weight arg3_1 folded"), 1);
+	ck_assert_int_lt(npu_graph_find(g, "mul_3"), 0);
+	mm = npu_graph_find(g, "mm");
+	ck_assert_int_ge(mm, 0);
+	ck_assert_int_eq(g->nodes[g->nodes[mm].args[1].u.node].op, NPU_GOP_GET_ATTR);
+	ck_assert_ptr_nonnull(strstr(npu_passlog_origins(&log, "mm"), "mul_3"));
+	npu_passlog_free(&log);
+	env_free(&s);
+	npu_graph_free(g);
+
+	name = "rmsnorm_float32/inference2";
+	g = graph_load(name);
+	env_load(&s, name);
+	roundtrip(name, g, &s, &log, dtype_tol(g));
+	ck_assert_int_eq(log.changes[NPU_PASS_NORMW], 0);
+	npu_passlog_free(&log);
+	env_free(&s);
+	npu_graph_free(g);
+}
+END_TEST
+
 /* The log as text and as JSON (parsed back), with timing. */
 START_TEST(log_formats)
 {
@@ -1121,6 +1157,7 @@ static Suite *passes_suite(void)
 	tcase_add_test(tc, rope_halves);
 	tcase_add_test(tc, rope_frozen_halves);
 	tcase_add_test(tc, rope_llama);
+	tcase_add_test(tc, normw_llama);
 	tcase_add_test(tc, mutated_inputs_kept);
 	tcase_add_test(tc, log_formats);
 	tcase_add_test(tc, normargs_canonical);

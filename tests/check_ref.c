@@ -2254,6 +2254,30 @@ START_TEST(kept_op_semantics)
 	opk("aten.cummax.default", "{\"args\": [{\"input\": 0}, 0]}",
 	    in, 1, 2, 1, NPU_DT_I64, 1, (int64_t[]){ 5 }, (double[]){ 0, 1, 1, 3, 3 });
 	npu_reftensor_free(&in[0]);
+	/* logcumsumexp: -1000 stays itself next to 0 (no underflow to -inf),
+	 * log(2) past a pair of zeros, -inf adds nothing */
+	in[0] = tens(NPU_DT_F64, 1, (int64_t[]){ 4 }, (double[]){ -1000, 0, -INFINITY, 0 });
+	opk("aten.logcumsumexp.default", "{\"args\": [{\"input\": 0}, 0]}",
+	    in, 1, 1, 0, NPU_DT_F64, 1, (int64_t[]){ 4 },
+	    (double[]){ -1000, 0, 0, log(2.0) });
+	npu_reftensor_free(&in[0]);
+	/* index_add along dim 1 with a repeated index, alpha 2 */
+	in[0] = tens(NPU_DT_F64, 2, (int64_t[]){ 2, 3 }, (double[]){ 1, 1, 1, 1, 1, 1 });
+	in[1] = tens(NPU_DT_I64, 1, (int64_t[]){ 2 }, (double[]){ 2, 2 });
+	in[2] = tens(NPU_DT_F64, 2, (int64_t[]){ 2, 2 }, (double[]){ 1, 2, 3, 4 });
+	opk("aten.index_add.default", "{\"args\": [{\"input\": 0}, 1, {\"input\": 1}, "
+	    "{\"input\": 2}], \"kwargs\": {\"alpha\": 2}}",
+	    in, 3, 1, 0, NPU_DT_F64, 2, (int64_t[]){ 2, 3 }, (double[]){ 1, 1, 7, 1, 1, 15 });
+	npu_reftensor_free(&in[1]);
+	npu_reftensor_free(&in[2]);
+	/* rrelu in evaluation: slope (0.1 + 0.3) / 2 */
+	in[1] = tens(NPU_DT_F64, 1, (int64_t[]){ 3 }, (double[]){ 0, 0, 0 });
+	npu_reftensor_free(&in[0]);
+	in[0] = tens(NPU_DT_F64, 1, (int64_t[]){ 3 }, (double[]){ -2, 0, 3 });
+	opk("aten.rrelu_with_noise.default", "{\"args\": [{\"input\": 0}, {\"input\": 1}, 0.1, 0.3]}",
+	    in, 2, 1, 0, NPU_DT_F64, 1, (int64_t[]){ 3 }, (double[]){ -0.4, 0, 3 });
+	npu_reftensor_free(&in[1]);
+	npu_reftensor_free(&in[0]);
 	in[0] = tens(NPU_DT_F32, 1, (int64_t[]){ 4 }, (double[]){ NAN, INFINITY, -INFINITY, 1.5 });
 	opk("aten.nan_to_num.default", "{\"args\": [{\"input\": 0}, 0.5, 7.0]}",
 	    in, 1, 1, 0, NPU_DT_F32, 1, (int64_t[]){ 4 }, (double[]){ 0.5, 7, -fmax32, 1.5 });
