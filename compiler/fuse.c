@@ -6684,14 +6684,31 @@ static irng rng_compute(fz *z, int node)
 	}
 }
 
+/* A view whose elements are all of its input's (arg 0), each at least
+ * once: its values' bounds are the input's. */
+static int whole_view(int aop)
+{
+	switch (aop) {
+	case NPU_AOP_VIEW: case NPU_AOP_UNSAFE_VIEW: case NPU_AOP_RESHAPE:
+	case NPU_AOP_UNSQUEEZE: case NPU_AOP_SQUEEZE: case NPU_AOP_SQUEEZE_DIM:
+	case NPU_AOP_SQUEEZE_DIMS: case NPU_AOP_PERMUTE: case NPU_AOP_CLONE:
+	case NPU_AOP_ALIAS:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /*
  * What node's values are limited to by its uses as indices: an embedding
  * or index_select index (arg 1 or 2) in [0, rows - 1], a gather index in
  * [0, size - 1] along its dim; PyTorch raises on anything else, so on
  * every input it computes the graph for the values lie there (LayoutLM's
  * box widths: the difference of two coordinates, each itself an index).
+ * Through views that keep every element (nll_loss's gather reads its
+ * targets unsqueezed), a few deep.
  */
-static irng use_rng(fz *z, int node)
+static irng use_rng_at(fz *z, int node, int depth)
 {
 	irng r = { -INFINITY, INFINITY };
 
@@ -6703,6 +6720,12 @@ static irng use_rng(fz *z, int node)
 		const npu_gmeta *tm;
 		double dd = 0;
 		int64_t d;
+		if (depth < 4 && n->op == NPU_GOP_CALL_FUNCTION && x && x->kind == NPU_GV_NODE &&
+		    x->u.node == node && whole_view(n->aop)) {
+			irng v = use_rng_at(z, u, depth + 1);
+			r = (irng){ fmax(r.lo, v.lo), fmin(r.hi, v.hi) };
+			continue;
+		}
 		if (n->op != NPU_GOP_CALL_FUNCTION || ia < 0 || !x ||
 		    x->kind != NPU_GV_NODE || x->u.node != node || !t ||
 		    t->kind != NPU_GV_NODE || !(tm = tmeta(&z->g->nodes[t->u.node], 0)) ||
@@ -6715,6 +6738,11 @@ static irng use_rng(fz *z, int node)
 		r.hi = fmin(r.hi, (double)tm->shape[d].v - 1);
 	}
 	return r;
+}
+
+static irng use_rng(fz *z, int node)
+{
+	return use_rng_at(z, node, 0);
 }
 
 static irng node_rng(fz *z, int node)
@@ -6786,8 +6814,11 @@ static int int_lanes(fz *z, int node)
 	fcomp = isfloat(m->dtype) || (fcomp && m->dtype == NPU_DT_BOOL);
 	for (int j = 0; j < nt; j++) {
 		const npu_gmeta *am = tmeta(&z->g->nodes[tn[j]], 0);
+		/* where's values need only be exact where chosen: the
+		 * result's range (checked below) covers those */
+		int chosen = n->aop == NPU_AOP_WHERE && j > 0 && isintdt(m->dtype);
 		if (!am || am->dtype == NPU_DT_F64 ||
-		    (isintdt(am->dtype) && !fcomp && !rng_small(node_rng(z, tn[j]))))
+		    (isintdt(am->dtype) && !fcomp && !chosen && !rng_small(node_rng(z, tn[j]))))
 			return 0;
 		ints |= am->dtype != NPU_DT_BOOL && isintdt(am->dtype);
 	}

@@ -853,6 +853,40 @@ static int build_iota(dcx *d, int nd, const int64_t *shp, int dm, npu_gval *res)
 	return r;
 }
 
+/*
+ * @scatval(x, dim, index, value): scatter.value with one index along dim
+ * for every position of x's other dims (nll_loss's backward: a one-hot
+ * of the targets), as where(fp32(iota along dim) == index, value, x).
+ * The comparison runs in float, as PyTorch's would of int64 and float:
+ * an index it accepts lies in [0, n) and compares exactly.  Fails
+ * (keeping the op) for other index shapes.
+ */
+static int scatval(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
+{
+	npu_gkwarg kw = { "dtype", { .kind = NPU_GV_DTYPE, .u.dtype = NPU_DT_F32 } };
+	const npu_gmeta *im = na > 2 ? node_meta(d, &a[2]) : NULL;
+	int64_t shp[NPU_MAX_DIMS], ish[NPU_MAX_DIMS], dm;
+	int nd = x0 ? npu_gmeta_shape(x0, shp) : -1;
+	npu_gval io, fio, hit, fill;
+
+	if (nd < 1 || na < 4 || a[1].kind != NPU_GV_INT || !im ||
+	    im->dtype != NPU_DT_I64 || npu_gmeta_shape(im, ish) != nd ||
+	    (a[3].kind != NPU_GV_INT && a[3].kind != NPU_GV_FLOAT))
+		return fail(d, "%s", "a scatter of another form");
+	dm = a[1].u.i < 0 ? a[1].u.i + nd : a[1].u.i;
+	if (dm < 0 || dm >= nd || x0->dtype == NPU_DT_F64)
+		return fail(d, "%s", "a scatter of another form");
+	for (int i = 0; i < nd; i++)
+		if (ish[i] != (i == dm ? 1 : shp[i]))
+			return fail(d, "%s", "a scatter of more than one index per row");
+	if (build_iota(d, nd, shp, (int)dm, &io) < 0 ||
+	    make_call(d, "aten._to_copy.default", &io, 1, &kw, 1, &fio) < 0 ||
+	    call2(d, "aten.eq.Tensor", fio, a[2], &hit) < 0 ||
+	    call2(d, "aten.full_like.default", a[0], a[3], &fill) < 0)
+		return -1;
+	return call3(d, "aten.where.self", hit, fill, a[0], res);
+}
+
 /* histc's elements times bins examined at most (one [N, bins] compare) */
 #define HISTC_MAX (1 << 20)
 
@@ -1317,6 +1351,8 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 							    : a[0].u.f) / 2);
 		return 0;
 	}
+	if (!strcmp(name, "scatval"))          /* (x, dim, index, value) */
+		return scatval(d, a, na, x0, res);
 	if (!strcmp(name, "mid")) {            /* (a, b): the number (a + b) / 2 */
 		double u, v;
 		if (na < 2 || !is_number(&a[0], &u) || !is_number(&a[1], &v))

@@ -1129,13 +1129,14 @@ static int pass_convbn(pass_cx *pc, npu_gedit *ge)
 
 /* ---- normw ------------------------------------------------------- */
 
-/* The frozen [K] vector among mul node n's two operands (its other one,
- * y, of n's own shape, into *y), or -1. */
-static int norm_weight(pass_cx *pc, npu_gedit *ge, const npu_gnode *n, int *y)
+/* The frozen [K] vector among node n's two operands when n is op (mul
+ * or add) of a tensor of n's own shape and last dim K (that operand, y,
+ * into *y), or -1. */
+static int frozen_vec(pass_cx *pc, npu_gedit *ge, const npu_gnode *n, int op, int *y)
 {
 	const npu_gmeta *m = n->nmeta && !n->multi ? &n->meta[0] : NULL;
 
-	if (n->aop != NPU_AOP_MUL_TENSOR || n->nargs != 2 || !m || !m->ndim ||
+	if (n->aop != op || n->nargs != 2 || n->nkwargs || !m || !m->ndim ||
 	    m->shape[m->ndim - 1].sym)
 		return -1;
 	for (int k = 0; k < 2; k++) {
@@ -1152,9 +1153,19 @@ static int norm_weight(pass_cx *pc, npu_gedit *ge, const npu_gnode *n, int *y)
 	return -1;
 }
 
-/* Whether view node v of the product (last dim K kept) feeds only
- * matmuls as their A, each by a frozen B [K][N] of at most max elements. */
-static int feeds_frozen_mms(pass_cx *pc, npu_gedit *ge, int v, int64_t K, int dt,
+/* A norm's affine tail y * w (+ b), all the matmuls' A reads. */
+typedef struct normw_t {
+	int y;                      /* the normalized rows */
+	int w, b;                   /* frozen [K] weight, bias (or -1) */
+	int end;                    /* the product, or the sum with b */
+	int64_t K;
+	int dt;
+} normw_t;
+
+/* Whether view node v of the tail (last dim K kept) feeds only matmuls
+ * as their A, each by a frozen B [K][N] of at most max elements; with a
+ * bias, only addmm by a frozen [N] bias of its own (beta = alpha = 1). */
+static int feeds_frozen_mms(pass_cx *pc, npu_gedit *ge, int v, const normw_t *t,
 			    long long max)
 {
 	const npu_gnode *n = npu_gedit_node(ge, v);
@@ -1164,86 +1175,142 @@ static int feeds_frozen_mms(pass_cx *pc, npu_gedit *ge, int v, int64_t K, int dt
 
 	if ((n->aop != NPU_AOP_VIEW && n->aop != NPU_AOP_UNSAFE_VIEW &&
 	     n->aop != NPU_AOP_RESHAPE) || !m || m->ndim != 2 || m->shape[1].sym ||
-	    m->shape[1].v != K || is_output_value(ge, v))
+	    m->shape[1].v != t->K || is_output_value(ge, v))
 		return 0;
 	nu = npu_gedit_users(ge, v, &u);
 	for (int j = 0; j < nu; j++) {
 		const npu_gnode *mm = npu_gedit_node(ge, u[j]);
 		int a = mm->aop == NPU_AOP_ADDMM ? 1 : 0;
-		const npu_gmeta *bm;
+		const npu_gmeta *bm, *cm;
 		if ((mm->aop != NPU_AOP_MM && mm->aop != NPU_AOP_ADDMM) ||
-		    mm->nargs < a + 2 || mm->args[a].kind != NPU_GV_NODE ||
+		    mm->nargs != a + 2 || mm->nkwargs || mm->args[a].kind != NPU_GV_NODE ||
 		    mm->args[a].u.node != v || (bm = arg_meta(ge, &mm->args[a + 1])) == NULL ||
-		    bm->dtype != dt || bm->ndim != 2 || bm->shape[0].v != K ||
-		    bm->shape[1].sym || (long long)K * bm->shape[1].v > max ||
-		    !pass_frozen(pc, ge, mm->args[a + 1].u.node) ||
-		    (mm->aop == NPU_AOP_ADDMM && mm->nargs > 3))
+		    bm->dtype != t->dt || bm->ndim != 2 || bm->shape[0].v != t->K ||
+		    bm->shape[1].sym || (long long)t->K * bm->shape[1].v > max ||
+		    !pass_frozen(pc, ge, mm->args[a + 1].u.node))
+			return 0;
+		if (t->b >= 0 && (!a || !(cm = arg_meta(ge, &mm->args[0])) || cm->ndim != 1 ||
+				  cm->dtype != t->dt || cm->shape[0].v != bm->shape[1].v ||
+				  !pass_frozen(pc, ge, mm->args[0].u.node)))
 			return 0;
 	}
 	return nu > 0;
 }
 
-/* Matmul i's B replaced by w[k] * B[k][n], rounded once to its dtype. */
-static int scale_b(pass_cx *pc, npu_gedit *ge, int i, const npu_reftensor *w)
+/* A folded constant like node `like`'s meta (anchor: before i) holding
+ * t, or -1. */
+static int add_const(pass_cx *pc, npu_gedit *ge, int i, int like, npu_reftensor *t)
+{
+	npu_gmeta meta;
+	int ni;
+
+	if (npu_gmeta_copy(&meta, arg_meta(ge, &(npu_gval){ .kind = NPU_GV_NODE,
+							       .u.node = like })) < 0)
+		return npu_errf(pc->e, "out of memory");
+	ni = pass_add_frozen(pc, ge, i, like, &meta, t);
+	npu_gmeta_clear(&meta);
+	if (ni < 0)
+		npu_reftensor_free(t);
+	return ni;
+}
+
+/* Matmul i's B replaced by w[k] * B[k][n], and with a bias b its own c
+ * by c[n] + sum_k b[k] B[k][n], each rounded once to its dtype. */
+static int scale_b(pass_cx *pc, npu_gedit *ge, int i, const normw_t *nw)
 {
 	npu_gnode *mm = npu_gedit_node(ge, i);
-	int a = mm->aop == NPU_AOP_ADDMM ? 2 : 1, bi = mm->args[a].u.node, ni;
-	const npu_reftensor *b = pass_frozen(pc, ge, bi);
-	const npu_gmeta *bm = arg_meta(ge, &mm->args[a]);
-	npu_reftensor t = { .ndim = -1 };
-	npu_gmeta meta;
+	int a = mm->aop == NPU_AOP_ADDMM ? 2 : 1, bi = mm->args[a].u.node, ci = -1, nb, nc;
+	const npu_reftensor *b = pass_frozen(pc, ge, bi), *w = pass_frozen(pc, ge, nw->w);
+	const npu_reftensor *c = NULL, *bv = nw->b >= 0 ? pass_frozen(pc, ge, nw->b) : NULL;
+	npu_reftensor t = { .ndim = -1 }, tc = { .ndim = -1 };
+	int64_t K = b->shape[0], N = b->shape[1];
 
-	if (npu_gmeta_copy(&meta, bm) < 0)
-		return npu_errf(pc->e, "out of memory");
-	if (npu_reftensor_alloc(&t, b->dtype, 2, b->shape, pc->e) < 0) {
-		npu_gmeta_clear(&meta);
+	if (npu_reftensor_alloc(&t, b->dtype, 2, b->shape, pc->e) < 0)
+		return -1;
+	for (int64_t k = 0; k < K; k++)
+		for (int64_t n = 0; n < N; n++)
+			t.data[k * N + n] = round_dt(b->dtype, w->data[k] * b->data[k * N + n]);
+	if (bv) {
+		ci = mm->args[0].u.node;
+		c = pass_frozen(pc, ge, ci);
+		if (npu_reftensor_alloc(&tc, c->dtype, 1, c->shape, pc->e) < 0) {
+			npu_reftensor_free(&t);
+			return -1;
+		}
+		for (int64_t n = 0; n < N; n++) {
+			double s = c->data[n];
+			for (int64_t k = 0; k < K; k++)
+				s += bv->data[k] * b->data[k * N + n];
+			tc.data[n] = round_dt(c->dtype, s);
+		}
+	}
+	if ((nb = add_const(pc, ge, i, bi, &t)) < 0) {
+		npu_reftensor_free(&tc);
 		return -1;
 	}
-	for (int64_t k = 0; k < b->shape[0]; k++)
-		for (int64_t n = 0; n < b->shape[1]; n++)
-			t.data[k * b->shape[1] + n] =
-				round_dt(b->dtype, w->data[k] * b->data[k * b->shape[1] + n]);
-	ni = pass_add_frozen(pc, ge, i, bi, &meta, &t);
-	npu_gmeta_clear(&meta);
-	if (ni < 0) {
-		npu_reftensor_free(&t);
-		return -1;
+	npu_gedit_node(ge, i)->args[a] = npu_gv_node(nb);
+	if (bv) {
+		if ((nc = add_const(pc, ge, i, ci, &tc)) < 0)
+			return -1;
+		npu_gedit_node(ge, i)->args[0] = npu_gv_node(nc);
 	}
-	npu_gedit_node(ge, i)->args[a] = npu_gv_node(ni);
 	ge->dirty = 1;
 	return 0;
 }
 
+/* Node i as a norm's affine tail: mul(y, w), and add(that, b) when the
+ * product's one user is such a sum.  0 when it is none. */
+static int normw_tail(pass_cx *pc, npu_gedit *ge, int i, normw_t *t)
+{
+	const npu_gnode *n = npu_gedit_node(ge, i);
+	const int *u;
+	int x;
+
+	t->b = -1;
+	t->end = i;
+	if ((t->w = frozen_vec(pc, ge, n, NPU_AOP_MUL_TENSOR, &t->y)) < 0 ||
+	    is_output_value(ge, i))
+		return 0;
+	t->K = n->meta[0].shape[n->meta[0].ndim - 1].v;
+	t->dt = n->meta[0].dtype;
+	if (npu_gedit_users(ge, i, &u) == 1 &&
+	    (t->b = frozen_vec(pc, ge, npu_gedit_node(ge, u[0]), NPU_AOP_ADD_TENSOR, &x)) >= 0) {
+		if (x != i || is_output_value(ge, u[0]))
+			return 0;
+		t->end = u[0];
+	}
+	return 1;
+}
+
 /*
- * A normalization's weight folded into the matmuls it feeds: y [.., K]
- * times a frozen w [K], viewed [M, K] and multiplied by frozen B [K, N],
- * is y viewed [M, K] times B' = w[k] * B[k][n] (RMSNorm's weight before
- * Llama's q/k/v and gate/up projections).  The norm's row kernel then
- * neither loads w nor multiplies by it.  Only when the product feeds
- * nothing else; B' is rounded once, where PyTorch rounds y * w once.
+ * A normalization's affine tail folded into the matmuls it feeds: y
+ * [.., K] times a frozen w [K] (plus a frozen b [K]), viewed [M, K] and
+ * multiplied by frozen B [K, N] (plus c [N]), is y viewed [M, K] times
+ * B' = w[k] * B[k][n] (plus c' = c + b B): RMSNorm's weight before
+ * Llama's q/k/v and gate/up projections, LayerNorm's before GPT-2's and
+ * ViT's.  The norm's row kernel then neither loads w and b nor applies
+ * them.  Only when the tail feeds nothing else; B' and c' are rounded
+ * once, where PyTorch rounds y * w + b once.
  */
 static int normw_one(pass_cx *pc, npu_gedit *ge, int i)
 {
-	npu_gnode *n = npu_gedit_node(ge, i);
 	long long max = pc->o->fold_max_elems ? pc->o->fold_max_elems : 1LL << 24;
-	const npu_reftensor *w;
+	normw_t t;
 	const int *u;
-	int y = -1, wi = norm_weight(pc, ge, n, &y), nu, *vs;
-	int64_t K;
-	char nodes[512];
+	int nu, *vs;
+	char nodes[512], end[256];
 
-	if (wi < 0 || !pc->o->consts || is_output_value(ge, i) ||
-	    !(w = pass_frozen(pc, ge, wi)))
+	if (!pc->o->consts || !normw_tail(pc, ge, i, &t))
 		return 0;
-	K = n->meta[0].shape[n->meta[0].ndim - 1].v;
-	nu = npu_gedit_users(ge, i, &u);
+	nu = npu_gedit_users(ge, t.end, &u);
 	for (int j = 0; j < nu; j++)
-		if (!feeds_frozen_mms(pc, ge, u[j], K, n->meta[0].dtype, max))
+		if (!feeds_frozen_mms(pc, ge, u[j], &t, max))
 			return 0;
 	if (!nu || !(vs = malloc((size_t)nu * sizeof *vs)))
 		return nu ? npu_errf(pc->e, "out of memory") : 0;
 	memcpy(vs, u, (size_t)nu * sizeof *vs);
-	snprintf(nodes, sizeof nodes, "%s", n->name);
+	snprintf(nodes, sizeof nodes, "%s", npu_gedit_node(ge, i)->name);
+	snprintf(end, sizeof end, "%s", npu_gedit_node(ge, t.end)->name);
 	for (int j = 0; j < nu; j++) {
 		const int *mu;
 		int nmu = npu_gedit_users(ge, vs[j], &mu), *ms = malloc((size_t)nmu * sizeof *ms);
@@ -1253,19 +1320,25 @@ static int normw_one(pass_cx *pc, npu_gedit *ge, int i)
 		}
 		memcpy(ms, mu, (size_t)nmu * sizeof *ms);
 		for (int k = 0; k < nmu; k++)
-			if (scale_b(pc, ge, ms[k], w) < 0 ||
-			    pass_prov_merge(pc, npu_gedit_node(ge, ms[k])->name, nodes) < 0) {
+			if (scale_b(pc, ge, ms[k], &t) < 0 ||
+			    pass_prov_merge(pc, npu_gedit_node(ge, ms[k])->name, nodes) < 0 ||
+			    (t.end != i &&
+			     pass_prov_merge(pc, npu_gedit_node(ge, ms[k])->name, end) < 0)) {
 				free(ms);
 				free(vs);
 				return -1;
 			}
 		free(ms);
-		npu_gedit_node(ge, vs[j])->args[0] = npu_gv_node(y);
+		npu_gedit_node(ge, vs[j])->args[0] = npu_gv_node(t.y);
 		ge->dirty = 1;
 	}
 	free(vs);
+	if (t.end != i)
+		return pass_log(pc, nodes, "%s's weight %s and %s's bias %s folded into the %d view(s) "
+				"of matmuls they fed", nodes, npu_gedit_node(ge, t.w)->name, end,
+				npu_gedit_node(ge, t.b)->name, nu);
 	return pass_log(pc, nodes, "%s's weight %s folded into the %d view(s) of matmuls it fed",
-			n->name, npu_gedit_node(ge, wi)->name, nu);
+			nodes, npu_gedit_node(ge, t.w)->name, nu);
 }
 
 static int pass_normw(pass_cx *pc, npu_gedit *ge)

@@ -28,9 +28,10 @@
  *   scatter   index_put by constant indices (F.fold) -> gathers by
  *             constant tables, added or written in index order
  *   normw     mm(view(y * w), B) -> mm(view(y), w[k] * B[k][n]) when w
- *             and B are frozen and matmuls are all the product feeds
- *             (Llama's RMSNorm weights folded into its projections;
- *             after decomp, whose norms it may expose)
+ *             and B are frozen and matmuls are all the product feeds;
+ *             addmm(c, view(y * w + b), B) the same with c + b B as its
+ *             bias (Llama's RMSNorm and GPT-2's LayerNorm weights folded
+ *             into their projections; after decomp, which exposes them)
  *   cleanup   dce, cse, fold, noop and dce again, over what the others
  *             left behind
  *
@@ -62,7 +63,7 @@
 	X(DECOMP,   "decomp",   "decomposition of composite ops") \
 	X(ROPE,     "rope",     "rotate_half's negation folded into RoPE") \
 	X(SCATTER,  "scatter",  "index_put by constant indices as gathers") \
-	X(NORMW,    "normw",    "norm weights folded into the matmuls they feed") \
+	X(NORMW,    "normw",    "norm weights and biases folded into the matmuls they feed") \
 	X(CLEANUP,  "cleanup",  "dce, cse, fold and noop again")
 
 enum npu_pass {

@@ -945,15 +945,18 @@ END_TEST
 
 /* llama_tiny: its five RMSNorm weights (two a layer and the final one)
  * go into the matmuls they feed, as scaled folded weights; the
- * projections remember the multiply.  rmsnorm_float32's norm is the
- * graph's output: kept. */
+ * projections remember the multiply.  gpt2_tiny: each layer's two
+ * LayerNorms' weights and biases go into the addmm after them (its
+ * weight scaled, its bias plus the norm's bias times the weight); the
+ * final one feeds the tied LM head, an mm with no bias to take the
+ * norm's: kept.  rmsnorm_float32's norm is the graph's output: kept. */
 START_TEST(normw_llama)
 {
 	const char *name = "llama_tiny/inference2";
 	npu_graph *g = graph_load(name);
 	npu_passlog log;
 	env s;
-	int mm;
+	int mm, found;
 
 	env_load(&s, name);
 	roundtrip(name, g, &s, &log, dtype_tol(g));
@@ -964,6 +967,25 @@ START_TEST(normw_llama)
 	ck_assert_int_ge(mm, 0);
 	ck_assert_int_eq(g->nodes[g->nodes[mm].args[1].u.node].op, NPU_GOP_GET_ATTR);
 	ck_assert_ptr_nonnull(strstr(npu_passlog_origins(&log, "mm"), "mul_3"));
+	npu_passlog_free(&log);
+	env_free(&s);
+	npu_graph_free(g);
+
+	name = "gpt2_tiny/inference2";
+	g = graph_load(name);
+	env_load(&s, name);
+	roundtrip(name, g, &s, &log, dtype_tol(g));
+	ck_assert_int_eq(log.changes[NPU_PASS_NORMW], 4);
+	for (int k = found = 0; k < log.n; k++)   /* (the product's name is decomp's) */
+		found += log.v[k].pass == NPU_PASS_NORMW &&
+			 strstr(log.v[k].what, "'s weight arg3_1 and add_2's bias arg4_1 folded");
+	ck_assert_int_eq(found, 1);
+	ck_assert_int_lt(npu_graph_find(g, "add_2"), 0);
+	mm = npu_graph_find(g, "addmm");
+	ck_assert_int_ge(mm, 0);
+	ck_assert_int_eq(g->nodes[g->nodes[mm].args[0].u.node].op, NPU_GOP_GET_ATTR);
+	ck_assert_int_eq(g->nodes[g->nodes[mm].args[2].u.node].op, NPU_GOP_GET_ATTR);
+	ck_assert_str_eq(npu_passlog_origins(&log, "addmm"), "addmm,native_layer_norm");
 	npu_passlog_free(&log);
 	env_free(&s);
 	npu_graph_free(g);
