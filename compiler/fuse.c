@@ -6814,9 +6814,14 @@ static int int_lanes(fz *z, int node)
 	fcomp = isfloat(m->dtype) || (fcomp && m->dtype == NPU_DT_BOOL);
 	for (int j = 0; j < nt; j++) {
 		const npu_gmeta *am = tmeta(&z->g->nodes[tn[j]], 0);
-		/* where's values need only be exact where chosen: the
-		 * result's range (checked below) covers those */
-		int chosen = n->aop == NPU_AOP_WHERE && j > 0 && isintdt(m->dtype);
+		/* a selection's values need only be exact where chosen,
+		 * which the result's range (checked below) covers: fp32
+		 * rounding is monotonic, so a far value stays on its side */
+		int chosen = isintdt(m->dtype) && m->dtype != NPU_DT_BOOL &&
+			     (n->aop == NPU_AOP_WHERE ? j > 0 :
+			      n->aop == NPU_AOP_CLAMP || n->aop == NPU_AOP_CLAMP_MIN ||
+			      n->aop == NPU_AOP_CLAMP_MAX || n->aop == NPU_AOP_MINIMUM ||
+			      n->aop == NPU_AOP_MAXIMUM);
 		if (!am || am->dtype == NPU_DT_F64 ||
 		    (isintdt(am->dtype) && !fcomp && !chosen && !rng_small(node_rng(z, tn[j]))))
 			return 0;

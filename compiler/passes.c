@@ -1214,22 +1214,36 @@ static int add_const(pass_cx *pc, npu_gedit *ge, int i, int like, npu_reftensor 
 	return ni;
 }
 
+/* The folded constant node bi holds when matmul i is its only reader
+ * (fold's transposed weight): scaled in place, no second copy of a
+ * large weight.  NULL otherwise. */
+static npu_reftensor *own_folded(pass_cx *pc, npu_gedit *ge, int bi, int i)
+{
+	const npu_gnode *n = npu_gedit_node(ge, bi);
+	npu_passconsts *c = pc->o->consts;
+	const int *u;
+
+	if (n->op != NPU_GOP_GET_ATTR || npu_gedit_users(ge, bi, &u) != 1 || u[0] != i)
+		return NULL;
+	for (int k = 0; k < c->n; k++)
+		if (!strcmp(c->v[k].name, n->target))
+			return &c->v[k].t;
+	return NULL;
+}
+
 /* Matmul i's B replaced by w[k] * B[k][n], and with a bias b its own c
  * by c[n] + sum_k b[k] B[k][n], each rounded once to its dtype. */
 static int scale_b(pass_cx *pc, npu_gedit *ge, int i, const normw_t *nw)
 {
 	npu_gnode *mm = npu_gedit_node(ge, i);
-	int a = mm->aop == NPU_AOP_ADDMM ? 2 : 1, bi = mm->args[a].u.node, ci = -1, nb, nc;
+	int a = mm->aop == NPU_AOP_ADDMM ? 2 : 1, bi = mm->args[a].u.node, ci = -1, nb = bi, nc;
 	const npu_reftensor *b = pass_frozen(pc, ge, bi), *w = pass_frozen(pc, ge, nw->w);
 	const npu_reftensor *c = NULL, *bv = nw->b >= 0 ? pass_frozen(pc, ge, nw->b) : NULL;
-	npu_reftensor t = { .ndim = -1 }, tc = { .ndim = -1 };
+	npu_reftensor t = { .ndim = -1 }, tc = { .ndim = -1 }, *own = own_folded(pc, ge, bi, i);
 	int64_t K = b->shape[0], N = b->shape[1];
 
-	if (npu_reftensor_alloc(&t, b->dtype, 2, b->shape, pc->e) < 0)
+	if (!own && npu_reftensor_alloc(&t, b->dtype, 2, b->shape, pc->e) < 0)
 		return -1;
-	for (int64_t k = 0; k < K; k++)
-		for (int64_t n = 0; n < N; n++)
-			t.data[k * N + n] = round_dt(b->dtype, w->data[k] * b->data[k * N + n]);
 	if (bv) {
 		ci = mm->args[0].u.node;
 		c = pass_frozen(pc, ge, ci);
@@ -1244,7 +1258,12 @@ static int scale_b(pass_cx *pc, npu_gedit *ge, int i, const normw_t *nw)
 			tc.data[n] = round_dt(c->dtype, s);
 		}
 	}
-	if ((nb = add_const(pc, ge, i, bi, &t)) < 0) {
+	/* (after c': it reads B unscaled) */
+	for (int64_t k = 0; k < K; k++)
+		for (int64_t n = 0; n < N; n++)
+			(own ? own : &t)->data[k * N + n] =
+				round_dt(b->dtype, w->data[k] * b->data[k * N + n]);
+	if (!own && (nb = add_const(pc, ge, i, bi, &t)) < 0) {
 		npu_reftensor_free(&tc);
 		return -1;
 	}

@@ -64,7 +64,6 @@ static void fill_inputs(npu_sim *s, const npu_prog *p)
 
 static uint64_t trace_res; /* bench_sim trace ... RES */
 
-/* mode 0: full run, 1: timing only, 2: timing only without a timeline */
 /* mode: 0 values and the timeline a trace needs; 1 timing only, with
  * the timeline; 2 timing only, without; 3 values without the timeline
  * (`npusim run` without --trace). */

@@ -862,8 +862,10 @@ END_TEST
  * stay on the host.  A value used as an index is bounded by the size it
  * indexes (fuse.c's use_rng: PyTorch raises otherwise), so ids + 1 runs
  * natively when ids itself is a gather index, and not when only the sum
- * is.  An operation computed in a float type (a float result, or a
- * comparison with a float tensor) runs natively whatever the range:
+ * is.  A selection (where's values, clamp, maximum, minimum) needs only
+ * its result's range: its operands need be exact only where chosen.  An
+ * operation computed in a float type (a float result, or a comparison
+ * with a float tensor) runs natively whatever the range:
  * PyTorch converts the integers to that type first, as the load does.
  * ids in [0, 4), so that some are the padding id 1.
  */
@@ -907,6 +909,14 @@ static const int_case ints[] = {
 	  ICALL("b", "aten.eq.Scalar", INODE("ids") ", 2", "", "bool")
 	  ICALL("c", "aten.logical_xor.default", INODE("a") ", " INODE("b"), "", "bool")
 	  ICALL("y", "aten.bitwise_xor.Tensor", INODE("c") ", " INODE("a"), "", "bool"), 0 },
+	/* selections (clamp, maximum) of an unbounded input, bounded by
+	 * their use as a gather's index: exact where chosen */
+	{ ICALL("f", "aten._to_copy.default", INODE("ids"), "\"dtype\": {\"dtype\": \"float32\"}", "float32")
+	  ICALL("c", "aten.clamp.default", INODE("ids") ", null, 2", "", "int64")
+	  ICALL("d", "aten.maximum.default", INODE("ids") ", " INODE("ids"), "", "int64")
+	  ICALL("g", "aten.gather.default", INODE("f") ", 1, " INODE("c"), "", "float32")
+	  ICALL("h", "aten.gather.default", INODE("f") ", 1, " INODE("d"), "", "float32")
+	  ICALL("y", "aten.add.Tensor", INODE("g") ", " INODE("h"), "", "float32"), 0 },
 };
 
 START_TEST(t_int)
