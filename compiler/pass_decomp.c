@@ -616,8 +616,15 @@ static int make_call(dcx *d, const char *target, npu_gval *a, int na,
 			a[1].u.list.v = NULL;
 			a[1].u.list.n = 0;
 		}
-	if ((en = find_entry(d->pc, aop)))
-		return expand(d, en, 0, a, na, kw, nkw, res);
+	if ((en = find_entry(d->pc, aop))) {
+		/* a composite inside another one that cannot be expanded
+		 * (index_put by integer indices inside index_add) stays as
+		 * it is, as it would on its own; nodes its attempt built
+		 * have no users and go with DCE */
+		if ((r = expand(d, en, 0, a, na, kw, nkw, res)) >= 0 || !d->why[0])
+			return r;
+		d->why[0] = 0;
+	}
 	if (infer(d, aop, a, na, kw, nkw, &m) < 0)
 		return -1;
 	snprintf(name, sizeof name, "%s", target + (strncmp(target, "aten.", 5)
@@ -885,6 +892,38 @@ static int scatval(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *r
 	    call2(d, "aten.full_like.default", a[0], a[3], &fill) < 0)
 		return -1;
 	return call3(d, "aten.where.self", hit, fill, a[0], res);
+}
+
+/*
+ * @maskput(x, indices, values, accumulate): index_put by one bool mask of
+ * x's shape (`x[mask] = v`, `x[mask] += v`) with one value for every true
+ * position, as where(mask, v (+ x), x).  Fails (keeping the op) for
+ * other indices, or values given one per true position.
+ */
+static int maskput(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
+{
+	const npu_gmeta *mm, *vm;
+	int64_t xs[NPU_MAX_DIMS], ms[NPU_MAX_DIMS], vs[NPU_MAX_DIMS], nv = 1;
+	int nd = x0 ? npu_gmeta_shape(x0, xs) : -1, vn;
+	npu_gval put;
+
+	if (nd < 0 || na < 4 || a[1].kind != NPU_GV_LIST || a[1].u.list.n != 1 ||
+	    !(mm = node_meta(d, &a[1].u.list.v[0])) || mm->dtype != NPU_DT_BOOL ||
+	    npu_gmeta_shape(mm, ms) != nd || memcmp(ms, xs, (size_t)nd * sizeof *xs) ||
+	    !(vm = node_meta(d, &a[2])) || (vn = npu_gmeta_shape(vm, vs)) < 0 ||
+	    a[3].kind != NPU_GV_BOOL || x0->dtype == NPU_DT_F64)
+		return fail(d, "%s", "an index_put of another form");
+	for (int i = 0; i < vn; i++)
+		nv *= vs[i];
+	if (nv != 1)
+		return fail(d, "%s", "an index_put of several values");
+	if (a[3].u.b) {
+		if (call2(d, "aten.add.Tensor", a[0], a[2], &put) < 0)
+			return -1;
+	} else {
+		put = a[2];
+	}
+	return call3(d, "aten.where.self", a[1].u.list.v[0], put, a[0], res);
 }
 
 /* histc's elements times bins examined at most (one [N, bins] compare) */
@@ -1351,6 +1390,8 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 							    : a[0].u.f) / 2);
 		return 0;
 	}
+	if (!strcmp(name, "maskput"))          /* (x, indices, values, acc) */
+		return maskput(d, a, na, x0, res);
 	if (!strcmp(name, "scatval"))          /* (x, dim, index, value) */
 		return scatval(d, a, na, x0, res);
 	if (!strcmp(name, "mid")) {            /* (a, b): the number (a + b) / 2 */

@@ -508,34 +508,108 @@ static int fix_index(ref_op *op, double v, int64_t size, int64_t *out)
 }
 
 /*
+ * A bool index (a mask over dims at..at + ndim - 1 of x) as the int64
+ * index tensors of its true positions, one a dim, into own[*nown...]
+ * and ix[at...], as PyTorch reads it (nonzero).
+ */
+static int mask_index(ref_op *op, const npu_reftensor *x, const npu_reftensor *m,
+		      int at, const npu_reftensor **ix, npu_reftensor *own, int *nown)
+{
+	int64_t n = npu_reftensor_numel(m), cnt[1] = { 0 }, idx[NPU_MAX_DIMS];
+
+	if (at + m->ndim > x->ndim)
+		return npu_errf(op->e, "a mask index past self's %d dims", x->ndim);
+	for (int d = 0; d < m->ndim; d++)
+		if (m->shape[d] != x->shape[at + d])
+			return npu_errf(op->e, "a mask index's shape does not match self's");
+	for (int64_t i = 0; i < n; i++)
+		cnt[0] += m->data[i] != 0;
+	for (int d = 0; d < m->ndim; d++) {
+		if (npu_reftensor_alloc(&own[*nown], NPU_DT_I64, 1, cnt, op->e) < 0)
+			return -1;
+		ix[at + d] = &own[(*nown)++];
+	}
+	for (int64_t i = 0, k = 0; i < n; i++) {
+		if (m->data[i] == 0)
+			continue;
+		unravel(i, m->ndim, m->shape, idx);
+		for (int d = 0; d < m->ndim; d++)
+			own[*nown - m->ndim + d].data[k] = (double)idx[d];
+		k++;
+	}
+	return 0;
+}
+
+static int index_walk_ix(ref_op *op, const npu_reftensor *x, const npu_reftensor **ix,
+			 int n, int64_t *shape, int *ndp, int64_t **offs);
+
+/*
  * Advanced indexing of x by a list of optional index tensors l (index.Tensor,
  * index_put): the result's shape (the broadcast index dims in place of the
  * indexed dims when those are adjacent, else first) in shape/nd, and for
  * each of its elements the offset in x it reads (or writes), in *offs
- * (malloc'd).
+ * (malloc'd).  A bool index stands for the int64 indices of its true
+ * positions (a mask over as many dims as it has).
  */
 static int index_walk(ref_op *op, const npu_reftensor *x, const npu_gval *l,
 		      int64_t *shape, int *ndp, int64_t **offs)
 {
 	const npu_reftensor *ix[NPU_MAX_DIMS] = { 0 };
-	int64_t bshape[NPU_MAX_DIMS], xst[NPU_MAX_DIMS];
-	int64_t ist[NPU_MAX_DIMS][NPU_MAX_DIMS], oidx[NPU_MAX_DIMS], cnt, *o;
-	int nb = 0, first = -1, lastd = -1, adjacent = 1, nd = 0, bpos, n;
+	npu_reftensor own[NPU_MAX_DIMS];
+	int n = 0, nown = 0, rc = -1;
 
 	*offs = NULL;
 	if (!l || l->kind != NPU_GV_LIST || l->u.list.n > x->ndim)
 		return npu_errf(op->e, "indices must be a list of at most %d", x->ndim);
-	n = l->u.list.n;
-	for (int k = 0; k < n; k++) {
+	for (int k = 0; k < l->u.list.n; k++) {
 		const npu_gval *v = &l->u.list.v[k];
-		if (v->kind == NPU_GV_NONE)
+		const npu_reftensor *t;
+		if (v->kind == NPU_GV_NONE) {
+			if (n >= x->ndim)
+				goto bad;
+			ix[n++] = NULL;
 			continue;
-		if (v->kind != NPU_GV_NODE || op->cx->vals[v->u.node].n < 1)
-			return npu_errf(op->e, "index %d is not a tensor", k);
-		ix[k] = &op->cx->vals[v->u.node].t[0];
-		if (ix[k]->dtype == NPU_DT_BOOL || ref_is_float(ix[k]->dtype))
-			return npu_errf(op->e, "index %d: only integer index tensors "
-					"are supported", k);
+		}
+		if (v->kind != NPU_GV_NODE || op->cx->vals[v->u.node].n < 1) {
+			npu_errf(op->e, "index %d is not a tensor", k);
+			goto out;
+		}
+		t = &op->cx->vals[v->u.node].t[0];
+		if (ref_is_float(t->dtype)) {
+			npu_errf(op->e, "index %d: a float index tensor", k);
+			goto out;
+		}
+		if (t->dtype == NPU_DT_BOOL) {
+			if (mask_index(op, x, t, n, ix, own, &nown) < 0)
+				goto out;
+			n += t->ndim;
+			continue;
+		}
+		if (n >= x->ndim)
+			goto bad;
+		ix[n++] = t;
+	}
+	rc = index_walk_ix(op, x, ix, n, shape, ndp, offs);
+	goto out;
+bad:
+	npu_errf(op->e, "more indices than self's %d dims", x->ndim);
+out:
+	for (int i = 0; i < nown; i++)
+		npu_reftensor_free(&own[i]);
+	return rc;
+}
+
+/* index_walk over the index tensors ix[0..n) (NULL: a whole dim). */
+static int index_walk_ix(ref_op *op, const npu_reftensor *x, const npu_reftensor **ix,
+			 int n, int64_t *shape, int *ndp, int64_t **offs)
+{
+	int64_t bshape[NPU_MAX_DIMS], xst[NPU_MAX_DIMS];
+	int64_t ist[NPU_MAX_DIMS][NPU_MAX_DIMS], oidx[NPU_MAX_DIMS], cnt, *o;
+	int nb = 0, first = -1, lastd = -1, adjacent = 1, nd = 0, bpos;
+
+	for (int k = 0; k < n; k++) {
+		if (!ix[k])
+			continue;
 		if (first < 0)
 			first = k;
 		else if (lastd != k - 1)
@@ -1301,6 +1375,38 @@ int ref_masked_scatter(ref_op *op)
 					"positions", (long long)npu_reftensor_numel(src));
 		y->data[i] = ref_to_dtype(x->dtype, src->data[k++]);
 	}
+	return 0;
+}
+
+/* masked_select: self's elements where mask (both broadcast) is true,
+ * in row-major order, as a 1-d tensor of as many (a data-dependent size:
+ * a host call checks it against its buffer). */
+int ref_masked_select(ref_op *op)
+{
+	const npu_reftensor *x, *m;
+	npu_reftensor *y;
+	int64_t shape[NPU_MAX_DIMS], n = 1, k = 0, cnt[1] = { 0 };
+	int nd;
+	ref_iter it;
+
+	if (ref_tensor(op, 0, "self", &x) < 0 || ref_tensor(op, 1, "mask", &m) < 0 ||
+	    ref_bshape(op, x->ndim, x->shape, m->ndim, m->shape, &nd, shape) < 0)
+		return -1;
+	for (int d = 0; d < nd; d++)
+		n *= shape[d];
+	ref_iter_init(&it, nd, shape, 2);
+	ref_bstrides(x, nd, shape, it.st[0]);
+	ref_bstrides(m, nd, shape, it.st[1]);
+	for (int64_t i = 0; i < n; i++, ref_iter_next(&it))
+		cnt[0] += m->data[it.off[1]] != 0;
+	if (ref_out(op, 0, x->dtype, 1, cnt, &y) < 0)
+		return -1;
+	ref_iter_init(&it, nd, shape, 2);
+	ref_bstrides(x, nd, shape, it.st[0]);
+	ref_bstrides(m, nd, shape, it.st[1]);
+	for (int64_t i = 0; i < n; i++, ref_iter_next(&it))
+		if (m->data[it.off[1]] != 0)
+			y->data[k++] = x->data[it.off[0]];
 	return 0;
 }
 

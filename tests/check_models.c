@@ -950,8 +950,31 @@ END_TEST
  * accumulating (a host call each, the indices being run-time values),
  * against the fp64 reference (ref_index_add).
  */
-#define IXMETA(sh, st, dt) "{\"shape\": " sh ", \"dtype\": \"" dt "\", \"stride\": " st \
-	", \"storage_offset\": 0}"
+/* A placeholder node "name" (an input) of contiguous shape sh ("[4, 5]",
+ * 0-terminated) and dtype dt, written to f. */
+static void ph_node(FILE *f, const char *name, const int64_t *sh, const char *dt)
+{
+	char m[300];
+
+	jmeta(m, sizeof m, sh, dt);
+	fprintf(f, "{\"name\": \"%s\", \"op\": \"placeholder\", \"target\": \"%s\", "
+		"\"args\": [], \"kwargs\": {}, \"meta\": %s, \"kind\": \"input\", "
+		"\"source\": \"l_%s_\"},\n", name, name, m, name);
+}
+
+/* A call_function node: its target, args and kwargs (JSON text), and a
+ * contiguous result of shape sh (0-terminated; { 0 }: a 0-d one). */
+static void call_node(FILE *f, const char *name, const char *target, const char *args,
+		      const char *kwargs, const int64_t *sh, const char *dt)
+{
+	char m[300];
+
+	jmeta(m, sizeof m, sh, dt);
+	fprintf(f, "{\"name\": \"%s\", \"op\": \"call_function\", \"target\": \"%s\", "
+		"\"args\": [%s], \"kwargs\": {%s}, \"meta\": %s},\n", name, target, args,
+		kwargs, m);
+}
+
 START_TEST(t_index_add)
 {
 	char path[1024], vals[1024];
@@ -962,23 +985,16 @@ START_TEST(t_index_add)
 	FILE *f;
 
 	f = graph_begin(path, vals, sizeof path);
-	fprintf(f,
-		"{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\", \"args\": [], \"kwargs\": {}, "
-		"\"meta\": " IXMETA("[4, 5]", "[5, 1]", "float32") ", \"kind\": \"input\", \"source\": \"l_x_\"},\n"
-		"{\"name\": \"s\", \"op\": \"placeholder\", \"target\": \"s\", \"args\": [], \"kwargs\": {}, "
-		"\"meta\": " IXMETA("[4, 3]", "[3, 1]", "float32") ", \"kind\": \"input\", \"source\": \"l_s_\"},\n"
-		"{\"name\": \"i\", \"op\": \"placeholder\", \"target\": \"i\", \"args\": [], \"kwargs\": {}, "
-		"\"meta\": " IXMETA("[3]", "[1]", "int64") ", \"kind\": \"input\", \"source\": \"l_i_\"},\n"
-		"{\"name\": \"s0\", \"op\": \"placeholder\", \"target\": \"s0\", \"args\": [], \"kwargs\": {}, "
-		"\"meta\": " IXMETA("[3, 5]", "[5, 1]", "float32") ", \"kind\": \"input\", \"source\": \"l_s0_\"},\n"
-		"{\"name\": \"c\", \"op\": \"call_function\", \"target\": \"aten.clone.default\", "
-		"\"args\": [{\"node\": \"x\"}], \"kwargs\": {}, \"meta\": " IXMETA("[4, 5]", "[5, 1]", "float32") "},\n"
-		"{\"name\": \"a\", \"op\": \"call_function\", \"target\": \"aten.index_add_.default\", "
-		"\"args\": [{\"node\": \"c\"}, 1, {\"node\": \"i\"}, {\"node\": \"s\"}], \"kwargs\": {\"alpha\": 0.5}, "
-		"\"meta\": " IXMETA("[4, 5]", "[5, 1]", "float32") "},\n"
-		"{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"aten.index_add.default\", "
-		"\"args\": [{\"node\": \"a\"}, 0, {\"node\": \"i\"}, {\"node\": \"s0\"}], \"kwargs\": {}, "
-		"\"meta\": " IXMETA("[4, 5]", "[5, 1]", "float32") "},\n");
+	ph_node(f, "x", xs, "float32");
+	ph_node(f, "s", ss, "float32");
+	ph_node(f, "i", is, "int64");
+	ph_node(f, "s0", s0, "float32");
+	call_node(f, "c", "aten.clone.default", "{\"node\": \"x\"}", "", xs, "float32");
+	call_node(f, "a", "aten.index_add_.default",
+		  "{\"node\": \"c\"}, 1, {\"node\": \"i\"}, {\"node\": \"s\"}", "\"alpha\": 0.5",
+		  xs, "float32");
+	call_node(f, "y", "aten.index_add.default",
+		  "{\"node\": \"a\"}, 0, {\"node\": \"i\"}, {\"node\": \"s0\"}", "", xs, "float32");
 	graph_end(f, "y");
 	gen_tensor(&t[0], "x", NPU_DT_F32, xs, 0, &seed);
 	gen_tensor(&t[1], "s", NPU_DT_F32, ss, 0, &seed);
@@ -987,6 +1003,48 @@ START_TEST(t_index_add)
 	gen_tensor(&t[3], "s0", NPU_DT_F32, s0, 0, &seed);
 	tensors_run(path, vals, t, 4, &fr);
 	ck_assert_msg(fr.host_calls == 2, "index_add: %llu host calls",
+		      (unsigned long long)fr.host_calls);
+}
+END_TEST
+
+/*
+ * Bool masks: `x[m] = v` and `x[m] += v` with one value (index_put by a
+ * mask of x's shape: decomposed into where, native), and masked_select,
+ * whose size is data-dependent (a host call, checked against the 7
+ * elements the graph records).
+ */
+START_TEST(t_mask_put)
+{
+	char path[1024], vals[1024];
+	int64_t xs[3] = { 3, 4, 0 };
+	static const float xv[12] = { 1, -2, 3, -4, 5, 6, -7, 8, -9, 10, 11, -12 };
+	npu_tensor t;
+	fxrun fr = { 0 };
+	FILE *f;
+
+	f = graph_begin(path, vals, sizeof path);
+	ph_node(f, "x", xs, "float32");
+	call_node(f, "m", "aten.gt.Scalar", "{\"node\": \"x\"}, 0", "", xs, "bool");
+	call_node(f, "v", "aten.scalar_tensor.default", "2.5", "", (int64_t[]){ 0 }, "float32");
+	call_node(f, "p", "aten.index_put.default",
+		  "{\"node\": \"x\"}, [{\"node\": \"m\"}], {\"node\": \"v\"}", "", xs, "float32");
+	call_node(f, "q", "aten.index_put.default",
+		  "{\"node\": \"x\"}, [{\"node\": \"m\"}], {\"node\": \"v\"}, true", "", xs, "float32");
+	call_node(f, "y", "aten.add.Tensor", "{\"node\": \"p\"}, {\"node\": \"q\"}", "", xs,
+		  "float32");
+	call_node(f, "s", "aten.masked_select.default", "{\"node\": \"y\"}, {\"node\": \"m\"}", "",
+		  (int64_t[]){ 7, 0 }, "float32");
+	graph_end(f, "y, s");
+	memset(&t, 0, sizeof t);
+	t.name = "x";
+	t.dtype = NPU_DT_F32;
+	t.ndim = 2;
+	memcpy(t.shape, xs, 2 * sizeof *xs);
+	t.nbytes = sizeof xv;
+	ck_assert_ptr_nonnull(t.data = malloc(sizeof xv));
+	memcpy(t.data, xv, sizeof xv);
+	tensors_run(path, vals, &t, 1, &fr);
+	ck_assert_msg(fr.host_calls == 1, "masks: %llu host calls",
 		      (unsigned long long)fr.host_calls);
 }
 END_TEST
@@ -1121,6 +1179,7 @@ static Suite *models_suite(void)
 	tcase_add_loop_test(tc, t_gather, 0, (int)(sizeof gathers / sizeof gathers[0]));
 	tcase_add_loop_test(tc, t_int, 0, (int)(sizeof ints / sizeof ints[0]));
 	tcase_add_test(tc, t_index_add);
+	tcase_add_test(tc, t_mask_put);
 	tcase_add_loop_test(tc, t_argx, 0, (int)(sizeof argxs / sizeof argxs[0]));
 	tcase_add_loop_test(tc, t_unary, 0, (int)(sizeof unaries / sizeof unaries[0]));
 	suite_add_tcase(s, tc);

@@ -2270,6 +2270,20 @@ START_TEST(kept_op_semantics)
 	    in, 3, 1, 0, NPU_DT_F64, 2, (int64_t[]){ 2, 3 }, (double[]){ 1, 1, 7, 1, 1, 15 });
 	npu_reftensor_free(&in[1]);
 	npu_reftensor_free(&in[2]);
+	/* masks: masked_select, and a bool index over both dims and over
+	 * the first (its true positions' indices) */
+	in[0] = tens(NPU_DT_F64, 2, (int64_t[]){ 2, 3 }, (double[]){ 1, 2, 3, 4, 5, 6 });
+	in[1] = tens(NPU_DT_BOOL, 2, (int64_t[]){ 2, 3 }, (double[]){ 1, 0, 1, 0, 0, 1 });
+	opk("aten.masked_select.default", "{\"args\": [{\"input\": 0}, {\"input\": 1}]}",
+	    in, 2, 1, 0, NPU_DT_F64, 1, (int64_t[]){ 3 }, (double[]){ 1, 3, 6 });
+	opk("aten.index.Tensor", "{\"args\": [{\"input\": 0}, [{\"input\": 1}]]}",
+	    in, 2, 1, 0, NPU_DT_F64, 1, (int64_t[]){ 3 }, (double[]){ 1, 3, 6 });
+	npu_reftensor_free(&in[1]);
+	in[1] = tens(NPU_DT_BOOL, 1, (int64_t[]){ 2 }, (double[]){ 0, 1 });
+	opk("aten.index.Tensor", "{\"args\": [{\"input\": 0}, [{\"input\": 1}]]}",
+	    in, 2, 1, 0, NPU_DT_F64, 2, (int64_t[]){ 1, 3 }, (double[]){ 4, 5, 6 });
+	npu_reftensor_free(&in[0]);
+	npu_reftensor_free(&in[1]);
 	/* rrelu in evaluation: slope (0.1 + 0.3) / 2 */
 	in[1] = tens(NPU_DT_F64, 1, (int64_t[]){ 3 }, (double[]){ 0, 0, 0 });
 	npu_reftensor_free(&in[0]);
