@@ -894,6 +894,81 @@ static int scatval(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *r
 	return call3(d, "aten.where.self", hit, fill, a[0], res);
 }
 
+static int copy_to(dcx *d, npu_gval *res, const npu_gval *v);
+
+/* One padded dim (of n, lo and hi more) as the int64 table of the
+ * position each output position reads: mirrored about the edges without
+ * repeating them (reflect) or clamped to them; a folded constant. */
+static int pad_table(dcx *d, int64_t n, int64_t lo, int64_t hi, int reflect, npu_gval *res)
+{
+	int64_t L = n + lo + hi;
+	npu_reftensor t = { .ndim = -1 };
+	npu_gmeta m;
+	int ni;
+
+	if (npu_reftensor_alloc(&t, NPU_DT_I64, 1, &L, d->pc->e) < 0)
+		return -1;
+	for (int64_t o = 0; o < L; o++) {
+		int64_t i = o - lo;
+		if (reflect)
+			i = n - 1 - llabs(n - 1 - llabs(i));
+		t.data[o] = (double)(i < 0 ? 0 : i >= n ? n - 1 : i);
+	}
+	npu_gmeta_set(&m, NPU_DT_I64, 1, &L);
+	if ((ni = pass_add_frozen(d->pc, d->ge, d->site, d->site, &m, &t)) < 0) {
+		npu_reftensor_free(&t);
+		return -1;
+	}
+	*res = npu_gv_node(ni);
+	return 0;
+}
+
+/*
+ * @padidx(x, padding, reflect): reflection_pad or replication_pad of
+ * the last len(padding) / 2 dims (1.13's traces keep them whole) as one
+ * index by a constant table a padded dim (pad_table), which the
+ * backend runs natively (rows copied in runs, the last dim gathered).
+ * Fails, keeping the op, for pads a mirror cannot fill (>= the size).
+ */
+static int padidx(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
+{
+	int64_t shp[NPU_MAX_DIMS], pad[6];
+	int nd = x0 ? npu_gmeta_shape(x0, shp) : -1, k = 0;
+	npu_gval cur = na ? a[0] : npu_gv_int(0), tab, l[2], next;
+
+	if (nd >= 1 && na >= 3 && a[1].kind == NPU_GV_LIST && a[2].kind == NPU_GV_BOOL)
+		k = a[1].u.list.n;
+	if (k < 2 || k > 6 || k % 2 || k / 2 > nd)
+		return fail(d, "%s", "a padding of another form");
+	for (int i = 0; i < k; i++) {
+		if (a[1].u.list.v[i].kind != NPU_GV_INT || a[1].u.list.v[i].u.i < 0)
+			return fail(d, "%s", "a negative or symbolic padding");
+		pad[i] = a[1].u.list.v[i].u.i;
+	}
+	for (int j = 0; j < k / 2; j++) {
+		int dim = nd - 1 - j;
+		if (!pad[2 * j] && !pad[2 * j + 1])
+			continue;
+		if (shp[dim] < 1 || (a[2].u.b && (pad[2 * j] >= shp[dim] || pad[2 * j + 1] >= shp[dim])))
+			return fail(d, "%s", "a reflection padding past the size");
+		if (pad_table(d, shp[dim], pad[2 * j], pad[2 * j + 1], a[2].u.b, &tab) < 0)
+			return -1;
+		l[0] = cur;
+		l[1].kind = NPU_GV_LIST;
+		if (!(l[1].u.list.v = calloc((size_t)dim + 1, sizeof *l[1].u.list.v)))
+			return npu_errf(d->pc->e, "out of memory");
+		l[1].u.list.n = dim + 1;
+		l[1].u.list.v[dim] = tab;
+		if (make_call(d, "aten.index.Tensor", l, 2, NULL, 0, &next) < 0) {
+			npu_gval_clear(&l[1]);
+			return -1;
+		}
+		npu_gval_clear(&l[1]);
+		cur = next;
+	}
+	return copy_to(d, res, &cur);
+}
+
 /*
  * @maskput(x, indices, values, accumulate): index_put by one bool mask of
  * x's shape (`x[mask] = v`, `x[mask] += v`) with one value for every true
@@ -1390,6 +1465,8 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 							    : a[0].u.f) / 2);
 		return 0;
 	}
+	if (!strcmp(name, "padidx"))           /* (x, padding, reflect) */
+		return padidx(d, a, na, x0, res);
 	if (!strcmp(name, "maskput"))          /* (x, indices, values, acc) */
 		return maskput(d, a, na, x0, res);
 	if (!strcmp(name, "scatval"))          /* (x, dim, index, value) */

@@ -515,6 +515,13 @@ static const op_case ops[] = {
 	/* rrelu in evaluation (its noise unread): a leaky ReLU */
 	{ "aten.rrelu_with_noise.default", "{\"node\": \"w\"}, 0.1, 0.3", "float32",
 	  { 4, 9 }, { 4, 9 }, { 4, 9 } },
+	/* reflection and replication padding as indexes by constant tables,
+	 * one a padded dim (1.13 keeps them whole) */
+	{ "aten.reflection_pad2d.default", "[2, 1, 1, 2]", "float32",
+	  { 1, 3, 6, 7 }, { 0 }, { 1, 3, 9, 10 } },
+	{ "aten.reflection_pad1d.default", "[2, 3]", "float32", { 2, 3, 8 }, { 0 }, { 2, 3, 13 } },
+	{ "aten.replication_pad3d.default", "[1, 0, 0, 2, 1, 1]", "float32",
+	  { 1, 2, 3, 4, 5 }, { 0 }, { 1, 2, 5, 6, 6 } },
 	/* dilated max pooling, its taps views dl apart: ceil_mode's last
 	 * windows past the end, and uneven windows and dilations */
 	{ "aten.max_pool2d_with_indices.default", "[3, 3], [2, 2], [1, 1], [2, 2], true",

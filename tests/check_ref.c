@@ -2268,8 +2268,8 @@ START_TEST(kept_op_semantics)
 	opk("aten.index_add.default", "{\"args\": [{\"input\": 0}, 1, {\"input\": 1}, "
 	    "{\"input\": 2}], \"kwargs\": {\"alpha\": 2}}",
 	    in, 3, 1, 0, NPU_DT_F64, 2, (int64_t[]){ 2, 3 }, (double[]){ 1, 1, 7, 1, 1, 15 });
-	npu_reftensor_free(&in[1]);
-	npu_reftensor_free(&in[2]);
+	for (int i = 0; i < 3; i++)
+		npu_reftensor_free(&in[i]);
 	/* masks: masked_select, and a bool index over both dims and over
 	 * the first (its true positions' indices) */
 	in[0] = tens(NPU_DT_F64, 2, (int64_t[]){ 2, 3 }, (double[]){ 1, 2, 3, 4, 5, 6 });
@@ -2286,7 +2286,6 @@ START_TEST(kept_op_semantics)
 	npu_reftensor_free(&in[1]);
 	/* rrelu in evaluation: slope (0.1 + 0.3) / 2 */
 	in[1] = tens(NPU_DT_F64, 1, (int64_t[]){ 3 }, (double[]){ 0, 0, 0 });
-	npu_reftensor_free(&in[0]);
 	in[0] = tens(NPU_DT_F64, 1, (int64_t[]){ 3 }, (double[]){ -2, 0, 3 });
 	opk("aten.rrelu_with_noise.default", "{\"args\": [{\"input\": 0}, {\"input\": 1}, 0.1, 0.3]}",
 	    in, 2, 1, 0, NPU_DT_F64, 1, (int64_t[]){ 3 }, (double[]){ -0.4, 0, 3 });
