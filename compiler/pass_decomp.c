@@ -896,45 +896,58 @@ static int scatval(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *r
 
 static int copy_to(dcx *d, npu_gval *res, const npu_gval *v);
 
-/* One padded dim (of n, lo and hi more) as the int64 table of the
- * position each output position reads: mirrored about the edges without
- * repeating them (reflect) or clamped to them; a folded constant. */
-static int pad_table(dcx *d, int64_t n, int64_t lo, int64_t hi, int reflect, npu_gval *res)
+/* The int64 table t[0..L) as a folded constant, in *res. */
+static int table_const(dcx *d, npu_reftensor *t, int64_t L, npu_gval *res)
 {
-	int64_t L = n + lo + hi;
-	npu_reftensor t = { .ndim = -1 };
 	npu_gmeta m;
 	int ni;
 
-	if (npu_reftensor_alloc(&t, NPU_DT_I64, 1, &L, d->pc->e) < 0)
-		return -1;
-	for (int64_t o = 0; o < L; o++) {
-		int64_t i = o - lo;
-		if (reflect)
-			i = n - 1 - llabs(n - 1 - llabs(i));
-		t.data[o] = (double)(i < 0 ? 0 : i >= n ? n - 1 : i);
-	}
 	npu_gmeta_set(&m, NPU_DT_I64, 1, &L);
-	if ((ni = pass_add_frozen(d->pc, d->ge, d->site, d->site, &m, &t)) < 0) {
-		npu_reftensor_free(&t);
+	if ((ni = pass_add_frozen(d->pc, d->ge, d->site, d->site, &m, t)) < 0) {
+		npu_reftensor_free(t);
 		return -1;
 	}
 	*res = npu_gv_node(ni);
 	return 0;
 }
 
+/* *cur indexed along dim by table t (L positions): index.Tensor(cur,
+ * [None, ..., t]), which the backend runs natively for constant tables
+ * (rows copied in runs, the last dim gathered). */
+static int index_by_table(dcx *d, npu_gval *cur, int dim, npu_reftensor *t, int64_t L)
+{
+	npu_gval l[2], next;
+	int r;
+
+	if (table_const(d, t, L, &next) < 0)
+		return -1;
+	l[0] = *cur;
+	l[1].kind = NPU_GV_LIST;
+	if (!(l[1].u.list.v = calloc((size_t)dim + 1, sizeof *l[1].u.list.v)))
+		return npu_errf(d->pc->e, "out of memory");
+	l[1].u.list.n = dim + 1;
+	l[1].u.list.v[dim] = next;
+	r = make_call(d, "aten.index.Tensor", l, 2, NULL, 0, &next);
+	npu_gval_clear(&l[1]);
+	if (r < 0)
+		return -1;
+	*cur = next;
+	return 0;
+}
+
 /*
  * @padidx(x, padding, reflect): reflection_pad or replication_pad of
  * the last len(padding) / 2 dims (1.13's traces keep them whole) as one
- * index by a constant table a padded dim (pad_table), which the
- * backend runs natively (rows copied in runs, the last dim gathered).
- * Fails, keeping the op, for pads a mirror cannot fill (>= the size).
+ * index by a constant table a padded dim: output position o of a dim of
+ * n with lo more before it reads o - lo mirrored about the edges
+ * without repeating them (reflect) or clamped to them.  Fails, keeping
+ * the op, for pads a mirror cannot fill (>= the size).
  */
 static int padidx(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
 {
 	int64_t shp[NPU_MAX_DIMS], pad[6];
 	int nd = x0 ? npu_gmeta_shape(x0, shp) : -1, k = 0;
-	npu_gval cur = na ? a[0] : npu_gv_int(0), tab, l[2], next;
+	npu_gval cur = na ? a[0] : npu_gv_int(0);
 
 	if (nd >= 1 && na >= 3 && a[1].kind == NPU_GV_LIST && a[2].kind == NPU_GV_BOOL)
 		k = a[1].u.list.n;
@@ -947,24 +960,71 @@ static int padidx(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *re
 	}
 	for (int j = 0; j < k / 2; j++) {
 		int dim = nd - 1 - j;
-		if (!pad[2 * j] && !pad[2 * j + 1])
+		int64_t n = shp[dim], lo = pad[2 * j], L = n + lo + pad[2 * j + 1];
+		npu_reftensor t = { .ndim = -1 };
+		if (L == n)
 			continue;
-		if (shp[dim] < 1 || (a[2].u.b && (pad[2 * j] >= shp[dim] || pad[2 * j + 1] >= shp[dim])))
+		if (n < 1 || (a[2].u.b && (lo >= n || pad[2 * j + 1] >= n)))
 			return fail(d, "%s", "a reflection padding past the size");
-		if (pad_table(d, shp[dim], pad[2 * j], pad[2 * j + 1], a[2].u.b, &tab) < 0)
+		if (npu_reftensor_alloc(&t, NPU_DT_I64, 1, &L, d->pc->e) < 0)
 			return -1;
-		l[0] = cur;
-		l[1].kind = NPU_GV_LIST;
-		if (!(l[1].u.list.v = calloc((size_t)dim + 1, sizeof *l[1].u.list.v)))
-			return npu_errf(d->pc->e, "out of memory");
-		l[1].u.list.n = dim + 1;
-		l[1].u.list.v[dim] = tab;
-		if (make_call(d, "aten.index.Tensor", l, 2, NULL, 0, &next) < 0) {
-			npu_gval_clear(&l[1]);
-			return -1;
+		for (int64_t o = 0; o < L; o++) {
+			int64_t i = o - lo;
+			if (a[2].u.b)
+				i = n - 1 - llabs(n - 1 - llabs(i));
+			t.data[o] = (double)(i < 0 ? 0 : i >= n ? n - 1 : i);
 		}
-		npu_gval_clear(&l[1]);
-		cur = next;
+		if (index_by_table(d, &cur, dim, &t, L) < 0)
+			return -1;
+	}
+	return copy_to(d, res, &cur);
+}
+
+/*
+ * @upnear(x, output_size, scale_factors): nearest upsampling over the
+ * last 1, 2 or 3 dims (1.13's traces keep upsample_nearest*d.vec) as
+ * one index a resized dim by the table of npu_ref_nearest_src, the
+ * reference's own rule (PyTorch's, in float32).  Fails, keeping the op,
+ * for sizes it cannot tell.
+ */
+static int upnear(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
+{
+	int64_t shp[NPU_MAX_DIMS], o[3];
+	double sc[3] = { 0, 0, 0 };
+	int nd = x0 ? npu_gmeta_shape(x0, shp) : -1, k;
+	npu_gval cur = na ? a[0] : npu_gv_int(0);
+	const npu_gval *os = na > 1 ? &a[1] : NULL, *sf = na > 2 ? &a[2] : NULL;
+
+	k = os && os->kind == NPU_GV_LIST ? os->u.list.n :
+	    sf && sf->kind == NPU_GV_LIST ? sf->u.list.n : 0;
+	if (k < 1 || k > 3 || nd != k + 2)
+		return fail(d, "%s", "an upsampling of another form");
+	for (int i = 0; i < k; i++) {
+		int64_t in = shp[2 + i];
+		if (os->kind == NPU_GV_LIST) {
+			if (os->u.list.v[i].kind != NPU_GV_INT)
+				return fail(d, "%s", "a symbolic output size");
+			o[i] = os->u.list.v[i].u.i;
+		} else if (!is_number(&sf->u.list.v[i], &sc[i]) || !(sc[i] > 0) ||
+			   !(floor((double)in * sc[i]) <= 0x1p40)) {
+			return fail(d, "%s", "a scale factor out of range");
+		} else {
+			o[i] = (int64_t)floor((double)in * sc[i]);
+		}
+		if (o[i] < 1 || in < 1 || o[i] > (1 << 24))
+			return fail(d, "%s", "an empty or huge output size");
+	}
+	for (int i = k - 1; i >= 0; i--) {
+		int64_t in = shp[2 + i], L = o[i];
+		npu_reftensor t = { .ndim = -1 };
+		if (L == in && (os->kind == NPU_GV_LIST || sc[i] == 1))
+			continue;
+		if (npu_reftensor_alloc(&t, NPU_DT_I64, 1, &L, d->pc->e) < 0)
+			return -1;
+		for (int64_t j = 0; j < L; j++)
+			t.data[j] = (double)npu_ref_nearest_src(j, in, L, sc[i]);
+		if (index_by_table(d, &cur, 2 + i, &t, L) < 0)
+			return -1;
 	}
 	return copy_to(d, res, &cur);
 }
@@ -1465,6 +1525,8 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 							    : a[0].u.f) / 2);
 		return 0;
 	}
+	if (!strcmp(name, "upnear"))           /* (x, output_size, scale_factors) */
+		return upnear(d, a, na, x0, res);
 	if (!strcmp(name, "padidx"))           /* (x, padding, reflect) */
 		return padidx(d, a, na, x0, res);
 	if (!strcmp(name, "maskput"))          /* (x, indices, values, acc) */

@@ -106,6 +106,14 @@ int npu_ref_exec_op(const char *target, const char *attrs_json,
 		    int nout, npu_err *e);
 
 /*
+ * Nearest-neighbour resampling's source index of output position dst of
+ * a dim resized from in to out, as PyTorch's nearest_idx computes it:
+ * min(floorf(dst * scale), in - 1) in float32, scale = 1 / s for a given
+ * scale factor s > 0, else in / out.
+ */
+int64_t npu_ref_nearest_src(int64_t dst, int64_t in, int64_t out, double s);
+
+/*
  * Evaluates a SymInt expression ("256*s50", "s0 + 1", "(s1 - 1)//2")
  * with the given bindings (names[i] = vals[i]).  Returns 0, or -1 with a
  * message for an unbound name or bad syntax.

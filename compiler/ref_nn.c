@@ -1905,7 +1905,7 @@ int ref_pool_bwd(ref_op *op)
 
 /* ---- resampling -------------------------------------------------- */
 
-static int64_t nearest_src(int64_t dst, int64_t in, int64_t out, double s)
+int64_t npu_ref_nearest_src(int64_t dst, int64_t in, int64_t out, double s)
 {
 	float scale;
 	int64_t src;
@@ -1943,7 +1943,7 @@ static void linear_src(int64_t dst, int64_t in, int64_t out, int align,
  * 3 spatial dims.  The output size is output_size, or floor(in * s) for
  * scale_factors s.  The source index uses PyTorch's scale: in / out, or
  * 1 / s when scale factors were given (so an output size rounded down
- * does not change the sampling).  Per dim nearest_src (in float32, as
+ * does not change the sampling).  Per dim npu_ref_nearest_src (in float32, as
  * PyTorch's nearest_idx() does: floorf(dst * scale)), or linear_src's
  * two neighbours and weight (fp64), the 2^k corners summed.
  */
@@ -1998,7 +1998,7 @@ static int upsample_nd(ref_op *op, const npu_reftensor *x, int k, int lin)
 				if (lin) {
 					linear_src(idx[i], iv[i], o[i], align, sc[i], &i0[i], &st[i], &lam[i]);
 				} else {
-					i0[i] = nearest_src(idx[i], iv[i], o[i], sc[i]);
+					i0[i] = npu_ref_nearest_src(idx[i], iv[i], o[i], sc[i]);
 					st[i] = 0;
 					lam[i] = 0;
 				}

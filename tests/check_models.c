@@ -125,10 +125,12 @@ static const zoo_case zoo[] = {
 	{ "ops8", 6 },			/* baddbmm, lerp, eye, exp2, fmax/fmin;
 				   median, kthvalue, cummax, cummin and a
 				   transposed 3-d convolution on the host */
-	{ "ops9", 8 },			/* frac, heaviside, the shrinks, nan_to_num,
-				   huber_loss, std_mean, repeat_interleave;
-				   1-d and 3-d interpolation, affine grids,
-				   max unpooling on the host */
+	{ "ops9", 6 },			/* frac, heaviside, the shrinks, nan_to_num,
+				   huber_loss, std_mean, repeat_interleave,
+				   1-d and 3-d nearest interpolation (indexes
+				   by constant tables); linear 1-d and 3-d
+				   interpolation, affine grids, max
+				   unpooling on the host */
 	{ "ops6_bf16", 0 },
 	/* in bfloat16 and float16 (scripts/capture_models NAME_bf16) */
 	{ "mistral_tiny_bf16", 0 },
@@ -522,6 +524,14 @@ static const op_case ops[] = {
 	{ "aten.reflection_pad1d.default", "[2, 3]", "float32", { 2, 3, 8 }, { 0 }, { 2, 3, 13 } },
 	{ "aten.replication_pad3d.default", "[1, 0, 0, 2, 1, 1]", "float32",
 	  { 1, 2, 3, 4, 5 }, { 0 }, { 1, 2, 5, 6, 6 } },
+	/* nearest upsampling as indexes by constant tables: to a size, and
+	 * by scale factors (1 / s in float32, as PyTorch samples) */
+	{ "aten.upsample_nearest2d.vec", "[7, 9], null", "float32",
+	  { 1, 2, 4, 5 }, { 0 }, { 1, 2, 7, 9 } },
+	{ "aten.upsample_nearest2d.vec", "null, [1.5, 2.0]", "float32",
+	  { 1, 2, 4, 5 }, { 0 }, { 1, 2, 6, 10 } },
+	{ "aten.upsample_nearest3d.vec", "null, [2.0, 1.0, 3.0]", "float32",
+	  { 1, 1, 2, 3, 4 }, { 0 }, { 1, 1, 4, 3, 12 } },
 	/* dilated max pooling, its taps views dl apart: ceil_mode's last
 	 * windows past the end, and uneven windows and dilations */
 	{ "aten.max_pool2d_with_indices.default", "[3, 3], [2, 2], [1, 1], [2, 2], true",
