@@ -981,11 +981,64 @@ static int padidx(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *re
 }
 
 /*
+ * *cur (of shape shp, nd dims) with each element of dim repeated s times
+ * in place: viewed with a 1 after dim, times a folded [s, 1, ...] of ones
+ * (exact for every value, NaN and -0 included: one broadcast elementwise
+ * kernel), viewed back with dim s times longer; shp is updated.
+ */
+static int repeat_dim(dcx *d, npu_gval *cur, int64_t *shp, int nd, int dim, int64_t s,
+		      int dt)
+{
+	int64_t vs[NPU_MAX_DIMS + 1], os[NPU_MAX_DIMS + 1];
+	npu_reftensor t = { .ndim = -1 };
+	npu_gval a[2], ones, v;
+	npu_gmeta m;
+	int ni, r;
+
+	if (nd + 1 > NPU_MAX_DIMS)
+		return fail(d, "%s", "too many dims");
+	for (int i = 0, k = 0; i < nd; i++) {
+		vs[k++] = shp[i];
+		if (i == dim)
+			vs[k++] = 1;
+	}
+	os[0] = s;
+	for (int i = 1; i < nd - dim; i++)
+		os[i] = 1;
+	if (npu_reftensor_alloc(&t, dt, nd - dim, os, d->pc->e) < 0)
+		return -1;
+	for (int64_t i = 0; i < s; i++)
+		t.data[i] = 1;
+	npu_gmeta_set(&m, dt, nd - dim, os);
+	if ((ni = pass_add_frozen(d->pc, d->ge, d->site, d->site, &m, &t)) < 0) {
+		npu_reftensor_free(&t);
+		return -1;
+	}
+	ones = npu_gv_node(ni);
+	a[0] = *cur;
+	if (npu_gv_ints(&a[1], vs, nd + 1) < 0)
+		return npu_errf(d->pc->e, "out of memory");
+	r = make_call(d, "aten.view.default", a, 2, NULL, 0, &v);
+	npu_gval_clear(&a[1]);
+	if (r < 0 || call2(d, "aten.mul.Tensor", v, ones, &v) < 0)
+		return -1;
+	shp[dim] *= s;
+	a[0] = v;
+	if (npu_gv_ints(&a[1], shp, nd) < 0)
+		return npu_errf(d->pc->e, "out of memory");
+	r = make_call(d, "aten.view.default", a, 2, NULL, 0, cur);
+	npu_gval_clear(&a[1]);
+	return r;
+}
+
+/*
  * @upnear(x, output_size, scale_factors): nearest upsampling over the
  * last 1, 2 or 3 dims (1.13's traces keep upsample_nearest*d.vec) as
  * one index a resized dim by the table of npu_ref_nearest_src, the
- * reference's own rule (PyTorch's, in float32).  Fails, keeping the op,
- * for sizes it cannot tell.
+ * reference's own rule (PyTorch's, in float32), or, when that table is
+ * j / s for a whole factor s, each element repeated s times
+ * (repeat_dim: one broadcast kernel, not a gather).  Fails, keeping
+ * the op, for sizes it cannot tell.
  */
 static int upnear(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
 {
@@ -1015,16 +1068,26 @@ static int upnear(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *re
 			return fail(d, "%s", "an empty or huge output size");
 	}
 	for (int i = k - 1; i >= 0; i--) {
-		int64_t in = shp[2 + i], L = o[i];
+		int64_t in = shp[2 + i], L = o[i], s = L / in;
 		npu_reftensor t = { .ndim = -1 };
+		int whole = L % in == 0;
 		if (L == in && (os->kind == NPU_GV_LIST || sc[i] == 1))
 			continue;
 		if (npu_reftensor_alloc(&t, NPU_DT_I64, 1, &L, d->pc->e) < 0)
 			return -1;
-		for (int64_t j = 0; j < L; j++)
+		for (int64_t j = 0; j < L; j++) {
 			t.data[j] = (double)npu_ref_nearest_src(j, in, L, sc[i]);
+			whole &= t.data[j] == (double)(j / s);
+		}
+		if (whole && x0->dtype != NPU_DT_F64 && x0->dtype != NPU_DT_I64) {
+			npu_reftensor_free(&t);
+			if (repeat_dim(d, &cur, shp, nd, 2 + i, s, x0->dtype) < 0)
+				return -1;
+			continue;
+		}
 		if (index_by_table(d, &cur, 2 + i, &t, L) < 0)
 			return -1;
+		shp[2 + i] = L;
 	}
 	return copy_to(d, res, &cur);
 }

@@ -492,14 +492,29 @@ static int prims_convert(pass_cx *pc, npu_gnode *n)
 /* native_batch_norm(x, w, b, mean, var, training=False, momentum, eps),
  * PyTorch 1.13's inference batch norm: 2.x's form of it,
  * _native_batch_norm_legit_no_training(x, w, b, mean, var, momentum,
- * eps), which the conv-BN fold and the lowering take. */
+ * eps), which the conv-BN fold and the lowering take; in training with
+ * no running statistics, _native_batch_norm_legit.no_stats. */
 static int bn_eval(pass_cx *pc, npu_gnode *n)
 {
 	static const char legit[] = "aten._native_batch_norm_legit_no_training.default";
+	static const char nostats[] = "aten._native_batch_norm_legit.no_stats";
 
 	if (n->aop != NPU_AOP_BN_NATIVE || n->nargs != 8 || n->nkwargs ||
-	    n->args[5].kind != NPU_GV_BOOL || n->args[5].u.b ||
-	    n->args[3].kind != NPU_GV_NODE || n->args[4].kind != NPU_GV_NODE)
+	    n->args[5].kind != NPU_GV_BOOL)
+		return 0;
+	/* training without running statistics (1.13's InstanceNorm: the
+	 * batch's own over [1, N * C, ...]): the no_stats form, args 3 and
+	 * 4 (None) dropped */
+	if (n->args[5].u.b && n->args[3].kind == NPU_GV_NONE &&
+	    n->args[4].kind == NPU_GV_NONE) {
+		if (retarget(pc, n, nostats) < 0)
+			return -1;
+		memmove(n->args + 3, n->args + 5, 3 * sizeof *n->args);
+		n->nargs = 6;
+		return pass_log(pc, n->name, "%s: native_batch_norm without running "
+				"statistics as %s", n->name, nostats);
+	}
+	if (n->args[5].u.b || n->args[3].kind != NPU_GV_NODE || n->args[4].kind != NPU_GV_NODE)
 		return 0;
 	if (retarget(pc, n, legit) < 0)
 		return -1;

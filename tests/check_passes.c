@@ -1083,10 +1083,14 @@ START_TEST(normargs_bn_eval)
 		     N("b") "," N("rm") "," N("rv") ", true, 0.1, 1e-5]",
 		     "[" F32(2, 4, 3, 3) "," F32(4) "," F32(4) "]")
 		CALL("z", "_operator.getitem", "[" N("bt") ", 0]", F32(2, 4, 3, 3))
-		OUT(N("z"))));
+		CALL("in", "aten.native_batch_norm.default", "[" N("z") "," N("w") ","
+		     N("b") ", null, null, true, 0.1, 1e-5]",
+		     "[" F32(2, 4, 3, 3) "," F32(4) "," F32(4) "]")
+		CALL("zz", "_operator.getitem", "[" N("in") ", 0]", F32(2, 4, 3, 3))
+		OUT(N("zz"))));
 	npu_passlog log;
 	env s;
-	const npu_gnode *bn, *bt;
+	const npu_gnode *bn, *bt, *in;
 
 	npu_passlog_init(&log);
 	env_random(&s, g);
@@ -1101,6 +1105,10 @@ START_TEST(normargs_bn_eval)
 	ck_assert_int_eq(bn->nargs, 7);
 	ck_assert_str_eq(bn->target, "aten._native_batch_norm_legit_no_training.default");
 	ck_assert_int_eq(bt->aop, NPU_AOP_BN_NATIVE);
+	/* training without running statistics (1.13's InstanceNorm) */
+	in = &g->nodes[npu_graph_find(g, "in")];
+	ck_assert_int_eq(in->aop, NPU_AOP_BN_NOSTATS);
+	ck_assert_int_eq(in->nargs, 6);
 	roundtrip("normargs", g, &s, NULL, 1e-12);
 	env_free(&s);
 	npu_passlog_free(&log);
