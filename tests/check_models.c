@@ -131,6 +131,16 @@ static const zoo_case zoo[] = {
 				   by constant tables); linear 1-d and 3-d
 				   interpolation, affine grids, max
 				   unpooling on the host */
+	{ "ops10", 2 },			/* and the sixth session's probes: a sum
+				   of a column slice, int64 + float, an
+				   int64 fill, bool xor, dilated max
+				   pooling, rrelu, index_add (clone +
+				   index_add_), x[m] = v, reflect and
+				   replicate pads, 2x nearest upsampling,
+				   InstanceNorm, a one-hot scatter, a
+				   clamped gather index natively;
+				   logcumsumexp and an empty masked_select
+				   on the host */
 	{ "ops6_bf16", 0 },
 	/* in bfloat16 and float16 (scripts/capture_models NAME_bf16) */
 	{ "mistral_tiny_bf16", 0 },

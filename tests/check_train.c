@@ -457,6 +457,8 @@ static const struct {
 	{ "ops8/inference2", NULL, "" },
 	/* 1-d and 3-d interpolation, affine grids, max unpooling */
 	{ "ops9/inference1", NULL, "" },
+	/* logcumsumexp, masked_select (a data-dependent size) */
+	{ "ops10/inference1", NULL, "" },
 };
 
 /* per entry of host_ok: host calls it allowed (every entry must allow
