@@ -896,13 +896,13 @@ static int scatval(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *r
 
 static int copy_to(dcx *d, npu_gval *res, const npu_gval *v);
 
-/* The int64 table t[0..L) as a folded constant, in *res. */
-static int table_const(dcx *d, npu_reftensor *t, int64_t L, npu_gval *res)
+/* Tensor t (its own dtype and shape) as a folded constant, in *res. */
+static int table_const(dcx *d, npu_reftensor *t, npu_gval *res)
 {
 	npu_gmeta m;
 	int ni;
 
-	npu_gmeta_set(&m, NPU_DT_I64, 1, &L);
+	npu_gmeta_set(&m, t->dtype, t->ndim, t->shape);
 	if ((ni = pass_add_frozen(d->pc, d->ge, d->site, d->site, &m, t)) < 0) {
 		npu_reftensor_free(t);
 		return -1;
@@ -914,12 +914,12 @@ static int table_const(dcx *d, npu_reftensor *t, int64_t L, npu_gval *res)
 /* *cur indexed along dim by table t (L positions): index.Tensor(cur,
  * [None, ..., t]), which the backend runs natively for constant tables
  * (rows copied in runs, the last dim gathered). */
-static int index_by_table(dcx *d, npu_gval *cur, int dim, npu_reftensor *t, int64_t L)
+static int index_by_table(dcx *d, npu_gval *cur, int dim, npu_reftensor *t)
 {
 	npu_gval l[2], next;
 	int r;
 
-	if (table_const(d, t, L, &next) < 0)
+	if (table_const(d, t, &next) < 0)
 		return -1;
 	l[0] = *cur;
 	l[1].kind = NPU_GV_LIST;
@@ -974,7 +974,7 @@ static int padidx(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *re
 				i = n - 1 - llabs(n - 1 - llabs(i));
 			t.data[o] = (double)(i < 0 ? 0 : i >= n ? n - 1 : i);
 		}
-		if (index_by_table(d, &cur, dim, &t, L) < 0)
+		if (index_by_table(d, &cur, dim, &t) < 0)
 			return -1;
 	}
 	return copy_to(d, res, &cur);
@@ -992,8 +992,7 @@ static int repeat_dim(dcx *d, npu_gval *cur, int64_t *shp, int nd, int dim, int6
 	int64_t vs[NPU_MAX_DIMS + 1], os[NPU_MAX_DIMS + 1];
 	npu_reftensor t = { .ndim = -1 };
 	npu_gval a[2], ones, v;
-	npu_gmeta m;
-	int ni, r;
+	int r;
 
 	if (nd + 1 > NPU_MAX_DIMS)
 		return fail(d, "%s", "too many dims");
@@ -1009,12 +1008,8 @@ static int repeat_dim(dcx *d, npu_gval *cur, int64_t *shp, int nd, int dim, int6
 		return -1;
 	for (int64_t i = 0; i < s; i++)
 		t.data[i] = 1;
-	npu_gmeta_set(&m, dt, nd - dim, os);
-	if ((ni = pass_add_frozen(d->pc, d->ge, d->site, d->site, &m, &t)) < 0) {
-		npu_reftensor_free(&t);
+	if (table_const(d, &t, &ones) < 0)
 		return -1;
-	}
-	ones = npu_gv_node(ni);
 	a[0] = *cur;
 	if (npu_gv_ints(&a[1], vs, nd + 1) < 0)
 		return npu_errf(d->pc->e, "out of memory");
@@ -1085,7 +1080,7 @@ static int upnear(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *re
 				return -1;
 			continue;
 		}
-		if (index_by_table(d, &cur, 2 + i, &t, L) < 0)
+		if (index_by_table(d, &cur, 2 + i, &t) < 0)
 			return -1;
 		shp[2 + i] = L;
 	}

@@ -1219,8 +1219,7 @@ static int add_const(pass_cx *pc, npu_gedit *ge, int i, int like, npu_reftensor 
 	npu_gmeta meta;
 	int ni;
 
-	if (npu_gmeta_copy(&meta, arg_meta(ge, &(npu_gval){ .kind = NPU_GV_NODE,
-							       .u.node = like })) < 0)
+	if (npu_gmeta_copy(&meta, &npu_gedit_node(ge, like)->meta[0]) < 0)
 		return npu_errf(pc->e, "out of memory");
 	ni = pass_add_frozen(pc, ge, i, like, &meta, t);
 	npu_gmeta_clear(&meta);

@@ -950,16 +950,31 @@ END_TEST
  * weight scaled, its bias plus the norm's bias times the weight); the
  * final one feeds the tied LM head, an mm with no bias to take the
  * norm's: kept.  rmsnorm_float32's norm is the graph's output: kept. */
+/* Loads fixture name, runs the passes on it through the reference
+ * (roundtrip) and returns it, its env in *s and its log in *log. */
+static npu_graph *normw_run(const char *name, env *s, npu_passlog *log)
+{
+	npu_graph *g = graph_load(name);
+
+	env_load(s, name);
+	roundtrip(name, g, s, log, dtype_tol(g));
+	return g;
+}
+
+static void normw_done(npu_graph *g, env *s, npu_passlog *log)
+{
+	npu_passlog_free(log);
+	env_free(s);
+	npu_graph_free(g);
+}
+
 START_TEST(normw_llama)
 {
-	const char *name = "llama_tiny/inference2";
-	npu_graph *g = graph_load(name);
 	npu_passlog log;
 	env s;
+	npu_graph *g = normw_run("llama_tiny/inference2", &s, &log);
 	int mm, found;
 
-	env_load(&s, name);
-	roundtrip(name, g, &s, &log, dtype_tol(g));
 	ck_assert_int_eq(log.changes[NPU_PASS_NORMW], 5);
 	ck_assert_int_eq(npu_passlog_count(&log, NPU_PASS_NORMW, "mul_3's weight arg3_1 folded"), 1);
 	ck_assert_int_lt(npu_graph_find(g, "mul_3"), 0);
@@ -967,14 +982,9 @@ START_TEST(normw_llama)
 	ck_assert_int_ge(mm, 0);
 	ck_assert_int_eq(g->nodes[g->nodes[mm].args[1].u.node].op, NPU_GOP_GET_ATTR);
 	ck_assert_ptr_nonnull(strstr(npu_passlog_origins(&log, "mm"), "mul_3"));
-	npu_passlog_free(&log);
-	env_free(&s);
-	npu_graph_free(g);
+	normw_done(g, &s, &log);
 
-	name = "gpt2_tiny/inference2";
-	g = graph_load(name);
-	env_load(&s, name);
-	roundtrip(name, g, &s, &log, dtype_tol(g));
+	g = normw_run("gpt2_tiny/inference2", &s, &log);
 	ck_assert_int_eq(log.changes[NPU_PASS_NORMW], 4);
 	for (int k = found = 0; k < log.n; k++)   /* (the product's name is decomp's) */
 		found += log.v[k].pass == NPU_PASS_NORMW &&
@@ -986,18 +996,11 @@ START_TEST(normw_llama)
 	ck_assert_int_eq(g->nodes[g->nodes[mm].args[0].u.node].op, NPU_GOP_GET_ATTR);
 	ck_assert_int_eq(g->nodes[g->nodes[mm].args[2].u.node].op, NPU_GOP_GET_ATTR);
 	ck_assert_str_eq(npu_passlog_origins(&log, "addmm"), "addmm,native_layer_norm");
-	npu_passlog_free(&log);
-	env_free(&s);
-	npu_graph_free(g);
+	normw_done(g, &s, &log);
 
-	name = "rmsnorm_float32/inference2";
-	g = graph_load(name);
-	env_load(&s, name);
-	roundtrip(name, g, &s, &log, dtype_tol(g));
+	g = normw_run("rmsnorm_float32/inference2", &s, &log);
 	ck_assert_int_eq(log.changes[NPU_PASS_NORMW], 0);
-	npu_passlog_free(&log);
-	env_free(&s);
-	npu_graph_free(g);
+	normw_done(g, &s, &log);
 }
 END_TEST
 
