@@ -1481,7 +1481,7 @@ static int pass_noop(pass_cx *pc, npu_gedit *ge)
 /* ---- layout ------------------------------------------------------ */
 
 /* Replaces n's target and arguments by permute(src, perm). */
-static int set_permute(npu_gnode *n, int src, const int64_t *perm, int nd)
+static int set_permute(npu_gedit *ge, npu_gnode *n, int src, const int64_t *perm, int nd)
 {
 	npu_gval *args = calloc(3, sizeof *args);
 	char *t = strdup("aten.permute.default");
@@ -1507,6 +1507,9 @@ static int set_permute(npu_gnode *n, int src, const int64_t *perm, int nd)
 	free(n->target);
 	n->target = t;
 	n->aop = NPU_AOP_PERMUTE;
+	/* n may read another node now: the users cache is stale (sink_mul,
+	 * later in the same session, counts the readers of a view) */
+	ge->dirty = 1;
 	return 0;
 }
 
@@ -1560,7 +1563,7 @@ static int layout_node(pass_cx *pc, npu_gedit *ge, int i)
 			perm[k] = k;
 		perm[d0] = d1;
 		perm[d1] = d0;
-		if (set_permute(n, s, perm, nd) < 0)
+		if (set_permute(ge, n, s, perm, nd) < 0)
 			return npu_errf(pc->e, "out of memory");
 		return pass_log(pc, n->name, "%s: transpose as permute", n->name);
 	}
@@ -1575,7 +1578,7 @@ static int layout_node(pass_cx *pc, npu_gedit *ge, int i)
 			c[k] = p1[(perm[k] + nd) % nd];
 		for (int k = 0; k < nd; k++)
 			c[k] = (c[k] + nd) % nd;
-		if (set_permute(n, src->args[0].u.node, c, nd) < 0)
+		if (set_permute(ge, n, src->args[0].u.node, c, nd) < 0)
 			return npu_errf(pc->e, "out of memory");
 		if (pass_prov_merge(pc, n->name, src->name) < 0)
 			return -1;

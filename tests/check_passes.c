@@ -601,6 +601,36 @@ START_TEST(layout_sink_mul)
 }
 END_TEST
 
+/* A view chain that another reader shares keeps its values: GPT-2's k
+ * (a permute of a view of the qkv matmul) is a graph output, saved for
+ * the backward, and its transpose, composed into one permute of the view
+ * by this same session, is scaled; the multiply must not move onto the
+ * matmul (m2 first builds the session's readers, which the composition
+ * then changed). */
+START_TEST(layout_sink_mul_shared)
+{
+	npu_graph *g = parse(GRAPH(PH("x", F32(2, 4, 6))
+		CALL("r", "aten.relu.default", "[" N("x") "]", F32(2, 4, 6))
+		CALL("p2", "aten.permute.default", "[" N("x") ", [0, 2, 1]]", F32(2, 6, 4))
+		CALL("m2", "aten.mul.Tensor", "[" N("p2") ", 0.25]", F32(2, 6, 4))
+		CALL("v", "aten.view.default", "[" N("r") ", [2, 4, 2, 3]]", F32(2, 4, 2, 3))
+		CALL("p", "aten.permute.default", "[" N("v") ", [0, 2, 1, 3]]", F32(2, 2, 4, 3))
+		CALL("p3", "aten.permute.default", "[" N("p") ", [0, 1, 3, 2]]", F32(2, 2, 3, 4))
+		CALL("m", "aten.mul.Scalar", "[" N("p3") ", 0.5]", F32(2, 2, 3, 4))
+		OUT("[" N("p") "," N("m") "," N("m2") "]")));
+	npu_passlog log;
+	env s;
+
+	env_random(&s, g);
+	roundtrip("layout", g, &s, &log, 0);
+	ck_assert_int_lt(npu_graph_find(g, "m_pre"), 0);
+	ck_assert_int_eq(g->nodes[npu_graph_find(g, "v")].args[0].u.node, npu_graph_find(g, "r"));
+	npu_passlog_free(&log);
+	env_free(&s);
+	npu_graph_free(g);
+}
+END_TEST
+
 START_TEST(decompositions)
 {
 	npu_graph *g = parse(GRAPH(PH("x", F32(4, 8)) "," PH("w", F32(8)) ","
@@ -1184,6 +1214,7 @@ static Suite *passes_suite(void)
 	tcase_add_test(tc, noop_views_removed);
 	tcase_add_test(tc, layout_canonical);
 	tcase_add_test(tc, layout_sink_mul);
+	tcase_add_test(tc, layout_sink_mul_shared);
 	tcase_add_test(tc, decompositions);
 	tcase_add_test(tc, conv_backward_decomposed);
 	tcase_add_test(tc, core_elementwise_decomposed);
