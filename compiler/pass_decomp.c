@@ -1413,6 +1413,44 @@ out:
 	return r;
 }
 
+/* x [B, H, L, E] as [B*H, L, E]: attention's heads folded into bmm's
+ * batch. */
+static int sdpa_fold(dcx *d, const npu_gval *x, npu_gval *res)
+{
+	const npu_gmeta *m = node_meta(d, x);
+	int64_t shp[NPU_MAX_DIMS];
+	npu_gval va[2];
+	int r;
+
+	if (!m || npu_gmeta_shape(m, shp) != 4)
+		return fail(d, "%s", "attention operands that are not 4-d, or symbolic");
+	shp[0] *= shp[1];
+	shp[1] = shp[2];
+	shp[2] = shp[3];
+	va[0] = *x;
+	if (npu_gv_ints(&va[1], shp, 3) < 0)
+		return npu_errf(d->pc->e, "out of memory");
+	r = make_call(d, "aten.reshape.default", va, 2, NULL, 0, res);
+	npu_gval_clear(&va[1]);
+	return r;
+}
+
+/* (lse, q, k, v): the probabilities the forward saved as logsumexp,
+ * folded; only [B,H,L,S] with q, k, v of H heads each. */
+static int sdpa_probs(dcx *d, const npu_gval *a, int na, npu_gval *res)
+{
+	const npu_gmeta *m[4];
+	int64_t s[4][NPU_MAX_DIMS];
+
+	for (int i = 0; i < 4; i++)
+		if (i >= na || !(m[i] = node_meta(d, &a[i])) || npu_gmeta_shape(m[i], s[i]) != 4)
+			return fail(d, "%s", "a logsumexp, not the probabilities (or symbolic sizes)");
+	if (s[0][0] != s[1][0] || s[0][1] != s[1][1] || s[0][2] != s[1][2] ||
+	    s[0][3] != s[2][2] || s[2][1] != s[1][1] || s[3][1] != s[1][1])
+		return fail(d, "%s", "grouped-query heads, or probabilities of another shape");
+	return sdpa_fold(d, &a[0], res);
+}
+
 static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 		   npu_gval *res)
 {
@@ -1630,6 +1668,22 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 		if (a[1].kind == NPU_GV_NODE)
 			return copy_to(d, res, &a[1]);
 		return make_call(d, "aten.full_like.default", a, 2, NULL, 0, res);
+	}
+	if (!strcmp(name, "sdpaf"))            /* (x): [B*H, L, E] */
+		return na < 1 ? fail(d, "%s", "@sdpaf: bad operand") : sdpa_fold(d, &a[0], res);
+	if (!strcmp(name, "sdpap"))            /* (lse, q, k, v) */
+		return sdpa_probs(d, a, na, res);
+	if (!strcmp(name, "sdpascale")) {      /* (scale, q) */
+		int64_t shp2[NPU_MAX_DIMS];
+		double v;
+		if (na > 0 && is_number(&a[0], &v)) {
+			*res = npu_gv_float(v);
+			return 0;
+		}
+		if (na < 2 || !x || npu_gmeta_shape(x, shp2) < 1 || shp2[x->ndim - 1] <= 0)
+			return fail(d, "%s", "@sdpascale: bad operands");
+		*res = npu_gv_float(1 / sqrt((double)shp2[x->ndim - 1]));
+		return 0;
 	}
 	if (!strcmp(name, "wdims")) {          /* (x, dim): every dim but dim */
 		int nd = x0 ? x0->ndim : -1, k = 0;

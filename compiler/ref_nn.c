@@ -2697,3 +2697,151 @@ int ref_pool3d(ref_op *op)
 		}
 	return 0;
 }
+
+/* ---- attention's backward ---------------------------------------- */
+
+/* The operands of _scaled_dot_product_flash_attention_for_cpu_backward:
+ * q [B,H,L,E], k [B,Hk,S,E], v [B,Hk,S,Ev] (Hk divides H: grouped-query
+ * attention), grad_out [B,H,L,Ev]; its "logsumexp" is the true one,
+ * [B,H,L], or, as PyTorch's core ATen decomposition of the forward
+ * saves it, the attention probabilities [B,H,L,S]. */
+typedef struct sdpab {
+	const npu_reftensor *go, *q, *k, *v, *lse, *mask;
+	int64_t B, H, Hk, L, S, E, Ev, mst[NPU_MAX_DIMS];
+	double scale;
+	int causal, probs;
+} sdpab;
+
+static int sdpa_bwd_args(ref_op *op, sdpab *a)
+{
+	double drop;
+	int64_t sh[4];
+
+	if (ref_tensor(op, 0, "grad_out", &a->go) < 0 || ref_tensor(op, 1, "query", &a->q) < 0 ||
+	    ref_tensor(op, 2, "key", &a->k) < 0 || ref_tensor(op, 3, "value", &a->v) < 0 ||
+	    ref_tensor(op, 5, "logsumexp", &a->lse) < 0 ||
+	    ref_double(op, 6, "dropout_p", 0, &drop) < 0 ||
+	    ref_bool(op, 7, "is_causal", 0, &a->causal) < 0)
+		return -1;
+	if (drop != 0)
+		return npu_errf(op->e, "dropout_p %g: the dropout mask is not an operand", drop);
+	if (a->q->ndim != 4 || a->k->ndim != 4 || a->v->ndim != 4 || a->go->ndim != 4)
+		return npu_errf(op->e, "query, key, value and grad_out must be 4-d");
+	a->B = a->q->shape[0], a->H = a->q->shape[1], a->L = a->q->shape[2];
+	a->E = a->q->shape[3], a->Hk = a->k->shape[1], a->S = a->k->shape[2];
+	a->Ev = a->v->shape[3];
+	if (a->k->shape[0] != a->B || a->v->shape[0] != a->B || a->k->shape[3] != a->E ||
+	    a->v->shape[1] != a->Hk || a->v->shape[2] != a->S || !a->Hk || a->H % a->Hk ||
+	    a->go->shape[0] != a->B || a->go->shape[1] != a->H || a->go->shape[2] != a->L ||
+	    a->go->shape[3] != a->Ev)
+		return npu_errf(op->e, "shapes of query, key, value and grad_out do not match");
+	a->probs = a->lse->ndim == 4;
+	if (a->lse->ndim < 3 || a->lse->ndim > 4 || a->lse->shape[0] != a->B ||
+	    a->lse->shape[1] != a->H || a->lse->shape[2] != a->L ||
+	    (a->probs && a->lse->shape[3] != a->S))
+		return npu_errf(op->e, "logsumexp must be [B,H,L] or the probabilities [B,H,L,S]");
+	if (ref_double(op, 9, "scale", 1 / sqrt((double)(a->E ? a->E : 1)), &a->scale) < 0)
+		return -1;
+	if ((a->mask = ref_opt_tensor(op, 8, "attn_mask"))) {
+		sh[0] = a->B, sh[1] = a->H, sh[2] = a->L, sh[3] = a->S;
+		if (a->mask->ndim > 4)
+			return npu_errf(op->e, "attn_mask does not broadcast to [B,H,L,S]");
+		for (int d = 0; d < a->mask->ndim; d++) {
+			int64_t m = a->mask->shape[d], w = sh[4 - a->mask->ndim + d];
+			if (m != 1 && m != w)
+				return npu_errf(op->e, "attn_mask does not broadcast to [B,H,L,S]");
+		}
+		ref_bstrides(a->mask, 4, sh, a->mst);
+	}
+	return 0;
+}
+
+/* Row l of head (b, h)'s probabilities into p[S]: given, or
+ * exp(scale q.k + mask - logsumexp), causal rows cut at l. */
+static void sdpa_probs(const sdpab *a, int64_t b, int64_t h, int64_t l, double *p)
+{
+	const double *q = a->q->data + ((b * a->H + h) * a->L + l) * a->E;
+	int64_t hk = h / (a->H / a->Hk);
+
+	if (a->probs) {
+		memcpy(p, a->lse->data + ((b * a->H + h) * a->L + l) * a->S, (size_t)a->S * sizeof *p);
+		return;
+	}
+	for (int64_t s = 0; s < a->S; s++) {
+		const double *k = a->k->data + ((b * a->Hk + hk) * a->S + s) * a->E;
+		double x = 0;
+		for (int64_t e = 0; e < a->E; e++)
+			x += q[e] * k[e];
+		x *= a->scale;
+		if (a->mask) {
+			double m = a->mask->data[b * a->mst[0] + h * a->mst[1] + l * a->mst[2] +
+						 s * a->mst[3]];
+			x = a->mask->dtype == NPU_DT_BOOL ? (m != 0 ? x : -INFINITY) : x + m;
+		}
+		if (a->causal && s > l)
+			x = -INFINITY;
+		p[s] = exp(x - a->lse->data[(b * a->H + h) * a->L + l]);
+	}
+}
+
+/* One query row: dV += p^T go, dS = p (dP - p.dP), dQ = scale dS k,
+ * dK += scale dS^T q. */
+static void sdpa_bwd_row(const sdpab *a, int64_t b, int64_t h, int64_t l, double *p,
+			 double *dp, npu_reftensor *gq, npu_reftensor *gk, npu_reftensor *gv)
+{
+	int64_t hk = h / (a->H / a->Hk), r = (b * a->H + h) * a->L + l;
+	const double *go = a->go->data + r * a->Ev, *q = a->q->data + r * a->E;
+	double dot = 0;
+
+	sdpa_probs(a, b, h, l, p);
+	for (int64_t s = 0; s < a->S; s++) {
+		const double *v = a->v->data + ((b * a->Hk + hk) * a->S + s) * a->Ev;
+		double *dv = gv->data + ((b * a->Hk + hk) * a->S + s) * a->Ev;
+		dp[s] = 0;
+		for (int64_t e = 0; e < a->Ev; e++) {
+			dp[s] += go[e] * v[e];
+			dv[e] += p[s] * go[e];
+		}
+		dot += p[s] * dp[s];
+	}
+	for (int64_t s = 0; s < a->S; s++) {
+		const double *k = a->k->data + ((b * a->Hk + hk) * a->S + s) * a->E;
+		double *dk = gk->data + ((b * a->Hk + hk) * a->S + s) * a->E;
+		double ds = p[s] * (dp[s] - dot) * a->scale;
+		if (ds == 0)
+			continue;
+		for (int64_t e = 0; e < a->E; e++) {
+			gq->data[r * a->E + e] += ds * k[e];
+			dk[e] += ds * q[e];
+		}
+	}
+}
+
+/* _scaled_dot_product_flash_attention_for_cpu_backward: (grad_query,
+ * grad_key, grad_value); out, the forward's result, is not needed. */
+int ref_sdpa_bwd(ref_op *op)
+{
+	sdpab a = { 0 };
+	npu_reftensor *gq, *gk, *gv;
+	double *p, *dp;
+
+	if (sdpa_bwd_args(op, &a) < 0 ||
+	    ref_out(op, 0, a.q->dtype, 4, a.q->shape, &gq) < 0 ||
+	    ref_out(op, 1, a.k->dtype, 4, a.k->shape, &gk) < 0 ||
+	    ref_out(op, 2, a.v->dtype, 4, a.v->shape, &gv) < 0)
+		return -1;
+	p = malloc(((size_t)a.S + 1) * sizeof *p);
+	dp = malloc(((size_t)a.S + 1) * sizeof *dp);
+	if (!p || !dp) {
+		free(p);
+		free(dp);
+		return npu_errf(op->e, "out of memory");
+	}
+	for (int64_t b = 0; b < a.B; b++)
+		for (int64_t h = 0; h < a.H; h++)
+			for (int64_t l = 0; l < a.L; l++)
+				sdpa_bwd_row(&a, b, h, l, p, dp, gq, gk, gv);
+	free(p);
+	free(dp);
+	return 0;
+}

@@ -2212,6 +2212,63 @@ START_TEST(distance_semantics)
 END_TEST
 
 /* The kernels of ops PyTorch 1.13's traces keep whole (hand-computed). */
+/*
+ * Attention's CPU backward, grouped-query (two query heads on one key
+ * head), a float mask with -inf, scale 0.5: from the true logsumexp and
+ * from the probabilities the core ATen decomposition saves in its place.
+ * The values are PyTorch's autograd in float64 of
+ * softmax(q k^T / 2 + mask) v.
+ */
+START_TEST(sdpa_backward)
+{
+	static const char attrs[] = "{\"args\": [{\"input\": 0}, {\"input\": 1}, "
+		"{\"input\": 2}, {\"input\": 3}, {\"input\": 0}, {\"input\": 4}, 0.0, false], "
+		"\"kwargs\": {\"attn_mask\": {\"input\": 5}, \"scale\": 0.5}}";
+	static const char *const op = "aten._scaled_dot_product_flash_attention_for_cpu_backward.default";
+	static const double dq[] = { 0, 0.01952648240441278, -0.03619118232464787,
+		0.011796693992930879, 0, 0.01952648240441278, -0.020991534825522306,
+		0.0054269978117361985 };
+	static const double dk[] = { -0.05647934263939901, 0.00861901117387371,
+		0.06979743810397881, 0.007015839221264784, -0.013318095464579825,
+		-0.015634850395138497 };
+	static const double dv[] = { -0.8097248960198014, 0.0008998108642280372,
+		-0.6724095906812135, -0.1776552499545284, 0.23213448670101478,
+		-0.3232445609096996 };
+	npu_reftensor in[6];
+
+	in[0] = tens(NPU_DT_F64, 4, (int64_t[]){ 1, 2, 2, 2 },
+		     (double[]){ -1, 0.25, 0.5, -0.75, -1, 0.25, 0.25, -0.25 });
+	in[1] = tens(NPU_DT_F64, 4, (int64_t[]){ 1, 2, 2, 2 },
+		     (double[]){ 0, 0.25, -0.75, -0.25, -0.75, -0.25, 0.5, -0.5 });
+	in[2] = tens(NPU_DT_F64, 4, (int64_t[]){ 1, 1, 3, 2 },
+		     (double[]){ 0.75, -0.75, 0.75, -1, -0.5, -0.5 });
+	in[3] = tens(NPU_DT_F64, 4, (int64_t[]){ 1, 1, 3, 2 },
+		     (double[]){ -1, 0, -0.25, 0.5, 1, 1 });
+	in[5] = tens(NPU_DT_F64, 4, (int64_t[]){ 1, 1, 2, 3 },
+		     (double[]){ 0, 0, -INFINITY, 0, 0.5, 0 });
+	for (int form = 0; form < 2; form++) {
+		if (form == 0)
+			in[4] = tens(NPU_DT_F64, 3, (int64_t[]){ 1, 2, 2 },
+				     (double[]){ 0.5838942459057149, 1.2593925356413127,
+						 0.5213942459057149, 1.6111526160254983 });
+		else
+			in[4] = tens(NPU_DT_F64, 4, (int64_t[]){ 1, 2, 2, 3 },
+				     (double[]){ 0.5078118642792044, 0.4921881357207956, 0,
+						 0.2353003406222931, 0.4002593625429675,
+						 0.36444029683473944, 0.4921881357207956,
+						 0.5078118642792044, 0, 0.2904997346762086,
+						 0.5098429121892111, 0.1996573531345802 });
+		opk(op, attrs, in, 6, 3, 0, NPU_DT_F64, 4, (int64_t[]){ 1, 2, 2, 2 }, dq);
+		opk(op, attrs, in, 6, 3, 1, NPU_DT_F64, 4, (int64_t[]){ 1, 1, 3, 2 }, dk);
+		opk(op, attrs, in, 6, 3, 2, NPU_DT_F64, 4, (int64_t[]){ 1, 1, 3, 2 }, dv);
+		npu_reftensor_free(&in[4]);
+	}
+	for (int i = 0; i < 6; i++)
+		if (i != 4)
+			npu_reftensor_free(&in[i]);
+}
+END_TEST
+
 START_TEST(kept_op_semantics)
 {
 	npu_reftensor in[3];
@@ -2520,6 +2577,7 @@ static Suite *ref_suite(void)
 	tcase_add_test(tc, norm_backward_semantics);
 	tcase_add_test(tc, distance_semantics);
 	tcase_add_test(tc, kept_op_semantics);
+	tcase_add_test(tc, sdpa_backward);
 	tcase_add_test(tc, dropout_semantics);
 	tcase_add_test(tc, new_op_errors);
 	tcase_add_test(tc, symbolic_expressions);

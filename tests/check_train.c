@@ -47,6 +47,15 @@ TRAIN_TEST(t_gpt2_bwd, "gpt2_train/backward3")
 /* an MLP classifier with its cross-entropy loss (label smoothing) */
 TRAIN_TEST(t_ce_fwd, "ce_train/forward2")
 TRAIN_TEST(t_ce_bwd, "ce_train/backward3")
+/* captured on PyTorch 2.11 (scripts/capture_models): inverted residuals
+ * (depthwise convolutions, ReLU6) with BatchNorm in training; a Llama
+ * whose attention is scaled_dot_product_attention, whose CPU forward the
+ * core ATen decomposition writes out, saving the probabilities for the
+ * one-op backward */
+TRAIN_TEST(t_mobilenet_fwd, "mobilenet_train/forward2")
+TRAIN_TEST(t_mobilenet_bwd, "mobilenet_train/backward3")
+TRAIN_TEST(t_llama_sdpa_fwd, "llama_sdpa_train/forward2")
+TRAIN_TEST(t_llama_sdpa_bwd, "llama_sdpa_train/backward3")
 
 /* BatchNorm's running statistics and its batch counter: updated in the
  * inputs' own buffers by the kernels that compute them. */
@@ -427,6 +436,17 @@ static const struct {
 	 * GPT-2's embedding gradients (index_put) */
 	{ "resnet_train/forward2", "aten.add.Tensor", "integer" },
 	{ "gpt2_train/backward3", "aten.index_put.default", "support.def" },
+	/* MobileNet's batch counters; its depthwise convolutions' gradients:
+	 * grad_input a grouped transposed convolution, grad_weight a
+	 * convolution_backward that the decomposition keeps (one group
+	 * only); the stem's grad_weight, a convolution dilated by its stride
+	 * over a window of 64 taps */
+	{ "mobilenet_train/forward2", "aten.add.Tensor", "integer" },
+	{ "mobilenet_train/backward3", "aten.convolution.default", "grouped transposed" },
+	{ "mobilenet_train/backward3", "aten.convolution.default", "dilated convolution" },
+	{ "mobilenet_train/backward3", "aten.convolution_backward.default", "support.def" },
+	/* the embedding's gradient, as GPT-2's */
+	{ "llama_sdpa_train/backward3", "aten.index_put.default", "support.def" },
 	/* sort (the reductions model); the cross-entropy's backward: its
 	 * int64 targets with the ignored index replaced by 0 (where), whose
 	 * bound was the one-hot's scatter, which the decomposition turns
@@ -627,6 +647,10 @@ int main(void)
 	tcase_add_test(tc, t_gpt2_bwd);
 	tcase_add_test(tc, t_ce_fwd);
 	tcase_add_test(tc, t_ce_bwd);
+	tcase_add_test(tc, t_mobilenet_fwd);
+	tcase_add_test(tc, t_mobilenet_bwd);
+	tcase_add_test(tc, t_llama_sdpa_fwd);
+	tcase_add_test(tc, t_llama_sdpa_bwd);
 	tcase_add_test(tc, t_conv_bn_inplace);
 	tcase_add_test(tc, t_mutation_views);
 	tcase_add_test(tc, t_mutation_copy_back);

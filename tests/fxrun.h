@@ -24,6 +24,10 @@ typedef struct fxrun {
 				   database (docs/trace-schema.md) */
 	uint64_t cycles, dram_rd, dram_wr, host_calls;
 	double worst_rec, worst_ref;	/* worst relative error seen */
+	double small;		/* outputs whose RMS is below this fraction of
+				   the largest output's are zero up to
+				   rounding, measured against the graph's
+				   scale (0: 1e-6) */
 	int nkernels;
 	int inplace;		/* mutated inputs updated in place (no output.i
 				   buffer, no copy) */

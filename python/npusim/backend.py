@@ -221,6 +221,8 @@ class Backend:
                     placeholders=info, aot=aot,
                     captured_from=(dname.split("/")[-1] + ".json")
                     if kind != "backward" else None)
+                # (after the document: it keeps PyTorch's op)
+                export.fix_cpu_attention_backward(agm)
                 if self.capture:
                     return _boxed(_CaptureGraph(agm, doc, self.capture, self.written))
                 frozen = []

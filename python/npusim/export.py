@@ -191,6 +191,65 @@ def decompositions():
     return _fast_paths(d.get_decompositions(found))
 
 
+# --- attention's backward on the CPU ---------------------------------------
+
+def _sdpa_bwd_from_probs(grad_out, query, key, value, out, probs, dropout_p=0.0,
+                         is_causal=False, attn_mask=None, scale=None):
+    """_scaled_dot_product_flash_attention_for_cpu_backward given, in
+    logsumexp's place, the probabilities softmax(scale q k^T + mask) that
+    the core ATen decomposition of the forward returns there: dV = P^T dO,
+    dS = P (dO V^T - rowsum), dQ = scale dS K, dK = scale dS^T Q, in
+    float32 at least, key and value heads summed over their query
+    groups.  Checked against autograd in python/tests/test_runtime.py."""
+    import math
+    if dropout_p:
+        raise NotImplementedError("attention backward with dropout from probabilities")
+    dt = query.dtype
+    f = (lambda t: t.float()) if dt in (torch.float16, torch.bfloat16) else (lambda t: t)
+    q, k, v, go, p = f(query), f(key), f(value), f(grad_out), f(probs)
+    s = scale if scale is not None else 1.0 / math.sqrt(q.shape[-1])
+    rep = q.shape[1] // k.shape[1]
+    kk, vv = k.repeat_interleave(rep, 1), v.repeat_interleave(rep, 1)
+    dv = p.transpose(-2, -1) @ go
+    dp = go @ vv.transpose(-2, -1)
+    ds = p * (dp - (dp * p).sum(-1, keepdim=True))
+    dq = ds @ kk * s
+    dk = ds.transpose(-2, -1) @ q * s
+    if rep > 1:
+        dk = dk.unflatten(1, (k.shape[1], rep)).sum(2)
+        dv = dv.unflatten(1, (k.shape[1], rep)).sum(2)
+    # laid out as the CPU kernel lays its results out, [B, L, H, E]
+    # transposed: the graph's views after it count on those strides
+    return tuple(g.to(dt).transpose(1, 2).contiguous().transpose(1, 2) for g in (dq, dk, dv))
+
+
+def fix_cpu_attention_backward(gm):
+    """Makes gm's eager run of attention's CPU backward right.  The core
+    ATen decomposition of _scaled_dot_product_flash_attention_for_cpu
+    returns the attention probabilities [B,H,L,S] where the fused op
+    returns its logsumexp [B,H,L], and aot_autograd hands them to the
+    backward op, whose CPU kernel then reads them as a logsumexp and
+    computes garbage (gradients hundreds of times off).  Each such call
+    in gm becomes _sdpa_bwd_from_probs, which is what npucc lowers it to
+    (compiler/decomp.def), for the exporter's recorded values and the
+    frontend's eager fallback alike.  Returns how many were changed."""
+    op = getattr(torch.ops.aten, "_scaled_dot_product_flash_attention_for_cpu_backward", None)
+    if op is None:
+        return 0
+    n = 0
+    for node in gm.graph.nodes:
+        if node.op != "call_function" or node.target is not op.default:
+            continue
+        lse = node.args[5].meta.get("val") if len(node.args) > 5 and \
+            isinstance(node.args[5], torch.fx.Node) else None
+        if lse is not None and lse.dim() == 4:
+            node.target = _sdpa_bwd_from_probs
+            n += 1
+    if n:
+        gm.recompile()
+    return n
+
+
 # --- placeholder naming, as Dynamo spells its sources ----------------------
 
 def dynamo_source(path, what, root="self"):

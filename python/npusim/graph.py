@@ -362,9 +362,32 @@ def _restride(t, node):
     if stride is None or not all(isinstance(s, int) for s in stride) or \
             not all(isinstance(d, int) for d in shape):
         return t.to(dt)
+    if _overlaps(shape, stride):
+        # an expanded result (stride 0): elements share storage, which
+        # copy_ refuses to write; they hold one value each, stored once
+        idx = torch.zeros(shape, dtype=torch.int64)
+        for d, (n, sd) in enumerate(zip(shape, stride)):
+            view = [1] * len(shape)
+            view[d] = n
+            idx += (torch.arange(n) * sd).view(view)
+        size = 1 + sum((n - 1) * sd for n, sd in zip(shape, stride)) if t.numel() else 0
+        base = torch.empty(size, dtype=dt)
+        base[idx.flatten()] = t.reshape(-1).to(dt)
+        return base.as_strided(shape, stride)
     out = torch.empty_strided(list(t.shape), stride, dtype=dt)
     out.copy_(t)
     return out
+
+
+def _overlaps(shape, stride):
+    """Do two elements of a (shape, stride) layout share a location?"""
+    dims = sorted((sd, n) for n, sd in zip(shape, stride) if n > 1)
+    extent = 1
+    for sd, n in dims:
+        if sd < extent:
+            return True
+        extent = sd * n
+    return False
 
 
 def _prod(xs):

@@ -164,6 +164,21 @@ class RunnerTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             graph._restride(torch.zeros(7), doc["nodes"][0])
 
+    def test_expanded_output_is_expanded(self):
+        # an expanded result (stride 0, BERT's attention mask saved for
+        # the backward): its elements share storage, which copy_ refuses
+        # to write into; autograd then writes into it no more than eager's
+        node = {"name": "m", "op": "call_function", "meta": {
+            "shape": [2, 3, 4], "dtype": "float32", "stride": [4, 0, 1],
+            "storage_offset": 0}}
+        want = torch.arange(8.).reshape(2, 1, 4).expand(2, 3, 4)
+        out = graph._restride(want.contiguous(), node)
+        self.assertEqual(out.stride(), (4, 0, 1))
+        self.assertTrue(torch.equal(out, want))
+        self.assertTrue(graph._overlaps([2, 3], [1, 1]))
+        self.assertFalse(graph._overlaps([2, 3], [1, 2]))
+        self.assertFalse(graph._overlaps([3, 1], [1, 0]))
+
     def test_fallback_is_a_reported_failure(self):
         helpers.setenv(self, {"FAKE_NPUCC_FAIL": "1"})
         model, (x,) = models.conv_bn()
@@ -212,6 +227,34 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual(tools.parse_summary(
             "p.bin on npu-base: 123 cycles, 0.1 us\nDMA transfers: 2; host calls: 4\n"),
             (123, 4))
+
+
+class AttentionBackwardTest(unittest.TestCase):
+    """export._sdpa_bwd_from_probs, what the eager run of a backward graph
+    calls for attention's CPU backward given the probabilities, against
+    autograd through the attention written out."""
+
+    def test_matches_autograd(self):
+        torch.manual_seed(0)
+        for h, hk in ((4, 4), (4, 2)):
+            q = torch.randn(2, h, 5, 8, dtype=torch.float64, requires_grad=True)
+            k = torch.randn(2, hk, 7, 8, dtype=torch.float64, requires_grad=True)
+            v = torch.randn(2, hk, 7, 6, dtype=torch.float64, requires_grad=True)
+            mask = torch.zeros(2, 1, 5, 7, dtype=torch.float64)
+            mask[1, :, :, 5:] = float("-inf")
+            kk, vv = k.repeat_interleave(h // hk, 1), v.repeat_interleave(h // hk, 1)
+            p = torch.softmax(q @ kk.transpose(-2, -1) * 0.3 + mask, -1)
+            o = p @ vv
+            go = torch.randn_like(o)
+            o.backward(go)
+            got = export._sdpa_bwd_from_probs(go, q.detach(), k.detach(), v.detach(),
+                                              o.detach(), p.detach(), 0.0, False,
+                                              attn_mask=mask, scale=0.3)
+            for g, want in zip(got, (q.grad, k.grad, v.grad)):
+                self.assertEqual(g.shape, want.shape)
+                self.assertLess((g - want).abs().max().item(), 1e-12)
+                # the CPU kernel's layout: [B, L, H, E] transposed
+                self.assertEqual(g.stride()[2], g.shape[1] * g.shape[3])
 
 
 class TraceDbTest(unittest.TestCase):
