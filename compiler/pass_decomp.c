@@ -448,20 +448,59 @@ static int infer_cast(dcx *d, const npu_gval *a, int na, const npu_gkwarg *kw,
 	return 0;
 }
 
-/* slice.Tensor(x, dim, start, end), step 1, bounds clamped. */
+/* slice.Tensor(x, dim, start, end[, step]), bounds clamped. */
 static int infer_slice(dcx *d, const npu_gval *a, int na, npu_gmeta *m)
 {
 	const npu_gmeta *x = na > 3 ? node_meta(d, &a[0]) : NULL;
-	int64_t s[NPU_MAX_DIMS], dm, lo, hi;
+	int64_t s[NPU_MAX_DIMS], dm, lo, hi, step = na > 4 && a[4].kind == NPU_GV_INT ? a[4].u.i : 1;
 	int nd;
 
 	if (!x || (nd = npu_gmeta_shape(x, s)) < 1 || a[1].kind != NPU_GV_INT ||
 	    a[2].kind != NPU_GV_INT || a[3].kind != NPU_GV_INT ||
-	    (dm = a[1].u.i) < 0 || dm >= nd || (na > 4 && !is_num(&a[4], 1)))
+	    (dm = a[1].u.i) < 0 || dm >= nd || step < 1 ||
+	    (na > 4 && a[4].kind != NPU_GV_INT))
 		return fail(d, "%s", "slice of unknown shape");
 	lo = a[2].u.i < 0 ? 0 : a[2].u.i > s[dm] ? s[dm] : a[2].u.i;
 	hi = a[3].u.i < lo ? lo : a[3].u.i > s[dm] ? s[dm] : a[3].u.i;
-	s[dm] = hi - lo;
+	s[dm] = (hi - lo + step - 1) / step;
+	npu_gmeta_set(m, x->dtype, nd, s);
+	return 0;
+}
+
+/* constant_pad_nd(x, pad): pairs of pads from the last dim; expand(x,
+ * sizes): -1 keeps a dim; flip(x, dims): x's shape. */
+static int infer_move(dcx *d, int aop, const npu_gval *a, int na, npu_gmeta *m)
+{
+	const npu_gmeta *x = na > 1 ? node_meta(d, &a[0]) : NULL;
+	int64_t s[NPU_MAX_DIMS], o[NPU_MAX_DIMS];
+	int nd, k = a[1].kind == NPU_GV_LIST ? a[1].u.list.n : -1;
+
+	if (!x || (nd = npu_gmeta_shape(x, s)) < 0 || k < 0)
+		return fail(d, "%s", "a pad, expand or flip of unknown shape");
+	for (int i = 0; i < k; i++)
+		if (a[1].u.list.v[i].kind != NPU_GV_INT)
+			return fail(d, "%s", "a pad, expand or flip of unknown sizes");
+	if (aop == NPU_AOP_PAD) {
+		if (k % 2 || k / 2 > nd)
+			return fail(d, "%s", "a pad of more dims than its input's");
+		for (int i = 0; i < k / 2; i++) {
+			s[nd - 1 - i] += a[1].u.list.v[2 * i].u.i + a[1].u.list.v[2 * i + 1].u.i;
+			if (s[nd - 1 - i] < 0)
+				return fail(d, "%s", "a pad past its input");
+		}
+	} else if (aop == NPU_AOP_EXPAND) {
+		if (k < nd || k > NPU_MAX_DIMS)
+			return fail(d, "%s", "an expand to fewer dims");
+		for (int i = 0; i < k; i++) {
+			int j = i - (k - nd);
+			int64_t v = a[1].u.list.v[i].u.i;
+			o[i] = v == -1 && j >= 0 ? s[j] : v;
+			if (o[i] < 0 || (j >= 0 && s[j] != 1 && s[j] != o[i]))
+				return fail(d, "%s", "an expand of another size");
+		}
+		memcpy(s, o, (size_t)k * sizeof *s);
+		nd = k;
+	}
 	npu_gmeta_set(m, x->dtype, nd, s);
 	return 0;
 }
@@ -551,6 +590,8 @@ static int infer(dcx *d, int aop, const npu_gval *a, int na,
 		return infer_arange(d, a, na, m);
 	case NPU_AOP_CAT:
 		return infer_cat(d, a, na, m);
+	case NPU_AOP_PAD: case NPU_AOP_EXPAND: case NPU_AOP_FLIP:
+		return infer_move(d, aop, a, na, m);
 	case NPU_AOP_INDEX_PUT: {       /* self's shape and dtype */
 		const npu_gmeta *x = na > 2 ? node_meta(d, &a[0]) : NULL;
 		int64_t s[NPU_MAX_DIMS];
@@ -695,45 +736,6 @@ static int eval_args(dcx *d, lex *l, scope *s, npu_gval *a, int *na,
 			return -1;
 	} while (accept(l, ','));
 	return accept(l, ')') ? 0 : fail(d, "%s", "decomp.def: ')' expected");
-}
-
-/* @cbwd_w(x, transposed, groups): x, when grad_weight's convolution
- * (stride: the forward dilation, dilation: the forward stride) is one
- * the backend takes. */
-static int cbwd_w(dcx *d, npu_gval *a, int na, npu_gval *res)
-{
-	const npu_gmeta *x = na > 0 ? node_meta(d, &a[0]) : NULL;
-
-	if (!x || x->ndim != 4 || na < 3 || a[1].kind != NPU_GV_BOOL || a[1].u.b ||
-	    !is_num(&a[2], 1))
-		return fail(d, "%s", "grad_weight of a transposed, grouped or not 2-d convolution");
-	return npu_gval_copy(res, &a[0]) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
-}
-
-/* @cbwd_opad: grad_input = conv_transpose(grad_output, w), whose size
- * (go - 1) * s - 2p + d * (k - 1) + 1 falls short of x's by the rows
- * the forward stride skipped: that is its output_padding. */
-static int cbwd_opad(dcx *d, npu_gval *a, int na, npu_gval *res)
-{
-	const npu_gmeta *x = na > 2 ? node_meta(d, &a[0]) : NULL;
-	const npu_gmeta *go = na > 2 ? node_meta(d, &a[1]) : NULL;
-	const npu_gmeta *w = na > 2 ? node_meta(d, &a[2]) : NULL;
-	int64_t sx[NPU_MAX_DIMS], sg[NPU_MAX_DIMS], sw[NPU_MAX_DIMS], op[2];
-
-	if (!x || !go || !w || na < 7 || npu_gmeta_shape(x, sx) != 4 ||
-	    npu_gmeta_shape(go, sg) != 4 || npu_gmeta_shape(w, sw) != 4 ||
-	    !ints_are(&a[3], 2, -1) || !ints_ge(&a[4], 2, 0) ||
-	    !ints_are(&a[5], 2, -1) ||
-	    a[6].kind != NPU_GV_BOOL || a[6].u.b)
-		return fail(d, "%s", "grad_input of a transposed or not 2-d convolution");
-	for (int i = 0; i < 2; i++) {
-		int64_t s = a[3].u.list.v[i].u.i, p = a[4].u.list.v[i].u.i;
-		int64_t dl = a[5].u.list.v[i].u.i;
-		op[i] = sx[2 + i] - ((sg[2 + i] - 1) * s - 2 * p + dl * (sw[2 + i] - 1) + 1);
-		if (op[i] < 0 || (op[i] >= s && op[i] >= dl))
-			return fail(d, "%s", "grad_input: sizes that do not invert");
-	}
-	return npu_gv_ints(res, op, 2) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
 }
 
 /* A call of target on (a, b); b a node or a number. */
@@ -1413,6 +1415,300 @@ out:
 	return r;
 }
 
+/* ---- convolution's gradients -------------------------------------- */
+
+/* target(x, [v...]): view, reshape, permute, flip, expand. */
+static int call_ints(dcx *d, const char *target, npu_gval x, const int64_t *v, int n,
+		     npu_gval *res)
+{
+	npu_gval va[2];
+	int r;
+
+	va[0] = x;
+	if (npu_gv_ints(&va[1], v, n) < 0)
+		return npu_errf(d->pc->e, "out of memory");
+	r = make_call(d, target, va, 2, NULL, 0, res);
+	npu_gval_clear(&va[1]);
+	return r;
+}
+
+/* x[..., start:end:step, ...] along dim. */
+static int slice_of(dcx *d, npu_gval x, int dim, int64_t start, int64_t end, int64_t step,
+		    npu_gval *res)
+{
+	npu_gval va[5] = { x, npu_gv_int(dim), npu_gv_int(start), npu_gv_int(end),
+			   npu_gv_int(step) };
+
+	return make_call(d, "aten.slice.Tensor", va, 5, NULL, 0, res);
+}
+
+/* A 2-d convolution node, transposed or not, without a bias. */
+static int conv_of(dcx *d, npu_gval x, npu_gval w, const int64_t *st, const int64_t *pad,
+		   const int64_t *dil, int tr, const int64_t *opad, int64_t groups,
+		   npu_gval *res)
+{
+	npu_gval va[9] = { x, w };
+	const int64_t *l[4] = { st, pad, dil, opad };
+	static const int at[4] = { 3, 4, 5, 7 };
+	int r = 0;
+
+	va[2].kind = NPU_GV_NONE;
+	va[6].kind = NPU_GV_BOOL;
+	va[6].u.b = tr;
+	va[8] = npu_gv_int(groups);
+	for (int i = 0; i < 4 && !r; i++)
+		if (npu_gv_ints(&va[at[i]], l[i], 2) < 0)
+			r = npu_errf(d->pc->e, "out of memory");
+	if (!r)
+		r = make_call(d, "aten.convolution.default", va, 9, NULL, 0, res);
+	for (int i = 0; i < 4; i++)
+		npu_gval_clear(&va[at[i]]);
+	return r;
+}
+
+/* The operands of @cbwd_in and @cbwd_gw: (go, x, w, stride, padding,
+ * dilation, transposed, groups) of a 2-d convolution, not transposed. */
+typedef struct cbwd {
+	npu_gval go, x, w;
+	int64_t sg[NPU_MAX_DIMS], sx[NPU_MAX_DIMS], sw[NPU_MAX_DIMS];
+	int64_t st[2], pad[2], dil[2], g;
+} cbwd;
+
+static int cbwd_args(dcx *d, const npu_gval *a, int na, cbwd *c)
+{
+	const npu_gmeta *m[3];
+
+	for (int i = 0; i < 3; i++)
+		if (i >= na || !(m[i] = node_meta(d, &a[i])))
+			return fail(d, "%s", "convolution gradients of unknown operands");
+	if (na < 8 || npu_gmeta_shape(m[0], c->sg) != 4 || npu_gmeta_shape(m[1], c->sx) != 4 ||
+	    npu_gmeta_shape(m[2], c->sw) != 4 || !ints_are(&a[3], 2, -1) ||
+	    !ints_ge(&a[4], 2, 0) || !ints_are(&a[5], 2, -1) || a[6].kind != NPU_GV_BOOL ||
+	    a[6].u.b || a[7].kind != NPU_GV_INT || a[7].u.i < 1)
+		return fail(d, "%s", "gradients of a transposed or not 2-d convolution");
+	c->go = a[0], c->x = a[1], c->w = a[2], c->g = a[7].u.i;
+	for (int i = 0; i < 2; i++) {
+		c->st[i] = a[3].u.list.v[i].u.i;
+		c->pad[i] = a[4].u.list.v[i].u.i;
+		c->dil[i] = a[5].u.list.v[i].u.i;
+	}
+	return 0;
+}
+
+/* go with stride - 1 zeros after each element along H and W (none after
+ * the last): [N, C, (H - 1) s0 + 1, (W - 1) s1 + 1]. */
+static int zero_insert(dcx *d, const cbwd *c, npu_gval *res)
+{
+	int64_t N = c->sg[0], C = c->sg[1], H = c->sg[2], W = c->sg[3];
+	int64_t v6[6] = { N, C, H, 1, W, 1 }, pads[6] = { 0, c->st[1] - 1, 0, 0, 0, c->st[0] - 1 };
+	int64_t v4[4] = { N, C, H * c->st[0], W * c->st[1] };
+	npu_gval t[4] = { { 0 } }, va[3];
+	int r;
+
+	r = call_ints(d, "aten.view.default", c->go, v6, 6, &t[0]);
+	va[0] = t[0];
+	va[2] = npu_gv_float(0);
+	if (!r && npu_gv_ints(&va[1], pads, 6) < 0)
+		r = npu_errf(d->pc->e, "out of memory");
+	if (!r) {
+		r = make_call(d, "aten.constant_pad_nd.default", va, 3, NULL, 0, &t[1]);
+		npu_gval_clear(&va[1]);
+	}
+	if (!r)
+		r = call_ints(d, "aten.view.default", t[1], v4, 4, &t[2]);
+	if (!r)
+		r = slice_of(d, t[2], 2, 0, (H - 1) * c->st[0] + 1, 1, &t[3]);
+	if (!r)
+		r = slice_of(d, t[3], 3, 0, (W - 1) * c->st[1] + 1, 1, res);
+	for (int i = 0; i < 4; i++)
+		npu_gval_clear(&t[i]);
+	return r;
+}
+
+/* The grouped convolution equal to the transposed one of weight w [Ci,
+ * Co / g, K0, K1] (Ci its input channels): w with each group's in and
+ * out channels swapped, flipped in space. */
+static int tconv_weight(dcx *d, const cbwd *c, npu_gval *res)
+{
+	int64_t g = c->g, ci = c->sw[0] / g, co = c->sw[1], K0 = c->sw[2], K1 = c->sw[3];
+	int64_t v5[5] = { g, ci, co, K0, K1 }, p5[5] = { 0, 2, 1, 3, 4 };
+	int64_t v4[4] = { g * co, ci, K0, K1 }, fl[2] = { 2, 3 };
+	npu_gval t[3] = { { 0 } };
+	int r;
+
+	r = call_ints(d, "aten.view.default", c->w, v5, 5, &t[0]);
+	if (!r)
+		r = call_ints(d, "aten.permute.default", t[0], p5, 5, &t[1]);
+	if (!r)
+		r = call_ints(d, "aten.reshape.default", t[1], v4, 4, &t[2]);
+	if (!r)
+		r = call_ints(d, "aten.flip.default", t[2], fl, 2, res);
+	for (int i = 0; i < 3; i++)
+		npu_gval_clear(&t[i]);
+	return r;
+}
+
+/*
+ * @cbwd_in: grad_input, the transposed convolution of go by w, whose
+ * output_padding makes up the rows the forward stride skipped.  With
+ * groups (depthwise convolutions), which the backend does not run
+ * transposed: go with zeros inserted between its elements along the
+ * stride, padded by dilation (k - 1) - padding (and the output padding
+ * after), then the grouped convolution by tconv_weight, at stride 1.
+ */
+static int cbwd_in(dcx *d, npu_gval *a, int na, npu_gval *res)
+{
+	cbwd c;
+	int64_t op[2], one[2] = { 1, 1 }, zero[2] = { 0, 0 }, pads[4];
+	npu_gval z = { 0 }, zp = { 0 }, wt = { 0 }, va[3];
+	int r;
+
+	if (cbwd_args(d, a, na, &c) < 0)
+		return -1;
+	for (int i = 0; i < 2; i++) {
+		int64_t s = c.st[i], dl = c.dil[i];
+		op[i] = c.sx[2 + i] - ((c.sg[2 + i] - 1) * s - 2 * c.pad[i] + dl * (c.sw[2 + i] - 1) + 1);
+		if (op[i] < 0 || (op[i] >= s && op[i] >= dl))
+			return fail(d, "%s", "grad_input: sizes that do not invert");
+		pads[2 - 2 * i] = dl * (c.sw[2 + i] - 1) - c.pad[i];
+		pads[3 - 2 * i] = pads[2 - 2 * i] + op[i];
+		if (pads[2 - 2 * i] < 0)
+			return fail(d, "%s", "grad_input of a grouped convolution padded past its window");
+	}
+	if (c.g == 1)
+		return conv_of(d, c.go, c.w, c.st, c.pad, c.dil, 1, op, 1, res);
+	r = c.st[0] > 1 || c.st[1] > 1 ? zero_insert(d, &c, &z) : npu_gval_copy(&z, &c.go);
+	va[0] = z;
+	va[2] = npu_gv_float(0);
+	if (!r && npu_gv_ints(&va[1], pads, 4) < 0)
+		r = npu_errf(d->pc->e, "out of memory");
+	if (!r) {
+		r = make_call(d, "aten.constant_pad_nd.default", va, 3, NULL, 0, &zp);
+		npu_gval_clear(&va[1]);
+	}
+	if (!r)
+		r = tconv_weight(d, &c, &wt);
+	if (!r)
+		r = conv_of(d, zp, wt, one, zero, c.dil, 0, zero, c.g, res);
+	npu_gval_clear(&z);
+	npu_gval_clear(&zp);
+	npu_gval_clear(&wt);
+	return r;
+}
+
+/* grad_weight of one group a channel (depthwise, m = Co / Ci output
+ * channels an input channel): tap (i, j) of channel o is the sum over
+ * n, y, x of go[n, o, y, x] times the padded input's channel o / m at
+ * (y s0 + i d0, x s1 + j d1): a strided view, a product and a reduction
+ * a tap, the taps stacked. */
+static int cbwd_gw_depthwise(dcx *d, const cbwd *c, npu_gval *res)
+{
+	int64_t N = c->sx[0], Ci = c->sx[1], Co = c->sg[1], m = Co / Ci;
+	int64_t Hp = c->sx[2] + 2 * c->pad[0], Wp = c->sx[3] + 2 * c->pad[1];
+	int64_t K0 = c->sw[2], K1 = c->sw[3], Ho = c->sg[2], Wo = c->sg[3];
+	int64_t pads[4] = { c->pad[1], c->pad[1], c->pad[0], c->pad[0] }, red[3] = { 0, 2, 3 };
+	int64_t ex[5] = { N, Ci, m, Hp, Wp }, v4[4] = { N, Co, Hp, Wp }, wsh[4] = { Co, 1, K0, K1 };
+	npu_gval xp = { 0 }, xe = { 0 }, taps = { .kind = NPU_GV_LIST }, st = { 0 }, va[3];
+	int r = 0;
+
+	if (c->pad[0] || c->pad[1]) {
+		va[0] = c->x;
+		va[2] = npu_gv_float(0);
+		if (npu_gv_ints(&va[1], pads, 4) < 0)
+			return npu_errf(d->pc->e, "out of memory");
+		r = make_call(d, "aten.constant_pad_nd.default", va, 3, NULL, 0, &xp);
+		npu_gval_clear(&va[1]);
+	} else {
+		r = npu_gval_copy(&xp, &c->x) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
+	}
+	if (!r && m > 1) {
+		npu_gval u = { 0 }, e = { 0 };
+		r = unsq(d, xp, 2, &u);
+		if (!r)
+			r = call_ints(d, "aten.expand.default", u, ex, 5, &e);
+		if (!r)
+			r = call_ints(d, "aten.reshape.default", e, v4, 4, &xe);
+		npu_gval_clear(&u);
+		npu_gval_clear(&e);
+	} else if (!r) {
+		r = npu_gval_copy(&xe, &xp) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
+	}
+	if (!r && !(taps.u.list.v = calloc((size_t)(K0 * K1), sizeof *taps.u.list.v)))
+		r = npu_errf(d->pc->e, "out of memory");
+	for (int64_t t = 0; !r && t < K0 * K1; t++) {
+		int64_t r0 = t / K1 * c->dil[0], c0 = t % K1 * c->dil[1];
+		npu_gval rows = { 0 }, win = { 0 }, prod = { 0 };
+		r = slice_of(d, xe, 2, r0, r0 + (Ho - 1) * c->st[0] + 1, c->st[0], &rows);
+		if (!r)
+			r = slice_of(d, rows, 3, c0, c0 + (Wo - 1) * c->st[1] + 1, c->st[1], &win);
+		if (!r)
+			r = call2(d, "aten.mul.Tensor", c->go, win, &prod);
+		if (!r) {
+			va[0] = prod;
+			va[2].kind = NPU_GV_BOOL;
+			va[2].u.b = 0;
+			if (npu_gv_ints(&va[1], red, 3) < 0)
+				r = npu_errf(d->pc->e, "out of memory");
+			else
+				r = make_call(d, "aten.sum.dim_IntList", va, 3, NULL, 0,
+					      &taps.u.list.v[taps.u.list.n++]);
+			npu_gval_clear(&va[1]);
+		}
+		npu_gval_clear(&rows);
+		npu_gval_clear(&win);
+		npu_gval_clear(&prod);
+	}
+	if (!r) {
+		npu_gval sa[2] = { taps, npu_gv_int(1) };
+		r = stack(d, sa, 2, &st);
+	}
+	if (!r)
+		r = call_ints(d, "aten.view.default", st, wsh, 4, res);
+	npu_gval_clear(&xp);
+	npu_gval_clear(&xe);
+	npu_gval_clear(&taps);
+	npu_gval_clear(&st);
+	return r;
+}
+
+/*
+ * @cbwd_gw: grad_weight.  One group: the convolution of x by go with
+ * batch and channels swapped (stride: the forward dilation, dilation:
+ * the forward stride), cut to the window.  One input channel a group
+ * (depthwise): cbwd_gw_depthwise.  Other groupings are kept (the
+ * convolution_backward is a host call).
+ */
+static int cbwd_gw(dcx *d, npu_gval *a, int na, npu_gval *res)
+{
+	static const int64_t swap[4] = { 1, 0, 2, 3 }, zero[2] = { 0, 0 };
+	npu_gval xt = { 0 }, gt = { 0 }, cv = { 0 }, s1 = { 0 }, s2 = { 0 };
+	cbwd c;
+	int r;
+
+	if (cbwd_args(d, a, na, &c) < 0)
+		return -1;
+	if (c.g > 1)
+		return c.sw[1] == 1 ? cbwd_gw_depthwise(d, &c, res) :
+		       fail(d, "%s", "grad_weight of a grouped convolution of several channels a group");
+	r = call_ints(d, "aten.permute.default", c.x, swap, 4, &xt);
+	if (!r)
+		r = call_ints(d, "aten.permute.default", c.go, swap, 4, &gt);
+	if (!r)
+		r = conv_of(d, xt, gt, c.dil, c.pad, c.st, 0, zero, 1, &cv);
+	if (!r)
+		r = slice_of(d, cv, 2, 0, c.sw[2], 1, &s1);
+	if (!r)
+		r = slice_of(d, s1, 3, 0, c.sw[3], 1, &s2);
+	if (!r)
+		r = call_ints(d, "aten.permute.default", s2, swap, 4, res);
+	npu_gval_clear(&xt);
+	npu_gval_clear(&gt);
+	npu_gval_clear(&cv);
+	npu_gval_clear(&s1);
+	npu_gval_clear(&s2);
+	return r;
+}
+
 /* x [B, H, L, E] as [B*H, L, E]: attention's heads folded into bmm's
  * batch. */
 static int sdpa_fold(dcx *d, const npu_gval *x, npu_gval *res)
@@ -1530,8 +1826,10 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 		return npu_gv_ints(res, shp, nd - 1) < 0 ?
 		       npu_errf(d->pc->e, "out of memory") : 0;
 	}
-	if (!strcmp(name, "cbwd_w"))          /* (x, transposed, groups) */
-		return cbwd_w(d, a, na, res);
+	if (!strcmp(name, "cbwd_in"))         /* (go, x, w, st, pad, dil, tr, groups) */
+		return cbwd_in(d, a, na, res);
+	if (!strcmp(name, "cbwd_gw"))         /* (go, x, w, st, pad, dil, tr, groups) */
+		return cbwd_gw(d, a, na, res);
 	if (!strcmp(name, "wdim")) {                /* (w, i) */
 		int nd = x0 ? npu_gmeta_shape(x0, shp) : -1;
 		if (na < 2 || a[1].kind != NPU_GV_INT || a[1].u.i < 0 || a[1].u.i >= nd)
@@ -1610,8 +1908,6 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 			return fail(d, "%s", "a distance of another order");
 		return copy_to(d, res, &a[0]);
 	}
-	if (!strcmp(name, "cbwd_opad"))        /* (x, go, w, stride, pad, dil, tr) */
-		return cbwd_opad(d, a, na, res);
 	if (!strcmp(name, "lossred"))          /* (l, reduction) */
 		return lossred(d, a, na, res);
 	if (!strcmp(name, "half")) {           /* (b): the number b / 2 */

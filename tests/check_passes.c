@@ -783,6 +783,58 @@ END_TEST
 #define GI "true", F32(2, 3, 9, 9), \
 	CALL("gi", "_operator.getitem", "[" N("cb") ", 0]", F32(2, 3, 9, 9)), N("gi") ","
 
+/* The same with groups: x [2, ci, 9, 9], w [co, ci / g, k, k]. */
+#define GCBWD(st, pd, dl, oh, ci, co, g, k, cig) GRAPH(PH("go", F32(2, co, oh, oh)) "," \
+	PH("x", F32(2, ci, 9, 9)) "," PH("w", F32(co, cig, k, k)) \
+	CALL("cb", "aten.convolution_backward.default", "[" N("go") "," N("x") \
+	     "," N("w") ", [" #co "], [" #st "," #st "], [" #pd "," #pd "], [" #dl "," \
+	     #dl "], false, [0, 0], " #g ", [true, true, true]]", \
+	     "[" F32(2, ci, 9, 9) "," F32(co, cig, k, k) "," F32(co) "]") \
+	CALL("gi", "_operator.getitem", "[" N("cb") ", 0]", F32(2, ci, 9, 9)) \
+	CALL("gw", "_operator.getitem", "[" N("cb") ", 1]", F32(co, cig, k, k)) \
+	CALL("gb", "_operator.getitem", "[" N("cb") ", 2]", F32(co)) \
+	OUT("[" N("gi") "," N("gw") "," N("gb") "]"))
+
+/* Depthwise convolutions' gradients: grad_input the grouped convolution
+ * of grad_output with zeros inserted along the stride, by the flipped
+ * weight; grad_weight one product and reduction a tap.  With two input
+ * channels a group grad_weight keeps the op (grad_input is built before
+ * it refuses, and replaces the op's first result). */
+START_TEST(conv_backward_grouped)
+{
+	static const struct {
+		const char *json;
+		int kept, convs;
+	} c[] = {
+		{ GCBWD(2, 1, 1, 5, 4, 4, 4, 3, 1), 0, 1 },
+		/* two outputs an input channel, dilation 2 */
+		{ GCBWD(1, 2, 2, 9, 3, 6, 3, 3, 1), 0, 1 },
+		/* stride 3, padding 0: output_padding 2 */
+		{ GCBWD(3, 0, 1, 3, 4, 4, 4, 3, 1), 0, 1 },
+		/* 5x5 at stride 2 (EfficientNet's) */
+		{ GCBWD(2, 2, 1, 5, 4, 4, 4, 5, 1), 0, 1 },
+		{ GCBWD(2, 1, 1, 5, 4, 4, 2, 3, 2), 1, 1 },
+	};
+
+	for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+		npu_graph *g = parse(c[i].json);
+		npu_passlog log;
+		env s;
+		char what[64];
+
+		snprintf(what, sizeof what, "grouped convolution_backward %zu", i);
+		env_random(&s, g);
+		roundtrip(what, g, &s, &log, 1e-9);
+		ck_assert_msg(count_aop(g, NPU_AOP_CONV_BWD) == c[i].kept, "%s", what);
+		ck_assert_msg(count_aop(g, NPU_AOP_CONV) == c[i].convs, "%s: %d convolutions", what,
+			      count_aop(g, NPU_AOP_CONV));
+		npu_passlog_free(&log);
+		env_free(&s);
+		npu_graph_free(g);
+	}
+}
+END_TEST
+
 /* convolution_backward's grad_weight (a convolution of the transposed
  * operands) and grad_bias (a sum) replace it when the forward stride is
  * 1 (dilation 2 here, so grad_weight's convolution strides by 2) or
@@ -1217,6 +1269,7 @@ static Suite *passes_suite(void)
 	tcase_add_test(tc, layout_sink_mul_shared);
 	tcase_add_test(tc, decompositions);
 	tcase_add_test(tc, conv_backward_decomposed);
+	tcase_add_test(tc, conv_backward_grouped);
 	tcase_add_test(tc, core_elementwise_decomposed);
 	tcase_add_test(tc, rope_halves);
 	tcase_add_test(tc, rope_frozen_halves);
