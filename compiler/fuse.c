@@ -1417,6 +1417,22 @@ static int defer_to_reduction(fz *z, int node)
 	return 1;
 }
 
+/*
+ * A kernel takes at most NPU_KERN_MAX_OPS operands (tile.c).  A long chain of
+ * elementwise ops on fresh inputs (DenseNet's backward adds the gradients
+ * of every layer that read a feature map: 60 and more) would pass that;
+ * the kernel is closed before a node that could, with room kept for the
+ * outputs its values may still need.
+ */
+#define KERN_OUT_ROOM 8
+
+static int ew_full(fz *z, int node)
+{
+	int tn[8], nt = tensor_args(&z->g->nodes[node], tn, 8);
+
+	return z->ir->k[z->cur].nops + nt + KERN_OUT_ROOM > NPU_KERN_MAX_OPS;
+}
+
 static int do_ew(fz *z, int node)
 {
 	npu_kir *ir = z->ir;
@@ -1428,6 +1444,11 @@ static int do_ew(fz *z, int node)
 		return FZ_DEFER;
 	if (z->alone && z->alone[node])
 		close_cur(z); /* (moved here to start a kernel) */
+	if (z->cur >= 0 && ew_full(z, node)) {
+		npu_kir_decide(ir, 0, "%s: not fused into kernel %s: it has %d operands, near a kernel's %d",
+			       n->name, ir->k[z->cur].name, ir->k[z->cur].nops, NPU_KERN_MAX_OPS);
+		close_cur(z);
+	}
 	if (z->cur >= 0 && !ir->nofuse && ir->k[z->cur].kind != NPU_KK_HOST) {
 		r = try_ew(z, z->cur, node, 0);
 		if (r <= 0)
@@ -1502,10 +1523,10 @@ static int red_dims(const npu_gnode *n, int nd)
 static int rows_contiguous(const npu_kir *ir, const npu_kern *K, int rd)
 {
 	npu_kern t = *K;
-	int64_t n[NPU_MAX_DIMS], st[64][NPU_MAX_DIMS];
+	int64_t n[NPU_MAX_DIMS], st[NPU_KERN_MAX_OPS][NPU_MAX_DIMS];
 	int q;
 
-	if (K->nops > 64)
+	if (K->nops > NPU_KERN_MAX_OPS)
 		return 0;
 	t.kind = NPU_KK_ROW;
 	t.rdims = rd;
@@ -4596,7 +4617,7 @@ static int do_embedding(fz *z, int node)
  * them leaves the next inputs to a new one (Mamba's selective scan
  * stacks one state per token: 64 and more).
  */
-#define CAT_MAX_OPS 64
+#define CAT_MAX_OPS NPU_KERN_MAX_OPS
 static int do_cat(fz *z, int node)
 {
 	npu_kir *ir = z->ir;

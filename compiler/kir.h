@@ -34,6 +34,9 @@
 #include "isa/prog.h"
 #include "isa/target.h"
 
+/* The most operands a kernel takes (the emitters' tables, tile.c). */
+#define NPU_KERN_MAX_OPS 64
+
 enum npu_kkind { NPU_KK_EW, NPU_KK_ROW, NPU_KK_MM, NPU_KK_HOST, NPU_KK_GATHER,
 		 NPU_KK_POOL, NPU_NKK };
 const char *npu_kkind_name(int k);

@@ -32,18 +32,19 @@ static double dma_time(const npu_target *t, double bytes, int engines)
 
 static int tile_ew(npu_kir *ir, npu_kern *K, const npu_target *t, npu_err *e)
 {
-	int64_t n[NPU_MAX_DIMS], st[64][NPU_MAX_DIMS], tm, tc, numel, target;
+	int64_t n[NPU_MAX_DIMS], st[NPU_KERN_MAX_OPS][NPU_MAX_DIMS], tm, tc, numel, target;
 	int q, E = t->dma_engines;
 	double bpe = 0, bprow = 0, budget = (double)(t->sram_bytes - NPU_SPILL_BYTES);
 	int bufs = K->set.bufs ? K->set.bufs : 2;
 	int64_t (*stp)[NPU_MAX_DIMS] = st;
 
 	numel = npu_kir_numel(K->ndim, K->shape);
-	if (!numel || !K->nops || K->nops > 64) {
+	if (!numel || !K->nops || K->nops > NPU_KERN_MAX_OPS) {
 		K->kn.bufs = bufs;
 		K->kn.tile_m = K->kn.tile_c = 1;
-		if (K->nops > 64)
-			return npu_errf(e, "kernel %s: more than 64 operands", K->name);
+		if (K->nops > NPU_KERN_MAX_OPS)
+			return npu_errf(e, "kernel %s: more than %d operands", K->name,
+					NPU_KERN_MAX_OPS);
 		return 0;
 	}
 	if (npu_emit_dims(ir, K, n, stp, &q) < 0)

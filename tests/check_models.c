@@ -1035,6 +1035,42 @@ START_TEST(t_index_add)
 END_TEST
 
 /*
+ * A sum of 70 tensors (DenseNet's backward adds the gradients of every
+ * layer that read a feature map): more operands than a kernel takes, so
+ * the chain is cut into kernels of fewer (it once failed to compile:
+ * "more than 64 operands").
+ */
+START_TEST(t_long_sum)
+{
+	char path[1024], vals[1024], name[16], args[64], prev[16] = "x0";
+	int64_t xs[3] = { 4, 33, 0 };
+	fxrun fr = { 0 };
+	npu_graph *g;
+	npu_err e;
+	FILE *f;
+
+	f = graph_begin(path, vals, sizeof path);
+	for (int i = 0; i < 70; i++) {
+		snprintf(name, sizeof name, "x%d", i);
+		ph_node(f, name, xs, "float32");
+	}
+	for (int i = 1; i < 70; i++) {
+		snprintf(name, sizeof name, i == 69 ? "y" : "s%d", i);
+		snprintf(args, sizeof args, "{\"node\": \"%s\"}, {\"node\": \"x%d\"}", prev, i);
+		call_node(f, name, "aten.add.Tensor", args, "", xs, "float32");
+		snprintf(prev, sizeof prev, "%s", name);
+	}
+	graph_end(f, "y");
+	ck_assert_msg(npu_graph_read(&g, path, &e) == 0, "%s", e.msg);
+	fx_gen_values(g, vals);
+	npu_graph_free(g);
+	vals_run(path, vals, &fr);
+	ck_assert_int_eq(fr.host_calls, 0);
+	ck_assert_int_ge(fr.nkernels, 2);
+}
+END_TEST
+
+/*
  * Bool masks: `x[m] = v` and `x[m] += v` with one value (index_put by a
  * mask of x's shape: decomposed into where, native), and masked_select,
  * whose size is data-dependent (a host call, checked against the 7
@@ -1207,6 +1243,7 @@ static Suite *models_suite(void)
 	tcase_add_loop_test(tc, t_int, 0, (int)(sizeof ints / sizeof ints[0]));
 	tcase_add_test(tc, t_index_add);
 	tcase_add_test(tc, t_mask_put);
+	tcase_add_test(tc, t_long_sum);
 	tcase_add_loop_test(tc, t_argx, 0, (int)(sizeof argxs / sizeof argxs[0]));
 	tcase_add_loop_test(tc, t_unary, 0, (int)(sizeof unaries / sizeof unaries[0]));
 	suite_add_tcase(s, tc);
