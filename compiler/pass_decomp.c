@@ -1672,41 +1672,87 @@ static int cbwd_gw_depthwise(dcx *d, const cbwd *c, npu_gval *res)
 }
 
 /*
- * @cbwd_gw: grad_weight.  One group: the convolution of x by go with
- * batch and channels swapped (stride: the forward dilation, dilation:
- * the forward stride), cut to the window.  One input channel a group
- * (depthwise): cbwd_gw_depthwise.  Other groupings are kept (the
- * convolution_backward is a host call).
+ * grad_weight of one group as a product a tap: gw[:, :, i, j] =
+ * go [Cout, N Ho Wo] x the padded input's window at tap (i, j), strided
+ * by the stride, as [N Ho Wo, Cin]; the taps stacked.  The convolution
+ * of the swapped operands (stride: the forward dilation, dilation: the
+ * forward stride) has the same MACs but gathers a window of Ho x Wo taps
+ * a column over only N channels: at batch 2, MobileNetV2's 1x1
+ * grad_weights took 235 k cycles each that way, its backward 2.68 M
+ * cycles against 1.05 M.
+ */
+static int cbwd_gw_taps(dcx *d, const cbwd *c, npu_gval *res)
+{
+	int64_t N = c->sx[0], Ci = c->sx[1], Co = c->sg[1], Ho = c->sg[2], Wo = c->sg[3];
+	int64_t K0 = c->sw[2], K1 = c->sw[3], M = N * Ho * Wo;
+	int64_t pads[4] = { c->pad[1], c->pad[1], c->pad[0], c->pad[0] };
+	int64_t swap[4] = { 1, 0, 2, 3 }, last[4] = { 0, 2, 3, 1 }, g2[2] = { Co, M }, x2[2] = { M, Ci };
+	int64_t wsh[4] = { Co, Ci, K0, K1 };
+	npu_gval gt = { 0 }, g = { 0 }, xp = { 0 }, taps = { .kind = NPU_GV_LIST }, st = { 0 }, va[3];
+	int r;
+
+	r = call_ints(d, "aten.permute.default", c->go, swap, 4, &gt);
+	if (!r)
+		r = call_ints(d, "aten.reshape.default", gt, g2, 2, &g);
+	if (!r && (c->pad[0] || c->pad[1])) {
+		va[0] = c->x;
+		va[2] = npu_gv_float(0);
+		if (npu_gv_ints(&va[1], pads, 4) < 0)
+			r = npu_errf(d->pc->e, "out of memory");
+		else
+			r = make_call(d, "aten.constant_pad_nd.default", va, 3, NULL, 0, &xp);
+		npu_gval_clear(&va[1]);
+	} else if (!r) {
+		r = npu_gval_copy(&xp, &c->x) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
+	}
+	if (!r && !(taps.u.list.v = calloc((size_t)(K0 * K1), sizeof *taps.u.list.v)))
+		r = npu_errf(d->pc->e, "out of memory");
+	for (int64_t t = 0; !r && t < K0 * K1; t++) {
+		int64_t r0 = t / K1 * c->dil[0], c0 = t % K1 * c->dil[1];
+		npu_gval rows = { 0 }, win = { 0 }, wp = { 0 }, w2 = { 0 };
+		r = slice_of(d, xp, 2, r0, r0 + (Ho - 1) * c->st[0] + 1, c->st[0], &rows);
+		if (!r)
+			r = slice_of(d, rows, 3, c0, c0 + (Wo - 1) * c->st[1] + 1, c->st[1], &win);
+		if (!r)
+			r = call_ints(d, "aten.permute.default", win, last, 4, &wp);
+		if (!r)
+			r = call_ints(d, "aten.reshape.default", wp, x2, 2, &w2);
+		if (!r)
+			r = call2(d, "aten.mm.default", g, w2, &taps.u.list.v[taps.u.list.n++]);
+		npu_gval_clear(&rows);
+		npu_gval_clear(&win);
+		npu_gval_clear(&wp);
+		npu_gval_clear(&w2);
+	}
+	if (!r) {
+		npu_gval sa[2] = { taps, npu_gv_int(2) };
+		r = stack(d, sa, 2, &st);
+	}
+	if (!r)
+		r = call_ints(d, "aten.view.default", st, wsh, 4, res);
+	npu_gval_clear(&gt);
+	npu_gval_clear(&g);
+	npu_gval_clear(&xp);
+	npu_gval_clear(&taps);
+	npu_gval_clear(&st);
+	return r;
+}
+
+/*
+ * @cbwd_gw: grad_weight.  One group: a product a tap (cbwd_gw_taps).
+ * One input channel a group (depthwise): cbwd_gw_depthwise.  Other
+ * groupings are kept (the convolution_backward is a host call).
  */
 static int cbwd_gw(dcx *d, npu_gval *a, int na, npu_gval *res)
 {
-	static const int64_t swap[4] = { 1, 0, 2, 3 }, zero[2] = { 0, 0 };
-	npu_gval xt = { 0 }, gt = { 0 }, cv = { 0 }, s1 = { 0 }, s2 = { 0 };
 	cbwd c;
-	int r;
 
 	if (cbwd_args(d, a, na, &c) < 0)
 		return -1;
-	if (c.g > 1)
-		return c.sw[1] == 1 ? cbwd_gw_depthwise(d, &c, res) :
-		       fail(d, "%s", "grad_weight of a grouped convolution of several channels a group");
-	r = call_ints(d, "aten.permute.default", c.x, swap, 4, &xt);
-	if (!r)
-		r = call_ints(d, "aten.permute.default", c.go, swap, 4, &gt);
-	if (!r)
-		r = conv_of(d, xt, gt, c.dil, c.pad, c.st, 0, zero, 1, &cv);
-	if (!r)
-		r = slice_of(d, cv, 2, 0, c.sw[2], 1, &s1);
-	if (!r)
-		r = slice_of(d, s1, 3, 0, c.sw[3], 1, &s2);
-	if (!r)
-		r = call_ints(d, "aten.permute.default", s2, swap, 4, res);
-	npu_gval_clear(&xt);
-	npu_gval_clear(&gt);
-	npu_gval_clear(&cv);
-	npu_gval_clear(&s1);
-	npu_gval_clear(&s2);
-	return r;
+	if (c.g == 1)
+		return cbwd_gw_taps(d, &c, res);
+	return c.sw[1] == 1 ? cbwd_gw_depthwise(d, &c, res) :
+	       fail(d, "%s", "grad_weight of a grouped convolution of several channels a group");
 }
 
 /* x [B, H, L, E] as [B*H, L, E]: attention's heads folded into bmm's

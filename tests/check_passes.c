@@ -835,10 +835,9 @@ START_TEST(conv_backward_grouped)
 }
 END_TEST
 
-/* convolution_backward's grad_weight (a convolution of the transposed
- * operands) and grad_bias (a sum) replace it when the forward stride is
- * 1 (dilation 2 here, so grad_weight's convolution strides by 2) or
- * more (then it is dilated, and cut to the window), and grad_input (a
+/* convolution_backward's grad_weight (a product a tap of grad_output by
+ * the input's window there, strided by the forward stride, dilated by
+ * its dilation) and grad_bias (a sum) replace it, and grad_input (a
  * transposed convolution) at any stride; the values equal the
  * reference's for the op. */
 START_TEST(conv_backward_decomposed)
@@ -847,20 +846,19 @@ START_TEST(conv_backward_decomposed)
 		const char *json;
 		int kept, convs;
 	} c[] = {
-		{ CBWD(1, 2, 2, 9, NOGI), 0, 1 },
-		{ CBWD(1, 1, 1, 9, NOGI), 0, 1 },
-		/* stride 2: grad_weight a convolution dilated by 2 */
-		{ CBWD(2, 1, 1, 5, NOGI), 0, 1 },
+		{ CBWD(1, 2, 2, 9, NOGI), 0, 0 },
+		{ CBWD(1, 1, 1, 9, NOGI), 0, 0 },
+		/* stride 2: each tap's window strided by 2 */
+		{ CBWD(2, 1, 1, 5, NOGI), 0, 0 },
 		/* grad_input: a transposed convolution (output_padding 0) */
-		{ CBWD(1, 1, 1, 9, GI), 0, 2 },
+		{ CBWD(1, 1, 1, 9, GI), 0, 1 },
 		/* stride 2: output_padding 0 (9 = (5 - 1) * 2 - 2 + 2 + 1) */
-		{ CBWD(2, 1, 1, 5, GI), 0, 2 },
-		/* stride 2, padding 0: 9 = (4 - 1) * 2 + 2 + 1; grad_weight's
-		 * convolution gives 3 rows, all of the window */
-		{ CBWD(2, 0, 1, 4, GI), 0, 2 },
-		/* stride 3, padding 0: 9 = (3 - 1) * 3 + 2 + 1 + output_padding 2;
-		 * grad_weight's convolution gives 5 rows, cut to 3 */
-		{ CBWD(3, 0, 1, 3, GI), 0, 2 },
+		{ CBWD(2, 1, 1, 5, GI), 0, 1 },
+		/* stride 2, padding 0: 9 = (4 - 1) * 2 + 2 + 1 */
+		{ CBWD(2, 0, 1, 4, GI), 0, 1 },
+		/* stride 3, padding 0: 9 = (3 - 1) * 3 + 2 + 1 + output_padding 2
+		 * (the input's last two rows reach no output) */
+		{ CBWD(3, 0, 1, 3, GI), 0, 1 },
 	};
 
 	for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
@@ -874,6 +872,8 @@ START_TEST(conv_backward_decomposed)
 		roundtrip(what, g, &s, &log, 1e-9);
 		ck_assert_msg(count_aop(g, NPU_AOP_CONV_BWD) == c[i].kept, "%s", what);
 		ck_assert_int_eq(count_aop(g, NPU_AOP_CONV), c[i].convs);
+		/* grad_weight: a product a tap of the 3x3 window */
+		ck_assert_int_eq(count_aop(g, NPU_AOP_MM), 9);
 		ck_assert_int_eq(npu_passlog_count(&log, NPU_PASS_DECOMP,
 						   "decomposed cb (aten.convolution_backward"),
 				 !c[i].kept);
