@@ -473,7 +473,7 @@ static int infer_move(dcx *d, int aop, const npu_gval *a, int na, npu_gmeta *m)
 {
 	const npu_gmeta *x = na > 1 ? node_meta(d, &a[0]) : NULL;
 	int64_t s[NPU_MAX_DIMS], o[NPU_MAX_DIMS];
-	int nd, k = a[1].kind == NPU_GV_LIST ? a[1].u.list.n : -1;
+	int nd, k = na > 1 && a[1].kind == NPU_GV_LIST ? a[1].u.list.n : -1;
 
 	if (!x || (nd = npu_gmeta_shape(x, s)) < 0 || k < 0)
 		return fail(d, "%s", "a pad, expand or flip of unknown shape");
@@ -1572,12 +1572,15 @@ static int cbwd_in(dcx *d, npu_gval *a, int na, npu_gval *res)
 			return fail(d, "%s", "grad_input: sizes that do not invert");
 		pads[2 - 2 * i] = dl * (c.sw[2 + i] - 1) - c.pad[i];
 		pads[3 - 2 * i] = pads[2 - 2 * i] + op[i];
-		if (pads[2 - 2 * i] < 0)
+		if (c.g > 1 && pads[2 - 2 * i] < 0)
 			return fail(d, "%s", "grad_input of a grouped convolution padded past its window");
 	}
 	if (c.g == 1)
 		return conv_of(d, c.go, c.w, c.st, c.pad, c.dil, 1, op, 1, res);
-	r = c.st[0] > 1 || c.st[1] > 1 ? zero_insert(d, &c, &z) : npu_gval_copy(&z, &c.go);
+	if (c.st[0] > 1 || c.st[1] > 1)
+		r = zero_insert(d, &c, &z);
+	else
+		r = npu_gval_copy(&z, &c.go) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
 	va[0] = z;
 	va[2] = npu_gv_float(0);
 	if (!r && npu_gv_ints(&va[1], pads, 4) < 0)

@@ -814,6 +814,9 @@ START_TEST(conv_backward_grouped)
 		/* 5x5 at stride 2 (EfficientNet's) */
 		{ GCBWD(2, 2, 1, 5, 4, 4, 4, 5, 1), 0, 1 },
 		{ GCBWD(2, 1, 1, 5, 4, 4, 2, 3, 2), 1, 1 },
+		/* one group, a 1x1 window padded by 1 (more than the window
+		 * spans): grad_input the transposed convolution as ever */
+		{ GCBWD(1, 1, 1, 11, 3, 4, 1, 1, 3), 0, 1 },
 	};
 
 	for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
