@@ -1780,13 +1780,17 @@ static int sdpa_fold(dcx *d, const npu_gval *x, npu_gval *res)
 	return r;
 }
 
-/* (lse, q, k, v): the probabilities the forward saved as logsumexp,
- * folded; only [B,H,L,S] with q, k, v of H heads each. */
+/* (lse, q, k, v, dropout_p): the probabilities the forward saved as
+ * logsumexp, folded; only [B,H,L,S] with q, k, v of H heads each, and
+ * no dropout (its mask is no operand). */
 static int sdpa_probs(dcx *d, const npu_gval *a, int na, npu_gval *res)
 {
 	const npu_gmeta *m[4];
 	int64_t s[4][NPU_MAX_DIMS];
+	double p;
 
+	if (na < 5 || !is_number(&a[4], &p) || p != 0)
+		return fail(d, "%s", "attention's backward with dropout");
 	for (int i = 0; i < 4; i++)
 		if (i >= na || !(m[i] = node_meta(d, &a[i])) || npu_gmeta_shape(m[i], s[i]) != 4)
 			return fail(d, "%s", "a logsumexp, not the probabilities (or symbolic sizes)");

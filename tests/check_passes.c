@@ -795,6 +795,42 @@ END_TEST
 	CALL("gb", "_operator.getitem", "[" N("cb") ", 2]", F32(co)) \
 	OUT("[" N("gi") "," N("gw") "," N("gb") "]"))
 
+/* Attention's CPU backward from the saved probabilities, two heads:
+ * decomposed into batched products (the values equal the reference's
+ * for the op); with dropout the op is kept (its mask is no operand). */
+#define SDPA_BWD(p) GRAPH(PH("go", F32(1, 2, 3, 4)) "," PH("q", F32(1, 2, 3, 4)) "," \
+	PH("k", F32(1, 2, 5, 4)) "," PH("v", F32(1, 2, 5, 4)) "," PH("o", F32(1, 2, 3, 4)) "," \
+	PH("p", F32(1, 2, 3, 5)) \
+	CALLKW("sb", "aten._scaled_dot_product_flash_attention_for_cpu_backward.default", \
+	       "[" N("go") "," N("q") "," N("k") "," N("v") "," N("o") "," N("p") ", " #p ", false]", \
+	       "{\"scale\": 0.5}", "[" F32(1, 2, 3, 4) "," F32(1, 2, 5, 4) "," F32(1, 2, 5, 4) "]") \
+	CALL("dq", "_operator.getitem", "[" N("sb") ", 0]", F32(1, 2, 3, 4)) \
+	CALL("dk", "_operator.getitem", "[" N("sb") ", 1]", F32(1, 2, 5, 4)) \
+	CALL("dv", "_operator.getitem", "[" N("sb") ", 2]", F32(1, 2, 5, 4)) \
+	OUT("[" N("dq") "," N("dk") "," N("dv") "]"))
+
+START_TEST(sdpa_backward_decomposed)
+{
+	npu_graph *g = parse(SDPA_BWD(0.0));
+	npu_passlog log;
+	env s;
+
+	env_random(&s, g);
+	roundtrip("sdpa backward", g, &s, &log, 1e-9);
+	ck_assert_int_eq(count_aop(g, NPU_AOP_SDPA_CPU_BWD), 0);
+	ck_assert_int_eq(count_aop(g, NPU_AOP_BMM), 4);   /* dP, dQ, dK, dV */
+	npu_passlog_free(&log);
+	env_free(&s);
+	npu_graph_free(g);
+	g = parse(SDPA_BWD(0.1));
+	npu_passlog_init(&log);
+	run_one(g, NPU_PASS_DECOMP, &log);
+	ck_assert_int_eq(count_aop(g, NPU_AOP_SDPA_CPU_BWD), 1);
+	npu_passlog_free(&log);
+	npu_graph_free(g);
+}
+END_TEST
+
 /* Depthwise convolutions' gradients: grad_input the grouped convolution
  * of grad_output with zeros inserted along the stride, by the flipped
  * weight; grad_weight one product and reduction a tap.  With two input
@@ -1273,6 +1309,7 @@ static Suite *passes_suite(void)
 	tcase_add_test(tc, decompositions);
 	tcase_add_test(tc, conv_backward_decomposed);
 	tcase_add_test(tc, conv_backward_grouped);
+	tcase_add_test(tc, sdpa_backward_decomposed);
 	tcase_add_test(tc, core_elementwise_decomposed);
 	tcase_add_test(tc, rope_halves);
 	tcase_add_test(tc, rope_frozen_halves);
