@@ -1095,6 +1095,99 @@ static int upnear(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *re
  * position, as where(mask, v (+ x), x).  Fails (keeping the op) for
  * other indices, or values given one per true position.
  */
+static int call_ints(dcx *d, const char *target, npu_gval x, const int64_t *v, int n,
+		     npu_gval *res);
+
+/* index_put's one-hot product: its [T, V] matrix at most, and its MACs */
+#define ONEHOT_MAX_ELEMS (1 << 20)
+#define ONEHOT_MAX_MACS (1ll << 28)
+
+/*
+ * x.index_put_([idx], values, accumulate=True) with one run-time integer
+ * index tensor over dim 0 of a float32 x [V, ...] (an embedding's
+ * gradient: aot_autograd's embedding_dense_backward), as
+ * x + onehot(idx)^T @ values: the one-hot [T, V] of the T indices,
+ * compared in float with the rows' numbers (and those less V: a negative
+ * index counts from the end, as PyTorch's), on the matrix unit.  An
+ * index out of [-V, V) (PyTorch's error) adds nothing.  Only while the
+ * one-hot stays small (ONEHOT_MAX_ELEMS, ONEHOT_MAX_MACS): a 50,000-row
+ * vocabulary's gradient stays a host call.  Constant indices are the
+ * scatter pass's.
+ */
+static int onehotput(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
+{
+	npu_gkwarg kw = { "dtype", { .kind = NPU_GV_DTYPE, .u.dtype = NPU_DT_F32 } };
+	const npu_gmeta *im, *vm;
+	int64_t xs[NPU_MAX_DIMS], is[NPU_MAX_DIMS], vs[NPU_MAX_DIMS], T = 1, V, D = 1;
+	int64_t col[2], row[2] = { 1, 0 }, flat[2], tr[2] = { 1, 0 };
+	int nd = x0 ? npu_gmeta_shape(x0, xs) : -1, ni, nv;
+	npu_gval ix = { 0 }, io = { 0 }, fio = { 0 }, lo = { 0 }, h1 = { 0 }, h2 = { 0 }, hit = { 0 },
+		 oh = { 0 }, oht = { 0 }, v2 = { 0 }, pr = { 0 }, pv = { 0 };
+	int r;
+
+	if (nd < 1 || na < 4 || a[3].kind != NPU_GV_BOOL || !a[3].u.b ||
+	    x0->dtype != NPU_DT_F32 || a[1].kind != NPU_GV_LIST || a[1].u.list.n != 1 ||
+	    a[1].u.list.v[0].kind != NPU_GV_NODE ||
+	    npu_gedit_node(d->ge, a[1].u.list.v[0].u.node)->op == NPU_GOP_GET_ATTR ||
+	    !(im = node_meta(d, &a[1].u.list.v[0])) ||
+	    (im->dtype != NPU_DT_I64 && im->dtype != NPU_DT_I32) ||
+	    (ni = npu_gmeta_shape(im, is)) < 0 || !(vm = node_meta(d, &a[2])) ||
+	    vm->dtype != NPU_DT_F32 || (nv = npu_gmeta_shape(vm, vs)) != ni + nd - 1)
+		return fail(d, "%s", "an index_put of another form");
+	for (int i = 0; i < ni; i++)
+		if (vs[i] != is[i])
+			return fail(d, "%s", "an index_put of another form");
+	for (int i = 0; i < ni; i++)
+		T *= is[i];
+	for (int i = 1; i < nd; i++) {
+		if (vs[ni + i - 1] != xs[i])
+			return fail(d, "%s", "an index_put of another form");
+		D *= xs[i];
+	}
+	V = xs[0];
+	if (!T || T * V > ONEHOT_MAX_ELEMS || T * V * D > ONEHOT_MAX_MACS)
+		return fail(d, "%s", "an index_put by run-time indices past the one-hot's size");
+	col[0] = T, col[1] = 1, row[1] = V, flat[0] = T, flat[1] = D;
+	r = call_ints(d, "aten.reshape.default", a[1].u.list.v[0], col, 2, &ix);
+	if (!r)
+		r = build_iota(d, 2, row, 1, &io);
+	if (!r)
+		r = make_call(d, "aten._to_copy.default", &io, 1, &kw, 1, &fio);
+	if (!r)
+		r = call2(d, "aten.sub.Tensor", fio, npu_gv_float((double)V), &lo);
+	if (!r)
+		r = call2(d, "aten.eq.Tensor", ix, fio, &h1);
+	if (!r)
+		r = call2(d, "aten.eq.Tensor", ix, lo, &h2);
+	if (!r)
+		r = call2(d, "aten.logical_or.default", h1, h2, &hit);
+	if (!r)
+		r = make_call(d, "aten._to_copy.default", &hit, 1, &kw, 1, &oh);
+	if (!r)
+		r = call_ints(d, "aten.permute.default", oh, tr, 2, &oht);
+	if (!r)
+		r = call_ints(d, "aten.reshape.default", a[2], flat, 2, &v2);
+	if (!r)
+		r = call2(d, "aten.mm.default", oht, v2, &pr);
+	if (!r)
+		r = call_ints(d, "aten.reshape.default", pr, xs, nd, &pv);
+	if (!r)
+		r = call2(d, "aten.add.Tensor", a[0], pv, res);
+	npu_gval_clear(&ix);
+	npu_gval_clear(&io);
+	npu_gval_clear(&fio);
+	npu_gval_clear(&lo);
+	npu_gval_clear(&h1);
+	npu_gval_clear(&h2);
+	npu_gval_clear(&hit);
+	npu_gval_clear(&oh);
+	npu_gval_clear(&oht);
+	npu_gval_clear(&v2);
+	npu_gval_clear(&pr);
+	npu_gval_clear(&pv);
+	return r;
+}
+
 static int maskput(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
 {
 	const npu_gmeta *mm, *vm;
@@ -1102,6 +1195,9 @@ static int maskput(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *r
 	int nd = x0 ? npu_gmeta_shape(x0, xs) : -1, vn;
 	npu_gval put;
 
+	if (na > 1 && a[1].kind == NPU_GV_LIST && a[1].u.list.n == 1 &&
+	    (mm = node_meta(d, &a[1].u.list.v[0])) && mm->dtype != NPU_DT_BOOL)
+		return onehotput(d, a, na, x0, res);
 	if (nd < 0 || na < 4 || a[1].kind != NPU_GV_LIST || a[1].u.list.n != 1 ||
 	    !(mm = node_meta(d, &a[1].u.list.v[0])) || mm->dtype != NPU_DT_BOOL ||
 	    npu_gmeta_shape(mm, ms) != nd || memcmp(ms, xs, (size_t)nd * sizeof *xs) ||

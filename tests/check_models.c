@@ -974,8 +974,9 @@ END_TEST
  * the in-place index_add_ (read as index_add, nothing reading the clone
  * after it), along dim 1 with repeated run-time indices and alpha; then
  * index_add along dim 0 of its result.  Decomposed into index_put
- * accumulating (a host call each, the indices being run-time values),
- * against the fp64 reference (ref_index_add).
+ * accumulating: along dim 1 a host call (run-time indices), along dim 0
+ * a one-hot product on the matrix unit; against the fp64 reference
+ * (ref_index_add).
  */
 /* A placeholder node "name" (an input) of contiguous shape sh ("[4, 5]",
  * 0-terminated) and dtype dt, written to f. */
@@ -1029,8 +1030,47 @@ START_TEST(t_index_add)
 	((int64_t *)t[2].data)[1] = ((int64_t *)t[2].data)[0];   /* a repeat */
 	gen_tensor(&t[3], "s0", NPU_DT_F32, s0, 0, &seed);
 	tensors_run(path, vals, t, 4, &fr);
-	ck_assert_msg(fr.host_calls == 2, "index_add: %llu host calls",
+	/* along dim 0 a one-hot product; along dim 1 a host call */
+	ck_assert_msg(fr.host_calls == 1, "index_add: %llu host calls",
 		      (unsigned long long)fr.host_calls);
+}
+END_TEST
+
+/*
+ * index_put accumulating by run-time indices over dim 0 (an embedding's
+ * gradient): a one-hot product, with a repeated index and negative ones
+ * counting from the end; past the one-hot's size limit (70,000 rows by
+ * 16 indices) a host call.
+ */
+START_TEST(t_onehot_put)
+{
+	static const int64_t iv[5] = { 0, -1, 2, 0, 5 };
+	char path[1024], vals[1024];
+	uint64_t seed = 7;
+	fxrun fr = { 0 }, big = { 0 };
+	npu_tensor t[3];
+	FILE *f;
+
+	for (int pass = 0; pass < 2; pass++) {
+		int64_t V = pass ? 70000 : 6, T = pass ? 16 : 5;
+		int64_t xs[3] = { V, 3, 0 }, is[2] = { T, 0 }, vs[3] = { T, 3, 0 };
+		f = graph_begin(path, vals, sizeof path);
+		ph_node(f, "x", xs, "float32");
+		ph_node(f, "i", is, "int64");
+		ph_node(f, "v", vs, "float32");
+		call_node(f, "y", "aten.index_put.default",
+			  "{\"node\": \"x\"}, [{\"node\": \"i\"}], {\"node\": \"v\"}, true", "",
+			  xs, "float32");
+		graph_end(f, "y");
+		gen_tensor(&t[0], "x", NPU_DT_F32, xs, 0, &seed);
+		gen_tensor(&t[1], "i", NPU_DT_I64, is, V, &seed);
+		if (!pass)
+			memcpy(t[1].data, iv, sizeof iv);
+		gen_tensor(&t[2], "v", NPU_DT_F32, vs, 0, &seed);
+		tensors_run(path, vals, t, 3, pass ? &big : &fr);
+	}
+	ck_assert_int_eq(fr.host_calls, 0);
+	ck_assert_int_eq(big.host_calls, 1);
 }
 END_TEST
 
@@ -1244,6 +1284,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_index_add);
 	tcase_add_test(tc, t_mask_put);
 	tcase_add_test(tc, t_long_sum);
+	tcase_add_test(tc, t_onehot_put);
 	tcase_add_loop_test(tc, t_argx, 0, (int)(sizeof argxs / sizeof argxs[0]));
 	tcase_add_loop_test(tc, t_unary, 0, (int)(sizeof unaries / sizeof unaries[0]));
 	suite_add_tcase(s, tc);
