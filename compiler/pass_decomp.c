@@ -862,6 +862,21 @@ static int build_iota(dcx *d, int nd, const int64_t *shp, int dm, npu_gval *res)
 	return r;
 }
 
+/* build_iota's numbers in float32: compared with an int64 index, as
+ * PyTorch compares int64 with float. */
+static int float_iota(dcx *d, int nd, const int64_t *shp, int dm, npu_gval *res)
+{
+	npu_gkwarg kw = { "dtype", { .kind = NPU_GV_DTYPE, .u.dtype = NPU_DT_F32 } };
+	npu_gval io = { 0 };
+	int r;
+
+	if ((r = build_iota(d, nd, shp, dm, &io)) < 0)
+		return r;
+	r = make_call(d, "aten._to_copy.default", &io, 1, &kw, 1, res);
+	npu_gval_clear(&io);
+	return r;
+}
+
 /*
  * @scatval(x, dim, index, value): scatter.value with one index along dim
  * for every position of x's other dims (nll_loss's backward: a one-hot
@@ -872,11 +887,10 @@ static int build_iota(dcx *d, int nd, const int64_t *shp, int dm, npu_gval *res)
  */
 static int scatval(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
 {
-	npu_gkwarg kw = { "dtype", { .kind = NPU_GV_DTYPE, .u.dtype = NPU_DT_F32 } };
 	const npu_gmeta *im = na > 2 ? node_meta(d, &a[2]) : NULL;
 	int64_t shp[NPU_MAX_DIMS], ish[NPU_MAX_DIMS], dm;
 	int nd = x0 ? npu_gmeta_shape(x0, shp) : -1;
-	npu_gval io, fio, hit, fill;
+	npu_gval fio, hit, fill;
 
 	if (nd < 1 || na < 4 || a[1].kind != NPU_GV_INT || !im ||
 	    im->dtype != NPU_DT_I64 || npu_gmeta_shape(im, ish) != nd ||
@@ -888,8 +902,7 @@ static int scatval(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *r
 	for (int i = 0; i < nd; i++)
 		if (ish[i] != (i == dm ? 1 : shp[i]))
 			return fail(d, "%s", "a scatter of more than one index per row");
-	if (build_iota(d, nd, shp, (int)dm, &io) < 0 ||
-	    make_call(d, "aten._to_copy.default", &io, 1, &kw, 1, &fio) < 0 ||
+	if (float_iota(d, nd, shp, (int)dm, &fio) < 0 ||
 	    call2(d, "aten.eq.Tensor", fio, a[2], &hit) < 0 ||
 	    call2(d, "aten.full_like.default", a[0], a[3], &fill) < 0)
 		return -1;
@@ -1121,7 +1134,7 @@ static int onehotput(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval 
 	int64_t xs[NPU_MAX_DIMS], is[NPU_MAX_DIMS], vs[NPU_MAX_DIMS], T = 1, V, D = 1;
 	int64_t col[2], row[2] = { 1, 0 }, flat[2], tr[2] = { 1, 0 };
 	int nd = x0 ? npu_gmeta_shape(x0, xs) : -1, ni, nv;
-	npu_gval ix = { 0 }, io = { 0 }, fio = { 0 }, lo = { 0 }, h1 = { 0 }, h2 = { 0 }, hit = { 0 },
+	npu_gval ix = { 0 }, fio = { 0 }, lo = { 0 }, h1 = { 0 }, h2 = { 0 }, hit = { 0 },
 		 oh = { 0 }, oht = { 0 }, v2 = { 0 }, pr = { 0 }, pv = { 0 };
 	int r;
 
@@ -1150,9 +1163,7 @@ static int onehotput(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval 
 	col[0] = T, col[1] = 1, row[1] = V, flat[0] = T, flat[1] = D;
 	r = call_ints(d, "aten.reshape.default", a[1].u.list.v[0], col, 2, &ix);
 	if (!r)
-		r = build_iota(d, 2, row, 1, &io);
-	if (!r)
-		r = make_call(d, "aten._to_copy.default", &io, 1, &kw, 1, &fio);
+		r = float_iota(d, 2, row, 1, &fio);
 	if (!r)
 		r = call2(d, "aten.sub.Tensor", fio, npu_gv_float((double)V), &lo);
 	if (!r)
@@ -1174,7 +1185,6 @@ static int onehotput(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval 
 	if (!r)
 		r = call2(d, "aten.add.Tensor", a[0], pv, res);
 	npu_gval_clear(&ix);
-	npu_gval_clear(&io);
 	npu_gval_clear(&fio);
 	npu_gval_clear(&lo);
 	npu_gval_clear(&h1);
@@ -1591,6 +1601,25 @@ static int cbwd_args(dcx *d, const npu_gval *a, int na, cbwd *c)
 	return 0;
 }
 
+/* x padded by pads (pairs from the last dim, as constant_pad_nd's), or
+ * x itself when they are all 0. */
+static int pad_of(dcx *d, npu_gval x, const int64_t *pads, int n, npu_gval *res)
+{
+	npu_gval va[3] = { x };
+	int any = 0, r;
+
+	for (int i = 0; i < n; i++)
+		any |= pads[i] != 0;
+	if (!any)
+		return npu_gval_copy(res, &x) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
+	va[2] = npu_gv_float(0);
+	if (npu_gv_ints(&va[1], pads, n) < 0)
+		return npu_errf(d->pc->e, "out of memory");
+	r = make_call(d, "aten.constant_pad_nd.default", va, 3, NULL, 0, res);
+	npu_gval_clear(&va[1]);
+	return r;
+}
+
 /* go with stride - 1 zeros after each element along H and W (none after
  * the last): [N, C, (H - 1) s0 + 1, (W - 1) s1 + 1]. */
 static int zero_insert(dcx *d, const cbwd *c, npu_gval *res)
@@ -1598,18 +1627,12 @@ static int zero_insert(dcx *d, const cbwd *c, npu_gval *res)
 	int64_t N = c->sg[0], C = c->sg[1], H = c->sg[2], W = c->sg[3];
 	int64_t v6[6] = { N, C, H, 1, W, 1 }, pads[6] = { 0, c->st[1] - 1, 0, 0, 0, c->st[0] - 1 };
 	int64_t v4[4] = { N, C, H * c->st[0], W * c->st[1] };
-	npu_gval t[4] = { { 0 } }, va[3];
+	npu_gval t[4] = { { 0 } };
 	int r;
 
 	r = call_ints(d, "aten.view.default", c->go, v6, 6, &t[0]);
-	va[0] = t[0];
-	va[2] = npu_gv_float(0);
-	if (!r && npu_gv_ints(&va[1], pads, 6) < 0)
-		r = npu_errf(d->pc->e, "out of memory");
-	if (!r) {
-		r = make_call(d, "aten.constant_pad_nd.default", va, 3, NULL, 0, &t[1]);
-		npu_gval_clear(&va[1]);
-	}
+	if (!r)
+		r = pad_of(d, t[0], pads, 6, &t[1]);
 	if (!r)
 		r = call_ints(d, "aten.view.default", t[1], v4, 4, &t[2]);
 	if (!r)
@@ -1656,7 +1679,7 @@ static int cbwd_in(dcx *d, npu_gval *a, int na, npu_gval *res)
 {
 	cbwd c;
 	int64_t op[2], one[2] = { 1, 1 }, zero[2] = { 0, 0 }, pads[4];
-	npu_gval z = { 0 }, zp = { 0 }, wt = { 0 }, va[3];
+	npu_gval z = { 0 }, zp = { 0 }, wt = { 0 };
 	int r;
 
 	if (cbwd_args(d, a, na, &c) < 0)
@@ -1677,14 +1700,8 @@ static int cbwd_in(dcx *d, npu_gval *a, int na, npu_gval *res)
 		r = zero_insert(d, &c, &z);
 	else
 		r = npu_gval_copy(&z, &c.go) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
-	va[0] = z;
-	va[2] = npu_gv_float(0);
-	if (!r && npu_gv_ints(&va[1], pads, 4) < 0)
-		r = npu_errf(d->pc->e, "out of memory");
-	if (!r) {
-		r = make_call(d, "aten.constant_pad_nd.default", va, 3, NULL, 0, &zp);
-		npu_gval_clear(&va[1]);
-	}
+	if (!r)
+		r = pad_of(d, z, pads, 4, &zp);
 	if (!r)
 		r = tconv_weight(d, &c, &wt);
 	if (!r)
@@ -1692,6 +1709,69 @@ static int cbwd_in(dcx *d, npu_gval *a, int na, npu_gval *res)
 	npu_gval_clear(&z);
 	npu_gval_clear(&zp);
 	npu_gval_clear(&wt);
+	return r;
+}
+
+/* One tap's part of grad_weight, from grad_output and the (padded)
+ * input's window at the tap. */
+typedef int (*gw_tap_fn)(dcx *d, const cbwd *c, npu_gval go, npu_gval win, npu_gval *res);
+
+/*
+ * grad_weight a tap: for each tap (i, j) of the window, the view of src
+ * (the input padded, [N, C, Hp, Wp]) at (i d0, j d1) strided by the
+ * stride, its part by fn; the parts stacked along dim sdim and viewed as
+ * wsh.
+ */
+static int gw_by_taps(dcx *d, const cbwd *c, npu_gval src, npu_gval go, gw_tap_fn fn,
+		      int sdim, const int64_t *wsh, npu_gval *res)
+{
+	int64_t K0 = c->sw[2], K1 = c->sw[3], Ho = c->sg[2], Wo = c->sg[3];
+	npu_gval taps = { .kind = NPU_GV_LIST }, st = { 0 };
+	int r = 0;
+
+	if (!(taps.u.list.v = calloc((size_t)(K0 * K1), sizeof *taps.u.list.v)))
+		return npu_errf(d->pc->e, "out of memory");
+	for (int64_t t = 0; !r && t < K0 * K1; t++) {
+		int64_t r0 = t / K1 * c->dil[0], c0 = t % K1 * c->dil[1];
+		npu_gval rows = { 0 }, win = { 0 };
+		r = slice_of(d, src, 2, r0, r0 + (Ho - 1) * c->st[0] + 1, c->st[0], &rows);
+		if (!r)
+			r = slice_of(d, rows, 3, c0, c0 + (Wo - 1) * c->st[1] + 1, c->st[1], &win);
+		if (!r)
+			r = fn(d, c, go, win, &taps.u.list.v[taps.u.list.n++]);
+		npu_gval_clear(&rows);
+		npu_gval_clear(&win);
+	}
+	if (!r) {
+		npu_gval sa[2] = { taps, npu_gv_int(sdim) };
+		r = stack(d, sa, 2, &st);
+	}
+	if (!r)
+		r = call_ints(d, "aten.view.default", st, wsh, 4, res);
+	npu_gval_clear(&taps);
+	npu_gval_clear(&st);
+	return r;
+}
+
+/* A depthwise tap: go times the window, summed over n, y, x: [Co]. */
+static int gw_tap_dw(dcx *d, const cbwd *c, npu_gval go, npu_gval win, npu_gval *res)
+{
+	int64_t red[3] = { 0, 2, 3 };
+	npu_gval prod = { 0 }, va[3];
+	int r;
+
+	(void)c;
+	if ((r = call2(d, "aten.mul.Tensor", go, win, &prod)) < 0)
+		return r;
+	va[0] = prod;
+	va[2].kind = NPU_GV_BOOL;
+	va[2].u.b = 0;
+	if (npu_gv_ints(&va[1], red, 3) < 0)
+		r = npu_errf(d->pc->e, "out of memory");
+	else
+		r = make_call(d, "aten.sum.dim_IntList", va, 3, NULL, 0, res);
+	npu_gval_clear(&va[1]);
+	npu_gval_clear(&prod);
 	return r;
 }
 
@@ -1704,22 +1784,12 @@ static int cbwd_gw_depthwise(dcx *d, const cbwd *c, npu_gval *res)
 {
 	int64_t N = c->sx[0], Ci = c->sx[1], Co = c->sg[1], m = Co / Ci;
 	int64_t Hp = c->sx[2] + 2 * c->pad[0], Wp = c->sx[3] + 2 * c->pad[1];
-	int64_t K0 = c->sw[2], K1 = c->sw[3], Ho = c->sg[2], Wo = c->sg[3];
-	int64_t pads[4] = { c->pad[1], c->pad[1], c->pad[0], c->pad[0] }, red[3] = { 0, 2, 3 };
-	int64_t ex[5] = { N, Ci, m, Hp, Wp }, v4[4] = { N, Co, Hp, Wp }, wsh[4] = { Co, 1, K0, K1 };
-	npu_gval xp = { 0 }, xe = { 0 }, taps = { .kind = NPU_GV_LIST }, st = { 0 }, va[3];
-	int r = 0;
+	int64_t pads[4] = { c->pad[1], c->pad[1], c->pad[0], c->pad[0] };
+	int64_t ex[5] = { N, Ci, m, Hp, Wp }, v4[4] = { N, Co, Hp, Wp };
+	int64_t wsh[4] = { Co, 1, c->sw[2], c->sw[3] };
+	npu_gval xp = { 0 }, xe = { 0 };
+	int r = pad_of(d, c->x, pads, 4, &xp);
 
-	if (c->pad[0] || c->pad[1]) {
-		va[0] = c->x;
-		va[2] = npu_gv_float(0);
-		if (npu_gv_ints(&va[1], pads, 4) < 0)
-			return npu_errf(d->pc->e, "out of memory");
-		r = make_call(d, "aten.constant_pad_nd.default", va, 3, NULL, 0, &xp);
-		npu_gval_clear(&va[1]);
-	} else {
-		r = npu_gval_copy(&xp, &c->x) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
-	}
 	if (!r && m > 1) {
 		npu_gval u = { 0 }, e = { 0 };
 		r = unsq(d, xp, 2, &u);
@@ -1732,41 +1802,26 @@ static int cbwd_gw_depthwise(dcx *d, const cbwd *c, npu_gval *res)
 	} else if (!r) {
 		r = npu_gval_copy(&xe, &xp) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
 	}
-	if (!r && !(taps.u.list.v = calloc((size_t)(K0 * K1), sizeof *taps.u.list.v)))
-		r = npu_errf(d->pc->e, "out of memory");
-	for (int64_t t = 0; !r && t < K0 * K1; t++) {
-		int64_t r0 = t / K1 * c->dil[0], c0 = t % K1 * c->dil[1];
-		npu_gval rows = { 0 }, win = { 0 }, prod = { 0 };
-		r = slice_of(d, xe, 2, r0, r0 + (Ho - 1) * c->st[0] + 1, c->st[0], &rows);
-		if (!r)
-			r = slice_of(d, rows, 3, c0, c0 + (Wo - 1) * c->st[1] + 1, c->st[1], &win);
-		if (!r)
-			r = call2(d, "aten.mul.Tensor", c->go, win, &prod);
-		if (!r) {
-			va[0] = prod;
-			va[2].kind = NPU_GV_BOOL;
-			va[2].u.b = 0;
-			if (npu_gv_ints(&va[1], red, 3) < 0)
-				r = npu_errf(d->pc->e, "out of memory");
-			else
-				r = make_call(d, "aten.sum.dim_IntList", va, 3, NULL, 0,
-					      &taps.u.list.v[taps.u.list.n++]);
-			npu_gval_clear(&va[1]);
-		}
-		npu_gval_clear(&rows);
-		npu_gval_clear(&win);
-		npu_gval_clear(&prod);
-	}
-	if (!r) {
-		npu_gval sa[2] = { taps, npu_gv_int(1) };
-		r = stack(d, sa, 2, &st);
-	}
 	if (!r)
-		r = call_ints(d, "aten.view.default", st, wsh, 4, res);
+		r = gw_by_taps(d, c, xe, c->go, gw_tap_dw, 1, wsh, res);
 	npu_gval_clear(&xp);
 	npu_gval_clear(&xe);
-	npu_gval_clear(&taps);
-	npu_gval_clear(&st);
+	return r;
+}
+
+/* A tap of one group: go [Co, N Ho Wo] times the window as [N Ho Wo, Ci]. */
+static int gw_tap_mm(dcx *d, const cbwd *c, npu_gval g, npu_gval win, npu_gval *res)
+{
+	int64_t last[4] = { 0, 2, 3, 1 }, x2[2] = { c->sg[0] * c->sg[2] * c->sg[3], c->sx[1] };
+	npu_gval wp = { 0 }, w2 = { 0 };
+	int r = call_ints(d, "aten.permute.default", win, last, 4, &wp);
+
+	if (!r)
+		r = call_ints(d, "aten.reshape.default", wp, x2, 2, &w2);
+	if (!r)
+		r = call2(d, "aten.mm.default", g, w2, res);
+	npu_gval_clear(&wp);
+	npu_gval_clear(&w2);
 	return r;
 }
 
@@ -1782,58 +1837,22 @@ static int cbwd_gw_depthwise(dcx *d, const cbwd *c, npu_gval *res)
  */
 static int cbwd_gw_taps(dcx *d, const cbwd *c, npu_gval *res)
 {
-	int64_t N = c->sx[0], Ci = c->sx[1], Co = c->sg[1], Ho = c->sg[2], Wo = c->sg[3];
-	int64_t K0 = c->sw[2], K1 = c->sw[3], M = N * Ho * Wo;
+	int64_t Co = c->sg[1];
 	int64_t pads[4] = { c->pad[1], c->pad[1], c->pad[0], c->pad[0] };
-	int64_t swap[4] = { 1, 0, 2, 3 }, last[4] = { 0, 2, 3, 1 }, g2[2] = { Co, M }, x2[2] = { M, Ci };
-	int64_t wsh[4] = { Co, Ci, K0, K1 };
-	npu_gval gt = { 0 }, g = { 0 }, xp = { 0 }, taps = { .kind = NPU_GV_LIST }, st = { 0 }, va[3];
-	int r;
+	int64_t swap[4] = { 1, 0, 2, 3 }, g2[2] = { Co, c->sg[0] * c->sg[2] * c->sg[3] };
+	int64_t wsh[4] = { Co, c->sx[1], c->sw[2], c->sw[3] };
+	npu_gval gt = { 0 }, g = { 0 }, xp = { 0 };
+	int r = call_ints(d, "aten.permute.default", c->go, swap, 4, &gt);
 
-	r = call_ints(d, "aten.permute.default", c->go, swap, 4, &gt);
 	if (!r)
 		r = call_ints(d, "aten.reshape.default", gt, g2, 2, &g);
-	if (!r && (c->pad[0] || c->pad[1])) {
-		va[0] = c->x;
-		va[2] = npu_gv_float(0);
-		if (npu_gv_ints(&va[1], pads, 4) < 0)
-			r = npu_errf(d->pc->e, "out of memory");
-		else
-			r = make_call(d, "aten.constant_pad_nd.default", va, 3, NULL, 0, &xp);
-		npu_gval_clear(&va[1]);
-	} else if (!r) {
-		r = npu_gval_copy(&xp, &c->x) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
-	}
-	if (!r && !(taps.u.list.v = calloc((size_t)(K0 * K1), sizeof *taps.u.list.v)))
-		r = npu_errf(d->pc->e, "out of memory");
-	for (int64_t t = 0; !r && t < K0 * K1; t++) {
-		int64_t r0 = t / K1 * c->dil[0], c0 = t % K1 * c->dil[1];
-		npu_gval rows = { 0 }, win = { 0 }, wp = { 0 }, w2 = { 0 };
-		r = slice_of(d, xp, 2, r0, r0 + (Ho - 1) * c->st[0] + 1, c->st[0], &rows);
-		if (!r)
-			r = slice_of(d, rows, 3, c0, c0 + (Wo - 1) * c->st[1] + 1, c->st[1], &win);
-		if (!r)
-			r = call_ints(d, "aten.permute.default", win, last, 4, &wp);
-		if (!r)
-			r = call_ints(d, "aten.reshape.default", wp, x2, 2, &w2);
-		if (!r)
-			r = call2(d, "aten.mm.default", g, w2, &taps.u.list.v[taps.u.list.n++]);
-		npu_gval_clear(&rows);
-		npu_gval_clear(&win);
-		npu_gval_clear(&wp);
-		npu_gval_clear(&w2);
-	}
-	if (!r) {
-		npu_gval sa[2] = { taps, npu_gv_int(2) };
-		r = stack(d, sa, 2, &st);
-	}
 	if (!r)
-		r = call_ints(d, "aten.view.default", st, wsh, 4, res);
+		r = pad_of(d, c->x, pads, 4, &xp);
+	if (!r)
+		r = gw_by_taps(d, c, xp, g, gw_tap_mm, 2, wsh, res);
 	npu_gval_clear(&gt);
 	npu_gval_clear(&g);
 	npu_gval_clear(&xp);
-	npu_gval_clear(&taps);
-	npu_gval_clear(&st);
 	return r;
 }
 

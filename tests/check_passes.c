@@ -831,6 +831,27 @@ START_TEST(sdpa_backward_decomposed)
 }
 END_TEST
 
+/* Case i of a convolution_backward table: its roundtrip through the
+ * passes (values against the reference's for the op), the op kept or
+ * not, and the convolutions left; the graph and the log for the
+ * caller's own checks (free both). */
+static npu_graph *cbwd_case(const char *json, const char *kind, size_t i, int kept,
+			    int convs, npu_passlog *log)
+{
+	npu_graph *g = parse(json);
+	env s;
+	char what[64];
+
+	snprintf(what, sizeof what, "%s %zu", kind, i);
+	env_random(&s, g);
+	roundtrip(what, g, &s, log, 1e-9);
+	ck_assert_msg(count_aop(g, NPU_AOP_CONV_BWD) == kept, "%s", what);
+	ck_assert_msg(count_aop(g, NPU_AOP_CONV) == convs, "%s: %d convolutions", what,
+		      count_aop(g, NPU_AOP_CONV));
+	env_free(&s);
+	return g;
+}
+
 /* Depthwise convolutions' gradients: grad_input the grouped convolution
  * of grad_output with zeros inserted along the stride, by the flipped
  * weight; grad_weight one product and reduction a tap.  With two input
@@ -856,19 +877,11 @@ START_TEST(conv_backward_grouped)
 	};
 
 	for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
-		npu_graph *g = parse(c[i].json);
 		npu_passlog log;
-		env s;
-		char what[64];
+		npu_graph *g = cbwd_case(c[i].json, "grouped convolution_backward", i,
+					 c[i].kept, c[i].convs, &log);
 
-		snprintf(what, sizeof what, "grouped convolution_backward %zu", i);
-		env_random(&s, g);
-		roundtrip(what, g, &s, &log, 1e-9);
-		ck_assert_msg(count_aop(g, NPU_AOP_CONV_BWD) == c[i].kept, "%s", what);
-		ck_assert_msg(count_aop(g, NPU_AOP_CONV) == c[i].convs, "%s: %d convolutions", what,
-			      count_aop(g, NPU_AOP_CONV));
 		npu_passlog_free(&log);
-		env_free(&s);
 		npu_graph_free(g);
 	}
 }
@@ -901,23 +914,16 @@ START_TEST(conv_backward_decomposed)
 	};
 
 	for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
-		npu_graph *g = parse(c[i].json);
 		npu_passlog log;
-		env s;
-		char what[64];
+		npu_graph *g = cbwd_case(c[i].json, "convolution_backward", i, c[i].kept,
+					 c[i].convs, &log);
 
-		snprintf(what, sizeof what, "convolution_backward %zu", i);
-		env_random(&s, g);
-		roundtrip(what, g, &s, &log, 1e-9);
-		ck_assert_msg(count_aop(g, NPU_AOP_CONV_BWD) == c[i].kept, "%s", what);
-		ck_assert_int_eq(count_aop(g, NPU_AOP_CONV), c[i].convs);
 		/* grad_weight: a product a tap of the 3x3 window */
 		ck_assert_int_eq(count_aop(g, NPU_AOP_MM), 9);
 		ck_assert_int_eq(npu_passlog_count(&log, NPU_PASS_DECOMP,
 						   "decomposed cb (aten.convolution_backward"),
 				 !c[i].kept);
 		npu_passlog_free(&log);
-		env_free(&s);
 		npu_graph_free(g);
 	}
 }

@@ -19,17 +19,20 @@
 #include "tests/fxrun.h"
 
 /* One graph, with the parameters frozen (inference-style) and as
- * run-time inputs (what a training step needs: weights change). */
-#define TRAIN_TEST(fn, cg) \
+ * run-time inputs (what a training step needs: weights change); outputs
+ * below `small` of the largest measured against the graph's scale
+ * (fxrun.small; 0: the default). */
+#define TRAIN_TEST_SMALL(fn, cg, sm) \
 	START_TEST(fn) \
 	{ \
-		fxrun fr = { 0 }, fu = { .unfrozen = 1 }; \
+		fxrun fr = { .small = sm }, fu = { .unfrozen = 1, .small = sm }; \
 		fx_setup_tmp(); \
 		fx_run_graph(cg, &fr); \
 		fx_run_graph(cg, &fu); \
 		fx_teardown_tmp(); \
 	} \
 	END_TEST
+#define TRAIN_TEST(fn, cg) TRAIN_TEST_SMALL(fn, cg, 0)
 
 TRAIN_TEST(t_rmsnorm_fwd, "rmsnorm_train/forward2")
 TRAIN_TEST(t_rmsnorm_bwd, "rmsnorm_train/backward3")
@@ -64,16 +67,7 @@ TRAIN_TEST(t_gpt2_sdpa_bwd, "gpt2_sdpa_train/backward3")
  * its terms: float32 sums of them are 1.2e-5 off in relative terms
  * (ours and PyTorch's), so outputs below 1e-4 of the largest are
  * measured against the graph's scale. */
-START_TEST(t_bert_sdpa_fwd)
-{
-	fxrun fr = { .small = 1e-4 }, fu = { .unfrozen = 1, .small = 1e-4 };
-
-	fx_setup_tmp();
-	fx_run_graph("bert_sdpa_train/forward2", &fr);
-	fx_run_graph("bert_sdpa_train/forward2", &fu);
-	fx_teardown_tmp();
-}
-END_TEST
+TRAIN_TEST_SMALL(t_bert_sdpa_fwd, "bert_sdpa_train/forward2", 1e-4)
 TRAIN_TEST(t_bert_sdpa_bwd, "bert_sdpa_train/backward3")
 
 /* BatchNorm's running statistics and its batch counter: updated in the
