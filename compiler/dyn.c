@@ -713,6 +713,7 @@ static int plan_kern(npu_dyn *d, const npu_kir *ir, const npu_prog *p, int k,
 	if (!ref)
 		return 0;
 	if (K->kind == NPU_KK_HOST || K->kind == NPU_KK_GATHER || K->kind == NPU_KK_POOL ||
+	    K->kind == NPU_KK_INT ||
 	    (K->kind == NPU_KK_MM && (K->cv || K->ndim != 2)))
 		KFAIL("touches a value of symbolic shape, but a %s kernel cannot take run-time sizes (only elementwise, row and 2-D matmul kernels can)",
 		      npu_kkind_name(K->kind));

@@ -2543,6 +2543,126 @@ static int emit_gather(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	return 0;
 }
 
+/* ----------------------------------------------------------------- */
+/* Integer kernels on the scalar unit */
+
+/* Element offset of element i (row-major over K's space) of operand o,
+ * from its operand offset. */
+static int64_t int_elem(const npu_kern *K, int o, int64_t i)
+{
+	int64_t off = 0;
+
+	for (int d = K->ndim - 1; d >= 0; d--) {
+		off += (i % K->shape[d]) * K->ops[o].stride[d];
+		i /= K->shape[d];
+	}
+	return off;
+}
+
+/* The scalar instruction of expression x of an integer kernel, for one
+ * element: r[] holds the registers of the values before it, xz zero. */
+static void int_x(const npu_kern *K, const npu_xins *X, int *r, int xz,
+		  const uint64_t *slot, const int64_t *lo, const int *esz,
+		  int64_t i, npu_mfunc *f)
+{
+	int *d = &r[X - K->x], t;
+
+	switch (X->op) {
+	case NPU_X_LOAD:
+		*d = npu_mx(f);
+		npu_memit(f, esz[X->a] == 8 ? NPU_OP_LD : NPU_OP_LD32, *d, xz, 0,
+			  (int64_t)slot[X->a] + (int_elem(K, X->a, i) - lo[X->a]) * esz[X->a]);
+		break;
+	case NPU_X_UN: /* VNEG */
+		*d = npu_mx(f);
+		npu_memit(f, NPU_OP_SUB, *d, xz, r[X->a], 0);
+		break;
+	case NPU_X_BIN:
+		*d = npu_mx(f);
+		npu_memit(f, X->vop == NPU_OP_VSUB ? NPU_OP_SUB : X->vop == NPU_OP_VMUL ?
+			  NPU_OP_MUL : X->vop == NPU_OP_VMAX ? NPU_OP_MAX :
+			  X->vop == NPU_OP_VMIN ? NPU_OP_MIN : NPU_OP_ADD,
+			  *d, r[X->a], r[X->b], 0);
+		break;
+	case NPU_X_BINI:
+		*d = npu_mx(f);
+		t = npu_mx(f);
+		npu_mli(f, t, (int64_t)X->imm);
+		if (X->vop == NPU_OP_VRSUBI)
+			npu_memit(f, NPU_OP_SUB, *d, t, r[X->a], 0);
+		else
+			npu_memit(f, X->vop == NPU_OP_VMULI ? NPU_OP_MUL : NPU_OP_ADD,
+				  *d, r[X->a], t, 0);
+		break;
+	case NPU_X_STORE:
+		npu_memit(f, esz[X->b] == 8 ? NPU_OP_ST : NPU_OP_ST32, r[X->a], xz, 0,
+			  (int64_t)slot[X->b] + i * esz[X->b]);
+		break;
+	}
+}
+
+/*
+ * An integer kernel (fuse.c's do_intk): the span of elements each input
+ * reads loaded into SRAM, each input on an engine of its own; the
+ * scalar unit runs the program an element at a time (ld or ld32 by the
+ * operand's type, add, sub, mul, max, min, st or st32 into the output's
+ * slot); one engine stores the output.  The slots lie at the bottom of
+ * SRAM (fuse.c bounds the spans).
+ */
+static int emit_int(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
+{
+	const npu_kern *K = &c->ir->k[k];
+	int64_t n = npu_kir_numel(K->ndim, K->shape), lo[4] = { 0 }, hi[4] = { 0 };
+	int esz[4], r[8], ne = c->t->dma_engines < 4 ? c->t->dma_engines : 4;
+	int nin = 0, out = -1, xz;
+	uint64_t slot[4], at = 0;
+	emit_t g;
+
+	if (K->nops > 4 || K->nx > 8 || ne < 1)
+		return npu_errf(e, "kernel %s: not an integer kernel of fuse.c's forms", K->name);
+	if (npu_emit_setup(&g, c, k, f) < 0) {
+		npu_emit_cleanup(&g);
+		return npu_errf(e, "out of memory");
+	}
+	for (int o = 0; o < K->nops; o++) {
+		esz[o] = npu_dtype_size(c->ir->v[K->ops[o].val].dtype);
+		lo[o] = hi[o] = int_elem(K, o, 0);
+		for (int64_t i = 1; i < n; i++) {
+			int64_t x = int_elem(K, o, i);
+			lo[o] = x < lo[o] ? x : lo[o];
+			hi[o] = x > hi[o] ? x : hi[o];
+		}
+		slot[o] = at;
+		at += ((uint64_t)((hi[o] - lo[o] + 1) * esz[o]) + 63) & ~63ull;
+		if (K->ops[o].out) {
+			out = o;
+			continue;
+		}
+		npu_emit_dmaf(&g, nin % ne, NPU_OP_DLD, slot[o],
+			      dram_of(&g, o) + (uint64_t)(lo[o] * esz[o]),
+			      (hi[o] - lo[o] + 1) * esz[o], 1, 0, 0, 1, 0, 0);
+		nin++;
+	}
+	for (int q = 0; q < nin && q < ne; q++)
+		npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, SEM_LD + q, 0, 0);
+	for (int q = 0; q < nin && q < ne; q++)
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, SEM_LD + q, 0, 0);
+	xz = npu_mx(f);
+	npu_mli(f, xz, 0);
+	for (int64_t i = 0; i < n; i++)
+		for (int x = 0; x < K->nx; x++)
+			int_x(K, &K->x[x], r, xz, slot, lo, esz, i, f);
+	if (out >= 0)
+		npu_emit_dmaf(&g, 0, NPU_OP_DST, dram_of(&g, out), slot[out],
+			      n * esz[out], 1, 0, 0, 1, 0, 0);
+	npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0, SEM_END, 0, 0);
+	npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, SEM_END, 0, 0);
+	if (c->slots_end)
+		*c->slots_end = at;
+	npu_emit_cleanup(&g);
+	return 0;
+}
+
 int npu_emit_kernel(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 {
 	const npu_kern *K = &c->ir->k[k];
@@ -2555,6 +2675,7 @@ int npu_emit_kernel(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	case NPU_KK_GATHER:
 		return K->mm_n > 0 ? emit_gather_rt(c, k, f, e) : emit_gather(c, k, f, e);
 	case NPU_KK_POOL: return npu_emit_pool(c, k, f, e);
+	case NPU_KK_INT: return emit_int(c, k, f, e);
 	default: return emit_ew(c, k, f, e);
 	}
 }

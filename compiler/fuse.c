@@ -6952,6 +6952,138 @@ static int relu_past_pool(fz *z, int node)
 	return 1;
 }
 
+/* ----------------------------------------------------------------- */
+/* Integer kernels on the scalar unit */
+
+/*
+ * Integer arithmetic the fp32 lanes cannot hold exactly, on operands of
+ * unknown range (a training BatchNorm's num_batches_tracked + 1, int64),
+ * runs on the scalar unit's 64-bit registers, one element at a time,
+ * while the result has at most NPU_INTK_MAX elements: add, sub, rsub and
+ * mul of int64 and int32 tensors (any views, broadcast) and integer
+ * scalars within 2^24 (an expression immediate is an fp32), maximum and
+ * minimum of two tensors, and neg.
+ * The program is one op over loads (emit.c's emit_int runs it as
+ * ld/add/sub/mul/max/min/st); int32 results wrap as PyTorch's do
+ * (computed in 64 bits, their low 32 stored).  Each input's span of
+ * elements is loaded whole: at most INTK_SPAN.  Anything else stays a
+ * host call.
+ */
+#define INTK_SPAN 4096
+static int intk_dtype(int dt)
+{
+	return dt == NPU_DT_I64 || dt == NPU_DT_I32;
+}
+
+/* The scalar operand of node n as an expression immediate, or -1. */
+static int intk_imm(const npu_gnode *n, int i, double *c)
+{
+	const npu_gval *kw = npu_gnode_kwarg(n, "alpha");
+	double a = 1;
+
+	if (gnum(arg(n, i), c) || (kw && gnum(kw, &a)))
+		return -1;
+	*c *= a;
+	return *c == floor(*c) && fabs(*c) <= RNG_EXACT ? 0 : -1;
+}
+
+/* Is node n, with nt tensor operands, one of the forms above? */
+static int intk_form(const npu_gnode *n, int nt)
+{
+	const npu_gval *kw = npu_gnode_kwarg(n, "alpha");
+	double c, a = 1;
+
+	switch (n->aop) {
+	case NPU_AOP_NEG:
+		return nt == 1;
+	case NPU_AOP_MAXIMUM: case NPU_AOP_MINIMUM:
+		return nt == 2;
+	case NPU_AOP_ADD_TENSOR: case NPU_AOP_SUB_TENSOR: case NPU_AOP_MUL_TENSOR:
+		if (nt == 2)
+			return n->nargs > 1 && n->args[1].kind == NPU_GV_NODE &&
+			       (!kw || (!gnum(kw, &a) && a == 1));
+		/* a scalar second operand */
+		return nt == 1 && !intk_imm(n, 1, &c);
+	case NPU_AOP_ADD_SCALAR: case NPU_AOP_SUB_SCALAR: case NPU_AOP_MUL_SCALAR:
+	case NPU_AOP_RSUB_SCALAR:
+		return nt == 1 && !intk_imm(n, 1, &c);
+	default:
+		return 0;
+	}
+}
+
+/* Node n's op (intk_form) over loads x0 and x1 (a tensor, or -1) in
+ * kernel k: the expression value, or -1 (out of memory). */
+static int intk_op(fz *z, int k, const npu_gnode *n, int x0, int x1)
+{
+	int node = (int)(n - z->g->nodes), sub, mul;
+	double c = 0;
+
+	if (n->aop == NPU_AOP_NEG)
+		return xadd(z, k, NPU_X_UN, NPU_OP_VNEG, x0, 0, 0, 0, node);
+	sub = n->aop == NPU_AOP_SUB_TENSOR || n->aop == NPU_AOP_SUB_SCALAR;
+	mul = n->aop == NPU_AOP_MUL_TENSOR || n->aop == NPU_AOP_MUL_SCALAR;
+	if (x1 >= 0)
+		return xadd(z, k, NPU_X_BIN, sub ? NPU_OP_VSUB : mul ? NPU_OP_VMUL :
+			    n->aop == NPU_AOP_MAXIMUM ? NPU_OP_VMAX :
+			    n->aop == NPU_AOP_MINIMUM ? NPU_OP_VMIN : NPU_OP_VADD,
+			    x0, x1, 0, 0, node);
+	intk_imm(n, 1, &c);
+	return xadd(z, k, NPU_X_BINI, mul ? NPU_OP_VMULI :
+		    n->aop == NPU_AOP_RSUB_SCALAR ? NPU_OP_VRSUBI : NPU_OP_VADDI,
+		    x0, 0, 0, (float)(sub ? -c : c), node);
+}
+
+/* Node i as an integer kernel: 0 done, 1 not of those forms, -1 error. */
+static int do_intk(fz *z, int i)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[i];
+	const npu_gmeta *m = tmeta(n, 0);
+	int tn[4], nt = tensor_args(n, tn, 4), x[2] = { -1, -1 }, k, v, r, o;
+	int64_t shape[NPU_MAX_DIMS], st[NPU_MAX_DIMS];
+
+	if (!m || n->multi || !intk_dtype(m->dtype) || nt < 1 || nt > 2 ||
+	    n->args[0].kind != NPU_GV_NODE || !intk_form(n, nt))
+		return 1;
+	for (int d = 0; d < m->ndim; d++)
+		shape[d] = m->shape[d].v;
+	if (npu_kir_numel(m->ndim, shape) > NPU_INTK_MAX)
+		return 1;
+	for (int j = 0; j < nt; j++) {
+		int64_t span = 1;
+		v = node_val(z, tn[j]);
+		if (v < 0 || !intk_dtype(ir->v[v].dtype) || ir->v[v].isconst ||
+		    bcast_strides(&ir->v[v], m->ndim, shape, st) < 0)
+			return 1;
+		for (int d = 0; d < m->ndim; d++)
+			span += (shape[d] - 1) * (st[d] < 0 ? -st[d] : st[d]);
+		if (span > INTK_SPAN)
+			return 1;
+	}
+	if ((k = new_kern(z, NPU_KK_INT, i)) < 0 ||
+	    (v = meta_val(z, i, 0, n->name)) < 0)
+		return -1;
+	ir->k[k].ndim = m->ndim;
+	memcpy(ir->k[k].shape, shape, sizeof shape);
+	for (int j = 0; j < nt; j++)
+		if ((o = ext_opnd(z, k, node_val(z, tn[j]), m->ndim, shape)) < 0 ||
+		    (x[j] = xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, i)) < 0)
+			return npu_errf(z->e, "out of memory");
+	npu_kir_contig(m->ndim, shape, st);
+	if ((r = intk_op(z, k, n, x[0], x[1])) < 0 ||
+	    (o = npu_kir_opnd(&ir->k[k], v, 1, 0, st)) < 0 ||
+	    xadd(z, k, NPU_X_STORE, 0, r, o, 0, 0, i) < 0)
+		return npu_errf(z->e, "out of memory");
+	ir->v[v].producer = k;
+	ir->v[v].needed = 1;
+	ir->nodeval[i] = v;
+	npu_kir_decide(ir, 1, "%s: integer arithmetic on the scalar unit (operands of unknown range)",
+		       n->name);
+	close_cur(z);
+	return 0;
+}
+
 static int do_node(fz *z, int i)
 {
 	npu_kir *ir = z->ir;
@@ -7017,14 +7149,21 @@ static int do_node(fz *z, int i)
 		if (v < 0)
 			return npu_errf(z->e, "%s: node '%s': argument '%s' has no tensor value",
 					z->g->file, n->name, z->g->nodes[tn[j]].name);
-		if (!vecok(ir->v[v].dtype) && !narrow_ok(z, i, ir->v[v].dtype))
-			return host_kern(z, i, ir->v[v].dtype == NPU_DT_F64
-					 ? "float64: runs on the host in fp64"
-					 : "integer operands");
+		if (!vecok(ir->v[v].dtype) && !narrow_ok(z, i, ir->v[v].dtype)) {
+			if (ir->v[v].dtype == NPU_DT_F64)
+				return host_kern(z, i, "float64: runs on the host in fp64");
+			if ((r = do_intk(z, i)) <= 0)
+				return r;
+			return host_kern(z, i, "integer operands");
+		}
 	}
-	if (!vecok(tmeta(n, 0)->dtype) && !narrow_ok(z, i, tmeta(n, 0)->dtype))
-		return host_kern(z, i, tmeta(n, 0)->dtype == NPU_DT_F64
-				 ? "float64: runs on the host in fp64" : "integer result");
+	if (!vecok(tmeta(n, 0)->dtype) && !narrow_ok(z, i, tmeta(n, 0)->dtype)) {
+		if (tmeta(n, 0)->dtype == NPU_DT_F64)
+			return host_kern(z, i, "float64: runs on the host in fp64");
+		if ((r = do_intk(z, i)) <= 0)
+			return r;
+		return host_kern(z, i, "integer result");
+	}
 	if (lk == NPU_LK_MM)
 		return do_mm(z, i);
 	if (lk == NPU_LK_CONV)

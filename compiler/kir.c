@@ -12,7 +12,7 @@
 #include "isa/isa.h"
 
 static const char *const kkind_names[NPU_NKK] = { "ew", "row", "mm", "host",
-						    "gather", "pool" };
+						    "gather", "pool", "int" };
 
 const char *npu_kkind_name(int k)
 {

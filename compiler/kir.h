@@ -37,8 +37,11 @@
 /* The most operands a kernel takes (the emitters' tables, tile.c). */
 #define NPU_KERN_MAX_OPS 64
 
+/* NPU_KK_INT: integer arithmetic of at most NPU_INTK_MAX elements on the
+ * scalar unit (fuse.c's do_intk), its program one op over loads */
 enum npu_kkind { NPU_KK_EW, NPU_KK_ROW, NPU_KK_MM, NPU_KK_HOST, NPU_KK_GATHER,
-		 NPU_KK_POOL, NPU_NKK };
+		 NPU_KK_POOL, NPU_KK_INT, NPU_NKK };
+#define NPU_INTK_MAX 64
 const char *npu_kkind_name(int k);
 
 typedef struct npu_kval {

@@ -226,6 +226,10 @@ static int alias_safe(const npu_kir *ir, int in, int out)
 		for (int i = 0; i < K->nops; i++) {
 			if (K->ops[i].out || root_val(ir, K->ops[i].val) != in || k < w)
 				continue;
+			/* an integer kernel reads all of its inputs before
+			 * it stores (emit_int) */
+			if (k == w && K->kind == NPU_KK_INT)
+				continue;
 			if (k > w || K->kind != NPU_KK_EW || !st ||
 			    !same_walk(K, &K->ops[i], st))
 				return 0;

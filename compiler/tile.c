@@ -463,6 +463,23 @@ static void tile_pool(const npu_kir *ir, npu_kern *K, const npu_target *t)
 	K->cost = vec + dma_time(t, in / planes, 1);
 }
 
+/* An integer kernel (emit.c's emit_int): its operands' spans loaded
+ * together, a few scalar instructions an element, the result stored. */
+static void tile_int(npu_kir *ir, npu_kern *K, const npu_target *t)
+{
+	double in = 0, out = 0, n = (double)npu_kir_numel(K->ndim, K->shape);
+
+	for (int i = 0; i < K->nops; i++) {
+		double b = n * npu_dtype_size(ir->v[K->ops[i].val].dtype);
+		if (K->ops[i].out)
+			out += b;
+		else
+			in += b;
+	}
+	K->dram_bytes = (uint64_t)(in + out);
+	K->cost = dma_time(t, in, 1) + n * (K->nx + 1) + dma_time(t, out, 1);
+}
+
 int npu_tile(npu_kir *ir, const npu_target *t, npu_err *e)
 {
 	for (int k = 0; k < ir->nk; k++) {
@@ -474,6 +491,8 @@ int npu_tile(npu_kir *ir, const npu_target *t, npu_err *e)
 			rc = tile_mm(ir, K, t, e);
 		else if (K->kind == NPU_KK_POOL)
 			tile_pool(ir, K, t);
+		else if (K->kind == NPU_KK_INT)
+			tile_int(ir, K, t);
 		else if (K->kind == NPU_KK_GATHER) {
 			const npu_kval *O = &ir->v[K->ops[2].val];
 			double b = (double)npu_kir_numel(O->ndim, O->shape) * npu_dtype_size(O->dtype);

@@ -1355,7 +1355,7 @@ static int gctx_init(gctx *g, const npu_ccopts *cc, npu_err *e)
 		npu_kern *K = &ir->k[k];
 		char *sig;
 		int si = -1;
-		if (K->kind == NPU_KK_HOST || user_set(K))
+		if (K->kind == NPU_KK_HOST || K->kind == NPU_KK_INT || user_set(K))
 			continue;
 		if (!(sig = npu_tune_kernel_sig(ir, k)))
 			return npu_errf(e, "out of memory");

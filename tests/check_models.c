@@ -800,8 +800,9 @@ static const gather_case gathers[] = {
 
 /* A tensor of generated values: floats in [-1, 1) rounded to dt, or
  * integers in [0, hi) for int64. */
-static void gen_tensor(npu_tensor *t, const char *name, int dt,
-		       const int64_t *shape, int64_t hi, uint64_t *seed)
+/* A tensor of shape (0-terminated) with room for its data; its number
+ * of elements. */
+static int64_t new_tensor(npu_tensor *t, const char *name, int dt, const int64_t *shape)
 {
 	int64_t n = 1;
 
@@ -814,6 +815,22 @@ static void gen_tensor(npu_tensor *t, const char *name, int dt,
 	}
 	t->nbytes = (uint64_t)n * (uint64_t)npu_dtype_size(dt);
 	ck_assert_ptr_nonnull(t->data = malloc(t->nbytes + 1));
+	return n;
+}
+
+/* A tensor of shape filled from data. */
+static void data_tensor(npu_tensor *t, const char *name, int dt, const int64_t *shape,
+			const void *data)
+{
+	new_tensor(t, name, dt, shape);
+	memcpy(t->data, data, t->nbytes);
+}
+
+static void gen_tensor(npu_tensor *t, const char *name, int dt,
+		       const int64_t *shape, int64_t hi, uint64_t *seed)
+{
+	int64_t n = new_tensor(t, name, dt, shape);
+
 	for (int64_t i = 0; i < n; i++) {
 		*seed = *seed * 6364136223846793005ull + 1442695040888963407ull;
 		if (dt == NPU_DT_I64)
@@ -1075,6 +1092,79 @@ START_TEST(t_onehot_put)
 END_TEST
 
 /*
+ * Integer arithmetic on run-time integers (unknown range) of at most 64
+ * elements runs on the scalar unit (fuse.c's do_intk), exactly: values
+ * far past 2^24 (a BatchNorm's batch counter), broadcasts, a transposed
+ * view, int32 (by a 0-d int32), int32 with int64 promoted.  Each case
+ * against the reference (whose doubles hold these results exactly: it
+ * does not model overflow, so no case overflows); the last ones stay host
+ * calls: a tensor alpha, a constant past 2^24, 65 elements.  a [2, 3]
+ * and b [3] int64, c [2, 3] int32, d [65] int64, e a 0-d int32.
+ */
+typedef struct intk_case {
+	const char *target, *args, *kwargs, *dt;
+	int64_t sh[3];
+	int host;
+} intk_case;
+
+static const intk_case intks[] = {
+	{ "aten.add.Tensor", "{\"node\": \"a\"}, 1", "", "int64", { 2, 3, 0 }, 0 },
+	{ "aten.sub.Tensor", "{\"node\": \"a\"}, {\"node\": \"b\"}", "", "int64", { 2, 3, 0 }, 0 },
+	{ "aten.mul.Tensor", "{\"node\": \"a\"}, -3", "", "int64", { 2, 3, 0 }, 0 },
+	{ "aten.mul.Tensor", "{\"node\": \"b\"}, {\"node\": \"a\"}", "", "int64", { 2, 3, 0 }, 0 },
+	{ "aten.maximum.default", "{\"node\": \"a\"}, {\"node\": \"b\"}", "", "int64", { 2, 3, 0 }, 0 },
+	{ "aten.minimum.default", "{\"node\": \"b\"}, {\"node\": \"a\"}", "", "int64", { 2, 3, 0 }, 0 },
+	{ "aten.neg.default", "{\"node\": \"a\"}", "", "int64", { 2, 3, 0 }, 0 },
+	{ "aten.rsub.Scalar", "{\"node\": \"a\"}, 5", "", "int64", { 2, 3, 0 }, 0 },
+	{ "aten.add.Tensor", "{\"node\": \"a\"}, 4", "\"alpha\": -2", "int64", { 2, 3, 0 }, 0 },
+	{ "aten.add.Tensor", "{\"node\": \"at\"}, {\"node\": \"b2\"}", "", "int64", { 3, 2, 0 }, 0 },
+	{ "aten.add.Tensor", "{\"node\": \"c\"}, 7", "", "int32", { 2, 3, 0 }, 0 },
+	{ "aten.mul.Tensor", "{\"node\": \"c\"}, {\"node\": \"d2\"}", "", "int32", { 2, 3, 0 }, 0 },
+	{ "aten.sub.Tensor", "{\"node\": \"c\"}, {\"node\": \"a\"}", "", "int64", { 2, 3, 0 }, 0 },
+	{ "aten.add.Tensor", "{\"node\": \"a\"}, {\"node\": \"b\"}", "\"alpha\": 2", "int64", { 2, 3, 0 }, 1 },
+	{ "aten.add.Tensor", "{\"node\": \"a\"}, 1073741824", "", "int64", { 2, 3, 0 }, 1 },
+	{ "aten.add.Tensor", "{\"node\": \"d\"}, 1", "", "int64", { 65, 0 }, 1 },
+};
+
+START_TEST(t_intk)
+{
+	/* products within 2^53, where the reference's doubles are exact */
+	static const int64_t av[6] = { 1099511627777, -34359738368, 16777217, 0, -1, 268435459 };
+	static const int64_t bv[3] = { 3, -1048576, 16777215 };
+	static const int32_t cv[6] = { 1073741823, -1073741824, 46341, -46341, 16777217, 2147483640 };
+	const intk_case *c = &intks[_i];
+	int64_t as[3] = { 2, 3, 0 }, bs[2] = { 3, 0 }, ds[2] = { 65, 0 };
+	int64_t ats[3] = { 3, 2, 0 }, b2s[3] = { 3, 1, 0 }, es[1] = { 0 };
+	static const int32_t ev = -2;
+	char path[1024], vals[1024];
+	uint64_t seed = 3;
+	npu_tensor t[5];
+	fxrun fr = { 0 };
+	FILE *f;
+
+	f = graph_begin(path, vals, sizeof path);
+	ph_node(f, "a", as, "int64");
+	ph_node(f, "b", bs, "int64");
+	ph_node(f, "c", as, "int32");
+	ph_node(f, "d", ds, "int64");
+	ph_node(f, "e", es, "int32");
+	call_node(f, "d2", "aten.mul.Tensor", "{\"node\": \"e\"}, 2", "", es, "int32");
+	call_node(f, "at", "aten.permute.default", "{\"node\": \"a\"}, [1, 0]", "", ats, "int64");
+	call_node(f, "b2", "aten.unsqueeze.default", "{\"node\": \"b\"}, 1", "", b2s, "int64");
+	call_node(f, "y", c->target, c->args, c->kwargs, c->sh, c->dt);
+	graph_end(f, "y");
+	data_tensor(&t[0], "a", NPU_DT_I64, as, av);
+	data_tensor(&t[1], "b", NPU_DT_I64, bs, bv);
+	data_tensor(&t[2], "c", NPU_DT_I32, as, cv);
+	gen_tensor(&t[3], "d", NPU_DT_I64, ds, 1 << 30, &seed);
+	data_tensor(&t[4], "e", NPU_DT_I32, es, &ev);
+	tensors_run(path, vals, t, 5, &fr);
+	ck_assert_msg(fr.host_calls == (uint64_t)c->host, "intk case %d: %llu host calls, expected %d",
+		      _i, (unsigned long long)fr.host_calls, c->host);
+}
+END_TEST
+
+/*
  * A sum of 70 tensors (DenseNet's backward adds the gradients of every
  * layer that read a feature map): more operands than a kernel takes, so
  * the chain is cut into kernels of fewer (it once failed to compile:
@@ -1284,6 +1374,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_index_add);
 	tcase_add_test(tc, t_mask_put);
 	tcase_add_test(tc, t_long_sum);
+	tcase_add_loop_test(tc, t_intk, 0, (int)(sizeof intks / sizeof intks[0]));
 	tcase_add_test(tc, t_onehot_put);
 	tcase_add_loop_test(tc, t_argx, 0, (int)(sizeof argxs / sizeof argxs[0]));
 	tcase_add_loop_test(tc, t_unary, 0, (int)(sizeof unaries / sizeof unaries[0]));
