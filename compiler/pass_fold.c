@@ -36,7 +36,8 @@ struct fold_cx;
 typedef struct fold_cx {
 	pass_cx *pc;
 	npu_gedit *ge;
-	cval *v;
+	cval *v;                   /* per node of the session's start */
+	int nv;
 	const npu_reftensor **in;  /* tensor inputs of the op being built */
 	int nin, capin;
 	int bad;                   /* an argument is not foldable */
@@ -390,8 +391,21 @@ typedef struct sumcx { fold_cx *fx; long long n; } sumcx;
 static void sum_ref(int *ref, void *ctx)
 {
 	sumcx *s = ctx;
-	cval *c = &s->fx->v[*ref];
+	const npu_gnode *n;
+	cval *c;
 
+	if (*ref >= s->fx->nv) {
+		/* a constant this session folded (add_const), by its meta */
+		n = npu_gedit_node(s->fx->ge, *ref);
+		if (n->nmeta > 0 && n->meta[0].kind == NPU_GM_TENSOR) {
+			long long e = 1;
+			for (int d = 0; d < n->meta[0].ndim; d++)
+				e *= n->meta[0].shape[d].v;
+			s->n += e;
+		}
+		return;
+	}
+	c = &s->fx->v[*ref];
 	for (int k = 0; c->t && k < c->n; k++)
 		s->n += npu_reftensor_numel(&c->t[k]);
 }
@@ -438,13 +452,14 @@ static int add_const(fold_cx *fx, int i)
 
 static int fold_session(pass_cx *pc, npu_gedit *ge)
 {
-	fold_cx fx = { pc, ge, NULL, NULL, 0, 0, 0 };
+	fold_cx fx = { .pc = pc, .ge = ge };
 	int n = npu_gedit_n(ge), rc = -1;
 	long long limit = pc->o->fold_max_elems ? pc->o->fold_max_elems
 						: 1LL << 24;
 
 	if (!(fx.v = calloc((size_t)n + 1, sizeof *fx.v)))
 		return npu_errf(pc->e, "out of memory");
+	fx.nv = n;
 	for (int i = 0; i < n; i++) {
 		npu_gnode *nd = npu_gedit_node(ge, i);
 

@@ -530,6 +530,40 @@ START_TEST(noop_views_removed)
 }
 END_TEST
 
+/*
+ * Folding: frozen values folded into constants (a0 = w * 3 and a = w * 2,
+ * which x + a0 and x + a need at run time), the second's other user an
+ * expand of it past 65,536 elements (kept at run time: cheaper to
+ * compute than to store).  Weighing that expand read the node of a
+ * constant the session had added, past the session's table: npucc
+ * crashed on a ResNet-50's training forward graph with every parameter
+ * frozen.
+ */
+START_TEST(fold_expand_of_folded)
+{
+	npu_graph *g = parse(GRAPH("{\"name\":\"w\",\"op\":\"placeholder\",\"target\":\"w\","
+		"\"args\":[],\"kwargs\":{},\"kind\":\"parameter\",\"meta\":" F32(1, 256) "},"
+		PH("x", F32(300, 256))
+		CALL("a0", "aten.mul.Tensor", "[" N("w") ", 3.0]", F32(1, 256))
+		CALL("c0", "aten.add.Tensor", "[" N("x") "," N("a0") "]", F32(300, 256))
+		CALL("a", "aten.mul.Tensor", "[" N("w") ", 2.0]", F32(1, 256))
+		CALL("c1", "aten.add.Tensor", "[" N("x") "," N("a") "]", F32(300, 256))
+		CALL("b", "aten.expand.default", "[" N("a") ", [300, 256]]", F32(300, 256))
+		CALL("c2", "aten.mul.Tensor", "[" N("x") "," N("b") "]", F32(300, 256))
+		OUT("[" N("c0") "," N("c1") "," N("c2") "]")));
+	npu_passlog log;
+	env s;
+
+	env_random(&s, g);
+	roundtrip("fold_expand", g, &s, &log, 1e-6);
+	ck_assert_int_eq(npu_passlog_count(&log, NPU_PASS_FOLD, "folded a "), 1);
+	ck_assert_int_eq(npu_passlog_count(&log, NPU_PASS_FOLD, "kept b (76800 elements made from 256"), 1);
+	npu_passlog_free(&log);
+	env_free(&s);
+	npu_graph_free(g);
+}
+END_TEST
+
 START_TEST(layout_canonical)
 {
 	npu_graph *g = parse(GRAPH(PH("x", F32(2, 3, 4))
@@ -1301,6 +1335,7 @@ static Suite *passes_suite(void)
 	tcase_add_loop_test(tc, fixture_semantics, 0,
 			    (int)(sizeof fixtures / sizeof fixtures[0]));
 	tcase_add_test(tc, conv_bn_relu_folded);
+	tcase_add_test(tc, fold_expand_of_folded);
 	tcase_add_test(tc, conv_bn_shared_kept);
 	tcase_add_test(tc, conv_bn_unfrozen);
 	tcase_add_test(tc, resnet18_generated);
