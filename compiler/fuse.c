@@ -7084,6 +7084,19 @@ static int do_intk(fz *z, int i)
 	return 0;
 }
 
+/* Node i, whose operand or result of type dt the fp32 lanes cannot hold:
+ * an integer kernel when it is one, else a host call (why). */
+static int off_lanes(fz *z, int i, int dt, const char *why)
+{
+	int r;
+
+	if (dt == NPU_DT_F64)
+		return host_kern(z, i, "float64: runs on the host in fp64");
+	if ((r = do_intk(z, i)) <= 0)
+		return r;
+	return host_kern(z, i, why);
+}
+
 static int do_node(fz *z, int i)
 {
 	npu_kir *ir = z->ir;
@@ -7149,21 +7162,11 @@ static int do_node(fz *z, int i)
 		if (v < 0)
 			return npu_errf(z->e, "%s: node '%s': argument '%s' has no tensor value",
 					z->g->file, n->name, z->g->nodes[tn[j]].name);
-		if (!vecok(ir->v[v].dtype) && !narrow_ok(z, i, ir->v[v].dtype)) {
-			if (ir->v[v].dtype == NPU_DT_F64)
-				return host_kern(z, i, "float64: runs on the host in fp64");
-			if ((r = do_intk(z, i)) <= 0)
-				return r;
-			return host_kern(z, i, "integer operands");
-		}
+		if (!vecok(ir->v[v].dtype) && !narrow_ok(z, i, ir->v[v].dtype))
+			return off_lanes(z, i, ir->v[v].dtype, "integer operands");
 	}
-	if (!vecok(tmeta(n, 0)->dtype) && !narrow_ok(z, i, tmeta(n, 0)->dtype)) {
-		if (tmeta(n, 0)->dtype == NPU_DT_F64)
-			return host_kern(z, i, "float64: runs on the host in fp64");
-		if ((r = do_intk(z, i)) <= 0)
-			return r;
-		return host_kern(z, i, "integer result");
-	}
+	if (!vecok(tmeta(n, 0)->dtype) && !narrow_ok(z, i, tmeta(n, 0)->dtype))
+		return off_lanes(z, i, tmeta(n, 0)->dtype, "integer result");
 	if (lk == NPU_LK_MM)
 		return do_mm(z, i);
 	if (lk == NPU_LK_CONV)
