@@ -6761,6 +6761,67 @@ static irng use_rng_at(fz *z, int node, int depth)
 	return r;
 }
 
+/* Does v (an argument, lists within) name node? */
+static int names_node(const npu_gval *v, int node)
+{
+	if (v->kind == NPU_GV_NODE)
+		return v->u.node == node;
+	if (v->kind == NPU_GV_LIST)
+		for (int i = 0; i < v->u.list.n; i++)
+			if (names_node(&v->u.list.v[i], node))
+				return 1;
+	return 0;
+}
+
+/*
+ * Whether every use of node (through whole views of it) converts its
+ * integers to a float type first, as PyTorch's type promotion does: a
+ * comparison with a float tensor, an add, sub, mul or div with a float
+ * result, a cast to a float type (the cross-entropy's backward compares
+ * its targets, the ignored index replaced by 0, with a float iota).  A
+ * graph output or any other use is not.
+ */
+static int float_uses(fz *z, int node, int depth)
+{
+	for (int u = node + 1; u < z->g->nnodes; u++) {
+		const npu_gnode *n = &z->g->nodes[u];
+		const npu_gmeta *m = tmeta(n, 0), *om;
+		const npu_gval *o;
+		int used = 0;
+		for (int i = 0; i < n->nargs; i++)
+			used |= names_node(&n->args[i], node);
+		for (int i = 0; i < n->nkwargs; i++)
+			used |= names_node(&n->kwargs[i].val, node);
+		if (!used)
+			continue;
+		if (n->op != NPU_GOP_CALL_FUNCTION || !m || n->nargs < 1)
+			return 0;
+		if (whole_view(n->aop)) {
+			if (depth >= 4 || !float_uses(z, u, depth + 1))
+				return 0;
+			continue;
+		}
+		switch (n->aop) {
+		case NPU_AOP_EQ_TENSOR: case NPU_AOP_NE_TENSOR: case NPU_AOP_LT_TENSOR:
+		case NPU_AOP_LE_TENSOR: case NPU_AOP_GT_TENSOR: case NPU_AOP_GE_TENSOR:
+			o = n->nargs > 1 ? &n->args[n->args[0].kind == NPU_GV_NODE &&
+						    n->args[0].u.node == node] : NULL;
+			om = o && o->kind == NPU_GV_NODE ? tmeta(&z->g->nodes[o->u.node], 0) : NULL;
+			if (!om || !isfloat(om->dtype))
+				return 0;
+			break;
+		case NPU_AOP_ADD_TENSOR: case NPU_AOP_SUB_TENSOR: case NPU_AOP_MUL_TENSOR:
+		case NPU_AOP_DIV_TENSOR: case NPU_AOP_TO_COPY:
+			if (!isfloat(m->dtype))
+				return 0;
+			break;
+		default:
+			return 0;
+		}
+	}
+	return 1;
+}
+
 static irng use_rng(fz *z, int node)
 {
 	return use_rng_at(z, node, 0);
@@ -6848,9 +6909,16 @@ static int int_lanes(fz *z, int node)
 			return 0;
 		ints |= am->dtype != NPU_DT_BOOL && isintdt(am->dtype);
 	}
-	/* only the integer cases: the rest is narrow_ok's and vecok's */
+	/* only the integer cases: the rest is narrow_ok's and vecok's.  A
+	 * selection of unknown range whose every use converts it to a float
+	 * first gives those uses what PyTorch's do: fp32 rounding is
+	 * monotonic, so it commutes with choosing */
 	if (m->dtype != NPU_DT_BOOL && isintdt(m->dtype))
-		return rng_small(node_rng(z, node));
+		return rng_small(node_rng(z, node)) ||
+		       ((n->aop == NPU_AOP_WHERE || n->aop == NPU_AOP_MAXIMUM ||
+			 n->aop == NPU_AOP_MINIMUM || n->aop == NPU_AOP_CLAMP ||
+			 n->aop == NPU_AOP_CLAMP_MIN || n->aop == NPU_AOP_CLAMP_MAX) &&
+			float_uses(z, node, 0));
 	return ints;
 }
 

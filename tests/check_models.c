@@ -961,6 +961,19 @@ static const int_case ints[] = {
 	  ICALL("g", "aten.gather.default", INODE("f") ", 1, " INODE("c"), "", "float32")
 	  ICALL("h", "aten.gather.default", INODE("f") ", 1, " INODE("d"), "", "float32")
 	  ICALL("y", "aten.add.Tensor", INODE("g") ", " INODE("h"), "", "float32"), 0 },
+	/* a selection of unknown range whose uses all convert it to float
+	 * first (the cross-entropy's backward: targets, the ignored index
+	 * replaced by 0, compared with a float iota): in fp32 lanes, as
+	 * rounding commutes with choosing; as a graph output, host (and
+	 * so is the clone that outputs it) */
+	{ ICALL("f", "aten._to_copy.default", INODE("ids"), "\"dtype\": {\"dtype\": \"float32\"}", "float32")
+	  ICALL("c", "aten.ne.Scalar", INODE("ids") ", 1", "", "bool")
+	  ICALL("w", "aten.where.self", INODE("c") ", " INODE("ids") ", " INODE("ids"), "", "int64")
+	  ICALL("wc", "aten.clone.default", INODE("w"), "", "int64")
+	  ICALL("y", "aten.eq.Tensor", INODE("f") ", " INODE("wc"), "", "bool"), 0 },
+	{ ICALL("c", "aten.ne.Scalar", INODE("ids") ", 1", "", "bool")
+	  ICALL("w", "aten.where.self", INODE("c") ", " INODE("ids") ", " INODE("ids"), "", "int64")
+	  ICALL("y", "aten.clone.default", INODE("w"), "", "int64"), 2 },
 };
 
 START_TEST(t_int)

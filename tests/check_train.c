@@ -483,12 +483,8 @@ static const struct {
 	{ "rmsnorm_float64/inference2", NULL, "float64" },
 	/* the ops models exercise ops without native lowering on purpose */
 	{ "ops3/inference2", NULL, "" },
-	/* sort (the reductions model); the cross-entropy's backward: its
-	 * int64 targets with the ignored index replaced by 0 (where), whose
-	 * bound was the one-hot's scatter, which the decomposition turns
-	 * into a comparison (the forward's gather bounds them: native) */
+	/* sort (the reductions model) */
 	{ "reductions/inference2", NULL, "" },
-	{ "ce_train/backward3", "aten.where.self", "integer" },
 	/* arithmetic on run-time int64 inputs, whose range is unknown
 	 * (Funnel's token-type comparison); Mixtral's router (sort, histc,
 	 * index_put) and transformers' grouped_mm custom op */
