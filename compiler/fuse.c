@@ -1534,6 +1534,51 @@ static int rows_contiguous(const npu_kir *ir, const npu_kern *K, int rd)
 }
 
 /*
+ * The value of a copy kernel copy_val made earlier of exactly view v (its
+ * one load of the same root, offset and strides, over v's shape, and
+ * nothing fused since), or -1: a BatchNorm's mean and variance reduce the
+ * same input over N, H and W, each through a copy that puts those dims
+ * last, and the second copy would repeat the first.
+ */
+static int copy_of(fz *z, int v)
+{
+	const npu_kir *ir = z->ir;
+	const npu_kval *V = &ir->v[v];
+	int64_t st[NPU_MAX_DIMS];
+	int root = root_of(ir, v);
+
+	if (V->isconst || bcast_strides(V, V->ndim, V->shape, st) < 0)
+		return -1;
+	for (int k = 0; k < ir->nk; k++) {
+		const npu_kern *K = &ir->k[k];
+		if (K->kind != NPU_KK_EW || K->nops != 1 || K->nx != 1 ||
+		    K->x[0].op != NPU_X_LOAD || K->ops[0].out || K->ops[0].val != root ||
+		    K->ops[0].off != V->off || K->ndim != V->ndim ||
+		    memcmp(K->shape, V->shape, (size_t)V->ndim * sizeof *V->shape) ||
+		    memcmp(K->ops[0].stride, st, (size_t)V->ndim * sizeof *st))
+			continue;
+		for (int w = 0; w < ir->nv; w++)
+			if (ir->v[w].producer == k && ir->v[w].xdef == 0 &&
+			    ir->v[w].root < 0 && ir->v[w].dtype == V->dtype)
+				return w;
+	}
+	return -1;
+}
+
+/* A contiguous copy of view v for a reduction (why): copy_of's, else a
+ * new one. */
+static int red_copy(fz *z, int v, int node, const char *why)
+{
+	int cp = copy_of(z, v);
+
+	if (cp < 0)
+		return copy_val(z, v, node, why);
+	npu_kir_decide(z->ir, 1, "%s: reads the copy %s made of the same view",
+		       z->g->nodes[node].name, z->ir->v[cp].name);
+	return cp;
+}
+
+/*
  * A reduction over dims that are not the trailing ones (a bias gradient
  * sums over dim 0, BatchNorm's over 0, 2, 3; dims [] or None mean all):
  * the same reduction over the trailing dims of a copy of the input with
@@ -1582,7 +1627,7 @@ static int red_trailing(fz *z, int node, int *src, int *rd)
 		return 0;
 	if ((v = view_val(z, node, *src, nd, sh, S->off, st)) < 0)
 		return -1;
-	if ((v = copy_val(z, v, node, "a reduction over dims that are not trailing reads it with those dims last")) < 0)
+	if ((v = red_copy(z, v, node, "a reduction over dims that are not trailing reads it with those dims last")) < 0)
 		return -1;
 	*src = v;
 	return 0;
@@ -1700,7 +1745,7 @@ static int do_red(fz *z, int node)
 	if (!rd || S->ndim == 0)
 		return host_kern(z, node, "reduction over dims that are not trailing");
 	if (!red_one_run(S, rd)) {
-		if ((src = copy_val(z, src, node, "a reduction reads a contiguous copy of a view whose reduced dims are not one run")) < 0)
+		if ((src = red_copy(z, src, node, "a reduction reads a contiguous copy of a view whose reduced dims are not one run")) < 0)
 			return -1;
 		S = &ir->v[src];
 	}

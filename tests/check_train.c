@@ -300,7 +300,8 @@ static json_t *report_of(const char *graph, char **text)
  * (num_batches_tracked + 1, of unknown range: the vector unit's fp32
  * lanes would round it past 2^24) is an integer kernel on the scalar
  * unit ("int"), native like the rest; every node is native, never
- * twice; the text report says the same.
+ * twice; the text report says the same.  The BatchNorm's mean and its
+ * two variances read one copy of the input with N, H, W last.
  */
 START_TEST(t_report)
 {
@@ -327,6 +328,10 @@ START_TEST(t_report)
 	ks = jget(root, "kernels");
 	for (i = 0; i < json_array_size(ks); i++) {
 		json_t *k = json_array_get(ks, i);
+		/* the BatchNorm's mean and both variances reduce the
+		 * convolution's output over N, H, W through one copy */
+		ck_assert_str_ne(json_string_value(jget(k, "name")), "var.copy");
+		ck_assert_str_ne(json_string_value(jget(k, "name")), "var_2.copy");
 		if (strcmp(json_string_value(jget(k, "kind")), "int"))
 			continue;
 		intk++;
@@ -344,6 +349,9 @@ START_TEST(t_report)
 	ck_assert_msg(strstr(text, "graph conv_bn_train/forward2 (forward): ") &&
 		      strstr(text, "0 host calls"), "%s", text);
 	ck_assert_msg(strstr(text, "add: integer arithmetic on the scalar unit"), "%s", text);
+	ck_assert_msg(strstr(text, "var: reads the copy mean.copy made of the same view") &&
+		      strstr(text, "var_2: reads the copy mean.copy made of the same view"),
+		      "%s", text);
 	free(text);
 	fx_teardown_tmp();
 }
