@@ -1565,17 +1565,81 @@ static int copy_of(fz *z, int v)
 	return -1;
 }
 
-/* A contiguous copy of view v for a reduction (why): copy_of's, else a
- * new one. */
+/*
+ * View v of a value the open elementwise kernel computes, with its dims
+ * permuted (red_trailing's), stored by that kernel a second time in the
+ * permuted order, contiguous: the new value, -2 when v is not such a
+ * view (no copy kernel then reloads what the kernel has just stored: a
+ * backward graph's BatchNorm and bias gradients sum over N, H, W what
+ * the kernel before them computes).  Closes the kernel, so that the
+ * reduction does not join it over the other order.
+ */
+static int store_permuted(fz *z, int v, int node)
+{
+	npu_kir *ir = z->ir;
+	const npu_kval *V = &ir->v[v];
+	int root = root_of(ir, v), k = z->cur, perm[NPU_MAX_DIMS], nv, o;
+	int64_t cst[NPU_MAX_DIMS], vst[NPU_MAX_DIMS], st[NPU_MAX_DIMS];
+	const npu_kval *R = &ir->v[root];
+	const npu_kern *K;
+	char name[256];
+
+	if (k < 0 || ir->nofuse || root == v || V->isconst || V->off ||
+	    R->producer != k || R->xdef < 0 || fz_level(z, root) != LV_ELEM ||
+	    R->ndim != V->ndim)
+		return -2;
+	K = &ir->k[k];
+	if (K->kind != NPU_KK_EW || K->ndim != R->ndim ||
+	    memcmp(K->shape, R->shape, (size_t)R->ndim * sizeof *R->shape))
+		return -2;
+	/* v's dim d is R's dim perm[d] (its stride R's contiguous one) */
+	npu_kir_contig(R->ndim, R->shape, cst);
+	for (int d = 0; d < V->ndim; d++) {
+		perm[d] = -1;
+		for (int e = 0; e < R->ndim && perm[d] < 0; e++)
+			if (V->stride[d] == cst[e] && V->shape[d] == R->shape[e] &&
+			    (R->shape[e] != 1 || e == d))
+				perm[d] = e;
+		if (perm[d] < 0)
+			return -2;
+	}
+	snprintf(name, sizeof name, "%s.perm", V->name);
+	if ((nv = npu_kir_val(ir, name, V->node, V->dtype, V->ndim, V->shape)) < 0)
+		return npu_errf(z->e, "out of memory");
+	V = &ir->v[v];  /* (the table may have moved) */
+	R = &ir->v[root];
+	/* its elements over the kernel's space: R's element at index i of
+	 * dim perm[d] goes to nv's dim d */
+	npu_kir_contig(V->ndim, V->shape, vst);
+	for (int d = 0; d < V->ndim; d++)
+		st[perm[d]] = vst[d];
+	/* (the store is the reduction's: the kernel lists its node too) */
+	if ((o = npu_kir_opnd(&ir->k[k], nv, 1, 0, st)) < 0 ||
+	    xadd(z, k, NPU_X_STORE, 0, ir->v[root].xdef, o, 0, 0, node) < 0 ||
+	    npu_kir_addnode(&ir->k[k], node) < 0)
+		return npu_errf(z->e, "out of memory");
+	ir->v[nv].producer = k;
+	ir->v[nv].needed = 1;
+	npu_kir_decide(ir, 1, "%s: kernel %s also stores %s with the reduced dims last (no copy)",
+		       z->g->nodes[node].name, ir->k[k].name, R->name);
+	close_cur(z);
+	return nv;
+}
+
+/* A contiguous copy of view v for a reduction (why): copy_of's, the
+ * kernel computing it storing it so too, else a copy kernel. */
 static int red_copy(fz *z, int v, int node, const char *why)
 {
 	int cp = copy_of(z, v);
 
-	if (cp < 0)
-		return copy_val(z, v, node, why);
-	npu_kir_decide(z->ir, 1, "%s: reads the copy %s made of the same view",
-		       z->g->nodes[node].name, z->ir->v[cp].name);
-	return cp;
+	if (cp >= 0) {
+		npu_kir_decide(z->ir, 1, "%s: reads the copy %s made of the same view",
+			       z->g->nodes[node].name, z->ir->v[cp].name);
+		return cp;
+	}
+	if ((cp = store_permuted(z, v, node)) != -2)
+		return cp;
+	return copy_val(z, v, node, why);
 }
 
 /*

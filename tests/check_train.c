@@ -399,7 +399,8 @@ END_TEST
  * grad_bias; grad_input is None) is decomposed into a product a tap of
  * the 3x3 window (grad_output [32, N H W] by the input's window at the
  * tap) and a sum, all native: no host call; the reductions over N, H, W
- * read through copies that put those dims last.
+ * read their inputs with those dims last as the kernels computing them
+ * also store them.
  */
 START_TEST(t_report_conv_bwd)
 {
@@ -428,10 +429,17 @@ START_TEST(t_report_conv_bwd)
 	nat = jget(root, "native");
 	for (i = 0, j = 0; i < json_array_size(nat); i++)
 		j += !strcmp(json_string_value(jget(json_array_get(nat, i), "node")), "sum_1");
-	/* in the copy that puts N, H, W last, and in the reduction */
+	/* in the kernel that also stores its input with N, H, W last,
+	 * and in the reduction */
 	ck_assert_int_ge(j, 1);
 	json_decref(root);
 	ck_assert_msg(strstr(text, "0 host calls"), "%s", text);
+	/* the bias and BatchNorm gradients' sums over N, H, W read no copy
+	 * kernel: the elementwise kernels computing their inputs also store
+	 * them in that order */
+	ck_assert_msg(strstr(text, "sum_1: kernel le also stores where with the reduced dims last") &&
+		      strstr(text, "sum_2: kernel sub also stores mul with the reduced dims last") &&
+		      !strstr(text, "sum_1.copy") && !strstr(text, "sum_2.copy"), "%s", text);
 	free(text);
 	fx_teardown_tmp();
 }
