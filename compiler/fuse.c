@@ -5784,6 +5784,14 @@ static int do_repeat(fz *z, int node)
 		int64_t xs = xd < 0 ? 0 : ir->v[x].stride[xd];
 		if (r[i] < 0)
 			return host_kern(z, node, "repeat by a negative count");
+		/* the copy writes what the meta says: a meta that is not the
+		 * repeat's shape would have it write past the result */
+		if (ir->v[out].ndim != R || ir->v[out].shape[i] != size * r[i])
+			return npu_errf(z->e, "%s: node '%s': its meta's shape is not the "
+					"repeat's (dim %d: %lld, the input's %lld times %lld)",
+					z->g->file, n->name, i,
+					(long long)(ir->v[out].ndim == R ? ir->v[out].shape[i] : -1),
+					(long long)size, (long long)r[i]);
 		if (r[i] != 1) {
 			if (k == NPU_MAX_DIMS)
 				return host_kern(z, node, "repeat of too many dims");
