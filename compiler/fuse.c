@@ -1579,6 +1579,7 @@ static int store_permuted(fz *z, int v, int node)
 	npu_kir *ir = z->ir;
 	const npu_kval *V = &ir->v[v];
 	int root = root_of(ir, v), k = z->cur, perm[NPU_MAX_DIMS], nv, o;
+	unsigned taken = 0;
 	int64_t cst[NPU_MAX_DIMS], vst[NPU_MAX_DIMS], st[NPU_MAX_DIMS];
 	const npu_kval *R = &ir->v[root];
 	const npu_kern *K;
@@ -1592,17 +1593,23 @@ static int store_permuted(fz *z, int v, int node)
 	if (K->kind != NPU_KK_EW || K->ndim != R->ndim ||
 	    memcmp(K->shape, R->shape, (size_t)R->ndim * sizeof *R->shape))
 		return -2;
-	/* v's dim d is R's dim perm[d] (its stride R's contiguous one) */
+	/* v's dim d is R's dim perm[d]: a dim of more than one element the
+	 * one of its size and stride, a dim of one any of R's left (its
+	 * index is always 0) */
 	npu_kir_contig(R->ndim, R->shape, cst);
-	for (int d = 0; d < V->ndim; d++) {
-		perm[d] = -1;
-		for (int e = 0; e < R->ndim && perm[d] < 0; e++)
-			if (V->stride[d] == cst[e] && V->shape[d] == R->shape[e] &&
-			    (R->shape[e] != 1 || e == d))
-				perm[d] = e;
-		if (perm[d] < 0)
-			return -2;
-	}
+	for (int one = 0; one < 2; one++)
+		for (int d = 0; d < V->ndim; d++) {
+			if ((V->shape[d] == 1) != one)
+				continue;
+			perm[d] = -1;
+			for (int e = 0; e < R->ndim && perm[d] < 0; e++)
+				if (!(taken >> e & 1) && V->shape[d] == R->shape[e] &&
+				    (one || V->stride[d] == cst[e]))
+					perm[d] = e;
+			if (perm[d] < 0)
+				return -2;
+			taken |= 1u << perm[d];
+		}
 	snprintf(name, sizeof name, "%s.perm", V->name);
 	if ((nv = npu_kir_val(ir, name, V->node, V->dtype, V->ndim, V->shape)) < 0)
 		return npu_errf(z->e, "out of memory");

@@ -1105,6 +1105,60 @@ START_TEST(t_onehot_put)
 END_TEST
 
 /*
+ * A reduction over dims that are not the trailing ones, of a value the
+ * open elementwise kernel computes (x * 2): that kernel also stores the
+ * value with the reduced dims last (fuse.c's store_permuted) and no copy
+ * kernel reloads it, size-1 dims moved or reduced too.  Values against
+ * the reference; the copy kernels counted.  x is [3, 1, 4, 5].
+ */
+typedef struct redperm_case {
+	const char *target, *dims, *kw;
+	int64_t out[5];
+	int copies;
+} redperm_case;
+
+static const redperm_case redperms[] = {
+	{ "aten.sum.dim_IntList", "[0]", "", { 1, 4, 5, 0 }, 0 },
+	{ "aten.sum.dim_IntList", "[0, 2]", "", { 1, 5, 0 }, 0 },
+	{ "aten.mean.dim", "[0, 3], true", "", { 1, 1, 4, 1, 0 }, 0 },
+	{ "aten.var.correction", "[0, 2, 3]", "\"correction\": 0", { 1, 0 }, 0 },
+	{ "aten.amax.default", "[0, 1]", "", { 4, 5, 0 }, 0 },
+	{ "aten.sum.dim_IntList", "[1, 2]", "", { 3, 5, 0 }, 0 },
+};
+
+static void count_copies(const npu_ccresult *r, void *ctx)
+{
+	int *n = ctx;
+	for (int k = 0; k < r->ir.nk; k++) {
+		size_t l = strlen(r->ir.k[k].name);
+		*n += l > 5 && !strcmp(r->ir.k[k].name + l - 5, ".copy");
+	}
+}
+
+START_TEST(t_red_perm)
+{
+	const redperm_case *c = &redperms[_i];
+	int64_t xs[5] = { 3, 1, 4, 5, 0 };
+	char path[1024], vals[1024], args[128];
+	fxrun fr = { 0 };
+	int copies = 0;
+	FILE *f;
+
+	f = graph_begin(path, vals, sizeof path);
+	ph_node(f, "x", xs, "float32");
+	call_node(f, "a", "aten.mul.Tensor", "{\"node\": \"x\"}, 2.0", "", xs, "float32");
+	snprintf(args, sizeof args, "{\"node\": \"a\"}, %s", c->dims);
+	call_node(f, "y", c->target, args, c->kw, c->out, "float32");
+	fr.inspect = count_copies;
+	fr.inspect_ctx = &copies;
+	graph_run(f, path, vals, &fr);
+	ck_assert_int_eq(fr.host_calls, 0);
+	ck_assert_msg(copies == c->copies, "case %d: %d copy kernels, expected %d", _i,
+		      copies, c->copies);
+}
+END_TEST
+
+/*
  * Integer arithmetic on run-time integers (unknown range) of at most 64
  * elements runs on the scalar unit (fuse.c's do_intk), exactly: values
  * far past 2^24 (a BatchNorm's batch counter), broadcasts, a transposed
@@ -1388,6 +1442,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_mask_put);
 	tcase_add_test(tc, t_long_sum);
 	tcase_add_loop_test(tc, t_intk, 0, (int)(sizeof intks / sizeof intks[0]));
+	tcase_add_loop_test(tc, t_red_perm, 0, (int)(sizeof redperms / sizeof redperms[0]));
 	tcase_add_test(tc, t_onehot_put);
 	tcase_add_loop_test(tc, t_argx, 0, (int)(sizeof argxs / sizeof argxs[0]));
 	tcase_add_loop_test(tc, t_unary, 0, (int)(sizeof unaries / sizeof unaries[0]));
