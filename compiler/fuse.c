@@ -6885,18 +6885,6 @@ static irng use_rng_at(fz *z, int node, int depth)
 	return r;
 }
 
-/* Does v (an argument, lists within) name node? */
-static int names_node(const npu_gval *v, int node)
-{
-	if (v->kind == NPU_GV_NODE)
-		return v->u.node == node;
-	if (v->kind == NPU_GV_LIST)
-		for (int i = 0; i < v->u.list.n; i++)
-			if (names_node(&v->u.list.v[i], node))
-				return 1;
-	return 0;
-}
-
 /*
  * Whether every use of node (through whole views of it) converts its
  * integers to a float type first, as PyTorch's type promotion does: a
@@ -6911,12 +6899,7 @@ static int float_uses(fz *z, int node, int depth)
 		const npu_gnode *n = &z->g->nodes[u];
 		const npu_gmeta *m = tmeta(n, 0), *om;
 		const npu_gval *o;
-		int used = 0;
-		for (int i = 0; i < n->nargs; i++)
-			used |= names_node(&n->args[i], node);
-		for (int i = 0; i < n->nkwargs; i++)
-			used |= names_node(&n->kwargs[i].val, node);
-		if (!used)
+		if (!npu_gnode_reads(n, node))
 			continue;
 		if (n->op != NPU_GOP_CALL_FUNCTION || !m || n->nargs < 1)
 			return 0;

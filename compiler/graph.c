@@ -711,12 +711,10 @@ static int inplace_ok(rd *r)
 			return node_err(r, "in-place %s mutates a graph input (not functionalized)",
 					n->target);
 		for (int i = r->cur + 1; i < g->nnodes; i++)
-			for (int a = 0; a < g->nodes[i].nargs + g->nodes[i].nkwargs; a++)
-				if (gval_reads(a < g->nodes[i].nargs ? &g->nodes[i].args[a] :
-					       &g->nodes[i].kwargs[a - g->nodes[i].nargs].val, s))
-					return node_err(r, "in-place %s mutates '%s', which node '%s' reads "
-							"after it (not functionalized)", n->target,
-							g->nodes[s].name, g->nodes[i].name);
+			if (npu_gnode_reads(&g->nodes[i], s))
+				return node_err(r, "in-place %s mutates '%s', which node '%s' reads "
+						"after it (not functionalized)", n->target,
+						g->nodes[s].name, g->nodes[i].name);
 	}
 	return 0;
 }
@@ -963,6 +961,17 @@ const npu_gval *npu_gnode_kwarg(const npu_gnode *n, const char *key)
 		if (!strcmp(n->kwargs[i].key, key))
 			return &n->kwargs[i].val;
 	return NULL;
+}
+
+int npu_gnode_reads(const npu_gnode *n, int s)
+{
+	for (int a = 0; a < n->nargs; a++)
+		if (gval_reads(&n->args[a], s))
+			return 1;
+	for (int a = 0; a < n->nkwargs; a++)
+		if (gval_reads(&n->kwargs[a].val, s))
+			return 1;
+	return 0;
 }
 
 int npu_gnode_is_weight(const npu_gnode *n)

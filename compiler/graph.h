@@ -185,6 +185,9 @@ int npu_graph_placeholder(const npu_graph *g, int i);
 
 /* A keyword argument of n, or NULL. */
 const npu_gval *npu_gnode_kwarg(const npu_gnode *n, const char *key);
+/* Whether node n reads node s (an argument or a keyword argument, lists
+ * within). */
+int npu_gnode_reads(const npu_gnode *n, int s);
 
 /* 1 when n is a weight: a parameter or buffer placeholder, or a get_attr
  * constant (what scripts/freeze-params writes for npucc --weights). */
