@@ -481,6 +481,8 @@ int npu_sim_write_trace(npu_sim *s, npu_trace *t, npu_err *e)
 	for (size_t d = s->dmas_sent; d < s->ndmas; d++)
 		if (npu_trace_dma_xfer(t, &s->dmas[d], e) < 0)
 			return -1;
+	if (npu_trace_ending(t, e) < 0)
+		return -1;
 	q = resolution(s);
 	if (write_counters(s, t, q, e) < 0)
 		return -1;

@@ -140,6 +140,13 @@ int npu_trace_counter(npu_trace *t, const char *name, double value, npu_err *e);
  * handle without a writer thread.  0, or -1 with the writer's error. */
 int npu_trace_flush(npu_trace *t, npu_err *e);
 
+/* npu_trace_flush for a run about to end (its last rows being made): the
+ * rows buffered so far go to the writer thread whatever their number, and
+ * it then polls for npu_trace_end's job for a moment instead of sleeping,
+ * so that the end does not wait for the thread to wake.  0, or -1 with
+ * the writer's error. */
+int npu_trace_ending(npu_trace *t, npu_err *e);
+
 /* Drops the activity rows of the current run given so far: those still
  * buffered are forgotten, those written are deleted.  For rows streamed
  * during a simulation that turned out to need another resolution; the
