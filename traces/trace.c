@@ -29,6 +29,7 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <sqlite3.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -240,6 +241,7 @@ struct npu_trace {
 	int busy;                    /* the writer is doing a job */
 	int napping;                 /* it looks for jobs itself (nap_locked) */
 	long nap_ns;                 /* for this long */
+	atomic_int exited;           /* the writer is done with the handle */
 	int failed;                  /* err holds the writer's first error */
 	npu_err err;
 };
@@ -1703,8 +1705,9 @@ static void *writer(void *arg)
 		enum jobkind kind;
 		j = next_job(t, poll);
 		kind = j->kind;
-		/* from the hand-over before the end to the end */
-		poll = j->ending || (poll && kind == J_ROWS);
+		/* from the hand-over before the end to the end, and for
+		 * the close that usually follows the end */
+		poll = j->ending || (poll && kind == J_ROWS) || kind == J_END;
 		if (!t->failed || kind == J_CLOSE) {
 			if (t->db && w_job(t, j, &e)) {
 				pthread_mutex_lock(&t->mu);
@@ -1725,6 +1728,8 @@ static void *writer(void *arg)
 	t->busy = 0;
 	pthread_cond_broadcast(&t->idle);
 	pthread_mutex_unlock(&t->mu);
+	/* the last touch of t: close_async may free it from now on */
+	atomic_store_explicit(&t->exited, 1, memory_order_release);
 	return NULL;
 }
 
@@ -2260,6 +2265,22 @@ const char *npu_trace_dir_name(int dir)
 	return dir >= 0 && dir < NPU_TRACE_NDIR ? dir_names[dir] : "?";
 }
 
+/* Whether the writer thread is done with t, polling for up to POLL_NS. */
+static int poll_exited(npu_trace *t)
+{
+	struct timespec a;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	for (unsigned i = 1;; i++) {
+		if (atomic_load_explicit(&t->exited, memory_order_acquire))
+			return 1;
+		for (int k = 0; k < 50; k++)
+			cpu_relax();
+		if (i % 32 == 0 && ns_since(&a) > POLL_NS)
+			return 0;
+	}
+}
+
 /* Closes an asynchronous handle: the writer writes what is buffered,
  * marks a run still open 'incomplete' and closes the connection. */
 static void close_async(npu_trace *t)
@@ -2273,7 +2294,12 @@ static void close_async(npu_trace *t)
 	t->tail = &j->next;
 	pthread_cond_signal(&t->work);
 	pthread_mutex_unlock(&t->mu);
-	pthread_join(t->thread, NULL);
+	/* poll for the writer's last touch of t rather than sleep in
+	 * pthread_join for a wake-up (tens of microseconds) */
+	if (poll_exited(t))
+		pthread_detach(t->thread);
+	else
+		pthread_join(t->thread, NULL);
 	pthread_cond_destroy(&t->idle);
 	pthread_cond_destroy(&t->work);
 	pthread_mutex_destroy(&t->mu);
