@@ -271,10 +271,20 @@ START_TEST(append_two_runs)
 }
 END_TEST
 
+static long long file_size(const char *path, const char *suffix)
+{
+	char p[4300];
+	struct stat st;
+
+	snprintf(p, sizeof p, "%s%s", path, suffix);
+	ck_assert_int_eq(stat(p, &st), 0);
+	return (long long)st.st_size;
+}
+
 /*
  * Many short runs, each from its own handle, as `npusim run --trace`
  * appends them: each run's rows keep their own run id through the
- * INSERT ... SELECT from the row source (1000 rows a run); the
+ * INSERT ... SELECT from the row source (5000 rows a run); the
  * WAL, not checkpointed when a handle closes, stays bounded by the
  * commits that checkpoint it; an index dropped by someone is made again.
  */
@@ -282,6 +292,7 @@ START_TEST(many_short_runs)
 {
 	const char *path = db_path("many.db");
 	char wal[4300];
+	long long wal_max = 0;
 	npu_err e = { "" };
 	npu_prog p = make_prog();
 	struct stat sb;
@@ -292,14 +303,16 @@ START_TEST(many_short_runs)
 		npu_trace *t = npu_trace_open(path, &e);
 		ck_assert_msg(t != NULL, "%s", e.msg);
 		ck_assert_int_eq(npu_trace_begin(t, &run_info, &p, &e), r);
-		for (int i = 0; i < 1000; i++)
+		for (int i = 0; i < 5000; i++)
 			ck_assert_int_eq(npu_trace_activity(t, i % 4, 10 * i,
 				10 * i + 5 + r, i % 2, NPU_US_BUSY, &e), 0);
-		ck_assert_msg(npu_trace_end(t, 10000, 0, 0, &e) == 0, "%s", e.msg);
+		ck_assert_msg(npu_trace_end(t, 50000, 0, 0, &e) == 0, "%s", e.msg);
 		npu_trace_close(t);
-		/* 400 pages between checkpoints, and one run's pages */
-		if (stat(wal, &sb) == 0)
-			ck_assert_int_lt(sb.st_size, 600 * 4120);
+		/* 1000 pages between checkpoints (WAL_PAGES), and one run's */
+		if (stat(wal, &sb) == 0) {
+			ck_assert_int_lt(sb.st_size, 1300 * 4120);
+			wal_max = sb.st_size > wal_max ? sb.st_size : wal_max;
+		}
 		if (r == 20) {
 			db = db_open(path);
 			ck_assert_int_eq(sqlite3_exec(db, "DROP INDEX activity_run",
@@ -307,10 +320,14 @@ START_TEST(many_short_runs)
 			sqlite3_close(db);
 		}
 	}
+	/* checkpoints folded the WAL into the database: it holds more
+	 * than the WAL ever did (without them it would stay a few pages) */
+	ck_assert_int_gt(file_size(path, ""), wal_max);
+	ck_assert_int_gt(file_size(path, ""), 1000 * 4096);
 	db = db_open(path);
-	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM activity"), 40000);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM activity"), 200000);
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM (SELECT run_id FROM "
-			       "activity GROUP BY run_id HAVING count(*) = 1000 "
+			       "activity GROUP BY run_id HAVING count(*) = 5000 "
 			       "AND min(end_cycle - start_cycle) = 5 + run_id)"), 40);
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM sqlite_master WHERE "
 			       "type = 'index' AND name = 'activity_run'"), 1);
@@ -795,16 +812,6 @@ START_TEST(simulator_streams_rows)
 }
 END_TEST
 
-static long long file_size(const char *path, const char *suffix)
-{
-	char p[4300];
-	struct stat st;
-
-	snprintf(p, sizeof p, "%s%s", path, suffix);
-	ck_assert_int_eq(stat(p, &st), 0);
-	return (long long)st.st_size;
-}
-
 /*
  * The commit that ends a run leaves the WAL alone however long it has
  * grown (the database file keeps its size), so that the caller waiting
@@ -821,17 +828,18 @@ START_TEST(checkpoint_after_the_end)
 
 	ck_assert_msg(t != NULL, "%s", e.msg);
 	write_example_run(t); /* (the indexes' creation would checkpoint) */
-	npu_trace_set_batch(t, 200000); /* one commit, the end's */
+	npu_trace_set_batch(t, 400000); /* one commit, the end's */
 	ck_assert_int_ge(npu_trace_begin(t, &run_info, &p, &e), 0);
-	for (int i = 0; i < 100000; i++)
+	for (int i = 0; i < 250000; i++)
 		ck_assert_int_eq(npu_trace_activity(t, i % 4, 3 * i, 3 * i + 2, 0,
 						    i % 4, &e), 0);
-	ck_assert_msg(npu_trace_end(t, 300000, 0, 0, &e) == 0, "%s", e.msg);
+	ck_assert_msg(npu_trace_end(t, 800000, 0, 0, &e) == 0, "%s", e.msg);
 	db0 = file_size(path, "");
 	ck_assert_int_lt(db0, 100 * 4096);
-	ck_assert_int_gt(file_size(path, "-wal"), 400 * 4096);
+	/* past the 1000 pages (WAL_PAGES) that make a commit checkpoint */
+	ck_assert_int_gt(file_size(path, "-wal"), 1000 * 4096);
 	ck_assert_int_ge(npu_trace_begin(t, &run_info, &p, &e), 0);
-	ck_assert_int_gt(file_size(path, ""), db0 + 300 * 4096);
+	ck_assert_int_gt(file_size(path, ""), db0 + 800 * 4096);
 	ck_assert_msg(npu_trace_end(t, 1, 0, 0, &e) == 0, "%s", e.msg);
 	npu_trace_close(t);
 }

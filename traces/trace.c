@@ -44,12 +44,17 @@
 #define APP_ID 0x4e505554
 #define BUSY_TIMEOUT_MS 60000
 /*
- * Pages in the WAL before a commit checkpoints it.  A process that opens
- * the trace reads the whole WAL back (SQLite rebuilds its index), and a
- * checkpoint costs two fsyncs: for a short run's ~60 pages the sum of
- * the two per run is least near 300-400 pages (SQLite's default: 1000).
+ * Pages in the WAL before a commit checkpoints it (SQLite's default).  A
+ * process that opens the trace reads the whole WAL back (SQLite rebuilds
+ * its index), and a checkpoint costs two fsyncs and the copy.  With a
+ * writer thread the reading is done while the simulation runs, but a
+ * checkpoint (4 to 5 ms on a 2-core virtual machine) outlasts a short
+ * run, whose end then waits for it: 120 `npusim run --trace` processes
+ * of demo.s (a 6.5 ms process, 65 pages a run) took 7.62 ms on average
+ * at 400 pages (90th percentile 8.47), 7.47 ms at 1000 (7.60) and 7.46
+ * ms at 2000 (7.51).
  */
-#define WAL_PAGES 400
+#define WAL_PAGES 1000
 
 enum table {
 #define NPU_TABLE(name, constraints, doc) T_##name,
