@@ -1710,13 +1710,13 @@ static void *writer(void *arg)
 	npu_trace *t = arg;
 	npu_err e = { "" };
 	int open_failed;
+	job *j;
 
 #ifdef __GLIBC__
 	if (t->pinned)
 		pthread_setaffinity_np(pthread_self(), sizeof t->cpus, &t->cpus);
 #endif
 	open_failed = db_open(t, &e) != 0;
-	job *j;
 
 	if (open_failed) {
 		pthread_mutex_lock(&t->mu);
@@ -1887,6 +1887,7 @@ npu_trace *npu_trace_open_async(const char *path, npu_err *e)
 	t->async = 1;
 	t->tail = &t->head;
 	t->busy = 1; /* opening */
+	atomic_init(&t->exited, 0);
 	/* made now, so that closing cannot run out of memory */
 	if (!(t->closer = job_new(J_CLOSE, t, e))) {
 		free(t->path);
