@@ -4961,6 +4961,95 @@ static int do_scatter(fz *z, int node)
 	return 0;
 }
 
+/* Does the view (shape, st, off) of an n-element storage write each
+ * element at most once and stay inside it?  Its dims by increasing
+ * stride must each step past all that the smaller ones span. */
+static int view_disjoint(int nd, const int64_t *shape, const int64_t *st,
+			 int64_t off, int64_t n)
+{
+	int ord[NPU_MAX_DIMS], m = 0;
+	int64_t span = 0, step;
+
+	if (off < 0 || view_outside(nd, shape, off, st, n))
+		return 0;
+	for (int d = 0; d < nd; d++) {
+		if (shape[d] == 0)
+			return 1; /* no element */
+		if (shape[d] > 1)
+			ord[m++] = d;
+	}
+	for (int i = 1; i < m; i++)
+		for (int j = i; j > 0 && st[ord[j]] < st[ord[j - 1]]; j--) {
+			int t = ord[j];
+			ord[j] = ord[j - 1];
+			ord[j - 1] = t;
+		}
+	for (int i = 0; i < m; i++) {
+		int64_t s = st[ord[i]];
+		if (s <= span || __builtin_mul_overflow(shape[ord[i]] - 1, s, &step) ||
+		    __builtin_add_overflow(span, step, &span))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * as_strided_scatter (aot_autograd's functionalized backward of a view
+ * written in place: ConvNeXt's and Swin's): self copied into the result,
+ * then src into the result's storage through size, stride and
+ * storage_offset, as two copy kernels, as slice_scatter.  The strides
+ * are over self's storage once contiguous, as do_view takes as_strided's.
+ * A view that writes an element twice (whose winner PyTorch leaves
+ * unspecified) or leaves the result is a host call.
+ */
+static int do_strided_scatter(fz *z, int node)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	int64_t size[NPU_MAX_DIMS], st[NPU_MAX_DIMS];
+	double so = 0;
+	int x, src, out, nd;
+	char nm[300];
+
+	if (!m || n->nargs < 4 || n->args[0].kind != NPU_GV_NODE ||
+	    n->args[1].kind != NPU_GV_NODE || !vecok(m->dtype) ||
+	    (x = node_val(z, n->args[0].u.node)) < 0 ||
+	    (src = node_val(z, n->args[1].u.node)) < 0 ||
+	    ir->v[x].ndim != m->ndim || ir->v[x].dtype != m->dtype ||
+	    ir->v[src].dtype != m->dtype || (nd = ir->v[src].ndim) < 0 ||
+	    ilist(&n->args[2], size, nd) || ilist(&n->args[3], st, nd) ||
+	    (n->nargs > 4 && n->args[4].kind != NPU_GV_NONE && gnum(&n->args[4], &so)) ||
+	    !(so >= 0 && so <= 4e18) || so != (double)(int64_t)so)
+		return host_kern(z, node, "as_strided_scatter of this form");
+	if (memcmp(size, ir->v[src].shape, (size_t)nd * sizeof *size))
+		return npu_errf(z->e, "%s: node '%s': src does not match the view's size",
+				z->g->file, n->name);
+	for (int d = 0; d < m->ndim; d++)
+		if (ir->v[x].shape[d] != m->shape[d].v)
+			return npu_errf(z->e, "%s: node '%s': self does not match the meta",
+					z->g->file, n->name);
+	if (!view_disjoint(nd, size, st, (int64_t)so,
+			   npu_kir_numel(ir->v[x].ndim, ir->v[x].shape)))
+		return host_kern(z, node, "as_strided_scatter view writes an element twice or leaves self");
+	if ((out = meta_val(z, node, 0, n->name)) < 0)
+		return -1;
+	ir->v[out].needed = 1;
+	snprintf(nm, sizeof nm, "%s.self", n->name);
+	if (fill_kern(z, node, nm, m->ndim, ir->v[x].shape, x, 0, out, 0,
+		      ir->v[out].stride) < 0)
+		return -1;
+	if (npu_kir_numel(nd, size) > 0) {
+		snprintf(nm, sizeof nm, "%s.src", n->name);
+		if (fill_kern(z, node, nm, nd, size, src, 0, out, (int64_t)so, st) < 0)
+			return -1;
+	}
+	ir->nodeval[node] = out;
+	npu_kir_decide(ir, 1, "%s: as_strided_scatter as a copy of self and a copy of src through the view",
+		       n->name);
+	return 0;
+}
+
 /*
  * constant_pad_nd with pads >= 0: the value filled over the result, then
  * the input copied into its interior (pad lists the last dims first:
@@ -7316,7 +7405,9 @@ static int do_node(fz *z, int i)
 		return n->aop == NPU_AOP_FLIP ? do_flip(z, i) :
 		       n->aop == NPU_AOP_REPEAT ? do_repeat(z, i) : do_index(z, i);
 	if (lk == NPU_LK_SCATTER)
-		return n->aop == NPU_AOP_PAD ? do_pad(z, i) : do_scatter(z, i);
+		return n->aop == NPU_AOP_PAD ? do_pad(z, i) :
+		       n->aop == NPU_AOP_AS_STRIDED_SCATTER ? do_strided_scatter(z, i) :
+		       do_scatter(z, i);
 	if (lk != NPU_LK_HOST && (n->multi || !tmeta(n, 0)))
 		return host_kern(z, i, "multi-output or symbolic meta");
 	nt = tensor_args(n, tn, 16);

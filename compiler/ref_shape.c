@@ -922,6 +922,56 @@ int ref_scatter(ref_op *op)
 	return 0;
 }
 
+/*
+ * as_strided_scatter: self with the elements of self.as_strided(size,
+ * stride, storage_offset) replaced by src's, the view over self's
+ * elements in order (as ref_strided's as_strided, over the storage of
+ * the contiguous tensors the captures apply it to).  A view that writes
+ * an element twice leaves it src's last (row-major) value there.
+ */
+int ref_strided_scatter(ref_op *op)
+{
+	const npu_reftensor *x, *src;
+	npu_reftensor *y;
+	int64_t shape[NPU_MAX_DIMS], st[NPU_MAX_DIMS], idx[NPU_MAX_DIMS];
+	int64_t off, last = 0, numel;
+	int nd, n;
+
+	if (ref_tensor(op, 0, "self", &x) < 0 || ref_tensor(op, 1, "src", &src) < 0 ||
+	    ref_ints(op, 2, "size", shape, NPU_MAX_DIMS, &nd) < 0 ||
+	    ref_ints(op, 3, "stride", st, NPU_MAX_DIMS, &n) < 0 ||
+	    ref_int(op, 4, "storage_offset", 0, &off) < 0)
+		return -1;
+	if (n != nd || off < 0)
+		return npu_errf(op->e, "as_strided_scatter: %d sizes, %d strides, offset %lld",
+				nd, n, (long long)off);
+	if (nd != src->ndim || memcmp(shape, src->shape, (size_t)nd * sizeof *shape))
+		return npu_errf(op->e, "as_strided_scatter: src's shape is not size");
+	numel = npu_reftensor_numel(x);
+	for (int i = 0; i < nd; i++) {
+		int64_t step;
+		if (shape[i] < 0 || st[i] < 0)
+			return npu_errf(op->e, "as_strided_scatter: negative size or stride");
+		if (shape[i] && (__builtin_mul_overflow(shape[i] - 1, st[i], &step) ||
+				 __builtin_add_overflow(last, step, &last)))
+			return npu_errf(op->e, "as_strided_scatter: the view overflows");
+	}
+	if (npu_reftensor_numel(src) && (last >= numel - off || off >= numel))
+		return npu_errf(op->e, "as_strided_scatter: element %lld of %lld",
+				(long long)(off + last), (long long)numel);
+	if (ref_out(op, 0, x->dtype, x->ndim, x->shape, &y) < 0)
+		return -1;
+	memcpy(y->data, x->data, (size_t)numel * sizeof(double));
+	for (int64_t i = 0, m = npu_reftensor_numel(src); i < m; i++) {
+		int64_t o = off;
+		unravel(i, nd, shape, idx);
+		for (int k = 0; k < nd; k++)
+			o += idx[k] * st[k];
+		y->data[o] = ref_to_dtype(x->dtype, src->data[i]);
+	}
+	return 0;
+}
+
 int ref_pad(ref_op *op)
 {
 	const npu_reftensor *x;

@@ -406,6 +406,13 @@ static const op_case ops[] = {
 	/* x with a slice of it replaced by w: stepped, to the end, selected */
 	{ "aten.slice_scatter.default", "{\"node\": \"w\"}, 1, 2, 8, 2", "float32",
 	  { 4, 16 }, { 4, 3 }, { 4, 16 } },
+	/* x with the elements of a strided view of it replaced by w: rows
+	 * stepped from an offset, and a transposed view (aot_autograd's
+	 * functionalized in-place view writes) */
+	{ "aten.as_strided_scatter.default", "{\"node\": \"w\"}, [3, 4], [16, 2], 5",
+	  "float32", { 4, 16 }, { 3, 4 }, { 4, 16 } },
+	{ "aten.as_strided_scatter.default", "{\"node\": \"w\"}, [4, 3], [1, 16]",
+	  "float32", { 4, 16 }, { 4, 3 }, { 4, 16 } },
 	/* repeat (with a new leading dim), diagonal (a view), pads that crop */
 	{ "aten.repeat.default", "[2, 3]", "float32", { 3, 4 }, { 0 }, { 6, 12 } },
 	{ "aten.repeat.default", "[2, 1, 3]", "float32", { 4, 5 }, { 0 }, { 2, 4, 15 } },
