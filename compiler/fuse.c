@@ -46,6 +46,7 @@ typedef struct fz {
 	unsigned char *prelu; /* per node: a max pool whose ReLU moved past it */
 	struct irng *rng;     /* per node: integer value range (node_rng) */
 	int banding;          /* conv_bands is emitting its bands */
+	int *pending;         /* per node: its users not walked yet (ew_full) */
 } fz;
 
 enum { FZ_DEFER = 3 };  /* do_node: the node moved later in the order */
@@ -1422,15 +1423,32 @@ static int defer_to_reduction(fz *z, int node)
  * elementwise ops on fresh inputs (DenseNet's backward adds the gradients
  * of every layer that read a feature map: 60 and more) would pass that;
  * the kernel is closed before a node that could, with room kept for the
- * outputs its values may still need.
+ * outputs its values may still need: at least KERN_OUT_ROOM, and one for
+ * each of its nodes that a node not walked yet reads (live_outs).
  */
 #define KERN_OUT_ROOM 8
+
+/* The nodes of kernel K whose values may still be read after it, each
+ * an output to come (add_stores): DenseNet's backward interleaves the
+ * gradient sums of several feature maps in one kernel, each sum read by
+ * a later kernel (19 outputs: PyTorch 2.11's densenet121 training graph
+ * failed with 75 operands). */
+static int live_outs(const fz *z, const npu_kern *K)
+{
+	int c = 0;
+
+	for (int i = 0; i < K->nnodes; i++)
+		c += z->pending[K->nodes[i]] > 0;
+	return c;
+}
 
 static int ew_full(fz *z, int node)
 {
 	int tn[8], nt = tensor_args(&z->g->nodes[node], tn, 8);
+	const npu_kern *K = &z->ir->k[z->cur];
 
-	return z->ir->k[z->cur].nops + nt + KERN_OUT_ROOM > NPU_KERN_MAX_OPS;
+	return K->nops + nt + KERN_OUT_ROOM > NPU_KERN_MAX_OPS ||
+	       K->nops + nt + 1 + live_outs(z, K) > NPU_KERN_MAX_OPS;
 }
 
 static int do_ew(fz *z, int node)
@@ -7610,6 +7628,23 @@ static int check_bounds(fz *z)
 	return 0;
 }
 
+/* Adds d to the count of every node that node i reads (args, lists one
+ * level deep, as tensor_args). */
+static void count_reads(const npu_graph *g, int i, int *cnt, int d)
+{
+	const npu_gnode *n = &g->nodes[i];
+
+	for (int a = 0; a < n->nargs; a++) {
+		const npu_gval *v = &n->args[a];
+		if (v->kind == NPU_GV_NODE)
+			cnt[v->u.node] += d;
+		else if (v->kind == NPU_GV_LIST)
+			for (int j = 0; j < v->u.list.n; j++)
+				if (v->u.list.v[j].kind == NPU_GV_NODE)
+					cnt[v->u.list.v[j].u.node] += d;
+	}
+}
+
 int npu_fuse(npu_kir *ir, const npu_graph *g, const npu_fuse_env *env,
 	     npu_err *e)
 {
@@ -7632,13 +7667,16 @@ int npu_fuse(npu_kir *ir, const npu_graph *g, const npu_fuse_env *env,
 	z.alone = calloc((size_t)g->nnodes + 1, 1);
 	z.prelu = calloc((size_t)g->nnodes + 1, 1);
 	z.rng = malloc(((size_t)g->nnodes + 1) * sizeof *z.rng);
-	if (!z.ord || !z.pos || !z.moved || !z.done || !z.alone || !z.prelu || !z.rng) {
+	z.pending = calloc((size_t)g->nnodes + 1, sizeof *z.pending);
+	if (!z.ord || !z.pos || !z.moved || !z.done || !z.alone || !z.prelu || !z.rng ||
+	    !z.pending) {
 		npu_errf(e, "out of memory");
 		goto out;
 	}
 	for (int i = 0; i < g->nnodes; i++) {
 		z.ord[i] = z.pos[i] = i;
 		z.rng[i] = (irng){ 1, 0 };	/* not computed */
+		count_reads(g, i, z.pending, 1);
 	}
 	for (z.at = 0; z.at < g->nnodes; z.at++) {
 		int r;
@@ -7651,6 +7689,7 @@ int npu_fuse(npu_kir *ir, const npu_graph *g, const npu_fuse_env *env,
 			z.at--; /* the node now here is walked next */
 			continue;
 		}
+		count_reads(g, z.ord[z.at], z.pending, -1);
 		pull_forward(&z);
 	}
 	if (do_outputs(&z) < 0 || add_stores(&z) < 0)
@@ -7681,5 +7720,6 @@ out:
 	free(z.alone);
 	free(z.prelu);
 	free(z.rng);
+	free(z.pending);
 	return rc;
 }

@@ -1275,6 +1275,54 @@ START_TEST(t_long_sum)
 END_TEST
 
 /*
+ * Twenty sums of four terms each, their adds interleaved, each sum then
+ * reduced by a kernel of its own (DenseNet's backward adds the gradients
+ * of several feature maps so): fused into one kernel, the twenty sums
+ * are twenty outputs beside sixty inputs, more than a kernel's 64
+ * operands (fuse.c live_outs); PyTorch 2.11's densenet121 training
+ * graph failed to compile so.
+ */
+START_TEST(t_many_sums)
+{
+	char path[1024], vals[1024], name[16], args[96], outs[64] = "", prev[20][16];
+	int64_t xs[5] = { 2, 8, 4, 4, 0 }, rs[2] = { 8, 0 };
+	fxrun fr = { 0 };
+	npu_graph *g;
+	npu_err e;
+	FILE *f;
+
+	f = graph_begin(path, vals, sizeof path);
+	for (int c = 0; c < 20; c++)
+		for (int l = 0; l < 4; l++) {
+			snprintf(name, sizeof name, "g%d_%d", c, l);
+			ph_node(f, name, xs, "float32");
+		}
+	for (int c = 0; c < 20; c++)
+		snprintf(prev[c], sizeof prev[c], "g%d_0", c);
+	for (int l = 1; l < 4; l++)
+		for (int c = 0; c < 20; c++) {
+			snprintf(name, sizeof name, "a%d_%d", c, l);
+			snprintf(args, sizeof args, "{\"node\": \"%s\"}, {\"node\": \"g%d_%d\"}",
+				 prev[c], c, l);
+			call_node(f, name, "aten.add.Tensor", args, "", xs, "float32");
+			snprintf(prev[c], sizeof prev[c], "%s", name);
+		}
+	for (int c = 0; c < 20; c++) {
+		snprintf(name, sizeof name, "%c", 'a' + c);
+		snprintf(args, sizeof args, "{\"node\": \"%s\"}, [0, 2, 3]", prev[c]);
+		call_node(f, name, "aten.sum.dim_IntList", args, "", rs, "float32");
+		snprintf(outs + strlen(outs), sizeof outs - strlen(outs), "%s%s", c ? ", " : "", name);
+	}
+	graph_end(f, outs);
+	ck_assert_msg(npu_graph_read(&g, path, &e) == 0, "%s", e.msg);
+	fx_gen_values(g, vals);
+	npu_graph_free(g);
+	vals_run(path, vals, &fr);
+	ck_assert_int_eq(fr.host_calls, 0);
+}
+END_TEST
+
+/*
  * Bool masks: `x[m] = v` and `x[m] += v` with one value (index_put by a
  * mask of x's shape: decomposed into where, native), and masked_select,
  * whose size is data-dependent (a host call, checked against the 7
@@ -1448,6 +1496,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_index_add);
 	tcase_add_test(tc, t_mask_put);
 	tcase_add_test(tc, t_long_sum);
+	tcase_add_test(tc, t_many_sums);
 	tcase_add_loop_test(tc, t_intk, 0, (int)(sizeof intks / sizeof intks[0]));
 	tcase_add_loop_test(tc, t_red_perm, 0, (int)(sizeof redperms / sizeof redperms[0]));
 	tcase_add_test(tc, t_onehot_put);
