@@ -4908,6 +4908,25 @@ static int fill_kern(fz *z, int node, const char *name, int ndim,
 				 : ew_load(z, k, src, node), dst, off, st, node);
 }
 
+/* The result of a scatter (node's meta) with self (value x) copied in
+ * by a kernel of its own; -1 on error. */
+static int scatter_self(fz *z, int node, int x)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	char nm[300];
+	int out = meta_val(z, node, 0, n->name);
+
+	if (out < 0)
+		return -1;
+	ir->v[out].needed = 1;
+	snprintf(nm, sizeof nm, "%s.self", n->name);
+	if (fill_kern(z, node, nm, ir->v[x].ndim, ir->v[x].shape, x, 0, out, 0,
+		      ir->v[out].stride) < 0)
+		return -1;
+	return out;
+}
+
 /*
  * slice_scatter and select_scatter: self copied into the result, then
  * src into the result's slice (offset start * stride[dim], stride
@@ -4950,12 +4969,7 @@ static int do_scatter(fz *z, int node)
 	end = end > len ? len : end < start ? start : end;
 	if (sel && start >= len)
 		return host_kern(z, node, "select_scatter index out of range");
-	if ((out = meta_val(z, node, 0, n->name)) < 0)
-		return -1;
-	ir->v[out].needed = 1;
-	snprintf(nm, sizeof nm, "%s.self", n->name);
-	if (fill_kern(z, node, nm, m->ndim, ir->v[x].shape, x, 0, out, 0,
-		      ir->v[out].stride) < 0)
+	if ((out = scatter_self(z, node, x)) < 0)
 		return -1;
 	for (int i = 0; i < m->ndim; i++) {
 		if (sel && i == d)
@@ -5050,12 +5064,7 @@ static int do_strided_scatter(fz *z, int node)
 	if (!view_disjoint(nd, size, st, (int64_t)so,
 			   npu_kir_numel(ir->v[x].ndim, ir->v[x].shape)))
 		return host_kern(z, node, "as_strided_scatter view writes an element twice or leaves self");
-	if ((out = meta_val(z, node, 0, n->name)) < 0)
-		return -1;
-	ir->v[out].needed = 1;
-	snprintf(nm, sizeof nm, "%s.self", n->name);
-	if (fill_kern(z, node, nm, m->ndim, ir->v[x].shape, x, 0, out, 0,
-		      ir->v[out].stride) < 0)
+	if ((out = scatter_self(z, node, x)) < 0)
 		return -1;
 	if (npu_kir_numel(nd, size) > 0) {
 		snprintf(nm, sizeof nm, "%s.src", n->name);

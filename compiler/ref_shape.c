@@ -175,6 +175,38 @@ static int flip_view(ref_op *op, const npu_reftensor *x, const int64_t *st,
 	return 0;
 }
 
+/*
+ * The size, stride and storage_offset arguments (from argument i) of an
+ * as_strided view over a storage of numel elements: sizes and strides
+ * >= 0, every element of a non-empty view inside it (what names the op).
+ */
+static int strided_args(ref_op *op, int i, const char *what, int64_t numel,
+			int64_t *shape, int64_t *st, int *nd, int64_t *off)
+{
+	int64_t last = 0, step;
+	int n, empty = 0;
+
+	if (ref_ints(op, i, "size", shape, NPU_MAX_DIMS, nd) < 0 ||
+	    ref_ints(op, i + 1, "stride", st, NPU_MAX_DIMS, &n) < 0 ||
+	    ref_int(op, i + 2, "storage_offset", 0, off) < 0)
+		return -1;
+	if (n != *nd || *off < 0)
+		return npu_errf(op->e, "%s: %d sizes, %d strides, offset %lld", what,
+				*nd, n, (long long)*off);
+	for (int d = 0; d < *nd; d++) {
+		if (shape[d] < 0 || st[d] < 0)
+			return npu_errf(op->e, "%s: negative size or stride", what);
+		empty |= shape[d] == 0;
+		if (shape[d] && (__builtin_mul_overflow(shape[d] - 1, st[d], &step) ||
+				 __builtin_add_overflow(last, step, &last)))
+			return npu_errf(op->e, "%s: the view overflows", what);
+	}
+	if (!empty && (*off >= numel || last >= numel - *off))
+		return npu_errf(op->e, "%s: element %lld of %lld", what,
+				(long long)(*off + last), (long long)numel);
+	return 0;
+}
+
 int ref_strided(ref_op *op)
 {
 	const npu_reftensor *x;
@@ -258,23 +290,9 @@ int ref_strided(ref_op *op)
 	case NPU_AOP_AS_STRIDED: {
 		/* over the value's elements in order: the storage of the
 		 * contiguous tensors the captures apply it to */
-		int64_t last = 0, numel = npu_reftensor_numel(x), total = 1;
-		if (ref_ints(op, 1, "size", shape, NPU_MAX_DIMS, &nd) < 0 ||
-		    ref_ints(op, 2, "stride", ost, NPU_MAX_DIMS, &n) < 0 ||
-		    ref_int(op, 3, "storage_offset", 0, &off) < 0)
+		if (strided_args(op, 1, "as_strided", npu_reftensor_numel(x),
+				 shape, ost, &nd, &off) < 0)
 			return -1;
-		if (n != nd || off < 0)
-			return npu_errf(op->e, "as_strided: %d sizes, %d strides, offset %lld",
-					nd, n, (long long)off);
-		for (int i = 0; i < nd; i++) {
-			if (shape[i] < 0 || ost[i] < 0)
-				return npu_errf(op->e, "as_strided: negative size or stride");
-			last += (shape[i] - 1) * ost[i];
-			total *= shape[i];
-		}
-		if (total && off + last >= numel)
-			return npu_errf(op->e, "as_strided: element %lld of %lld",
-					(long long)(off + last), (long long)numel);
 		break;
 	}
 	case NPU_AOP_DIAGONAL:
@@ -934,31 +952,16 @@ int ref_strided_scatter(ref_op *op)
 	const npu_reftensor *x, *src;
 	npu_reftensor *y;
 	int64_t shape[NPU_MAX_DIMS], st[NPU_MAX_DIMS], idx[NPU_MAX_DIMS];
-	int64_t off, last = 0, numel;
-	int nd, n;
+	int64_t off, numel;
+	int nd;
 
-	if (ref_tensor(op, 0, "self", &x) < 0 || ref_tensor(op, 1, "src", &src) < 0 ||
-	    ref_ints(op, 2, "size", shape, NPU_MAX_DIMS, &nd) < 0 ||
-	    ref_ints(op, 3, "stride", st, NPU_MAX_DIMS, &n) < 0 ||
-	    ref_int(op, 4, "storage_offset", 0, &off) < 0)
+	if (ref_tensor(op, 0, "self", &x) < 0 || ref_tensor(op, 1, "src", &src) < 0)
 		return -1;
-	if (n != nd || off < 0)
-		return npu_errf(op->e, "as_strided_scatter: %d sizes, %d strides, offset %lld",
-				nd, n, (long long)off);
+	numel = npu_reftensor_numel(x);
+	if (strided_args(op, 2, "as_strided_scatter", numel, shape, st, &nd, &off) < 0)
+		return -1;
 	if (nd != src->ndim || memcmp(shape, src->shape, (size_t)nd * sizeof *shape))
 		return npu_errf(op->e, "as_strided_scatter: src's shape is not size");
-	numel = npu_reftensor_numel(x);
-	for (int i = 0; i < nd; i++) {
-		int64_t step;
-		if (shape[i] < 0 || st[i] < 0)
-			return npu_errf(op->e, "as_strided_scatter: negative size or stride");
-		if (shape[i] && (__builtin_mul_overflow(shape[i] - 1, st[i], &step) ||
-				 __builtin_add_overflow(last, step, &last)))
-			return npu_errf(op->e, "as_strided_scatter: the view overflows");
-	}
-	if (npu_reftensor_numel(src) && (last >= numel - off || off >= numel))
-		return npu_errf(op->e, "as_strided_scatter: element %lld of %lld",
-				(long long)(off + last), (long long)numel);
 	if (ref_out(op, 0, x->dtype, x->ndim, x->shape, &y) < 0)
 		return -1;
 	memcpy(y->data, x->data, (size_t)numel * sizeof(double));

@@ -1580,6 +1580,14 @@ static void spin_pause(void)
 	sched_yield();
 }
 
+/* *t plus ns nanoseconds (ns < 1 s). */
+static void ts_add(struct timespec *t, long ns)
+{
+	t->tv_nsec += ns;
+	t->tv_sec += t->tv_nsec / 1000000000L;
+	t->tv_nsec %= 1000000000L;
+}
+
 static long ns_since(const struct timespec *a)
 {
 	struct timespec b;
@@ -1635,9 +1643,7 @@ static void nap_locked(npu_trace *t)
 	struct timespec until;
 
 	clock_gettime(CLOCK_MONOTONIC, &until);
-	until.tv_nsec += t->nap_ns;
-	until.tv_sec += until.tv_nsec / 1000000000L;
-	until.tv_nsec %= 1000000000L;
+	ts_add(&until, t->nap_ns);
 	t->napping = 1;
 	pthread_cond_timedwait(&t->work, &t->mu, &until);
 	t->napping = 0;
@@ -1668,9 +1674,7 @@ static job *next_job(npu_trace *t, int poll)
 			pthread_cond_wait(&t->work, &t->mu);
 			continue;
 		}
-		until.tv_nsec += HOLD_MS * 1000000L;
-		until.tv_sec += until.tv_nsec / 1000000000L;
-		until.tv_nsec %= 1000000000L;
+		ts_add(&until, HOLD_MS * 1000000L);
 		if (pthread_cond_timedwait(&t->work, &t->mu, &until) == ETIMEDOUT &&
 		    !t->head)
 			w_commit_locked(t);
