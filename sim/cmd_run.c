@@ -289,20 +289,29 @@ static npu_trace *begin_trace(const npu_prog *p, const npu_target *tg,
 	return t;
 }
 
-/* The rows not streamed yet and the end; the writer thread writes them
- * as they come. */
-static int finish_trace(npu_trace *t, npu_sim *s, const run_opts *o,
-			double wall, int status, npu_err *e)
+/*
+ * The rows not streamed yet, the end and the close.  The writer thread
+ * writes the rows as they come, and commits the end and closes the
+ * database while the caller writes its outputs and summary
+ * (npu_trace_end_close); finish_trace waits for it.
+ */
+static int end_trace(npu_trace *t, npu_sim *s, const run_opts *o,
+		     double wall, int status, npu_err *e)
 {
-	int rc = -1;
+	if (npu_sim_write_trace(s, t, e) == 0 &&
+	    npu_trace_end_close(t, npu_sim_stats_get(s)->total_cycles, wall,
+				status, e) == 0)
+		return 0;
+	fprintf(stderr, "npusim run: trace %s: %s\n", o->trace, e->msg);
+	return -1;
+}
 
-	if (t && npu_sim_write_trace(s, t, e) == 0 &&
-	    npu_trace_end(t, npu_sim_stats_get(s)->total_cycles, wall, status, e) == 0)
-		rc = 0;
-	npu_trace_close(t);
-	if (rc < 0)
-		fprintf(stderr, "npusim run: trace %s: %s\n", o->trace, e->msg);
-	return rc;
+static int finish_trace(npu_trace *t, const run_opts *o, npu_err *e)
+{
+	if (npu_trace_finish(t, e) == 0)
+		return 0;
+	fprintf(stderr, "npusim run: trace %s: %s\n", o->trace, e->msg);
+	return -1;
 }
 
 static double pct(uint64_t a, uint64_t b)
@@ -397,7 +406,7 @@ int npu_cmd_run(int argc, char **argv)
 	npu_sim_opts so = { 0 };
 	npu_err e = { "" }, te = { "" };
 	npu_trace *tr = NULL;
-	int trace_rc = 0;
+	int trace_rc = 0, ended = 0;
 	char *cmdline = NULL;
 	uint8_t *table = NULL;
 	struct timespec t0, t1;
@@ -457,23 +466,30 @@ int npu_cmd_run(int argc, char **argv)
 	rc = r == NPU_SIM_FAULT ? NPU_EXIT_FAULT : NPU_EXIT_OK;
 	if (r == NPU_SIM_FAULT)
 		fprintf(stderr, "npusim run: %s: %s\n", o.prog, e.msg);
-	if (o.trace) {
-		trace_rc = finish_trace(tr, s, &o, (double)(t1.tv_sec - t0.tv_sec) +
-					1e-9 * (double)(t1.tv_nsec - t0.tv_nsec), rc, &te);
-		tr = NULL;
+	if (tr) {
+		trace_rc = end_trace(tr, s, &o, (double)(t1.tv_sec - t0.tv_sec) +
+				     1e-9 * (double)(t1.tv_nsec - t0.tv_nsec), rc, &te);
+		ended = 1;
+	} else if (o.trace) {
+		fprintf(stderr, "npusim run: trace %s: %s\n", o.trace, te.msg);
+		trace_rc = -1;
 	}
 	/* a trace that failed loses neither the outputs nor the summary */
 	if (rc == NPU_EXIT_OK && o.outputs && write_outputs(s, &p, o.outputs) < 0)
 		rc = NPU_EXIT_USAGE;
 	if (!o.quiet && rc != NPU_EXIT_USAGE)
 		summary(s, &p, &t, &o);
-	if (trace_rc < 0)
-		rc = NPU_EXIT_USAGE;
 out:
-	npu_trace_close(tr);
 	free(cmdline);
 	free(table);
 	npu_sim_free(s);
 	npu_prog_free(&p);
+	/* the writer thread ended the run and closed the trace meanwhile */
+	if (ended && trace_rc == 0)
+		trace_rc = finish_trace(tr, &o, &te);
+	else
+		npu_trace_close(tr);
+	if (trace_rc < 0 && rc != NPU_EXIT_USAGE)
+		rc = NPU_EXIT_USAGE;
 	return rc;
 }

@@ -15,20 +15,32 @@
  *                                   after it, which rows_per_s needs);
  *                                   then 21 more appended to one DB
  *                                   (means: the steady state)
+ *   bench_sim procs PROG.bin TARGET DB NPUSIM [N [quiet]]
+ *                                   whole `npusim run` processes, N
+ *                                   (default 60) without --trace and
+ *                                   with it (appending to DB), the
+ *                                   inputs as here,
+ *                                   alternately: the summary and the
+ *                                   outputs written as a user has them,
+ *                                   or with `quiet` neither
  * PROG is assembly (.s) or a program file (.bin, as npucc writes it);
  * its inputs are filled with values in [-1, 1) of their dtype (0 for
  * integer inputs such as token ids).
  * Each prints one line of key=value pairs.
  */
 #include <cblas.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #include "isa/asm.h"
 #include "isa/dtype.h"
+#include "isa/st.h"
 #include "sim/sim.h"
 
 static double now(void)
@@ -335,6 +347,129 @@ static int trace(const npu_prog *p, const npu_target *t, const char *db)
 	return 0;
 }
 
+extern char **environ;
+
+/* Runs argv[0] with argv, its output to /dev/null: seconds, from before
+ * the process is made to after it is reaped. */
+static double spawn_wait(char *const argv[])
+{
+	posix_spawn_file_actions_t fa;
+	double t0;
+	pid_t pid;
+	int st;
+
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	t0 = now();
+	if (posix_spawn(&pid, argv[0], &fa, NULL, argv, environ) != 0)
+		die(argv[0], NULL);
+	posix_spawn_file_actions_destroy(&fa);
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		die("npusim run failed", NULL);
+	return now() - t0;
+}
+
+static double mean(const double *v, int n)
+{
+	double m = 0;
+
+	for (int i = 0; i < n; i++)
+		m += v[i] / n;
+	return m;
+}
+
+/* Writes the inputs a run of p gets here (fill_inputs) to path, for
+ * `npusim run --inputs`. */
+static void write_inputs(const npu_prog *p, const npu_target *t, const char *path)
+{
+	npu_tensor *v = calloc(p->nbufs + 1, sizeof *v);
+	npu_sim *s = make(p, t, 3);
+	npu_err e = { "" };
+	size_t n = 0;
+
+	if (!v)
+		die("out of memory", NULL);
+	for (uint32_t i = 0; i < p->nbufs; i++) {
+		const npu_buf *b = &p->bufs[i];
+		if (b->kind != NPU_BUF_INPUT && b->kind != NPU_BUF_INOUT)
+			continue;
+		v[n] = (npu_tensor){ .name = b->name, .dtype = b->dtype, .ndim = b->ndim,
+				     .nbytes = (uint64_t)npu_dtype_size(b->dtype),
+				     .data = npu_sim_buf_data(s, (int)i) };
+		memcpy(v[n].shape, b->shape, sizeof b->shape);
+		for (int d = 0; d < b->ndim; d++)
+			v[n].nbytes *= (uint64_t)b->shape[d];
+		n++;
+	}
+	if (npu_st_write(path, v, n, NULL, &e) < 0)
+		die(path, &e);
+	npu_sim_free(s);
+	free(v);
+}
+
+#define PROCS_MAX 1000
+#define PROCS_WARM 3
+
+/*
+ * The trace's cost as a user of `npusim run --trace` pays it: whole
+ * processes, one without the trace and one appending to db, n times
+ * alternately (after PROCS_WARM of each not counted).  Medians, and
+ * means (a WAL checkpoint every 15 or so short runs is in the mean).
+ */
+static int procs(const npu_prog *p, const npu_target *t, const char *prog,
+		 const char *target, const char *db, const char *npusim, int n,
+		 int quiet)
+{
+	static double plain[PROCS_MAX], traced[PROCS_MAX];
+	double pa, ta, pm, tm;
+	char out[4200], in[4200];
+	char *argv[14];
+	int k = 0, at;
+
+	if (n < 1 || n > PROCS_MAX)
+		return 2;
+	snprintf(out, sizeof out, "%s.out.safetensors", db);
+	snprintf(in, sizeof in, "%s.in.safetensors", db);
+	write_inputs(p, t, in);
+	argv[k++] = (char *)npusim;
+	argv[k++] = "run";
+	argv[k++] = (char *)prog;
+	argv[k++] = "--target";
+	argv[k++] = (char *)target;
+	argv[k++] = "--inputs";
+	argv[k++] = in;
+	if (quiet) {
+		argv[k++] = "--quiet";
+	} else {
+		argv[k++] = "--outputs";
+		argv[k++] = out;
+	}
+	at = k;
+	for (int i = -PROCS_WARM; i < n; i++) {
+		double a, b;
+		argv[at] = NULL;
+		a = spawn_wait(argv);
+		argv[at] = "--trace";
+		argv[at + 1] = (char *)db;
+		argv[at + 2] = NULL;
+		b = spawn_wait(argv);
+		if (i >= 0) {
+			plain[i] = a;
+			traced[i] = b;
+		}
+	}
+	remove(out);
+	remove(in);
+	pa = mean(plain, n);
+	ta = mean(traced, n);
+	pm = median(plain, n);
+	tm = median(traced, n);
+	printf("procs=%d plain_s=%.5f traced_s=%.5f overhead_pct=%.1f "
+	       "plain_mean_s=%.5f traced_mean_s=%.5f overhead_mean_pct=%.1f\n",
+	       n, pm, tm, 100.0 * (tm - pm) / pm, pa, ta, 100.0 * (ta - pa) / pa);
+	return 0;
+}
+
 /* PROG: assembly, or a program file (.bin: a compiled graph). */
 static int load_prog(const char *path, npu_prog *p, npu_err *e)
 {
@@ -371,8 +506,11 @@ int main(int argc, char **argv)
 		trace_writer = argc > 6 ? argv[6] : "";
 		trace_after = argc > 7 && !strcmp(argv[7], "after");
 		rc = trace(&p, &t, argv[4]);
-	}
-	else
+	} else if (!strcmp(argv[1], "procs") && argc > 5) {
+		rc = procs(&p, &t, argv[2], argv[3], argv[4], argv[5],
+			   argc > 6 ? atoi(argv[6]) : 60,
+			   argc > 7 && !strcmp(argv[7], "quiet"));
+	} else
 		rc = 2;
 	npu_prog_free(&p);
 	return rc;

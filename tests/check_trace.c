@@ -534,7 +534,7 @@ END_TEST
  * held between chunks, npu_trace_flush and npu_trace_ending's hand-overs),
  * each table compared row by row, rowids included.
  */
-static void write_big_run(npu_trace *t, int async)
+static void write_big_run(npu_trace *t, int async, int end_close)
 {
 	npu_err e = { "" };
 	npu_prog p = make_prog();
@@ -566,7 +566,10 @@ static void write_big_run(npu_trace *t, int async)
 	}
 	if (async)
 		ck_assert_int_eq(npu_trace_run_id(t), 2);
-	ck_assert_msg(npu_trace_end(t, 15000, 0.5, 0, &e) == 0, "%s", e.msg);
+	if (end_close)
+		ck_assert_msg(npu_trace_end_close(t, 15000, 0.5, 0, &e) == 0, "%s", e.msg);
+	else
+		ck_assert_msg(npu_trace_end(t, 15000, 0.5, 0, &e) == 0, "%s", e.msg);
 }
 
 static const char *const all_tables[] = {
@@ -610,13 +613,13 @@ START_TEST(writer_thread_same_rows)
 	t = npu_trace_open(a, &e);
 	ck_assert_msg(t != NULL, "%s", e.msg);
 	write_example_run(t);
-	write_big_run(t, 0);
+	write_big_run(t, 0, 0);
 	rows = npu_trace_rows(t);
 	npu_trace_close(t);
 	t = npu_trace_open_async(b, &e);
 	ck_assert_msg(t != NULL, "%s", e.msg);
 	write_example_run(t);
-	write_big_run(t, 1);
+	write_big_run(t, 1, 0);
 	/* each run's 8 program rows; 15 rows, and 6712 with 40 counters */
 	ck_assert_uint_eq(rows, 8 + 15 + 8 + 6712);
 	ck_assert_uint_eq(npu_trace_rows(t), rows);
@@ -626,6 +629,22 @@ START_TEST(writer_thread_same_rows)
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM b.activity"), 5006);
 	ck_assert_str_eq(q_text(db, "PRAGMA b.integrity_check"), "ok\n");
 	sqlite3_close(db);
+
+	/* the same through npu_trace_end_close and npu_trace_finish, with
+	 * the thread (the end committed while the caller goes on) and
+	 * without */
+	for (int async = 0; async < 2; async++) {
+		const char *c = db_path(async ? "end_close1.db" : "end_close0.db");
+		t = async ? npu_trace_open_async(c, &e) : npu_trace_open(c, &e);
+		ck_assert_msg(t != NULL, "%s", e.msg);
+		write_example_run(t);
+		write_big_run(t, async, 1);
+		ck_assert_msg(npu_trace_finish(t, &e) == 0, "%s", e.msg);
+		db = same_tables(a, c);
+		ck_assert_str_eq(q_text(db, "SELECT group_concat(status) FROM b.runs"),
+				 "ok,ok\n");
+		sqlite3_close(db);
+	}
 }
 END_TEST
 
@@ -980,6 +999,25 @@ START_TEST(writer_thread_errors)
 	ck_assert_int_eq(npu_trace_sync(t, &e), -1);
 	ck_assert_int_eq(npu_trace_run_id(t), 0);
 	npu_trace_close(t);
+
+	/* npu_trace_end_close leaves the end to the writer: its error comes
+	 * back once, from npu_trace_end_close if the writer has failed
+	 * already, else from npu_trace_finish */
+	for (int i = 0; i < 20; i++) {
+		int ended, finished;
+		t = npu_trace_open_async(path, &e);
+		ck_assert_ptr_nonnull(t);
+		if (npu_trace_begin(t, &run_info, &p, &e) < 0) {
+			ck_assert_int_eq(npu_trace_finish(t, &e), 0);
+			continue;
+		}
+		e.msg[0] = '\0';
+		ended = npu_trace_end_close(t, 300, 0, 0, &e);
+		finished = npu_trace_finish(t, ended ? NULL : &e);
+		ck_assert_int_eq(ended + finished, -1);
+		ck_assert_msg(strstr(e.msg, "cannot open"), "%s", e.msg);
+	}
+	ck_assert_int_eq(npu_trace_finish(NULL, &e), 0);
 
 	path = db_path("other.db");
 	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);

@@ -242,6 +242,8 @@ struct npu_trace {
 	job *head, **tail;
 	size_t queued;               /* rows queued */
 	job *closer;                 /* the J_CLOSE job, made at open */
+	int closing;                 /* queued (npu_trace_end_close) */
+	int reported;                /* the caller was given an error */
 	rowbuf spare;                /* a done job's emptied buffers, for the
 				      * caller's next rows (no allocation) */
 	int busy;                    /* the writer is doing a job */
@@ -1765,6 +1767,7 @@ static void *writer(void *arg)
 
 static int writer_error(npu_trace *t, npu_err *e)
 {
+	t->reported = 1;
 	if (e)
 		*e = t->err;
 	return -1;
@@ -2344,9 +2347,9 @@ static int poll_exited(npu_trace *t)
 	}
 }
 
-/* Closes an asynchronous handle: the writer writes what is buffered,
- * marks a run still open 'incomplete' and closes the connection. */
-static void close_async(npu_trace *t)
+/* Queues the J_CLOSE job: the writer writes what is buffered, marks a
+ * run still open 'incomplete' and closes the connection. */
+static void queue_closer(npu_trace *t)
 {
 	job *j = t->closer;
 
@@ -2357,6 +2360,12 @@ static void close_async(npu_trace *t)
 	t->tail = &j->next;
 	pthread_cond_signal(&t->work);
 	pthread_mutex_unlock(&t->mu);
+	t->closing = 1;
+}
+
+/* Waits for the writer thread to be done with t. */
+static void wait_closed(npu_trace *t)
+{
 	/* poll for the writer's last touch of t rather than sleep in
 	 * pthread_join for a wake-up (tens of microseconds) */
 	if (poll_exited(t))
@@ -2368,22 +2377,78 @@ static void close_async(npu_trace *t)
 	pthread_mutex_destroy(&t->mu);
 }
 
-void npu_trace_close(npu_trace *t)
+/* The close of a handle without a writer thread. */
+static void close_sync(npu_trace *t)
 {
-	if (!t)
+	if (!t->db)
 		return;
-	if (t->async) {
-		close_async(t);
-	} else {
-		if (t->run && t->run_incomplete)
-			w_abandon(t, &t->buf);
-		db_close(t);
+	if (t->run && t->run_incomplete)
+		w_abandon(t, &t->buf);
+	db_close(t);
+}
+
+int npu_trace_end_close(npu_trace *t, uint64_t total_cycles, double wall_s,
+			int status, npu_err *e)
+{
+	job *j;
+	int rc = 0;
+
+	if (!t->async) {
+		rc = npu_trace_end(t, total_cycles, wall_s, status, e);
+		close_sync(t);
+		return rc;
 	}
+	if (!t->begun) {
+		rc = no_run(t, e);
+	} else if (!(j = rows_job(J_END, t, e))) {
+		rc = -1;
+	} else {
+		t->begun = 0;
+		j->end_cycles = total_cycles;
+		j->end_wall = wall_s;
+		j->end_status = status;
+		rc = submit(t, j, e);
+	}
+	queue_closer(t);
+	if (rc < 0)
+		t->reported = 1;
+	return rc;
+}
+
+static void trace_free(npu_trace *t)
+{
 	rowbuf_free(&t->buf);
 	rowbuf_free(&t->spare);
 	free(t->ctr_ids);
 	free(t->path);
 	free(t);
+}
+
+int npu_trace_finish(npu_trace *t, npu_err *e)
+{
+	int rc = 0;
+
+	if (!t)
+		return 0;
+	if (t->async) {
+		if (!t->closing)
+			queue_closer(t);
+		wait_closed(t);
+		if (t->failed && !t->reported) {
+			if (e)
+				*e = t->err;
+			rc = -1;
+		}
+	} else {
+		close_sync(t);
+	}
+	trace_free(t);
+	return rc;
+}
+
+void npu_trace_close(npu_trace *t)
+{
+	(void)npu_trace_finish(t, NULL);
 }
 
 /* ---- documentation ---- */

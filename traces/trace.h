@@ -161,6 +161,25 @@ int npu_trace_drop_activity(npu_trace *t, npu_err *e);
 int npu_trace_end(npu_trace *t, uint64_t total_cycles, double wall_s,
 		  int status, npu_err *e);
 
+/*
+ * npu_trace_end, then npu_trace_close, for a caller with other work
+ * before it exits: with a writer thread neither is waited for here; the
+ * thread commits the run and closes the database while the caller goes
+ * on (writes its outputs, frees the simulation), and npu_trace_finish()
+ * waits for it and reports its error.  Without the thread both are done
+ * here.  After this call t is good only for npu_trace_finish() (or
+ * npu_trace_close(), which waits without reporting).  0, or -1 with e
+ * set (npu_trace_finish() does not report that error again).
+ */
+int npu_trace_end_close(npu_trace *t, uint64_t total_cycles, double wall_s,
+			int status, npu_err *e);
+
+/* Closes t as npu_trace_close() does, waiting for the writer thread, and
+ * frees it (NULL is fine): 0, or -1 with an error of the writer thread
+ * that no call returned yet (that of the end npu_trace_end_close() left
+ * to it). */
+int npu_trace_finish(npu_trace *t, npu_err *e);
+
 /* Rows written so far in this process (for the benchmark). */
 uint64_t npu_trace_rows(const npu_trace *t);
 
