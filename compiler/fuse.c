@@ -677,12 +677,27 @@ static int node_val(fz *z, int node)
 /* ----------------------------------------------------------------- */
 /* Host kernels and copies */
 
+/* A load of value v in kernel k, broadcast to the kernel's shape. */
+static int ew_load(fz *z, int k, int v, int node)
+{
+	npu_kir *ir = z->ir;
+	int64_t sst[NPU_MAX_DIMS];
+	int o;
+
+	/* a fill kept to be computed (pass_fold) has no buffer to load */
+	if (ir->v[v].isconst)
+		return xadd(z, k, NPU_X_CONST, 0, 0, 0, 0, (float)ir->v[v].fill, node);
+	bcast_strides(&ir->v[v], ir->k[k].ndim, ir->k[k].shape, sst);
+	ir->v[root_of(ir, v)].needed = 1;
+	o = npu_kir_opnd(&ir->k[k], root_of(ir, v), 0, ir->v[v].off, sst);
+	return o < 0 ? -1 : xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node);
+}
+
 /* A copy kernel that materializes value v contiguously; the new value. */
 static int copy_val(fz *z, int v, int node, const char *why)
 {
 	npu_kir *ir = z->ir;
-	int k, nv, o, x;
-	int64_t st[NPU_MAX_DIMS];
+	int k, nv, x;
 	char name[256];
 
 	snprintf(name, sizeof name, "%s.copy", ir->v[v].name);
@@ -695,15 +710,8 @@ static int copy_val(fz *z, int v, int node, const char *why)
 	if ((nv = npu_kir_val(ir, name, ir->v[v].node, ir->v[v].dtype,
 			      ir->v[v].ndim, ir->v[v].shape)) < 0)
 		return npu_errf(z->e, "out of memory");
-	if (ir->v[v].isconst) {
-		x = xadd(z, k, NPU_X_CONST, 0, 0, 0, 0, (float)ir->v[v].fill, node);
-	} else {
-		if (bcast_strides(&ir->v[v], ir->v[v].ndim, ir->v[v].shape, st) < 0)
-			return npu_errf(z->e, "internal: copy of %s", ir->v[v].name);
-		ir->v[root_of(ir, v)].needed = 1;
-		o = npu_kir_opnd(&ir->k[k], root_of(ir, v), 0, ir->v[v].off, st);
-		x = xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node);
-	}
+	if ((x = ew_load(z, k, v, node)) < 0)
+		return npu_errf(z->e, "out of memory");
 	ir->v[nv].producer = k;
 	ir->v[nv].xdef = x;
 	ir->v[nv].needed = 1;
@@ -4780,8 +4788,7 @@ static int do_cat(fz *z, int node)
 		return -1;
 	ir->v[out].needed = 1;
 	for (int i = 0; i < l->u.list.n; i++) {
-		int v = node_val(z, l->u.list.v[i].u.node), k = z->cur, o, x = -2, oo, lv;
-		int64_t st[NPU_MAX_DIMS];
+		int v = node_val(z, l->u.list.v[i].u.node), k = z->cur, x = -2, oo, lv;
 		char nm[300];
 		if (npu_kir_numel(ir->v[v].ndim, ir->v[v].shape) == 0)
 			continue;
@@ -4821,14 +4828,7 @@ static int do_cat(fz *z, int node)
 			ir->k[k].name = strdup(nm);
 			ir->k[k].ndim = ir->v[v].ndim;
 			memcpy(ir->k[k].shape, ir->v[v].shape, sizeof ir->k[k].shape);
-			if (ir->v[v].isconst) {
-				x = xadd(z, k, NPU_X_CONST, 0, 0, 0, 0, (float)ir->v[v].fill, node);
-			} else {
-				bcast_strides(&ir->v[v], ir->v[v].ndim, ir->v[v].shape, st);
-				ir->v[root_of(ir, v)].needed = 1;
-				o = npu_kir_opnd(&ir->k[k], root_of(ir, v), 0, ir->v[v].off, st);
-				x = xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node);
-			}
+			x = ew_load(z, k, v, node);
 			z->cur = k;
 			ncopy++;
 		}
@@ -4864,19 +4864,6 @@ static int ew_kern(fz *z, int node, const char *name, int ndim,
 	ir->k[k].ndim = ndim;
 	memcpy(ir->k[k].shape, shape, (size_t)ndim * sizeof *shape);
 	return k;
-}
-
-/* A load of value v in kernel k, broadcast to the kernel's shape. */
-static int ew_load(fz *z, int k, int v, int node)
-{
-	npu_kir *ir = z->ir;
-	int64_t sst[NPU_MAX_DIMS];
-	int o;
-
-	bcast_strides(&ir->v[v], ir->k[k].ndim, ir->k[k].shape, sst);
-	ir->v[root_of(ir, v)].needed = 1;
-	o = npu_kir_opnd(&ir->k[k], root_of(ir, v), 0, ir->v[v].off, sst);
-	return o < 0 ? -1 : xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node);
 }
 
 /* Stores x into value dst at offset off with strides st; ends kernel k. */

@@ -1323,6 +1323,46 @@ START_TEST(t_many_sums)
 END_TEST
 
 /*
+ * Scatters into a large fill (Swin-T's backward: the gradient of
+ * `x[:, :H, :W, :]` is slice_scatter into zeros): a fill of more than
+ * 65,536 elements stays an op computed at run time (pass_fold's
+ * `expands`), with no buffer, so the copy of self into the result
+ * computes it instead of loading it (PyTorch 2.11's swin_t training
+ * graph once faulted on that load).  slice_scatter, select_scatter and
+ * as_strided_scatter, against the fp64 reference.
+ */
+START_TEST(t_scatter_into_fill)
+{
+	char path[1024], vals[1024];
+	int64_t fs[4] = { 2, 70, 600, 0 }, xs[4] = { 2, 20, 600, 0 }, ws[3] = { 2, 600, 0 };
+	fxrun fr = { 0 };
+	npu_graph *g;
+	npu_err e;
+	FILE *f;
+
+	f = graph_begin(path, vals, sizeof path);
+	ph_node(f, "x", xs, "float32");
+	ph_node(f, "w", ws, "float32");
+	call_node(f, "z", "aten.full.default", "[2, 70, 600], 0.5",
+		  "\"dtype\": {\"dtype\": \"float32\"}",
+		  fs, "float32");
+	call_node(f, "y", "aten.slice_scatter.default", "{\"node\": \"z\"}, {\"node\": \"x\"}, 1, 10, 30",
+		  "", fs, "float32");
+	call_node(f, "s", "aten.select_scatter.default", "{\"node\": \"z\"}, {\"node\": \"w\"}, 1, 3",
+		  "", fs, "float32");
+	call_node(f, "a", "aten.as_strided_scatter.default",
+		  "{\"node\": \"z\"}, {\"node\": \"x\"}, [2, 20, 600], [42000, 1200, 1], 600",
+		  "", fs, "float32");
+	graph_end(f, "y, s, a");
+	ck_assert_msg(npu_graph_read(&g, path, &e) == 0, "%s", e.msg);
+	fx_gen_values(g, vals);
+	npu_graph_free(g);
+	vals_run(path, vals, &fr);
+	ck_assert_int_eq(fr.host_calls, 0);
+}
+END_TEST
+
+/*
  * Bool masks: `x[m] = v` and `x[m] += v` with one value (index_put by a
  * mask of x's shape: decomposed into where, native), and masked_select,
  * whose size is data-dependent (a host call, checked against the 7
@@ -1497,6 +1537,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_mask_put);
 	tcase_add_test(tc, t_long_sum);
 	tcase_add_test(tc, t_many_sums);
+	tcase_add_test(tc, t_scatter_into_fill);
 	tcase_add_loop_test(tc, t_intk, 0, (int)(sizeof intks / sizeof intks[0]));
 	tcase_add_loop_test(tc, t_red_perm, 0, (int)(sizeof redperms / sizeof redperms[0]));
 	tcase_add_test(tc, t_onehot_put);
