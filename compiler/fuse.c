@@ -6686,8 +6686,9 @@ static int do_const(fz *z, int node)
 	switch (n->aop) {
 	case NPU_AOP_FULL: if (gnum(arg(n, 1), &f)) return 1; break;
 	case NPU_AOP_FULL_LIKE: if (gnum(arg(n, 1), &f)) return 1; break;
+	case NPU_AOP_NEW_FULL: if (gnum(arg(n, 2), &f)) return 1; break;
 	case NPU_AOP_SCALAR_TENSOR: if (gnum(arg(n, 0), &f)) return 1; break;
-	case NPU_AOP_ONES: case NPU_AOP_ONES_LIKE: f = 1; break;
+	case NPU_AOP_ONES: case NPU_AOP_ONES_LIKE: case NPU_AOP_NEW_ONES: f = 1; break;
 	default: f = 0; break;
 	}
 	if ((v = meta_val(z, node, 0, n->name)) < 0)
@@ -6901,9 +6902,11 @@ static irng rng_compute(fz *z, int node)
 		return r;
 	case NPU_AOP_FULL: case NPU_AOP_FULL_LIKE:
 		return arg_rng(z, n, 1);
-	case NPU_AOP_ZEROS: case NPU_AOP_ZEROS_LIKE:
+	case NPU_AOP_NEW_FULL:
+		return arg_rng(z, n, 2);
+	case NPU_AOP_ZEROS: case NPU_AOP_ZEROS_LIKE: case NPU_AOP_NEW_ZEROS:
 		return (irng){ 0, 0 };
-	case NPU_AOP_ONES: case NPU_AOP_ONES_LIKE:
+	case NPU_AOP_ONES: case NPU_AOP_ONES_LIKE: case NPU_AOP_NEW_ONES:
 		return (irng){ 1, 1 };
 	case NPU_AOP_CAT:
 		/* the union of the inputs' */

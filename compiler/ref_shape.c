@@ -1151,6 +1151,16 @@ int ref_create(ref_op *op)
 		memcpy(shape, like->shape, (size_t)nd * sizeof *shape);
 		is_like = 1;
 		break;
+	case NPU_AOP_NEW_ZEROS: case NPU_AOP_NEW_ONES: case NPU_AOP_NEW_FULL:
+	case NPU_AOP_NEW_EMPTY: case NPU_AOP_NEW_EMPTY_STRIDED:
+		/* self gives the dtype only */
+		if (ref_tensor(op, 0, "self", &like) < 0 ||
+		    ref_ints(op, 1, "size", shape, NPU_MAX_DIMS, &nd) < 0)
+			return -1;
+		is_like = 1;
+		if (op->id == NPU_AOP_NEW_FULL && !(fv = ref_arg(op, 2, "fill_value")))
+			return npu_errf(op->e, "missing fill value");
+		break;
 	case NPU_AOP_SCALAR_TENSOR:
 		fv = ref_arg(op, 0, "s");
 		break;
@@ -1169,7 +1179,8 @@ int ref_create(ref_op *op)
 	}
 	if (op->id == NPU_AOP_FULL || op->id == NPU_AOP_FULL_LIKE)
 		fv = ref_arg(op, 1, "fill_value");
-	if (op->id == NPU_AOP_ONES || op->id == NPU_AOP_ONES_LIKE)
+	if (op->id == NPU_AOP_ONES || op->id == NPU_AOP_ONES_LIKE ||
+	    op->id == NPU_AOP_NEW_ONES)
 		fill = 1;
 	if (fv && ref_gval_num(op, fv, &fill) < 0)
 		return -1;
