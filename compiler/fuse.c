@@ -4828,7 +4828,8 @@ static int do_cat(fz *z, int node)
 			ir->k[k].name = strdup(nm);
 			ir->k[k].ndim = ir->v[v].ndim;
 			memcpy(ir->k[k].shape, ir->v[v].shape, sizeof ir->k[k].shape);
-			x = ew_load(z, k, v, node);
+			if ((x = ew_load(z, k, v, node)) < 0)
+				return npu_errf(z->e, "out of memory");
 			z->cur = k;
 			ncopy++;
 		}

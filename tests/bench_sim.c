@@ -18,11 +18,11 @@
  *   bench_sim procs PROG.bin TARGET DB NPUSIM [N [quiet]]
  *                                   whole `npusim run` processes, N
  *                                   (default 60) without --trace and
- *                                   with it (appending to DB), the
- *                                   inputs as here,
- *                                   alternately: the summary and the
- *                                   outputs written as a user has them,
- *                                   or with `quiet` neither
+ *                                   with it (appending to DB)
+ *                                   alternately, given the inputs filled
+ *                                   as below: writing the summary and
+ *                                   the outputs, as a user has them, or
+ *                                   with `quiet` neither
  * PROG is assembly (.s) or a program file (.bin, as npucc writes it);
  * its inputs are filled with values in [-1, 1) of their dtype (0 for
  * integer inputs such as token ids).
