@@ -2100,6 +2100,12 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 		*res = npu_gv_float((u + v) / 2);
 		return 0;
 	}
+	if (!strcmp(name, "gelunone")) {       /* (x, a): x when a is 'none' */
+		if (na < 2 || (a[1].kind != NPU_GV_NONE &&
+			       (a[1].kind != NPU_GV_STR || strcmp(a[1].u.s, "none"))))
+			return fail(d, "%s", "gelu's tanh form");
+		return copy_to(d, res, &a[0]);
+	}
 	if (!strcmp(name, "iffalse")) {        /* (x, b): x when b is false */
 		if (na < 2 || a[1].kind != NPU_GV_BOOL || a[1].u.b)
 			return fail(d, "%s", "not false (in training)");

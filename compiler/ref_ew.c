@@ -172,6 +172,77 @@ int ref_gelu(ref_op *op)
 	return 0;
 }
 
+/* gelu's derivative, as ATen's CPU kernel computes it. */
+static double gelu_grad(double x, int tanh_approx)
+{
+	if (tanh_approx) {
+		double kb = M_SQRT2 * M_2_SQRTPI * 0.5, kk = 0.044715;
+		double t = tanh(kb * (x + kk * x * x * x));
+		return 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * kb * (1 + 3 * kk * x * x);
+	}
+	return 0.5 * (1 + erf(x / M_SQRT2)) + x * exp(-0.5 * x * x) * M_2_SQRTPI * M_SQRT1_2 * 0.5;
+}
+
+/* One element of an activation's gradient: g times the derivative at v
+ * (self, or the forward's result); a and b the op's numbers. */
+static double act_grad(int id, double g, double v, double a, double b, int tanh_approx)
+{
+	double s;
+
+	switch (id) {
+	case NPU_AOP_THRESHOLD_BWD: return v <= a ? 0 : g;
+	case NPU_AOP_SIGMOID_BWD: return g * (1 - v) * v;
+	case NPU_AOP_TANH_BWD: return g * (1 - v * v);
+	case NPU_AOP_SILU_BWD:
+		s = 1 / (1 + exp(-v));
+		return g * s * (1 + v * (1 - s));
+	case NPU_AOP_GELU_BWD: return g * gelu_grad(v, tanh_approx);
+	case NPU_AOP_HARDTANH_BWD: return v <= a || v >= b ? 0 : g;
+	case NPU_AOP_LEAKY_RELU_BWD: return v > 0 ? g : g * a;
+	/* PyTorch 2.x's bounds (1.13's vectorized kernel took x = -3 into
+	 * the middle piece) */
+	case NPU_AOP_HARDSWISH_BWD: return v <= -3 ? 0 : v < 3 ? g * (v / 3 + 0.5) : g;
+	/* hardsigmoid: ATen multiplies by 1/6 rounded to float */
+	default: return -3 < v && v < 3 ? g * (double)(1.0f / 6.0f) : 0;
+	}
+}
+
+/* threshold_backward and the other activation gradients (optab.def):
+ * grad_output and self (or output) of one shape, the result grad's. */
+int ref_act_bwd(ref_op *op)
+{
+	const npu_gval *ap = ref_arg(op, 2, "approximate");
+	const npu_reftensor *g, *x;
+	npu_reftensor *y;
+	double a = 0, b = 0;
+	int tanh_approx = 0;
+
+	if (ref_tensor(op, 0, "grad_output", &g) < 0 || ref_tensor(op, 1, "self", &x) < 0)
+		return -1;
+	if (g->ndim != x->ndim || memcmp(g->shape, x->shape, (size_t)g->ndim * sizeof *g->shape))
+		return npu_errf(op->e, "grad_output and self differ in shape");
+	if (op->id == NPU_AOP_THRESHOLD_BWD || op->id == NPU_AOP_HARDTANH_BWD ||
+	    op->id == NPU_AOP_LEAKY_RELU_BWD) {
+		if (ref_gval_num(op, ref_arg(op, 2, op->id == NPU_AOP_THRESHOLD_BWD ?
+					     "threshold" : op->id == NPU_AOP_HARDTANH_BWD ?
+					     "min_val" : "negative_slope"), &a) < 0)
+			return -1;
+	}
+	if (op->id == NPU_AOP_HARDTANH_BWD &&
+	    ref_gval_num(op, ref_arg(op, 3, "max_val"), &b) < 0)
+		return -1;
+	if (op->id == NPU_AOP_GELU_BWD && ap && ap->kind == NPU_GV_STR) {
+		tanh_approx = !strcmp(ap->u.s, "tanh");
+		if (!tanh_approx && strcmp(ap->u.s, "none"))
+			return npu_errf(op->e, "approximate must be 'none' or 'tanh'");
+	}
+	if (ref_out(op, 0, g->dtype, g->ndim, g->shape, &y) < 0)
+		return -1;
+	for (int64_t i = 0, n = npu_reftensor_numel(g); i < n; i++)
+		y->data[i] = act_grad(op->id, g->data[i], x->data[i], a, b, tanh_approx);
+	return 0;
+}
+
 /* clamp, clamp_min, clamp_max, hardtanh, leaky_relu, rrelu in
  * evaluation, elu. */
 int ref_clamp(ref_op *op)

@@ -413,6 +413,26 @@ static const op_case ops[] = {
 	  "float32", { 4, 16 }, { 3, 4 }, { 4, 16 } },
 	{ "aten.as_strided_scatter.default", "{\"node\": \"w\"}, [4, 3], [1, 16]",
 	  "float32", { 4, 16 }, { 4, 3 }, { 4, 16 } },
+	/* activation gradients as aot_autograd leaves them without the core
+	 * decompositions (x is grad_output, w self or the forward's result) */
+	{ "aten.threshold_backward.default", "{\"node\": \"w\"}, 0", "float32",
+	  { 4, 33 }, { 4, 33 }, { 4, 33 } },
+	{ "aten.sigmoid_backward.default", "{\"node\": \"w\"}", "float32",
+	  { 4, 33 }, { 4, 33 }, { 4, 33 } },
+	{ "aten.tanh_backward.default", "{\"node\": \"w\"}", "float32",
+	  { 4, 33 }, { 4, 33 }, { 4, 33 } },
+	{ "aten.silu_backward.default", "{\"node\": \"w\"}", "float32",
+	  { 4, 33 }, { 4, 33 }, { 4, 33 } },
+	{ "aten.gelu_backward.default", "{\"node\": \"w\"}", "float32",
+	  { 4, 33 }, { 4, 33 }, { 4, 33 } },
+	{ "aten.hardtanh_backward.default", "{\"node\": \"w\"}, -0.5, 0.25", "float32",
+	  { 4, 33 }, { 4, 33 }, { 4, 33 } },
+	{ "aten.leaky_relu_backward.default", "{\"node\": \"w\"}, 0.1, false", "float32",
+	  { 4, 33 }, { 4, 33 }, { 4, 33 } },
+	{ "aten.hardswish_backward.default", "{\"node\": \"w\"}", "float32",
+	  { 4, 33 }, { 4, 33 }, { 4, 33 } },
+	{ "aten.hardsigmoid_backward.default", "{\"node\": \"w\"}", "float32",
+	  { 4, 33 }, { 4, 33 }, { 4, 33 } },
 	/* repeat (with a new leading dim), diagonal (a view), pads that crop */
 	{ "aten.repeat.default", "[2, 3]", "float32", { 3, 4 }, { 0 }, { 6, 12 } },
 	{ "aten.repeat.default", "[2, 1, 3]", "float32", { 4, 5 }, { 0 }, { 2, 4, 15 } },
@@ -1395,6 +1415,36 @@ START_TEST(t_new_fills)
 END_TEST
 
 /*
+ * The piecewise activation gradients over all their pieces: self spread
+ * over [-5, 5) so that hardswish's and hardsigmoid's outer pieces, a
+ * threshold and hardtanh's bounds are all crossed, against the fp64
+ * reference (compiler/ref_ew.c act_grad) with no host call.
+ */
+START_TEST(t_act_bwd_pieces)
+{
+	char path[1024], vals[1024];
+	int64_t xs[3] = { 4, 33, 0 };
+	fxrun fr = { 0 };
+	FILE *f;
+
+	f = graph_begin(path, vals, sizeof path);
+	ph_node(f, "g", xs, "float32");
+	ph_node(f, "w", xs, "float32");
+	call_node(f, "x", "aten.mul.Scalar", "{\"node\": \"w\"}, 5", "", xs, "float32");
+	call_node(f, "a", "aten.hardswish_backward.default", "{\"node\": \"g\"}, {\"node\": \"x\"}",
+		  "", xs, "float32");
+	call_node(f, "b", "aten.hardsigmoid_backward.default", "{\"node\": \"g\"}, {\"node\": \"x\"}",
+		  "", xs, "float32");
+	call_node(f, "c", "aten.threshold_backward.default", "{\"node\": \"g\"}, {\"node\": \"x\"}, 0.5",
+		  "", xs, "float32");
+	call_node(f, "d", "aten.hardtanh_backward.default",
+		  "{\"node\": \"g\"}, {\"node\": \"x\"}, -2, 3", "", xs, "float32");
+	graph_run_outs(f, path, vals, "a, b, c, d", &fr);
+	ck_assert_int_eq(fr.host_calls, 0);
+}
+END_TEST
+
+/*
  * Bool masks: `x[m] = v` and `x[m] += v` with one value (index_put by a
  * mask of x's shape: decomposed into where, native), and masked_select,
  * whose size is data-dependent (a host call, checked against the 7
@@ -1571,6 +1621,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_many_sums);
 	tcase_add_test(tc, t_scatter_into_fill);
 	tcase_add_test(tc, t_new_fills);
+	tcase_add_test(tc, t_act_bwd_pieces);
 	tcase_add_loop_test(tc, t_intk, 0, (int)(sizeof intks / sizeof intks[0]));
 	tcase_add_loop_test(tc, t_red_perm, 0, (int)(sizeof redperms / sizeof redperms[0]));
 	tcase_add_test(tc, t_onehot_put);

@@ -1971,6 +1971,72 @@ START_TEST(resampling_semantics)
 }
 END_TEST
 
+/*
+ * Activation gradients (aot_autograd's backward graphs without the core
+ * decompositions) against PyTorch 1.13's float64 results, and
+ * hardswish's bounds as PyTorch 2.x draws them (1.13's vectorized
+ * kernel took x = -3 into the middle piece and is not used there).
+ */
+START_TEST(act_backward_semantics)
+{
+	static const int64_t sh[1] = { 8 };
+	static const struct { const char *target, *attrs; double want[8]; } cases[] = {
+		{ "aten.threshold_backward.default",
+		  "{\"args\": [{\"input\": 0}, {\"input\": 1}, 0]}",
+		  { 0.0, 0.0, 0.0, 0.0, 0.0, 1.5, -2.0, 0.1 } },
+		{ "aten.threshold_backward.default",
+		  "{\"args\": [{\"input\": 0}, {\"input\": 1}, 0.5]}",
+		  { 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -2.0, 0.1 } },
+		{ "aten.sigmoid_backward.default",
+		  "{\"args\": [{\"input\": 0}, {\"input\": 2}]}",
+		  { 0.045000000000000005, -0.2625, 0.5, 0.1575, -0.026999999999999993, -0.36, -0.01980000000000002, 0.0 } },
+		{ "aten.tanh_backward.default",
+		  "{\"args\": [{\"input\": 0}, {\"input\": 2}]}",
+		  { 0.495, -1.1375, 1.5, 0.3825, -0.05699999999999998, 1.44, -0.03980000000000004, 0.1 } },
+		{ "aten.silu_backward.default",
+		  "{\"args\": [{\"input\": 0}, {\"input\": 1}]}",
+		  { -0.026332307445536454, 0.11013013251896202, 0.1446589762570265, 0.2822174838223518, -0.15, 1.1099417809539778, -2.1762082120303385, 0.10702733528277183 } },
+		{ "aten.gelu_backward.default",
+		  "{\"args\": [{\"input\": 0}, {\"input\": 1}]}",
+		  { -0.00025182483061321075, 0.0149320590052299, -0.1666309411753727, 0.22846998383727302, -0.15, 1.3012426869842444, -2.023891294408368, 0.10028217603536248 } },
+		{ "aten.gelu_backward.default",
+		  "{\"args\": [{\"input\": 0}, {\"input\": 1}], \"kwargs\": {\"approximate\": \"tanh\"}}",
+		  { -0.00016756159856109342, 0.014480208288712059, -0.16592816769156515, 0.22848442863670465, -0.15, 1.3010548553019636, -2.023168333261939, 0.10024226437601168 } },
+		{ "aten.hardtanh_backward.default",
+		  "{\"args\": [{\"input\": 0}, {\"input\": 1}, -1, 3]}",
+		  { 0.0, 0.0, 0.0, 0.75, -0.3, 1.5, 0.0, 0.0 } },
+		{ "aten.leaky_relu_backward.default",
+		  "{\"args\": [{\"input\": 0}, {\"input\": 1}, 0.2, false]}",
+		  { 0.1, -0.25, 0.4, 0.15000000000000002, -0.06, 1.5, -2.0, 0.1 } },
+		{ "aten.hardsigmoid_backward.default",
+		  "{\"args\": [{\"input\": 0}, {\"input\": 1}]}",
+		  { 0.0, 0.0, 0.3333333432674408, 0.1250000037252903, -0.05000000149011612, 0.2500000074505806, 0.0, 0.0 } },
+		{ "aten.hardswish_backward.default",
+		  "{\"args\": [{\"input\": 0}, {\"input\": 3}]}",
+		  { 0.0, 0.41666666666666674, 0.33333333333333337, 0.3125, -0.15, 1.0, -2.833333333333333, 0.1 } },
+	};
+	npu_reftensor in[4];
+
+	in[0] = tens(NPU_DT_F64, 1, sh, (double[]){ 0.5, -1.25, 2.0, 0.75, -0.3, 1.5, -2.0, 0.1 });
+	in[1] = tens(NPU_DT_F64, 1, sh, (double[]){ -4.0, -3.0, -1.0, -0.25, 0.0, 0.5, 3.0, 3.5 });
+	in[2] = tens(NPU_DT_F64, 1, sh, (double[]){ 0.1, 0.3, 0.5, 0.7, 0.9, -0.2, 0.99, 0.0 });
+	in[3] = tens(NPU_DT_F64, 1, sh, (double[]){ -4.0, -2.5, -1.0, -0.25, 0.0, 0.5, 2.75, 3.5 });
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+		opk(cases[i].target, cases[i].attrs, in, 4, 1, 0, NPU_DT_F64, 1, sh,
+		    cases[i].want);
+	/* PyTorch 2.x: 0 at x <= -3, grad_output at x >= 3 */
+	npu_reftensor_free(&in[1]);
+	in[1] = tens(NPU_DT_F64, 1, sh, (double[]){ -3, -3.0000001, -2.9999999, 0, 1, 2.9999999, 3, 4 });
+	opk("aten.hardswish_backward.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}]}",
+	    in, 4, 1, 0, NPU_DT_F64, 1, sh,
+	    (double[]){ 0, 0, 2 * (-2.9999999 / 3 + 0.5), 0.75 * 0.5, -0.3 * (1.0 / 3 + 0.5),
+			1.5 * (2.9999999 / 3 + 0.5), -2, 0.1 });
+	for (int i = 0; i < 4; i++)
+		npu_reftensor_free(&in[i]);
+}
+END_TEST
+
 START_TEST(norm_backward_semantics)
 {
 	npu_reftensor in[6];
@@ -2575,6 +2641,7 @@ static Suite *ref_suite(void)
 	tcase_add_test(tc, embedding_semantics);
 	tcase_add_test(tc, resampling_semantics);
 	tcase_add_test(tc, norm_backward_semantics);
+	tcase_add_test(tc, act_backward_semantics);
 	tcase_add_test(tc, distance_semantics);
 	tcase_add_test(tc, kept_op_semantics);
 	tcase_add_test(tc, sdpa_backward);
