@@ -2457,6 +2457,68 @@ int ref_norm_bwd(ref_op *op)
 	return 0;
 }
 
+/* native_batch_norm_backward(grad_out, input, weight, running_mean,
+ * running_var, save_mean, save_invstd, train, eps, output_mask), as
+ * ATen's CPU kernel: per channel c of dim 1, over its n elements,
+ * sum = sum(dy), dotp = sum((x - mean) * dy); in training
+ * dx = (dy - sum / n - (x - mean) * dotp * invstd^2 / n) * invstd * w
+ * from the saved statistics, in evaluation dx = dy * invstd * w from the
+ * running ones; dw = dotp * invstd, db = sum. */
+int ref_bn_bwd(ref_op *op)
+{
+	const npu_reftensor *dy, *x, *w, *mean, *var;
+	npu_reftensor *dx = NULL, *dw = NULL, *db = NULL;
+	int64_t mask[3] = { 1, 1, 1 }, C, inner = 1, outer, n;
+	double eps = 1e-5;
+	int train, nm;
+
+	if (ref_tensor(op, 0, "grad_out", &dy) < 0 || ref_tensor(op, 1, "input", &x) < 0 ||
+	    ref_bool(op, 7, "train", 1, &train) < 0 ||
+	    ref_gval_num(op, ref_arg(op, 8, "eps"), &eps) < 0 ||
+	    ref_ints(op, 9, "output_mask", mask, 3, &nm) < 0)
+		return -1;
+	w = ref_opt_tensor(op, 2, "weight");
+	mean = ref_opt_tensor(op, train ? 5 : 3, train ? "save_mean" : "running_mean");
+	var = ref_opt_tensor(op, train ? 6 : 4, train ? "save_invstd" : "running_var");
+	if (x->ndim < 2 || !mean || !var)
+		return npu_errf(op->e, "needs an input of 2 dims or more and its %s statistics",
+				train ? "saved" : "running");
+	C = x->shape[1];
+	for (int i = 2; i < x->ndim; i++)
+		inner *= x->shape[i];
+	outer = x->shape[0];
+	n = outer * inner;
+	if (npu_reftensor_numel(dy) != npu_reftensor_numel(x) || npu_reftensor_numel(mean) != C ||
+	    npu_reftensor_numel(var) != C || (w && npu_reftensor_numel(w) != C) || !n)
+		return npu_errf(op->e, "grad_out, weight or the statistics have the wrong size");
+	if ((mask[0] && ref_out(op, 0, x->dtype, x->ndim, x->shape, &dx) < 0) ||
+	    (mask[1] && ref_out(op, 1, x->dtype, 1, &C, &dw) < 0) ||
+	    (mask[2] && ref_out(op, 2, x->dtype, 1, &C, &db) < 0))
+		return -1;
+	op->nout = 3;
+	for (int64_t c = 0; c < C; c++) {
+		double mu = mean->data[c], sum = 0, dotp = 0, k, wc = w ? w->data[c] : 1;
+		double invstd = train ? var->data[c] : 1 / sqrt(var->data[c] + eps);
+		for (int64_t b = 0; b < outer; b++)
+			for (int64_t i = 0, at = (b * C + c) * inner; i < inner; i++) {
+				sum += dy->data[at + i];
+				dotp += (x->data[at + i] - mu) * dy->data[at + i];
+			}
+		k = dotp * invstd * invstd / (double)n;
+		for (int64_t b = 0; dx && b < outer; b++)
+			for (int64_t i = 0, at = (b * C + c) * inner; i < inner; i++)
+				dx->data[at + i] = train ?
+					(dy->data[at + i] - sum / (double)n -
+					 (x->data[at + i] - mu) * k) * invstd * wc :
+					dy->data[at + i] * invstd * wc;
+		if (dw)
+			dw->data[c] = dotp * invstd;
+		if (db)
+			db->data[c] = sum;
+	}
+	return 0;
+}
+
 /* ---- distances --------------------------------------------------- */
 
 /* The p-norm of the difference of two rows of m elements: p = 0 counts

@@ -1445,6 +1445,44 @@ START_TEST(t_act_bwd_pieces)
 END_TEST
 
 /*
+ * native_batch_norm_backward as aot_autograd leaves it without the core
+ * decompositions: an explicit host call of three results (grad_input,
+ * grad_weight, grad_bias), each read by a native kernel after it,
+ * against the fp64 reference.
+ */
+START_TEST(t_bn_bwd_host)
+{
+	char path[1024], vals[1024], m4[300], mc[300];
+	int64_t xs[5] = { 2, 4, 3, 3, 0 }, cs[2] = { 4, 0 };
+	fxrun fr = { 0 };
+	FILE *f;
+
+	f = graph_begin(path, vals, sizeof path);
+	ph_node(f, "g", xs, "float32");
+	ph_node(f, "x", xs, "float32");
+	ph_node(f, "w", cs, "float32");
+	ph_node(f, "m", cs, "float32");
+	ph_node(f, "v", cs, "float32");
+	jmeta(m4, sizeof m4, xs, "float32");
+	jmeta(mc, sizeof mc, cs, "float32");
+	fprintf(f, "{\"name\": \"b\", \"op\": \"call_function\", \"target\": "
+		"\"aten.native_batch_norm_backward.default\", \"args\": [{\"node\": \"g\"}, "
+		"{\"node\": \"x\"}, {\"node\": \"w\"}, {\"node\": \"m\"}, {\"node\": \"v\"}, "
+		"{\"node\": \"m\"}, {\"node\": \"v\"}, true, 1e-05, [true, true, true]], "
+		"\"kwargs\": {}, \"meta\": [%s, %s, %s]},\n", m4, mc, mc);
+	for (int i = 0; i < 3; i++)
+		fprintf(f, "{\"name\": \"b%d\", \"op\": \"call_function\", \"target\": "
+			"\"_operator.getitem\", \"args\": [{\"node\": \"b\"}, %d], \"kwargs\": {}, "
+			"\"meta\": %s},\n", i, i, i ? mc : m4);
+	call_node(f, "y0", "aten.mul.Scalar", "{\"node\": \"b0\"}, 2", "", xs, "float32");
+	call_node(f, "y1", "aten.add.Tensor", "{\"node\": \"b1\"}, {\"node\": \"b2\"}", "", cs,
+		  "float32");
+	graph_run_outs(f, path, vals, "y0, y1", &fr);
+	ck_assert_int_eq(fr.host_calls, 1);
+}
+END_TEST
+
+/*
  * Bool masks: `x[m] = v` and `x[m] += v` with one value (index_put by a
  * mask of x's shape: decomposed into where, native), and masked_select,
  * whose size is data-dependent (a host call, checked against the 7
@@ -1622,6 +1660,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_scatter_into_fill);
 	tcase_add_test(tc, t_new_fills);
 	tcase_add_test(tc, t_act_bwd_pieces);
+	tcase_add_test(tc, t_bn_bwd_host);
 	tcase_add_loop_test(tc, t_intk, 0, (int)(sizeof intks / sizeof intks[0]));
 	tcase_add_loop_test(tc, t_red_perm, 0, (int)(sizeof redperms / sizeof redperms[0]));
 	tcase_add_test(tc, t_onehot_put);

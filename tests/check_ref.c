@@ -2037,6 +2037,50 @@ START_TEST(act_backward_semantics)
 }
 END_TEST
 
+/*
+ * native_batch_norm_backward (training graphs without the core
+ * decompositions), a host call: against PyTorch 1.13's float64 results,
+ * in training (the saved statistics) and evaluation (the running ones),
+ * and without a weight and with the mask leaving out two gradients.
+ */
+START_TEST(bn_backward_semantics)
+{
+	static const int64_t sh[4] = { 2, 3, 2, 2 }, c3[1] = { 3 };
+	static const char *const train = "{\"args\": [{\"input\": 0}, {\"input\": 1}, "
+		"{\"input\": 2}, {\"input\": 3}, {\"input\": 4}, {\"input\": 5}, "
+		"{\"input\": 6}, true, 1e-05, [true, true, true]]}";
+	static const char *const eval = "{\"args\": [{\"input\": 0}, {\"input\": 1}, "
+		"{\"input\": 2}, {\"input\": 3}, {\"input\": 4}, {\"input\": 5}, "
+		"{\"input\": 6}, false, 1e-05, [true, true, true]]}";
+	static const char *const noweight = "{\"args\": [{\"input\": 0}, {\"input\": 1}, "
+		"null, {\"input\": 3}, {\"input\": 4}, {\"input\": 5}, "
+		"{\"input\": 6}, true, 1e-05, [true, false, false]]}";
+	npu_reftensor in[7];
+
+	in[0] = tens(NPU_DT_F64, 4, sh, (double[]){ -0.26, 0.64, -0.3, -0.83, -0.02, -0.41, -0.75, -0.08, -0.37, 1.02, 0.1, 1.52, -1.05, -0.51, 0.39, 0.43, -0.38, -0.12, -0.02, 2.18, -0.84, -0.01, 0.03, 0.04 });
+	in[1] = tens(NPU_DT_F64, 4, sh, (double[]){ -0.15, 0.1, 0.47, -0.36, -1.11, -0.52, 0.46, 0.64, 0.75, 0.24, 0.5, 0.58, 0.36, -1.07, -1.33, 0.17, 0.02, 0.17, 0.55, -0.7, 0.83, 0.29, 0.13, -0.11 });
+	in[2] = tens(NPU_DT_F64, 1, c3, (double[]){ 0.5, -1.25, 2.0 });
+	in[3] = tens(NPU_DT_F64, 1, c3, (double[]){ 0.1, -0.2, 0.3 });
+	in[4] = tens(NPU_DT_F64, 1, c3, (double[]){ 0.9, 1.5, 0.25 });
+	in[5] = tens(NPU_DT_F64, 1, c3, (double[]){ -0.22625, -0.06125000000000001, 0.40125 });
+	in[6] = tens(NPU_DT_F64, 1, c3, (double[]){ 1.6206509571127758, 1.6564694980150638, 3.3320204519793117 });
+	opk("aten.native_batch_norm_backward.default", train, in, 7, 3, 0, NPU_DT_F64, 4, sh,
+	    (double[]){ -0.05257608304772436, 0.7002756050163338, -0.02656338392897347, -0.534250962010045, 1.4120770869205765, 1.5067475705897018, 1.0266772281258438, -0.5780981991573302, -2.418142801453686, 4.9602797175566655, -0.2098643302657484, 9.548696394530733, -0.6446733460861205, -0.34185367978379855, 0.3629381432591092, 0.5367037065812188, 0.7921832963274631, 0.07259552389293555, -0.5935923001606811, -3.6385902065385096, -5.254619385139003, -1.718918262786194, -2.0436019089783226, -2.8638294234644466 });
+	opk("aten.native_batch_norm_backward.default", train, in, 7, 3, 1, NPU_DT_F64, 1, c3,
+	    (double[]){ -0.5740548271463093, -2.818151556973028, -1.3313504218439838 });
+	opk("aten.native_batch_norm_backward.default", train, in, 7, 3, 2, NPU_DT_F64, 1, c3,
+	    (double[]){ -1.49, 0.40000000000000013, 1.4900000000000002 });
+	opk("aten.native_batch_norm_backward.default", eval, in, 7, 3, 0, NPU_DT_F64, 4, sh,
+	    (double[]){ -0.13703127065790743, 0.337307743157926, -0.1581130046052778, -0.4374459794079353, 0.02041234648215161, 0.418453102884108, 0.7654629930806854, 0.08164938592860645, -1.4799704008879704, 4.079918402447918, 0.399992000239992, 6.079878403647878, -0.5533955161184724, -0.2687921078289723, 0.20554690598686118, 0.22662863993423155, 0.3878345831608806, 0.12247407889290965, 0.02041234648215161, -2.2249457665545256, -3.3599328020159325, -0.0399992000239992, 0.11999760007199758, 0.1599968000959968 });
+	opk("aten.native_batch_norm_backward.default", eval, in, 7, 3, 1, NPU_DT_F64, 1, c3,
+	    (double[]){ 0.13903403538290765, -1.3437855936130048, -0.4973900522984301 });
+	opk("aten.native_batch_norm_backward.default", noweight, in, 7, 3, 0, NPU_DT_F64, 4, sh,
+	    (double[]){ -0.10515216609544872, 1.4005512100326676, -0.05312676785794694, -1.06850192402009, -1.1296616695364612, -1.2053980564717615, -0.821341782500675, 0.4624785593258642, -1.209071400726843, 2.4801398587783328, -0.1049321651328742, 4.7743481972653665, -1.289346692172241, -0.6837073595675971, 0.7258762865182184, 1.0734074131624376, -0.6337466370619704, -0.058076419114348445, 0.47487384012854483, 2.9108721652308076, -2.6273096925695016, -0.859459131393097, -1.0218009544891613, -1.4319147117322233 });
+	for (int i = 0; i < 7; i++)
+		npu_reftensor_free(&in[i]);
+}
+END_TEST
+
 START_TEST(norm_backward_semantics)
 {
 	npu_reftensor in[6];
@@ -2642,6 +2686,7 @@ static Suite *ref_suite(void)
 	tcase_add_test(tc, resampling_semantics);
 	tcase_add_test(tc, norm_backward_semantics);
 	tcase_add_test(tc, act_backward_semantics);
+	tcase_add_test(tc, bn_backward_semantics);
 	tcase_add_test(tc, distance_semantics);
 	tcase_add_test(tc, kept_op_semantics);
 	tcase_add_test(tc, sdpa_backward);
