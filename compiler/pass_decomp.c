@@ -1372,6 +1372,23 @@ static int lossred(dcx *d, npu_gval *a, int na, npu_gval *res)
 			 a, 1, NULL, 0, res);
 }
 
+/* mse_loss_backward's factor: 2 / numel(x) for the mean, else 2 (a
+ * static shape only). */
+static int msenorm(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
+{
+	int64_t shp[NPU_MAX_DIMS], n = 1;
+	int nd = x0 ? npu_gmeta_shape(x0, shp) : -1;
+
+	if (na < 2 || a[1].kind != NPU_GV_INT || a[1].u.i < 0 || a[1].u.i > 2 || nd < 0)
+		return fail(d, "%s", "@msenorm: a reduction other than 0, 1 or 2, or no static shape");
+	for (int i = 0; i < nd; i++)
+		n *= shp[i];
+	if (n <= 0)
+		return fail(d, "%s", "@msenorm: an empty input");
+	*res = npu_gv_float(a[1].u.i == 1 ? 2.0 / (double)n : 2.0);
+	return 0;
+}
+
 /*
  * pixel_shuffle (up) as views and one permute: [*B, C*r*r, H, W] viewed
  * [*B, C, r, r, H, W], permuted to [*B, C, H, r, W, r], viewed [*B, C,
@@ -2078,6 +2095,8 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 	}
 	if (!strcmp(name, "lossred"))          /* (l, reduction) */
 		return lossred(d, a, na, res);
+	if (!strcmp(name, "msenorm"))          /* (x, reduction) */
+		return msenorm(d, a, na, x0, res);
 	if (!strcmp(name, "half")) {           /* (b): the number b / 2 */
 		if (na < 1 || (a[0].kind != NPU_GV_INT && a[0].kind != NPU_GV_FLOAT))
 			return fail(d, "%s", "@half: not a number");

@@ -269,6 +269,7 @@ int ref_loss(ref_op *op)
 	int64_t rd, n;
 	double beta = 1, acc = 0;
 	int smooth = op->id == NPU_AOP_SMOOTH_L1_LOSS, huber = op->id == NPU_AOP_HUBER_LOSS;
+	int mse = op->id == NPU_AOP_MSE_LOSS;
 
 	if (ref_tensor(op, 0, "self", &x) < 0 || ref_tensor(op, 1, "target", &t) < 0 ||
 	    ref_int(op, 2, "reduction", 1, &rd) < 0 ||
@@ -291,6 +292,8 @@ int ref_loss(ref_op *op)
 			l = d - 0.5 * beta;
 		else if (huber)   /* beta holds delta */
 			l = d < beta ? 0.5 * d * d : beta * (d - 0.5 * beta);
+		else if (mse)
+			l = d * d;
 		if (rd)
 			acc += l;
 		else
@@ -298,6 +301,32 @@ int ref_loss(ref_op *op)
 	}
 	if (rd)
 		y->data[0] = rd == 1 ? acc / (double)n : acc;
+	return 0;
+}
+
+/* mse_loss_backward(grad_output, self, target, reduction), as ATen's
+ * kernel: norm * (self - target) * grad_output, grad_output one value
+ * for the mean (norm 2 / numel) and the sum (norm 2), else elementwise. */
+int ref_loss_bwd(ref_op *op)
+{
+	const npu_reftensor *g, *x, *t;
+	npu_reftensor *y;
+	int64_t rd, n;
+	double norm;
+
+	if (ref_tensor(op, 0, "grad_output", &g) < 0 || ref_tensor(op, 1, "self", &x) < 0 ||
+	    ref_tensor(op, 2, "target", &t) < 0 || ref_int(op, 3, "reduction", 1, &rd) < 0)
+		return -1;
+	n = npu_reftensor_numel(x);
+	if (x->ndim != t->ndim || memcmp(x->shape, t->shape, (size_t)x->ndim * sizeof *x->shape))
+		return npu_errf(op->e, "self and target differ in shape");
+	if (rd < 0 || rd > 2 || npu_reftensor_numel(g) != (rd ? 1 : n))
+		return npu_errf(op->e, "bad reduction, or grad_output of the wrong size");
+	norm = rd == 1 ? 2.0 / (double)n : 2.0;
+	if (ref_out(op, 0, x->dtype, x->ndim, x->shape, &y) < 0)
+		return -1;
+	for (int64_t i = 0; i < n; i++)
+		y->data[i] = norm * (x->data[i] - t->data[i]) * g->data[rd ? 0 : i];
 	return 0;
 }
 

@@ -1483,6 +1483,40 @@ START_TEST(t_bn_bwd_host)
 END_TEST
 
 /*
+ * mse_loss and mse_loss_backward (1.13's traces and aot_autograd without
+ * the core decompositions keep them whole) in their three reductions,
+ * native, against the fp64 reference.
+ */
+START_TEST(t_mse)
+{
+	char path[1024], vals[1024];
+	int64_t xs[3] = { 4, 33, 0 }, s0[1] = { 0 };
+	fxrun fr = { 0 };
+	FILE *f;
+
+	f = graph_begin(path, vals, sizeof path);
+	ph_node(f, "x", xs, "float32");
+	ph_node(f, "t", xs, "float32");
+	ph_node(f, "g0", s0, "float32");
+	ph_node(f, "gn", xs, "float32");
+	call_node(f, "l1", "aten.mse_loss.default", "{\"node\": \"x\"}, {\"node\": \"t\"}", "",
+		  s0, "float32");
+	call_node(f, "l0", "aten.mse_loss.default", "{\"node\": \"x\"}, {\"node\": \"t\"}, 0", "",
+		  xs, "float32");
+	call_node(f, "l2", "aten.mse_loss.default", "{\"node\": \"x\"}, {\"node\": \"t\"}, 2", "",
+		  s0, "float32");
+	call_node(f, "b1", "aten.mse_loss_backward.default",
+		  "{\"node\": \"g0\"}, {\"node\": \"x\"}, {\"node\": \"t\"}, 1", "", xs, "float32");
+	call_node(f, "b2", "aten.mse_loss_backward.default",
+		  "{\"node\": \"g0\"}, {\"node\": \"x\"}, {\"node\": \"t\"}, 2", "", xs, "float32");
+	call_node(f, "b0", "aten.mse_loss_backward.default",
+		  "{\"node\": \"gn\"}, {\"node\": \"x\"}, {\"node\": \"t\"}, 0", "", xs, "float32");
+	graph_run_outs(f, path, vals, "l1, l0, l2, b1, b2, b0", &fr);
+	ck_assert_int_eq(fr.host_calls, 0);
+}
+END_TEST
+
+/*
  * Bool masks: `x[m] = v` and `x[m] += v` with one value (index_put by a
  * mask of x's shape: decomposed into where, native), and masked_select,
  * whose size is data-dependent (a host call, checked against the 7
@@ -1661,6 +1695,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_new_fills);
 	tcase_add_test(tc, t_act_bwd_pieces);
 	tcase_add_test(tc, t_bn_bwd_host);
+	tcase_add_test(tc, t_mse);
 	tcase_add_loop_test(tc, t_intk, 0, (int)(sizeof intks / sizeof intks[0]));
 	tcase_add_loop_test(tc, t_red_perm, 0, (int)(sizeof redperms / sizeof redperms[0]));
 	tcase_add_test(tc, t_onehot_put);

@@ -2081,6 +2081,37 @@ START_TEST(bn_backward_semantics)
 }
 END_TEST
 
+/* mse_loss and its gradient in their three reductions against PyTorch
+ * 1.13's float64 results. */
+START_TEST(mse_semantics)
+{
+	static const int64_t sh[2] = { 2, 3 };
+	npu_reftensor in[4];
+
+	in[0] = tens(NPU_DT_F64, 2, sh, (double[]){ 0.5, -1.25, 2.0, 0.75, -0.3, 1.5 });
+	in[1] = tens(NPU_DT_F64, 2, sh, (double[]){ 0.1, 0.25, -1.0, 0.7, 0.9, -0.2 });
+	in[2] = tens(NPU_DT_F64, 0, sh, (double[]){ 1.5 });
+	in[3] = tens(NPU_DT_F64, 2, sh, (double[]){ 0.2, -0.4, 1.0, 2.0, 0.5, -1.5 });
+	opk("aten.mse_loss.default", "{\"args\": [{\"input\": 0}, {\"input\": 1}, 0]}",
+	    in, 4, 1, 0, NPU_DT_F64, 2, sh, (double[]){ 0.16000000000000003, 2.25, 9.0, 0.0025000000000000044, 1.44, 2.8899999999999997 });
+	opk("aten.mse_loss.default", "{\"args\": [{\"input\": 0}, {\"input\": 1}]}",
+	    in, 4, 1, 0, NPU_DT_F64, 0, sh, (double[]){ 2.62375 });
+	opk("aten.mse_loss.default", "{\"args\": [{\"input\": 0}, {\"input\": 1}, 2]}",
+	    in, 4, 1, 0, NPU_DT_F64, 0, sh, (double[]){ 15.7425 });
+	opk("aten.mse_loss_backward.default",
+	    "{\"args\": [{\"input\": 2}, {\"input\": 0}, {\"input\": 1}, 1]}",
+	    in, 4, 1, 0, NPU_DT_F64, 2, sh, (double[]){ 0.2, -0.75, 1.5, 0.025000000000000022, -0.6, 0.85 });
+	opk("aten.mse_loss_backward.default",
+	    "{\"args\": [{\"input\": 2}, {\"input\": 0}, {\"input\": 1}, 2]}",
+	    in, 4, 1, 0, NPU_DT_F64, 2, sh, (double[]){ 1.2000000000000002, -4.5, 9.0, 0.15000000000000013, -3.5999999999999996, 5.1 });
+	opk("aten.mse_loss_backward.default",
+	    "{\"args\": [{\"input\": 3}, {\"input\": 0}, {\"input\": 1}, 0]}",
+	    in, 4, 1, 0, NPU_DT_F64, 2, sh, (double[]){ 0.16000000000000003, 1.2000000000000002, 6.0, 0.20000000000000018, -1.2, -5.1 });
+	for (int i = 0; i < 4; i++)
+		npu_reftensor_free(&in[i]);
+}
+END_TEST
+
 START_TEST(norm_backward_semantics)
 {
 	npu_reftensor in[6];
@@ -2687,6 +2718,7 @@ static Suite *ref_suite(void)
 	tcase_add_test(tc, norm_backward_semantics);
 	tcase_add_test(tc, act_backward_semantics);
 	tcase_add_test(tc, bn_backward_semantics);
+	tcase_add_test(tc, mse_semantics);
 	tcase_add_test(tc, distance_semantics);
 	tcase_add_test(tc, kept_op_semantics);
 	tcase_add_test(tc, sdpa_backward);
