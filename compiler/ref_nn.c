@@ -330,6 +330,69 @@ int ref_loss_bwd(ref_op *op)
 	return 0;
 }
 
+/*
+ * nll_loss_forward(self, target, weight, reduction, ignore_index) and
+ * nll_loss_backward(grad_output, self, target, weight, reduction,
+ * ignore_index, total_weight), as ATen's CPU kernels: self [N, C] with
+ * target [N], or [C] with a 0-dim target; a target equal to ignore_index
+ * counts nothing.
+ */
+int ref_nll(ref_op *op)
+{
+	int bwd = op->id == NPU_AOP_NLL_BWD, k = bwd;
+	const npu_reftensor *g = NULL, *x, *t, *w, *tw = NULL;
+	npu_reftensor *y, *y2 = NULL;
+	int64_t rd, ig, N, C;
+	double sum = 0, wsum = 0;
+
+	if ((bwd && ref_tensor(op, 0, "grad_output", &g) < 0) ||
+	    ref_tensor(op, k, "self", &x) < 0 || ref_tensor(op, k + 1, "target", &t) < 0 ||
+	    ref_int(op, k + 3, "reduction", 1, &rd) < 0 ||
+	    ref_int(op, k + 4, "ignore_index", -100, &ig) < 0 ||
+	    (bwd && ref_tensor(op, 6, "total_weight", &tw) < 0))
+		return -1;
+	w = ref_opt_tensor(op, k + 2, "weight");
+	if (x->ndim < 1 || x->ndim > 2 || rd < 0 || rd > 2)
+		return npu_errf(op->e, "self of 1 or 2 dims and a reduction of 0, 1 or 2");
+	N = x->ndim == 2 ? x->shape[0] : 1;
+	C = x->shape[x->ndim - 1];
+	if (npu_reftensor_numel(t) != N || (w && npu_reftensor_numel(w) != C) ||
+	    (g && npu_reftensor_numel(g) != (rd || x->ndim == 1 ? 1 : N)))
+		return npu_errf(op->e, "target, weight or grad_output of the wrong size");
+	if (bwd ? ref_out(op, 0, x->dtype, x->ndim, x->shape, &y) < 0 :
+	    ref_out(op, 0, x->dtype, rd || x->ndim == 1 ? 0 : 1, &N, &y) < 0 ||
+	    ref_out(op, 1, x->dtype, 0, &N, &y2) < 0)
+		return -1;
+	op->nout = bwd ? 1 : 2;
+	for (int64_t n = 0; n < N; n++) {
+		int64_t c = (int64_t)t->data[n];
+		double wc, l;
+		if (c == ig)
+			continue;
+		if (c < 0 || c >= C)
+			return npu_errf(op->e, "target %lld is out of bounds for %lld classes",
+					(long long)c, (long long)C);
+		wc = w ? w->data[c] : 1;
+		wsum += wc;
+		if (bwd) {
+			l = g->data[rd || x->ndim == 1 ? 0 : n];
+			y->data[n * C + c] = -wc * (rd == 1 ? l / tw->data[0] : l);
+		} else {
+			l = -x->data[n * C + c] * wc;
+			if (rd || x->ndim == 1)
+				sum += l;
+			else
+				y->data[n] = l;
+		}
+	}
+	if (!bwd) {
+		if (rd || x->ndim == 1)
+			y->data[0] = rd == 1 ? sum / wsum : sum;
+		y2->data[0] = rd || x->ndim == 1 ? wsum : 0;
+	}
+	return 0;
+}
+
 /* prelu: the weight is one value, or one per channel along dim 1 (dim 0
  * of a 1-d input). */
 int ref_prelu(ref_op *op)

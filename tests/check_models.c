@@ -1517,6 +1517,49 @@ START_TEST(t_mse)
 END_TEST
 
 /*
+ * nll_loss_forward and nll_loss_backward as aot_autograd leaves them
+ * without the core decompositions (cross entropy's loss): explicit host
+ * calls, the forward's two results and the backward's, against the fp64
+ * reference.
+ */
+START_TEST(t_nll_host)
+{
+	char path[1024], vals[1024], m0[300];
+	int64_t xs[3] = { 3, 4, 0 }, ts[2] = { 3, 0 }, ws[2] = { 4, 0 }, s0[1] = { 0 };
+	uint64_t seed = 7;
+	npu_tensor v[4];
+	fxrun fr = { 0 };
+	FILE *f;
+
+	f = graph_begin(path, vals, sizeof path);
+	ph_node(f, "x", xs, "float32");
+	ph_node(f, "t", ts, "int64");
+	ph_node(f, "w", ws, "float32");
+	ph_node(f, "g", s0, "float32");
+	jmeta(m0, sizeof m0, s0, "float32");
+	fprintf(f, "{\"name\": \"l\", \"op\": \"call_function\", \"target\": "
+		"\"aten.nll_loss_forward.default\", \"args\": [{\"node\": \"x\"}, "
+		"{\"node\": \"t\"}, {\"node\": \"w\"}, 1, -100], \"kwargs\": {}, "
+		"\"meta\": [%s, %s]},\n", m0, m0);
+	for (int i = 0; i < 2; i++)
+		fprintf(f, "{\"name\": \"l%d\", \"op\": \"call_function\", \"target\": "
+			"\"_operator.getitem\", \"args\": [{\"node\": \"l\"}, %d], \"kwargs\": {}, "
+			"\"meta\": %s},\n", i, i, m0);
+	call_node(f, "b", "aten.nll_loss_backward.default",
+		  "{\"node\": \"g\"}, {\"node\": \"x\"}, {\"node\": \"t\"}, {\"node\": \"w\"}, 1, "
+		  "-100, {\"node\": \"l1\"}", "", xs, "float32");
+	graph_end(f, "l0, b");
+	gen_tensor(&v[0], "x", NPU_DT_F32, xs, 0, &seed);
+	gen_tensor(&v[1], "t", NPU_DT_I64, ts, 4, &seed);
+	((int64_t *)v[1].data)[2] = -100;   /* ignored */
+	gen_tensor(&v[2], "w", NPU_DT_F32, ws, 0, &seed);
+	gen_tensor(&v[3], "g", NPU_DT_F32, s0, 0, &seed);
+	tensors_run(path, vals, v, 4, &fr);
+	ck_assert_int_eq(fr.host_calls, 2);
+}
+END_TEST
+
+/*
  * Bool masks: `x[m] = v` and `x[m] += v` with one value (index_put by a
  * mask of x's shape: decomposed into where, native), and masked_select,
  * whose size is data-dependent (a host call, checked against the 7
@@ -1696,6 +1739,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_act_bwd_pieces);
 	tcase_add_test(tc, t_bn_bwd_host);
 	tcase_add_test(tc, t_mse);
+	tcase_add_test(tc, t_nll_host);
 	tcase_add_loop_test(tc, t_intk, 0, (int)(sizeof intks / sizeof intks[0]));
 	tcase_add_loop_test(tc, t_red_perm, 0, (int)(sizeof redperms / sizeof redperms[0]));
 	tcase_add_test(tc, t_onehot_put);

@@ -2112,6 +2112,78 @@ START_TEST(mse_semantics)
 }
 END_TEST
 
+/*
+ * nll_loss_forward and nll_loss_backward (host calls) against PyTorch
+ * 1.13's float64 results: the three reductions, with a class weight,
+ * with ignore_index hitting a target and not; without a weight; a 1-d
+ * input.
+ */
+START_TEST(nll_semantics)
+{
+	static const int64_t sh[2] = { 3, 4 }, n3[1] = { 3 }, c4[1] = { 4 };
+	char a[300];
+	npu_reftensor in[6];
+
+	in[0] = tens(NPU_DT_F64, 2, sh, (double[]){ 0.5, -1.25, 2.0, 0.1, 0.75, -0.3, 1.5, -2.0, 0.2, 0.4, -0.6, 0.8 });
+	in[1] = tens(NPU_DT_I64, 1, n3, (double[]){ 2, 0, 3 });
+	in[2] = tens(NPU_DT_F64, 1, c4, (double[]){ 0.5, 2.0, 1.5, 0.25 });
+	in[3] = tens(NPU_DT_F64, 1, n3, (double[]){ 1.5, -0.5, 2.0 });
+	in[4] = tens(NPU_DT_F64, 0, n3, (double[]){ 1.5 });
+	snprintf(a, sizeof a, "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, 0, -100]}");
+	opk("aten.nll_loss_forward.default", a, in, 5, 2, 0, NPU_DT_F64, 1, n3, (double[]){ -3.0, -0.375, -0.2 });
+	opk("aten.nll_loss_forward.default", a, in, 5, 2, 1, NPU_DT_F64, 0, n3, (double[]){ 0.0 });
+	in[5] = tens(NPU_DT_F64, 0, n3, (double[]){ 0.0 });
+	snprintf(a, sizeof a, "{\"args\": [{\"input\": 3}, {\"input\": 0}, {\"input\": 1}, {\"input\": 2}, 0, -100, {\"input\": 5}]}");
+	opk("aten.nll_loss_backward.default", a, in, 6, 1, 0, NPU_DT_F64, 2, sh, (double[]){ 0.0, 0.0, -2.25, 0.0, 0.25, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -0.5 });
+	npu_reftensor_free(&in[5]);
+	snprintf(a, sizeof a, "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, 0, 0]}");
+	opk("aten.nll_loss_forward.default", a, in, 5, 2, 0, NPU_DT_F64, 1, n3, (double[]){ -3.0, 0.0, -0.2 });
+	opk("aten.nll_loss_forward.default", a, in, 5, 2, 1, NPU_DT_F64, 0, n3, (double[]){ 0.0 });
+	in[5] = tens(NPU_DT_F64, 0, n3, (double[]){ 0.0 });
+	snprintf(a, sizeof a, "{\"args\": [{\"input\": 3}, {\"input\": 0}, {\"input\": 1}, {\"input\": 2}, 0, 0, {\"input\": 5}]}");
+	opk("aten.nll_loss_backward.default", a, in, 6, 1, 0, NPU_DT_F64, 2, sh, (double[]){ 0.0, 0.0, -2.25, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -0.5 });
+	npu_reftensor_free(&in[5]);
+	snprintf(a, sizeof a, "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, 1, -100]}");
+	opk("aten.nll_loss_forward.default", a, in, 5, 2, 0, NPU_DT_F64, 0, n3, (double[]){ -1.588888888888889 });
+	opk("aten.nll_loss_forward.default", a, in, 5, 2, 1, NPU_DT_F64, 0, n3, (double[]){ 2.25 });
+	in[5] = tens(NPU_DT_F64, 0, n3, (double[]){ 2.25 });
+	snprintf(a, sizeof a, "{\"args\": [{\"input\": 4}, {\"input\": 0}, {\"input\": 1}, {\"input\": 2}, 1, -100, {\"input\": 5}]}");
+	opk("aten.nll_loss_backward.default", a, in, 6, 1, 0, NPU_DT_F64, 2, sh, (double[]){ 0.0, 0.0, -1.0, 0.0, -0.3333333333333333, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -0.16666666666666666 });
+	npu_reftensor_free(&in[5]);
+	snprintf(a, sizeof a, "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, 1, 0]}");
+	opk("aten.nll_loss_forward.default", a, in, 5, 2, 0, NPU_DT_F64, 0, n3, (double[]){ -1.8285714285714287 });
+	opk("aten.nll_loss_forward.default", a, in, 5, 2, 1, NPU_DT_F64, 0, n3, (double[]){ 1.75 });
+	in[5] = tens(NPU_DT_F64, 0, n3, (double[]){ 1.75 });
+	snprintf(a, sizeof a, "{\"args\": [{\"input\": 4}, {\"input\": 0}, {\"input\": 1}, {\"input\": 2}, 1, 0, {\"input\": 5}]}");
+	opk("aten.nll_loss_backward.default", a, in, 6, 1, 0, NPU_DT_F64, 2, sh, (double[]){ 0.0, 0.0, -1.2857142857142856, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -0.21428571428571427 });
+	npu_reftensor_free(&in[5]);
+	snprintf(a, sizeof a, "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, 2, -100]}");
+	opk("aten.nll_loss_forward.default", a, in, 5, 2, 0, NPU_DT_F64, 0, n3, (double[]){ -3.575 });
+	opk("aten.nll_loss_forward.default", a, in, 5, 2, 1, NPU_DT_F64, 0, n3, (double[]){ 2.25 });
+	in[5] = tens(NPU_DT_F64, 0, n3, (double[]){ 2.25 });
+	snprintf(a, sizeof a, "{\"args\": [{\"input\": 4}, {\"input\": 0}, {\"input\": 1}, {\"input\": 2}, 2, -100, {\"input\": 5}]}");
+	opk("aten.nll_loss_backward.default", a, in, 6, 1, 0, NPU_DT_F64, 2, sh, (double[]){ 0.0, 0.0, -2.25, 0.0, -0.75, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -0.375 });
+	npu_reftensor_free(&in[5]);
+	snprintf(a, sizeof a, "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, 2, 0]}");
+	opk("aten.nll_loss_forward.default", a, in, 5, 2, 0, NPU_DT_F64, 0, n3, (double[]){ -3.2 });
+	opk("aten.nll_loss_forward.default", a, in, 5, 2, 1, NPU_DT_F64, 0, n3, (double[]){ 1.75 });
+	in[5] = tens(NPU_DT_F64, 0, n3, (double[]){ 1.75 });
+	snprintf(a, sizeof a, "{\"args\": [{\"input\": 4}, {\"input\": 0}, {\"input\": 1}, {\"input\": 2}, 2, 0, {\"input\": 5}]}");
+	opk("aten.nll_loss_backward.default", a, in, 6, 1, 0, NPU_DT_F64, 2, sh, (double[]){ 0.0, 0.0, -2.25, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -0.375 });
+	npu_reftensor_free(&in[5]);
+	opk("aten.nll_loss_forward.default", "{\"args\": [{\"input\": 0}, {\"input\": 1}, null, 1, -100]}", in, 5, 2, 0, NPU_DT_F64, 0, n3, (double[]){ -1.1833333333333333 });
+	opk("aten.nll_loss_forward.default", "{\"args\": [{\"input\": 0}, {\"input\": 1}, null, 1, -100]}", in, 5, 2, 1, NPU_DT_F64, 0, n3, (double[]){ 3.0 });
+	npu_reftensor_free(&in[0]);
+	npu_reftensor_free(&in[1]);
+	in[0] = tens(NPU_DT_F64, 1, c4, (double[]){ 0.5, -1.25, 2.0, 0.1 });
+	in[1] = tens(NPU_DT_I64, 0, c4, (double[]){ 1 });
+	opk("aten.nll_loss_forward.default", "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, 1, -100]}", in, 5, 2, 0, NPU_DT_F64, 0, n3, (double[]){ 1.25 });
+	opk("aten.nll_loss_forward.default", "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2}, 1, -100]}", in, 5, 2, 1, NPU_DT_F64, 0, n3, (double[]){ 2.0 });
+	for (int i = 0; i < 5; i++)
+		npu_reftensor_free(&in[i]);
+}
+END_TEST
+
 START_TEST(norm_backward_semantics)
 {
 	npu_reftensor in[6];
@@ -2719,6 +2791,7 @@ static Suite *ref_suite(void)
 	tcase_add_test(tc, act_backward_semantics);
 	tcase_add_test(tc, bn_backward_semantics);
 	tcase_add_test(tc, mse_semantics);
+	tcase_add_test(tc, nll_semantics);
 	tcase_add_test(tc, distance_semantics);
 	tcase_add_test(tc, kept_op_semantics);
 	tcase_add_test(tc, sdpa_backward);
