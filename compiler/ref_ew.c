@@ -211,7 +211,11 @@ static double act_grad(int id, double g, double v, double a, double b, int tanh_
  * grad_output and self (or output) of one shape, the result grad's. */
 int ref_act_bwd(ref_op *op)
 {
-	const npu_gval *ap = ref_arg(op, 2, "approximate");
+	/* the op's first number, argument 2, if it has one */
+	const char *an = op->id == NPU_AOP_THRESHOLD_BWD ? "threshold" :
+			 op->id == NPU_AOP_HARDTANH_BWD ? "min_val" :
+			 op->id == NPU_AOP_LEAKY_RELU_BWD ? "negative_slope" : NULL;
+	const npu_gval *ap = op->id == NPU_AOP_GELU_BWD ? ref_arg(op, 2, "approximate") : NULL;
 	const npu_reftensor *g, *x;
 	npu_reftensor *y;
 	double a = 0, b = 0;
@@ -221,17 +225,10 @@ int ref_act_bwd(ref_op *op)
 		return -1;
 	if (g->ndim != x->ndim || memcmp(g->shape, x->shape, (size_t)g->ndim * sizeof *g->shape))
 		return npu_errf(op->e, "grad_output and self differ in shape");
-	if (op->id == NPU_AOP_THRESHOLD_BWD || op->id == NPU_AOP_HARDTANH_BWD ||
-	    op->id == NPU_AOP_LEAKY_RELU_BWD) {
-		if (ref_gval_num(op, ref_arg(op, 2, op->id == NPU_AOP_THRESHOLD_BWD ?
-					     "threshold" : op->id == NPU_AOP_HARDTANH_BWD ?
-					     "min_val" : "negative_slope"), &a) < 0)
-			return -1;
-	}
-	if (op->id == NPU_AOP_HARDTANH_BWD &&
-	    ref_gval_num(op, ref_arg(op, 3, "max_val"), &b) < 0)
+	if ((an && ref_gval_num(op, ref_arg(op, 2, an), &a) < 0) ||
+	    (op->id == NPU_AOP_HARDTANH_BWD && ref_gval_num(op, ref_arg(op, 3, "max_val"), &b) < 0))
 		return -1;
-	if (op->id == NPU_AOP_GELU_BWD && ap && ap->kind == NPU_GV_STR) {
+	if (ap && ap->kind == NPU_GV_STR) {
 		tanh_approx = !strcmp(ap->u.s, "tanh");
 		if (!tanh_approx && strcmp(ap->u.s, "none"))
 			return npu_errf(op->e, "approximate must be 'none' or 'tanh'");

@@ -1067,6 +1067,22 @@ static void call_node(FILE *f, const char *name, const char *target, const char 
 		kwargs, m);
 }
 
+/* A call_function node of n results (their meta JSON in metas), then a
+ * getitem node for each, named name0, name1, ... */
+static void multi_node(FILE *f, const char *name, const char *target, const char *args,
+		       const char *const *metas, int n)
+{
+	fprintf(f, "{\"name\": \"%s\", \"op\": \"call_function\", \"target\": \"%s\", "
+		"\"args\": [%s], \"kwargs\": {}, \"meta\": [", name, target, args);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "%s%s", i ? ", " : "", metas[i]);
+	fprintf(f, "]},\n");
+	for (int i = 0; i < n; i++)
+		fprintf(f, "{\"name\": \"%s%d\", \"op\": \"call_function\", \"target\": "
+			"\"_operator.getitem\", \"args\": [{\"node\": \"%s\"}, %d], \"kwargs\": {}, "
+			"\"meta\": %s},\n", name, i, name, i, metas[i]);
+}
+
 START_TEST(t_index_add)
 {
 	char path[1024], vals[1024];
@@ -1465,15 +1481,10 @@ START_TEST(t_bn_bwd_host)
 	ph_node(f, "v", cs, "float32");
 	jmeta(m4, sizeof m4, xs, "float32");
 	jmeta(mc, sizeof mc, cs, "float32");
-	fprintf(f, "{\"name\": \"b\", \"op\": \"call_function\", \"target\": "
-		"\"aten.native_batch_norm_backward.default\", \"args\": [{\"node\": \"g\"}, "
-		"{\"node\": \"x\"}, {\"node\": \"w\"}, {\"node\": \"m\"}, {\"node\": \"v\"}, "
-		"{\"node\": \"m\"}, {\"node\": \"v\"}, true, 1e-05, [true, true, true]], "
-		"\"kwargs\": {}, \"meta\": [%s, %s, %s]},\n", m4, mc, mc);
-	for (int i = 0; i < 3; i++)
-		fprintf(f, "{\"name\": \"b%d\", \"op\": \"call_function\", \"target\": "
-			"\"_operator.getitem\", \"args\": [{\"node\": \"b\"}, %d], \"kwargs\": {}, "
-			"\"meta\": %s},\n", i, i, i ? mc : m4);
+	multi_node(f, "b", "aten.native_batch_norm_backward.default",
+		   "{\"node\": \"g\"}, {\"node\": \"x\"}, {\"node\": \"w\"}, {\"node\": \"m\"}, "
+		   "{\"node\": \"v\"}, {\"node\": \"m\"}, {\"node\": \"v\"}, true, 1e-05, "
+		   "[true, true, true]", (const char *const[]){ m4, mc, mc }, 3);
 	call_node(f, "y0", "aten.mul.Scalar", "{\"node\": \"b0\"}, 2", "", xs, "float32");
 	call_node(f, "y1", "aten.add.Tensor", "{\"node\": \"b1\"}, {\"node\": \"b2\"}", "", cs,
 		  "float32");
@@ -1537,14 +1548,9 @@ START_TEST(t_nll_host)
 	ph_node(f, "w", ws, "float32");
 	ph_node(f, "g", s0, "float32");
 	jmeta(m0, sizeof m0, s0, "float32");
-	fprintf(f, "{\"name\": \"l\", \"op\": \"call_function\", \"target\": "
-		"\"aten.nll_loss_forward.default\", \"args\": [{\"node\": \"x\"}, "
-		"{\"node\": \"t\"}, {\"node\": \"w\"}, 1, -100], \"kwargs\": {}, "
-		"\"meta\": [%s, %s]},\n", m0, m0);
-	for (int i = 0; i < 2; i++)
-		fprintf(f, "{\"name\": \"l%d\", \"op\": \"call_function\", \"target\": "
-			"\"_operator.getitem\", \"args\": [{\"node\": \"l\"}, %d], \"kwargs\": {}, "
-			"\"meta\": %s},\n", i, i, m0);
+	multi_node(f, "l", "aten.nll_loss_forward.default",
+		   "{\"node\": \"x\"}, {\"node\": \"t\"}, {\"node\": \"w\"}, 1, -100",
+		   (const char *const[]){ m0, m0 }, 2);
 	call_node(f, "b", "aten.nll_loss_backward.default",
 		  "{\"node\": \"g\"}, {\"node\": \"x\"}, {\"node\": \"t\"}, {\"node\": \"w\"}, 1, "
 		  "-100, {\"node\": \"l1\"}", "", xs, "float32");
