@@ -203,14 +203,37 @@ static uint64_t buf_bytes(const npu_buf *b)
 	return npu_numel(b->ndim, b->shape) * (uint64_t)npu_dtype_size(b->dtype);
 }
 
-/* Compares one result buffer with the recorded value (when t) and the
- * fp64 reference ref. */
+/* How far PyTorch's recorded value is from the fp64 reference, counted
+ * only while it is itself within tol of it (so a recording far off
+ * cannot widen the checks); 0 for integers. */
+static double rec_off(const double *want, const npu_reftensor *ref, int64_t n,
+		      double scale, double small, double tol)
+{
+	double d;
+
+	if (tol == 0)
+		return 0;
+	d = err_of(want, ref->data, n, scale, small);
+	return d > 0 && d <= tol ? d : 0;
+}
+
+/*
+ * Compares one result buffer with the recorded value (when t) and the
+ * fp64 reference ref.  Against fp64 the bound is the dtype's tolerance,
+ * or twice PyTorch's own distance from fp64 where that is larger (a
+ * BatchNorm over 8 values amplifies any summation order's rounding:
+ * PyTorch's float32 is 8e-6 off there, and a BLAS whose kernels sum in
+ * another order moves ours as far).  Against PyTorch the bound is that
+ * plus PyTorch's own distance (the triangle inequality).  Both widen by
+ * at most 2x, and only where PyTorch itself is that far.
+ */
 static void check_buf(const char *graph, const npu_buf *b, const void *data,
 		      const npu_tensor *t, const npu_reftensor *ref,
 		      double scale, fxrun *fr)
 {
 	int64_t n = (int64_t)npu_numel(b->ndim, b->shape);
 	double *got = fx_widen(b->dtype, data, n), err, tol = fx_tol(b->dtype);
+	double off = 0, tol_ref = tol;
 
 	ck_assert_msg(npu_reftensor_numel(ref) == n, "%s %s: %lld values, the reference has %lld",
 		      graph, b->name, (long long)n, (long long)npu_reftensor_numel(ref));
@@ -222,17 +245,19 @@ static void check_buf(const char *graph, const npu_buf *b, const void *data,
 		err = err_of(got, want, n, scale, fr->small);
 		if (tol == 0)
 			ck_assert_msg(err == 0, "%s %s: integer output differs (%g)", graph, b->name, err);
-		ck_assert_msg(err >= 0 && err <= tol,
+		off = rec_off(want, ref, n, scale, fr->small, tol);
+		tol_ref = 2 * off > tol ? 2 * off : tol;
+		ck_assert_msg(err >= 0 && err <= tol_ref + off,
 			      "%s %s: relative error %g vs recorded (tolerance %g)",
-			      graph, b->name, err, tol);
+			      graph, b->name, err, tol_ref + off);
 		if (err > fr->worst_rec)
 			fr->worst_rec = err;
 		free(want);
 	}
 	err = err_of(got, ref->data, n, scale, fr->small);
-	ck_assert_msg(err >= 0 && err <= tol,
+	ck_assert_msg(err >= 0 && err <= tol_ref,
 		      "%s %s: relative error %g vs the fp64 reference (tolerance %g)",
-		      graph, b->name, err, tol);
+		      graph, b->name, err, tol_ref);
 	if (err > fr->worst_ref)
 		fr->worst_ref = err;
 	free(got);
