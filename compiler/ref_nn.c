@@ -1204,16 +1204,22 @@ static int triple(ref_op *op, int i, const char *name, int64_t def, int64_t *v)
 	return 0;
 }
 
+/* The offset of x[n][c] at volume position pos, or -1 in the padding. */
+static int64_t vol_off(const int64_t *sh, int64_t n, int64_t c, const int64_t *pos)
+{
+	for (int i = 0; i < 3; i++)
+		if (pos[i] < 0 || pos[i] >= sh[2 + i])
+			return -1;
+	return (((n * sh[1] + c) * sh[2] + pos[0]) * sh[3] + pos[1]) * sh[4] + pos[2];
+}
+
 /* x[n][c] at volume position (d, h, w), 0 outside (the padding) */
 static double vol_at(const npu_reftensor *x, int64_t n, int64_t c,
 		     const int64_t *pos)
 {
-	const int64_t *sh = x->shape;
+	int64_t off = vol_off(x->shape, n, c, pos);
 
-	for (int i = 0; i < 3; i++)
-		if (pos[i] < 0 || pos[i] >= sh[2 + i])
-			return 0;
-	return x->data[(((n * sh[1] + c) * sh[2] + pos[0]) * sh[3] + pos[1]) * sh[4] + pos[2]];
+	return off < 0 ? 0 : x->data[off];
 }
 
 /*
@@ -1391,6 +1397,77 @@ int ref_conv(ref_op *op)
 	return 0;
 }
 
+/*
+ * The gradients of conv3d (not transposed), by the same direct loops:
+ * each grad_output element times every tap of its group's channels,
+ * added into grad_weight (times the input it read) and grad_input (times
+ * the weight), in output order; grad_bias sums grad_output.
+ */
+static int conv3d_bwd(ref_op *op, const npu_reftensor *gy, const npu_reftensor *x,
+		      const npu_reftensor *w)
+{
+	int64_t st[3], pd[3], dl[3], g, mask[3] = { 1, 1, 1 }, os[5], cg, og, kv;
+	npu_reftensor *gx = NULL, *gw = NULL, *gb = NULL;
+	int tr, nm;
+
+	if (triple(op, 4, "stride", 1, st) < 0 || triple(op, 5, "padding", 0, pd) < 0 ||
+	    triple(op, 6, "dilation", 1, dl) < 0 ||
+	    ref_bool(op, 7, "transposed", 0, &tr) < 0 || ref_int(op, 9, "groups", 1, &g) < 0 ||
+	    ref_ints(op, 10, "output_mask", mask, 3, &nm) < 0)
+		return -1;
+	if (tr)
+		return npu_errf(op->e, "the gradient of a transposed 3-d convolution is not supported");
+	if (w->ndim != 5 || g <= 0 || x->shape[1] % g || w->shape[0] % g ||
+	    w->shape[1] * g != x->shape[1])
+		return npu_errf(op->e, "weight does not match the input and groups");
+	os[0] = x->shape[0];
+	os[1] = w->shape[0];
+	for (int i = 0; i < 3; i++) {
+		if (st[i] <= 0 || dl[i] <= 0 || pd[i] < 0)
+			return npu_errf(op->e, "bad stride, padding or dilation");
+		os[2 + i] = (x->shape[2 + i] + 2 * pd[i] - dl[i] * (w->shape[2 + i] - 1) - 1) / st[i] + 1;
+		if (os[2 + i] <= 0)
+			return npu_errf(op->e, "the kernel is larger than the padded input");
+	}
+	if (gy->ndim != 5 || memcmp(gy->shape, os, sizeof os))
+		return npu_errf(op->e, "grad_output has the wrong shape");
+	if ((mask[0] && ref_out(op, 0, x->dtype, 5, x->shape, &gx) < 0) ||
+	    (mask[1] && ref_out(op, 1, w->dtype, 5, w->shape, &gw) < 0) ||
+	    (mask[2] && ref_out(op, 2, gy->dtype, 1, &os[1], &gb) < 0))
+		return -1;
+	op->nout = 3;
+	cg = x->shape[1] / g;
+	og = w->shape[0] / g;
+	kv = w->shape[2] * w->shape[3] * w->shape[4];
+	const double *dy = gy->data;
+	for (int64_t n = 0; n < os[0]; n++)
+		for (int64_t o = 0; o < os[1]; o++)
+			for (int64_t od = 0; od < os[2]; od++)
+				for (int64_t oh = 0; oh < os[3]; oh++)
+					for (int64_t ow = 0; ow < os[4]; ow++) {
+						double d = *dy++;
+						int64_t wo = o * cg * kv;
+						if (gb)
+							gb->data[o] += d;
+						for (int64_t c = 0; c < cg; c++)
+							for (int64_t a = 0; a < w->shape[2]; a++)
+								for (int64_t b = 0; b < w->shape[3]; b++)
+									for (int64_t e = 0; e < w->shape[4]; e++, wo++) {
+										int64_t pos[3] = { od * st[0] - pd[0] + a * dl[0],
+												   oh * st[1] - pd[1] + b * dl[1],
+												   ow * st[2] - pd[2] + e * dl[2] };
+										int64_t xo = vol_off(x->shape, n, o / og * cg + c, pos);
+										if (xo < 0)
+											continue;
+										if (gw)
+											gw->data[wo] += d * x->data[xo];
+										if (gx)
+											gx->data[xo] += d * w->data[wo];
+									}
+					}
+	return 0;
+}
+
 int ref_conv_bwd(ref_op *op)
 {
 	const npu_reftensor *gy, *x, *w;
@@ -1401,8 +1478,11 @@ int ref_conv_bwd(ref_op *op)
 	convp p;
 
 	if (ref_tensor(op, 0, "grad_output", &gy) < 0 ||
-	    ref_tensor(op, 1, "input", &x) < 0 || ref_tensor(op, 2, "weight", &w) < 0 ||
-	    conv_params(op, x, w, 4, &p, NULL) < 0 ||
+	    ref_tensor(op, 1, "input", &x) < 0 || ref_tensor(op, 2, "weight", &w) < 0)
+		return -1;
+	if (x->ndim == 5)
+		return conv3d_bwd(op, gy, x, w);
+	if (conv_params(op, x, w, 4, &p, NULL) < 0 ||
 	    ref_ints(op, 10, "output_mask", mask, 3, &nm) < 0)
 		return -1;
 	side_shape(&p, 0, shape);

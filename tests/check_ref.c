@@ -700,6 +700,89 @@ START_TEST(conv_semantics)
 }
 END_TEST
 
+/* <gy, conv3d(x, w)> through the forward reference (groups 2, stride
+ * (1, 2, 1), padding (1, 1, 0), dilation (1, 1, 2), no bias). */
+#define C3_ATTRS "[1, 2, 1], [1, 1, 0], [1, 1, 2], false, [0, 0, 0], 2"
+static double conv3_dot(const double *x, const double *w, const double *gy)
+{
+	npu_reftensor in[2], y;
+	npu_err e = { "" };
+	double s = 0;
+
+	in[0] = tens(NPU_DT_F64, 5, (int64_t[]){ 2, 4, 3, 5, 4 }, x);
+	in[1] = tens(NPU_DT_F64, 5, (int64_t[]){ 6, 2, 2, 3, 2 }, w);
+	ck_assert_msg(npu_ref_exec_op("aten.convolution.default",
+				      "{\"args\": [{\"input\": 0}, {\"input\": 1}, null, "
+				      C3_ATTRS "]}", in, 2, &y, 1, &e) == 0, "%s", e.msg);
+	/* od = (3 + 2 - 1 - 1) + 1, oh = (5 + 2 - 2 - 1) / 2 + 1, ow = (4 - 2 - 1) + 1 */
+	ck_assert_int_eq(npu_reftensor_numel(&y), 2 * 6 * 4 * 3 * 2);
+	for (int i = 0; i < 2 * 6 * 4 * 3 * 2; i++)
+		s += gy[i] * y.data[i];
+	npu_reftensor_free(&y);
+	npu_reftensor_free(&in[0]);
+	npu_reftensor_free(&in[1]);
+	return s;
+}
+
+/* The gradients of a 3-d convolution, element by element, against the
+ * forward reference: grad_input[i] = <gy, conv3d(e_i, w)>, grad_weight[j]
+ * = <gy, conv3d(x, e_j)> (exact: the convolution is linear in each), and
+ * grad_bias the sums of gy. */
+START_TEST(conv3d_backward_semantics)
+{
+	enum { NX = 2 * 4 * 3 * 5 * 4, NW = 6 * 2 * 2 * 3 * 2, NY = 2 * 6 * 4 * 3 * 2 };
+	static double x[NX], w[NW], gy[NY], one[NX > NW ? NX : NW];
+	npu_reftensor in[3], out[3];
+	npu_err e = { "" };
+
+	for (int i = 0; i < NX; i++)
+		x[i] = sin(i * 0.37);
+	for (int i = 0; i < NW; i++)
+		w[i] = cos(i * 0.11);
+	for (int i = 0; i < NY; i++)
+		gy[i] = sin(i * 0.23 + 1);
+	in[0] = tens(NPU_DT_F64, 5, (int64_t[]){ 2, 6, 4, 3, 2 }, gy);
+	in[1] = tens(NPU_DT_F64, 5, (int64_t[]){ 2, 4, 3, 5, 4 }, x);
+	in[2] = tens(NPU_DT_F64, 5, (int64_t[]){ 6, 2, 2, 3, 2 }, w);
+	ck_assert_msg(npu_ref_exec_op("aten.convolution_backward.default",
+				      "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2},"
+				      " [6], " C3_ATTRS ", [true, true, true]]}",
+				      in, 3, out, 3, &e) == 0, "%s", e.msg);
+	for (int i = 0; i < NX; i++) {
+		one[i] = 1;
+		ck_assert_double_eq_tol(out[0].data[i], conv3_dot(one, w, gy), 1e-12);
+		one[i] = 0;
+	}
+	for (int j = 0; j < NW; j++) {
+		one[j] = 1;
+		ck_assert_double_eq_tol(out[1].data[j], conv3_dot(x, one, gy), 1e-12);
+		one[j] = 0;
+	}
+	for (int o = 0; o < 6; o++) {
+		double s = 0;
+		for (int n = 0; n < 2; n++)
+			for (int i = 0; i < 24; i++)
+				s += gy[(n * 6 + o) * 24 + i];
+		ck_assert_double_eq_tol(out[2].data[o], s, 1e-12);
+	}
+	for (int k = 0; k < 3; k++) {
+		npu_reftensor_free(&out[k]);
+		npu_reftensor_free(&in[k]);
+	}
+	/* a transposed one's gradient is refused, clearly */
+	in[0] = tens(NPU_DT_F64, 5, (int64_t[]){ 2, 6, 4, 3, 2 }, gy);
+	in[1] = tens(NPU_DT_F64, 5, (int64_t[]){ 2, 4, 3, 5, 4 }, x);
+	in[2] = tens(NPU_DT_F64, 5, (int64_t[]){ 6, 2, 2, 3, 2 }, w);
+	ck_assert_int_lt(npu_ref_exec_op("aten.convolution_backward.default",
+					 "{\"args\": [{\"input\": 0}, {\"input\": 1}, {\"input\": 2},"
+					 " [6], [1, 1, 1], [0, 0, 0], [1, 1, 1], true, [0, 0, 0], 1,"
+					 " [true, true, true]]}", in, 3, out, 3, &e), 0);
+	ck_assert_ptr_nonnull(strstr(e.msg, "transposed"));
+	for (int k = 0; k < 3; k++)
+		npu_reftensor_free(&in[k]);
+}
+END_TEST
+
 /* A transposed convolution against its definition, a direct scatter:
  * y[n, g*og + o, iy*s - p + i*d (+op), ...] += x[n, c, iy, ix] * w[c, o, i, j]
  * with groups 2, stride (2, 3), padding (1, 0), dilation (1, 2),
@@ -2827,6 +2910,7 @@ static Suite *ref_suite(void)
 	tcase_add_test(tc, shape_semantics);
 	tcase_add_test(tc, multi_result_ops);
 	tcase_add_test(tc, conv_semantics);
+	tcase_add_test(tc, conv3d_backward_semantics);
 	tcase_add_test(tc, conv_transposed_semantics);
 	tcase_add_test(tc, index_put_fmod_semantics);
 	tcase_add_test(tc, pool_semantics);
