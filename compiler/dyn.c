@@ -370,6 +370,24 @@ static int subst_val(const npu_dyn *d, const npu_graph *g, npu_gval *v,
 }
 
 /*
+ * A SymInt input returned as a graph output (Dynamo hands a size on to
+ * the next frame so) leaves the program's outputs: the frontend returns
+ * the argument it was given (python/npusim/graph.py `_output`), as for a
+ * tensor input returned as is.
+ */
+static void drop_symint_outputs(const npu_graph *g, npu_gval *v)
+{
+	if (v->kind == NPU_GV_LIST) {
+		for (int j = 0; j < v->u.list.n; j++)
+			drop_symint_outputs(g, &v->u.list.v[j]);
+		return;
+	}
+	if (v->kind == NPU_GV_NODE && g->nodes[v->u.node].op == NPU_GOP_PLACEHOLDER &&
+	    symint_of(&g->nodes[v->u.node]))
+		v->kind = NPU_GV_NONE;
+}
+
+/*
  * SymInt nodes go: their values come from the tensors' shapes.  A use of
  * one as a value becomes its value at the hints where that is the whole
  * truth (a static program, or a size list the meta restates); any other
@@ -383,7 +401,12 @@ static int drop_symints(npu_dyn *d, npu_graph *g, int freeze, npu_err *e)
 	for (int i = 0; i < g->nnodes; i++) {
 		npu_gnode *n = &g->nodes[i];
 		int bad = -1;
-		if (n->op == NPU_GOP_OUTPUT || symint_of(n))
+		if (n->op == NPU_GOP_OUTPUT) {
+			for (int a = 0; a < n->nargs; a++)
+				drop_symint_outputs(g, &n->args[a]);
+			continue;
+		}
+		if (symint_of(n))
 			continue;
 		for (int a = 0; a < n->nargs; a++)
 			if (subst_val(d, g, &n->args[a],

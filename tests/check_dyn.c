@@ -293,6 +293,31 @@ START_TEST(test_refused)
 }
 END_TEST
 
+/* A SymInt input returned as an output (Dynamo hands a size on to the
+ * next frame so: Switch Transformers' router) is no program output: the
+ * frontend returns the argument.  Dynamic and specialized alike. */
+START_TEST(test_symint_output)
+{
+	npu_ccopts o = { 0 };
+	npu_ccresult r = { 0 };
+	npu_err e = { "" };
+	char graph[1024];
+
+	snprintf(graph, sizeof graph, "%s/tests/data/dyn/symout.json", fx_srcdir());
+	o.graph = graph;
+	o.target = "npu-base";
+	for (int spec = 0; spec < 2; spec++) {
+		o.specialize = spec ? "s0=3" : NULL;
+		memset(&r, 0, sizeof r);
+		ck_assert_msg(npu_cc_compile(&o, &r, &e) == 0, "%s", e.msg);
+		ck_assert_int_ge(npu_prog_find_buf(&r.prog, "output.0"), 0);
+		ck_assert_int_lt(npu_prog_find_buf(&r.prog, "output.1"), 0);
+		ck_assert_uint_eq(r.prog.nsyms, spec ? 0 : 1);
+		npu_cc_free(&r);
+	}
+}
+END_TEST
+
 /* ---- graphs a dynamic program cannot take, compiled static ---- */
 
 /* Every SymInt value (view and expand sizes, slice bounds, aranges,
@@ -731,6 +756,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_sizes, 0, (int)(sizeof sizes / sizeof sizes[0]));
 	tcase_add_test(tc, test_bad_sizes);
 	tcase_add_test(tc, test_refused);
+	tcase_add_test(tc, test_symint_output);
 	tcase_add_loop_test(tc, test_specialized_values, 0, 2);
 	tcase_add_loop_test(tc, test_vs_specialized, 0, 2);
 	tcase_add_loop_test(tc, test_perf, 0, NPERF);
