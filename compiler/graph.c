@@ -843,6 +843,129 @@ static int index_names(rd *r, json_t *nodes)
 	return 0;
 }
 
+/* ---- complex FFTs of real tensors, folded before parsing ---------- */
+
+/* The node object named name (and its index), or NULL. */
+static json_t *node_named(json_t *nodes, const char *name, size_t *at)
+{
+	for (size_t i = 0; name && i < json_array_size(nodes); i++) {
+		json_t *n = json_array_get(nodes, i);
+		const char *s = json_string_value(json_object_get(n, "name"));
+		if (s && !strcmp(s, name)) {
+			*at = i;
+			return n;
+		}
+	}
+	return NULL;
+}
+
+/* How many references to node name j holds (an args or kwargs tree). */
+static int refs_to(json_t *j, const char *name)
+{
+	const char *key, *s;
+	json_t *v;
+	size_t i;
+	int k = 0;
+
+	if (json_is_array(j)) {
+		json_array_foreach(j, i, v)
+			k += refs_to(v, name);
+	} else if (json_is_object(j)) {
+		s = json_string_value(json_object_get(j, "node"));
+		if (s && json_object_size(j) == 1)
+			return !strcmp(s, name);
+		json_object_foreach(j, key, v)
+			k += refs_to(v, name);
+	}
+	return k;
+}
+
+static int users_of(json_t *nodes, const char *name)
+{
+	size_t i;
+	json_t *n;
+	int k = 0;
+
+	json_array_foreach(nodes, i, n)
+		k += refs_to(json_object_get(n, "args"), name) +
+		     refs_to(json_object_get(n, "kwargs"), name);
+	return k;
+}
+
+/* args[i] of node n when it is a node reference: its name. */
+static const char *arg_node(json_t *n, size_t i)
+{
+	json_t *a = json_array_get(json_object_get(n, "args"), i);
+
+	return json_is_object(a) ? json_string_value(json_object_get(a, "node")) : NULL;
+}
+
+static int target_is(json_t *n, const char *t)
+{
+	const char *s = json_string_value(json_object_get(n, "target"));
+
+	return n && s && !strcmp(s, t);
+}
+
+/*
+ * The graph IR has no complex dtypes, and a real tensor's FFT reaches it
+ * as view_as_real(_fft_c2c(_to_copy(x, complex64))) or
+ * view_as_real(_fft_r2c(x)) (FNet's token mixing), whose real results are
+ * all anyone reads.  Such a chain, with float32 x and no other use of its
+ * complex values, becomes one real node, npusim.fft_real(x, dim,
+ * normalization, forward, onesided), which pass_decomp lowers to matrix
+ * products.  Any other complex value is still an unknown dtype.
+ */
+static void fold_fft(json_t *nodes)
+{
+	for (size_t i = 0; i < json_array_size(nodes); i++) {
+		json_t *v = json_array_get(nodes, i), *f, *t = NULL, *x, *a;
+		size_t fi, ti, xi;
+		const char *fname = arg_node(v, 0), *xname;
+		int c2c;
+
+		if (!target_is(v, "aten.view_as_real.default") ||
+		    !(f = node_named(nodes, fname, &fi)) || fi >= i ||
+		    json_array_size(json_object_get(f, "args")) != 4)
+			continue;
+		c2c = target_is(f, "aten._fft_c2c.default");
+		if (!c2c && !target_is(f, "aten._fft_r2c.default"))
+			continue;
+		xname = arg_node(f, 0);
+		if (c2c) {
+			t = node_named(nodes, xname, &ti);
+			if (!target_is(t, "aten._to_copy.default") || ti >= i ||
+			    !json_is_string(json_object_get(json_object_get(t, "kwargs"), "dtype")) ||
+			    strcmp(json_string_value(json_object_get(json_object_get(t, "kwargs"),
+								     "dtype")), "complex64") ||
+			    users_of(nodes, xname) != 1)
+				continue;
+			xname = arg_node(t, 0);
+		}
+		x = node_named(nodes, xname, &xi);
+		if (!x || !json_is_string(json_object_get(json_object_get(x, "meta"), "dtype")) ||
+		    strcmp(json_string_value(json_object_get(json_object_get(x, "meta"), "dtype")),
+			   "float32") || users_of(nodes, fname) != 1)
+			continue;
+		a = json_pack("[{s:s}OOOO]", "node", xname,
+			      json_array_get(json_object_get(f, "args"), 1),
+			      json_array_get(json_object_get(f, "args"), 2),
+			      c2c ? json_array_get(json_object_get(f, "args"), 3) : json_true(),
+			      c2c ? json_false() : json_array_get(json_object_get(f, "args"), 3));
+		if (!a)
+			continue;
+		json_object_set_new(v, "target", json_string("npusim.fft_real.default"));
+		json_object_set_new(v, "args", a);
+		/* the complex nodes go, the later one first */
+		if (t && ti > fi)
+			json_array_remove(nodes, ti);
+		json_array_remove(nodes, fi);
+		if (t && ti < fi)
+			json_array_remove(nodes, ti);
+		i -= 1 + (t != NULL);
+	}
+}
+
 static int parse_root(rd *r, json_t *root)
 {
 	npu_graph *g = r->g;
@@ -854,6 +977,7 @@ static int parse_root(rd *r, json_t *root)
 		return -1;
 	if (!json_is_array(nodes) || !json_array_size(nodes))
 		return npu_errf(r->e, "%s: missing 'nodes' list", g->file);
+	fold_fft(nodes);
 	g->nodes = calloc(json_array_size(nodes), sizeof *g->nodes);
 	if (!g->nodes)
 		return npu_errf(r->e, "out of memory");

@@ -1538,6 +1538,164 @@ out:
 	return r;
 }
 
+/* ---- the DFT of a real tensor as matrix products ------------------- */
+
+/* DFT matrices of at most this many elements (a 2048-point transform);
+ * a longer transform stays whole (a host call) */
+#define DFT_MAX (1 << 22)
+
+typedef struct dftdim {
+	int dim, nd;
+	int64_t shp[NPU_MAX_DIMS];   /* the operand's shape */
+	int64_t m;                   /* output points (n / 2 + 1 onesided) */
+} dftdim;
+
+/*
+ * The real or imaginary part (im) of the DFT matrix of this dim, times
+ * sc, as a folded constant: [n, m] when the dim is the last one
+ * (x [rows, n] @ it), else its transpose [m, n] (it @ x [n, rest]).
+ * sg -1 forward, 1 inverse.
+ */
+static int dft_const(dcx *d, const dftdim *t, int im, int sg, double sc, npu_gval *res)
+{
+	int64_t n = t->shp[t->dim], last = t->dim == t->nd - 1;
+	int64_t sh[2] = { last ? n : t->m, last ? t->m : n };
+	npu_reftensor c = { .ndim = -1 };
+
+	if (npu_reftensor_alloc(&c, NPU_DT_F32, 2, sh, d->pc->e) < 0)
+		return -1;
+	for (int64_t j = 0; j < n; j++)
+		for (int64_t k = 0; k < t->m; k++) {
+			double cv, sv;
+			npu_ref_twiddle(j, k, n, &cv, &sv);
+			c.data[last ? j * t->m + k : k * n + j] = (im ? sg * sv : cv) * sc;
+		}
+	return table_const(d, &c, res);
+}
+
+/* x contracted with matrix w along t->dim: mm over [rows, n], or w @ x
+ * viewed [n, rest] (bmm with w expanded over a leading batch). */
+static int dft_apply(dcx *d, const dftdim *t, npu_gval x, npu_gval w, npu_gval *res)
+{
+	int64_t b = 1, rest = 1, n = t->shp[t->dim], v[3], out[NPU_MAX_DIMS];
+	npu_gval xv, y;
+
+	for (int i = 0; i < t->dim; i++)
+		b *= t->shp[i];
+	for (int i = t->dim + 1; i < t->nd; i++)
+		rest *= t->shp[i];
+	memcpy(out, t->shp, (size_t)t->nd * sizeof *out);
+	out[t->dim] = t->m;
+	if (t->dim == t->nd - 1) {
+		v[0] = b;
+		v[1] = n;
+		if (call_ints(d, "aten.view.default", x, v, 2, &xv) < 0 ||
+		    call2(d, "aten.mm.default", xv, w, &y) < 0)
+			return -1;
+	} else if (b == 1) {
+		v[0] = n;
+		v[1] = rest;
+		if (call_ints(d, "aten.view.default", x, v, 2, &xv) < 0 ||
+		    call2(d, "aten.mm.default", w, xv, &y) < 0)
+			return -1;
+	} else {
+		npu_gval we;
+		v[0] = b;
+		v[1] = t->m;
+		v[2] = n;
+		if (call_ints(d, "aten.expand.default", w, v, 3, &we) < 0)
+			return -1;
+		v[1] = n;
+		v[2] = rest;
+		if (call_ints(d, "aten.view.default", x, v, 3, &xv) < 0 ||
+		    call2(d, "aten.bmm.default", we, xv, &y) < 0)
+			return -1;
+	}
+	return call_ints(d, "aten.view.default", y, out, t->nd, res);
+}
+
+/* Whether meta m is contiguous (the views above need it). */
+static int contiguous(const npu_gmeta *m, const int64_t *shp, int nd)
+{
+	int64_t st = 1;
+
+	for (int i = nd - 1; i >= 0; i--) {
+		if (shp[i] != 1 && (m->stride[i].sym || m->stride[i].v != st))
+			return 0;
+		st *= shp[i];
+	}
+	return 1;
+}
+
+/*
+ * @dft(x, dim, normalization, forward, onesided): npusim.fft_real as
+ * matrix products on the array.  Per dim, (R + iI) times the DFT matrix
+ * C + iS (S = -sin forward, +sin inverse): R' = R C - I S, I' = I C + R S,
+ * the first dim (I = 0) two products, each later one four; the last
+ * listed dim goes first, with only its n / 2 + 1 columns when onesided,
+ * and the normalization is folded into the first dim's matrices.  The
+ * results are stacked as [..., 2].  Fails, keeping the op (a host call),
+ * for symbolic or non-contiguous x and matrices past DFT_MAX.
+ */
+static int build_dft(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
+{
+	dftdim t;
+	int ax[NPU_MAX_DIMS], k = 0, sg;
+	int64_t nt = 1;
+	npu_gval re, im = { .kind = NPU_GV_NONE }, st[2], l;
+	double sc;
+
+	if (!x0 || x0->dtype != NPU_DT_F32 || (t.nd = npu_gmeta_shape(x0, t.shp)) < 1 ||
+	    na < 5 || a[1].kind != NPU_GV_LIST || !(k = a[1].u.list.n) || k > t.nd ||
+	    a[2].kind != NPU_GV_INT || a[2].u.i < 0 || a[2].u.i > 2 ||
+	    a[3].kind != NPU_GV_BOOL || a[4].kind != NPU_GV_BOOL ||
+	    !contiguous(x0, t.shp, t.nd))
+		return fail(d, "%s", "a transform of another form");
+	for (int i = 0; i < k; i++) {
+		const npu_gval *v = &a[1].u.list.v[k - 1 - i];   /* the last first */
+		int64_t dm = v->kind == NPU_GV_INT ? v->u.i : INT64_MIN;
+		if (dm < -t.nd || dm >= t.nd)
+			return fail(d, "%s", "a bad dim");
+		ax[i] = (int)(dm < 0 ? dm + t.nd : dm);
+		for (int j = 0; j < i; j++)
+			if (ax[j] == ax[i])
+				return fail(d, "%s", "a dim given twice");
+		if (t.shp[ax[i]] < 1 || t.shp[ax[i]] * t.shp[ax[i]] > DFT_MAX)
+			return fail(d, "%s", "a transform too long for a matrix");
+		nt *= t.shp[ax[i]];
+	}
+	sg = a[3].u.b ? -1 : 1;
+	sc = npu_ref_fft_scale((int)a[2].u.i, (double)nt);
+	re = a[0];
+	for (int i = 0; i < k; i++) {
+		npu_gval c, s, rc, rs, ic, is;
+		t.dim = ax[i];
+		t.m = i == 0 && a[4].u.b ? t.shp[t.dim] / 2 + 1 : t.shp[t.dim];
+		if (dft_const(d, &t, 0, sg, i ? 1 : sc, &c) < 0 ||
+		    dft_const(d, &t, 1, sg, i ? 1 : sc, &s) < 0 ||
+		    dft_apply(d, &t, re, c, &rc) < 0 || dft_apply(d, &t, re, s, &rs) < 0)
+			return -1;
+		if (i == 0) {
+			re = rc;
+			im = rs;
+		} else if (dft_apply(d, &t, im, c, &ic) < 0 || dft_apply(d, &t, im, s, &is) < 0 ||
+			   call2(d, "aten.sub.Tensor", rc, is, &re) < 0 ||
+			   call2(d, "aten.add.Tensor", ic, rs, &im) < 0) {
+			return -1;
+		}
+		t.shp[t.dim] = t.m;
+	}
+	st[0] = re;
+	st[1] = im;
+	l.kind = NPU_GV_LIST;
+	l.u.list.n = 2;
+	l.u.list.v = st;
+	{
+		npu_gval va[2] = { l, npu_gv_int(-1) };
+		return stack(d, va, 2, res);
+	}
+}
+
 /* ---- convolution's gradients -------------------------------------- */
 
 /* target(x, [v...]): view, reshape, permute, flip, expand. */
@@ -2137,6 +2295,8 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 			return fail(d, "%s", "a reduction with a dtype argument");
 		return copy_to(d, res, &a[0]);
 	}
+	if (!strcmp(name, "dft"))              /* (x, dim, normalization, forward, onesided) */
+		return build_dft(d, a, na, x0, res);
 	if (!strcmp(name, "stack"))            /* (tensors, dim) */
 		return stack(d, a, na, res);
 	if (!strcmp(name, "lerpw"))            /* (a, b, w): w a number */

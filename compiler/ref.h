@@ -114,6 +114,18 @@ int npu_ref_exec_op(const char *target, const char *attrs_json,
 int64_t npu_ref_nearest_src(int64_t dst, int64_t in, int64_t out, double s);
 
 /*
+ * The DFT's twiddle factor for input j and output k of a length-n
+ * transform: *c = cos(2 pi j k / n), *s = sin(2 pi j k / n), the angle
+ * taken from j k mod n so that large products lose nothing.  The
+ * reference (npusim.fft_real) and the decomposition's matrices share it.
+ */
+void npu_ref_twiddle(int64_t j, int64_t k, int64_t n, double *c, double *s);
+
+/* The factor normalization 0 (none), 1 (1 / sqrt(n)) or 2 (1 / n) of
+ * _fft_c2c / _fft_r2c applies to a transform of n points in all. */
+double npu_ref_fft_scale(int normalization, double n);
+
+/*
  * Evaluates a SymInt expression ("256*s50", "s0 + 1", "(s1 - 1)//2")
  * with the given bindings (names[i] = vals[i]).  Returns 0, or -1 with a
  * message for an unbound name or bad syntax.

@@ -1532,6 +1532,124 @@ int ref_conv_bwd(ref_op *op)
 	return 0;
 }
 
+/* ---- the discrete Fourier transform of a real tensor --------------- */
+
+void npu_ref_twiddle(int64_t j, int64_t k, int64_t n, double *c, double *s)
+{
+	double a = 2 * M_PI * (double)((j % n) * (k % n) % n) / (double)n;
+
+	*c = cos(a);
+	*s = sin(a);
+}
+
+double npu_ref_fft_scale(int normalization, double n)
+{
+	return normalization == 1 ? 1 / sqrt(n) : normalization == 2 ? 1 / n : 1;
+}
+
+/* The complex (re, im) transformed in place along dim (n points, inner
+ * elements apart), sg -1 forward (e^(-i...)) or 1 inverse. */
+static int dft_dim(ref_op *op, double *re, double *im, int64_t outer, int64_t n,
+		   int64_t inner, int sg)
+{
+	double *lr = malloc((size_t)(2 * n) * sizeof *lr), *li = lr + n;
+
+	if (!lr)
+		return npu_errf(op->e, "out of memory");
+	for (int64_t o = 0; o < outer; o++)
+		for (int64_t i = 0; i < inner; i++) {
+			double *r = re + o * n * inner + i, *m = im + o * n * inner + i;
+			for (int64_t j = 0; j < n; j++) {
+				lr[j] = r[j * inner];
+				li[j] = m[j * inner];
+			}
+			for (int64_t k = 0; k < n; k++) {
+				double sr = 0, si = 0, c, s;
+				for (int64_t j = 0; j < n; j++) {
+					npu_ref_twiddle(j, k, n, &c, &s);
+					sr += lr[j] * c - sg * li[j] * s;
+					si += li[j] * c + sg * lr[j] * s;
+				}
+				r[k * inner] = sr;
+				m[k * inner] = si;
+			}
+		}
+	free(lr);
+	return 0;
+}
+
+/*
+ * npusim.fft_real(x, dim, normalization, forward, onesided): the real
+ * and imaginary parts of x's DFT over dim, as view_as_real of
+ * _fft_c2c(x as complex) or _fft_r2c(x) gives them ([..., 2]), each dim
+ * by its definition in fp64 (one sum of n terms an output point), the
+ * last listed dim cut to n / 2 + 1 points when onesided.
+ */
+int ref_fftreal(ref_op *op)
+{
+	const npu_reftensor *x;
+	npu_reftensor *y;
+	int64_t dv[NPU_MAX_DIMS], nm, shp[NPU_MAX_DIMS + 1], n = 1, total = 1, m;
+	int nd, fw, one, ax[NPU_MAX_DIMS], last;
+	double *re = NULL, *im, sc;
+
+	if (ref_tensor(op, 0, "self", &x) < 0 || ref_ints(op, 1, "dim", dv, NPU_MAX_DIMS, &nd) < 0 ||
+	    ref_int(op, 2, "normalization", 0, &nm) < 0 || ref_bool(op, 3, "forward", 1, &fw) < 0 ||
+	    ref_bool(op, 4, "onesided", 0, &one) < 0)
+		return -1;
+	if (!ref_is_float(x->dtype) || nd < 1 || nm < 0 || nm > 2 || x->ndim >= NPU_MAX_DIMS)
+		return npu_errf(op->e, "a real float tensor, one or more dims and a normalization of 0, 1 or 2");
+	for (int i = 0; i < nd; i++) {
+		if (ref_dim(op, dv[i], x->ndim, &ax[i]) < 0)
+			return -1;
+		for (int k = 0; k < i; k++)
+			if (ax[k] == ax[i])
+				return npu_errf(op->e, "dim %d given twice", ax[i]);
+		n *= x->shape[ax[i]];
+	}
+	total = npu_reftensor_numel(x);
+	if (total && !(re = calloc((size_t)(2 * total), sizeof *re)))
+		return npu_errf(op->e, "out of memory");
+	im = re + total;
+	for (int64_t i = 0; i < total; i++)
+		re[i] = x->data[i];
+	for (int i = 0; i < nd && total; i++) {
+		int64_t outer = 1, inner = 1;
+		for (int k = 0; k < ax[i]; k++)
+			outer *= x->shape[k];
+		for (int k = ax[i] + 1; k < x->ndim; k++)
+			inner *= x->shape[k];
+		if (dft_dim(op, re, im, outer, x->shape[ax[i]], inner, fw ? -1 : 1) < 0) {
+			free(re);
+			return -1;
+		}
+	}
+	last = ax[nd - 1];
+	memcpy(shp, x->shape, (size_t)x->ndim * sizeof *shp);
+	m = one ? x->shape[last] / 2 + 1 : x->shape[last];
+	shp[last] = m;
+	shp[x->ndim] = 2;
+	if (ref_out(op, 0, x->dtype, x->ndim + 1, shp, &y) < 0) {
+		free(re);
+		return -1;
+	}
+	sc = npu_ref_fft_scale((int)nm, (double)n);
+	{
+		int64_t inner = 1, len = x->shape[last];
+		for (int k = last + 1; k < x->ndim; k++)
+			inner *= x->shape[k];
+		for (int64_t i = 0, o = 0; i < total; i++) {
+			if ((i / inner) % len >= m)
+				continue;
+			y->data[2 * o] = re[i] * sc;
+			y->data[2 * o + 1] = im[i] * sc;
+			o++;
+		}
+	}
+	free(re);
+	return 0;
+}
+
 /* ---- pooling ----------------------------------------------------- */
 
 static int64_t pool_len(int64_t in, int64_t k, int64_t s, int64_t pad,

@@ -1498,6 +1498,70 @@ END_TEST
  * the core decompositions keep them whole) in their three reductions,
  * native, against the fp64 reference.
  */
+/*
+ * FFTs of real tensors, as aot_autograd writes torch.fft.fftn(x).real
+ * (FNet's token mixing) and torch.fft.rfft(x).imag: view_as_real of
+ * _fft_c2c of a complex copy, or of _fft_r2c, then a select.  The reader
+ * folds each chain into npusim.fft_real and the decomposition makes it
+ * matrix products on the array: no host call, against the fp64
+ * reference (check_ref's fft_real_semantics ties that to PyTorch).  Over
+ * two dims (a leading batch: bmm with a broadcast matrix), onesided
+ * normalized by 1/sqrt(n), an inverse over the middle dim by 1/n.
+ */
+START_TEST(t_fft_real)
+{
+	char path[1024], vals[1024];
+	int64_t xs[4] = { 2, 8, 16, 0 }, v2[5] = { 2, 8, 16, 2, 0 };
+	int64_t hs[4] = { 2, 8, 9, 0 }, h2[5] = { 2, 8, 9, 2, 0 };
+	fxrun fr = { 0 };
+	FILE *f;
+
+	f = graph_begin(path, vals, sizeof path);
+	ph_node(f, "x", xs, "float32");
+	call_node(f, "c", "aten._to_copy.default", "{\"node\": \"x\"}", "\"dtype\": \"complex64\"",
+		  xs, "complex64");
+	call_node(f, "fc", "aten._fft_c2c.default", "{\"node\": \"c\"}, [1, 2], 0, true", "", xs,
+		  "complex64");
+	call_node(f, "vc", "aten.view_as_real.default", "{\"node\": \"fc\"}", "", v2, "float32");
+	call_node(f, "re", "aten.select.int", "{\"node\": \"vc\"}, 3, 0", "", xs, "float32");
+	call_node(f, "fr", "aten._fft_r2c.default", "{\"node\": \"x\"}, [2], 1, true", "", hs,
+		  "complex64");
+	call_node(f, "vr", "aten.view_as_real.default", "{\"node\": \"fr\"}", "", h2, "float32");
+	call_node(f, "im", "aten.select.int", "{\"node\": \"vr\"}, 3, 1", "", hs, "float32");
+	call_node(f, "c2", "aten._to_copy.default", "{\"node\": \"x\"}", "\"dtype\": \"complex64\"",
+		  xs, "complex64");
+	call_node(f, "fi", "aten._fft_c2c.default", "{\"node\": \"c2\"}, [1], 2, false", "", xs,
+		  "complex64");
+	call_node(f, "vi", "aten.view_as_real.default", "{\"node\": \"fi\"}", "", v2, "float32");
+	graph_run_outs(f, path, vals, "re, im, vi", &fr);
+	ck_assert_int_eq(fr.host_calls, 0);
+}
+END_TEST
+
+/* A complex value read by anything but view_as_real is still refused,
+ * by node and dtype (the frontend then runs that graph eagerly). */
+START_TEST(t_fft_complex_refused)
+{
+	char path[1024], vals[1024];
+	int64_t xs[3] = { 4, 8, 0 };
+	npu_graph *g = NULL;
+	npu_err e = { "" };
+	FILE *f;
+
+	f = graph_begin(path, vals, sizeof path);
+	ph_node(f, "x", xs, "float32");
+	call_node(f, "c", "aten._to_copy.default", "{\"node\": \"x\"}", "\"dtype\": \"complex64\"",
+		  xs, "complex64");
+	call_node(f, "fc", "aten._fft_c2c.default", "{\"node\": \"c\"}, [1], 0, true", "", xs,
+		  "complex64");
+	call_node(f, "a", "aten.abs.default", "{\"node\": \"fc\"}", "", xs, "float32");
+	graph_end(f, "a");
+	ck_assert_int_lt(npu_graph_read(&g, path, &e), 0);
+	ck_assert_msg(strstr(e.msg, "node 'c'") && strstr(e.msg, "complex64"), "%s", e.msg);
+	fx_teardown_tmp();
+}
+END_TEST
+
 START_TEST(t_mse)
 {
 	char path[1024], vals[1024];
@@ -1745,6 +1809,8 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_act_bwd_pieces);
 	tcase_add_test(tc, t_bn_bwd_host);
 	tcase_add_test(tc, t_mse);
+	tcase_add_test(tc, t_fft_real);
+	tcase_add_test(tc, t_fft_complex_refused);
 	tcase_add_test(tc, t_nll_host);
 	tcase_add_loop_test(tc, t_intk, 0, (int)(sizeof intks / sizeof intks[0]));
 	tcase_add_loop_test(tc, t_red_perm, 0, (int)(sizeof redperms / sizeof redperms[0]));
