@@ -1460,14 +1460,68 @@ static const char *noop_reason(npu_gedit *ge, int i)
 	return NULL;
 }
 
+/*
+ * select(cat([.., view(y, [.., 1 at d, ..]), ..], d), d, k) where the
+ * viewed input covers index k: y itself (a stack read back one slice at
+ * a time: the DFT's real part, @dft).  The cat, and what only it read,
+ * then go with the next dce.  Returns y's index, or -1.
+ */
+static int stacked_source(npu_gedit *ge, const npu_gnode *n)
+{
+	const npu_gval *d = arg(n, 1, "dim"), *k = arg(n, 2, "index"), *l;
+	const npu_gmeta *in = n->nargs ? arg_meta(ge, &n->args[0]) : NULL, *m, *ym;
+	const npu_gnode *c, *u;
+	int64_t dim, at, off = 0;
+
+	if (n->aop != NPU_AOP_SELECT || !in || !d || !k || d->kind != NPU_GV_INT ||
+	    k->kind != NPU_GV_INT || n->nmeta != 1 || n->multi)
+		return -1;
+	dim = d->u.i < 0 ? d->u.i + in->ndim : d->u.i;
+	c = npu_gedit_node(ge, n->args[0].u.node);
+	if (dim < 0 || dim >= in->ndim || in->shape[dim].sym || c->aop != NPU_AOP_CAT ||
+	    !(l = arg(c, 0, "tensors")) || l->kind != NPU_GV_LIST || !arg(c, 1, "dim") ||
+	    arg(c, 1, "dim")->kind != NPU_GV_INT ||
+	    (arg(c, 1, "dim")->u.i + in->ndim) % in->ndim != dim)
+		return -1;
+	at = k->u.i < 0 ? k->u.i + in->shape[dim].v : k->u.i;
+	for (int j = 0; j < l->u.list.n; j++) {
+		if (!(m = arg_meta(ge, &l->u.list.v[j])) || m->ndim != in->ndim ||
+		    m->shape[dim].sym)
+			return -1;
+		if (at >= off + m->shape[dim].v) {
+			off += m->shape[dim].v;
+			continue;
+		}
+		u = npu_gedit_node(ge, l->u.list.v[j].u.node);
+		if (m->shape[dim].v != 1 || u->aop != NPU_AOP_VIEW || !u->nargs ||
+		    !(ym = arg_meta(ge, &u->args[0])) || ym->dtype != n->meta[0].dtype ||
+		    !shapes_equal(ym, &n->meta[0]))
+			return -1;
+		return u->args[0].u.node;
+	}
+	return -1;
+}
+
 static int pass_noop(pass_cx *pc, npu_gedit *ge)
 {
 	for (int i = 0; i < npu_gedit_n(ge); i++) {
 		npu_gnode *n = npu_gedit_node(ge, i);
 		const char *why;
+		int y;
 
-		if (npu_gedit_dead(ge, i) || !pure_call(n) ||
-		    !(why = noop_reason(ge, i)))
+		if (npu_gedit_dead(ge, i) || !pure_call(n))
+			continue;
+		/* (an output never becomes a bare input) */
+		if ((y = stacked_source(ge, n)) >= 0 &&
+		    !(npu_gedit_node(ge, y)->op == NPU_GOP_PLACEHOLDER && is_output_value(ge, i))) {
+			npu_gedit_replace_uses(ge, i, y);
+			npu_gedit_kill(ge, i);
+			if (pass_log(pc, n->name, "removed %s (a select of a stacked value: %s)",
+				     n->name, npu_gedit_node(ge, y)->name) < 0)
+				return -1;
+			continue;
+		}
+		if (!(why = noop_reason(ge, i)))
 			continue;
 		npu_gedit_replace_uses(ge, i, n->args[0].u.node);
 		npu_gedit_kill(ge, i);

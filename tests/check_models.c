@@ -1538,6 +1538,30 @@ START_TEST(t_fft_real)
 }
 END_TEST
 
+/* FNet's mixing reads the real part alone: the select of the stacked
+ * parts is the real part itself (pass_noop), and the imaginary part's
+ * last products go with the stack: three matmul kernels, not seven. */
+START_TEST(t_fft_real_part)
+{
+	char path[1024], vals[1024];
+	int64_t xs[4] = { 1, 16, 32, 0 }, v2[5] = { 1, 16, 32, 2, 0 };
+	fxrun fr = { 0 };
+	FILE *f;
+
+	f = graph_begin(path, vals, sizeof path);
+	ph_node(f, "x", xs, "float32");
+	call_node(f, "c", "aten._to_copy.default", "{\"node\": \"x\"}", "\"dtype\": \"complex64\"",
+		  xs, "complex64");
+	call_node(f, "fc", "aten._fft_c2c.default", "{\"node\": \"c\"}, [1, 2], 0, true", "", xs,
+		  "complex64");
+	call_node(f, "vc", "aten.view_as_real.default", "{\"node\": \"fc\"}", "", v2, "float32");
+	call_node(f, "re", "aten.select.int", "{\"node\": \"vc\"}, 3, 0", "", xs, "float32");
+	graph_run_outs(f, path, vals, "re", &fr);
+	ck_assert_int_eq(fr.host_calls, 0);
+	ck_assert_int_le(fr.nkernels, 3);
+}
+END_TEST
+
 /* A complex value read by anything but view_as_real is still refused,
  * by node and dtype (the frontend then runs that graph eagerly). */
 START_TEST(t_fft_complex_refused)
@@ -1810,6 +1834,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_bn_bwd_host);
 	tcase_add_test(tc, t_mse);
 	tcase_add_test(tc, t_fft_real);
+	tcase_add_test(tc, t_fft_real_part);
 	tcase_add_test(tc, t_fft_complex_refused);
 	tcase_add_test(tc, t_nll_host);
 	tcase_add_loop_test(tc, t_intk, 0, (int)(sizeof intks / sizeof intks[0]));
