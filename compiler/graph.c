@@ -907,6 +907,18 @@ static int target_is(json_t *n, const char *t)
 	return n && s && !strcmp(s, t);
 }
 
+/* A dtype value naming complex64: tagged ({"dtype": "complex64"}, as
+ * the exporter writes it) or a bare string. */
+static int is_complex64(json_t *v)
+{
+	const char *s;
+
+	if (json_is_object(v) && json_object_size(v) == 1)
+		v = json_object_get(v, "dtype");
+	s = json_string_value(v);
+	return s && !strcmp(s, "complex64");
+}
+
 /*
  * The graph IR has no complex dtypes, and a real tensor's FFT reaches it
  * as view_as_real(_fft_c2c(_to_copy(x, complex64))) or
@@ -935,9 +947,7 @@ static void fold_fft(json_t *nodes)
 		if (c2c) {
 			t = node_named(nodes, xname, &ti);
 			if (!target_is(t, "aten._to_copy.default") || ti >= i ||
-			    !json_is_string(json_object_get(json_object_get(t, "kwargs"), "dtype")) ||
-			    strcmp(json_string_value(json_object_get(json_object_get(t, "kwargs"),
-								     "dtype")), "complex64") ||
+			    !is_complex64(json_object_get(json_object_get(t, "kwargs"), "dtype")) ||
 			    users_of(nodes, xname) != 1)
 				continue;
 			xname = arg_node(t, 0);
