@@ -626,14 +626,22 @@ static int far_target(const npu_emitctx *c, int k, int *first)
 static int far_begin(npu_emitctx *c, const emitstate *st, npu_mfunc *fs,
 		     int k, farpf *f, npu_mfunc *code)
 {
-	int t1 = -1, j;
+	int t1 = -1, j, avoid;
 
 	f->j = -1;
 	if (k <= f->block || (j = far_target(c, k, &t1)) < 0)
 		return 0;
 	/* the other area than the first matmul's, whose kernel before
-	 * plans it into area t1 & 1 */
-	npu_mm_pf_plan(c, j, k, !(t1 & 1), &f->p);
+	 * plans it into area t1 & 1, or than the panel already planned for
+	 * a kernel still to come: one planned while another far panel was
+	 * in flight took the other area than that one's (plan_for), and
+	 * this panel's load would overwrite it before its matmul ran
+	 * (ModernBERT's MLP on PyTorch 2.11: a race the simulator's check
+	 * reports, wrong values without it) */
+	avoid = t1 & 1;
+	if (st->pk >= k && st->pl[st->cur].on)
+		avoid = st->pl[st->cur].area;
+	npu_mm_pf_plan(c, j, k, !avoid, &f->p);
 	if (!f->p.on)
 		return 0;
 	free(f->prev);

@@ -585,6 +585,17 @@ void fx_gen_values_at(const npu_graph *g, const char *const *sym,
 		}
 		t[n].data = d;
 		t[n].nbytes = (uint64_t)numel * 4;
+		if (m->dtype == NPU_DT_I64) {
+			/* token ids and other indices: 0 to 15, in range of
+			 * any table of 16 rows or more */
+			int64_t *c = malloc((size_t)numel * 8 + 8);
+			ck_assert_ptr_nonnull(c);
+			for (int64_t k = 0; k < numel; k++)
+				c[k] = (k * 7 + 3) % 16;
+			free(d);
+			t[n].data = c;
+			t[n].nbytes = (uint64_t)numel * 8;
+		}
 		if (m->dtype == NPU_DT_BF16 || m->dtype == NPU_DT_F16) {
 			/* an op case in a 2-byte type: the values rounded to it */
 			uint8_t *c = malloc((size_t)numel * 2 + 2);

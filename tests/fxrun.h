@@ -76,7 +76,8 @@ void fx_check_run(const char *graph, npu_prog *p, const npu_target *t,
 void fx_run_graph(const char *cg, fxrun *fr);
 /* CASE/inference2 */
 void fx_run_fixture(const char *c, fxrun *fr);
-/* deterministic values for every placeholder of g, written to path */
+/* deterministic values for every placeholder of g, written to path
+ * (int64 ones 0 to 15: token ids) */
 void fx_gen_values(const npu_graph *g, const char *path);
 /* the same with symbolic dims bound (sym[i] = val[i]); parameters and
  * buffers that keep has copied from it; SymInt placeholders left out */
