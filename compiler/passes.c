@@ -1462,8 +1462,9 @@ static const char *noop_reason(npu_gedit *ge, int i)
 
 /*
  * select(cat([.., view(y, [.., 1 at d, ..]), ..], d), d, k) where the
- * viewed input covers index k: y itself (a stack read back one slice at
- * a time: the DFT's real part, @dft).  The cat, and what only it read,
+ * viewed input covers index k (or unsqueeze(y, d): torch.stack as
+ * aot_autograd writes it): y itself (a stack read back one slice at a
+ * time: the DFT's real part, @dft).  The cat, and what only it read,
  * then go with the next dce.  Returns y's index, or -1.
  */
 static int stacked_source(npu_gedit *ge, const npu_gnode *n)
@@ -1493,7 +1494,8 @@ static int stacked_source(npu_gedit *ge, const npu_gnode *n)
 			continue;
 		}
 		u = npu_gedit_node(ge, l->u.list.v[j].u.node);
-		if (m->shape[dim].v != 1 || u->aop != NPU_AOP_VIEW || !u->nargs ||
+		if (m->shape[dim].v != 1 || (u->aop != NPU_AOP_VIEW && u->aop != NPU_AOP_UNSQUEEZE) ||
+		    !u->nargs ||
 		    !(ym = arg_meta(ge, &u->args[0])) || ym->dtype != n->meta[0].dtype ||
 		    !shapes_equal(ym, &n->meta[0]))
 			return -1;

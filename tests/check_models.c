@@ -1562,6 +1562,31 @@ START_TEST(t_fft_real_part)
 }
 END_TEST
 
+/* torch.stack([a, b], -1)[..., 1] as aot_autograd writes it (cat of
+ * unsqueezes, then a select): the select is b itself, and a, the cat
+ * and its copies go (one kernel for b), against the fp64 reference. */
+START_TEST(t_select_of_stack)
+{
+	char path[1024], vals[1024];
+	int64_t xs[3] = { 4, 24, 0 }, us[4] = { 4, 24, 1, 0 }, cs[4] = { 4, 24, 2, 0 };
+	fxrun fr = { 0 };
+	FILE *f;
+
+	f = graph_begin(path, vals, sizeof path);
+	ph_node(f, "x", xs, "float32");
+	call_node(f, "a", "aten.mul.Tensor", "{\"node\": \"x\"}, 2.0", "", xs, "float32");
+	call_node(f, "b", "aten.exp.default", "{\"node\": \"x\"}", "", xs, "float32");
+	call_node(f, "ua", "aten.unsqueeze.default", "{\"node\": \"a\"}, -1", "", us, "float32");
+	call_node(f, "ub", "aten.unsqueeze.default", "{\"node\": \"b\"}, -1", "", us, "float32");
+	call_node(f, "c", "aten.cat.default", "[{\"node\": \"ua\"}, {\"node\": \"ub\"}], -1", "", cs,
+		  "float32");
+	call_node(f, "y", "aten.select.int", "{\"node\": \"c\"}, -1, 1", "", xs, "float32");
+	graph_run(f, path, vals, &fr);
+	ck_assert_int_eq(fr.host_calls, 0);
+	ck_assert_int_eq(fr.nkernels, 1);
+}
+END_TEST
+
 /* A complex value read by anything but view_as_real is still refused,
  * by node and dtype (the frontend then runs that graph eagerly). */
 START_TEST(t_fft_complex_refused)
@@ -1862,6 +1887,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_fft_real);
 	tcase_add_test(tc, t_far_panel_areas);
 	tcase_add_test(tc, t_fft_real_part);
+	tcase_add_test(tc, t_select_of_stack);
 	tcase_add_test(tc, t_fft_complex_refused);
 	tcase_add_test(tc, t_nll_host);
 	tcase_add_loop_test(tc, t_intk, 0, (int)(sizeof intks / sizeof intks[0]));
