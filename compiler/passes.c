@@ -1494,8 +1494,8 @@ static int stacked_source(npu_gedit *ge, const npu_gnode *n)
 			continue;
 		}
 		u = npu_gedit_node(ge, l->u.list.v[j].u.node);
-		if (m->shape[dim].v != 1 || (u->aop != NPU_AOP_VIEW && u->aop != NPU_AOP_UNSQUEEZE) ||
-		    !u->nargs ||
+		if (m->shape[dim].v != 1 ||
+		    (u->aop != NPU_AOP_VIEW && u->aop != NPU_AOP_UNSQUEEZE) || !u->nargs ||
 		    !(ym = arg_meta(ge, &u->args[0])) || ym->dtype != n->meta[0].dtype ||
 		    !shapes_equal(ym, &n->meta[0]))
 			return -1;

@@ -1289,6 +1289,28 @@ static int conv3d_transposed(ref_op *op, const npu_reftensor *x,
 	return 0;
 }
 
+/* The result shape os of a 3-d convolution (not transposed) of x by w,
+ * after checking that they, the groups, stride, padding and dilation
+ * agree. */
+static int conv3d_shape(ref_op *op, const npu_reftensor *x, const npu_reftensor *w,
+			const int64_t *st, const int64_t *pd, const int64_t *dl, int64_t g,
+			int64_t *os)
+{
+	if (w->ndim != 5 || g <= 0 || x->shape[1] % g || w->shape[0] % g ||
+	    w->shape[1] * g != x->shape[1])
+		return npu_errf(op->e, "weight does not match the input and groups");
+	os[0] = x->shape[0];
+	os[1] = w->shape[0];
+	for (int i = 0; i < 3; i++) {
+		if (st[i] <= 0 || dl[i] <= 0 || pd[i] < 0)
+			return npu_errf(op->e, "bad stride, padding or dilation");
+		os[2 + i] = (x->shape[2 + i] + 2 * pd[i] - dl[i] * (w->shape[2 + i] - 1) - 1) / st[i] + 1;
+		if (os[2 + i] <= 0)
+			return npu_errf(op->e, "the kernel is larger than the padded input");
+	}
+	return 0;
+}
+
 /*
  * 3-d convolution (video models: R3D, X3D), x [n, c, d, h, w] and w [o,
  * c/groups, kd, kh, kw], by direct loops in fp64: each output a sum over
@@ -1307,21 +1329,11 @@ static int conv3d(ref_op *op, const npu_reftensor *x, const npu_reftensor *w)
 		return -1;
 	if (tr)
 		return conv3d_transposed(op, x, w, bias, st, pd, dl, g);
-	if (w->ndim != 5 || g <= 0 || x->shape[1] % g || w->shape[0] % g ||
-	    w->shape[1] * g != x->shape[1])
-		return npu_errf(op->e, "weight does not match the input and groups");
+	if (conv3d_shape(op, x, w, st, pd, dl, g, os) < 0)
+		return -1;
 	if (bias && npu_reftensor_numel(bias) != w->shape[0])
 		return npu_errf(op->e, "bias has %lld entries, not %lld",
 				(long long)npu_reftensor_numel(bias), (long long)w->shape[0]);
-	os[0] = x->shape[0];
-	os[1] = w->shape[0];
-	for (int i = 0; i < 3; i++) {
-		if (st[i] <= 0 || dl[i] <= 0 || pd[i] < 0)
-			return npu_errf(op->e, "bad stride, padding or dilation");
-		os[2 + i] = (x->shape[2 + i] + 2 * pd[i] - dl[i] * (w->shape[2 + i] - 1) - 1) / st[i] + 1;
-		if (os[2 + i] <= 0)
-			return npu_errf(op->e, "the kernel is larger than the padded input");
-	}
 	if (ref_out(op, 0, ref_promote(x->dtype, w->dtype), 5, os, &y) < 0)
 		return -1;
 	cg = x->shape[1] / g;
@@ -1397,6 +1409,34 @@ int ref_conv(ref_op *op)
 	return 0;
 }
 
+/* grad_output element d, of batch n, channel o and output position p,
+ * into the gradients: times every tap of o's group's channels. */
+static void conv3d_bwd_at(double d, const npu_reftensor *x, const npu_reftensor *w,
+			  int64_t n, int64_t o, int64_t p, const int64_t *os,
+			  const int64_t *st, const int64_t *pd, const int64_t *dl,
+			  int64_t cg, int64_t og, npu_reftensor *gx, npu_reftensor *gw,
+			  npu_reftensor *gb)
+{
+	const int64_t *k = w->shape + 2, at[3] = { p / (os[3] * os[4]), p / os[4] % os[3],
+						   p % os[4] };
+	int64_t kv = k[0] * k[1] * k[2], wo = o * cg * kv;
+
+	if (gb)
+		gb->data[o] += d;
+	for (int64_t c = 0; c < cg; c++)
+		for (int64_t t = 0; t < kv; t++, wo++) {
+			int64_t tap[3] = { t / (k[1] * k[2]), t / k[2] % k[1], t % k[2] }, pos[3], xo;
+			for (int q = 0; q < 3; q++)
+				pos[q] = at[q] * st[q] - pd[q] + tap[q] * dl[q];
+			if ((xo = vol_off(x->shape, n, o / og * cg + c, pos)) < 0)
+				continue;
+			if (gw)
+				gw->data[wo] += d * x->data[xo];
+			if (gx)
+				gx->data[xo] += d * w->data[wo];
+		}
+}
+
 /*
  * The gradients of conv3d (not transposed), by the same direct loops:
  * each grad_output element times every tap of its group's channels,
@@ -1406,7 +1446,7 @@ int ref_conv(ref_op *op)
 static int conv3d_bwd(ref_op *op, const npu_reftensor *gy, const npu_reftensor *x,
 		      const npu_reftensor *w)
 {
-	int64_t st[3], pd[3], dl[3], g, mask[3] = { 1, 1, 1 }, os[5], cg, og, kv;
+	int64_t st[3], pd[3], dl[3], g, mask[3] = { 1, 1, 1 }, os[5], cg, og, ov;
 	npu_reftensor *gx = NULL, *gw = NULL, *gb = NULL;
 	int tr, nm;
 
@@ -1416,19 +1456,10 @@ static int conv3d_bwd(ref_op *op, const npu_reftensor *gy, const npu_reftensor *
 	    ref_ints(op, 10, "output_mask", mask, 3, &nm) < 0)
 		return -1;
 	if (tr)
-		return npu_errf(op->e, "the gradient of a transposed 3-d convolution is not supported");
-	if (w->ndim != 5 || g <= 0 || x->shape[1] % g || w->shape[0] % g ||
-	    w->shape[1] * g != x->shape[1])
-		return npu_errf(op->e, "weight does not match the input and groups");
-	os[0] = x->shape[0];
-	os[1] = w->shape[0];
-	for (int i = 0; i < 3; i++) {
-		if (st[i] <= 0 || dl[i] <= 0 || pd[i] < 0)
-			return npu_errf(op->e, "bad stride, padding or dilation");
-		os[2 + i] = (x->shape[2 + i] + 2 * pd[i] - dl[i] * (w->shape[2 + i] - 1) - 1) / st[i] + 1;
-		if (os[2 + i] <= 0)
-			return npu_errf(op->e, "the kernel is larger than the padded input");
-	}
+		return npu_errf(op->e, "the gradient of a transposed 3-d convolution "
+				"is not supported");
+	if (conv3d_shape(op, x, w, st, pd, dl, g, os) < 0)
+		return -1;
 	if (gy->ndim != 5 || memcmp(gy->shape, os, sizeof os))
 		return npu_errf(op->e, "grad_output has the wrong shape");
 	if ((mask[0] && ref_out(op, 0, x->dtype, 5, x->shape, &gx) < 0) ||
@@ -1438,33 +1469,12 @@ static int conv3d_bwd(ref_op *op, const npu_reftensor *gy, const npu_reftensor *
 	op->nout = 3;
 	cg = x->shape[1] / g;
 	og = w->shape[0] / g;
-	kv = w->shape[2] * w->shape[3] * w->shape[4];
-	const double *dy = gy->data;
+	ov = os[2] * os[3] * os[4];
 	for (int64_t n = 0; n < os[0]; n++)
 		for (int64_t o = 0; o < os[1]; o++)
-			for (int64_t od = 0; od < os[2]; od++)
-				for (int64_t oh = 0; oh < os[3]; oh++)
-					for (int64_t ow = 0; ow < os[4]; ow++) {
-						double d = *dy++;
-						int64_t wo = o * cg * kv;
-						if (gb)
-							gb->data[o] += d;
-						for (int64_t c = 0; c < cg; c++)
-							for (int64_t a = 0; a < w->shape[2]; a++)
-								for (int64_t b = 0; b < w->shape[3]; b++)
-									for (int64_t e = 0; e < w->shape[4]; e++, wo++) {
-										int64_t pos[3] = { od * st[0] - pd[0] + a * dl[0],
-												   oh * st[1] - pd[1] + b * dl[1],
-												   ow * st[2] - pd[2] + e * dl[2] };
-										int64_t xo = vol_off(x->shape, n, o / og * cg + c, pos);
-										if (xo < 0)
-											continue;
-										if (gw)
-											gw->data[wo] += d * x->data[xo];
-										if (gx)
-											gx->data[xo] += d * w->data[wo];
-									}
-					}
+			for (int64_t p = 0; p < ov; p++)
+				conv3d_bwd_at(gy->data[(n * os[1] + o) * ov + p], x, w, n, o, p,
+					      os, st, pd, dl, cg, og, gx, gw, gb);
 	return 0;
 }
 

@@ -1498,6 +1498,25 @@ END_TEST
  * the core decompositions keep them whole) in their three reductions,
  * native, against the fp64 reference.
  */
+/* torch.fft.fftn(x) over fargs' dims as aot_autograd writes it: c<tag> =
+ * x as complex64, f<tag> = _fft_c2c(c<tag>, fargs), v<tag> =
+ * view_as_real(f<tag>), of shapes xs and v2. */
+static void c2c_nodes(FILE *f, const char *tag, const char *fargs, const int64_t *xs,
+		      const int64_t *v2)
+{
+	char c[16], ff[16], v[16], a[64];
+
+	snprintf(c, sizeof c, "c%s", tag);
+	snprintf(ff, sizeof ff, "f%s", tag);
+	snprintf(v, sizeof v, "v%s", tag);
+	call_node(f, c, "aten._to_copy.default", "{\"node\": \"x\"}",
+		  "\"dtype\": {\"dtype\": \"complex64\"}", xs, "complex64");
+	snprintf(a, sizeof a, "{\"node\": \"%s\"}, %s", c, fargs);
+	call_node(f, ff, "aten._fft_c2c.default", a, "", xs, "complex64");
+	snprintf(a, sizeof a, "{\"node\": \"%s\"}", ff);
+	call_node(f, v, "aten.view_as_real.default", a, "", v2, "float32");
+}
+
 /*
  * FFTs of real tensors, as aot_autograd writes torch.fft.fftn(x).real
  * (FNet's token mixing) and torch.fft.rfft(x).imag: view_as_real of
@@ -1518,21 +1537,13 @@ START_TEST(t_fft_real)
 
 	f = graph_begin(path, vals, sizeof path);
 	ph_node(f, "x", xs, "float32");
-	call_node(f, "c", "aten._to_copy.default", "{\"node\": \"x\"}", "\"dtype\": {\"dtype\": \"complex64\"}",
-		  xs, "complex64");
-	call_node(f, "fc", "aten._fft_c2c.default", "{\"node\": \"c\"}, [1, 2], 0, true", "", xs,
-		  "complex64");
-	call_node(f, "vc", "aten.view_as_real.default", "{\"node\": \"fc\"}", "", v2, "float32");
+	c2c_nodes(f, "c", "[1, 2], 0, true", xs, v2);
 	call_node(f, "re", "aten.select.int", "{\"node\": \"vc\"}, 3, 0", "", xs, "float32");
 	call_node(f, "fr", "aten._fft_r2c.default", "{\"node\": \"x\"}, [2], 1, true", "", hs,
 		  "complex64");
 	call_node(f, "vr", "aten.view_as_real.default", "{\"node\": \"fr\"}", "", h2, "float32");
 	call_node(f, "im", "aten.select.int", "{\"node\": \"vr\"}, 3, 1", "", hs, "float32");
-	call_node(f, "c2", "aten._to_copy.default", "{\"node\": \"x\"}", "\"dtype\": {\"dtype\": \"complex64\"}",
-		  xs, "complex64");
-	call_node(f, "fi", "aten._fft_c2c.default", "{\"node\": \"c2\"}, [1], 2, false", "", xs,
-		  "complex64");
-	call_node(f, "vi", "aten.view_as_real.default", "{\"node\": \"fi\"}", "", v2, "float32");
+	c2c_nodes(f, "i", "[1], 2, false", xs, v2);
 	graph_run_outs(f, path, vals, "re, im, vi", &fr);
 	ck_assert_int_eq(fr.host_calls, 0);
 }
@@ -1550,11 +1561,7 @@ START_TEST(t_fft_real_part)
 
 	f = graph_begin(path, vals, sizeof path);
 	ph_node(f, "x", xs, "float32");
-	call_node(f, "c", "aten._to_copy.default", "{\"node\": \"x\"}", "\"dtype\": {\"dtype\": \"complex64\"}",
-		  xs, "complex64");
-	call_node(f, "fc", "aten._fft_c2c.default", "{\"node\": \"c\"}, [1, 2], 0, true", "", xs,
-		  "complex64");
-	call_node(f, "vc", "aten.view_as_real.default", "{\"node\": \"fc\"}", "", v2, "float32");
+	c2c_nodes(f, "c", "[1, 2], 0, true", xs, v2);
 	call_node(f, "re", "aten.select.int", "{\"node\": \"vc\"}, 3, 0", "", xs, "float32");
 	graph_run_outs(f, path, vals, "re", &fr);
 	ck_assert_int_eq(fr.host_calls, 0);
@@ -1599,8 +1606,8 @@ START_TEST(t_fft_complex_refused)
 
 	f = graph_begin(path, vals, sizeof path);
 	ph_node(f, "x", xs, "float32");
-	call_node(f, "c", "aten._to_copy.default", "{\"node\": \"x\"}", "\"dtype\": {\"dtype\": \"complex64\"}",
-		  xs, "complex64");
+	call_node(f, "c", "aten._to_copy.default", "{\"node\": \"x\"}",
+		  "\"dtype\": {\"dtype\": \"complex64\"}", xs, "complex64");
 	call_node(f, "fc", "aten._fft_c2c.default", "{\"node\": \"c\"}, [1], 0, true", "", xs,
 		  "complex64");
 	call_node(f, "a", "aten.abs.default", "{\"node\": \"fc\"}", "", xs, "float32");
