@@ -220,12 +220,13 @@ static double rec_off(const double *want, const npu_reftensor *ref, int64_t n,
 /*
  * Compares one result buffer with the recorded value (when t) and the
  * fp64 reference ref.  Against fp64 the bound is the dtype's tolerance,
- * or twice PyTorch's own distance from fp64 where that is larger (a
- * BatchNorm over 8 values amplifies any summation order's rounding:
- * PyTorch's float32 is 8e-6 off there, and a BLAS whose kernels sum in
- * another order moves ours as far).  Against PyTorch the bound is that
- * plus PyTorch's own distance (the triangle inequality).  Both widen by
- * at most 2x, and only where PyTorch itself is that far.
+ * or three times PyTorch's own distance from fp64 where that is larger
+ * (a BatchNorm over 8 values amplifies any summation order's rounding:
+ * PyTorch's float32 is 5e-6 to 8e-6 off there, ours 1.2x to 1.7x that
+ * with one BLAS's kernels, and another CPU's kernels sum in another
+ * order).  Against PyTorch the bound is that plus PyTorch's own distance
+ * (the triangle inequality).  Both widen by at most 3x, and only where
+ * PyTorch itself is that far.
  */
 static void check_buf(const char *graph, const npu_buf *b, const void *data,
 		      const npu_tensor *t, const npu_reftensor *ref,
@@ -246,7 +247,7 @@ static void check_buf(const char *graph, const npu_buf *b, const void *data,
 		if (tol == 0)
 			ck_assert_msg(err == 0, "%s %s: integer output differs (%g)", graph, b->name, err);
 		off = rec_off(want, ref, n, scale, fr->small, tol);
-		tol_ref = 2 * off > tol ? 2 * off : tol;
+		tol_ref = 3 * off > tol ? 3 * off : tol;
 		ck_assert_msg(err >= 0 && err <= tol_ref + off,
 			      "%s %s: relative error %g vs recorded (tolerance %g)",
 			      graph, b->name, err, tol_ref + off);
