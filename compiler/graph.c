@@ -919,31 +919,67 @@ static int is_complex64(json_t *v)
 	return s && !strcmp(s, "complex64");
 }
 
+/* F's meta (complex, of int dims) as the real [..., 2] of its parts,
+ * contiguous; NULL when a dim is symbolic. */
+static json_t *parts_meta(json_t *f)
+{
+	json_t *sh = json_object_get(json_object_get(f, "meta"), "shape"), *ns, *st;
+	size_t n = json_array_size(sh);
+	json_int_t stride = 2;
+
+	if (!json_is_array(sh) || n + 1 > NPU_MAX_DIMS || !(ns = json_copy(sh)))
+		return NULL;
+	st = json_array();
+	json_array_append_new(ns, json_integer(2));
+	json_array_append_new(st, json_integer(1));
+	for (size_t i = n; i-- > 0;) {
+		json_t *d = json_array_get(sh, i);
+		if (!json_is_integer(d)) {
+			json_decref(ns);
+			json_decref(st);
+			return NULL;
+		}
+		json_array_insert_new(st, 0, json_integer(stride));
+		stride *= json_integer_value(d);
+	}
+	return json_pack("{s:o,s:s,s:o,s:i}", "shape", ns, "dtype", "float32", "stride", st,
+			 "storage_offset", 0);
+}
+
+/* Node u's reading of node f: 1 view_as_real(f), 2 abs(f), else 0. */
+static int fft_use(json_t *u, const char *f)
+{
+	json_t *a = json_object_get(u, "args");
+
+	if (json_array_size(a) != 1 || json_object_size(json_object_get(u, "kwargs")) ||
+	    !arg_node(u, 0) || strcmp(arg_node(u, 0), f))
+		return 0;
+	return target_is(u, "aten.view_as_real.default") ? 1 :
+	       target_is(u, "aten.abs.default") ? 2 : 0;
+}
+
 /*
  * The graph IR has no complex dtypes, and a real tensor's FFT reaches it
- * as view_as_real(_fft_c2c(_to_copy(x, complex64))) or
- * view_as_real(_fft_r2c(x)) (FNet's token mixing), whose real results are
- * all anyone reads.  Such a chain, with float32 x and no other use of its
- * complex values, becomes one real node, npusim.fft_real(x, dim,
- * normalization, forward, onesided), which pass_decomp lowers to matrix
- * products.  Any other complex value is still an unknown dtype.
+ * as _fft_c2c(_to_copy(x, complex64)) or _fft_r2c(x) (FNet's token
+ * mixing, TimesNet's periods), read through view_as_real or as its
+ * magnitude, abs.  Such an FFT of a float32 x becomes one real node,
+ * npusim.fft_real(x, dim, normalization, forward, onesided), of the
+ * parts [..., 2], which pass_decomp lowers to matrix products; its
+ * view_as_real becomes an alias, its abs the 2-norm of the parts.  Any
+ * other complex value is still an unknown dtype.
  */
 static void fold_fft(json_t *nodes)
 {
 	for (size_t i = 0; i < json_array_size(nodes); i++) {
-		json_t *v = json_array_get(nodes, i), *f, *t = NULL, *x, *a;
-		size_t fi, ti, xi;
-		const char *fname = arg_node(v, 0), *xname;
-		int c2c;
+		json_t *f = json_array_get(nodes, i), *t = NULL, *x, *a, *m, *u, *n2;
+		const char *fname = json_string_value(json_object_get(f, "name"));
+		const char *xname = arg_node(f, 0), *xdt;
+		size_t ti = 0, xi, j;
+		int c2c = target_is(f, "aten._fft_c2c.default"), nu = 0;
 
-		if (!target_is(v, "aten.view_as_real.default") ||
-		    !(f = node_named(nodes, fname, &fi)) || fi >= i ||
+		if ((!c2c && !target_is(f, "aten._fft_r2c.default")) || !fname ||
 		    json_array_size(json_object_get(f, "args")) != 4)
 			continue;
-		c2c = target_is(f, "aten._fft_c2c.default");
-		if (!c2c && !target_is(f, "aten._fft_r2c.default"))
-			continue;
-		xname = arg_node(f, 0);
 		if (c2c) {
 			t = node_named(nodes, xname, &ti);
 			if (!target_is(t, "aten._to_copy.default") || ti >= i ||
@@ -953,26 +989,45 @@ static void fold_fft(json_t *nodes)
 			xname = arg_node(t, 0);
 		}
 		x = node_named(nodes, xname, &xi);
-		if (!x || !json_is_string(json_object_get(json_object_get(x, "meta"), "dtype")) ||
-		    strcmp(json_string_value(json_object_get(json_object_get(x, "meta"), "dtype")),
-			   "float32") || users_of(nodes, fname) != 1)
+		xdt = json_string_value(json_object_get(json_object_get(x, "meta"), "dtype"));
+		if (!x || !xdt || strcmp(xdt, "float32"))
 			continue;
+		json_array_foreach(nodes, j, u)
+			if (j > i && fft_use(u, fname))
+				nu++;
+		if (!nu || nu != users_of(nodes, fname) || !(m = parts_meta(f)))
+			continue;
+		/* an abs reads the 2-norm of the parts: its new args */
+		n2 = json_pack("[{s:s}i[i]]", "node", fname, 2, -1);
 		a = json_pack("[{s:s}OOOO]", "node", xname,
 			      json_array_get(json_object_get(f, "args"), 1),
 			      json_array_get(json_object_get(f, "args"), 2),
 			      c2c ? json_array_get(json_object_get(f, "args"), 3) : json_true(),
 			      c2c ? json_false() : json_array_get(json_object_get(f, "args"), 3));
-		if (!a)
+		if (!a || !n2) {
+			json_decref(a);
+			json_decref(n2);
+			json_decref(m);
 			continue;
-		json_object_set_new(v, "target", json_string("npusim.fft_real.default"));
-		json_object_set_new(v, "args", a);
-		/* the complex nodes go, the later one first */
-		if (t && ti > fi)
+		}
+		json_array_foreach(nodes, j, u) {
+			int k = j > i ? fft_use(u, fname) : 0;
+			if (k == 1)
+				json_object_set_new(u, "target", json_string("aten.alias.default"));
+			if (k == 2) {
+				json_object_set_new(u, "target",
+						    json_string("aten.linalg_vector_norm.default"));
+				json_object_set(u, "args", n2);
+			}
+		}
+		json_decref(n2);
+		json_object_set_new(f, "target", json_string("npusim.fft_real.default"));
+		json_object_set_new(f, "args", a);
+		json_object_set_new(f, "meta", m);
+		if (t) {                        /* the complex copy goes */
 			json_array_remove(nodes, ti);
-		json_array_remove(nodes, fi);
-		if (t && ti < fi)
-			json_array_remove(nodes, ti);
-		i -= 1 + (t != NULL);
+			i--;
+		}
 	}
 }
 

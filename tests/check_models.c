@@ -1569,6 +1569,30 @@ START_TEST(t_fft_real_part)
 }
 END_TEST
 
+/* Magnitudes: torch.fft.rfft(x, dim=1).abs() (TimesNet's periods) and
+ * torch.fft.fft(x).abs() of a real x, which aot_autograd writes as
+ * abs(_fft_r2c(x, ...)), onesided or not: the 2-norm of the parts, on
+ * the array, against the fp64 reference. */
+START_TEST(t_fft_abs)
+{
+	char path[1024], vals[1024];
+	int64_t xs[4] = { 4, 16, 3, 0 }, hs[4] = { 4, 9, 3, 0 };
+	fxrun fr = { 0 };
+	FILE *f;
+
+	f = graph_begin(path, vals, sizeof path);
+	ph_node(f, "x", xs, "float32");
+	call_node(f, "r", "aten._fft_r2c.default", "{\"node\": \"x\"}, [1], 0, true", "", hs,
+		  "complex64");
+	call_node(f, "m", "aten.abs.default", "{\"node\": \"r\"}", "", hs, "float32");
+	call_node(f, "p", "aten._fft_r2c.default", "{\"node\": \"x\"}, [2], 2, false", "", xs,
+		  "complex64");
+	call_node(f, "q", "aten.abs.default", "{\"node\": \"p\"}", "", xs, "float32");
+	graph_run_outs(f, path, vals, "m, q", &fr);
+	ck_assert_int_eq(fr.host_calls, 0);
+}
+END_TEST
+
 /* torch.stack([a, b], -1)[..., 1] as aot_autograd writes it (cat of
  * unsqueezes, then a select): the select is b itself, and a, the cat
  * and its copies go (one kernel for b), against the fp64 reference. */
@@ -1594,12 +1618,13 @@ START_TEST(t_select_of_stack)
 }
 END_TEST
 
-/* A complex value read by anything but view_as_real is still refused,
- * by node and dtype (the frontend then runs that graph eagerly). */
+/* A complex value read by anything but view_as_real or abs (here a
+ * complex product) is still refused, by node and dtype (the frontend
+ * then runs that graph eagerly). */
 START_TEST(t_fft_complex_refused)
 {
 	char path[1024], vals[1024];
-	int64_t xs[3] = { 4, 8, 0 };
+	int64_t xs[3] = { 4, 8, 0 }, vs[4] = { 4, 8, 2, 0 };
 	npu_graph *g = NULL;
 	npu_err e = { "" };
 	FILE *f;
@@ -1610,8 +1635,9 @@ START_TEST(t_fft_complex_refused)
 		  "\"dtype\": {\"dtype\": \"complex64\"}", xs, "complex64");
 	call_node(f, "fc", "aten._fft_c2c.default", "{\"node\": \"c\"}, [1], 0, true", "", xs,
 		  "complex64");
-	call_node(f, "a", "aten.abs.default", "{\"node\": \"fc\"}", "", xs, "float32");
-	graph_end(f, "a");
+	call_node(f, "a", "aten.mul.Tensor", "{\"node\": \"fc\"}, 2.0", "", xs, "complex64");
+	call_node(f, "v", "aten.view_as_real.default", "{\"node\": \"a\"}", "", vs, "float32");
+	graph_end(f, "v");
 	ck_assert_int_lt(npu_graph_read(&g, path, &e), 0);
 	ck_assert_msg(strstr(e.msg, "node 'c'") && strstr(e.msg, "complex64"), "%s", e.msg);
 	fx_teardown_tmp();
@@ -1894,6 +1920,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_fft_real);
 	tcase_add_test(tc, t_far_panel_areas);
 	tcase_add_test(tc, t_fft_real_part);
+	tcase_add_test(tc, t_fft_abs);
 	tcase_add_test(tc, t_select_of_stack);
 	tcase_add_test(tc, t_fft_complex_refused);
 	tcase_add_test(tc, t_nll_host);
