@@ -859,6 +859,15 @@ static json_t *node_named(json_t *nodes, const char *name, size_t *at)
 	return NULL;
 }
 
+/* The node a tagged value {"node": NAME} refers to, or NULL. */
+static const char *node_ref(json_t *j)
+{
+	json_t *v;
+	const char *tag = tag_of(j, &v);
+
+	return tag && !strcmp(tag, "node") ? json_string_value(v) : NULL;
+}
+
 /* How many references to node name j holds (an args or kwargs tree). */
 static int refs_to(json_t *j, const char *name)
 {
@@ -867,13 +876,12 @@ static int refs_to(json_t *j, const char *name)
 	size_t i;
 	int k = 0;
 
+	if ((s = node_ref(j)))
+		return !strcmp(s, name);
 	if (json_is_array(j)) {
 		json_array_foreach(j, i, v)
 			k += refs_to(v, name);
 	} else if (json_is_object(j)) {
-		s = json_string_value(json_object_get(j, "node"));
-		if (s && json_object_size(j) == 1)
-			return !strcmp(s, name);
 		json_object_foreach(j, key, v)
 			k += refs_to(v, name);
 	}
@@ -895,9 +903,7 @@ static int users_of(json_t *nodes, const char *name)
 /* args[i] of node n when it is a node reference: its name. */
 static const char *arg_node(json_t *n, size_t i)
 {
-	json_t *a = json_array_get(json_object_get(n, "args"), i);
-
-	return json_is_object(a) ? json_string_value(json_object_get(a, "node")) : NULL;
+	return node_ref(json_array_get(json_object_get(n, "args"), i));
 }
 
 static int target_is(json_t *n, const char *t)
@@ -911,11 +917,10 @@ static int target_is(json_t *n, const char *t)
  * the exporter writes it) or a bare string. */
 static int is_complex64(json_t *v)
 {
-	const char *s;
+	json_t *t;
+	const char *tag = tag_of(v, &t), *s;
 
-	if (json_is_object(v) && json_object_size(v) == 1)
-		v = json_object_get(v, "dtype");
-	s = json_string_value(v);
+	s = json_string_value(tag && !strcmp(tag, "dtype") ? t : v);
 	return s && !strcmp(s, "complex64");
 }
 

@@ -182,6 +182,12 @@ int ref_is_int(int dt)
 	       dt == NPU_DT_I32 || dt == NPU_DT_I64;
 }
 
+int ref_same_shape(const npu_reftensor *a, const npu_reftensor *b)
+{
+	return a->ndim == b->ndim &&
+	       !memcmp(a->shape, b->shape, (size_t)(a->ndim > 0 ? a->ndim : 0) * sizeof *a->shape);
+}
+
 /* Rank within a category, for promotion. */
 static int dt_rank(int dt)
 {

@@ -146,19 +146,28 @@ int ref_unary(ref_op *op)
 	return 0;
 }
 
+/* gelu's (and its gradient's) argument i, approximate: *tanh_approx
+ * for 'tanh', 0 for 'none' or absent. */
+static int gelu_approx(ref_op *op, int i, int *tanh_approx)
+{
+	const npu_gval *ap = ref_arg(op, i, "approximate");
+
+	*tanh_approx = 0;
+	if (!ap || ap->kind != NPU_GV_STR)
+		return 0;
+	*tanh_approx = !strcmp(ap->u.s, "tanh");
+	if (!*tanh_approx && strcmp(ap->u.s, "none"))
+		return npu_errf(op->e, "approximate must be 'none' or 'tanh'");
+	return 0;
+}
+
 int ref_gelu(ref_op *op)
 {
-	const npu_gval *ap = ref_arg(op, 1, "approximate");
 	const npu_reftensor *x;
 	npu_reftensor *y;
-	int tanh_approx = 0;
+	int tanh_approx;
 
-	if (ap && ap->kind == NPU_GV_STR) {
-		tanh_approx = !strcmp(ap->u.s, "tanh");
-		if (!tanh_approx && strcmp(ap->u.s, "none"))
-			return npu_errf(op->e, "approximate must be 'none' or 'tanh'");
-	}
-	if (ref_tensor(op, 0, "self", &x) < 0 ||
+	if (gelu_approx(op, 1, &tanh_approx) < 0 || ref_tensor(op, 0, "self", &x) < 0 ||
 	    ref_out(op, 0, x->dtype, x->ndim, x->shape, &y) < 0)
 		return -1;
 	for (int64_t i = 0, n = npu_reftensor_numel(x); i < n; i++) {
@@ -215,7 +224,6 @@ int ref_act_bwd(ref_op *op)
 	const char *an = op->id == NPU_AOP_THRESHOLD_BWD ? "threshold" :
 			 op->id == NPU_AOP_HARDTANH_BWD ? "min_val" :
 			 op->id == NPU_AOP_LEAKY_RELU_BWD ? "negative_slope" : NULL;
-	const npu_gval *ap = op->id == NPU_AOP_GELU_BWD ? ref_arg(op, 2, "approximate") : NULL;
 	const npu_reftensor *g, *x;
 	npu_reftensor *y;
 	double a = 0, b = 0;
@@ -223,16 +231,13 @@ int ref_act_bwd(ref_op *op)
 
 	if (ref_tensor(op, 0, "grad_output", &g) < 0 || ref_tensor(op, 1, "self", &x) < 0)
 		return -1;
-	if (g->ndim != x->ndim || memcmp(g->shape, x->shape, (size_t)g->ndim * sizeof *g->shape))
+	if (!ref_same_shape(g, x))
 		return npu_errf(op->e, "grad_output and self differ in shape");
 	if ((an && ref_gval_num(op, ref_arg(op, 2, an), &a) < 0) ||
 	    (op->id == NPU_AOP_HARDTANH_BWD && ref_gval_num(op, ref_arg(op, 3, "max_val"), &b) < 0))
 		return -1;
-	if (ap && ap->kind == NPU_GV_STR) {
-		tanh_approx = !strcmp(ap->u.s, "tanh");
-		if (!tanh_approx && strcmp(ap->u.s, "none"))
-			return npu_errf(op->e, "approximate must be 'none' or 'tanh'");
-	}
+	if (op->id == NPU_AOP_GELU_BWD && gelu_approx(op, 2, &tanh_approx) < 0)
+		return -1;
 	if (ref_out(op, 0, g->dtype, g->ndim, g->shape, &y) < 0)
 		return -1;
 	for (int64_t i = 0, n = npu_reftensor_numel(g); i < n; i++)

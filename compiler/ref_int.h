@@ -83,6 +83,7 @@ int ref_out(ref_op *op, int k, int dtype, int ndim, const int64_t *shape,
 int ref_dim(ref_op *op, int64_t d, int ndim, int *out);
 int ref_is_float(int dt);
 int ref_is_int(int dt);          /* integer, not bool */
+int ref_same_shape(const npu_reftensor *a, const npu_reftensor *b);
 int ref_promote(int a, int b);   /* result dtype of two tensor dtypes */
 /* Converts a double to dtype's value set: int truncates and wraps. */
 double ref_to_dtype(int dt, double x);

@@ -276,8 +276,7 @@ int ref_loss(ref_op *op)
 	    (smooth && ref_double(op, 3, "beta", 1.0, &beta) < 0) ||
 	    (huber && ref_double(op, 3, "delta", 1.0, &beta) < 0))
 		return -1;
-	if (x->ndim != t->ndim ||
-	    memcmp(x->shape, t->shape, (size_t)x->ndim * sizeof *x->shape))
+	if (!ref_same_shape(x, t))
 		return npu_errf(op->e, "self and target differ in shape");
 	if (rd < 0 || rd > 2 || beta < 0)
 		return npu_errf(op->e, "bad reduction or beta");
@@ -318,7 +317,7 @@ int ref_loss_bwd(ref_op *op)
 	    ref_tensor(op, 2, "target", &t) < 0 || ref_int(op, 3, "reduction", 1, &rd) < 0)
 		return -1;
 	n = npu_reftensor_numel(x);
-	if (x->ndim != t->ndim || memcmp(x->shape, t->shape, (size_t)x->ndim * sizeof *x->shape))
+	if (!ref_same_shape(x, t))
 		return npu_errf(op->e, "self and target differ in shape");
 	if (rd < 0 || rd > 2 || npu_reftensor_numel(g) != (rd ? 1 : n))
 		return npu_errf(op->e, "bad reduction, or grad_output of the wrong size");
