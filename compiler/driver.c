@@ -844,6 +844,7 @@ static int emit_kernels(npu_ccresult *r, npu_mfunc *fs, npu_mfunc *far,
 			goto out;
 		if (c.watch)
 			drop_dead_store(&r->ir, fs, k, c.hoin, &w);
+		npu_emit_seal(&r->tc, &fs[k]);
 		if (fs[k].oom) {
 			npu_errf(e, "out of memory");
 			goto out;

@@ -223,6 +223,9 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e);
 /* emit.c: the loads of far panel p (npu_pfplan.far) of matmul j, code of
  * their own, which runs before the kernel that loads it ahead. */
 void npu_emit_far(const npu_emitctx *c, int j, npu_pfplan *p, npu_mfunc *f);
+/* Kernel f's end also waits for every engine whose last write no
+ * later signal of it follows (emit.c). */
+void npu_emit_seal(const npu_target *t, npu_mfunc *f);
 /* emit_mm.c: the plan for kernel k's first B panel (p->on = 0 when it
  * cannot be loaded early). */
 void npu_mm_pf_plan(const npu_emitctx *c, int k, int from, int area,

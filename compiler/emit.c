@@ -1887,6 +1887,41 @@ void npu_emit_preload(const npu_emitctx *c, npu_mfunc *f)
 		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, SEM_END, 0, 0);
 }
 
+/* (driver.h) A kernel ends when what it wrote has landed: the next kernel, a host
+ * call or the program's end may read the DRAM it stored and reuse the
+ * SRAM its transfers read.  Each template ends by waiting for the
+ * engines of its last stores; an engine whose last write (dst, dstc,
+ * dcp, dmv) no later signal of that engine follows is one it missed
+ * (a convolution's store of the block before the last, MaxViT's and
+ * wav2vec2's races), and the kernel's end waits for it too.  (Never
+ * more than it needs: an engine's signal fires once its earlier work
+ * is done, and the scalar unit waits for its stores, which the kernel
+ * must have done, not for its later loads, which would have signalled.
+ * SEM_PF does not count: the next kernel's array waits for it, not the
+ * engines that read what this kernel stored.)
+ */
+void npu_emit_seal(const npu_target *t, npu_mfunc *f)
+{
+	int nq = t->dma_engines < NPU_MAX_DMA ? t->dma_engines : NPU_MAX_DMA;
+	int open[NPU_MAX_DMA] = { 0 };
+
+	for (int i = 0; i < f->n; i++) {
+		const npu_minsn *m = &f->v[i];
+		int op = m->op & 0xff;
+		if ((op == NPU_OP_DST || op == NPU_OP_DSTC || op == NPU_OP_DCP ||
+		     op == NPU_OP_DMV) && m->f[0] >= 0 && m->f[0] < nq)
+			open[m->f[0]] = 1;
+		else if (op == NPU_OP_SIG && m->f[0] >= NPU_UNIT_DMA0 &&
+			 m->f[0] < NPU_UNIT_DMA0 + nq && m->f[1] != SEM_PF)
+			open[m->f[0] - NPU_UNIT_DMA0] = 0;
+	}
+	for (int q = 0; q < nq; q++)
+		if (open[q]) {
+			npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, SEM_END, 0, 0);
+			npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, SEM_END, 0, 0);
+		}
+}
+
 void npu_emit_far(const npu_emitctx *c, int j, npu_pfplan *p, npu_mfunc *f)
 {
 	const npu_kern *K = &c->ir->k[j];

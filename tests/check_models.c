@@ -1652,7 +1652,9 @@ END_TEST
  * flight, and overwrote its weights before it ran.  The simulator's race
  * check reported it; against the fp64 reference the values must match.
  */
-START_TEST(t_far_panel_areas)
+/* Runs captured graph tests/data/regress/NAME.json with generated values,
+ * its parameters frozen, under the simulator's race check. */
+static void regress_run(const char *name)
 {
 	char path[1024], vals[1024];
 	fxrun fr = { 0 };
@@ -1660,13 +1662,36 @@ START_TEST(t_far_panel_areas)
 	npu_err e;
 
 	fx_setup_tmp();
-	snprintf(path, sizeof path, "%s/tests/data/regress/modernbert_far.json", fx_srcdir());
+	snprintf(path, sizeof path, "%s/tests/data/regress/%s.json", fx_srcdir(), name);
 	snprintf(vals, sizeof vals, "%s/v.safetensors", fx_tmpdir);
 	ck_assert_msg(npu_graph_read(&g, path, &e) == 0, "%s", e.msg);
 	fx_gen_values(g, vals);
 	npu_graph_free(g);
 	vals_run(path, vals, &fr);
 	ck_assert_int_eq(fr.host_calls, 0);
+}
+
+START_TEST(t_far_panel_areas)
+{
+	regress_run("modernbert_far");
+}
+END_TEST
+
+/*
+ * A kernel's end waits for every store it issued (npu_emit_seal).
+ * CANINE's strided Conv1d (computed transposed, its blocks' stores
+ * alternating between engines) ended waiting for the last block's
+ * engine only, and the GELU after it read the block before's columns
+ * while they were still being stored; MaxViT's squeeze-and-excitation
+ * (a 1 x 1 convolution of one pixel, then sigmoid) left a store on
+ * another engine reading an SRAM slot that the multiply after it
+ * overwrote.  Both captured on PyTorch 2.11; each faults with the race
+ * without the seal.
+ */
+START_TEST(t_kernel_end_stores)
+{
+	regress_run("se_stores");
+	regress_run("conv1d_stores");
 }
 END_TEST
 
@@ -1919,6 +1944,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_mse);
 	tcase_add_test(tc, t_fft_real);
 	tcase_add_test(tc, t_far_panel_areas);
+	tcase_add_test(tc, t_kernel_end_stores);
 	tcase_add_test(tc, t_fft_real_part);
 	tcase_add_test(tc, t_fft_abs);
 	tcase_add_test(tc, t_select_of_stack);
