@@ -6179,6 +6179,30 @@ static int avgpool_args(fz *z, int node, int64_t h, int64_t w, poolwin *pw)
 }
 
 /*
+ * Average pooling window (y, x) of an h x w plane: the input rows
+ * [r[0], r[1]) and columns [r[2], r[3]) it sums, and the divisor
+ * PyTorch gives it: the override, or the window clipped to the padded
+ * input and then, without count_include_pad, to the input.
+ */
+static double pool_window(const poolwin *pw, int64_t h, int64_t w, int64_t y,
+			  int64_t x, int64_t *r)
+{
+	int64_t h0 = y * pw->st[0] - pw->pd[0], w0 = x * pw->st[1] - pw->pd[1];
+	int64_t h1 = h0 + pw->ks[0], w1 = w0 + pw->ks[1], cnt;
+
+	h1 = h1 < h + pw->pd[0] ? h1 : h + pw->pd[0];
+	w1 = w1 < w + pw->pd[1] ? w1 : w + pw->pd[1];
+	cnt = (h1 - h0) * (w1 - w0);
+	r[0] = h0 > 0 ? h0 : 0;
+	r[1] = h1 < h ? h1 : h;
+	r[2] = w0 > 0 ? w0 : 0;
+	r[3] = w1 < w ? w1 : w;
+	if (!pw->incl)
+		cnt = (r[1] - r[0]) * (r[3] - r[2]);
+	return pw->edge ? (double)cnt : pw->div;
+}
+
+/*
  * The divisors of avg_pool2d's windows when they vary (pw->edge), as
  * PyTorch counts them: the window clipped to the padded input, then,
  * without count_include_pad, to the input itself.  A constant [oh][ow]
@@ -6188,26 +6212,14 @@ static int pool_divisors(fz *z, int node, const poolwin *pw, int64_t h,
 			 int64_t w, int64_t oh, int64_t ow)
 {
 	float *d = malloc((size_t)(oh * ow) * sizeof *d);
+	int64_t r[4];
 	char nm[300];
 
 	if (!d)
 		return npu_errf(z->e, "out of memory");
 	for (int64_t y = 0; y < oh; y++)
-		for (int64_t x = 0; x < ow; x++) {
-			int64_t h0 = y * pw->st[0] - pw->pd[0], w0 = x * pw->st[1] - pw->pd[1];
-			int64_t h1 = h0 + pw->ks[0], w1 = w0 + pw->ks[1];
-			h1 = h1 < h + pw->pd[0] ? h1 : h + pw->pd[0];
-			w1 = w1 < w + pw->pd[1] ? w1 : w + pw->pd[1];
-			int64_t cnt = (h1 - h0) * (w1 - w0);
-			if (!pw->incl) {
-				h0 = h0 > 0 ? h0 : 0;
-				w0 = w0 > 0 ? w0 : 0;
-				h1 = h1 < h ? h1 : h;
-				w1 = w1 < w ? w1 : w;
-				cnt = (h1 - h0) * (w1 - w0);
-			}
-			d[y * ow + x] = (float)cnt;
-		}
+		for (int64_t x = 0; x < ow; x++)
+			d[y * ow + x] = (float)pool_window(pw, h, w, y, x, r);
 	snprintf(nm, sizeof nm, "%s.divisors", z->g->nodes[node].name);
 	return own_matrix(z, node, nm, NPU_DT_F32, oh, ow, d);
 }
@@ -6301,52 +6313,58 @@ static int pool_kern(fz *z, int node, int x, const poolwin *pw, const int64_t *e
 }
 
 /*
- * _adaptive_avg_pool2d whose sizes do not divide (AlexNet's 6x6 and
- * VGG's 7x7 of a smaller map): output cell (i, j) averages rows
- * [floor(i*H/OH), ceil((i+1)*H/OH)) by the same of columns, windows of
- * varying size, so it is no set of strided views.  It is linear, though:
- * Y[N*C][OH*OW] = X[N*C][H*W] . P, where P's column (i, j) holds 1/size
- * over that window, a constant made here.  One fp32 matmul; 1 when done,
- * 0 when it does not apply (another type, a view whose planes are not
- * contiguous, P too large).
+ * Average pooling as a matmul.  _adaptive_avg_pool2d whose sizes do not
+ * divide (AlexNet's 6x6 and VGG's 7x7 of a smaller map): output cell
+ * (i, j) averages rows [floor(i*H/OH), ceil((i+1)*H/OH)) by the same of
+ * columns, windows of varying size, so it is no set of strided views;
+ * and avg_pool2d (pw) whose windows have more taps than an elementwise
+ * kernel has operands.  Both are linear: Y[N*C][OH*OW] = X[N*C][H*W] . P,
+ * where P's column (i, j) holds 1/divisor over that window, a constant
+ * made here.  One fp32 matmul; 1 when done, 0 when it does not apply
+ * (another type, P too large).
  */
 #define ADAPTIVE_MM_MAX (1 << 20) /* elements of P */
 
-static int adaptive_mm(fz *z, int node, int x)
+static int pool_mm(fz *z, int node, int x, int64_t oh, int64_t ow,
+		   const poolwin *pw)
 {
 	npu_kir *ir = z->ir;
 	const npu_gnode *n = &z->g->nodes[node];
 	const npu_kval *X = &ir->v[x];
-	int64_t os[2], H = X->shape[2], W = X->shape[3], R, HW, OHW;
+	int64_t H = X->shape[2], W = X->shape[3], R, HW, OHW, wr[4];
 	int64_t osh[4], ost[4];
 	float *pm;
 	int b, ov, k, v;
 	char name[300];
 
-	if (ilist(&n->args[1], os, 2) || os[0] <= 0 || os[1] <= 0 ||
-	    X->dtype != NPU_DT_F32 || H * W * os[0] * os[1] > ADAPTIVE_MM_MAX)
+	if (X->dtype != NPU_DT_F32 || H * W * oh * ow > ADAPTIVE_MM_MAX)
 		return 0;
 	/* the matmul reads rows of H * W: a view of other strides (the
 	 * channels-last stages of a ConvNeXt backbone) is copied first */
 	if (X->stride[3] != 1 || X->stride[2] != W ||
 	    X->stride[0] != X->shape[1] * X->stride[1]) {
-		if ((x = contig_val(z, x, node, "adaptive pooling's matmul reads rows of H * W")) < 0)
+		if ((x = contig_val(z, x, node, "pooling's matmul reads rows of H * W")) < 0)
 			return -1;
 		X = &ir->v[x];
 	}
 	R = X->shape[0] * X->shape[1];
 	HW = H * W;
-	OHW = os[0] * os[1];
+	OHW = oh * ow;
 	if (!(pm = calloc((size_t)(HW * OHW), sizeof *pm)))
 		return npu_errf(z->e, "out of memory");
-	for (int64_t i = 0; i < os[0]; i++)
-		for (int64_t j = 0; j < os[1]; j++) {
-			int64_t h0 = i * H / os[0], h1 = ((i + 1) * H + os[0] - 1) / os[0];
-			int64_t w0 = j * W / os[1], w1 = ((j + 1) * W + os[1] - 1) / os[1];
-			float f = (float)(1.0 / (double)((h1 - h0) * (w1 - w0)));
-			for (int64_t h = h0; h < h1; h++)
-				for (int64_t w = w0; w < w1; w++)
-					pm[(h * W + w) * OHW + i * os[1] + j] = f;
+	for (int64_t i = 0; i < oh; i++)
+		for (int64_t j = 0; j < ow; j++) {
+			double dv;
+			if (pw) {
+				dv = pool_window(pw, H, W, i, j, wr);
+			} else {
+				wr[0] = i * H / oh, wr[1] = ((i + 1) * H + oh - 1) / oh;
+				wr[2] = j * W / ow, wr[3] = ((j + 1) * W + ow - 1) / ow;
+				dv = (double)((wr[1] - wr[0]) * (wr[3] - wr[2]));
+			}
+			for (int64_t h = wr[0]; h < wr[1]; h++)
+				for (int64_t w = wr[2]; w < wr[3]; w++)
+					pm[(h * W + w) * OHW + i * ow + j] = (float)(1.0 / dv);
 		}
 	snprintf(name, sizeof name, "%s.p", n->name);
 	if ((b = own_matrix(z, node, name, NPU_DT_F32, HW, OHW, pm)) < 0)
@@ -6358,19 +6376,29 @@ static int adaptive_mm(fz *z, int node, int x)
 	X = &ir->v[x]; /* (new values may have moved ir->v) */
 	osh[0] = X->shape[0];
 	osh[1] = X->shape[1];
-	osh[2] = os[0];
-	osh[3] = os[1];
+	osh[2] = oh;
+	osh[3] = ow;
 	npu_kir_contig(4, osh, ost);
 	if ((v = view_val(z, node, ov, 4, osh, 0, ost)) < 0)
 		return -1;
 	ir->nodeval[node] = v;
 	close_cur(z);
-	npu_kir_decide(ir, 1, "%s: adaptive average pooling %lldx%lld -> %lldx%lld "
-		       "(windows of varying size) as a matmul by a constant "
-		       "%lldx%lld pooling matrix", n->name, (long long)H,
-		       (long long)W, (long long)os[0], (long long)os[1],
+	npu_kir_decide(ir, 1, "%s: average pooling %lldx%lld -> %lldx%lld (%s) as a "
+		       "matmul by a constant %lldx%lld pooling matrix", n->name,
+		       (long long)H, (long long)W, (long long)oh, (long long)ow,
+		       pw ? "windows of more taps than a kernel's operands" :
+		       "adaptive windows of varying size",
 		       (long long)HW, (long long)OHW);
 	return 1;
+}
+
+static int adaptive_mm(fz *z, int node, int x)
+{
+	int64_t os[2];
+
+	if (ilist(&z->g->nodes[node].args[1], os, 2) || os[0] <= 0 || os[1] <= 0)
+		return 0;
+	return pool_mm(z, node, x, os[0], os[1], NULL);
 }
 
 /*
@@ -6408,14 +6436,28 @@ static int do_pool(fz *z, int node)
 				 : n->aop == NPU_AOP_ADAPTIVE_MAX_POOL2D
 				 ? "adaptive max pooling whose sizes do not divide, or used indices"
 				 : "max pooling whose indices are used, or average pooling of this form");
-	/* ceil_mode's last windows may reach past the padded input */
+	/*
+	 * A tap past the padded input reads only padding (0, or -inf),
+	 * which changes no sum and no max: a window larger than the input
+	 * (EfficientNet's AvgPool2d(2560, ceil_mode=True) over 7 x 7) keeps
+	 * the taps that reach it.  Its divisors do not change: PyTorch
+	 * clips each window to the padded input first.  ceil_mode's last
+	 * windows may still reach past the padded input.
+	 */
 	for (int i = 0; i < 2; i++) {
-		ex[i] = (m->shape[2 + i].v - 1) * pw.st[i] + (pw.ks[i] - 1) * pw.dl[i] + 1 -
-			(ir->v[x].shape[2 + i] + 2 * pw.pd[i]);
+		int64_t hp = ir->v[x].shape[2 + i] + 2 * pw.pd[i], kt = (hp + pw.dl[i] - 1) / pw.dl[i];
+		pw.ks[i] = pw.ks[i] < kt ? pw.ks[i] : kt;
+		ex[i] = (m->shape[2 + i].v - 1) * pw.st[i] + (pw.ks[i] - 1) * pw.dl[i] + 1 - hp;
 		ex[i] = ex[i] < 0 ? 0 : ex[i];
 	}
 	if (!pw.avg && (r = pool_kern(z, node, x, &pw, ex)) <= 0)
 		return r;
+	if (pw.avg && pw.ks[0] * pw.ks[1] + 2 > NPU_KERN_MAX_OPS) {
+		int done = pool_mm(z, node, x, m->shape[2].v, m->shape[3].v, &pw);
+		if (done)
+			return done < 0 ? -1 : 0;
+		return host_kern(z, node, "average pooling of more taps than a kernel has operands, too large for a matmul");
+	}
 	r = -1;
 	if (pw.pd[0] || pw.pd[1] || ex[0] || ex[1]) {
 		memcpy(psh, ir->v[x].shape, sizeof psh);

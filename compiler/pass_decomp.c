@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/kir.h"
 #include "compiler/pass_int.h"
 #include "isa/isa.h"
 
@@ -63,13 +64,15 @@ typedef struct scope {
 	int n;
 } scope;
 
+/* aop's entry; none for an op lowered natively, unless its entry's
+ * "when" is "!" (decomp.def) */
 static const dentry *find_entry(pass_cx *pc, int aop)
 {
-	if (aop < 0 || (pc->o->native && pc->o->native(pc->o->native_ctx, aop)))
-		return NULL;
-	for (int i = 0; i < NDECOMP; i++)
+	int native = aop >= 0 && pc->o->native && pc->o->native(pc->o->native_ctx, aop);
+
+	for (int i = 0; aop >= 0 && i < NDECOMP; i++)
 		if (dtab[i].aop == aop)
-			return &dtab[i];
+			return native && strcmp(dtab[i].when, "!") ? NULL : &dtab[i];
 	return NULL;
 }
 
@@ -140,6 +143,24 @@ static int literal(const char *s, npu_gval *v)
 	}
 	*v = npu_gv_int(strtoll(s, &end, 10));
 	return *end ? -1 : 0;
+}
+
+/* An int or a list of one or two ints as two (a pooling size); 0 when
+ * v is neither. */
+static int ints2(const npu_gval *v, int64_t *out)
+{
+	if (v->kind == NPU_GV_INT) {
+		out[0] = out[1] = v->u.i;
+		return 1;
+	}
+	if (v->kind != NPU_GV_LIST || v->u.list.n < 1 || v->u.list.n > 2)
+		return 0;
+	for (int i = 0; i < v->u.list.n; i++)
+		if (v->u.list.v[i].kind != NPU_GV_INT)
+			return 0;
+	out[0] = v->u.list.v[0].u.i;
+	out[1] = v->u.list.v[v->u.list.n - 1].u.i;
+	return 1;
 }
 
 /* ---- meta inference ---------------------------------------------- */
@@ -2090,6 +2111,41 @@ static int sdpa_probs(dcx *d, const npu_gval *a, int na, npu_gval *res)
 	return sdpa_fold(d, &a[0], res);
 }
 
+/*
+ * @gpool: [-2, -1] when average pooling x takes one window over all of
+ * each plane (no padding, the kernel at least the plane, no divisor
+ * override: the mean of the plane, however far the window hangs over)
+ * and that window has more taps than an elementwise kernel has
+ * operands, the form the pooling's own lowering takes (fuse.c): a
+ * global average pool over 14 x 14 is a mean over the last two dims.
+ * Smaller ones (ResNet's 7 x 7) keep that lowering.  A kernel size
+ * given as none is the plane's (_adaptive_avg_pool2d to 1 x 1, its
+ * output size as the padding argument).
+ */
+static int gpool(dcx *d, const npu_gval *a, int na, const npu_gmeta *x0,
+		 npu_gval *res)
+{
+	int64_t shp[NPU_MAX_DIMS], ks[2], pd[2] = { 0, 0 }, dm[2] = { -2, -1 };
+	int nd = x0 ? npu_gmeta_shape(x0, shp) : -1;
+
+	if (na < 4 || (nd != 3 && nd != 4))
+		return fail(d, "%s", "@gpool: bad operands");
+	if (a[1].kind == NPU_GV_NONE) {
+		if (!ints2(&a[2], ks) || ks[0] != 1 || ks[1] != 1)
+			return fail(d, "%s", "not a global pool");
+		ks[0] = shp[nd - 2];
+		ks[1] = shp[nd - 1];
+	} else if (!ints2(&a[1], ks) || !ints2(&a[2], pd)) {
+		return fail(d, "%s", "@gpool: bad operands");
+	}
+	if (pd[0] || pd[1] || a[3].kind != NPU_GV_NONE ||
+	    ks[0] < shp[nd - 2] || ks[1] < shp[nd - 1])
+		return fail(d, "%s", "not a global pool");
+	if (shp[nd - 2] * shp[nd - 1] + 2 <= NPU_KERN_MAX_OPS)
+		return fail(d, "%s", "a global pool the pooling kernel takes");
+	return npu_gv_ints(res, dm, 2) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
+}
+
 static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 		   npu_gval *res)
 {
@@ -2334,6 +2390,8 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 		*res = npu_gv_float(1 / sqrt((double)shp2[x->ndim - 1]));
 		return 0;
 	}
+	if (!strcmp(name, "gpool"))            /* (x, kernel_size, padding, divisor) */
+		return gpool(d, a, na, x0, res);
 	if (!strcmp(name, "wdims")) {          /* (x, dim): every dim but dim */
 		int nd = x0 ? x0->ndim : -1, k = 0;
 		int64_t dm = na > 1 && a[1].kind == NPU_GV_INT ? a[1].u.i : -(int64_t)nd - 1;
@@ -2460,7 +2518,7 @@ static int wanted(const dentry *en, const scope *s)
 {
 	const char *p = en->when;
 
-	if (!*p)
+	if (!*p || !strcmp(p, "!"))
 		return 1;
 	while (*p) {
 		size_t len = strcspn(p, ",");

@@ -333,6 +333,23 @@ static const op_case ops[] = {
 	  { 1, 2, 6, 7 }, { 0 }, { 1, 2, 4, 4 } },
 	{ "aten._adaptive_avg_pool2d.default", "[3, 2]", "float32",
 	  { 1, 4, 6, 6 }, { 0 }, { 1, 4, 3, 2 } },
+	/* a window far larger than the plane (EfficientNet's AvgPool2d of
+	 * its channel count, ceil_mode): the taps that reach it */
+	{ "aten.avg_pool2d.default", "[2560, 2560], [2560, 2560], [0, 0], true", "float32",
+	  { 1, 3, 7, 7 }, { 0 }, { 1, 3, 1, 1 } },
+	/* global pools of more taps than a kernel has operands: a mean */
+	{ "aten._adaptive_avg_pool2d.default", "[1, 1]", "float32",
+	  { 2, 3, 14, 14 }, { 0 }, { 2, 3, 1, 1 } },
+	{ "aten.avg_pool2d.default", "[14, 14]", "float32",
+	  { 1, 2, 14, 14 }, { 0 }, { 1, 2, 1, 1 } },
+	/* other pools of that many taps: a matmul by a pooling matrix
+	 * (divisors as PyTorch counts them, and an override) */
+	{ "aten.avg_pool2d.default", "[8, 8]", "float32",
+	  { 1, 2, 16, 16 }, { 0 }, { 1, 2, 2, 2 } },
+	{ "aten.avg_pool2d.default", "[9, 9], [3, 3], [2, 2], true, false", "float32",
+	  { 1, 2, 20, 20 }, { 0 }, { 1, 2, 6, 6 } },
+	{ "aten.avg_pool2d.default", "[2560, 2560], [2560, 2560], [0, 0], true, true, 5", "float32",
+	  { 1, 2, 9, 9 }, { 0 }, { 1, 2, 1, 1 } },
 	/* a depthwise 1-d convolution (Conformer, Mamba), dilated */
 	{ "aten.convolution.default",
 	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [1], [2], [2], false, [0], 6",
