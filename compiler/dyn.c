@@ -370,10 +370,12 @@ static int subst_val(const npu_dyn *d, const npu_graph *g, npu_gval *v,
 }
 
 /*
- * A SymInt input returned as a graph output (Dynamo hands a size on to
- * the next frame so) leaves the program's outputs: the frontend returns
- * the argument it was given (python/npusim/graph.py `_output`), as for a
- * tensor input returned as is.
+ * A SymInt returned as a graph output (Dynamo hands a size on to the
+ * next frame so: an input, or one computed, as Funnel's -s78) leaves the
+ * program's outputs: the frontend returns the argument it was given, or
+ * evaluates the node's expression at the call's sizes
+ * (python/npusim/graph.py `_output`), as it returns a tensor input
+ * returned as is.
  */
 static void drop_symint_outputs(const npu_graph *g, npu_gval *v)
 {
@@ -382,8 +384,7 @@ static void drop_symint_outputs(const npu_graph *g, npu_gval *v)
 			drop_symint_outputs(g, &v->u.list.v[j]);
 		return;
 	}
-	if (v->kind == NPU_GV_NODE && g->nodes[v->u.node].op == NPU_GOP_PLACEHOLDER &&
-	    symint_of(&g->nodes[v->u.node]))
+	if (v->kind == NPU_GV_NODE && symint_of(&g->nodes[v->u.node]))
 		v->kind = NPU_GV_NONE;
 }
 

@@ -31,7 +31,9 @@ eagerly on the host instead (option fallback="eager", the default) and the
 session records it as a failure; fallback="error" raises.
 """
 
+import ast
 import atexit
+import operator
 import os
 import shutil
 import tempfile
@@ -145,6 +147,10 @@ class NpuGraph:
     def _sizes(self, args):
         """'s31=2,s64=16': the values of the graph's symbols in this call,
         from the SymInt placeholders and the inputs' shapes."""
+        return ",".join("%s=%d" % kv for kv in sorted(self._symvals(args).items()))
+
+    def _symvals(self, args):
+        """{'s31': 2, ...}: what _sizes writes."""
         vals = {}
         for i, n in enumerate(self.ph):
             m = n.get("meta") if i < len(args) else None
@@ -158,7 +164,7 @@ class NpuGraph:
                 if isinstance(x, dict) and _plain_sym(x.get("sym")) and \
                         isinstance(args[i], torch.Tensor) and d < args[i].dim():
                     vals[x["sym"]] = int(args[i].shape[d])
-        return ",".join("%s=%d" % kv for kv in sorted(vals.items()))
+        return vals
 
     def _build(self, args):
         """Compiles for this call: the dynamic program, or when npucc
@@ -304,10 +310,50 @@ class NpuGraph:
             n = self.byname[a["node"]]
             if n["op"] == "placeholder":   # an input returned as is
                 return args[self.ph.index(n)]
+            sc = n["meta"].get("scalar") if isinstance(n.get("meta"), dict) else None
+            if isinstance(sc, dict) and isinstance(sc.get("sym"), str):
+                # a SymInt computed (npucc leaves it out): its value now
+                return symeval(sc["sym"], self._symvals(args))
             if isinstance(n.get("meta"), dict) and "scalar" in n["meta"]:
                 raise ValueError("output %d (%s) is a scalar the program "
                                  "does not return" % (i, a["node"]))
         raise ValueError("npusim run wrote no '%s' (%s)" % (key, a))
+
+
+_SYM_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+            ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod}
+
+
+def symeval(expr, vals):
+    """The value of SymInt expression expr ("-s78", "s11*s66 + 2",
+    "((s24 - 1)//2)", "s0**2": what npucc's reader takes, with Python's
+    floor division and modulo) at the symbols' values vals; ValueError
+    for anything else."""
+    def ev(n):
+        if isinstance(n, ast.Constant) and type(n.value) is int:
+            return n.value
+        if isinstance(n, ast.Name) and n.id in vals:
+            return int(vals[n.id])
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, (ast.USub, ast.UAdd)):
+            v = ev(n.operand)
+            return -v if isinstance(n.op, ast.USub) else v
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Pow):
+            b, k = ev(n.left), ev(n.right)
+            if not 0 <= k <= 64:
+                raise ValueError("SymInt expression '%s': power %d" % (expr, k))
+            return b ** k
+        if isinstance(n, ast.BinOp) and type(n.op) in _SYM_OPS:
+            l, r = ev(n.left), ev(n.right)
+            if isinstance(n.op, (ast.FloorDiv, ast.Mod)) and r == 0:
+                raise ValueError("SymInt expression '%s' divides by zero" % expr)
+            return _SYM_OPS[type(n.op)](l, r)
+        raise ValueError("SymInt expression '%s': cannot evaluate %s" %
+                         (expr, ast.dump(n)[:60]))
+    try:
+        tree = ast.parse(expr, mode="eval")
+    except SyntaxError:
+        raise ValueError("SymInt expression '%s' does not parse" % expr)
+    return ev(tree.body)
 
 
 def _plain_sym(x):

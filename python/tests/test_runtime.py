@@ -218,6 +218,18 @@ class RunnerTest(unittest.TestCase):
         self.assertFalse(graph.options()["check_races"])
         self.assertTrue(graph.options({"check_races": True})["check_races"])
 
+    def test_symeval(self):
+        ev = graph.symeval
+        self.assertEqual(ev("-s78", {"s78": 3}), -3)
+        self.assertEqual(ev("s11*s66*s78", {"s11": 4, "s66": 2, "s78": 3}), 24)
+        self.assertEqual(ev("(((s24 - 1)//2)) + 1", {"s24": 8}), 4)
+        self.assertEqual(ev("-7//2 + s0 % 3", {"s0": -1}), -4 + 2)  # floor, as Python
+        self.assertEqual(ev("s0**2", {"s0": 5}), 25)
+        for bad in ("s0 / 2", "s1", "__import__('os')", "s0 // 0", "s0**-1",
+                    "(", "s0.real", "2.5"):
+            with self.assertRaises(ValueError, msg=bad):
+                ev(bad, {"s0": 3})
+
     def test_options(self):
         self.assertEqual(graph.options({"trace": "x.db"})["trace"], "x.db")
         with self.assertRaises(ValueError):
@@ -405,6 +417,29 @@ class EndToEndTest(unittest.TestCase):
         self.assertEqual(one.shape, (1,) + tuple(want.shape[1:]))
         self.assertTrue(torch.allclose(one, want[:1], rtol=1e-4, atol=1e-4))
         self.assertEqual(g.record.status, "compiled")
+
+    def test_computed_symint_output(self):
+        """Funnel's relative positions (PyTorch 2.11, dynamic after a
+        recompile): SymInts used as values make the graph static per size
+        set, and one output, -s78, is a SymInt computed, which the
+        frontend evaluates at the call's sizes."""
+        with open(helpers.data("dyn", "funnel_symout.json")) as f:
+            doc = json.load(f)
+        d = helpers.tmpdir(self)
+        g = graph.NpuGraph(torch.nn.Module(), doc, graph.options(
+            {"target": "npu-base", "fallback": "error", "cache_dir": d}),
+            export.session(), [])
+        x = torch.tensor([1.5, -2.0, 0.25, 4.0])
+        add, sub2, neg = g(4, x, 2, 3)
+        self.assertIn("compiled static per size set", g.record.reason)
+        self.assertEqual(float(add), 24.0)          # x[0] - x[0] + 4*2*3
+        self.assertEqual(float(sub2), 1.5 - 4.0 - 1)
+        self.assertEqual(neg, -3)
+        self.assertIs(type(neg), int)
+        add, sub2, neg = g(2, x[:2], 5, 7)
+        self.assertEqual(float(add), 70.0)
+        self.assertEqual(float(sub2), 1.5 + 2.0 - 1)
+        self.assertEqual(neg, -7)
 
     def test_mutated_buffer_copied_back(self):
         model, (x,) = models.counter()
