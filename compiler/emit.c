@@ -2137,6 +2137,7 @@ static int emit_ew(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		tm = g.n[g.q - 2];
 	for (int d = 0; d < g.q - 2; d++)
 		nouter *= g.n[d];
+retile:
 	ntr = (g.n[g.q - 2] + tm - 1) / tm;
 	ntc = (g.n[g.q - 1] + tc - 1) / tc;
 	/* ew tiles that cover whole [rows][cols] planes take several planes
@@ -2164,7 +2165,11 @@ static int emit_ew(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				fold = g.n[g.q - 3];
 		}
 	}
-	/* SRAM slots */
+	/* SRAM slots: as many folded planes as fit beside the spill area
+	 * (on npu-edge's 1 MiB a depthwise convolution's ten operands of 32
+	 * planes of 32 x 32 did not) */
+again:
+	addr = 0;
 	for (int o = 0; o < K->nops; o++) {
 		int esz = npu_dtype_size(c->ir->v[K->ops[o].val].dtype);
 		uint64_t bytes = (uint64_t)(fold * tm * (rowlevel_out(&g, o) ? 1 : tc) * esz);
@@ -2191,6 +2196,20 @@ static int emit_ew(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			g.stage[o] = addr;
 			addr += g.bstep * (uint64_t)nbuf;
 		}
+	}
+	if (addr > c->t->sram_bytes - NPU_SPILL_BYTES && fold > 1) {
+		fold /= 2;
+		goto again;
+	}
+	/* then smaller tiles than the tiler's, whose estimate leaves out
+	 * the staging (an input read transposed, one repeated) */
+	if (addr > c->t->sram_bytes - NPU_SPILL_BYTES && (tm > 1 ||
+	    (K->kind == NPU_KK_EW && tc > 1))) {
+		if (tm > 1)
+			tm = (tm + 1) / 2;
+		else
+			tc = (tc + 1) / 2;
+		goto retile;
 	}
 	if (K->kind == NPU_KK_EW)
 		tap_groups(&g, tm, tc, fold, &addr, c->t->sram_bytes - NPU_SPILL_BYTES, nld);

@@ -30,6 +30,16 @@ enum {
 				kernels, see npu_pfplan) */
 };
 
+/*
+ * Kernel code whose SRAM slots reach the area of panel p, which the
+ * kernel before loads for it and it does not read there: the scalar unit
+ * waits for p's loads before it issues anything further, so that no
+ * transfer of this kernel writes the area while they still do (MNASNet's
+ * convolutions on npu-edge), and gives their signals back for the matrix
+ * unit's own waits.  Nothing when p was not issued.
+ */
+void npu_pf_fence(npu_mfunc *f, const npu_pfplan *p);
+
 typedef struct emit_t {
 	const npu_kir *ir;
 	const npu_prog *p;

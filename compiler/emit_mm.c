@@ -1268,6 +1268,20 @@ int npu_pf_sem(const npu_pfplan *p)
 	return p->far ? SEM_LD + p->fq : SEM_PF;
 }
 
+/* (emit_int.h) */
+void npu_pf_fence(npu_mfunc *f, const npu_pfplan *p)
+{
+	int s;
+
+	if (!p || !p->on || !p->issued)
+		return;
+	s = npu_pf_sem(p);
+	for (int i = 0; i < p->neng; i++)
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, s, 0, 0);
+	for (int i = 0; i < p->neng; i++)
+		npu_memit(f, NPU_OP_SIG, NPU_UNIT_SCL, s, 0, 0);
+}
+
 void npu_emit_pf(emit_t *g, npu_pfplan *p, const int *q, int nq, uint64_t end)
 {
 	if (!p || !p->on || p->issued || nq < 1 || end > p->local)
@@ -1722,6 +1736,8 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	}
 	if (c->slots_end)
 		*c->slots_end = addr;
+	if (c->pf && addr > c->pf->local)
+		npu_pf_fence(f, c->pf);
 	/* block 0's B panel in the area the kernel before loaded it into
 	 * (pfin), or, when it could not, loads it there itself */
 	const npu_pfplan *pf = c->pf && c->pf->on ? c->pf : NULL;

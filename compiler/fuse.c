@@ -7421,6 +7421,20 @@ static int off_lanes(fz *z, int i, int dt, const char *why)
 	return host_kern(z, i, why);
 }
 
+/* Whether the target's array takes every float and int8 operand among
+ * the nt tensor arguments tn (npu-edge has no fp16 rate, nor e5m2). */
+static int array_takes(fz *z, const int *tn, int nt)
+{
+	const npu_target *t = z->ir->t;
+
+	for (int j = 0; t && j < nt; j++) {
+		int dt = z->ir->v[node_val(z, tn[j])].dtype;
+		if ((isfloat(dt) || isfp8(dt) || dt == NPU_DT_I8) && t->mxu_rate[dt] <= 0)
+			return 0;
+	}
+	return 1;
+}
+
 static int do_node(fz *z, int i)
 {
 	npu_kir *ir = z->ir;
@@ -7493,6 +7507,8 @@ static int do_node(fz *z, int i)
 	}
 	if (!vecok(tmeta(n, 0)->dtype) && !narrow_ok(z, i, tmeta(n, 0)->dtype))
 		return off_lanes(z, i, tmeta(n, 0)->dtype, "integer result");
+	if ((lk == NPU_LK_MM || lk == NPU_LK_CONV) && !array_takes(z, tn, nt))
+		return host_kern(z, i, "a matmul or convolution of a type this target's array does not take (its rate is 0)");
 	if (lk == NPU_LK_MM)
 		return do_mm(z, i);
 	if (lk == NPU_LK_CONV)
