@@ -890,10 +890,83 @@ static int plan_resident(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
  * The whole pipeline: import, passes, fuse (and link the mutations and
  * the resident window), tile, emit, regalloc, link.
  */
+/* One fusion and tiling of r->g (to_host: nodes lowered as host calls
+ * whatever their op, fuse.c); -2 when the tiler failed. */
+static int fuse_tile(const npu_ccopts *o, npu_ccresult *r, char *const *to_host,
+		     npu_err *e)
+{
+	npu_fuse_env env = { .frozen = frozen, .ctx = r->cache, .to_host = to_host };
+	double t0 = now();
+
+	r->ir.nofuse = o->nofuse;
+	r->ir.fp32prec = o->fp32prec;
+	r->ir.t = &r->t;
+	if (npu_fuse(&r->ir, r->g, &env, e) < 0)
+		return -1;
+	/* (before the mutations are linked: whether an output may be
+	 * stored in place into its input depends on the kernels' order) */
+	if (!r->dyn)
+		order_for_images(&r->ir, &r->t);
+	if (npu_link_mutations(&r->ir, e) < 0 ||
+	    npu_dyn_mark(r->dyn, &r->ir, e) < 0 ||
+	    plan_resident(o, r, e) < 0)
+		return -1;
+	r->ir.t = &r->tc;
+	r->seconds[NPU_STAGE_FUSE] = now() - t0;
+	dump(o, r, NPU_STAGE_FUSE, NULL);
+	t0 = now();
+	apply_knobs(o, &r->ir);
+	if (npu_tile(&r->ir, &r->tc, e) < 0)
+		return -2;
+	r->seconds[NPU_STAGE_TILE] = now() - t0;
+	dump(o, r, NPU_STAGE_TILE, NULL);
+	return 0;
+}
+
+/*
+ * Fuse and tile.  A matmul or convolution keeps all of K in SRAM (and a
+ * convolution its padded image): where even its smallest blocks do not
+ * fit the target's (ResNet-18's third stage on npu-edge's 1 MiB), its
+ * node becomes a host call, with the tiler's numbers as the reason, and
+ * the graph is fused again, rather than the whole graph refused.  Not
+ * in a dynamic program, whose tiles are sized at its hints.
+ */
+static int lower(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
+{
+	char **why = NULL;
+	int rc, k, node;
+
+	for (int tries = 0;; tries++) {
+		static const npu_knobs none;
+		/* (a knob's block that does not fit stays an error) */
+		if ((rc = fuse_tile(o, r, why, e)) != -2 || r->dyn || tries == 64 ||
+		    (k = r->ir.tile_failed) < 0 || r->ir.k[k].kind != NPU_KK_MM ||
+		    r->ir.k[k].nnodes < 1 ||
+		    memcmp(&r->ir.k[k].set, &none, sizeof none))
+			break;
+		node = r->ir.k[k].nodes[0];
+		if (!why && !(why = calloc((size_t)r->g->nnodes, sizeof *why))) {
+			rc = npu_errf(e, "out of memory");
+			break;
+		}
+		if (why[node])
+			break;
+		if (!(why[node] = malloc(strlen(e->msg) + 64))) {
+			rc = npu_errf(e, "out of memory");
+			break;
+		}
+		sprintf(why[node], "its kernel does not fit the target's SRAM (%s)", e->msg);
+		npu_kir_free(&r->ir);
+	}
+	for (int i = 0; why && i < r->g->nnodes; i++)
+		free(why[i]);
+	free(why);
+	return rc < 0 ? -1 : 0;
+}
+
 int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 {
 	char tpath[4096];
-	npu_fuse_env env = { 0 };
 	npu_mfunc *fs = NULL, pre = { 0 };
 	int rc = -1, *hcall = NULL, *farj = NULL, nh = 0;
 	double t0;
@@ -935,33 +1008,8 @@ int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 	}
 	r->seconds[NPU_STAGE_PASSES] = now() - t0;
 	dump(o, r, NPU_STAGE_PASSES, NULL);
-	/* fuse */
-	t0 = now();
-	r->ir.nofuse = o->nofuse;
-	r->ir.fp32prec = o->fp32prec;
-	r->ir.t = &r->t;
-	env.frozen = frozen;
-	env.ctx = r->cache;
-	if (npu_fuse(&r->ir, r->g, &env, e) < 0)
+	if (lower(o, r, e) < 0)
 		return -1;
-	/* (before the mutations are linked: whether an output may be
-	 * stored in place into its input depends on the kernels' order) */
-	if (!r->dyn)
-		order_for_images(&r->ir, &r->t);
-	if (npu_link_mutations(&r->ir, e) < 0 ||
-	    npu_dyn_mark(r->dyn, &r->ir, e) < 0 ||
-	    plan_resident(o, r, e) < 0)
-		return -1;
-	r->ir.t = &r->tc;
-	r->seconds[NPU_STAGE_FUSE] = now() - t0;
-	dump(o, r, NPU_STAGE_FUSE, NULL);
-	/* tile */
-	t0 = now();
-	apply_knobs(o, &r->ir);
-	if (npu_tile(&r->ir, &r->tc, e) < 0)
-		return -1;
-	r->seconds[NPU_STAGE_TILE] = now() - t0;
-	dump(o, r, NPU_STAGE_TILE, NULL);
 	/* emit */
 	t0 = now();
 	if (npu_link_layout(&r->ir, &r->prog, e) < 0 ||

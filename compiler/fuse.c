@@ -7461,6 +7461,8 @@ static int do_node(fz *z, int i)
 	if (n->aop == NPU_AOP_UNKNOWN)
 		return npu_errf(z->e, "%s: node '%s': unknown operator '%s'",
 				z->g->file, n->name, n->target);
+	if (z->env && z->env->to_host && z->env->to_host[i])
+		return host_kern(z, i, z->env->to_host[i]);
 	lk = npu_support_kind(n->aop);
 	if (lk == NPU_LK_BN)
 		return do_bn(z, i);

@@ -197,6 +197,7 @@ typedef struct npu_kir {
 	const npu_target *t;
 	int nofuse;
 	int fp32prec;        /* 0 highest, 1 high, 2 medium */
+	int tile_failed;     /* npu_tile: the kernel it could not tile, -1 */
 	uint64_t arena_bytes, arena_peak; /* link: shared scratch, its bound */
 	/* link: the SRAM-resident window (npu_link_resident): res_bytes
 	 * from res_sram, the top res_banks banks that the tiler and emitter
@@ -247,11 +248,15 @@ typedef struct npu_fuse_env {
 	const void *(*frozen)(void *ctx, const char *name, int *dtype,
 			      int *ndim, int64_t *shape);
 	void *ctx;
+	/* by graph node: NULL, or why it is a host call whatever its op
+	 * (the driver's next try when its kernel did not fit SRAM) */
+	char *const *to_host;
 } npu_fuse_env;
 int npu_fuse(npu_kir *ir, const npu_graph *g, const npu_fuse_env *env,
 	     npu_err *e);
 
-/* tile.c: knobs and cost of every kernel; fails with numbers. */
+/* tile.c: knobs and cost of every kernel; fails with numbers (and
+ * ir->tile_failed set to the kernel). */
 int npu_tile(npu_kir *ir, const npu_target *t, npu_err *e);
 
 /* support.def: how the backend lowers an ATen op. */

@@ -482,6 +482,7 @@ static void tile_int(npu_kir *ir, npu_kern *K, const npu_target *t)
 
 int npu_tile(npu_kir *ir, const npu_target *t, npu_err *e)
 {
+	ir->tile_failed = -1;
 	for (int k = 0; k < ir->nk; k++) {
 		npu_kern *K = &ir->k[k];
 		int rc = 0;
@@ -510,8 +511,10 @@ int npu_tile(npu_kir *ir, const npu_target *t, npu_err *e)
 			K->dram_bytes = (uint64_t)bytes;
 			K->cost = t->host_latency + bytes / t->host_bytes_per_cycle;
 		}
-		if (rc < 0)
+		if (rc < 0) {
+			ir->tile_failed = k;
 			return -1;
+		}
 	}
 	return 0;
 }

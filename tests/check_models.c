@@ -1712,6 +1712,35 @@ START_TEST(t_kernel_end_stores)
 }
 END_TEST
 
+/*
+ * A matmul whose kernel cannot fit the target's SRAM even at its smallest
+ * blocks (it keeps all of K there: 4096 fp32 on npu-edge's 1 MiB) is a
+ * host call, the graph fused again around it: its bias and ReLU still
+ * run on the NPU.  The whole graph was refused before.
+ */
+START_TEST(t_too_big_for_sram)
+{
+	char path[1024], vals[1024];
+	int64_t xs[3] = { 8, 4096, 0 }, ws[3] = { 4096, 48, 0 }, bs[2] = { 48, 0 };
+	int64_t ys[3] = { 8, 48, 0 };
+	fxrun fr = { 0 };
+	FILE *f;
+
+	f = graph_begin(path, vals, sizeof path);
+	ph_node(f, "x", xs, "float32");
+	ph_node(f, "w", ws, "float32");
+	ph_node(f, "b", bs, "float32");
+	call_node(f, "mm", "aten.mm.default", "{\"node\": \"x\"}, {\"node\": \"w\"}", "",
+		  ys, "float32");
+	call_node(f, "add", "aten.add.Tensor", "{\"node\": \"mm\"}, {\"node\": \"b\"}", "",
+		  ys, "float32");
+	call_node(f, "y", "aten.relu.default", "{\"node\": \"add\"}", "", ys, "float32");
+	fr.o.target = "npu-edge";
+	graph_run(f, path, vals, &fr);
+	ck_assert_int_eq(fr.host_calls, 1);
+}
+END_TEST
+
 START_TEST(t_mse)
 {
 	char path[1024], vals[1024];
@@ -1962,6 +1991,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_fft_real);
 	tcase_add_test(tc, t_far_panel_areas);
 	tcase_add_test(tc, t_kernel_end_stores);
+	tcase_add_test(tc, t_too_big_for_sram);
 	tcase_add_test(tc, t_fft_real_part);
 	tcase_add_test(tc, t_fft_abs);
 	tcase_add_test(tc, t_select_of_stack);
