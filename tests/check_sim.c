@@ -1200,6 +1200,38 @@ START_TEST(dma_gather)
 }
 END_TEST
 
+static void setup_ff(npu_sim *s, run *r)
+{
+	memset(npu_sim_buf_data(s, 0), 0xff, r->p.bufs[0].size);
+}
+
+/*
+ * A gather whose indices the vector unit computes (zeros stored over a
+ * list of 0xff bytes loaded first): --timing-only computes no values, so
+ * its indices are the -1s; it reads row 0 for each (the timing does not
+ * depend on the indices), where it faulted outside every DRAM buffer
+ * (LayoutLM's and Speech2Text's embeddings on npu-edge).  run_prog
+ * checks the timing-only run against the full one.
+ */
+START_TEST(dma_gather_computed_index)
+{
+	run r = { 0 };
+	char text[4096];
+
+	snprintf(text, sizeof text, dma_prog,
+		 "dcfgi dma0, rowb, 20\n li x1, &a\n li x2, 8192\n dld dma0, x2, x1\n"
+		 "sig dma0, s1\n wait vec, s1\n li x3, 5\n setvl x4, x3\n vli v0, 0.0\n"
+		 "vst v0, x0, 8192, f32\n sig vec, s2\n wait dma0, s2\n"
+		 "dcfgi dma0, rowb, 24\n dcfgi dma0, n1, 5\n dcfgi dma0, ss1, 100\n"
+		 "dcfgi dma0, ds1, 24\n dcfgi dma0, idx, 8192\n li x1, 0\n li x2, &a\n"
+		 "dgat dma0, x1, x2\n");
+	r.setup = setup_ff;
+	run_text(&r, text);
+	ck_assert_msg(r.rc == 0, "%s", r.e.msg);
+	run_free(&r);
+}
+END_TEST
+
 START_TEST(dma_local_and_dram_copies)
 {
 	run r = { 0 };
@@ -2210,6 +2242,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, dma_2d_strided_unaligned);
 	tcase_add_test(tc, dma_3d_store);
 	tcase_add_test(tc, dma_gather);
+	tcase_add_test(tc, dma_gather_computed_index);
 	tcase_add_test(tc, dma_local_and_dram_copies);
 	tcase_add_test(tc, dma_aperture);
 	tcase_add_test(tc, dma_channels_shared);
