@@ -886,10 +886,6 @@ static int plan_resident(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 	return 0;
 }
 
-/*
- * The whole pipeline: import, passes, fuse (and link the mutations and
- * the resident window), tile, emit, regalloc, link.
- */
 /* One fusion and tiling of r->g (to_host: nodes lowered as host calls
  * whatever their op, fuse.c); -2 when the tiler failed. */
 static int fuse_tile(const npu_ccopts *o, npu_ccresult *r, char *const *to_host,
@@ -964,6 +960,10 @@ static int lower(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 	return rc < 0 ? -1 : 0;
 }
 
+/*
+ * The whole pipeline: import, passes, fuse (and link the mutations and
+ * the resident window), tile, emit, regalloc, link.
+ */
 int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 {
 	char tpath[4096];
