@@ -1241,8 +1241,7 @@ int npu_emit_convt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		T.pfm = T.pfall = 0;
 		ct_split(&T);
 	}
-	if (T.pf && T.top > T.pf->local)
-		npu_pf_fence(f, T.pf);
+	npu_pf_fence(f, T.pf, T.top);
 	/* the next kernel's image, when the output is its value and this
 	 * kernel's slots stay below it */
 	if (T.tail && c->imgout && T.top <= c->imgout->sram &&

@@ -31,14 +31,16 @@ enum {
 };
 
 /*
- * Kernel code whose SRAM slots reach the area of panel p, which the
- * kernel before loads for it and it does not read there: the scalar unit
+ * Kernel code whose SRAM slots (up to top) reach the area of panel p,
+ * which the kernel before loads for it and it does not read there (a
+ * kernel that reads it there keeps its slots below): the scalar unit
  * waits for p's loads before it issues anything further, so that no
  * transfer of this kernel writes the area while they still do (MNASNet's
  * convolutions on npu-edge), and gives their signals back for the matrix
- * unit's own waits.  Nothing when p was not issued.
+ * unit's own waits.  Nothing when p was not issued or the slots stay
+ * below it.
  */
-void npu_pf_fence(npu_mfunc *f, const npu_pfplan *p);
+void npu_pf_fence(npu_mfunc *f, const npu_pfplan *p, uint64_t top);
 
 typedef struct emit_t {
 	const npu_kir *ir;

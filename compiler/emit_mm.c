@@ -1269,11 +1269,11 @@ int npu_pf_sem(const npu_pfplan *p)
 }
 
 /* (emit_int.h) */
-void npu_pf_fence(npu_mfunc *f, const npu_pfplan *p)
+void npu_pf_fence(npu_mfunc *f, const npu_pfplan *p, uint64_t top)
 {
 	int s;
 
-	if (!p || !p->on || !p->issued)
+	if (!p || !p->on || !p->issued || top <= p->local)
 		return;
 	s = npu_pf_sem(p);
 	for (int i = 0; i < p->neng; i++)
@@ -1736,8 +1736,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	}
 	if (c->slots_end)
 		*c->slots_end = addr;
-	if (c->pf && addr > c->pf->local)
-		npu_pf_fence(f, c->pf);
+	npu_pf_fence(f, c->pf, addr);
 	/* block 0's B panel in the area the kernel before loaded it into
 	 * (pfin), or, when it could not, loads it there itself */
 	const npu_pfplan *pf = c->pf && c->pf->on ? c->pf : NULL;

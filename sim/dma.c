@@ -170,16 +170,18 @@ static int move(npu_sim *s, int eng, const sim_entry *e, uint64_t t0, xfer *x)
 			}
 			sa = src + (uint64_t)off * (uint64_t)f[NPU_DF_SS1] +
 			     (uint64_t)i2 * (uint64_t)f[NPU_DF_SS2];
+			da = dst + (uint64_t)i1 * (uint64_t)f[NPU_DF_DS1] +
+			     (uint64_t)i2 * (uint64_t)f[NPU_DF_DS2];
+			ps = side(s, x->src_dram, sa, (uint64_t)x->srow);
 			/* --timing-only computes no values, so an index the
 			 * vector unit would have written may be anything: it
 			 * reads row 0 instead (a gather's timing does not
 			 * depend on its indices, below) */
-			if (x->gather && s->o.timing_only &&
-			    !side(s, x->src_dram, sa, (uint64_t)x->srow))
+			if (!ps && x->gather && s->o.timing_only) {
 				sa = src + (uint64_t)i2 * (uint64_t)f[NPU_DF_SS2];
-			da = dst + (uint64_t)i1 * (uint64_t)f[NPU_DF_DS1] +
-			     (uint64_t)i2 * (uint64_t)f[NPU_DF_DS2];
-			if (!(ps = side(s, x->src_dram, sa, (uint64_t)x->srow)))
+				ps = side(s, x->src_dram, sa, (uint64_t)x->srow);
+			}
+			if (!ps)
 				return side_fault(s, e, eng, t0, "source",
 						  x->src_dram, sa, x->srow);
 			if (!(pd = side(s, x->dst_dram, da, (uint64_t)rowb)))
