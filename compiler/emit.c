@@ -2179,6 +2179,7 @@ again:
 			addr += bytes;
 		}
 		g.ldeng[o] = o % nld;
+		g.stage[o] = 0; /* (a layout tried before may have staged it) */
 		/* a transposed input (unit stride across rows): staged in SRAM
 		 * as read from DRAM, whole rows, then transposed SRAM to SRAM,
 		 * instead of one DRAM burst per element */
