@@ -4799,9 +4799,14 @@ static int do_cat(fz *z, int node)
 		 * other is copied alongside; the copy kernel a cat starts
 		 * takes the next inputs of its shape the same way.  (RoPE's
 		 * rotate_half: cat(-x2, x1) was three kernels, now one.)
+		 * Room is kept for the values of the kernel's nodes read
+		 * later, each an output when it closes (a bidirectional
+		 * LSTM's last cell, which also stacks the 30 steps before
+		 * it: 65 operands).
 		 */
 		if (k >= 0 && !ir->nofuse && ir->k[k].kind == NPU_KK_EW &&
-		    ir->k[k].nops + 2 <= CAT_MAX_OPS && ir->k[k].ndim == ir->v[v].ndim &&
+		    ir->k[k].nops + 2 + live_outs(z, &ir->k[k]) <= CAT_MAX_OPS &&
+		    ir->k[k].ndim == ir->v[v].ndim &&
 		    !memcmp(ir->k[k].shape, ir->v[v].shape,
 			    (size_t)ir->v[v].ndim * sizeof *ir->v[v].shape)) {
 			int nx0 = ir->k[k].nx, nops0 = ir->k[k].nops;

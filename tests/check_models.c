@@ -1713,6 +1713,20 @@ START_TEST(t_kernel_end_stores)
 END_TEST
 
 /*
+ * A cat whose inputs join the open elementwise kernel keeps room for that
+ * kernel's values read later: a bidirectional LSTM's last cell (two
+ * values, its h and c, read after it) took the 30 steps' copies before
+ * it up to 63 operands, and closing it added the two outputs: "more than
+ * 64 operands", the whole graph back to eager.  Cut from PyTorch 2.11's
+ * capture of nn.LSTM(64, 128, num_layers=2, bidirectional=True).
+ */
+START_TEST(t_cat_room_for_outputs)
+{
+	regress_run("lstm_stack");
+}
+END_TEST
+
+/*
  * A matmul whose kernel cannot fit the target's SRAM even at its smallest
  * blocks (it keeps all of K there: 4096 fp32 on npu-edge's 1 MiB) is a
  * host call, the graph fused again around it: its bias and ReLU still
@@ -1992,6 +2006,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_far_panel_areas);
 	tcase_add_test(tc, t_kernel_end_stores);
 	tcase_add_test(tc, t_too_big_for_sram);
+	tcase_add_test(tc, t_cat_room_for_outputs);
 	tcase_add_test(tc, t_fft_real_part);
 	tcase_add_test(tc, t_fft_abs);
 	tcase_add_test(tc, t_select_of_stack);

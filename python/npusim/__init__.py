@@ -18,6 +18,10 @@ from .graph import DEFAULTS as OPTIONS  # noqa: F401
 __all__ = ["compile", "export_model", "report", "reset", "write_trace", "OPTIONS"]
 
 _backend.register()
+# Accounting starts here, not at the first graph: a model Dynamo leaves
+# to eager entirely never reaches the backend, and its frames must still
+# count against the report.
+session()
 
 
 def report():

@@ -179,7 +179,11 @@ class Session:
         total = frames.get("total", 0) - bframes.get("total", 0)
         ok = frames.get("ok", 0) - bframes.get("ok", 0)
         if total > ok:
-            self.eager_frames["frames Dynamo could not compile"] = total - ok
+            why = sorted(_first_line(r) + _hint(r) for r, n in
+                         now.get("unimplemented", {}).items()
+                         if n > base.get("unimplemented", {}).get(r, 0))
+            key = "frames Dynamo could not compile"
+            self.eager_frames[key + (" (%s)" % "; ".join(why) if why else "")] = total - ok
 
     # --- the trace database --------------------------------------------
     def write_db(self, path):
@@ -264,6 +268,22 @@ def _first_line(text):
     return lines[0] if lines else ""
 
 
+def _eager_op(reason):
+    return _hint(reason).startswith(": unsupported operator")
+
+
+def _hint(text):
+    """What Dynamo's message names beyond its first line: the operator it
+    could not trace, or the config setting it suggests."""
+    for ln in str(text).splitlines():
+        ln = ln.strip()
+        if ln.startswith("Developer debug context: unsupported operator"):
+            return ": " + ln.split(": ", 1)[1]
+        if ln.startswith("Hint: Set torch._dynamo.config."):
+            return ": " + ln[len("Hint: "):]
+    return ""
+
+
 class Report:
     """A snapshot of a Session, as numbers (to_dict) and as text."""
 
@@ -280,8 +300,15 @@ class Report:
         return [c for c in self.calls if c.fallback is not None]
 
     @property
+    def eager_ops(self):
+        """Graph breaks at an operator Dynamo cannot trace: PyTorch runs
+        that operator eagerly, on the host, between the graphs."""
+        return {r: n for r, n in self.breaks.items() if _eager_op(r)}
+
+    @property
     def ok(self):
         return not self.fallbacks and not self.eager_frames and \
+            not self.eager_ops and \
             not any(g.status == "fallback" for g in self.graphs)
 
     def events(self):
@@ -321,7 +348,8 @@ class Report:
                   sum(self.breaks.values()), len(self.recompiles),
                   len(self.fallbacks))]
         for r, n in sorted(self.breaks.items()):
-            out.append("  graph break x%d: %s" % (n, _first_line(r)))
+            out.append("  %sgraph break x%d: %s%s" % ("FAILED: " if _eager_op(r) else "",
+                                                    n, _first_line(r), _hint(r)))
         for w, r in self.recompiles:
             out.append("  recompiled %s: guard failed: %s" % (w, r))
         for r, n in sorted(self.eager_frames.items()):

@@ -241,6 +241,45 @@ class RunnerTest(unittest.TestCase):
             (123, 4))
 
 
+class ReportTest(unittest.TestCase):
+    """What Dynamo leaves to eager counts against the report."""
+
+    def test_unsupported_operator_break_fails(self):
+        s = Session()
+        s.graph_break("Graph break: print() is not traceable")
+        self.assertTrue(s.report().ok)
+        s.graph_break("Operator does not support running with fake tensors\n"
+                      "  Explanation: \n\n"
+                      "  Developer debug context: unsupported operator: "
+                      "aten._transformer_encoder_layer_fwd.default\n")
+        r = s.report()
+        self.assertFalse(r.ok)
+        self.assertIn("FAILED: graph break x1: Operator does not support running with "
+                      "fake tensors: unsupported operator: "
+                      "aten._transformer_encoder_layer_fwd.default", r.text())
+
+    def test_frames_left_to_eager_fail(self):
+        import importlib
+        report = importlib.import_module("npusim.report")  # (npusim.report is a function)
+        unimpl = ("Attempted to wrap RNN, GRU, or LSTM\n  Explanation: no\n"
+                  "  Hint: Set torch._dynamo.config.allow_rnn=True to enable it\n")
+        counts = [{"frames": {"total": 2, "ok": 2}},
+                  {"frames": {"total": 3, "ok": 2}, "unimplemented": {unimpl: 1}}]
+        real = report._dynamo_counters
+        report._dynamo_counters = lambda: counts[0]
+        try:
+            s = Session()            # counts from here on, as from import
+            self.assertTrue(s.report().ok)
+            counts[0] = counts[1]
+            r = s.report()
+        finally:
+            report._dynamo_counters = real
+        self.assertFalse(r.ok)
+        self.assertIn("FAILED: ran eagerly x1: frames Dynamo could not compile "
+                      "(Attempted to wrap RNN, GRU, or LSTM: Set "
+                      "torch._dynamo.config.allow_rnn=True to enable it)", r.text())
+
+
 class AttentionBackwardTest(unittest.TestCase):
     """export._sdpa_bwd_from_probs, what the eager run of a backward graph
     calls for attention's CPU backward given the probabilities, against
