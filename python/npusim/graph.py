@@ -197,18 +197,20 @@ class NpuGraph:
             {"target": self.opts.get("target"), "args": extra})
         self.record.key = key
         prog = self.cache.get(key) if self.opts.get("cache", True) else None
+        gpath = os.path.join(self.dir, "graph.json")
+        wpath = os.path.join(self.dir, "weights.safetensors")
+        if not prog or self.opts.get("keep"):   # (keep: every artifact, cached or not)
+            with open(gpath, "w") as f:
+                f.write(fxjson.dumps(self.doc))
+            if w:
+                st.save(w, wpath)
         if prog:
             self.prog = prog
             self.record.status = "cached"
             self.record.compile_s = time.time() - t0
             return
-        gpath = os.path.join(self.dir, "graph.json")
-        with open(gpath, "w") as f:
-            f.write(fxjson.dumps(self.doc))
         argv = [npucc, gpath, "-o", os.path.join(self.dir, "prog.bin")]
         if w:
-            wpath = os.path.join(self.dir, "weights.safetensors")
-            st.save(w, wpath)
             argv[2:2] = ["--weights", wpath]
         if self.opts.get("target"):
             argv[2:2] = ["--target", self.opts["target"]]
