@@ -115,7 +115,10 @@ def atomic_write(path, data):
 
 
 def save(tensors, path, metadata=None):
-    """Writes name -> tensor to a safetensors file (atomically)."""
+    """Writes name -> tensor to a safetensors file (atomically).  A complex
+    tensor is written as its view_as_real pairs (npusim.complexes)."""
+    tensors = {k: torch.view_as_real(v) if v.is_complex() else v
+               for k, v in tensors.items()}
     if _sft is not None:
         md = {str(k): str(v) for k, v in (metadata or {}).items()} or None
         # clone(): the package refuses tensors that share memory (a graph

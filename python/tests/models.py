@@ -134,3 +134,32 @@ def tcn():
 def counter():
     torch.manual_seed(4)
     return Counter(), [torch.randn(4, 16)]
+
+
+class ComplexRoPE(nn.Module):
+    """Rotary embeddings as Meta's reference Llama applies them: the last
+    dim's pairs as complex numbers (view_as_complex) times a complex
+    buffer (polar), then view_as_real; a slice of the buffer, and a
+    complex number computed in the graph (polar of a computed angle)."""
+
+    def __init__(self, seq=16, hd=8):
+        super().__init__()
+        self.q = nn.Linear(32, 32)
+        f = 1.0 / (10000 ** (torch.arange(0, hd, 2).float() / hd))
+        ang = torch.outer(torch.arange(seq).float(), f)
+        self.register_buffer("cis", torch.polar(torch.ones_like(ang), ang))
+
+    def forward(self, x):
+        b, s, _ = x.shape
+        q = self.q(x).view(b, s, 4, 8)
+        c = self.cis[:s].unsqueeze(1)
+        qc = torch.view_as_complex(q.reshape(b, s, 4, 4, 2))
+        r = torch.view_as_real(qc * c).flatten(3)
+        z = torch.polar(x[..., :4].abs() + 0.5, x[..., 4:8])
+        return r.sum(-1) + torch.view_as_real(z * 2.0 + qc[:, :, 0]).sum(-1).sum(-1, keepdim=True)
+
+
+def complex_rope():
+    torch.manual_seed(7)
+    return ComplexRoPE().eval(), [torch.randn(2, 12, 32)]
+

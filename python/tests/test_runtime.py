@@ -280,6 +280,40 @@ class ReportTest(unittest.TestCase):
                       "torch._dynamo.config.allow_rnn=True to enable it)", r.text())
 
 
+class ComplexTest(unittest.TestCase):
+    """Complex values as pairs of reals, and what is refused."""
+
+    @staticmethod
+    def doc(target, out="y"):
+        c = {"shape": [3, 4], "dtype": "complex64", "stride": [4, 1], "storage_offset": 0}
+        return {"name": "t/inference1", "graph_kind": "inference", "nodes": [
+            {"name": "x", "op": "placeholder", "target": "x", "args": [], "kwargs": {},
+             "meta": c},
+            {"name": "y", "op": "call_function", "target": target,
+             "args": [{"node": "x"}], "kwargs": {},
+             "meta": c if "as_real" not in target else
+             {"shape": [3, 4, 2], "dtype": "float32", "stride": [8, 2, 1],
+              "storage_offset": 0}},
+            {"name": "output", "op": "output", "target": "output",
+             "args": [[{"node": out}]], "kwargs": {}}]}
+
+    def test_pairs_and_refusals(self):
+        from npusim import complexes
+        d = complexes.lower(self.doc("aten.view_as_real.default"))
+        self.assertEqual(d["nodes"][0]["meta"]["shape"], [3, 4, 2])
+        self.assertEqual(d["nodes"][0]["meta"]["stride"], [8, 2, 1])
+        self.assertEqual(d["nodes"][0]["meta"]["dtype"], "float32")
+        self.assertEqual(d["nodes"][1]["target"], "aten.alias.default")
+        with self.assertRaisesRegex(complexes.Unsupported, "aten.exp.default"):
+            complexes.lower(self.doc("aten.exp.default"))
+        with self.assertRaisesRegex(complexes.Unsupported, "a complex output"):
+            complexes.lower(self.doc("aten.clone.default"))
+        real = self.doc("aten.relu.default")
+        for n in real["nodes"][:2]:
+            n["meta"]["dtype"] = "float32"
+        self.assertIs(complexes.lower(real), real)
+
+
 class AttentionBackwardTest(unittest.TestCase):
     """export._sdpa_bwd_from_probs, what the eager run of a backward graph
     calls for attention's CPU backward given the probabilities, against
@@ -411,6 +445,10 @@ class EndToEndTest(unittest.TestCase):
 
     def test_weight_norm_dilated_conv1d(self):
         self.run_model(models.tcn)
+
+    def test_complex_rotary_embedding(self):
+        """Complex values run as pairs of reals (npusim.complexes)."""
+        self.run_model(models.complex_rope)
 
     def test_dynamic_graph_compiled_per_size(self):
         """bert_tiny_dyn (torch.compile(dynamic=True) of a BERT): its
