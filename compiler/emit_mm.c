@@ -2122,8 +2122,17 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_MLD2, 0, 0);
 				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, SEM_MLD2 + 1, 0, 0);
 			}
+			/* A far panel's token (SEM_LD + its engine) is the
+			 * semaphore this kernel's direct stores on that engine
+			 * use too: a store's wait there, issued before the
+			 * matrix unit's, took the token and the store ran before
+			 * its rows were computed, the matrix unit then waiting
+			 * for ever (timm's BoTNet on PyTorch 2.11).  The scalar
+			 * unit takes it instead, before it issues anything
+			 * after; the panel was loaded kernels ago. */
 			for (int i = 0; it == 0 && c->pf && c->pf->issued && i < c->pf->neng; i++)
-				npu_memit(f, NPU_OP_WAIT, NPU_UNIT_MXU, npu_pf_sem(c->pf), 0, 0);
+				npu_memit(f, NPU_OP_WAIT, c->pf->far ? NPU_UNIT_SCL : NPU_UNIT_MXU,
+					  npu_pf_sem(c->pf), 0, 0);
 			if (it >= g.nacc && dct >= 0) /* block it - nacc stored */
 				for (int h = 0; h < ndq && h < bl[it - g.nacc].mn &&
 						!(own && it == nt - 1); h++)

@@ -1121,6 +1121,20 @@ static int do_view(fz *z, int node)
 		st[nd - 1] = S->stride[a] + S->stride[b];
 		break;
 	}
+	case NPU_AOP_UNFOLD: {
+		/* windows along dim a, step b apart: that dim strides b
+		 * elements, the new last dim (a window's) one (HaloNet's
+		 * neighbourhoods) */
+		int64_t a;
+		if (nd != S->ndim + 1 || n->nargs < 4 || gnum(arg(n, 1), &d0) ||
+		    gnum(arg(n, 3), &d2) || S->ndim < 1)
+			return 1;
+		a = wrapdim((int64_t)d0, S->ndim);
+		memcpy(st, S->stride, sizeof st);
+		st[a] = S->stride[a] * (int64_t)d2;
+		st[nd - 1] = S->stride[a];
+		break;
+	}
 	case NPU_AOP_AS_STRIDED: {
 		/* strides over the storage: the input's, once contiguous */
 		double so = 0;

@@ -299,6 +299,23 @@ int ref_strided(ref_op *op)
 		if (diag_view(op, x, st, shape, ost, &nd, &off) < 0)
 			return -1;
 		break;
+	case NPU_AOP_UNFOLD:
+		if (ref_int(op, 1, "dimension", 0, &a) < 0 || ref_int(op, 2, "size", 0, &b) < 0 ||
+		    ref_int(op, 3, "step", 1, &step) < 0 || !x->ndim ||
+		    ref_dim(op, a, x->ndim, &d) < 0)
+			return -1;
+		if (step <= 0 || b < 0 || b > x->shape[d] || x->ndim >= NPU_MAX_DIMS)
+			return npu_errf(op->e, "unfold of %lld elements by windows of "
+					"%lld, step %lld", (long long)x->shape[d],
+					(long long)b, (long long)step);
+		nd = x->ndim + 1;
+		memcpy(shape, x->shape, (size_t)x->ndim * sizeof *shape);
+		memcpy(ost, st, (size_t)x->ndim * sizeof *st);
+		shape[d] = (x->shape[d] - b) / step + 1;
+		ost[d] = st[d] * step;
+		shape[nd - 1] = b;
+		ost[nd - 1] = st[d];
+		break;
 	case NPU_AOP_FLIP:
 		if (flip_view(op, x, st, shape, ost, &nd, &off) < 0)
 			return -1;

@@ -454,6 +454,11 @@ static const op_case ops[] = {
 	{ "aten.repeat.default", "[2, 3]", "float32", { 3, 4 }, { 0 }, { 6, 12 } },
 	{ "aten.repeat.default", "[2, 1, 3]", "float32", { 4, 5 }, { 0 }, { 2, 4, 15 } },
 	{ "aten.diagonal.default", "1, 1, 2", "float32", { 2, 5, 6 }, { 0 }, { 2, 5 } },
+	/* unfold (a view: HaloNet's neighbourhoods), overlapping windows,
+	 * and a step past the size that leaves elements out */
+	{ "aten.unfold.default", "2, 3, 2", "float32", { 2, 4, 9 }, { 0 }, { 2, 4, 4, 3 } },
+	{ "aten.unfold.default", "-2, 2, 1", "float32", { 3, 5, 4 }, { 0 }, { 3, 4, 4, 2 } },
+	{ "aten.unfold.default", "0, 2, 3", "float32", { 8, 6 }, { 0 }, { 3, 6, 2 } },
 	{ "aten.constant_pad_nd.default", "[-1, 2, 1, -2], 0.5", "float32", { 3, 6, 7 }, { 0 }, { 3, 5, 8 } },
 	{ "aten.constant_pad_nd.default", "[-1, -1]", "float32", { 4, 6 }, { 0 }, { 4, 4 } },
 	/* decomposed elementwise ops: sign, ceil, trunc, expm1 (Kahan's form) */
@@ -1720,6 +1725,21 @@ END_TEST
  * 64 operands", the whole graph back to eager.  Cut from PyTorch 2.11's
  * capture of nn.LSTM(64, 128, num_layers=2, bidirectional=True).
  */
+/*
+ * A matmul's panel loaded kernels ahead (a far panel, over the last
+ * engine) signals SEM_LD + that engine, which the matmul's own direct
+ * stores on that engine use too: BoTNet's relative-position matmul
+ * (timm, PyTorch 2.11) issued a store's wait there before the matrix
+ * unit's, the store took the panel's token, and the matrix unit then
+ * waited for ever ("deadlock: waits on s18").  The scalar unit takes
+ * the token now.  Cut from the captured graph, frozen weights.
+ */
+START_TEST(t_far_panel_token)
+{
+	regress_run("botnet_far");
+}
+END_TEST
+
 START_TEST(t_cat_room_for_outputs)
 {
 	regress_run("lstm_stack");
@@ -2007,6 +2027,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_kernel_end_stores);
 	tcase_add_test(tc, t_too_big_for_sram);
 	tcase_add_test(tc, t_cat_room_for_outputs);
+	tcase_add_test(tc, t_far_panel_token);
 	tcase_add_test(tc, t_fft_real_part);
 	tcase_add_test(tc, t_fft_abs);
 	tcase_add_test(tc, t_select_of_stack);

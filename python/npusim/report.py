@@ -269,7 +269,10 @@ def _first_line(text):
 
 
 def _eager_op(reason):
-    return _hint(reason).startswith(": unsupported operator")
+    """Does the break leave an operator to eager: one Dynamo cannot trace,
+    or a recurrent layer (unless allow_rnn)?"""
+    return _hint(reason).startswith(": unsupported operator") or \
+        _first_line(reason).startswith("Attempted to wrap RNN")
 
 
 def _hint(text):

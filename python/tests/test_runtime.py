@@ -254,6 +254,9 @@ class ReportTest(unittest.TestCase):
                       "aten._transformer_encoder_layer_fwd.default\n")
         r = s.report()
         self.assertFalse(r.ok)
+        s2 = Session()
+        s2.graph_break("Attempted to wrap RNN, GRU, or LSTM\n  Explanation: ...\n")
+        self.assertFalse(s2.report().ok)       # the LSTM ran eagerly
         self.assertIn("FAILED: graph break x1: Operator does not support running with "
                       "fake tensors: unsupported operator: "
                       "aten._transformer_encoder_layer_fwd.default", r.text())
