@@ -18,8 +18,10 @@ every complex64 (complex128) value is the float32 (float64) tensor of its
 
 A complex placeholder takes the pairs (the frontend passes
 `torch.view_as_real` of the tensor: st.save does).  Any other op on a
-complex value, or a complex output, raises Unsupported: the graph then
-falls back as a whole, with that reason.
+complex value, or a complex output, raises Unsupported, and the frontend
+hands npucc the graph as it is: npucc's own decompositions take the
+FFTs and the complex values they make (FNet's Fourier mixing), and it
+refuses, with its reason, what it cannot.
 """
 
 import copy

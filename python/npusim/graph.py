@@ -86,13 +86,13 @@ class NpuGraph:
         values); doc: its fxgraph document; frozen: placeholder names whose
         values are compiled into the program."""
         self.gm = gm
-        # npucc takes complex values as pairs of reals; a graph with ops on
-        # them that cannot be falls back, with the reason
-        why_not = None
+        # complex values as pairs of reals; a graph with other ops on them
+        # goes to npucc as it is (its own decompositions take the FFTs
+        # and their complex results: FNet)
         try:
             doc = complexes.lower(doc)
-        except complexes.Unsupported as ex:
-            why_not = str(ex)
+        except complexes.Unsupported:
+            pass
         self.doc = doc
         self.opts = opts
         self.session = session
@@ -114,10 +114,6 @@ class NpuGraph:
         self.outs = doc["nodes"][-1]["args"][0]
         self.prog = None
         self.failed = None          # reason, once compiling has failed
-        if why_not:
-            self.failed = why_not
-            self.record.status = "fallback"
-            self.record.reason = why_not
         self.dynamic = _has_syms(self.ph)
         self.static_why = None      # why a dynamic graph is compiled per size
         self.sizes = None           # the --specialize of self.prog

@@ -163,3 +163,20 @@ def complex_rope():
     torch.manual_seed(7)
     return ComplexRoPE().eval(), [torch.randn(2, 12, 32)]
 
+
+class FourierMix(nn.Module):
+    """FNet's token mixing: the real part of a 2-d FFT over the hidden
+    and sequence dims; its complex values are npucc's to decompose."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(16, 16)
+
+    def forward(self, x):
+        return torch.fft.fftn(self.fc(x), dim=(-2, -1)).real
+
+
+def fourier_mix():
+    torch.manual_seed(8)
+    return FourierMix().eval(), [torch.randn(2, 8, 16)]
+

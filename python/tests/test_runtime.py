@@ -453,6 +453,10 @@ class EndToEndTest(unittest.TestCase):
         """Complex values run as pairs of reals (npusim.complexes)."""
         self.run_model(models.complex_rope)
 
+    def test_fft_complex_left_to_npucc(self):
+        """FFTs' complex values are not the frontend's to lower."""
+        self.run_model(models.fourier_mix)
+
     def test_dynamic_graph_compiled_per_size(self):
         """bert_tiny_dyn (torch.compile(dynamic=True) of a BERT): its
         sequence length is a slice bound, which a dynamic program cannot
