@@ -477,11 +477,24 @@ static void ct_epi_loads(convt *T, int64_t j)
 	npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_DMA0 + ct_qe(T, j), ct_sem(T, CT_ELD, j), 0, 0);
 }
 
-/* The rest of block j's weight panel, then its epilogue operands. */
-static void ct_loads(convt *T, int64_t j)
+/*
+ * The rest of block j's weight panel, then its epilogue operands, whose
+ * loads wait for block j - 2's epilogue to free their slots: a signal
+ * the vector unit gives at the end of the block this runs in, later in
+ * the program.  The engine would queue everything from that wait on, and
+ * the scalar unit stops on a full queue before it issues the signal: a
+ * deadlock once the loads fill the queue (Visformer's patch embedding
+ * with its residual add and BatchNorm: five operands, each a load and a
+ * copy down the rows, 60 entries on one engine).  From block 2 on they
+ * go after the block's end instead (ct_matrix): 1.
+ */
+static int ct_loads(convt *T, int64_t j)
 {
 	ct_panel(T, j, -1);
+	if (j >= 2 && T->epi_loads)
+		return 1;
 	ct_epi_loads(T, j);
+	return 0;
 }
 
 /* Block j's C^T out of its accumulator region, transposed to [nn][P]. */
@@ -598,6 +611,7 @@ static void ct_matrix(convt *T, int64_t j)
 	int64_t pn = j ? ct_nn(T, j - 1) : 0;
 	int64_t epn = pn * T->P, done = 0, lead = T->ks / 2;
 	int64_t lastk = -1;
+	int late = 0;
 	uint64_t acc = T->acc0 + (uint64_t)j * T->accsz;
 
 	if (epn)
@@ -644,7 +658,7 @@ static void ct_matrix(convt *T, int64_t j)
 		 * halves, in the second, after the gathers the first
 		 * half's pairs carry */
 		if (hp == nh - 1 && i == (T->ks - 1 < 2 ? T->ks - 1 : 2) && j + 1 < T->nb)
-			ct_loads(T, j + 1);
+			late = ct_loads(T, j + 1);
 		/* the second half's gathers, spread over the first half's
 		 * pairs (emitted before them, the scalar unit would wait on
 		 * full engine queues before feeding the array) */
@@ -663,6 +677,8 @@ static void ct_matrix(convt *T, int64_t j)
 	}
 	}
 	ct_blk_end(T, j, 1, 1, done, epn);
+	if (late)
+		ct_epi_loads(T, j + 1);
 }
 
 /* hwc: the array's shape for blocks of nn columns (which drops any

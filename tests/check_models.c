@@ -1740,6 +1740,22 @@ START_TEST(t_far_panel_token)
 }
 END_TEST
 
+/*
+ * A convolution computed transposed loads a block's epilogue operands
+ * while the block before it runs; their engine waits first for the
+ * epilogue two blocks back to free their slots, a signal issued later in
+ * the program.  Visformer's patch embedding (timm, PyTorch 2.11; a
+ * residual add and two BatchNorms fused in: five operands, each a load
+ * and a copy down the rows) queued 60 entries behind that wait, the
+ * engine's queue filled, the scalar unit stopped before the signal: a
+ * deadlock.  Those loads now follow the block's end.
+ */
+START_TEST(t_epilogue_loads_queue)
+{
+	regress_run("visformer_epi");
+}
+END_TEST
+
 START_TEST(t_cat_room_for_outputs)
 {
 	regress_run("lstm_stack");
@@ -2028,6 +2044,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_too_big_for_sram);
 	tcase_add_test(tc, t_cat_room_for_outputs);
 	tcase_add_test(tc, t_far_panel_token);
+	tcase_add_test(tc, t_epilogue_loads_queue);
 	tcase_add_test(tc, t_fft_real_part);
 	tcase_add_test(tc, t_fft_abs);
 	tcase_add_test(tc, t_select_of_stack);
