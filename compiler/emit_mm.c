@@ -1930,6 +1930,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	/* the last block's column chunks (last_cols) */
 	int64_t lastc = last_cols(&g, K, &bl[nt - 1], dct,
 				  pz || split || last_groups(t, dt, &bl[nt - 1]) > 1);
+	const blk *late = NULL; /* epilogue operands to load after the epilogue */
 	for (int64_t it = -1; it <= nt; it++) {
 		/* loads of block it + 1 */
 		int64_t lt = it + 1, gdone = 0, gun = 0;
@@ -2043,8 +2044,10 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			if (hrest < K->cv_h && !imgin)
 				conv_img(&g, K, c, L, img[L->b & 1], Hp, Wp, gx, ceng, nce,
 					 hrest, K->cv_h);
-			if (epi_loads && !pend)
+			if (epi_loads && !pend && lt < 2)
 				load_epi(&g, K, L, lt, s, qe, nd);
+			else if (epi_loads && !pend)
+				late = L;
 			/* the next kernel's first B panel, after the last
 			 * block's loads, over the A engines (they load the
 			 * least); over all four, each its share by what it
@@ -2278,8 +2281,10 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				sig_loaded(f, qa, qb, qa2, qb2);
 				/* after the gathers: its wait for the epilogue of
 				 * block it - 1 must not hold them up in the queue */
-				if (epi_loads)
+				if (epi_loads && lt < 2)
 					load_epi(&g, K, pend, lt, (int)(lt & 1), qe, nd);
+				else if (epi_loads)
+					late = pend;
 				/* the next kernel's panel after the last block's
 				 * gathers, on the A engines (A is loaded once) */
 				if (lt == nt - 1) {
@@ -2306,6 +2311,21 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			if (done < epn)
 				epi_part(&g, K, done, epn - done, ET->nn);
 			epi_end(&g, K, ET, et, nt, epi_loads, qs, nd);
+		}
+		/*
+		 * Block it + 1's epilogue operands (from block 2 on) after
+		 * block it - 1's epilogue: their engine first waits for that
+		 * epilogue to free their slots, and issued before its end
+		 * (its signal later in the program) the engine would queue
+		 * everything behind that wait, the scalar unit stopping on a
+		 * full queue before it issues the signal.  Fixtures with
+		 * queues of 8 entries deadlocked so (conv_bn_shared,
+		 * gpt_neo_tiny, swinv2_tiny); so did Visformer's transposed
+		 * convolution with 32 (emit_convt.c, ct_loads).
+		 */
+		if (late) {
+			load_epi(&g, K, late, it + 1, (int)((it + 1) & 1), qe, nd);
+			late = NULL;
 		}
 	}
 	for (int64_t j = 0; pz && j < pz->nparts; j++)
