@@ -1127,7 +1127,7 @@ static int do_view(fz *z, int node)
 		 * neighbourhoods) */
 		int64_t a;
 		if (nd != S->ndim + 1 || n->nargs < 4 || gnum(arg(n, 1), &d0) ||
-		    gnum(arg(n, 3), &d2) || S->ndim < 1)
+		    gnum(arg(n, 3), &d2) || d2 < 1 || S->ndim < 1)
 			return 1;
 		a = wrapdim((int64_t)d0, S->ndim);
 		memcpy(st, S->stride, sizeof st);

@@ -55,13 +55,6 @@ def _contig(shape, dtype):
     return {"shape": list(shape), "dtype": dtype, "stride": st, "storage_offset": 0}
 
 
-def _broadcast(a, b):
-    n = max(len(a), len(b))
-    a = [1] * (n - len(a)) + list(a)
-    b = [1] * (n - len(b)) + list(b)
-    return [x if y == 1 else y for x, y in zip(a, b)]
-
-
 def _pair_dim(d):
     """A dim of a complex value, in its pairs' form (one dim more, last)."""
     return d - 1 if d < 0 else d
@@ -245,4 +238,11 @@ def lower(doc):
     itself is left as it is); doc itself when it has none."""
     if not has_complex(doc):
         return doc
-    return _Rewriter(doc).run()
+    try:
+        return _Rewriter(doc).run()
+    except Unsupported:
+        raise
+    except (KeyError, TypeError, IndexError, ValueError) as ex:
+        # a form the rewrite does not know (symbolic strides, a scalar
+        # where a tensor was expected): npucc gets the graph as it is
+        raise Unsupported("complex values: %s: %s" % (type(ex).__name__, ex))

@@ -304,8 +304,9 @@ class Report:
 
     @property
     def eager_ops(self):
-        """Graph breaks at an operator Dynamo cannot trace: PyTorch runs
-        that operator eagerly, on the host, between the graphs."""
+        """Graph breaks at an operator Dynamo cannot trace or at a
+        recurrent layer: PyTorch runs it eagerly, on the host, between
+        the graphs."""
         return {r: n for r, n in self.breaks.items() if _eager_op(r)}
 
     @property

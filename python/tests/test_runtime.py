@@ -311,6 +311,10 @@ class ComplexTest(unittest.TestCase):
             complexes.lower(self.doc("aten.exp.default"))
         with self.assertRaisesRegex(complexes.Unsupported, "a complex output"):
             complexes.lower(self.doc("aten.clone.default"))
+        sym = self.doc("aten.view_as_real.default")
+        sym["nodes"][0]["meta"]["stride"] = [{"sym": "s0"}, 1]
+        with self.assertRaisesRegex(complexes.Unsupported, "TypeError"):
+            complexes.lower(sym)
         real = self.doc("aten.relu.default")
         for n in real["nodes"][:2]:
             n["meta"]["dtype"] = "float32"
