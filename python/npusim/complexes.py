@@ -13,6 +13,7 @@ every complex64 (complex128) value is the float32 (float64) tensor of its
   mul(c, r), add/sub(a, b)              the same op on the pairs (a real
                                          tensor r broadcast over them)
   polar(abs, angle)                      (abs cos angle, abs sin angle)
+  real, imag, abs, conj                  a part, the pairs' 2-norm, (re, -im)
   views, slices, select, clone, alias    the same, dims counted from the
                                          front and shapes with the 2
 
@@ -131,6 +132,20 @@ class _Rewriter:
         im = self.binop("aten.mul.Tensor", r, s, shape, dt, ent, nm)
         self.emit(nm, "aten.stack.default", [[re, im], -1], _real_meta(ent["meta"]), ent)
 
+    def conj(self, ent, negate):
+        """(re, -im) stacked; resolve_conj only copies (a conjugate bit
+        this rewrite never sets)."""
+        if not negate:
+            self.same(ent, ent["args"])
+            return
+        shape = list(ent["meta"]["shape"])
+        dt = REAL[ent["meta"]["dtype"]]
+        re, im = self.parts(ent["args"][0], ent)
+        nim = self.emit(self.fresh(ent["name"], "neg"), "aten.neg.default", [im],
+                        _contig(shape, dt), ent)
+        self.emit(ent["name"], "aten.stack.default", [[re, nim], -1],
+                  _real_meta(ent["meta"]), ent)
+
     def mul_real(self, ent, c, r):
         """A complex value times a real tensor or number."""
         if _ref(r):
@@ -170,6 +185,18 @@ class _Rewriter:
                 self.node_complex(a[0]) != self.node_complex(a[1])):
             c, r = (a[0], a[1]) if self.node_complex(a[0]) else (a[1], a[0])
             self.mul_real(ent, c, r)
+            self.cplx.add(ent["name"])
+        elif t in ("aten.real.default", "aten.imag.default") and self.node_complex(a[0]):
+            # a part: a view of the pairs
+            self.emit(ent["name"], "aten.select.int",
+                      [a[0], -1, 0 if t == "aten.real.default" else 1], ent["meta"], ent)
+        elif t == "aten.abs.default" and self.node_complex(a[0]):
+            # the magnitude: the 2-norm of the pairs
+            self.emit(ent["name"], "aten.linalg_vector_norm.default", [a[0], 2, [-1]],
+                      ent["meta"], ent)
+        elif t in ("aten._conj.default", "aten.conj_physical.default",
+                   "aten.resolve_conj.default") and self.node_complex(a[0]):
+            self.conj(ent, t != "aten.resolve_conj.default")
             self.cplx.add(ent["name"])
         elif t in ("aten.add.Tensor", "aten.sub.Tensor") and self.node_complex(a[0]) and \
                 self.node_complex(a[1]):

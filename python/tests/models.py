@@ -159,6 +159,20 @@ class ComplexRoPE(nn.Module):
         return r.sum(-1) + torch.view_as_real(z * 2.0 + qc[:, :, 0]).sum(-1).sum(-1, keepdim=True)
 
 
+class ComplexParts(nn.Module):
+    """Complex values read as parts, magnitudes and conjugates."""
+
+    def forward(self, x):
+        c = torch.view_as_complex(x.reshape(*x.shape[:-1], -1, 2))
+        p = c * c.conj()
+        return torch.cat([c.real, c.imag, c.abs(), torch.view_as_real(p).flatten(-2)], -1)
+
+
+def complex_parts():
+    torch.manual_seed(9)
+    return ComplexParts().eval(), [torch.randn(3, 5, 8)]
+
+
 def complex_rope():
     torch.manual_seed(7)
     return ComplexRoPE().eval(), [torch.randn(2, 12, 32)]

@@ -457,6 +457,10 @@ class EndToEndTest(unittest.TestCase):
         """Complex values run as pairs of reals (npusim.complexes)."""
         self.run_model(models.complex_rope)
 
+    def test_complex_parts(self):
+        """real, imag, abs and conj of complex values, as pairs."""
+        self.run_model(models.complex_parts)
+
     def test_fft_complex_left_to_npucc(self):
         """FFTs' complex values are not the frontend's to lower."""
         self.run_model(models.fourier_mix)
