@@ -12,8 +12,9 @@ fake tensors.  Each call then:
 2. writes the other tensor placeholders to inputs.safetensors by name;
 3. runs `npusim run prog.bin --inputs ... --outputs ...` (with the trace
    database and a label naming the call, when asked);
-4. reads `output.i` back and gives each output the dtype, shape and
-   strides the graph's meta promises (empty_strided + copy).
+4. reads `output.i` back and gives each output the dtype, shape,
+   strides and storage offset the graph's meta promises (symbolic ones
+   at the call's sizes; empty_strided + copy).
 
 The graph's own output list is returned in order: for aot graphs that is
 the mutated inputs' new values first, which aot_autograd's runtime wrapper
@@ -312,7 +313,8 @@ class NpuGraph:
             key = self.mutated[i]
         if key in res:
             return _restride(res[key], self.byname.get(a["node"]) if
-                             isinstance(a, dict) and "node" in a else None)
+                             isinstance(a, dict) and "node" in a else None,
+                             self._symvals(args))
         if a is None or not isinstance(a, dict):
             return a
         if "node" in a:
@@ -401,22 +403,44 @@ class _nullctx:
         return False
 
 
-def _restride(t, node):
-    """`t` (contiguous, from the simulator) with the dtype, shape and
-    strides the node's meta gives, when they are concrete."""
+def _concrete(xs, vals):
+    """A meta list (dims, strides) with its SymInt entries evaluated at
+    vals; None when one cannot be."""
+    out = []
+    for x in xs or []:
+        if isinstance(x, dict) and isinstance(x.get("sym"), str) and vals is not None:
+            try:
+                x = symeval(x["sym"], vals)
+            except ValueError:
+                return None
+        if not isinstance(x, int):
+            return None
+        out.append(x)
+    return out
+
+
+def _restride(t, node, vals=None):
+    """`t` (contiguous, from the simulator) with the dtype, shape,
+    strides and storage offset the node's meta gives, symbolic ones at
+    the call's sizes (vals).  The strides matter beyond layout: aot's
+    runtime may rebuild an output that aliases an input as a view of
+    that input with the output's strides (Sequencer's dynamic graphs
+    return permuted views of their inputs)."""
     m = node.get("meta") if node else None
     if not isinstance(m, dict) or "shape" not in m:
         return t
-    shape, stride = m["shape"], m.get("stride")
     dt = st.torch_dtype(m["dtype"])
-    if all(isinstance(d, int) for d in shape) and list(t.shape) != shape:
+    shape = _concrete(m["shape"], vals)
+    stride = _concrete(m.get("stride"), vals) if "stride" in m else None
+    off = _concrete([m.get("storage_offset", 0)], vals)
+    if shape is not None and list(t.shape) != shape:
         if t.numel() != _prod(shape):
             raise ValueError("output %s: simulator gave shape %s, meta says %s"
                              % (node["name"], list(t.shape), shape))
         t = t.reshape(shape)
-    if stride is None or not all(isinstance(s, int) for s in stride) or \
-            not all(isinstance(d, int) for d in shape):
+    if stride is None or shape is None or len(stride) != len(shape):
         return t.to(dt)
+    off = off[0] if off and off[0] > 0 else 0
     if _overlaps(shape, stride):
         # an expanded result (stride 0): elements share storage, which
         # copy_ refuses to write; they hold one value each, stored once
@@ -429,7 +453,11 @@ def _restride(t, node):
         base = torch.empty(size, dtype=dt)
         base[idx.flatten()] = t.reshape(-1).to(dt)
         return base.as_strided(shape, stride)
-    out = torch.empty_strided(list(t.shape), stride, dtype=dt)
+    if off:
+        size = 1 + sum((n - 1) * sd for n, sd in zip(shape, stride)) if t.numel() else 0
+        out = torch.empty(off + size, dtype=dt).as_strided(shape, stride, off)
+    else:
+        out = torch.empty_strided(list(t.shape), stride, dtype=dt)
     out.copy_(t)
     return out
 

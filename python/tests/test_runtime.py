@@ -164,6 +164,24 @@ class RunnerTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             graph._restride(torch.zeros(7), doc["nodes"][0])
 
+    def test_symbolic_strides_and_offset(self):
+        """A dynamic graph's output gets its meta's strides at the call's
+        sizes, and any output its storage offset: aot's runtime may rebuild
+        an output aliasing an input from them (timm's Sequencer)."""
+        node = {"name": "v", "op": "call_function", "meta": {
+            "shape": [{"sym": "s0"}, 3], "dtype": "float32",
+            "stride": [1, {"sym": "s0"}], "storage_offset": 0}}
+        t = torch.arange(12.).reshape(4, 3)
+        out = graph._restride(t, node, {"s0": 4})
+        self.assertEqual(out.stride(), (1, 4))
+        self.assertTrue(torch.equal(out, t))
+        self.assertEqual(graph._restride(t, node, {}).stride(), (3, 1))  # unknown: as is
+        node = {"name": "w", "op": "call_function", "meta": {
+            "shape": [2, 3], "dtype": "float32", "stride": [3, 1], "storage_offset": 2}}
+        out = graph._restride(torch.arange(6.).reshape(2, 3), node)
+        self.assertEqual((out.stride(), out.storage_offset()), ((3, 1), 2))
+        self.assertTrue(torch.equal(out, torch.arange(6.).reshape(2, 3)))
+
     def test_expanded_output_is_expanded(self):
         # an expanded result (stride 0, BERT's attention mask saved for
         # the backward): its elements share storage, which copy_ refuses
