@@ -1718,14 +1718,6 @@ START_TEST(t_kernel_end_stores)
 END_TEST
 
 /*
- * A cat whose inputs join the open elementwise kernel keeps room for that
- * kernel's values read later: a bidirectional LSTM's last cell (two
- * values, its h and c, read after it) took the 30 steps' copies before
- * it up to 63 operands, and closing it added the two outputs: "more than
- * 64 operands", the whole graph back to eager.  Cut from PyTorch 2.11's
- * capture of nn.LSTM(64, 128, num_layers=2, bidirectional=True).
- */
-/*
  * A matmul's panel loaded kernels ahead (a far panel, over the last
  * engine) signals SEM_LD + that engine, which the matmul's own direct
  * stores on that engine use too: BoTNet's relative-position matmul
@@ -1756,6 +1748,14 @@ START_TEST(t_epilogue_loads_queue)
 }
 END_TEST
 
+/*
+ * A cat whose inputs join the open elementwise kernel keeps room for that
+ * kernel's values read later: a bidirectional LSTM's last cell (two
+ * values, its h and c, read after it) took the 30 steps' copies before
+ * it up to 63 operands, and closing it added the two outputs: "more than
+ * 64 operands", the whole graph back to eager.  Cut from PyTorch 2.11's
+ * capture of nn.LSTM(64, 128, num_layers=2, bidirectional=True).
+ */
 START_TEST(t_cat_room_for_outputs)
 {
 	regress_run("lstm_stack");
