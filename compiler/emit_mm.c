@@ -2047,7 +2047,7 @@ int npu_emit_mm(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 			if (epi_loads && !pend && lt < 2)
 				load_epi(&g, K, L, lt, s, qe, nd);
 			else if (epi_loads && !pend)
-				late = L;
+				late = L; /* (after the epilogue, below) */
 			/* the next kernel's first B panel, after the last
 			 * block's loads, over the A engines (they load the
 			 * least); over all four, each its share by what it

@@ -764,42 +764,6 @@ START_TEST(t_edge)
 }
 END_TEST
 
-/*
- * Queues of 8 entries (npu-base otherwise): a wait issued before the
- * signal it needs, later in the program, holds every entry after it in
- * its unit's queue, and the scalar unit stops on a full queue before it
- * issues the signal.  The compiler does not count queue entries, so its
- * templates issue such waits only with little behind them: these three
- * deadlocked with 8 (the matmul template's epilogue loads, issued before
- * the epilogue that frees their slots), as Visformer's transposed
- * convolution did with 32.
- */
-START_TEST(t_short_queues)
-{
-	static const char *const cases[] = { "conv_bn_shared", "gpt_neo_tiny",
-					      "swinv2_tiny" };
-	char base[1024], tgt[1024], line[512];
-	FILE *in, *out;
-
-	fx_setup_tmp();
-	snprintf(base, sizeof base, "%s/targets/npu-base.ini", fx_srcdir());
-	snprintf(tgt, sizeof tgt, "%s/npu-q8.ini", fx_tmpdir);
-	in = fopen(base, "r");
-	out = fopen(tgt, "w");
-	ck_assert(in && out);
-	while (fgets(line, sizeof line, in))
-		fputs(strncmp(line, "queue_depth", 11) ? line : "queue_depth = 8\n", out);
-	fclose(in);
-	fclose(out);
-	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		fxrun fr = { 0 };
-		fr.o.target = tgt;
-		fx_run_fixture(cases[i], &fr);
-	}
-	fx_teardown_tmp();
-}
-END_TEST
-
 /* Provenance of bias_relu: the fused kernel names add and relu, with
  * their ATen targets and source line; every IR dump works. */
 START_TEST(t_provenance_dumps)
@@ -1180,7 +1144,6 @@ int main(void)
 	tcase_add_test(tc, t_bad_graphs);
 	tcase_add_test(tc, t_provenance_dumps);
 	tcase_add_test(tc, t_edge);
-	tcase_add_test(tc, t_short_queues);
 	tcase_add_test(tc, t_multipass);
 	tcase_add_test(tc, t_lanes_exact);
 	tcase_add_test(tc, t_llama_fusion);
