@@ -63,6 +63,14 @@ int npu_aop_find(const char *target)
 	return NPU_AOP_UNKNOWN;
 }
 
+void npu_aop_print(FILE *f)
+{
+	for (int i = 0; i < NPU_NAOP; i++)
+		fprintf(f, "%s\n", npu_aoptab[i].target);
+	for (size_t i = 0; i < sizeof aop_alias / sizeof *aop_alias; i++)
+		fprintf(f, "%s\n", aop_alias[i].target);
+}
+
 const char *npu_acat_name(int cat)
 {
 	return cat >= 0 && cat < NPU_NACAT ? acat_names[cat] : NULL;

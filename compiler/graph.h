@@ -46,6 +46,8 @@ extern const npu_aopinfo npu_aoptab[NPU_NAOP];
 
 /* Interns an FX target; NPU_AOP_UNKNOWN when the table lacks it. */
 int npu_aop_find(const char *target);
+/* Writes every target npu_aop_find knows, one a line (npucc --list-ops). */
+void npu_aop_print(FILE *f);
 const char *npu_acat_name(int cat);           /* "elementwise" */
 
 /* FX node kinds. */

@@ -27,7 +27,8 @@ static void usage(FILE *f)
 		   "             [--fp32-matmul-precision highest|high|medium]\n"
 		   "             [--knob KERNEL.NAME=VALUE] [--max-vregs N] [--max-xregs N]\n"
 		   "             [--tune [--trials N] [-j JOBS]] [--tuning-db TUNE.db]\n"
-		   "             [--dyn-hint SYM=N,...] [--dyn-max SYM=N,...] [--specialize SYM=N,...]\n\n"
+		   "             [--dyn-hint SYM=N,...] [--dyn-max SYM=N,...] [--specialize SYM=N,...]\n"
+		   "       npucc --list-ops\n\n"
 		   "Compiles a PyTorch FX graph (JSON, see docs/fx-format.md) into an npusim\n"
 		   "program.  Stages: import passes fuse tile emit regalloc link.\n"
 		   "Knobs: tile_m tile_n tile_k tile_c bufs loop_order (KERNEL '*' = all).\n"
@@ -39,6 +40,8 @@ static void usage(FILE *f)
 		   "them as constants instead (a static program of those sizes).\n"
 		   "--no-resident keeps scratch and constants in DRAM, not in an SRAM window\n"
 		   "(nor a dynamic program's symbolic scratch: docs/compiler.md).\n"
+		   "--list-ops prints the FX targets npucc knows, one a line (any other\n"
+		   "target is an error; the frontend runs such nodes in PyTorch).\n"
 		   "Exit status: 0 success, 2 bad usage or bad input.\n");
 }
 
@@ -113,6 +116,9 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--version")) {
 			printf("npucc %s\n", PACKAGE_VERSION);
 			return 0;
+		} else if (!strcmp(argv[i], "--list-ops")) {
+			npu_aop_print(stdout);
+			return fflush(stdout) || ferror(stdout) ? 2 : 0;
 		} else if ((v = optval(argc, argv, &i, "-o"))) {
 			o.out = v;
 		} else if ((v = optval(argc, argv, &i, "--weights"))) {

@@ -390,6 +390,33 @@ START_TEST(op_table)
 }
 END_TEST
 
+/* npucc --list-ops: every target it prints is known, every op of the
+ * table is printed, the aliases too (the frontend cuts graphs by it). */
+START_TEST(op_list)
+{
+	char *buf = NULL, *line, *save = NULL;
+	size_t len = 0;
+	int n = 0, aliases = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	npu_aop_print(f);
+	fclose(f);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		int id = npu_aop_find(line);
+		ck_assert_msg(id != NPU_AOP_UNKNOWN, "%s", line);
+		if (n < NPU_NAOP)
+			ck_assert_str_eq(line, npu_aoptab[n].target);
+		else
+			aliases += strcmp(line, npu_aoptab[id].target) != 0;
+		n++;
+	}
+	ck_assert_int_gt(n, NPU_NAOP);
+	ck_assert_int_eq(aliases, n - NPU_NAOP);
+	free(buf);
+}
+END_TEST
+
 /* docs/fx-format.md lists every op of the table. */
 START_TEST(docs_list_every_op)
 {
@@ -434,6 +461,7 @@ static Suite *graph_suite(void)
 	tcase_add_test(tc, read_missing_file);
 	tcase_add_test(tc, module_paths);
 	tcase_add_test(tc, op_table);
+	tcase_add_test(tc, op_list);
 	tcase_add_test(tc, docs_list_every_op);
 	suite_add_tcase(s, tc);
 	return s;

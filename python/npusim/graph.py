@@ -44,7 +44,7 @@ import uuid
 import torch
 
 from . import cache as cache_mod
-from . import complexes, fxjson, st, tools
+from . import complexes, fxjson, partition, st, tools
 
 DEFAULTS = {
     "target": None,        # target file or name (npucc and npusim --target)
@@ -87,6 +87,7 @@ class NpuGraph:
         values); doc: its fxgraph document; frozen: placeholder names whose
         values are compiled into the program."""
         self.gm = gm
+        self.captured = doc         # (as captured: its meta is the module's)
         # complex values as pairs of reals; a graph with other ops on them
         # goes to npucc as it is (its own decompositions take the FFTs
         # and their complex results: FNet)
@@ -119,6 +120,7 @@ class NpuGraph:
         self.static_why = None      # why a dynamic graph is compiled per size
         self.sizes = None           # the --specialize of self.prog
         self.snapshot = None        # (id, _version) of the frozen tensors
+        self.split = None           # a partition.Split, False: none needed
         if opts.get("keep"):
             self.dir = os.path.join(opts["keep"], self.name.replace("/", "_"))
             os.makedirs(self.dir, exist_ok=True)
@@ -239,6 +241,12 @@ class NpuGraph:
         call = self.session.new_call(self.record)
         t0 = time.time()
         try:
+            if self.failed is None and self.split is None:
+                self.split = self._plan()
+            if self.failed is None and self.split:
+                out = self.split.run(args, call)
+                call.wall_s = time.time() - t0
+                return out
             if self.failed is None:
                 snap = self._snap(args)
                 if self.prog is None or snap != self.snapshot or (
@@ -260,8 +268,29 @@ class NpuGraph:
         call.wall_s = time.time() - t0
         return out
 
+    def grad_mode(self):
+        """Eager work for this graph runs without autograd for inference
+        graphs, in the caller's mode otherwise."""
+        return torch.no_grad() if self.doc["graph_kind"] == "inference" else _nullctx()
+
+    def _plan(self):
+        """A Split when the graph holds nodes npucc does not know (and
+        host fallback is allowed: they run in PyTorch between compiled
+        parts), else False: npucc takes the graph whole."""
+        unknown = partition.unknown_nodes(self.doc)
+        if not unknown or self.opts.get("fallback") == "error":
+            return False
+        try:
+            sp = partition.Split(self, unknown)
+        except Exception as ex:   # (fx, meta, export: any failure to cut)
+            raise ValueError("cannot cut the graph around %s: %s: %s" % (
+                ", ".join(sorted(set(unknown.values()))), type(ex).__name__, ex))
+        self.record.status = "partitioned"
+        self.record.reason = sp.describe()
+        return sp
+
     def _eager(self, args):
-        with torch.no_grad() if self.doc["graph_kind"] == "inference" else _nullctx():
+        with self.grad_mode():
             out = self.gm(*args)
         return list(out) if isinstance(out, (list, tuple)) else [out]
 

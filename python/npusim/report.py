@@ -5,7 +5,9 @@ One Session per process collects, while models run:
 * graphs: every graph captured (dynamo, inference, forward, backward), with
   its node count and status: `compiled` (npucc built it), `cached` (the
   compile cache had it), `fallback` (it ran eagerly on the host, with the
-  reason), `pending` (never called);
+  reason), `partitioned` (it holds nodes npucc does not know, which PyTorch
+  ran between its parts, each a graph of its own: npusim.partition),
+  `pending` (never called);
 * calls: every execution of a graph: the Python call that reached it (its
   sequence number and the user's frame), the simulator run (its label in the
   trace database, so `runs.id` is found), its cycles and host calls, or the
@@ -120,6 +122,7 @@ class CallRecord:
         self.cycles = None
         self.host_calls = None
         self.fallback = None      # None, or the reason it ran eagerly
+        self.host_ops = None      # Counter of targets PyTorch ran (partitioned)
         self.wall_s = None
         self.run_id = None
 
@@ -310,9 +313,19 @@ class Report:
         return {r: n for r, n in self.breaks.items() if _eager_op(r)}
 
     @property
+    def host_ops(self):
+        """{"graph: target": count} of the nodes npucc does not know that
+        PyTorch ran between a partitioned graph's npusim parts."""
+        n = collections.Counter()
+        for c in self.calls:
+            for t, k in (c.host_ops or {}).items():
+                n["%s: %s" % (c.graph.name, t)] += k
+        return dict(n)
+
+    @property
     def ok(self):
         return not self.fallbacks and not self.eager_frames and \
-            not self.eager_ops and \
+            not self.eager_ops and not self.host_ops and \
             not any(g.status == "fallback" for g in self.graphs)
 
     def events(self):
@@ -326,6 +339,8 @@ class Report:
                                  for c in self.fallbacks)
         for r, n in sorted(fb.items()):
             yield ("host_fallback", r, n)
+        for r, n in sorted(self.host_ops.items()):
+            yield ("host_op", r, n)
 
     def to_dict(self):
         return {
@@ -335,6 +350,7 @@ class Report:
             "graph_breaks": dict(self.breaks),
             "recompilations": [{"where": w, "guard": r} for w, r in self.recompiles],
             "host_fallbacks": len(self.fallbacks),
+            "host_ops": self.host_ops,
             "eager_frames": dict(self.eager_frames),
             "graphs": [{"name": g.name, "kind": g.kind, "nodes": g.nodes,
                         "status": g.status, "reason": g.reason,
@@ -358,6 +374,9 @@ class Report:
             out.append("  recompiled %s: guard failed: %s" % (w, r))
         for r, n in sorted(self.eager_frames.items()):
             out.append("  FAILED: ran eagerly x%d: %s" % (n, r))
+        for r, n in sorted(self.host_ops.items()):
+            out.append("  FAILED: host op x%d: %s (PyTorch ran it between npusim "
+                       "graphs)" % (n, r))
         out.append("%-28s %-9s %6s %-9s %6s %14s" % (
             "graph", "kind", "nodes", "status", "calls", "cycles/call"))
         for g in self.graphs:
@@ -369,7 +388,8 @@ class Report:
                 g.status, len(g.calls),
                 ("%d" % (sum(cyc) // len(cyc))) if cyc else "-"))
             if g.reason:
-                out.append("    %s%s" % ("FAILED: " if g.status == "fallback" else "",
+                out.append("    %s%s" % ("FAILED: " if g.status in ("fallback", "partitioned")
+                                          else "",
                                           g.reason))
         total = sum(sum(g.cycles()) for g in self.graphs)
         out.append("simulated cycles, all calls: %d" % total)

@@ -57,6 +57,20 @@ def version(prog):
     return _versions[path]
 
 
+_known = {}
+
+
+def known_ops():
+    """The FX targets npucc knows (`npucc --list-ops`, cached per path),
+    or None when this npucc cannot say: every node is then left to it."""
+    path = find("npucc")
+    if path not in _known:
+        st, out, err = run([path, "--list-ops"])
+        ops = set(out.split()) if st == 0 else set()
+        _known[path] = ops if "aten.add.Tensor" in ops else None
+    return _known[path]
+
+
 def target_file(target):
     """The file a --target value names (a path, or a name looked up as
     NAME.ini), or None when it cannot be found here."""

@@ -44,6 +44,8 @@ import os, shutil, sys
 a = sys.argv[1:]
 if a and a[0] == "--version":
     print("npucc fake-1"); sys.exit(0)
+if a and a[0] == "--list-ops":   # (an npucc that cannot list them)
+    sys.stderr.write("npucc: unknown option --list-ops\\n"); sys.exit(2)
 if os.environ.get("FAKE_NPUCC_FAIL"):
     sys.stderr.write("npucc: graph.json: node 'x': no lowering for aten.foo.default\\n")
     sys.exit(2)

@@ -194,3 +194,75 @@ def fourier_mix():
     torch.manual_seed(8)
     return FourierMix().eval(), [torch.randn(2, 8, 16)]
 
+
+
+_LIB = []
+
+
+def _custom_ops_library():
+    """torch.library ops npucc has no entry for (defined once a process):
+    softclip(x) = x / (1 + |x|), and halves(x), the two halves of the last
+    dim as two tensors."""
+    if _LIB:
+        return
+    lib = torch.library.Library("npusim_test", "DEF")
+    lib.define("softclip(Tensor x) -> Tensor")
+    lib.define("halves(Tensor x) -> (Tensor, Tensor)")
+
+    def halves(x):
+        a, b = x.chunk(2, -1)
+        return a.clone(), b.clone()
+
+    def halves_meta(x):
+        shape = x.shape[:-1] + (x.shape[-1] // 2,)
+        return x.new_empty(shape), x.new_empty(shape)
+
+    lib.impl("softclip", lambda x: x / (1 + x.abs()), "CPU")
+    lib.impl("softclip", lambda x: torch.empty_like(x), "Meta")
+    lib.impl("halves", halves, "CPU")
+    lib.impl("halves", halves_meta, "Meta")
+    _LIB.append(lib)
+
+
+class CustomOps(nn.Module):
+    """A GLU-style block around two custom ops, with a buffer updated in
+    place: the frontend cuts its graph around the ops."""
+
+    def __init__(self):
+        super().__init__()
+        _custom_ops_library()
+        self.fc1 = nn.Linear(16, 32)
+        self.fc2 = nn.Linear(16, 16)
+        self.register_buffer("acc", torch.zeros(16))
+
+    def forward(self, x):
+        h = torch.ops.npusim_test.softclip(self.fc1(x))
+        a, b = torch.ops.npusim_test.halves(h)
+        y = self.fc2(a * torch.sigmoid(b))
+        self.acc.mul_(0.5).add_(y.mean(0))
+        return y + x
+
+
+def custom_ops():
+    torch.manual_seed(9)
+    return CustomOps().eval(), [torch.randn(8, 16)]
+
+
+class CondBranches(nn.Module):
+    """torch.cond (PyTorch 2.x) between two linear layers: its branches
+    are subgraphs, which the frontend leaves to PyTorch."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(16, 16)
+        self.fc2 = nn.Linear(16, 16)
+
+    def forward(self, x):
+        y = self.fc1(x)
+        y = torch.cond(y.sum() > 0, lambda t: t.relu() * 2, lambda t: t.sigmoid(), (y,))
+        return self.fc2(y)
+
+
+def cond_branches():
+    torch.manual_seed(10)
+    return CondBranches().eval(), [torch.randn(8, 16)]

@@ -561,6 +561,80 @@ class EndToEndTest(unittest.TestCase):
         self.assertTrue(torch.allclose(model.acc, want_acc, atol=1e-6))
         self.assertTrue(export.session().report().ok)
 
+    def test_unknown_ops_partitioned(self):
+        """Custom ops npucc has no entry for run in PyTorch between the
+        graph's compiled parts: counted, and the report fails on them."""
+        model, (x,) = models.custom_ops()
+        acc0 = model.acc.clone()
+        with torch.no_grad():
+            want = model(x)
+        want_acc = model.acc.clone()
+        model.acc.copy_(acc0)
+        d = helpers.tmpdir(self)
+        cm = export.CompiledModule(model, [x], target="npu-base", cache_dir=d)
+        got = cm(x)
+        self.assertTrue(torch.allclose(got, want, atol=1e-5),
+                        (got - want).abs().max().item())
+        self.assertTrue(torch.allclose(model.acc, want_acc, atol=1e-5))
+        rep = export.session().report()
+        self.assertFalse(rep.ok)
+        name = rep.graphs[0].name
+        self.assertEqual(rep.host_ops, {name + ": npusim_test.softclip.default": 1,
+                                        name + ": npusim_test.halves.default": 1})
+        self.assertIn("FAILED: host op x1: %s: npusim_test.halves.default" % name,
+                      rep.text())
+        graphs = rep.to_dict()["graphs"]
+        self.assertEqual(graphs[0]["status"], "partitioned")
+        self.assertIn("2 node(s) npucc does not know run in PyTorch between "
+                      "2 npusim graph(s)", graphs[0]["reason"])
+        parts = graphs[1:]
+        self.assertEqual([g["name"] for g in parts], [name + "/part0", name + "/part1"])
+        for g in parts:
+            self.assertEqual(g["status"], "compiled")
+            self.assertGreater(g["cycles"][0], 0)
+        self.assertFalse(rep.fallbacks)
+        with self.assertRaises(tools.ToolError):   # no host work when asked
+            export.CompiledModule(model, [x], target="npu-base", cache_dir=d,
+                                  fallback="error")(x)
+
+    @unittest.skipUnless(export.has_dynamo(), "torch.compile needs PyTorch >= 2.1")
+    def test_torch_compile_partitions(self):
+        """Under torch.compile: custom ops, and torch.cond taking either
+        branch, run in PyTorch between compiled parts."""
+        import torch._dynamo as dynamo
+        d = helpers.tmpdir(self)
+        for factory, ops in ((models.custom_ops, {"npusim_test.softclip.default",
+                                                  "npusim_test.halves.default"}),
+                             (models.cond_branches, None)):
+            dynamo.reset()
+            export.session().reset()
+            model, (x,) = factory()
+            cm = torch.compile(model, backend="npusim", options={
+                "target": "npu-base", "cache_dir": d})
+            for sign in (1, -1):
+                with torch.no_grad():
+                    acc0 = [b.clone() for b in model.buffers()]
+                    want = model(sign * x)
+                    for b, b0 in zip(model.buffers(), acc0):
+                        b.copy_(b0)
+                    got = cm(sign * x)
+                self.assertTrue(torch.allclose(got, want, atol=1e-5),
+                                "%s: %g" % (factory.__name__, (got - want).abs().max()))
+            rep = export.session().report()
+            self.assertFalse(rep.ok)
+            self.assertFalse(rep.fallbacks, rep.text())
+            got_ops = {k.split(": ", 1)[1] for k in rep.host_ops}
+            if ops:
+                self.assertEqual(got_ops, ops)
+            else:
+                self.assertEqual(len(got_ops), 1, rep.text())
+                self.assertIn("cond", got_ops.pop())
+            parts = [g for g in rep.to_dict()["graphs"] if "/part" in g["name"]]
+            self.assertGreaterEqual(len(parts), 2, rep.text())
+            for g in parts:
+                self.assertIn(g["status"], ("compiled", "cached"), rep.text())
+                self.assertTrue(g["cycles"] and g["cycles"][0] > 0, rep.text())
+
     def test_timing_only(self):
         model, (x,) = models.rmsnorm_mlp()
         d = helpers.tmpdir(self)

@@ -1,0 +1,187 @@
+"""Cutting a graph around the operators npucc does not know.
+
+An aot graph can hold calls that npucc has no entry for: a torch.library
+custom op, a higher-order op such as torch.cond (whose branches are
+subgraphs).  Rather than run the whole graph eagerly, the frontend cuts
+it, in graph order, into steps: maximal runs of nodes npucc knows, each
+compiled and run on npusim as a graph of its own (an NpuGraph named
+`<graph>/part<i>`), and the unknown nodes between them, which PyTorch runs.
+The cut keeps the graph's order, so every step's inputs exist before it
+runs; `get_attr` constants are copied into every run that reads them.
+
+The unknown nodes are host work outside the simulated machine: each call
+counts them (CallRecord.host_ops) and the report fails on them, naming
+the operators; the graph's record says `partitioned` and how.
+"""
+
+import collections
+
+import torch
+import torch.fx as fx
+
+from . import fxjson, tools
+
+
+def unknown_nodes(doc):
+    """{node name: target} of the document's calls npucc does not know;
+    empty where every node is known, or where npucc cannot list them."""
+    known = tools.known_ops()
+    if known is None:
+        return {}
+    return {n["name"]: n["target"] for n in doc["nodes"]
+            if n["op"] == "call_function" and n["target"] not in known}
+
+
+def _tensors(meta):
+    """Does a node of this (captured) meta compute a tensor?"""
+    if isinstance(meta, list):
+        return any(_tensors(m) for m in meta)
+    return isinstance(meta, dict) and "shape" in meta
+
+
+class _Run:
+    """One run of known nodes: the inputs it takes from before it, the
+    values later steps read, its GraphModule and NpuGraph."""
+
+    def __init__(self):
+        self.nodes = []
+        self.inputs = []
+        self.outputs = []
+        self.npu = None
+
+
+class Split:
+    """The steps of `parent` (an NpuGraph) with the nodes `host` (names)
+    run by PyTorch; run() calls them in order."""
+
+    def __init__(self, parent, host):
+        from . import graph as graph_mod
+        self.parent = parent
+        gm = parent.gm
+        nodes = list(gm.graph.nodes)
+        byname = {n.name: n for n in nodes}
+        missing = sorted(set(host) - set(byname))
+        if missing:
+            raise ValueError("cannot cut the graph: no node %s in its module"
+                             % ", ".join(missing))
+        # the meta of every node as captured (the module's own meta
+        # differs between PyTorch versions)
+        self.meta = {n["name"]: n.get("meta") for n in parent.captured["nodes"]}
+        hosts = {byname[h] for h in host}
+        # the ones that compute tensors; the others are scalar plumbing
+        # (SymInt comparisons, shape assertions), run but not counted
+        self.unknown = {n for n in hosts if _tensors(self.meta.get(n.name))}
+        # A node that reads a host node's tuple of results (a getitem)
+        # runs on the host too: a compiled part takes tensors and scalars.
+        for n in nodes:
+            if n.op == "call_function" and any(
+                    a in hosts and isinstance(self.meta.get(a.name), list)
+                    for a in n.all_input_nodes):
+                hosts.add(n)
+        self.placeholders = [n for n in nodes if n.op == "placeholder"]
+        self.attrs = [n for n in nodes if n.op == "get_attr"]
+        self.out = nodes[-1]
+        self.steps = []
+        cur = None
+        for n in nodes:
+            if n.op in ("placeholder", "get_attr", "output"):
+                continue
+            if n in hosts:
+                self.steps.append(n)
+                cur = None
+            else:
+                if cur is None:
+                    cur = _Run()
+                    self.steps.append(cur)
+                cur.nodes.append(n)
+        self.targets = collections.Counter(fxjson.target_name(n) for n in self.unknown)
+        self.scalar = collections.Counter(fxjson.target_name(byname[h]) for h in host
+                                          if byname[h] not in self.unknown)
+        runs = [s for s in self.steps if isinstance(s, _Run)]
+        users = self._users(nodes)
+        pdoc = {n["name"]: n for n in parent.doc["nodes"] if n["op"] == "placeholder"}
+        frozen = {parent.ph[i]["name"] for i in parent.frozen}
+        for i, r in enumerate(runs):
+            self._build(r, users, gm, "%s/part%d" % (parent.name, i), pdoc, frozen,
+                        graph_mod)
+        self.nruns = len(runs)
+
+    @staticmethod
+    def _users(nodes):
+        """node -> the set of steps' nodes (or the output) that read it."""
+        users = collections.defaultdict(set)
+        for n in nodes:
+            for a in n.all_input_nodes:
+                users[a].add(n)
+        return users
+
+    def _build(self, r, users, gm, name, pdoc, frozen, graph_mod):
+        inside = set(r.nodes)
+        attrs = []
+        for n in r.nodes:
+            for a in n.all_input_nodes:
+                if a in inside or a in r.inputs or a in attrs:
+                    continue
+                (attrs if a.op == "get_attr" else r.inputs).append(a)
+        r.outputs = [n for n in r.nodes if users[n] - inside]
+        for a in r.inputs + r.outputs:
+            if isinstance(self.meta.get(a.name), list):
+                raise ValueError("the tuple of '%s' would cross the cut" % a.name)
+        g = fx.Graph()
+        env = {}
+        info = []
+        for a in r.inputs:
+            p = g.placeholder(a.name)
+            p.meta = dict(a.meta)
+            env[a] = p
+            ent = pdoc.get(a.name) or {}
+            info.append({"kind": ent.get("kind") or "input",
+                         "source": ent.get("source")})
+        for a in self.attrs:
+            if a in attrs:
+                env[a] = g.node_copy(a, lambda x: env[x])
+        for n in r.nodes:
+            env[n] = g.node_copy(n, lambda x: env[x])
+        g.output(tuple(env[o] for o in r.outputs))
+        sub = fx.GraphModule(gm, g)
+        kind = self.parent.doc["graph_kind"]
+        doc = fxjson.graph_to_dict(sub, name, kind, placeholders=info)
+        for ent in doc["nodes"]:
+            if ent["op"] != "output" and self.meta.get(ent["name"]) is not None:
+                ent["meta"] = self.meta[ent["name"]]
+        doc["producer"] = self.parent.doc.get("producer", doc["producer"])
+        r.npu = graph_mod.NpuGraph(sub, doc, self.parent.opts, self.parent.session,
+                                   [a.name for a in r.inputs if a.name in frozen])
+
+    def describe(self):
+        ops = lambda c: ", ".join("%s x%d" % kv for kv in sorted(c.items()))
+        text = ("%d node(s) npucc does not know run in PyTorch between %d npusim "
+                "graph(s): %s" % (sum(self.targets.values()), self.nruns,
+                                  ops(self.targets)))
+        if self.scalar:
+            text += "; and %d on scalars: %s" % (sum(self.scalar.values()),
+                                                 ops(self.scalar))
+        return text
+
+    def run(self, args, call):
+        """The graph's outputs (a list) for args, as the whole graph
+        would return them; counts the host nodes into `call`."""
+        env = dict(zip(self.placeholders, args))
+        for a in self.attrs:
+            v = self.parent.gm
+            for part in a.target.split("."):
+                v = getattr(v, part)
+            env[a] = v
+        call.host_ops = collections.Counter()
+        for s in self.steps:
+            if isinstance(s, _Run):
+                outs = s.npu(*[env[a] for a in s.inputs])
+                env.update(zip(s.outputs, outs))
+                continue
+            a, kw = fx.node.map_arg((s.args, s.kwargs), lambda x: env[x])
+            with self.parent.grad_mode():
+                env[s] = s.target(*a, **kw)
+            if s in self.unknown:
+                call.host_ops[fxjson.target_name(s)] += 1
+        out = fx.node.map_arg(self.out.args[0], lambda x: env[x])
+        return list(out) if isinstance(out, (list, tuple)) else [out]
