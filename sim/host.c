@@ -24,12 +24,17 @@
 #include "sim/sim_int.h"
 
 #define HOSTOP_MAX 512
+#define HOSTOP_SLOTS (2 * HOSTOP_MAX) /* hash slots, a power of two */
 
 static struct hostop {
 	char name[96];
 	npu_hostop_fn fn;
 } hostops[HOSTOP_MAX];
 static int nhostops;
+/* Index + 1 of each op by its name's hash (0: empty): npusim registers
+ * the ~300 ops of compiler/hostops.c at every start, and a linear search
+ * per registration cost more than a short run's whole trace setup. */
+static short slots[HOSTOP_SLOTS];
 
 /* copy: out = in, converting the dtype when the two differ. */
 static int op_copy(const npu_hostop_args *a, npu_err *e)
@@ -77,23 +82,34 @@ static int op_fill(const npu_hostop_args *a, npu_err *e)
 	return 0;
 }
 
+/* The slot of name: where it is, or the empty slot where it would go. */
+static unsigned slot_of(const char *name)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+
+	for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+		h = (h ^ *c) * 16777619u;
+	for (unsigned k = h & (HOSTOP_SLOTS - 1);; k = (k + 1) & (HOSTOP_SLOTS - 1))
+		if (!slots[k] || !strcmp(hostops[slots[k] - 1].name, name))
+			return k;
+}
+
 static int find(const char *name)
 {
-	for (int i = 0; i < nhostops; i++)
-		if (!strcmp(hostops[i].name, name))
-			return i;
-	return -1;
+	return slots[slot_of(name)] - 1;
 }
 
 static int add(const char *name, npu_hostop_fn fn)
 {
-	int i = find(name);
+	unsigned k = slot_of(name);
+	int i = slots[k] - 1;
 
 	if (i < 0) {
 		if (nhostops == HOSTOP_MAX || strlen(name) >= sizeof hostops[0].name)
 			return -1;
 		i = nhostops++;
 		strcpy(hostops[i].name, name);
+		slots[k] = (short)(i + 1);
 	}
 	hostops[i].fn = fn;
 	return 0;
