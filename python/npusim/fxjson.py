@@ -255,6 +255,12 @@ def graph_to_dict(gm, name, graph_kind, producer=None, placeholders=None,
                     ent["source"] = info["source"]
                 if info.get("kind") is not None:
                     ent["kind"] = info["kind"]
+        if n.op == "get_attr" and hasattr(gm, "graph"):
+            sub = _attr(gm, n.target)
+            if isinstance(sub, torch.fx.GraphModule):
+                # a branch or body of a higher-order op (torch.cond's)
+                ent["graph"] = graph_to_dict(sub, "%s.%s" % (name, n.target),
+                                             graph_kind)["nodes"]
         prov = provenance(n)
         if prov:
             ent["provenance"] = prov
@@ -263,6 +269,13 @@ def graph_to_dict(gm, name, graph_kind, producer=None, placeholders=None,
     if captured_from is not None:
         doc["captured_from"] = captured_from
     return doc
+
+
+def _attr(gm, target):
+    v = gm
+    for part in target.split("."):
+        v = getattr(v, part, None)
+    return v
 
 
 def aot_dict(mutates_data, mutates_metadata=None, returned_first=None,

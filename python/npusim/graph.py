@@ -44,7 +44,7 @@ import uuid
 import torch
 
 from . import cache as cache_mod
-from . import complexes, fxjson, partition, st, tools
+from . import complexes, conds, fxjson, partition, st, tools
 
 DEFAULTS = {
     "target": None,        # target file or name (npucc and npusim --target)
@@ -88,6 +88,7 @@ class NpuGraph:
         values are compiled into the program."""
         self.gm = gm
         self.captured = doc         # (as captured: its meta is the module's)
+        self.cond_why = None        # why a torch.cond was not predicated
         # complex values as pairs of reals; a graph with other ops on them
         # goes to npucc as it is (its own decompositions take the FFTs
         # and their complex results: FNet)
@@ -95,6 +96,12 @@ class NpuGraph:
             doc = complexes.lower(doc)
         except complexes.Unsupported:
             pass
+        # torch.cond as both branches and a where (the cond is left to
+        # PyTorch between compiled parts where that cannot be done)
+        try:
+            doc = conds.lower(doc)
+        except conds.Unsupported as ex:
+            self.cond_why = str(ex)
         self.doc = doc
         self.opts = opts
         self.session = session

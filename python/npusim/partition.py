@@ -161,6 +161,8 @@ class Split:
         if self.scalar:
             text += "; and %d on scalars: %s" % (sum(self.scalar.values()),
                                                  ops(self.scalar))
+        if self.parent.cond_why:
+            text += " (not predicated: %s)" % self.parent.cond_why
         return text
 
     def run(self, args, call):

@@ -339,6 +339,124 @@ class ComplexTest(unittest.TestCase):
         self.assertIs(complexes.lower(real), real)
 
 
+def _meta(shape, dtype="float32"):
+    st_, acc = [], 1
+    for d in reversed(shape):
+        st_.insert(0, acc)
+        acc *= d
+    return {"shape": list(shape), "dtype": dtype, "stride": st_, "storage_offset": 0}
+
+
+def cond_doc(pred_shape=()):
+    """The graph an aot capture of models.CondBranches gives on PyTorch
+    2.11 (torch.cond between two linear layers), in fxgraph form: the
+    cond node, its branches under their get_attr entries."""
+    def n(name, target, args, meta, op="call_function"):
+        return {"name": name, "op": op, "target": target, "args": args,
+                "kwargs": {}, "meta": meta}
+
+    def ph(name, meta, kind="input"):
+        e = n(name, name, [], meta, "placeholder")
+        e["kind"] = kind
+        return e
+
+    r = lambda x: {"node": x}
+    y = _meta([8, 16])
+    branch = lambda ops: [ph("arg0_1", y)] + ops + [
+        {"name": "output", "op": "output", "target": "output",
+         "args": [[r(ops[-1]["name"])]], "kwargs": {}}]
+    true_g = branch([n("relu", "aten.relu.default", [r("arg0_1")], y),
+                     n("mul", "aten.mul.Tensor", [r("relu"), 2], y)])
+    false_g = branch([n("sigmoid", "aten.sigmoid.default", [r("arg0_1")], y)])
+    tg = n("true_graph_0", "true_graph_0", [], None, "get_attr")
+    tg["graph"] = true_g
+    fg = n("false_graph_0", "false_graph_0", [], None, "get_attr")
+    fg["graph"] = false_g
+    return {"format": "fxgraph", "version": 1, "name": "cond/inference1",
+            "producer": {"torch": "test"}, "graph_kind": "inference", "nodes": [
+                ph("w1", _meta([16, 16]), "parameter"), ph("b1", _meta([16]), "parameter"),
+                ph("w2", _meta([16, 16]), "parameter"), ph("b2", _meta([16]), "parameter"),
+                ph("x", y),
+                n("t", "aten.t.default", [r("w1")], _meta([16, 16])),
+                n("addmm", "aten.addmm.default", [r("b1"), r("x"), r("t")], y),
+                n("sum_1", "aten.sum.default", [r("addmm")], _meta([])),
+                n("gt", "aten.gt.Scalar", [r("sum_1"), 0], _meta(pred_shape, "bool")),
+                tg, fg,
+                n("cond", "torch.ops.higher_order.cond",
+                  [r("gt"), r("true_graph_0"), r("false_graph_0"), [r("addmm")]], [y]),
+                n("getitem", "_operator.getitem", [r("cond"), 0], y),
+                n("t_1", "aten.t.default", [r("w2")], _meta([16, 16])),
+                n("addmm_1", "aten.addmm.default", [r("b2"), r("getitem"), r("t_1")], y),
+                {"name": "output", "op": "output", "target": "output",
+                 "args": [[r("addmm_1")]], "kwargs": {}}]}
+
+
+class CondTest(unittest.TestCase):
+    """torch.cond by predication (npusim.conds)."""
+
+    def test_rewrite_and_refusals(self):
+        from npusim import conds
+        doc = cond_doc()
+        d = conds.lower(doc)
+        names = [e["name"] for e in d["nodes"]]
+        self.assertNotIn("cond", names)
+        self.assertNotIn("true_graph_0", names)      # unread now
+        self.assertIn("cond_t_relu", names)
+        self.assertIn("cond_f_sigmoid", names)
+        sel = [e for e in d["nodes"] if e["target"] == "aten.where.self"]
+        self.assertEqual(len(sel), 1)
+        self.assertEqual(sel[0]["args"], [{"node": "gt"}, {"node": "cond_t_mul"},
+                                          {"node": "cond_f_sigmoid"}])
+        last = [e for e in d["nodes"] if e["name"] == "addmm_1"][0]
+        self.assertEqual(last["args"][1], {"node": sel[0]["name"]})
+        self.assertIn("cond", [e["name"] for e in doc["nodes"]])   # doc untouched
+        with self.assertRaisesRegex(conds.Unsupported, "not a tensor of one element"):
+            conds.lower(cond_doc(pred_shape=(2,)))
+        nograph = cond_doc()
+        del nograph["nodes"][9]["graph"]
+        with self.assertRaisesRegex(conds.Unsupported, "has no graph"):
+            conds.lower(nograph)
+        const = cond_doc()
+        const["nodes"][11]["args"][0] = False       # a predicate known when traced
+        d = conds.lower(const)
+        self.assertFalse([e for e in d["nodes"] if e["target"] == "aten.where.self"])
+        last = [e for e in d["nodes"] if e["name"] == "addmm_1"][0]
+        self.assertEqual(last["args"][1], {"node": "cond_f_sigmoid"})
+        plain = ComplexTest.doc("aten.relu.default")
+        self.assertIs(conds.lower(plain), plain)
+
+    def test_predicated_run(self):
+        """Both branches on npusim, each prediction against eager."""
+        ok, why = _npucc_works()
+        if not ok:
+            self.skipTest("npucc cannot compile yet: %s" % why)
+        export.session().reset()
+        torch.manual_seed(11)
+        w1, w2 = torch.randn(16, 16) / 4, torch.randn(16, 16) / 4
+        b1, b2 = torch.randn(16) / 4, torch.randn(16) / 4
+        x = torch.randn(8, 16)
+
+        def eager(x):
+            y = x @ w1.t() + b1
+            y = y.relu() * 2 if y.sum() > 0 else y.sigmoid()
+            return y @ w2.t() + b2
+
+        d = helpers.tmpdir(self)
+        gm = torch.fx.GraphModule(torch.nn.Module(), torch.fx.Graph())  # (no fallback)
+        npu = graph.NpuGraph(gm, cond_doc(), graph.options(
+            {"target": "npu-base", "fallback": "error", "cache_dir": d}),
+            export.session(), ["w1", "b1", "w2", "b2"])
+        for sign in (1, -1):
+            xs = sign * x
+            got = npu(w1, b1, w2, b2, xs)[0]
+            want = eager(xs)
+            self.assertTrue(torch.allclose(got, want, atol=1e-5),
+                            (got - want).abs().max().item())
+        rep = export.session().report()
+        self.assertTrue(rep.ok, rep.text())
+        self.assertEqual(rep.graphs[0].status, "compiled")
+
+
 class AttentionBackwardTest(unittest.TestCase):
     """export._sdpa_bwd_from_probs, what the eager run of a backward graph
     calls for attention's CPU backward given the probabilities, against
@@ -597,43 +715,51 @@ class EndToEndTest(unittest.TestCase):
             export.CompiledModule(model, [x], target="npu-base", cache_dir=d,
                                   fallback="error")(x)
 
-    @unittest.skipUnless(export.has_dynamo(), "torch.compile needs PyTorch >= 2.1")
-    def test_torch_compile_partitions(self):
-        """Under torch.compile: custom ops, and torch.cond taking either
-        branch, run in PyTorch between compiled parts."""
+    def _compile_both_signs(self, factory):
+        """torch.compile of factory's model, called with x and -x (a
+        cond takes either branch), each against eager; the report."""
         import torch._dynamo as dynamo
         d = helpers.tmpdir(self)
-        for factory, ops in ((models.custom_ops, {"npusim_test.softclip.default",
-                                                  "npusim_test.halves.default"}),
-                             (models.cond_branches, None)):
-            dynamo.reset()
-            export.session().reset()
-            model, (x,) = factory()
-            cm = torch.compile(model, backend="npusim", options={
-                "target": "npu-base", "cache_dir": d})
-            for sign in (1, -1):
-                with torch.no_grad():
-                    acc0 = [b.clone() for b in model.buffers()]
-                    want = model(sign * x)
-                    for b, b0 in zip(model.buffers(), acc0):
-                        b.copy_(b0)
-                    got = cm(sign * x)
-                self.assertTrue(torch.allclose(got, want, atol=1e-5),
-                                "%s: %g" % (factory.__name__, (got - want).abs().max()))
-            rep = export.session().report()
-            self.assertFalse(rep.ok)
-            self.assertFalse(rep.fallbacks, rep.text())
-            got_ops = {k.split(": ", 1)[1] for k in rep.host_ops}
-            if ops:
-                self.assertEqual(got_ops, ops)
-            else:
-                self.assertEqual(len(got_ops), 1, rep.text())
-                self.assertIn("cond", got_ops.pop())
-            parts = [g for g in rep.to_dict()["graphs"] if "/part" in g["name"]]
-            self.assertGreaterEqual(len(parts), 2, rep.text())
-            for g in parts:
-                self.assertIn(g["status"], ("compiled", "cached"), rep.text())
-                self.assertTrue(g["cycles"] and g["cycles"][0] > 0, rep.text())
+        dynamo.reset()
+        export.session().reset()
+        model, (x,) = factory()
+        cm = torch.compile(model, backend="npusim", options={
+            "target": "npu-base", "cache_dir": d})
+        for sign in (1, -1):
+            with torch.no_grad():
+                bufs = [b.clone() for b in model.buffers()]
+                want = model(sign * x)
+                for b, b0 in zip(model.buffers(), bufs):
+                    b.copy_(b0)
+                got = cm(sign * x)
+            self.assertTrue(torch.allclose(got, want, atol=1e-5),
+                            "%s: %g" % (factory.__name__, (got - want).abs().max()))
+        return export.session().report()
+
+    @unittest.skipUnless(export.has_dynamo(), "torch.compile needs PyTorch >= 2.1")
+    def test_torch_compile_partitions(self):
+        """Under torch.compile: custom ops run in PyTorch between
+        compiled parts."""
+        rep = self._compile_both_signs(models.custom_ops)
+        self.assertFalse(rep.ok)
+        self.assertFalse(rep.fallbacks, rep.text())
+        self.assertEqual({k.split(": ", 1)[1] for k in rep.host_ops},
+                         {"npusim_test.softclip.default", "npusim_test.halves.default"})
+        parts = [g for g in rep.to_dict()["graphs"] if "/part" in g["name"]]
+        self.assertEqual(len(parts), 2, rep.text())
+        for g in parts:
+            self.assertIn(g["status"], ("compiled", "cached"), rep.text())
+            self.assertTrue(g["cycles"] and g["cycles"][0] > 0, rep.text())
+
+    @unittest.skipUnless(export.has_dynamo(), "torch.compile needs PyTorch >= 2.1")
+    def test_torch_compile_cond_predicated(self):
+        """torch.cond runs whole on npusim (both branches, a where),
+        taking either branch."""
+        rep = self._compile_both_signs(models.cond_branches)
+        self.assertTrue(rep.ok, rep.text())
+        g = [g for g in rep.to_dict()["graphs"] if g["kind"] == "inference"]
+        self.assertEqual(len(g), 1, rep.text())
+        self.assertEqual(len(g[0]["cycles"]), 2)
 
     def test_timing_only(self):
         model, (x,) = models.rmsnorm_mlp()
