@@ -105,6 +105,22 @@ class Split:
             self._build(r, users, gm, "%s/part%d" % (parent.name, i), pdoc, frozen,
                         graph_mod)
         self.nruns = len(runs)
+        self.drop = self._last_uses()
+
+    def _last_uses(self):
+        """Per step, the values no later step reads (dropped after it, so
+        that a call holds no more than the graph itself would)."""
+        last = {}
+        for i, s in enumerate(self.steps):
+            for a in (s.inputs if isinstance(s, _Run) else s.all_input_nodes):
+                last[a] = i
+        for a in self.out.all_input_nodes:
+            last.pop(a, None)
+        drop = [[] for _ in self.steps]
+        for a, i in last.items():
+            if a.op != "get_attr":
+                drop[i].append(a)
+        return drop
 
     @staticmethod
     def _users(nodes):
@@ -175,15 +191,17 @@ class Split:
                 v = getattr(v, part)
             env[a] = v
         call.host_ops = collections.Counter()
-        for s in self.steps:
+        for s, drop in zip(self.steps, self.drop):
             if isinstance(s, _Run):
                 outs = s.npu(*[env[a] for a in s.inputs])
                 env.update(zip(s.outputs, outs))
-                continue
-            a, kw = fx.node.map_arg((s.args, s.kwargs), lambda x: env[x])
-            with self.parent.grad_mode():
-                env[s] = s.target(*a, **kw)
-            if s in self.unknown:
-                call.host_ops[fxjson.target_name(s)] += 1
+            else:
+                a, kw = fx.node.map_arg((s.args, s.kwargs), lambda x: env[x])
+                with self.parent.grad_mode():
+                    env[s] = s.target(*a, **kw)
+                if s in self.unknown:
+                    call.host_ops[fxjson.target_name(s)] += 1
+            for a in drop:
+                del env[a]
         out = fx.node.map_arg(self.out.args[0], lambda x: env[x])
         return list(out) if isinstance(out, (list, tuple)) else [out]

@@ -266,3 +266,41 @@ class CondBranches(nn.Module):
 def cond_branches():
     torch.manual_seed(10)
     return CondBranches().eval(), [torch.randn(8, 16)]
+
+
+def custom_train():
+    """PyTorch 2.4+: a torch.library.custom_op with its autograd formula
+    (softclip, d/dx = 1 / (1 + |x|)^2) between two linear layers, for a
+    training step: the forward graph holds the op, the backward graph the
+    formula's ATen ops."""
+    if not hasattr(torch.library, "custom_op"):
+        return None
+    if not hasattr(torch.ops.npusim_test, "softclip_ad"):
+        @torch.library.custom_op("npusim_test::softclip_ad", mutates_args=())
+        def softclip_ad(x: torch.Tensor) -> torch.Tensor:
+            return x / (1 + x.abs())
+
+        @softclip_ad.register_fake
+        def _(x):
+            return torch.empty_like(x)
+
+        def setup(ctx, inputs, output):
+            ctx.save_for_backward(inputs[0])
+
+        def backward(ctx, g):
+            x, = ctx.saved_tensors
+            return g / (1 + x.abs()) ** 2
+
+        softclip_ad.register_autograd(backward, setup_context=setup)
+
+    class M(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc1 = nn.Linear(16, 32)
+            self.fc2 = nn.Linear(32, 16)
+
+        def forward(self, x):
+            return self.fc2(torch.ops.npusim_test.softclip_ad(self.fc1(x)))
+
+    torch.manual_seed(12)
+    return M().train(), [torch.randn(8, 16)]

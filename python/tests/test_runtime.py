@@ -751,6 +751,36 @@ class EndToEndTest(unittest.TestCase):
             self.assertIn(g["status"], ("compiled", "cached"), rep.text())
             self.assertTrue(g["cycles"] and g["cycles"][0] > 0, rep.text())
 
+    @unittest.skipUnless(export.has_dynamo() and hasattr(torch.library, "custom_op"),
+                         "torch.library.custom_op needs PyTorch >= 2.4")
+    def test_torch_compile_custom_op_training(self):
+        """A training step through a custom op with its autograd formula:
+        the forward graph is cut around the op, the backward graph (the
+        formula's ATen ops) compiles whole; loss and gradients as eager."""
+        import copy
+        import torch._dynamo as dynamo
+        dynamo.reset()
+        export.session().reset()
+        model, (x,) = models.custom_train()
+        ref = copy.deepcopy(model)
+        want = ref(x).square().mean()
+        want.backward()
+        cm = torch.compile(model, backend="npusim", options={
+            "target": "npu-base", "cache_dir": helpers.tmpdir(self)})
+        got = cm(x).square().mean()
+        got.backward()
+        self.assertLess(abs(got.item() - want.item()), 1e-5)
+        for (name, p), q in zip(model.named_parameters(), ref.parameters()):
+            self.assertTrue(torch.allclose(p.grad, q.grad, atol=1e-5), name)
+        rep = export.session().report()
+        self.assertFalse(rep.fallbacks, rep.text())
+        self.assertEqual([k.split(": ", 1)[1] for k in rep.host_ops],
+                         ["npusim_test.softclip_ad.default"])
+        kinds = {g["kind"]: g["status"] for g in rep.to_dict()["graphs"]
+                 if "/part" not in g["name"]}
+        self.assertEqual(kinds.get("forward"), "partitioned", rep.text())
+        self.assertEqual(kinds.get("backward"), "compiled", rep.text())
+
     @unittest.skipUnless(export.has_dynamo(), "torch.compile needs PyTorch >= 2.1")
     def test_torch_compile_cond_predicated(self):
         """torch.cond runs whole on npusim (both branches, a where),
