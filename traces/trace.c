@@ -58,22 +58,22 @@
 #define WAL_PAGES 1000
 
 enum table {
-#define NPU_TABLE(name, constraints, doc) T_##name,
+#define NPU_TABLE(name, constraints, options, doc) T_##name,
 #include "traces/schema.def"
 	NTABLE
 };
 
 static const struct tabinfo {
-	const char *name, *constraints, *doc;
+	const char *name, *constraints, *options, *doc;
 } tabinfo[NTABLE] = {
-#define NPU_TABLE(name, constraints, doc) { #name, constraints, doc },
+#define NPU_TABLE(name, constraints, options, doc) { #name, constraints, options, doc },
 #include "traces/schema.def"
 };
 
 /* One enumerator per table followed by one per column; a column's bind
  * index is its distance from its table's enumerator (1 for the first). */
 enum colpos {
-#define NPU_TABLE(name, constraints, doc) C_##name##_,
+#define NPU_TABLE(name, constraints, options, doc) C_##name##_,
 #define NPU_COL(table, name, sqltype, doc) C_##table##_##name,
 #include "traces/schema.def"
 	NCOLPOS
@@ -708,7 +708,7 @@ static int create_tables(npu_trace *t, npu_err *e)
 			}
 		if (*tabinfo[i].constraints)
 			outf(&o, ",\n  %s", tabinfo[i].constraints);
-		outf(&o, "\n)");
+		outf(&o, "\n) %s", tabinfo[i].options);
 		if (o.len >= o.n)
 			return npu_errf(e, "%s: table %s: statement too long",
 					t->path, tabinfo[i].name);
@@ -2481,7 +2481,8 @@ size_t npu_trace_schema_doc(char *buf, size_t n)
 	for (int i = 0; i < NTABLE; i++) {
 		outf(&o, "### %s\n\n%s\n\n", tabinfo[i].name, tabinfo[i].doc);
 		if (*tabinfo[i].constraints)
-			outf(&o, "Constraint: `%s`.\n\n", tabinfo[i].constraints);
+			outf(&o, "Constraint: `%s`%s%s.\n\n", tabinfo[i].constraints,
+			     *tabinfo[i].options ? "; " : "", tabinfo[i].options);
 		outf(&o, "| column | type | meaning |\n|---|---|---|\n");
 		for (size_t c = 0; c < NCOL; c++)
 			if (colinfo[c].table == i)
