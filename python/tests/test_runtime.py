@@ -425,6 +425,36 @@ class CondTest(unittest.TestCase):
         plain = ComplexTest.doc("aten.relu.default")
         self.assertIs(conds.lower(plain), plain)
 
+    def test_captured_cond(self):
+        """The graph PyTorch 2.11 captured of models.CondBranches
+        (tests/data/frontend/cond_branches), predicated and run on
+        npusim with the inputs that took each branch there, against
+        eager's outputs there."""
+        ok, why = _npucc_works()
+        if not ok:
+            self.skipTest("npucc cannot compile yet: %s" % why)
+        export.session().reset()
+        base = helpers.data("frontend", "cond_branches")
+        with open(os.path.join(base, "inference2.json")) as f:
+            doc = json.load(f)
+        vals = st.load(os.path.join(base, "inference2.safetensors"))
+        calls = st.load(os.path.join(base, "calls.safetensors"))
+        gm = torch.fx.GraphModule(torch.nn.Module(), torch.fx.Graph())  # (no fallback)
+        params = ["arg0_1", "arg1_1", "arg3_1", "arg4_1"]
+        npu = graph.NpuGraph(gm, doc, graph.options(
+            {"target": "npu-base", "fallback": "error",
+             "cache_dir": helpers.tmpdir(self)}), export.session(), params)
+        for i in (0, 1):
+            got = npu(vals["arg0_1"], vals["arg1_1"], calls["x.%d" % i],
+                      vals["arg3_1"], vals["arg4_1"])[0]
+            want = calls["want.%d" % i]
+            self.assertTrue(torch.allclose(got, want, atol=1e-5),
+                            (got - want).abs().max().item())
+        self.assertTrue(torch.equal(calls["x.0"], vals["arg2_1"]))
+        rep = export.session().report()
+        self.assertTrue(rep.ok, rep.text())
+        self.assertEqual(len(rep.graphs[0].cycles()), 2)
+
     def test_predicated_run(self):
         """Both branches on npusim, each prediction against eager."""
         ok, why = _npucc_works()
