@@ -10,7 +10,8 @@ The cut keeps the graph's order, so every step's inputs exist before it
 runs; `get_attr` constants are copied into every run that reads them.
 
 The unknown nodes are host work outside the simulated machine: each call
-counts them (CallRecord.host_ops) and the report fails on them, naming
+counts them and the bytes of their operands and results
+(CallRecord.host_ops, host_bytes) and the report fails on them, naming
 the operators; the graph's record says `partitioned` and how.
 """
 
@@ -37,6 +38,18 @@ def _tensors(meta):
     if isinstance(meta, list):
         return any(_tensors(m) for m in meta)
     return isinstance(meta, dict) and "shape" in meta
+
+
+def _nbytes(v):
+    """Bytes of the tensors in v (nested tuples, lists, dicts): what a
+    host node takes from and gives back to the simulated machine."""
+    if isinstance(v, torch.Tensor):
+        return v.numel() * v.element_size()
+    if isinstance(v, (list, tuple)):
+        return sum(_nbytes(x) for x in v)
+    if isinstance(v, dict):
+        return sum(_nbytes(x) for x in v.values())
+    return 0
 
 
 class _Run:
@@ -191,6 +204,7 @@ class Split:
                 v = getattr(v, part)
             env[a] = v
         call.host_ops = collections.Counter()
+        call.host_bytes = 0
         for s, drop in zip(self.steps, self.drop):
             if isinstance(s, _Run):
                 outs = s.npu(*[env[a] for a in s.inputs])
@@ -201,6 +215,7 @@ class Split:
                     env[s] = s.target(*a, **kw)
                 if s in self.unknown:
                     call.host_ops[fxjson.target_name(s)] += 1
+                    call.host_bytes += _nbytes((a, kw)) + _nbytes(env[s])
             for a in drop:
                 del env[a]
         out = fx.node.map_arg(self.out.args[0], lambda x: env[x])

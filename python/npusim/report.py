@@ -123,6 +123,7 @@ class CallRecord:
         self.host_calls = None
         self.fallback = None      # None, or the reason it ran eagerly
         self.host_ops = None      # Counter of targets PyTorch ran (partitioned)
+        self.host_bytes = None    # bytes those took from and gave back
         self.wall_s = None
         self.run_id = None
 
@@ -323,6 +324,16 @@ class Report:
         return dict(n)
 
     @property
+    def host_bytes(self):
+        """{graph: bytes} the host ops of a partitioned graph's calls read
+        and wrote: the traffic across the boundary to PyTorch."""
+        n = collections.Counter()
+        for c in self.calls:
+            if c.host_bytes:
+                n[c.graph.name] += c.host_bytes
+        return dict(n)
+
+    @property
     def ok(self):
         return not self.fallbacks and not self.eager_frames and \
             not self.eager_ops and not self.host_ops and \
@@ -351,6 +362,7 @@ class Report:
             "recompilations": [{"where": w, "guard": r} for w, r in self.recompiles],
             "host_fallbacks": len(self.fallbacks),
             "host_ops": self.host_ops,
+            "host_op_bytes": self.host_bytes,
             "eager_frames": dict(self.eager_frames),
             "graphs": [{"name": g.name, "kind": g.kind, "nodes": g.nodes,
                         "status": g.status, "reason": g.reason,
@@ -377,6 +389,8 @@ class Report:
         for r, n in sorted(self.host_ops.items()):
             out.append("  FAILED: host op x%d: %s (PyTorch ran it between npusim "
                        "graphs)" % (n, r))
+        for g, b in sorted(self.host_bytes.items()):
+            out.append("  %s: host ops read and wrote %d bytes" % (g, b))
         out.append("%-28s %-9s %6s %-9s %6s %14s" % (
             "graph", "kind", "nodes", "status", "calls", "cycles/call"))
         for g in self.graphs:

@@ -731,6 +731,9 @@ class EndToEndTest(unittest.TestCase):
                                         name + ": npusim_test.halves.default": 1})
         self.assertIn("FAILED: host op x1: %s: npusim_test.halves.default" % name,
                       rep.text())
+        # softclip: [8, 32] in and out; halves: [8, 32] in, two [8, 16] out
+        self.assertEqual(rep.host_bytes, {name: 4 * (8 * 32 * 2 + 8 * 32 + 2 * 8 * 16)})
+        self.assertIn("%s: host ops read and wrote 4096 bytes" % name, rep.text())
         graphs = rep.to_dict()["graphs"]
         self.assertEqual(graphs[0]["status"], "partitioned")
         self.assertIn("2 node(s) npucc does not know run in PyTorch between "
