@@ -137,7 +137,7 @@ class Split:
 
     @staticmethod
     def _users(nodes):
-        """node -> the set of steps' nodes (or the output) that read it."""
+        """node -> the nodes that read it (the output node among them)."""
         users = collections.defaultdict(set)
         for n in nodes:
             for a in n.all_input_nodes:
