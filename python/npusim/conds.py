@@ -14,9 +14,10 @@ functional (torch.cond refuses mutation and differing result shapes),
 and where() keeps the chosen branch's values bit for bit, NaN and Inf
 included; it costs the other branch's time.
 
-A predicate that is a constant picks its branch; one that is not a
-tensor of one element (a SymBool of a dynamic size), a cond inside a
-branch, or a result used other than through getitem raise Unsupported,
+A predicate that is a constant picks its branch; a cond inside a branch
+is predicated within it first.  A predicate that is not a tensor of one
+element (a SymBool of a dynamic size), or a result used other than
+through getitem raise Unsupported,
 and the frontend leaves the cond to PyTorch between compiled parts
 (npusim.partition).
 """
@@ -83,6 +84,10 @@ class _Rewriter:
         nodes = ent.get("graph")
         if nodes is None:
             raise Unsupported("cond %s: branch %s has no graph" % (cond["name"], ent["name"]))
+        if has_cond({"nodes": nodes}):
+            # a cond in the branch: predicated first, within the branch
+            # (its branches' constants are then reached through this one's)
+            nodes = _Rewriter({"nodes": nodes}).run()["nodes"]
         phs = [n for n in nodes if n["op"] == "placeholder"]
         if len(phs) != len(operands):
             raise Unsupported("cond %s: %d operands for %d placeholders"

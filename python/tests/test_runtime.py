@@ -391,8 +391,76 @@ def cond_doc(pred_shape=()):
                  "args": [[r("addmm_1")]], "kwargs": {}}]}
 
 
+def nested_cond_doc():
+    """cond_doc with a cond inside its true branch: relu(y) * 2 when
+    max(y) > 1, else -y."""
+    doc = cond_doc()
+    r = lambda x: {"node": x}
+    y = _meta([8, 16])
+    tg = [e for e in doc["nodes"] if e["name"] == "true_graph_0"][0]
+
+    def n(name, target, args, meta, op="call_function"):
+        return {"name": name, "op": op, "target": target, "args": args,
+                "kwargs": {}, "meta": meta}
+
+    inner_t = n("true_graph_0", "true_graph_0", [], None, "get_attr")
+    inner_t["graph"] = tg["graph"]
+    inner_f = n("false_graph_0", "false_graph_0", [], None, "get_attr")
+    inner_f["graph"] = [dict(tg["graph"][0]),
+                        n("neg", "aten.neg.default", [r("arg0_1")], y),
+                        {"name": "output", "op": "output", "target": "output",
+                         "args": [[r("neg")]], "kwargs": {}}]
+    tg["graph"] = [dict(tg["graph"][0]),
+                   n("max_1", "aten.amax.default", [r("arg0_1"), [0, 1]], _meta([])),
+                   n("gt_1", "aten.gt.Scalar", [r("max_1"), 1], _meta([], "bool")),
+                   inner_t, inner_f,
+                   n("cond", "torch.ops.higher_order.cond",
+                     [r("gt_1"), r("true_graph_0"), r("false_graph_0"), [r("arg0_1")]], [y]),
+                   n("getitem", "_operator.getitem", [r("cond"), 0], y),
+                   {"name": "output", "op": "output", "target": "output",
+                    "args": [[r("getitem")]], "kwargs": {}}]
+    return doc
+
+
 class CondTest(unittest.TestCase):
     """torch.cond by predication (npusim.conds)."""
+
+    def test_nested(self):
+        from npusim import conds
+        d = conds.lower(nested_cond_doc())
+        names = [e["name"] for e in d["nodes"]]
+        self.assertIn("cond_t_cond_t_relu", names)
+        self.assertIn("cond_t_cond_f_neg", names)
+        self.assertEqual(len([e for e in d["nodes"] if e["target"] == "aten.where.self"]), 2)
+        self.assertFalse([e for e in d["nodes"] if e["op"] == "get_attr"])
+        ok, why = _npucc_works()
+        if not ok:
+            self.skipTest("npucc cannot compile yet: %s" % why)
+        export.session().reset()
+        torch.manual_seed(13)
+        w1, w2 = torch.randn(16, 16) / 4, torch.randn(16, 16) / 4
+        b1, b2 = torch.rand(16) / 5, torch.randn(16) / 4   # (small x: sum > 0, max < 1)
+        gm = torch.fx.GraphModule(torch.nn.Module(), torch.fx.Graph())  # (no fallback)
+        npu = graph.NpuGraph(gm, nested_cond_doc(), graph.options(
+            {"target": "npu-base", "fallback": "error", "cache_dir": helpers.tmpdir(self)}),
+            export.session(), ["w1", "b1", "w2", "b2"])
+        def path(x):
+            y = x @ w1.t() + b1
+            if y.sum() > 0:
+                return ("tt", y.relu() * 2) if y.max() > 1 else ("tf", -y)
+            return "f", y.sigmoid()
+
+        inputs = {}                 # an input taking each of the three paths
+        for i in range(400):
+            x = torch.randn(8, 16) * (0.02 + i % 20 * 0.1) + (i % 7 - 3) * 0.2
+            inputs.setdefault(path(x)[0], x)
+        self.assertEqual(sorted(inputs), ["f", "tf", "tt"])
+        for name, x in sorted(inputs.items()):
+            got = npu(w1, b1, w2, b2, x)[0]
+            want = path(x)[1] @ w2.t() + b2
+            self.assertTrue(torch.allclose(got, want, atol=1e-5),
+                            (name, (got - want).abs().max().item()))
+        self.assertTrue(export.session().report().ok)
 
     def test_rewrite_and_refusals(self):
         from npusim import conds
