@@ -425,6 +425,19 @@ def nested_cond_doc():
 class CondTest(unittest.TestCase):
     """torch.cond by predication (npusim.conds)."""
 
+    def npu_graph(self, doc, params):
+        """doc as an NpuGraph on the real tools, params frozen, with no
+        eager fallback (an error instead); the test skips while npucc
+        compiles nothing."""
+        ok, why = _npucc_works()
+        if not ok:
+            self.skipTest("npucc cannot compile yet: %s" % why)
+        export.session().reset()
+        gm = torch.fx.GraphModule(torch.nn.Module(), torch.fx.Graph())
+        return graph.NpuGraph(gm, doc, graph.options(
+            {"target": "npu-base", "fallback": "error",
+             "cache_dir": helpers.tmpdir(self)}), export.session(), params)
+
     def test_nested(self):
         from npusim import conds
         d = conds.lower(nested_cond_doc())
@@ -433,17 +446,10 @@ class CondTest(unittest.TestCase):
         self.assertIn("cond_t_cond_f_neg", names)
         self.assertEqual(len([e for e in d["nodes"] if e["target"] == "aten.where.self"]), 2)
         self.assertFalse([e for e in d["nodes"] if e["op"] == "get_attr"])
-        ok, why = _npucc_works()
-        if not ok:
-            self.skipTest("npucc cannot compile yet: %s" % why)
-        export.session().reset()
+        npu = self.npu_graph(nested_cond_doc(), ["w1", "b1", "w2", "b2"])
         torch.manual_seed(13)
         w1, w2 = torch.randn(16, 16) / 4, torch.randn(16, 16) / 4
         b1, b2 = torch.rand(16) / 5, torch.randn(16) / 4   # (small x: sum > 0, max < 1)
-        gm = torch.fx.GraphModule(torch.nn.Module(), torch.fx.Graph())  # (no fallback)
-        npu = graph.NpuGraph(gm, nested_cond_doc(), graph.options(
-            {"target": "npu-base", "fallback": "error", "cache_dir": helpers.tmpdir(self)}),
-            export.session(), ["w1", "b1", "w2", "b2"])
         def path(x):
             y = x @ w1.t() + b1
             if y.sum() > 0:
@@ -498,20 +504,12 @@ class CondTest(unittest.TestCase):
         (tests/data/frontend/cond_branches), predicated and run on
         npusim with the inputs that took each branch there, against
         eager's outputs there."""
-        ok, why = _npucc_works()
-        if not ok:
-            self.skipTest("npucc cannot compile yet: %s" % why)
-        export.session().reset()
         base = helpers.data("frontend", "cond_branches")
         with open(os.path.join(base, "inference2.json")) as f:
             doc = json.load(f)
         vals = st.load(os.path.join(base, "inference2.safetensors"))
         calls = st.load(os.path.join(base, "calls.safetensors"))
-        gm = torch.fx.GraphModule(torch.nn.Module(), torch.fx.Graph())  # (no fallback)
-        params = ["arg0_1", "arg1_1", "arg3_1", "arg4_1"]
-        npu = graph.NpuGraph(gm, doc, graph.options(
-            {"target": "npu-base", "fallback": "error",
-             "cache_dir": helpers.tmpdir(self)}), export.session(), params)
+        npu = self.npu_graph(doc, ["arg0_1", "arg1_1", "arg3_1", "arg4_1"])
         for i in (0, 1):
             got = npu(vals["arg0_1"], vals["arg1_1"], calls["x.%d" % i],
                       vals["arg3_1"], vals["arg4_1"])[0]
@@ -525,10 +523,7 @@ class CondTest(unittest.TestCase):
 
     def test_predicated_run(self):
         """Both branches on npusim, each prediction against eager."""
-        ok, why = _npucc_works()
-        if not ok:
-            self.skipTest("npucc cannot compile yet: %s" % why)
-        export.session().reset()
+        npu = self.npu_graph(cond_doc(), ["w1", "b1", "w2", "b2"])
         torch.manual_seed(11)
         w1, w2 = torch.randn(16, 16) / 4, torch.randn(16, 16) / 4
         b1, b2 = torch.randn(16) / 4, torch.randn(16) / 4
@@ -539,11 +534,6 @@ class CondTest(unittest.TestCase):
             y = y.relu() * 2 if y.sum() > 0 else y.sigmoid()
             return y @ w2.t() + b2
 
-        d = helpers.tmpdir(self)
-        gm = torch.fx.GraphModule(torch.nn.Module(), torch.fx.Graph())  # (no fallback)
-        npu = graph.NpuGraph(gm, cond_doc(), graph.options(
-            {"target": "npu-base", "fallback": "error", "cache_dir": d}),
-            export.session(), ["w1", "b1", "w2", "b2"])
         for sign in (1, -1):
             xs = sign * x
             got = npu(w1, b1, w2, b2, xs)[0]
