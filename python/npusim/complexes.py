@@ -27,6 +27,8 @@ refuses, with its reason, what it cannot.
 
 import copy
 
+from .fxjson import is_ref, refs
+
 REAL = {"complex64": "float32", "complex128": "float64", "complex32": "float16"}
 
 
@@ -61,10 +63,6 @@ def _pair_dim(d):
     return d - 1 if d < 0 else d
 
 
-def _ref(v):
-    return isinstance(v, dict) and set(v) == {"node"}
-
-
 class _Rewriter:
     def __init__(self, doc):
         self.doc = doc
@@ -87,7 +85,7 @@ class _Rewriter:
         return "%s__%s%d" % (base, what, self.n)
 
     def node_complex(self, v):
-        return _ref(v) and v["node"] in self.cplx
+        return is_ref(v) and v["node"] in self.cplx
 
     def parts(self, v, src):
         """(real, imag) of a complex value's pairs, as select nodes."""
@@ -148,7 +146,7 @@ class _Rewriter:
 
     def mul_real(self, ent, c, r):
         """A complex value times a real tensor or number."""
-        if _ref(r):
+        if is_ref(r):
             rm = self.meta[r["node"]]
             shape = list(rm["shape"]) + [1]
             r = self.emit(self.fresh(ent["name"], "u"), "aten.unsqueeze.default",
@@ -224,7 +222,7 @@ class _Rewriter:
 
     def run(self):
         for ent in self.doc["nodes"]:
-            ins = [v for v in _refs(ent.get("args")) if v in self.cplx]
+            ins = [v for v in refs(ent.get("args")) if v in self.cplx]
             if ent["op"] == "output":
                 if ins:
                     raise Unsupported("complex values: a complex output (%s)" % ins[0])
@@ -243,17 +241,6 @@ class _Rewriter:
         doc = dict(self.doc)
         doc["nodes"] = self.out
         return doc
-
-
-def _refs(v):
-    if _ref(v):
-        yield v["node"]
-    elif isinstance(v, list):
-        for x in v:
-            yield from _refs(x)
-    elif isinstance(v, dict):
-        for x in v.values():
-            yield from _refs(x)
 
 
 def has_complex(doc):

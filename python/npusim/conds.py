@@ -24,6 +24,8 @@ and the frontend leaves the cond to PyTorch between compiled parts
 
 import copy
 
+from .fxjson import refs, subst
+
 
 class Unsupported(ValueError):
     pass
@@ -37,29 +39,6 @@ def _is_cond(ent):
 
 def has_cond(doc):
     return any(_is_cond(n) for n in doc["nodes"])
-
-
-def _subst(v, env):
-    """v with each {"node": x} that env maps replaced by env[x]."""
-    if isinstance(v, dict):
-        if set(v) == {"node"}:
-            return env.get(v["node"], v)
-        return {k: _subst(x, env) for k, x in v.items()}
-    if isinstance(v, list):
-        return [_subst(x, env) for x in v]
-    return v
-
-
-def _refs(v):
-    if isinstance(v, dict):
-        if set(v) == {"node"}:
-            yield v["node"]
-        else:
-            for x in v.values():
-                yield from _refs(x)
-    elif isinstance(v, list):
-        for x in v:
-            yield from _refs(x)
 
 
 class _Rewriter:
@@ -97,7 +76,7 @@ class _Rewriter:
             if n["op"] == "placeholder":
                 continue
             if n["op"] == "output":
-                return [_subst(v, local) for v in n["args"][0]]
+                return [subst(v, local) for v in n["args"][0]]
             if _is_cond(n) or n["op"] not in ("call_function", "get_attr") or "graph" in n:
                 raise Unsupported("cond %s: a branch holds %s %s"
                                   % (cond["name"], n["op"], n["target"]))
@@ -105,8 +84,8 @@ class _Rewriter:
             new["name"] = self.unique("%s_%s_%s" % (cond["name"], tag, n["name"]))
             if n["op"] == "get_attr":
                 new["target"] = "%s.%s" % (ent["target"], n["target"])
-            new["args"] = _subst(n["args"], local)
-            new["kwargs"] = _subst(n["kwargs"], local)
+            new["args"] = subst(n["args"], local)
+            new["kwargs"] = subst(n["kwargs"], local)
             local[n["name"]] = {"node": new["name"]}
             self.out.append(new)
         raise Unsupported("cond %s: a branch without an output" % cond["name"])
@@ -116,9 +95,9 @@ class _Rewriter:
         if len(args) != 4 or ent.get("kwargs") or not isinstance(args[3], list):
             raise Unsupported("cond %s: unexpected arguments" % ent["name"])
         pred, tb, fb, operands = args
-        pred = _subst(pred, self.env)
-        tv = self.inline(ent, tb, _subst(operands, self.env), "t")
-        fv = self.inline(ent, fb, _subst(operands, self.env), "f")
+        pred = subst(pred, self.env)
+        tv = self.inline(ent, tb, subst(operands, self.env), "t")
+        fv = self.inline(ent, fb, subst(operands, self.env), "f")
         if isinstance(pred, bool):
             self.results[ent["name"]] = tv if pred else fv
             return
@@ -152,14 +131,14 @@ class _Rewriter:
                     and src.get("node") in self.results:
                 self.env[ent["name"]] = self.results[src["node"]][ent["args"][1]]
                 continue
-            if any(r in self.results for r in _refs([ent["args"], ent["kwargs"]])):
+            if any(r in self.results for r in refs([ent["args"], ent["kwargs"]])):
                 raise Unsupported("%s uses a cond's results other than by getitem"
                                   % ent["name"])
             new = dict(ent)
-            new["args"] = _subst(ent["args"], self.env)
-            new["kwargs"] = _subst(ent["kwargs"], self.env)
+            new["args"] = subst(ent["args"], self.env)
+            new["kwargs"] = subst(ent["kwargs"], self.env)
             self.out.append(new)
-        used = set(_refs([[n["args"], n["kwargs"]] for n in self.out]))
+        used = set(refs([[n["args"], n["kwargs"]] for n in self.out]))
         doc = dict(self.doc)
         # the branches' get_attr entries, now unread
         doc["nodes"] = [n for n in self.out

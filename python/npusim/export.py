@@ -519,9 +519,7 @@ def write_graph(out_dir, doc, gm=None, args=None, outputs=None):
                 t[n["name"]] = a
         for n in doc["nodes"]:
             if n["op"] == "get_attr" and gm is not None:
-                v = gm
-                for part in n["target"].split("."):
-                    v = getattr(v, part)
+                v = fxjson.attr(gm, n["target"])
                 if isinstance(v, torch.Tensor):
                     t["attr." + n["target"]] = v
         for i, o in enumerate(outputs or []):

@@ -256,7 +256,10 @@ def graph_to_dict(gm, name, graph_kind, producer=None, placeholders=None,
                 if info.get("kind") is not None:
                     ent["kind"] = info["kind"]
         if n.op == "get_attr" and hasattr(gm, "graph"):
-            sub = _attr(gm, n.target)
+            try:
+                sub = attr(gm, n.target)
+            except AttributeError:
+                sub = None
             if isinstance(sub, torch.fx.GraphModule):
                 # a branch or body of a higher-order op (torch.cond's)
                 ent["graph"] = graph_to_dict(sub, "%s.%s" % (name, n.target),
@@ -271,10 +274,42 @@ def graph_to_dict(gm, name, graph_kind, producer=None, placeholders=None,
     return doc
 
 
-def _attr(gm, target):
+def attr(gm, target):
+    """The value a get_attr node reads: gm's attribute at the dotted
+    target ("true_graph_0._tensor_constant0")."""
     v = gm
     for part in target.split("."):
-        v = getattr(v, part, None)
+        v = getattr(v, part)
+    return v
+
+
+def is_ref(v):
+    """Is v an argument that names a node ({"node": name})?"""
+    return isinstance(v, dict) and set(v) == {"node"}
+
+
+def refs(v):
+    """The names of the nodes an argument value (nested lists and
+    dicts) refers to, in order."""
+    if is_ref(v):
+        yield v["node"]
+    elif isinstance(v, list):
+        for x in v:
+            yield from refs(x)
+    elif isinstance(v, dict):
+        for x in v.values():
+            yield from refs(x)
+
+
+def subst(v, env):
+    """v with each node reference that env maps (name -> value)
+    replaced by env's value."""
+    if is_ref(v):
+        return env.get(v["node"], v)
+    if isinstance(v, dict):
+        return {k: subst(x, env) for k, x in v.items()}
+    if isinstance(v, list):
+        return [subst(x, env) for x in v]
     return v
 
 

@@ -151,9 +151,7 @@ class NpuGraph:
             w[self.ph[i]["name"]] = args[i]
         for n in self.doc["nodes"]:
             if n["op"] == "get_attr":
-                v = self.gm
-                for part in n["target"].split("."):
-                    v = getattr(v, part)
+                v = fxjson.attr(self.gm, n["target"])
                 if isinstance(v, torch.Tensor):
                     w["attr." + n["target"]] = v
         return w

@@ -119,6 +119,9 @@ class Split:
                         graph_mod)
         self.nruns = len(runs)
         self.drop = self._last_uses()
+        # the constants the host steps read (a run reads its own, frozen)
+        self.host_attrs = [a for a in self.attrs if any(
+            a in s.all_input_nodes for s in self.steps if not isinstance(s, _Run))]
 
     def _last_uses(self):
         """Per step, the values no later step reads (dropped after it, so
@@ -198,11 +201,8 @@ class Split:
         """The graph's outputs (a list) for args, as the whole graph
         would return them; counts the host nodes into `call`."""
         env = dict(zip(self.placeholders, args))
-        for a in self.attrs:
-            v = self.parent.gm
-            for part in a.target.split("."):
-                v = getattr(v, part)
-            env[a] = v
+        for a in self.host_attrs:
+            env[a] = fxjson.attr(self.parent.gm, a.target)
         call.host_ops = collections.Counter()
         call.host_bytes = 0
         for s, drop in zip(self.steps, self.drop):
