@@ -112,7 +112,8 @@ static int sym_add(npu_dyn *d, const char *s, size_t n, npu_err *e)
 	return 0;
 }
 
-/* Every identifier of an expression is a symbol. */
+/* Every identifier of an expression is a symbol, but for the names of
+ * the functions it calls (Max(s0, 1)). */
 static int syms_of(npu_dyn *d, const char *x, npu_err *e)
 {
 	while (x && *x) {
@@ -120,7 +121,7 @@ static int syms_of(npu_dyn *d, const char *x, npu_err *e)
 			const char *s = x;
 			while (isalnum((unsigned char)*x) || *x == '_')
 				x++;
-			if (sym_add(d, s, (size_t)(x - s), e) < 0)
+			if (*x != '(' && sym_add(d, s, (size_t)(x - s), e) < 0)
 				return -1;
 		} else {
 			x++;

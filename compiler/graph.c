@@ -69,6 +69,7 @@ void npu_aop_print(FILE *f)
 		fprintf(f, "%s\n", npu_aoptab[i].target);
 	for (size_t i = 0; i < sizeof aop_alias / sizeof *aop_alias; i++)
 		fprintf(f, "%s\n", aop_alias[i].target);
+	fprintf(f, "%s\n", NPU_PRIMS_CONVERT);
 }
 
 const char *npu_acat_name(int cat)

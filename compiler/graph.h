@@ -46,8 +46,13 @@ extern const npu_aopinfo npu_aoptab[NPU_NAOP];
 
 /* Interns an FX target; NPU_AOP_UNKNOWN when the table lacks it. */
 int npu_aop_find(const char *target);
-/* Writes every target npu_aop_find knows, one a line (npucc --list-ops). */
+/* Writes every target npu_aop_find knows, and the targets the passes
+ * rewrite into the table's, one a line (npucc --list-ops). */
 void npu_aop_print(FILE *f);
+
+/* Not in the table: the normargs pass makes it aten._to_copy, the fp64
+ * reference runs it as a copy. */
+#define NPU_PRIMS_CONVERT "prims.convert_element_type.default"
 const char *npu_acat_name(int cat);           /* "elementwise" */
 
 /* FX node kinds. */

@@ -468,7 +468,7 @@ static int prims_convert(pass_cx *pc, npu_gnode *n)
 	npu_gkwarg *kw;
 	char *key;
 
-	if (strcmp(n->target, "prims.convert_element_type.default") ||
+	if (strcmp(n->target, NPU_PRIMS_CONVERT) ||
 	    n->nargs != 2 || n->nkwargs || n->args[1].kind != NPU_GV_DTYPE)
 		return 0;
 	kw = calloc(1, sizeof *kw);

@@ -508,6 +508,37 @@ static void sym_ws(symp *s)
 		s->p++;
 }
 
+/*
+ * A function of SymInts as sympy prints them: Max(a, b, ...) and
+ * Min(a, b, ...) (torch.sym_max, the sizes of F.interpolate and of
+ * torchvision's box code), any number of arguments.  name is where the
+ * function's name begins, s->p at its '('.
+ */
+static int sym_call(symp *s, const char *name, int64_t *v)
+{
+	size_t len = (size_t)(s->p - name);
+	int max = len == 3 && !strncmp(name, "Max", 3);
+	int64_t r;
+
+	if (!max && !(len == 3 && !strncmp(name, "Min", 3)))
+		return npu_errf(s->e, "unknown function '%.*s' in a symbolic "
+				"expression (only Max and Min)", (int)len, name);
+	s->p++;
+	for (int i = 0;; i++) {
+		if (sym_expr(s, &r) < 0)
+			return -1;
+		if (i == 0 || (max ? r > *v : r < *v))
+			*v = r;
+		sym_ws(s);
+		if (*s->p == ')')
+			break;
+		if (*s->p++ != ',')
+			return npu_errf(s->e, "symbolic expression: missing ')'");
+	}
+	s->p++;
+	return 0;
+}
+
 static int sym_atom(symp *s, int64_t *v)
 {
 	sym_ws(s);
@@ -535,6 +566,11 @@ static int sym_atom(symp *s, int64_t *v)
 		int k;
 		while (isalnum((unsigned char)*s->p) || *s->p == '_')
 			s->p++;
+		if (*s->p == '(') {
+			if (sym_call(s, b, v) < 0)
+				return -1;
+			goto power;
+		}
 		for (k = 0; k < s->n; k++)
 			if (strlen(s->names[k]) == (size_t)(s->p - b) &&
 			    !strncmp(s->names[k], b, (size_t)(s->p - b)))
@@ -546,6 +582,7 @@ static int sym_atom(symp *s, int64_t *v)
 	} else {
 		return npu_errf(s->e, "bad symbolic expression at '%.16s'", s->p);
 	}
+power:
 	sym_ws(s);
 	if (s->p[0] == '*' && s->p[1] == '*') {
 		/* a power (Dynamo writes s0**2), right-associative */
@@ -840,26 +877,28 @@ static int finish_op(ref_op *op, const npu_gnode *n, ref_val *v)
 
 
 /* Python's integer arithmetic on SymInts (Dynamo's "_operator.mul"
- * nodes of a dynamic graph): the value computed from the operands, which
- * must agree with the expression the meta records.  1 when n is one. */
+ * nodes of a dynamic graph, torch.sym_max): the value computed from the
+ * operands, which must agree with the expression the meta records.  1
+ * when n is one. */
 static int run_symop(const npu_gnode *n, ref_op *op)
 {
-	static const char *const ops[] = { "mul", "add", "sub", "floordiv", "mod", "neg" };
-	const char *name = n->target;
+	static const char *const ops[] = {
+		"_operator.mul", "_operator.add", "_operator.sub",
+		"_operator.floordiv", "_operator.mod", "_operator.neg",
+		"torch.sym_max", "torch.sym_min"
+	};
 	const npu_gmeta *m = n->nmeta ? &n->meta[0] : NULL;
 	double a = 0, b = 0;
 	int64_t x, y, r = 0, want;
 	npu_reftensor *t;
 	int k;
 
-	if (strncmp(name, "_operator.", 10))
-		return 0;
-	for (k = 0; k < 6 && strcmp(name + 10, ops[k]); k++)
+	for (k = 0; k < 8 && strcmp(n->target, ops[k]); k++)
 		;
-	if (k == 6 || n->nargs != (k == 5 ? 1 : 2) || n->nkwargs)
+	if (k == 8 || n->nargs != (k == 5 ? 1 : 2) || n->nkwargs)
 		return 0;
 	if (ref_gval_num(op, &n->args[0], &a) < 0 ||
-	    (k < 5 && ref_gval_num(op, &n->args[1], &b) < 0))
+	    (k != 5 && ref_gval_num(op, &n->args[1], &b) < 0))
 		return -1;
 	x = (int64_t)a;
 	y = (int64_t)b;
@@ -874,6 +913,8 @@ static int run_symop(const npu_gnode *n, ref_op *op)
 	case 3: r = x / y - ((x % y != 0) && ((x < 0) != (y < 0))); break;
 	case 4: r = x % y; r += r != 0 && ((r < 0) != (y < 0)) ? y : 0; break;
 	case 5: r = -x; break;
+	case 6: r = x > y ? x : y; break;
+	case 7: r = x < y ? x : y; break;
 	}
 	if (m && m->kind == NPU_GM_SCALAR && m->scalar.kind == NPU_GV_SYM) {
 		if (sym_lookup(op->cx, m->scalar.u.s, &want, op->e) < 0)
@@ -895,7 +936,7 @@ static int run_prims_convert(const npu_gnode *n, ref_op *op)
 	const npu_reftensor *in;
 	npu_reftensor *t;
 
-	if (strcmp(n->target, "prims.convert_element_type.default") ||
+	if (strcmp(n->target, NPU_PRIMS_CONVERT) ||
 	    n->nargs != 2 || n->args[1].kind != NPU_GV_DTYPE)
 		return 0;
 	if (ref_tensor(op, 0, "a", &in) < 0 ||

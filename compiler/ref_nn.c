@@ -76,7 +76,8 @@ int ref_reduce(ref_op *op)
 	int64_t dims[NPU_MAX_DIMS], n;
 	int nd = -1, keep = 0, id = op->id, dt;
 	int all = id == NPU_AOP_SUM || id == NPU_AOP_MEAN || id == NPU_AOP_ANY ||
-		  id == NPU_AOP_ALL || id == NPU_AOP_PROD;
+		  id == NPU_AOP_ALL || id == NPU_AOP_PROD || id == NPU_AOP_MAX ||
+		  id == NPU_AOP_MIN;
 	red r;
 	ref_iter it;
 	double init;
@@ -98,6 +99,12 @@ int ref_reduce(ref_op *op)
 		init = 1;
 		dt = NPU_DT_BOOL;
 		break;
+	case NPU_AOP_MAX: case NPU_AOP_MIN:
+		if (!npu_reftensor_numel(x))
+			return npu_errf(op->e, "%s of an empty tensor (PyTorch "
+					"refuses it too)", op->id == NPU_AOP_MAX ? "max" : "min");
+		init = id == NPU_AOP_MAX ? -INFINITY : INFINITY;
+		break;
 	case NPU_AOP_AMAX: init = -INFINITY; break;
 	case NPU_AOP_AMIN: init = INFINITY; break;
 	default:
@@ -118,8 +125,14 @@ int ref_reduce(ref_op *op)
 	for (int64_t i = 0; i < n; i++, ref_iter_next(&it)) {
 		double v = x->data[i], *o = &y->data[it.off[0]];
 		switch (id) {
-		case NPU_AOP_AMAX: if (isnan(v) || v > *o) *o = v; break;
-		case NPU_AOP_AMIN: if (isnan(v) || v < *o) *o = v; break;
+		case NPU_AOP_AMAX: case NPU_AOP_MAX:
+			if (isnan(v) || v > *o)
+				*o = v;
+			break;
+		case NPU_AOP_AMIN: case NPU_AOP_MIN:
+			if (isnan(v) || v < *o)
+				*o = v;
+			break;
 		case NPU_AOP_PROD_DIM: case NPU_AOP_PROD: *o *= v; break;
 		case NPU_AOP_ANY_DIM: case NPU_AOP_ANY_DIMS: case NPU_AOP_ANY:
 			*o = *o != 0 || v != 0; break;

@@ -356,6 +356,63 @@ START_TEST(test_specialized_values)
 }
 END_TEST
 
+/* sympy's Max in sizes and torch.sym_max computing one (torchvision's
+ * box and mask code): the graph's one symbol is s0, not "Max"; a
+ * dynamic program refuses the SymInt used as arange's end, naming
+ * --specialize; specialized, each size computes against the fp64
+ * reference, which evaluates the same expressions. */
+START_TEST(test_symmax)
+{
+	static const char *const s0[] = { "s0" };
+	char graph[1024], prog[1024], in[1024];
+	npu_ccopts o = { 0 };
+	npu_ccresult r = { 0 };
+	npu_err e = { "" };
+
+	snprintf(graph, sizeof graph, "%s/tests/data/dyn/symmax.json", fx_srcdir());
+	snprintf(prog, sizeof prog, "%s/symmax.bin", fx_tmpdir);
+	snprintf(in, sizeof in, "%s/in.safetensors", fx_tmpdir);
+	o.graph = graph;
+	o.target = "npu-base";
+	ck_assert_int_lt(npu_cc_compile(&o, &r, &e), 0);
+	ck_assert_msg(strstr(e.msg, "uses SymInt 'sym_max' as a value") &&
+		      strstr(e.msg, "--specialize"), "%s", e.msg);
+	npu_cc_free(&r);
+	for (int64_t v = 1; v <= 6; v += 4) {
+		char spec[32];
+		fxrun fr = { 0 };
+		npu_graph *g;
+		npu_stfile st;
+		npu_prog p;
+		npu_target t;
+		char tpath[4096];
+		int b;
+
+		snprintf(spec, sizeof spec, "s0=%lld", (long long)v);
+		memset(&r, 0, sizeof r);
+		fr.o.specialize = spec;
+		fr.o.target = "npu-base";
+		fr.o.out = prog;
+		fx_compile(graph, NULL, &fr, &r);
+		npu_cc_free(&r);
+		ck_assert_msg(npu_graph_read(&g, graph, &e) == 0, "%s", e.msg);
+		fx_gen_values_at(g, s0, &v, 1, NULL, in);
+		npu_graph_free(g);
+		ck_assert_msg(npu_st_read(&st, in, &e) == 0, "%s", e.msg);
+		ck_assert_msg(npu_prog_read(&p, prog, &e) == 0, "%s", e.msg);
+		b = npu_prog_find_buf(&p, "output.0");
+		ck_assert_int_ge(b, 0);
+		ck_assert_int_eq(p.bufs[b].shape[0], v > 3 ? v : 3);
+		ck_assert_int_eq(npu_target_resolve("npu-base", tpath, sizeof tpath, &e), 0);
+		ck_assert_msg(npu_target_load(&t, tpath, &e) == 0, "%s", e.msg);
+		fx_check_run(graph, &p, &t, &st, 0, &fr);
+		ck_assert_double_le(fr.worst_ref, 1e-6);
+		npu_prog_free(&p);
+		npu_st_free(&st);
+	}
+}
+END_TEST
+
 /* ---- at the hint, within 1% of the specialized program ---- */
 
 START_TEST(test_vs_specialized)
@@ -763,6 +820,7 @@ int main(void)
 	tcase_add_test(tc, test_bad_sizes);
 	tcase_add_test(tc, test_refused);
 	tcase_add_test(tc, test_symint_output);
+	tcase_add_test(tc, test_symmax);
 	tcase_add_loop_test(tc, test_specialized_values, 0, 2);
 	tcase_add_loop_test(tc, test_vs_specialized, 0, 2);
 	tcase_add_loop_test(tc, test_perf, 0, NPERF);

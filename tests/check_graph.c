@@ -396,7 +396,7 @@ START_TEST(op_list)
 {
 	char *buf = NULL, *line, *save = NULL;
 	size_t len = 0;
-	int n = 0, aliases = 0;
+	int n = 0, aliases = 0, rewritten = 0;
 	FILE *f = open_memstream(&buf, &len);
 
 	ck_assert_ptr_nonnull(f);
@@ -404,6 +404,11 @@ START_TEST(op_list)
 	fclose(f);
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		int id = npu_aop_find(line);
+		/* the one target a pass rewrites before the table is asked */
+		if (!strcmp(line, NPU_PRIMS_CONVERT)) {
+			rewritten++;
+			continue;
+		}
 		ck_assert_msg(id != NPU_AOP_UNKNOWN, "%s", line);
 		if (n < NPU_NAOP)
 			ck_assert_str_eq(line, npu_aoptab[n].target);
@@ -413,6 +418,7 @@ START_TEST(op_list)
 	}
 	ck_assert_int_gt(n, NPU_NAOP);
 	ck_assert_int_eq(aliases, n - NPU_NAOP);
+	ck_assert_int_eq(rewritten, 1);
 	free(buf);
 }
 END_TEST

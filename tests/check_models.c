@@ -141,6 +141,8 @@ static const zoo_case zoo[] = {
 				   clamped gather index natively;
 				   logcumsumexp and an empty masked_select
 				   on the host */
+	{ "ops11", 0 },			/* max and min of every element, NaN
+				   propagating (torchvision's batched_nms) */
 	{ "ops6_bf16", 0 },
 	/* in bfloat16 and float16 (scripts/capture_models NAME_bf16) */
 	{ "mistral_tiny_bf16", 0 },

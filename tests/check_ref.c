@@ -2901,6 +2901,20 @@ START_TEST(symbolic_expressions)
 	ck_assert_int_eq(v, 256);
 	ck_assert_int_eq(npu_ref_symeval("(s0 + 1)**2 - 1", names, vals, 2, &v, &e), 0);
 	ck_assert_int_eq(v, 63);
+	/* sympy's Max and Min, any number of arguments (torchvision's
+	 * box code: s20*Max(1, ((s90 + 1)//2))) */
+	ck_assert_int_eq(npu_ref_symeval("s33*Max(1, ((s0 + 1)//2))", names, vals, 2, &v, &e), 0);
+	ck_assert_int_eq(v, 16);
+	ck_assert_int_eq(npu_ref_symeval("Max(1, s33 - 9)", names, vals, 2, &v, &e), 0);
+	ck_assert_int_eq(v, 1);
+	ck_assert_int_eq(npu_ref_symeval("Min(s0, s33, 5) + Max(s0)", names, vals, 2, &v, &e), 0);
+	ck_assert_int_eq(v, 11);
+	ck_assert_int_eq(npu_ref_symeval("Max(2, s0)**2", names, vals, 2, &v, &e), 0);
+	ck_assert_int_eq(v, 49);
+	ck_assert_int_eq(npu_ref_symeval("Max(1, s0", names, vals, 2, &v, &e), -1);
+	ck_assert_int_eq(npu_ref_symeval("Max()", names, vals, 2, &v, &e), -1);
+	ck_assert_int_eq(npu_ref_symeval("ceiling(s0)", names, vals, 2, &v, &e), -1);
+	ck_assert_str_eq(e.msg, "unknown function 'ceiling' in a symbolic expression (only Max and Min)");
 	ck_assert_int_eq(npu_ref_symeval("s0**-1", names, vals, 2, &v, &e), -1);
 	ck_assert_int_eq(npu_ref_symeval("s9 + 1", names, vals, 2, &v, &e), -1);
 	ck_assert_str_eq(e.msg, "unbound symbol 's9'");

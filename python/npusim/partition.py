@@ -16,11 +16,33 @@ the operators; the graph's record says `partitioned` and how.
 """
 
 import collections
+import re
 
 import torch
 import torch.fx as fx
 
 from . import fxjson, tools
+
+
+# npucc's SymInt expressions (compiler/ref.c): integers, symbols, + - *
+# // % ** and parentheses, and the functions Max and Min
+_SYM_FUNC = re.compile(r"\b(?:Max|Min)\(")
+_SYM_REST = re.compile(r"[\w\s+\-*%(),]*")
+
+
+def symint_expr(meta):
+    """A node's SymInt expression, where npucc evaluates it: the node is
+    then SymInt arithmetic npucc takes whatever its target (operator.mul,
+    torch.sym_max: compiler/dyn.c), else None.  A SymFloat (IntTrueDiv,
+    ToFloat), a SymBool (s0 >= 2) or a function npucc lacks is None."""
+    sc = meta.get("scalar") if isinstance(meta, dict) else None
+    expr = sc.get("sym") if isinstance(sc, dict) else None
+    if not isinstance(expr, str):
+        return None
+    rest = _SYM_FUNC.sub("(", expr).replace("//", "")
+    if not _SYM_REST.fullmatch(rest) or re.search(r"\w\s*\(", rest):
+        return None
+    return expr
 
 
 def unknown_nodes(doc):
@@ -30,7 +52,8 @@ def unknown_nodes(doc):
     if known is None:
         return {}
     return {n["name"]: n["target"] for n in doc["nodes"]
-            if n["op"] == "call_function" and n["target"] not in known}
+            if n["op"] == "call_function" and n["target"] not in known
+            and symint_expr(n.get("meta")) is None}
 
 
 def _tensors(meta):

@@ -767,6 +767,32 @@ class EndToEndTest(unittest.TestCase):
         self.assertTrue(torch.allclose(model.acc, want_acc, atol=1e-6))
         self.assertTrue(export.session().report().ok)
 
+    def test_symint_arithmetic_not_cut(self):
+        """SymInt arithmetic npucc evaluates from its expression
+        (operator.mul, torch.sym_max, whatever the target) is no reason
+        to cut a graph; a SymFloat, a SymBool, a function npucc lacks
+        and a tensor op it does not know are."""
+        from npusim import partition
+
+        def node(name, target, sym):
+            return {"name": name, "op": "call_function", "target": target,
+                    "args": [], "kwargs": {},
+                    "meta": {"scalar": {"sym": sym}} if sym else {"shape": [4]}}
+        doc = {"nodes": [
+            node("mul", "_operator.mul", "17*s77"),
+            node("smax", "torch.sym_max", "s20*Max(1, ((s90 + 1)//2))"),
+            node("smin", "torch.sym_min", "Min(s0, s1)**2"),
+            node("div", "_operator.truediv", "IntTrueDiv(30, Max(1, s2))"),
+            node("half", "_operator.truediv", "s0/2"),
+            node("ge", "_operator.ge", "s0 >= 2"),
+            node("flt", "torch.sym_float", "ToFloat(s0)"),
+            node("cust", "npusim_test.twice.default", None),
+            node("add", "aten.add.Tensor", None)]}
+        self.assertEqual(partition.unknown_nodes(doc), {
+            "div": "_operator.truediv", "half": "_operator.truediv",
+            "ge": "_operator.ge", "flt": "torch.sym_float",
+            "cust": "npusim_test.twice.default"})
+
     def test_unknown_ops_partitioned(self):
         """Custom ops npucc has no entry for run in PyTorch between the
         graph's compiled parts: counted, and the report fails on them."""
