@@ -371,9 +371,9 @@ _SYM_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul
 
 def symeval(expr, vals):
     """The value of SymInt expression expr ("-s78", "s11*s66 + 2",
-    "((s24 - 1)//2)", "s0**2": what npucc's reader takes, with Python's
-    floor division and modulo) at the symbols' values vals; ValueError
-    for anything else."""
+    "((s24 - 1)//2)", "s0**2", "Max(1, s2)": what npucc's reader takes,
+    with Python's floor division and modulo, and sympy's Max and Min) at
+    the symbols' values vals; ValueError for anything else."""
     def ev(n):
         if isinstance(n, ast.Constant) and type(n.value) is int:
             return n.value
@@ -392,6 +392,9 @@ def symeval(expr, vals):
             if isinstance(n.op, (ast.FloorDiv, ast.Mod)) and r == 0:
                 raise ValueError("SymInt expression '%s' divides by zero" % expr)
             return _SYM_OPS[type(n.op)](l, r)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and \
+                n.func.id in ("Max", "Min") and n.args and not n.keywords:
+            return (max if n.func.id == "Max" else min)(ev(a) for a in n.args)
         raise ValueError("SymInt expression '%s': cannot evaluate %s" %
                          (expr, ast.dump(n)[:60]))
     try:

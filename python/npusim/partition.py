@@ -16,6 +16,7 @@ the operators; the graph's record says `partitioned` and how.
 """
 
 import collections
+import json
 import re
 
 import torch
@@ -45,15 +46,33 @@ def symint_expr(meta):
     return expr
 
 
+_UNBACKED = re.compile(r"\bu\d+\b")
+
+
+def _unbacked(meta):
+    """The unbacked symbols (u0: sizes and scalars that come from data)
+    a node's meta names."""
+    return set(_UNBACKED.findall(json.dumps(meta))) if meta else set()
+
+
 def unknown_nodes(doc):
-    """{node name: target} of the document's calls npucc does not know;
-    empty where every node is known, or where npucc cannot list them."""
+    """{node name: target} of the document's calls npucc does not know,
+    and of those whose result's size depends on data (a boolean mask's
+    index, .item(): the first node to name an unbacked symbol u<i>; no
+    program can be compiled before its value exists); empty where every
+    node is known, or where npucc cannot list them."""
     known = tools.known_ops()
     if known is None:
         return {}
-    return {n["name"]: n["target"] for n in doc["nodes"]
-            if n["op"] == "call_function" and n["target"] not in known
-            and symint_expr(n.get("meta")) is None}
+    out, seen = {}, set()
+    for n in doc["nodes"]:
+        new = _unbacked(n.get("meta")) - seen
+        seen |= new
+        if n["op"] != "call_function":
+            continue
+        if (n["target"] not in known and symint_expr(n.get("meta")) is None) or new:
+            out[n["name"]] = n["target"]
+    return out
 
 
 def _tensors(meta):
@@ -130,9 +149,21 @@ class Split:
                     cur = _Run()
                     self.steps.append(cur)
                 cur.nodes.append(n)
+        # A run that computes scalars alone (a size read off a host
+        # node's result) is no program: PyTorch runs it, uncounted.
+        scalar_runs, steps = [], []
+        for s in self.steps:
+            if isinstance(s, _Run) and not any(_tensors(self.meta.get(n.name))
+                                               for n in s.nodes):
+                scalar_runs += s.nodes
+                steps += s.nodes
+            else:
+                steps.append(s)
+        self.steps = steps
         self.targets = collections.Counter(fxjson.target_name(n) for n in self.unknown)
-        self.scalar = collections.Counter(fxjson.target_name(byname[h]) for h in host
-                                          if byname[h] not in self.unknown)
+        self.scalar = collections.Counter(fxjson.target_name(n) for n in
+                                          [byname[h] for h in host] + scalar_runs
+                                          if n not in self.unknown)
         runs = [s for s in self.steps if isinstance(s, _Run)]
         users = self._users(nodes)
         pdoc = {n["name"]: n for n in parent.doc["nodes"] if n["op"] == "placeholder"}
@@ -190,7 +221,12 @@ class Split:
             p.meta = dict(a.meta)
             env[a] = p
             ent = pdoc.get(a.name) or {}
-            info.append({"kind": ent.get("kind") or "input",
+            # a SymInt computed before the run is a SymInt input of it
+            # (npucc binds its symbol, or specializes it, by its value)
+            m = self.meta.get(a.name)
+            sc = m.get("scalar") if isinstance(m, dict) else None
+            kind = "symint" if isinstance(sc, dict) and "sym" in sc else "input"
+            info.append({"kind": ent.get("kind") or kind,
                          "source": ent.get("source")})
         for a in self.attrs:
             if a in attrs:
@@ -210,7 +246,8 @@ class Split:
 
     def describe(self):
         ops = lambda c: ", ".join("%s x%d" % kv for kv in sorted(c.items()))
-        text = ("%d node(s) npucc does not know run in PyTorch between %d npusim "
+        text = ("%d node(s) npucc does not know or whose size comes from data "
+                "run in PyTorch between %d npusim "
                 "graph(s): %s" % (sum(self.targets.values()), self.nruns,
                                   ops(self.targets)))
         if self.scalar:

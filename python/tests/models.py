@@ -268,6 +268,26 @@ def cond_branches():
     return CondBranches().eval(), [torch.randn(8, 16)]
 
 
+class DataDependent(nn.Module):
+    """Sizes that come from data (PyTorch 2.x with Dynamo's
+    capture_dynamic_output_shape_ops and capture_scalar_outputs): a
+    boolean mask's index and nonzero, whose counts then enter the
+    arithmetic of dense work on either side."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(32, 32)
+
+    def forward(self, x):
+        y = self.fc(x)
+        return y[y > 0].sum() + torch.nonzero(y > 0.5).shape[0] + y.tanh()
+
+
+def data_dependent():
+    torch.manual_seed(11)
+    return DataDependent().eval(), [torch.randn(4, 32)]
+
+
 def custom_train():
     """PyTorch 2.4+: a torch.library.custom_op with its autograd formula
     (softclip, d/dx = 1 / (1 + |x|)^2) between two linear layers, for a

@@ -243,8 +243,11 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual(ev("(((s24 - 1)//2)) + 1", {"s24": 8}), 4)
         self.assertEqual(ev("-7//2 + s0 % 3", {"s0": -1}), -4 + 2)  # floor, as Python
         self.assertEqual(ev("s0**2", {"s0": 5}), 25)
+        self.assertEqual(ev("s20*Max(1, ((s90 + 1)//2))", {"s20": 3, "s90": 0}), 3)
+        self.assertEqual(ev("Min(s0, 2, 7) + Max(s0)", {"s0": 5}), 7)
         for bad in ("s0 / 2", "s1", "__import__('os')", "s0 // 0", "s0**-1",
-                    "(", "s0.real", "2.5"):
+                    "(", "s0.real", "2.5", "Max()", "IntTrueDiv(30, s0)",
+                    "max(s0, 1)", "Max(s0, key=1)"):
             with self.assertRaises(ValueError, msg=bad):
                 ev(bad, {"s0": 3})
 
@@ -792,6 +795,17 @@ class EndToEndTest(unittest.TestCase):
             "div": "_operator.truediv", "half": "_operator.truediv",
             "ge": "_operator.ge", "flt": "torch.sym_float",
             "cust": "npusim_test.twice.default"})
+        # the first node whose result names an unbacked size (u0) is
+        # data-dependent, known or not; nodes after it that read u0 are not
+        dd = {"nodes": [
+            {"name": "x", "op": "placeholder", "meta": {"shape": [4, 8]}},
+            node("gt", "aten.gt.Scalar", None),
+            dict(node("index", "aten.index.Tensor", None), meta={"shape": [{"sym": "u0"}]}),
+            node("size", "aten.sym_size.int", "u0"),
+            node("twice", "_operator.mul", "2*u0"),
+            node("item", "aten._local_scalar_dense.default", "u1")]}
+        self.assertEqual(partition.unknown_nodes(dd), {
+            "index": "aten.index.Tensor", "item": "aten._local_scalar_dense.default"})
 
     def test_unknown_ops_partitioned(self):
         """Custom ops npucc has no entry for run in PyTorch between the
@@ -820,8 +834,9 @@ class EndToEndTest(unittest.TestCase):
         self.assertIn("%s: host ops read and wrote 4096 bytes" % name, rep.text())
         graphs = rep.to_dict()["graphs"]
         self.assertEqual(graphs[0]["status"], "partitioned")
-        self.assertIn("2 node(s) npucc does not know run in PyTorch between "
-                      "2 npusim graph(s)", graphs[0]["reason"])
+        self.assertIn("2 node(s) npucc does not know or whose size comes from "
+                      "data run in PyTorch between 2 npusim graph(s)",
+                      graphs[0]["reason"])
         parts = graphs[1:]
         self.assertEqual([g["name"] for g in parts], [name + "/part0", name + "/part1"])
         for g in parts:
@@ -867,6 +882,29 @@ class EndToEndTest(unittest.TestCase):
         for g in parts:
             self.assertIn(g["status"], ("compiled", "cached"), rep.text())
             self.assertTrue(g["cycles"] and g["cycles"][0] > 0, rep.text())
+
+    @unittest.skipUnless(export.has_dynamo(), "torch.compile needs PyTorch >= 2.1")
+    def test_torch_compile_data_dependent(self):
+        """Data-dependent sizes captured into the graph: the mask's index
+        and nonzero run in PyTorch (no program can be compiled before
+        their sizes exist), the size read off nonzero's result too; the
+        dense work on either side compiles, the part that adds the count
+        specialized to it."""
+        import torch._dynamo as dynamo
+        cfg = dynamo.config
+        saved = (cfg.capture_dynamic_output_shape_ops, cfg.capture_scalar_outputs)
+        cfg.capture_dynamic_output_shape_ops = cfg.capture_scalar_outputs = True
+        try:
+            rep = self._compile_both_signs(models.data_dependent)
+        finally:
+            cfg.capture_dynamic_output_shape_ops, cfg.capture_scalar_outputs = saved
+        self.assertFalse(rep.fallbacks, rep.text())
+        self.assertEqual({k.split(": ", 1)[1] for k in rep.host_ops},
+                         {"aten.index.Tensor", "aten.nonzero.default"}, rep.text())
+        parts = [g for g in rep.to_dict()["graphs"] if "/part" in g["name"]]
+        self.assertGreaterEqual(len(parts), 2, rep.text())
+        for g in parts:
+            self.assertIn(g["status"], ("compiled", "cached"), rep.text())
 
     @unittest.skipUnless(export.has_dynamo() and hasattr(torch.library, "custom_op"),
                          "torch.library.custom_op needs PyTorch >= 2.4")
