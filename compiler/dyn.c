@@ -214,6 +214,17 @@ static void sdim_str(const npu_dyn *d, const sdim *s, char *buf, size_t n)
 		snprintf(buf + o, n - o, " + %lld", (long long)s->add);
 }
 
+/* Whether "s33=4,s50=32" gives sym a value. */
+static int named_in(const char *list, const char *sym)
+{
+	size_t n = strlen(sym);
+
+	for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : "")
+		if (!strncmp(p, sym, n) && p[n] == '=')
+			return 1;
+	return 0;
+}
+
 /* "s33=4,s50=32" into vals (by symbol); what names the option. */
 static int parse_list(npu_dyn *d, const char *list, int64_t *vals,
 		      const char *what, npu_err *e)
@@ -355,11 +366,23 @@ static int subst_val(const npu_dyn *d, const npu_graph *g, npu_gval *v,
 		return 0;
 	const char *sym = symint_of(&g->nodes[v->u.node]);
 	int64_t val;
+	double f;
+	int fl;
 	if (!sym)
 		return 0;
 	if (!freeze) {
 		if (*bad < 0)
 			*bad = v->u.node;
+		return 0;
+	}
+	/* a SymFloat (F.interpolate's scale over a symbolic size,
+	 * IntTrueDiv(s0, 2*s0)) becomes a float */
+	if (npu_ref_symevalf(sym, (const char *const *)d->name, d->hint,
+			     d->nsym, &f, &fl, e) < 0)
+		return -1;
+	if (fl) {
+		v->kind = NPU_GV_FLOAT;
+		v->u.f = f;
 		return 0;
 	}
 	if (npu_ref_symeval(sym, (const char *const *)d->name, d->hint,
@@ -480,9 +503,17 @@ static int bind(npu_graph *g, const char *hints, const char *maxes,
 			 g->file);
 		goto fail;
 	}
-	if (parse_list(d, hints, d->hint, "--dyn-hint", e) < 0 ||
+	if (parse_list(d, hints, d->hint, freeze ? "--specialize" : "--dyn-hint", e) < 0 ||
 	    parse_list(d, maxes, d->max, "--dyn-max", e) < 0)
 		goto fail;
+	/* a static program of sizes it was not told would be one of the
+	 * hint's, and refused at load at best */
+	for (int i = 0; freeze && i < d->nsym; i++)
+		if (!named_in(hints, d->name[i])) {
+			npu_errf(e, "%s: --specialize gives no value for symbol %s",
+				 g->file, d->name[i]);
+			goto fail;
+		}
 	for (int i = 0; i < d->nsym; i++)
 		if (d->max[i] && d->max[i] < d->hint[i]) {
 			npu_errf(e, "--dyn-max: %s = %lld is below its hint %lld",

@@ -50,6 +50,10 @@ static const struct { const char *target; int aop; } aop_alias[] = {
 	/* in place, left by 1.13's traces (index_add's composite: a clone
 	 * and this); inplace_ok checks that nothing reads self after it */
 	{ "aten.index_add_.default", NPU_AOP_INDEX_ADD },
+	/* true_divide's overloads are div's (the decompositions of
+	 * F.interpolate over symbolic sizes leave them) */
+	{ "aten.true_divide.Tensor", NPU_AOP_DIV_TENSOR },
+	{ "aten.true_divide.Scalar", NPU_AOP_DIV_SCALAR },
 };
 
 int npu_aop_find(const char *target)

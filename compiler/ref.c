@@ -334,17 +334,14 @@ static int sym_lookup(ref_ctx *cx, const char *expr, int64_t *v, npu_err *e)
 int ref_gval_num(ref_op *op, const npu_gval *v, double *d)
 {
 	const npu_reftensor *t;
-	int64_t s;
 
 	switch (v->kind) {
 	case NPU_GV_INT: *d = (double)v->u.i; return 0;
 	case NPU_GV_FLOAT: *d = v->u.f; return 0;
 	case NPU_GV_BOOL: *d = v->u.b; return 0;
-	case NPU_GV_SYM:
-		if (sym_lookup(op->cx, v->u.s, &s, op->e) < 0)
-			return -1;
-		*d = (double)s;
-		return 0;
+	case NPU_GV_SYM:       /* a SymFloat too */
+		return npu_ref_symevalf(v->u.s, (const char *const *)op->cx->sym,
+					op->cx->symval, op->cx->nsym, d, NULL, op->e);
 	case NPU_GV_NODE:
 		t = node_tensor(op, v->u.node);
 		if (t && t->ndim >= 0 && npu_reftensor_numel(t) == 1) {
@@ -492,6 +489,19 @@ int ref_dim(ref_op *op, int64_t d, int ndim, int *out)
 
 /* ---- SymInt expressions ------------------------------------------ */
 
+/*
+ * Sizes and scalars as sympy prints them (Dynamo's SymInt and SymFloat
+ * metas): integers, symbols, + - * / // % **, parentheses and a few
+ * functions.  Values are integers until a true division, a float
+ * function or a float operand makes them floats, as in Python: int64
+ * arithmetic wraps, // and % floor.
+ */
+typedef struct symv {
+	int fl;         /* a float (SymFloat), else an integer */
+	int64_t i;
+	double f;
+} symv;
+
 typedef struct symp {
 	const char *p;
 	const char *const *names;
@@ -500,7 +510,19 @@ typedef struct symp {
 	npu_err *e;
 } symp;
 
-static int sym_expr(symp *s, int64_t *v);
+static int sym_expr(symp *s, symv *v);
+static int sym_atom(symp *s, symv *v);
+
+static double sym_f(const symv *v)
+{
+	return v->fl ? v->f : (double)v->i;
+}
+
+static void sym_setf(symv *v, double f)
+{
+	v->fl = 1;
+	v->f = f;
+}
 
 static void sym_ws(symp *s)
 {
@@ -508,27 +530,79 @@ static void sym_ws(symp *s)
 		s->p++;
 }
 
-/*
- * A function of SymInts as sympy prints them: Max(a, b, ...) and
- * Min(a, b, ...) (torch.sym_max, the sizes of F.interpolate and of
- * torchvision's box code), any number of arguments.  name is where the
- * function's name begins, s->p at its '('.
- */
-static int sym_call(symp *s, const char *name, int64_t *v)
+/* The functions: Max and Min of any number of arguments (torch.sym_max,
+ * torchvision's box code), PyTorch's IntTrueDiv and FloatTrueDiv (a / b
+ * as a float: F.interpolate's scales over symbolic sizes), ToFloat, and
+ * the roundings to integers. */
+enum { SF_MAX, SF_MIN, SF_TRUEDIV, SF_FTRUEDIV, SF_TOFLOAT, SF_FLOOR,
+       SF_CEIL, SF_TRUNC, SF_FLOOR2, SF_CEIL2 };
+static const struct { const char *name; int nargs; } sym_funcs[] = {
+	[SF_MAX] = { "Max", -1 }, [SF_MIN] = { "Min", -1 },
+	[SF_TRUEDIV] = { "IntTrueDiv", 2 }, [SF_FTRUEDIV] = { "FloatTrueDiv", 2 },
+	[SF_TOFLOAT] = { "ToFloat", 1 }, [SF_FLOOR] = { "FloorToInt", 1 },
+	[SF_CEIL] = { "CeilToInt", 1 }, [SF_TRUNC] = { "TruncToInt", 1 },
+	[SF_FLOOR2] = { "floor", 1 }, [SF_CEIL2] = { "ceiling", 1 },
+};
+#define NSYM_FUNCS (int)(sizeof sym_funcs / sizeof *sym_funcs)
+
+static int sym_less(const symv *a, const symv *b)
+{
+	return a->fl || b->fl ? sym_f(a) < sym_f(b) : a->i < b->i;
+}
+
+static int sym_apply(symp *s, int fn, symv *a, int na, symv *v)
+{
+	double x = sym_f(&a[0]);
+
+	switch (fn) {
+	case SF_MAX: case SF_MIN:
+		*v = a[0];
+		for (int k = 1; k < na; k++)
+			if (fn == SF_MAX ? sym_less(v, &a[k]) : sym_less(&a[k], v))
+				*v = a[k];
+		/* a float among the arguments makes the result one */
+		for (int k = 0; k < na; k++)
+			if (a[k].fl && !v->fl)
+				sym_setf(v, (double)v->i);
+		return 0;
+	case SF_TRUEDIV: case SF_FTRUEDIV:
+		if (sym_f(&a[1]) == 0)
+			return npu_errf(s->e, "symbolic expression divides by zero");
+		sym_setf(v, x / sym_f(&a[1]));
+		return 0;
+	case SF_TOFLOAT:
+		sym_setf(v, x);
+		return 0;
+	}
+	if (!isfinite(x) || fabs(x) >= 9.2e18)
+		return npu_errf(s->e, "symbolic expression: %s of %g",
+				sym_funcs[fn].name, x);
+	v->fl = 0;
+	v->i = (int64_t)(fn == SF_FLOOR || fn == SF_FLOOR2 ? floor(x) :
+			 fn == SF_TRUNC ? trunc(x) : ceil(x));
+	return 0;
+}
+
+/* A call: name is where the function's name begins, s->p at its '('. */
+static int sym_call(symp *s, const char *name, symv *v)
 {
 	size_t len = (size_t)(s->p - name);
-	int max = len == 3 && !strncmp(name, "Max", 3);
-	int64_t r;
+	symv a[8];
+	int fn, na = 0;
 
-	if (!max && !(len == 3 && !strncmp(name, "Min", 3)))
+	for (fn = 0; fn < NSYM_FUNCS; fn++)
+		if (strlen(sym_funcs[fn].name) == len &&
+		    !strncmp(sym_funcs[fn].name, name, len))
+			break;
+	if (fn == NSYM_FUNCS)
 		return npu_errf(s->e, "unknown function '%.*s' in a symbolic "
-				"expression (only Max and Min)", (int)len, name);
+				"expression", (int)len, name);
 	s->p++;
-	for (int i = 0;; i++) {
-		if (sym_expr(s, &r) < 0)
+	for (;;) {
+		if (na == 8)
+			return npu_errf(s->e, "symbolic expression: too many arguments");
+		if (sym_expr(s, &a[na++]) < 0)
 			return -1;
-		if (i == 0 || (max ? r > *v : r < *v))
-			*v = r;
 		sym_ws(s);
 		if (*s->p == ')')
 			break;
@@ -536,10 +610,54 @@ static int sym_call(symp *s, const char *name, int64_t *v)
 			return npu_errf(s->e, "symbolic expression: missing ')'");
 	}
 	s->p++;
+	if (sym_funcs[fn].nargs >= 0 && na != sym_funcs[fn].nargs)
+		return npu_errf(s->e, "%s takes %d argument(s), not %d",
+				sym_funcs[fn].name, sym_funcs[fn].nargs, na);
+	return sym_apply(s, fn, a, na, v);
+}
+
+static int sym_name(symp *s, symv *v)
+{
+	const char *b = s->p;
+	int k;
+
+	while (isalnum((unsigned char)*s->p) || *s->p == '_')
+		s->p++;
+	if (*s->p == '(')
+		return sym_call(s, b, v);
+	for (k = 0; k < s->n; k++)
+		if (strlen(s->names[k]) == (size_t)(s->p - b) &&
+		    !strncmp(s->names[k], b, (size_t)(s->p - b)))
+			break;
+	if (k == s->n)
+		return npu_errf(s->e, "unbound symbol '%.*s'", (int)(s->p - b), b);
+	v->fl = 0;
+	v->i = s->vals[k];
 	return 0;
 }
 
-static int sym_atom(symp *s, int64_t *v)
+/* a**k, right-associative; an integer power of an integer stays one */
+static int sym_power(symp *s, symv *v)
+{
+	symv k;
+
+	s->p += 2;
+	if (sym_atom(s, &k) < 0)
+		return -1;
+	if (v->fl || k.fl) {
+		sym_setf(v, pow(sym_f(v), sym_f(&k)));
+		return 0;
+	}
+	if (k.i < 0)
+		return npu_errf(s->e, "symbolic expression: negative power");
+	int64_t r = 1;
+	for (int64_t i = 0; i < k.i && i < 64; i++)
+		r = (int64_t)((uint64_t)r * (uint64_t)v->i);
+	v->i = k.i > 64 ? (v->i == 0 || v->i == 1 ? v->i : 0) : r;
+	return 0;
+}
+
+static int sym_atom(symp *s, symv *v)
 {
 	sym_ws(s);
 	if (++s->depth > 64)
@@ -556,84 +674,81 @@ static int sym_atom(symp *s, int64_t *v)
 		s->p++;
 		if (sym_atom(s, v) < 0)
 			return -1;
-		*v = (int64_t)(0 - (uint64_t)*v);
+		if (v->fl)
+			v->f = -v->f;
+		else
+			v->i = (int64_t)(0 - (uint64_t)v->i);
 		s->depth--;
 		return 0;
 	} else if (isdigit((unsigned char)*s->p)) {
-		*v = strtoll(s->p, (char **)&s->p, 10);
-	} else if (isalpha((unsigned char)*s->p) || *s->p == '_') {
 		const char *b = s->p;
-		int k;
-		while (isalnum((unsigned char)*s->p) || *s->p == '_')
-			s->p++;
-		if (*s->p == '(') {
-			if (sym_call(s, b, v) < 0)
-				return -1;
-			goto power;
-		}
-		for (k = 0; k < s->n; k++)
-			if (strlen(s->names[k]) == (size_t)(s->p - b) &&
-			    !strncmp(s->names[k], b, (size_t)(s->p - b)))
-				break;
-		if (k == s->n)
-			return npu_errf(s->e, "unbound symbol '%.*s'",
-					(int)(s->p - b), b);
-		*v = s->vals[k];
+		v->fl = 0;
+		v->i = strtoll(b, (char **)&s->p, 10);
+		if (*s->p == '.' || *s->p == 'e' || *s->p == 'E')
+			sym_setf(v, strtod(b, (char **)&s->p));
+	} else if (isalpha((unsigned char)*s->p) || *s->p == '_') {
+		if (sym_name(s, v) < 0)
+			return -1;
 	} else {
 		return npu_errf(s->e, "bad symbolic expression at '%.16s'", s->p);
 	}
-power:
 	sym_ws(s);
-	if (s->p[0] == '*' && s->p[1] == '*') {
-		/* a power (Dynamo writes s0**2), right-associative */
-		int64_t k, r = 1;
-		s->p += 2;
-		if (sym_atom(s, &k) < 0)
-			return -1;
-		if (k < 0)
-			return npu_errf(s->e, "symbolic expression: negative power");
-		for (int64_t i = 0; i < k && i < 64; i++)
-			r = (int64_t)((uint64_t)r * (uint64_t)*v);
-		*v = k > 64 ? (*v == 0 || *v == 1 ? *v : 0) : r;
-	}
+	if (s->p[0] == '*' && s->p[1] == '*' && sym_power(s, v) < 0)
+		return -1;
 	s->depth--;
 	return 0;
 }
 
-static int sym_term(symp *s, int64_t *v)
+/* v op r for * / // %: integers floor, as Python; a float makes a float */
+static int sym_mulop(symp *s, int op, symv *v, const symv *r)
 {
-	int64_t r;
+	if (op == '/' || v->fl || r->fl) {
+		double a = sym_f(v), b = sym_f(r);
+		if (op != '*' && b == 0)
+			return npu_errf(s->e, "symbolic expression divides by zero");
+		sym_setf(v, op == '*' ? a * b : op == '/' ? a / b :
+			    op == 'f' ? floor(a / b) : a - floor(a / b) * b);
+		return 0;
+	}
+	if (op == '*') {
+		v->i = (int64_t)((uint64_t)v->i * (uint64_t)r->i);
+		return 0;
+	}
+	if (r->i == 0 || (r->i == -1 && v->i == INT64_MIN))
+		return npu_errf(s->e, "symbolic expression divides by zero");
+	int64_t q = v->i / r->i, m = v->i % r->i;
+	if (m && ((m < 0) != (r->i < 0))) {  /* floor semantics */
+		q--;
+		m += r->i;
+	}
+	v->i = op == '%' ? m : q;
+	return 0;
+}
+
+static int sym_term(symp *s, symv *v)
+{
+	symv r;
 
 	if (sym_atom(s, v) < 0)
 		return -1;
 	for (;;) {
 		sym_ws(s);
 		int op = *s->p;
-		if (op == '/' && s->p[1] == '/')
+		if (op == '/' && s->p[1] == '/') {
 			s->p++;
-		else if (op != '*' && op != '/' && op != '%')
+			op = 'f';
+		} else if (op != '*' && op != '/' && op != '%') {
 			return 0;
-		s->p++;
-		if (sym_atom(s, &r) < 0)
-			return -1;
-		if (op == '*') {
-			*v = (int64_t)((uint64_t)*v * (uint64_t)r);
-		} else {
-			if (r == 0 || (r == -1 && *v == INT64_MIN))
-				return npu_errf(s->e, "symbolic expression divides by zero");
-			int64_t q = *v / r, m = *v % r;
-			if (m && ((m < 0) != (r < 0))) {  /* floor semantics */
-				q--;
-				m += r;
-			}
-			*v = op == '%' ? m : q;
 		}
+		s->p++;
+		if (sym_atom(s, &r) < 0 || sym_mulop(s, op, v, &r) < 0)
+			return -1;
 	}
 }
 
-static int sym_expr(symp *s, int64_t *v)
+static int sym_expr(symp *s, symv *v)
 {
-	int64_t r;
+	symv r;
 
 	if (sym_term(s, v) < 0)
 		return -1;
@@ -645,21 +760,47 @@ static int sym_expr(symp *s, int64_t *v)
 		s->p++;
 		if (sym_term(s, &r) < 0)
 			return -1;
-		*v = (int64_t)(op == '+' ? (uint64_t)*v + (uint64_t)r
-					  : (uint64_t)*v - (uint64_t)r);
+		if (v->fl || r.fl)
+			sym_setf(v, op == '+' ? sym_f(v) + sym_f(&r) : sym_f(v) - sym_f(&r));
+		else
+			v->i = (int64_t)(op == '+' ? (uint64_t)v->i + (uint64_t)r.i
+						   : (uint64_t)v->i - (uint64_t)r.i);
 	}
+}
+
+int npu_ref_symevalf(const char *expr, const char *const *names,
+		     const int64_t *vals, int n, double *out, int *is_float,
+		     npu_err *e)
+{
+	symp s = { expr, names, vals, n, 0, e };
+	symv v = { 0, 0, 0 };
+
+	if (sym_expr(&s, &v) < 0)
+		return -1;
+	sym_ws(&s);
+	if (*s.p)
+		return npu_errf(e, "bad symbolic expression '%s'", expr);
+	*out = sym_f(&v);
+	if (is_float)
+		*is_float = v.fl;
+	return 0;
 }
 
 int npu_ref_symeval(const char *expr, const char *const *names,
 		    const int64_t *vals, int n, int64_t *out, npu_err *e)
 {
 	symp s = { expr, names, vals, n, 0, e };
+	symv v = { 0, 0, 0 };
 
-	if (sym_expr(&s, out) < 0)
+	if (sym_expr(&s, &v) < 0)
 		return -1;
 	sym_ws(&s);
 	if (*s.p)
 		return npu_errf(e, "bad symbolic expression '%s'", expr);
+	if (v.fl)
+		return npu_errf(e, "symbolic expression '%s' is a float where "
+				"a size is needed", expr);
+	*out = v.i;
 	return 0;
 }
 
@@ -801,7 +942,6 @@ static int run_placeholder(const npu_graph *g, const npu_gnode *n,
 	const npu_reftensor *in;
 	const npu_gmeta *m = n->nmeta ? &n->meta[0] : NULL;
 	npu_reftensor t;
-	int64_t s;
 
 	if (n->op == NPU_GOP_GET_ATTR) {
 		snprintf(attr, sizeof attr, "attr.%s", n->target);
@@ -809,11 +949,15 @@ static int run_placeholder(const npu_graph *g, const npu_gnode *n,
 	}
 	in = env->lookup ? env->lookup(env->ctx, key) : NULL;
 	if (!in && m && m->kind == NPU_GM_SCALAR && m->scalar.kind == NPU_GV_SYM) {
-		/* a SymInt placeholder left out: its value from the shapes */
-		if (sym_lookup(cx, m->scalar.u.s, &s, e) < 0 ||
-		    npu_reftensor_alloc(&t, NPU_DT_I64, 0, NULL, e) < 0)
+		/* a SymInt (SymFloat) placeholder left out: its value from
+		 * the shapes */
+		double s;
+		int fl;
+		if (npu_ref_symevalf(m->scalar.u.s, (const char *const *)cx->sym,
+				     cx->symval, cx->nsym, &s, &fl, e) < 0 ||
+		    npu_reftensor_alloc(&t, fl ? NPU_DT_F64 : NPU_DT_I64, 0, NULL, e) < 0)
 			return -1;
-		t.data[0] = (double)s;
+		t.data[0] = s;
 		return set_single(v, &t, e);
 	}
 	if (!in)
@@ -929,6 +1073,37 @@ static int run_symop(const npu_gnode *n, ref_op *op)
 	return 1;
 }
 
+/* Python's true division of SymInts or SymFloats (operator.truediv: the
+ * scale of F.interpolate over a symbolic size), a SymFloat; checked
+ * against the meta's expression (IntTrueDiv(s0, 2*s0)), which divides
+ * the same doubles.  1 when n is one. */
+static int run_symdiv(const npu_gnode *n, ref_op *op)
+{
+	const npu_gmeta *m = n->nmeta ? &n->meta[0] : NULL;
+	double a, b, want;
+	npu_reftensor *t;
+
+	if (strcmp(n->target, "_operator.truediv") || n->nargs != 2 || n->nkwargs)
+		return 0;
+	if (ref_gval_num(op, &n->args[0], &a) < 0 ||
+	    ref_gval_num(op, &n->args[1], &b) < 0)
+		return -1;
+	if (b == 0)
+		return npu_errf(op->e, "SymFloat division by zero");
+	if (m && m->kind == NPU_GM_SCALAR && m->scalar.kind == NPU_GV_SYM) {
+		if (npu_ref_symevalf(m->scalar.u.s, (const char *const *)op->cx->sym,
+				     op->cx->symval, op->cx->nsym, &want, NULL, op->e) < 0)
+			return -1;
+		if (want != a / b)
+			return npu_errf(op->e, "SymFloat %.17g, meta says %s = %.17g",
+					a / b, m->scalar.u.s, want);
+	}
+	if (ref_out(op, 0, NPU_DT_F64, 0, NULL, &t) < 0)
+		return -1;
+	t->data[0] = a / b;
+	return 1;
+}
+
 /* prims.convert_element_type(a, dtype), left by some decompositions: a
  * copy, which finish_op rounds to the recorded dtype.  1 when n is one. */
 static int run_prims_convert(const npu_gnode *n, ref_op *op)
@@ -961,6 +1136,8 @@ static int run_call(const npu_gnode *n, ref_ctx *cx, ref_op *op, ref_val *v)
 	op_reset(op);
 	if (n->aop == NPU_AOP_UNKNOWN) {
 		int r = run_symop(n, op);
+		if (!r)
+			r = run_symdiv(n, op);
 		if (!r)
 			r = run_prims_convert(n, op);
 		if (!r)

@@ -132,5 +132,11 @@ double npu_ref_fft_scale(int normalization, double n);
  */
 int npu_ref_symeval(const char *expr, const char *const *names,
 		    const int64_t *vals, int n, int64_t *out, npu_err *e);
+/* The same for a SymFloat too (IntTrueDiv(s0, 2), ToFloat(s1)): the value
+ * as a double, *is_float (if not NULL) whether it is a float; where
+ * npu_ref_symeval refuses a float value. */
+int npu_ref_symevalf(const char *expr, const char *const *names,
+		     const int64_t *vals, int n, double *out, int *is_float,
+		     npu_err *e);
 
 #endif

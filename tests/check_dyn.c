@@ -356,60 +356,95 @@ START_TEST(test_specialized_values)
 }
 END_TEST
 
-/* sympy's Max in sizes and torch.sym_max computing one (torchvision's
- * box and mask code): the graph's one symbol is s0, not "Max"; a
- * dynamic program refuses the SymInt used as arange's end, naming
- * --specialize; specialized, each size computes against the fp64
- * reference, which evaluates the same expressions. */
-START_TEST(test_symmax)
+/*
+ * A graph whose SymInt values are used as values (an arange's end, a
+ * tensor times a SymFloat), compiled static at s0 = v: output.0 has
+ * `rows` rows and matches the fp64 reference, which evaluates the same
+ * expressions.
+ */
+static void check_spec(const char *graph, int64_t v, int64_t rows)
 {
 	static const char *const s0[] = { "s0" };
-	char graph[1024], prog[1024], in[1024];
+	char prog[1024], in[1024], spec[32], tpath[4096];
+	fxrun fr = { 0 };
+	npu_ccresult r = { 0 };
+	npu_graph *g;
+	npu_stfile st;
+	npu_prog p;
+	npu_target t;
+	npu_err e = { "" };
+	int b;
+
+	snprintf(prog, sizeof prog, "%s/spec.bin", fx_tmpdir);
+	snprintf(in, sizeof in, "%s/in.safetensors", fx_tmpdir);
+	snprintf(spec, sizeof spec, "s0=%lld", (long long)v);
+	fr.o.specialize = spec;
+	fr.o.target = "npu-base";
+	fr.o.out = prog;
+	fx_compile(graph, NULL, &fr, &r);
+	npu_cc_free(&r);
+	ck_assert_msg(npu_graph_read(&g, graph, &e) == 0, "%s", e.msg);
+	fx_gen_values_at(g, s0, &v, 1, NULL, in);
+	npu_graph_free(g);
+	ck_assert_msg(npu_st_read(&st, in, &e) == 0, "%s", e.msg);
+	ck_assert_msg(npu_prog_read(&p, prog, &e) == 0, "%s", e.msg);
+	b = npu_prog_find_buf(&p, "output.0");
+	ck_assert_int_ge(b, 0);
+	ck_assert_int_eq(p.bufs[b].shape[0], rows);
+	ck_assert_int_eq(npu_target_resolve("npu-base", tpath, sizeof tpath, &e), 0);
+	ck_assert_msg(npu_target_load(&t, tpath, &e) == 0, "%s", e.msg);
+	fx_check_run(graph, &p, &t, &st, 0, &fr);
+	ck_assert_double_le(fr.worst_ref, 1e-6);
+	npu_prog_free(&p);
+	npu_st_free(&st);
+}
+
+/* A dynamic program refuses a SymInt used as a value, naming
+ * --specialize; --specialize must then give every symbol. */
+static void expect_static_only(const char *graph, const char *node)
+{
 	npu_ccopts o = { 0 };
 	npu_ccresult r = { 0 };
 	npu_err e = { "" };
+	char want[128];
 
-	snprintf(graph, sizeof graph, "%s/tests/data/dyn/symmax.json", fx_srcdir());
-	snprintf(prog, sizeof prog, "%s/symmax.bin", fx_tmpdir);
-	snprintf(in, sizeof in, "%s/in.safetensors", fx_tmpdir);
 	o.graph = graph;
 	o.target = "npu-base";
+	snprintf(want, sizeof want, "uses SymInt '%s' as a value", node);
 	ck_assert_int_lt(npu_cc_compile(&o, &r, &e), 0);
-	ck_assert_msg(strstr(e.msg, "uses SymInt 'sym_max' as a value") &&
-		      strstr(e.msg, "--specialize"), "%s", e.msg);
+	ck_assert_msg(strstr(e.msg, want) && strstr(e.msg, "--specialize"), "%s", e.msg);
 	npu_cc_free(&r);
-	for (int64_t v = 1; v <= 6; v += 4) {
-		char spec[32];
-		fxrun fr = { 0 };
-		npu_graph *g;
-		npu_stfile st;
-		npu_prog p;
-		npu_target t;
-		char tpath[4096];
-		int b;
+	memset(&r, 0, sizeof r);
+	o.specialize = "";
+	ck_assert_int_lt(npu_cc_compile(&o, &r, &e), 0);
+	ck_assert_msg(strstr(e.msg, "--specialize gives no value for symbol s0"), "%s", e.msg);
+	npu_cc_free(&r);
+}
 
-		snprintf(spec, sizeof spec, "s0=%lld", (long long)v);
-		memset(&r, 0, sizeof r);
-		fr.o.specialize = spec;
-		fr.o.target = "npu-base";
-		fr.o.out = prog;
-		fx_compile(graph, NULL, &fr, &r);
-		npu_cc_free(&r);
-		ck_assert_msg(npu_graph_read(&g, graph, &e) == 0, "%s", e.msg);
-		fx_gen_values_at(g, s0, &v, 1, NULL, in);
-		npu_graph_free(g);
-		ck_assert_msg(npu_st_read(&st, in, &e) == 0, "%s", e.msg);
-		ck_assert_msg(npu_prog_read(&p, prog, &e) == 0, "%s", e.msg);
-		b = npu_prog_find_buf(&p, "output.0");
-		ck_assert_int_ge(b, 0);
-		ck_assert_int_eq(p.bufs[b].shape[0], v > 3 ? v : 3);
-		ck_assert_int_eq(npu_target_resolve("npu-base", tpath, sizeof tpath, &e), 0);
-		ck_assert_msg(npu_target_load(&t, tpath, &e) == 0, "%s", e.msg);
-		fx_check_run(graph, &p, &t, &st, 0, &fr);
-		ck_assert_double_le(fr.worst_ref, 1e-6);
-		npu_prog_free(&p);
-		npu_st_free(&st);
-	}
+/* sympy's Max in sizes and torch.sym_max computing one (torchvision's
+ * box and mask code): the graph's one symbol is s0, not "Max". */
+START_TEST(test_symmax)
+{
+	char graph[1024];
+
+	snprintf(graph, sizeof graph, "%s/tests/data/dyn/symmax.json", fx_srcdir());
+	expect_static_only(graph, "sym_max");
+	check_spec(graph, 1, 3);
+	check_spec(graph, 5, 5);
+}
+END_TEST
+
+/* A SymFloat (F.interpolate's scales over symbolic sizes: operator
+ * truediv, IntTrueDiv(s0, 3*s0)) multiplying a tensor, and
+ * true_divide (div's other name). */
+START_TEST(test_symfloat)
+{
+	char graph[1024];
+
+	snprintf(graph, sizeof graph, "%s/tests/data/dyn/symfloat.json", fx_srcdir());
+	expect_static_only(graph, "truediv");
+	check_spec(graph, 3, 3);
+	check_spec(graph, 7, 7);
 }
 END_TEST
 
@@ -821,6 +856,7 @@ int main(void)
 	tcase_add_test(tc, test_refused);
 	tcase_add_test(tc, test_symint_output);
 	tcase_add_test(tc, test_symmax);
+	tcase_add_test(tc, test_symfloat);
 	tcase_add_loop_test(tc, test_specialized_values, 0, 2);
 	tcase_add_loop_test(tc, test_vs_specialized, 0, 2);
 	tcase_add_loop_test(tc, test_perf, 0, NPERF);

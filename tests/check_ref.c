@@ -2913,8 +2913,34 @@ START_TEST(symbolic_expressions)
 	ck_assert_int_eq(v, 49);
 	ck_assert_int_eq(npu_ref_symeval("Max(1, s0", names, vals, 2, &v, &e), -1);
 	ck_assert_int_eq(npu_ref_symeval("Max()", names, vals, 2, &v, &e), -1);
-	ck_assert_int_eq(npu_ref_symeval("ceiling(s0)", names, vals, 2, &v, &e), -1);
-	ck_assert_str_eq(e.msg, "unknown function 'ceiling' in a symbolic expression (only Max and Min)");
+	ck_assert_int_eq(npu_ref_symeval("sqrt(s0)", names, vals, 2, &v, &e), -1);
+	ck_assert_str_eq(e.msg, "unknown function 'sqrt' in a symbolic expression");
+	/* SymFloats: true division makes a float, which a size refuses;
+	 * the roundings make integers again */
+	{
+		double f;
+		int fl;
+		ck_assert_int_eq(npu_ref_symevalf("IntTrueDiv(s0, 2*s33)", names, vals, 2,
+						  &f, &fl, &e), 0);
+		ck_assert(fl && f == 0.875);
+		ck_assert_int_eq(npu_ref_symevalf("ToFloat(s0)/2 + Max(1, 0.25)", names, vals,
+						  2, &f, &fl, &e), 0);
+		ck_assert(fl && f == 4.5);
+		ck_assert_int_eq(npu_ref_symevalf("s0//2", names, vals, 2, &f, &fl, &e), 0);
+		ck_assert(!fl && f == 3);
+		ck_assert_int_eq(npu_ref_symevalf("2.5*s33 - 0.5", names, vals, 2, &f, &fl, &e), 0);
+		ck_assert(fl && f == 9.5);
+	}
+	ck_assert_int_eq(npu_ref_symeval("s0/2", names, vals, 2, &v, &e), -1);
+	ck_assert_msg(strstr(e.msg, "is a float where a size is needed"), "%s", e.msg);
+	ck_assert_int_eq(npu_ref_symeval("FloorToInt(s0/2) + CeilToInt(IntTrueDiv(s0, 2))",
+					 names, vals, 2, &v, &e), 0);
+	ck_assert_int_eq(v, 7);
+	ck_assert_int_eq(npu_ref_symeval("ceiling(ToFloat(-s0)/2) + TruncToInt(-3.5)",
+					 names, vals, 2, &v, &e), 0);
+	ck_assert_int_eq(v, -6);
+	ck_assert_int_eq(npu_ref_symeval("IntTrueDiv(s0)", names, vals, 2, &v, &e), -1);
+	ck_assert_str_eq(e.msg, "IntTrueDiv takes 2 argument(s), not 1");
 	ck_assert_int_eq(npu_ref_symeval("s0**-1", names, vals, 2, &v, &e), -1);
 	ck_assert_int_eq(npu_ref_symeval("s9 + 1", names, vals, 2, &v, &e), -1);
 	ck_assert_str_eq(e.msg, "unbound symbol 's9'");

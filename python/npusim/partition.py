@@ -25,22 +25,23 @@ import torch.fx as fx
 from . import fxjson, tools
 
 
-# npucc's SymInt expressions (compiler/ref.c): integers, symbols, + - *
-# // % ** and parentheses, and the functions Max and Min
-_SYM_FUNC = re.compile(r"\b(?:Max|Min)\(")
-_SYM_REST = re.compile(r"[\w\s+\-*%(),]*")
+# npucc's SymInt and SymFloat expressions (compiler/ref.c): numbers,
+# symbols, + - * / // % ** and parentheses, and its functions
+_SYM_FUNC = re.compile(r"\b(?:Max|Min|IntTrueDiv|FloatTrueDiv|ToFloat|FloorToInt|"
+                       r"CeilToInt|TruncToInt|floor|ceiling)\(")
+_SYM_REST = re.compile(r"[\w\s.+\-*/%(),]*")
 
 
 def symint_expr(meta):
-    """A node's SymInt expression, where npucc evaluates it: the node is
-    then SymInt arithmetic npucc takes whatever its target (operator.mul,
-    torch.sym_max: compiler/dyn.c), else None.  A SymFloat (IntTrueDiv,
-    ToFloat), a SymBool (s0 >= 2) or a function npucc lacks is None."""
+    """A node's SymInt (or SymFloat) expression, where npucc evaluates
+    it: the node is then size arithmetic npucc takes whatever its target
+    (operator.mul, torch.sym_max, operator.truediv: compiler/dyn.c), else
+    None.  A SymBool (s0 >= 2) or a function npucc lacks is None."""
     sc = meta.get("scalar") if isinstance(meta, dict) else None
     expr = sc.get("sym") if isinstance(sc, dict) else None
     if not isinstance(expr, str):
         return None
-    rest = _SYM_FUNC.sub("(", expr).replace("//", "")
+    rest = _SYM_FUNC.sub("(", expr)
     if not _SYM_REST.fullmatch(rest) or re.search(r"\w\s*\(", rest):
         return None
     return expr

@@ -245,9 +245,13 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual(ev("s0**2", {"s0": 5}), 25)
         self.assertEqual(ev("s20*Max(1, ((s90 + 1)//2))", {"s20": 3, "s90": 0}), 3)
         self.assertEqual(ev("Min(s0, 2, 7) + Max(s0)", {"s0": 5}), 7)
-        for bad in ("s0 / 2", "s1", "__import__('os')", "s0 // 0", "s0**-1",
-                    "(", "s0.real", "2.5", "Max()", "IntTrueDiv(30, s0)",
-                    "max(s0, 1)", "Max(s0, key=1)"):
+        # SymFloats, as F.interpolate's scales over symbolic sizes
+        self.assertEqual(ev("IntTrueDiv(30, Max(1, s2))", {"s2": 4}), 7.5)
+        self.assertEqual(ev("ToFloat(s0)/2 + 0.25", {"s0": 3}), 1.75)
+        self.assertEqual(ev("FloorToInt(s0/2) + ceiling(s0/2)", {"s0": 3}), 3)
+        for bad in ("s1", "__import__('os')", "s0 // 0", "s0 / 0", "s0**-1",
+                    "(", "s0.real", "Max()", "IntTrueDiv(30)", "sqrt(s0)",
+                    "max(s0, 1)", "Max(s0, key=1)", "'a'"):
             with self.assertRaises(ValueError, msg=bad):
                 ev(bad, {"s0": 3})
 
@@ -771,10 +775,10 @@ class EndToEndTest(unittest.TestCase):
         self.assertTrue(export.session().report().ok)
 
     def test_symint_arithmetic_not_cut(self):
-        """SymInt arithmetic npucc evaluates from its expression
-        (operator.mul, torch.sym_max, whatever the target) is no reason
-        to cut a graph; a SymFloat, a SymBool, a function npucc lacks
-        and a tensor op it does not know are."""
+        """SymInt and SymFloat arithmetic npucc evaluates from its
+        expression (operator.mul, torch.sym_max, operator.truediv,
+        whatever the target) is no reason to cut a graph; a SymBool, a
+        function npucc lacks and a tensor op it does not know are."""
         from npusim import partition
 
         def node(name, target, sym):
@@ -789,11 +793,11 @@ class EndToEndTest(unittest.TestCase):
             node("half", "_operator.truediv", "s0/2"),
             node("ge", "_operator.ge", "s0 >= 2"),
             node("flt", "torch.sym_float", "ToFloat(s0)"),
+            node("sq", "torch._sym_sqrt", "sqrt(ToFloat(s0))"),
             node("cust", "npusim_test.twice.default", None),
             node("add", "aten.add.Tensor", None)]}
         self.assertEqual(partition.unknown_nodes(doc), {
-            "div": "_operator.truediv", "half": "_operator.truediv",
-            "ge": "_operator.ge", "flt": "torch.sym_float",
+            "ge": "_operator.ge", "sq": "torch._sym_sqrt",
             "cust": "npusim_test.twice.default"})
         # the first node whose result names an unbacked size (u0) is
         # data-dependent, known or not; nodes after it that read u0 are not
