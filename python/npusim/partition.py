@@ -202,6 +202,23 @@ class Split:
                 users[a].add(n)
         return users
 
+    def _symbol_inputs(self, r):
+        """The graph's SymInt placeholders of one symbol (s53) that the
+        run's sizes name and its inputs do not carry: a part whose only
+        sizes are expressions (4*s53, Max(1, s2)) is given each symbol
+        by value, so that its program is specialized to all of them."""
+        text = json.dumps([self.meta.get(n.name) for n in r.nodes + r.inputs])
+        have = set(r.inputs)
+        out = []
+        for p in self.placeholders:
+            m = self.meta.get(p.name)
+            sym = m.get("scalar", {}).get("sym") if isinstance(m, dict) and \
+                isinstance(m.get("scalar"), dict) else None
+            if isinstance(sym, str) and sym.isidentifier() and p not in have and \
+                    re.search(r"\b%s\b" % re.escape(sym), text):
+                out.append(p)
+        return out
+
     def _build(self, r, users, gm, name, pdoc, frozen, graph_mod):
         inside = set(r.nodes)
         attrs = []
@@ -210,6 +227,7 @@ class Split:
                 if a in inside or a in r.inputs or a in attrs:
                     continue
                 (attrs if a.op == "get_attr" else r.inputs).append(a)
+        r.inputs += self._symbol_inputs(r)
         r.outputs = [n for n in r.nodes if users[n] - inside]
         for a in r.inputs + r.outputs:
             if isinstance(self.meta.get(a.name), list):

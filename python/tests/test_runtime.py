@@ -811,6 +811,26 @@ class EndToEndTest(unittest.TestCase):
         self.assertEqual(partition.unknown_nodes(dd), {
             "index": "aten.index.Tensor", "item": "aten._local_scalar_dense.default"})
 
+    def test_part_given_its_symbols(self):
+        """A part whose sizes name a symbol only in expressions (4*s53)
+        is given the graph's SymInt placeholder of that symbol, so that
+        its program can be specialized to every one of them."""
+        import types
+        from npusim import partition
+        class Node:             # (fx nodes are hashed by identity)
+            def __init__(self, name):
+                self.name = name
+        n = Node
+        s53, s0, x, add, y = n("arg0_1"), n("arg1_1"), n("x"), n("add"), n("y")
+        sp = types.SimpleNamespace(placeholders=[s53, s0, x], meta={
+            "arg0_1": {"scalar": {"sym": "s53"}}, "arg1_1": {"scalar": {"sym": "s0"}},
+            "x": {"shape": [{"sym": "s0"}, 4]},
+            "y": {"shape": [{"sym": "4*s53"}]}, "add": {"shape": [{"sym": "4*s53"}]}})
+        run = types.SimpleNamespace(nodes=[add], inputs=[y])
+        self.assertEqual(partition.Split._symbol_inputs(sp, run), [s53])
+        run = types.SimpleNamespace(nodes=[add], inputs=[y, s53])
+        self.assertEqual(partition.Split._symbol_inputs(sp, run), [])
+
     def test_unknown_ops_partitioned(self):
         """Custom ops npucc has no entry for run in PyTorch between the
         graph's compiled parts: counted, and the report fails on them."""
