@@ -2604,6 +2604,122 @@ int ref_gridsample(ref_op *op)
 	return 0;
 }
 
+/* torchvision's bilinear_interpolate for roi_align: zero outside
+ * [-1, size]; clamped to the last row or column within it. */
+static double roi_bilinear(const double *p, int64_t h, int64_t w, double y, double x)
+{
+	int64_t y0, x0, y1, x1;
+	double ly, lx;
+
+	if (y < -1.0 || y > (double)h || x < -1.0 || x > (double)w)
+		return 0;
+	y = y <= 0 ? 0 : y;
+	x = x <= 0 ? 0 : x;
+	y0 = (int64_t)y;
+	x0 = (int64_t)x;
+	if (y0 >= h - 1) {
+		y0 = y1 = h - 1;
+		y = (double)y0;
+	} else {
+		y1 = y0 + 1;
+	}
+	if (x0 >= w - 1) {
+		x0 = x1 = w - 1;
+		x = (double)x0;
+	} else {
+		x1 = x0 + 1;
+	}
+	ly = y - (double)y0;
+	lx = x - (double)x0;
+	return (1 - ly) * (1 - lx) * p[y0 * w + x0] + (1 - ly) * lx * p[y0 * w + x1] +
+	       ly * (1 - lx) * p[y1 * w + x0] + ly * lx * p[y1 * w + x1];
+}
+
+/* Samples a bin takes at most: more is a malformed box or ratio. */
+#define ROI_MAX_SAMPLES (1 << 16)
+
+/* One roi's [C, ph, pw] bins (torchvision's roi_align_forward_kernel);
+ * -1 when its samples per bin pass ROI_MAX_SAMPLES.  A roi with a
+ * non-finite coordinate gives NaN bins. */
+static int roi_one(const double *img, int64_t c, int64_t h, int64_t w,
+		   const double *roi, double scale, int64_t ph, int64_t pw,
+		   int64_t ratio, int aligned, double *out)
+{
+	double off = aligned ? 0.5 : 0;
+	double x1 = roi[1] * scale - off, y1 = roi[2] * scale - off;
+	double rw = roi[3] * scale - off - x1, rh = roi[4] * scale - off - y1;
+	double bh, bw, sh, sw;
+	int64_t gh, gw;
+
+	if (!isfinite(x1) || !isfinite(y1) || !isfinite(rw) || !isfinite(rh)) {
+		for (int64_t i = 0; i < c * ph * pw; i++)
+			out[i] = NAN;
+		return 0;
+	}
+	if (!aligned) {         /* malformed rois forced to 1x1 */
+		rw = rw > 1 ? rw : 1;
+		rh = rh > 1 ? rh : 1;
+	}
+	bh = rh / (double)ph;
+	bw = rw / (double)pw;
+	sh = ratio > 0 ? (double)ratio : ceil(bh);
+	sw = ratio > 0 ? (double)ratio : ceil(bw);
+	if (sh * sw > ROI_MAX_SAMPLES)
+		return -1;
+	gh = (int64_t)sh;       /* <= 0 for an empty aligned roi: no samples */
+	gw = (int64_t)sw;
+	for (int64_t ch = 0; ch < c; ch++)
+		for (int64_t i = 0; i < ph; i++)
+			for (int64_t j = 0; j < pw; j++) {
+				double sum = 0, n = (double)(gh * gw > 1 ? gh * gw : 1);
+				for (int64_t iy = 0; iy < gh; iy++)
+					for (int64_t ix = 0; ix < gw; ix++)
+						sum += roi_bilinear(img + ch * h * w, h, w,
+							y1 + (double)i * bh + ((double)iy + 0.5) * bh / (double)gh,
+							x1 + (double)j * bw + ((double)ix + 0.5) * bw / (double)gw);
+				out[(ch * ph + i) * pw + j] = sum / n;
+			}
+	return 0;
+}
+
+/* torchvision.roi_align: a host call wherever it appears (the rois are
+ * data: Faster and Mask R-CNN's box heads). */
+int ref_roialign(ref_op *op)
+{
+	const npu_reftensor *x, *r;
+	npu_reftensor *y;
+	double scale;
+	int64_t ph, pw, ratio, shape[4], n, c, h, w;
+	int aligned;
+
+	if (ref_tensor(op, 0, "input", &x) < 0 || ref_tensor(op, 1, "rois", &r) < 0 ||
+	    ref_double(op, 2, "spatial_scale", 1, &scale) < 0 ||
+	    ref_int(op, 3, "pooled_height", 1, &ph) < 0 ||
+	    ref_int(op, 4, "pooled_width", 1, &pw) < 0 ||
+	    ref_int(op, 5, "sampling_ratio", -1, &ratio) < 0 ||
+	    ref_bool(op, 6, "aligned", 0, &aligned) < 0)
+		return -1;
+	if (x->ndim != 4 || r->ndim != 2 || r->shape[1] != 5 || ph <= 0 || pw <= 0)
+		return npu_errf(op->e, "input must be [N, C, H, W], rois [K, 5], the "
+				"pooled sizes positive");
+	n = x->shape[0]; c = x->shape[1]; h = x->shape[2]; w = x->shape[3];
+	shape[0] = r->shape[0]; shape[1] = c; shape[2] = ph; shape[3] = pw;
+	if (ref_out(op, 0, x->dtype, 4, shape, &y) < 0)
+		return -1;
+	for (int64_t k = 0; k < r->shape[0]; k++) {
+		const double *roi = r->data + k * 5;
+		int64_t b = (int64_t)roi[0];
+		if (!(roi[0] >= 0) || b >= n)
+			return npu_errf(op->e, "roi %lld: batch index %g out of range",
+					(long long)k, roi[0]);
+		if (roi_one(x->data + b * c * h * w, c, h, w, roi, scale, ph, pw, ratio,
+			    aligned, y->data + k * c * ph * pw) < 0)
+			return npu_errf(op->e, "roi %lld: more than %d samples a bin",
+					(long long)k, ROI_MAX_SAMPLES);
+	}
+	return 0;
+}
+
 /* col2im (fold): column l = (ly, lx) of row (c, i, j) adds to pixel
  * (ly*sh - ph + i*dh, lx*sw - pw + j*dw) of channel c. */
 int ref_col2im(ref_op *op)

@@ -143,6 +143,9 @@ static const zoo_case zoo[] = {
 				   on the host */
 	{ "ops11", 0 },			/* max and min of every element, NaN
 				   propagating (torchvision's batched_nms) */
+	{ "ops12", 2 },			/* torchvision's roi_align (host calls:
+				   the boxes are data), fixed and adaptive
+				   sampling, aligned or not */
 	{ "ops6_bf16", 0 },
 	/* in bfloat16 and float16 (scripts/capture_models NAME_bf16) */
 	{ "mistral_tiny_bf16", 0 },

@@ -517,6 +517,8 @@ static const struct {
 	{ "ops9/inference1", NULL, "" },
 	/* logcumsumexp, masked_select (a data-dependent size) */
 	{ "ops10/inference1", NULL, "" },
+	/* torchvision's roi_align: samples at boxes that are data */
+	{ "ops12/inference1", "torchvision.roi_align.default", "support.def" },
 };
 
 /* per entry of host_ok: host calls it allowed (every entry must allow
