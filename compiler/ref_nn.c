@@ -2699,20 +2699,20 @@ int ref_roialign(ref_op *op)
 	    ref_int(op, 5, "sampling_ratio", -1, &ratio) < 0 ||
 	    ref_bool(op, 6, "aligned", 0, &aligned) < 0)
 		return -1;
-	if (x->ndim != 4 || r->ndim != 2 || r->shape[1] != 5 || ph <= 0 || pw <= 0)
-		return npu_errf(op->e, "input must be [N, C, H, W], rois [K, 5], the "
-				"pooled sizes positive");
+	if (x->ndim != 4 || r->ndim != 2 || r->shape[1] != 5 || ph <= 0 || pw <= 0 ||
+	    x->shape[2] <= 0 || x->shape[3] <= 0)
+		return npu_errf(op->e, "input must be [N, C, H, W] of pixels, rois "
+				"[K, 5], the pooled sizes positive");
 	n = x->shape[0]; c = x->shape[1]; h = x->shape[2]; w = x->shape[3];
 	shape[0] = r->shape[0]; shape[1] = c; shape[2] = ph; shape[3] = pw;
 	if (ref_out(op, 0, x->dtype, 4, shape, &y) < 0)
 		return -1;
 	for (int64_t k = 0; k < r->shape[0]; k++) {
 		const double *roi = r->data + k * 5;
-		int64_t b = (int64_t)roi[0];
-		if (!(roi[0] >= 0) || b >= n)
+		if (!(roi[0] >= 0 && roi[0] < (double)n))
 			return npu_errf(op->e, "roi %lld: batch index %g out of range",
 					(long long)k, roi[0]);
-		if (roi_one(x->data + b * c * h * w, c, h, w, roi, scale, ph, pw, ratio,
+		if (roi_one(x->data + (int64_t)roi[0] * c * h * w, c, h, w, roi, scale, ph, pw, ratio,
 			    aligned, y->data + k * c * ph * pw) < 0)
 			return npu_errf(op->e, "roi %lld: more than %d samples a bin",
 					(long long)k, ROI_MAX_SAMPLES);
