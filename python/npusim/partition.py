@@ -32,14 +32,21 @@ _SYM_FUNC = re.compile(r"\b(?:Max|Min|IntTrueDiv|FloatTrueDiv|ToFloat|FloorToInt
 _SYM_REST = re.compile(r"[\w\s.+\-*/%(),]*")
 
 
+def _scalar_sym(meta):
+    """The expression of a symbolic scalar's meta ({"scalar": {"sym":
+    "4*s0"}}), else None."""
+    sc = meta.get("scalar") if isinstance(meta, dict) else None
+    expr = sc.get("sym") if isinstance(sc, dict) else None
+    return expr if isinstance(expr, str) else None
+
+
 def symint_expr(meta):
     """A node's SymInt (or SymFloat) expression, where npucc evaluates
     it: the node is then size arithmetic npucc takes whatever its target
     (operator.mul, torch.sym_max, operator.truediv: compiler/dyn.c), else
     None.  A SymBool (s0 >= 2) or a function npucc lacks is None."""
-    sc = meta.get("scalar") if isinstance(meta, dict) else None
-    expr = sc.get("sym") if isinstance(sc, dict) else None
-    if not isinstance(expr, str):
+    expr = _scalar_sym(meta)
+    if expr is None:
         return None
     rest = _SYM_FUNC.sub("(", expr)
     if not _SYM_REST.fullmatch(rest) or re.search(r"\w\s*\(", rest):
@@ -211,10 +218,8 @@ class Split:
         have = set(r.inputs)
         out = []
         for p in self.placeholders:
-            m = self.meta.get(p.name)
-            sym = m.get("scalar", {}).get("sym") if isinstance(m, dict) and \
-                isinstance(m.get("scalar"), dict) else None
-            if isinstance(sym, str) and sym.isidentifier() and p not in have and \
+            sym = _scalar_sym(self.meta.get(p.name))
+            if sym and sym.isidentifier() and p not in have and \
                     re.search(r"\b%s\b" % re.escape(sym), text):
                 out.append(p)
         return out
@@ -242,9 +247,7 @@ class Split:
             ent = pdoc.get(a.name) or {}
             # a SymInt computed before the run is a SymInt input of it
             # (npucc binds its symbol, or specializes it, by its value)
-            m = self.meta.get(a.name)
-            sc = m.get("scalar") if isinstance(m, dict) else None
-            kind = "symint" if isinstance(sc, dict) and "sym" in sc else "input"
+            kind = "symint" if _scalar_sym(self.meta.get(a.name)) else "input"
             info.append({"kind": ent.get("kind") or kind,
                          "source": ent.get("source")})
         for a in self.attrs:
