@@ -33,6 +33,15 @@ PLACEHOLDER_KINDS = ("parameter", "buffer", "input", "symint")
 AOT_NOTE = ("graph outputs begin with the new values of the data-mutated "
             "inputs, in input order; the caller copies them back")
 
+# The functions of SymInt and SymFloat expressions (sympy's and PyTorch's)
+# that npucc's reader takes (compiler/ref.c, sym_funcs): name ->
+# (function, number of arguments or None for any)
+SYM_FUNCS = {"Max": (lambda *a: max(a), None), "Min": (lambda *a: min(a), None),
+             "IntTrueDiv": (operator.truediv, 2), "FloatTrueDiv": (operator.truediv, 2),
+             "ToFloat": (float, 1), "FloorToInt": (math.floor, 1),
+             "CeilToInt": (math.ceil, 1), "TruncToInt": (math.trunc, 1),
+             "floor": (math.floor, 1), "ceiling": (math.ceil, 1)}
+
 # How many lines of a stack trace to keep: the frame header and its code.
 _TRACE_LINES = 2
 

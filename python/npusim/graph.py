@@ -34,7 +34,6 @@ session records it as a failure; fallback="error" raises.
 
 import ast
 import atexit
-import math
 import operator
 import os
 import shutil
@@ -369,20 +368,13 @@ class NpuGraph:
 _SYM_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
             ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,
             ast.Div: operator.truediv}
-# sympy's and PyTorch's functions npucc's reader takes (compiler/ref.c):
-# name -> (function, number of arguments or None for any)
-_SYM_FUNCS = {"Max": (lambda *a: max(a), None), "Min": (lambda *a: min(a), None),
-              "IntTrueDiv": (operator.truediv, 2), "FloatTrueDiv": (operator.truediv, 2),
-              "ToFloat": (float, 1), "FloorToInt": (math.floor, 1),
-              "CeilToInt": (math.ceil, 1), "TruncToInt": (math.trunc, 1),
-              "floor": (math.floor, 1), "ceiling": (math.ceil, 1)}
 
 
 def symeval(expr, vals):
     """The value of SymInt (or SymFloat) expression expr ("-s78",
     "s11*s66 + 2", "((s24 - 1)//2)", "s0**2", "Max(1, s2)",
     "IntTrueDiv(s0, 2)": what npucc's reader takes, with Python's
-    division, floor division and modulo, and _SYM_FUNCS) at the symbols'
+    division, floor division and modulo, and fxjson.SYM_FUNCS) at the symbols'
     values vals; ValueError for anything else."""
     def ev(n):
         if isinstance(n, ast.Constant) and type(n.value) in (int, float):
@@ -403,8 +395,8 @@ def symeval(expr, vals):
                 raise ValueError("SymInt expression '%s' divides by zero" % expr)
             return _SYM_OPS[type(n.op)](l, r)
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and \
-                n.func.id in _SYM_FUNCS and n.args and not n.keywords:
-            f, nargs = _SYM_FUNCS[n.func.id]
+                n.func.id in fxjson.SYM_FUNCS and n.args and not n.keywords:
+            f, nargs = fxjson.SYM_FUNCS[n.func.id]
             if nargs not in (None, len(n.args)):
                 raise ValueError("SymInt expression '%s': %s takes %d argument(s)"
                                  % (expr, n.func.id, nargs))

@@ -27,8 +27,7 @@ from . import fxjson, tools
 
 # npucc's SymInt and SymFloat expressions (compiler/ref.c): numbers,
 # symbols, + - * / // % ** and parentheses, and its functions
-_SYM_FUNC = re.compile(r"\b(?:Max|Min|IntTrueDiv|FloatTrueDiv|ToFloat|FloorToInt|"
-                       r"CeilToInt|TruncToInt|floor|ceiling)\(")
+_SYM_FUNC = re.compile(r"\b(?:%s)\(" % "|".join(fxjson.SYM_FUNCS))
 _SYM_REST = re.compile(r"[\w\s.+\-*/%(),]*")
 
 
