@@ -768,18 +768,28 @@ static int sym_expr(symp *s, symv *v)
 	}
 }
 
-int npu_ref_symevalf(const char *expr, const char *const *names,
-		     const int64_t *vals, int n, double *out, int *is_float,
-		     npu_err *e)
+/* The whole of expr, or -1 with a message. */
+static int sym_parse(const char *expr, const char *const *names,
+		     const int64_t *vals, int n, symv *v, npu_err *e)
 {
 	symp s = { expr, names, vals, n, 0, e };
-	symv v = { 0, 0, 0 };
 
-	if (sym_expr(&s, &v) < 0)
+	if (sym_expr(&s, v) < 0)
 		return -1;
 	sym_ws(&s);
 	if (*s.p)
 		return npu_errf(e, "bad symbolic expression '%s'", expr);
+	return 0;
+}
+
+int npu_ref_symevalf(const char *expr, const char *const *names,
+		     const int64_t *vals, int n, double *out, int *is_float,
+		     npu_err *e)
+{
+	symv v = { 0, 0, 0 };
+
+	if (sym_parse(expr, names, vals, n, &v, e) < 0)
+		return -1;
 	*out = sym_f(&v);
 	if (is_float)
 		*is_float = v.fl;
@@ -789,14 +799,10 @@ int npu_ref_symevalf(const char *expr, const char *const *names,
 int npu_ref_symeval(const char *expr, const char *const *names,
 		    const int64_t *vals, int n, int64_t *out, npu_err *e)
 {
-	symp s = { expr, names, vals, n, 0, e };
 	symv v = { 0, 0, 0 };
 
-	if (sym_expr(&s, &v) < 0)
+	if (sym_parse(expr, names, vals, n, &v, e) < 0)
 		return -1;
-	sym_ws(&s);
-	if (*s.p)
-		return npu_errf(e, "bad symbolic expression '%s'", expr);
 	if (v.fl)
 		return npu_errf(e, "symbolic expression '%s' is a float where "
 				"a size is needed", expr);

@@ -421,30 +421,30 @@ static void expect_static_only(const char *graph, const char *node)
 	npu_cc_free(&r);
 }
 
-/* sympy's Max in sizes and torch.sym_max computing one (torchvision's
- * box and mask code): the graph's one symbol is s0, not "Max". */
-START_TEST(test_symmax)
+/* Size arithmetic beyond c*s + k, each graph at two sizes: */
+static const struct {
+	const char *file, *node;   /* the SymInt used as a value */
+	int64_t v[2], rows[2];
+} symgraphs[] = {
+	/* sympy's Max in sizes and torch.sym_max computing one
+	 * (torchvision's box and mask code): the graph's one symbol is
+	 * s0, not "Max" */
+	{ "symmax", "sym_max", { 1, 5 }, { 3, 5 } },
+	/* a SymFloat (F.interpolate's scales over symbolic sizes:
+	 * operator.truediv, IntTrueDiv(s0, 3*s0)) times a tensor, and
+	 * true_divide (div's other name) */
+	{ "symfloat", "truediv", { 3, 7 }, { 3, 7 } },
+};
+
+START_TEST(test_symexpr)
 {
 	char graph[1024];
 
-	snprintf(graph, sizeof graph, "%s/tests/data/dyn/symmax.json", fx_srcdir());
-	expect_static_only(graph, "sym_max");
-	check_spec(graph, 1, 3);
-	check_spec(graph, 5, 5);
-}
-END_TEST
-
-/* A SymFloat (F.interpolate's scales over symbolic sizes: operator
- * truediv, IntTrueDiv(s0, 3*s0)) multiplying a tensor, and
- * true_divide (div's other name). */
-START_TEST(test_symfloat)
-{
-	char graph[1024];
-
-	snprintf(graph, sizeof graph, "%s/tests/data/dyn/symfloat.json", fx_srcdir());
-	expect_static_only(graph, "truediv");
-	check_spec(graph, 3, 3);
-	check_spec(graph, 7, 7);
+	snprintf(graph, sizeof graph, "%s/tests/data/dyn/%s.json", fx_srcdir(),
+		 symgraphs[_i].file);
+	expect_static_only(graph, symgraphs[_i].node);
+	for (int k = 0; k < 2; k++)
+		check_spec(graph, symgraphs[_i].v[k], symgraphs[_i].rows[k]);
 }
 END_TEST
 
@@ -855,8 +855,7 @@ int main(void)
 	tcase_add_test(tc, test_bad_sizes);
 	tcase_add_test(tc, test_refused);
 	tcase_add_test(tc, test_symint_output);
-	tcase_add_test(tc, test_symmax);
-	tcase_add_test(tc, test_symfloat);
+	tcase_add_loop_test(tc, test_symexpr, 0, (int)(sizeof symgraphs / sizeof symgraphs[0]));
 	tcase_add_loop_test(tc, test_specialized_values, 0, 2);
 	tcase_add_loop_test(tc, test_vs_specialized, 0, 2);
 	tcase_add_loop_test(tc, test_perf, 0, NPERF);
