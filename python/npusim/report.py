@@ -112,6 +112,12 @@ class GraphRecord:
     def cycles(self):
         return [c.cycles for c in self.calls if c.cycles is not None]
 
+    def host_calls(self):
+        """Host calls inside the program, per call that ran it (ops npucc
+        lowers to an `hcall`: simulated, their transfers and compute
+        timed on the host unit, not a failure)."""
+        return [c.host_calls for c in self.calls if c.host_calls is not None]
+
 
 class CallRecord:
     def __init__(self, seq, graph, caller):
@@ -366,7 +372,8 @@ class Report:
             "eager_frames": dict(self.eager_frames),
             "graphs": [{"name": g.name, "kind": g.kind, "nodes": g.nodes,
                         "status": g.status, "reason": g.reason,
-                        "calls": len(g.calls), "cycles": g.cycles()}
+                        "calls": len(g.calls), "cycles": g.cycles(),
+                        "host_calls": g.host_calls()}
                        for g in self.graphs],
         }
 
@@ -391,22 +398,27 @@ class Report:
                        "graphs)" % (n, r))
         for g, b in sorted(self.host_bytes.items()):
             out.append("  %s: host ops read and wrote %d bytes" % (g, b))
-        out.append("%-28s %-9s %6s %-9s %6s %14s" % (
-            "graph", "kind", "nodes", "status", "calls", "cycles/call"))
+        out.append("%-28s %-9s %6s %-9s %6s %14s %10s" % (
+            "graph", "kind", "nodes", "status", "calls", "cycles/call", "host calls"))
         for g in self.graphs:
             if g.kind == "dynamo":
                 continue
-            cyc = g.cycles()
-            out.append("%-28s %-9s %6s %-9s %6d %14s" % (
+            cyc, hc = g.cycles(), g.host_calls()
+            out.append("%-28s %-9s %6s %-9s %6d %14s %10s" % (
                 g.name, g.kind, g.nodes if g.nodes is not None else "-",
                 g.status, len(g.calls),
-                ("%d" % (sum(cyc) // len(cyc))) if cyc else "-"))
+                ("%d" % (sum(cyc) // len(cyc))) if cyc else "-",
+                ("%d" % max(hc)) if hc else "-"))
             if g.reason:
                 out.append("    %s%s" % ("FAILED: " if g.status in ("fallback", "partitioned")
                                           else "",
                                           g.reason))
         total = sum(sum(g.cycles()) for g in self.graphs)
         out.append("simulated cycles, all calls: %d" % total)
+        hcalls = sum(sum(g.host_calls()) for g in self.graphs)
+        if hcalls:
+            out.append("host calls inside the programs, all calls: %d (simulated on "
+                       "the host unit; `npucc --report` names their ops)" % hcalls)
         return "\n".join(out)
 
     __str__ = text

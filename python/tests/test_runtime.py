@@ -125,6 +125,9 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual([g["status"] for g in d["graphs"]], ["compiled", "cached"])
         self.assertEqual(d["graphs"][0]["cycles"], [777, 777])
         self.assertIn("simulated cycles, all calls: 2331", rep.text())
+        # the fake npusim's summary says one host call a run
+        self.assertEqual(d["graphs"][0]["host_calls"], [1, 1])
+        self.assertIn("host calls inside the programs, all calls: 3", rep.text())
 
     def test_frozen_weights_and_strides(self):
         model, (x,) = models.rmsnorm_mlp()
