@@ -32,7 +32,6 @@ import copy
 import importlib
 import inspect
 import json
-import operator
 import os
 import re
 import sys
