@@ -214,17 +214,6 @@ static void sdim_str(const npu_dyn *d, const sdim *s, char *buf, size_t n)
 		snprintf(buf + o, n - o, " + %lld", (long long)s->add);
 }
 
-/* Whether "s33=4,s50=32" gives sym a value. */
-static int named_in(const char *list, const char *sym)
-{
-	size_t n = strlen(sym);
-
-	for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : "")
-		if (!strncmp(p, sym, n) && p[n] == '=')
-			return 1;
-	return 0;
-}
-
 /* "s33=4,s50=32" into vals (by symbol); what names the option. */
 static int parse_list(npu_dyn *d, const char *list, int64_t *vals,
 		      const char *what, npu_err *e)
@@ -503,13 +492,16 @@ static int bind(npu_graph *g, const char *hints, const char *maxes,
 			 g->file);
 		goto fail;
 	}
+	/* specialized, a symbol left out would take the hint's size: a
+	 * program refused at load at best.  0 (which parse_list never
+	 * sets) marks the symbols the sizes do not name. */
+	for (int i = 0; freeze && i < d->nsym; i++)
+		d->hint[i] = 0;
 	if (parse_list(d, hints, d->hint, freeze ? "--specialize" : "--dyn-hint", e) < 0 ||
 	    parse_list(d, maxes, d->max, "--dyn-max", e) < 0)
 		goto fail;
-	/* a static program of sizes it was not told would be one of the
-	 * hint's, and refused at load at best */
 	for (int i = 0; freeze && i < d->nsym; i++)
-		if (!named_in(hints, d->name[i])) {
+		if (!d->hint[i]) {
 			npu_errf(e, "%s: --specialize gives no value for symbol %s",
 				 g->file, d->name[i]);
 			goto fail;

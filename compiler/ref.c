@@ -331,6 +331,14 @@ static int sym_lookup(ref_ctx *cx, const char *expr, int64_t *v, npu_err *e)
 			       cx->nsym, v, e);
 }
 
+/* The same for a SymFloat too; *fl (if not NULL) whether it is one. */
+static int sym_lookupf(ref_ctx *cx, const char *expr, double *v, int *fl,
+		       npu_err *e)
+{
+	return npu_ref_symevalf(expr, (const char *const *)cx->sym, cx->symval,
+				cx->nsym, v, fl, e);
+}
+
 int ref_gval_num(ref_op *op, const npu_gval *v, double *d)
 {
 	const npu_reftensor *t;
@@ -340,8 +348,7 @@ int ref_gval_num(ref_op *op, const npu_gval *v, double *d)
 	case NPU_GV_FLOAT: *d = v->u.f; return 0;
 	case NPU_GV_BOOL: *d = v->u.b; return 0;
 	case NPU_GV_SYM:       /* a SymFloat too */
-		return npu_ref_symevalf(v->u.s, (const char *const *)op->cx->sym,
-					op->cx->symval, op->cx->nsym, d, NULL, op->e);
+		return sym_lookupf(op->cx, v->u.s, d, NULL, op->e);
 	case NPU_GV_NODE:
 		t = node_tensor(op, v->u.node);
 		if (t && t->ndim >= 0 && npu_reftensor_numel(t) == 1) {
@@ -959,8 +966,7 @@ static int run_placeholder(const npu_graph *g, const npu_gnode *n,
 		 * the shapes */
 		double s;
 		int fl;
-		if (npu_ref_symevalf(m->scalar.u.s, (const char *const *)cx->sym,
-				     cx->symval, cx->nsym, &s, &fl, e) < 0 ||
+		if (sym_lookupf(cx, m->scalar.u.s, &s, &fl, e) < 0 ||
 		    npu_reftensor_alloc(&t, fl ? NPU_DT_F64 : NPU_DT_I64, 0, NULL, e) < 0)
 			return -1;
 		t.data[0] = s;
@@ -1037,15 +1043,16 @@ static int run_symop(const npu_gnode *n, ref_op *op)
 		"_operator.floordiv", "_operator.mod", "_operator.neg",
 		"torch.sym_max", "torch.sym_min"
 	};
+	enum { NOPS = sizeof ops / sizeof *ops };
 	const npu_gmeta *m = n->nmeta ? &n->meta[0] : NULL;
 	double a = 0, b = 0;
 	int64_t x, y, r = 0, want;
 	npu_reftensor *t;
 	int k;
 
-	for (k = 0; k < 8 && strcmp(n->target, ops[k]); k++)
+	for (k = 0; k < NOPS && strcmp(n->target, ops[k]); k++)
 		;
-	if (k == 8 || n->nargs != (k == 5 ? 1 : 2) || n->nkwargs)
+	if (k == NOPS || n->nargs != (k == 5 ? 1 : 2) || n->nkwargs)
 		return 0;
 	if (ref_gval_num(op, &n->args[0], &a) < 0 ||
 	    (k != 5 && ref_gval_num(op, &n->args[1], &b) < 0))
@@ -1097,8 +1104,7 @@ static int run_symdiv(const npu_gnode *n, ref_op *op)
 	if (b == 0)
 		return npu_errf(op->e, "SymFloat division by zero");
 	if (m && m->kind == NPU_GM_SCALAR && m->scalar.kind == NPU_GV_SYM) {
-		if (npu_ref_symevalf(m->scalar.u.s, (const char *const *)op->cx->sym,
-				     op->cx->symval, op->cx->nsym, &want, NULL, op->e) < 0)
+		if (sym_lookupf(op->cx, m->scalar.u.s, &want, NULL, op->e) < 0)
 			return -1;
 		if (want != a / b)
 			return npu_errf(op->e, "SymFloat %.17g, meta says %s = %.17g",
