@@ -18,6 +18,7 @@
 
 #include "isa/asm.h"
 #include "sim/sim.h"
+#include "traces/query.h"
 #include "traces/trace.h"
 
 static char dir[4096];
@@ -212,6 +213,13 @@ START_TEST(append_two_runs)
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM kernels"), 4);
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM nodes"), 6);
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM kernel_nodes"), 6);
+	/* the views read one copy: both runs ran the same program */
+	ck_assert_str_eq(q_text(db, "SELECT id, nkernels, nnodes, length(digest) "
+				"FROM provs"), "1|2|3|32\n");
+	ck_assert_str_eq(q_text(db, "SELECT group_concat(prov_id) FROM runs"), "1,1\n");
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM prov_kernels"), 2);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM prov_nodes"), 3);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM prov_kernel_nodes"), 3);
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM kernel_execs"), 3);
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM activity WHERE run_id = 1"), 6);
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM dma_xfers WHERE run_id = 1"), 4);
@@ -572,11 +580,13 @@ static void write_big_run(npu_trace *t, int async, int end_close)
 		ck_assert_msg(npu_trace_end(t, 15000, 0.5, 0, &e) == 0, "%s", e.msg);
 }
 
-/* Each table, and the rows it compares: rowids too, but in the tables
- * WITHOUT ROWID (schema.def), which have none. */
+/* Each table and view, and the rows it compares: rowids too, but in the
+ * tables WITHOUT ROWID (schema.def) and the views, which have none. */
 static const char *const all_tables[][2] = {
 	{ "strings", "rowid, *" }, { "units", "rowid, *" }, { "states", "rowid, *" },
-	{ "dma_dirs", "rowid, *" }, { "kernels", "*" }, { "nodes", "*" },
+	{ "dma_dirs", "rowid, *" }, { "provs", "rowid, *" },
+	{ "prov_kernels", "*" }, { "prov_nodes", "*" },
+	{ "prov_kernel_nodes", "*" }, { "kernels", "*" }, { "nodes", "*" },
 	{ "kernel_nodes", "*" }, { "kernel_execs", "rowid, *" },
 	{ "activity", "rowid, *" }, { "dma_xfers", "rowid, *" }, { "counters", "*" },
 };
@@ -624,8 +634,9 @@ START_TEST(writer_thread_same_rows)
 	ck_assert_msg(t != NULL, "%s", e.msg);
 	write_example_run(t);
 	write_big_run(t, 1, 0);
-	/* each run's 8 program rows; 15 rows, and 6712 with 40 counters */
-	ck_assert_uint_eq(rows, 8 + 15 + 8 + 6712);
+	/* the program's provs row and 8 rows, written once for both runs;
+	 * 15 rows, and 6712 with 40 counters */
+	ck_assert_uint_eq(rows, 1 + 8 + 15 + 6712);
 	ck_assert_uint_eq(npu_trace_rows(t), rows);
 	npu_trace_close(t);
 
@@ -698,8 +709,9 @@ START_TEST(drop_activity)
 		write_example_run(t);
 		rows[k] = write_dropped_run(t);
 	}
-	/* 15 + 8 rows of the example run, 8 + 23 + 120 of this one */
-	ck_assert_uint_eq(rows[0], 8 + 15 + 8 + 23 + 120);
+	/* 1 + 8 + 15 rows of the example run, 23 + 120 of this one (its
+	 * program's rows were written by the first) */
+	ck_assert_uint_eq(rows[0], 1 + 8 + 15 + 23 + 120);
 	ck_assert_uint_eq(rows[1], rows[0]);
 	db = same_tables(a, b);
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM b.activity WHERE run_id = 2"), 120);
@@ -1093,6 +1105,129 @@ START_TEST(writer_thread_auto)
 }
 END_TEST
 
+/* Runs a program with one kernel renamed, the program again, and none:
+ * provenance is shared by content, and a run without a program has none. */
+START_TEST(shared_provenance)
+{
+	const char *path = db_path("prov.db");
+	npu_err e = { "" };
+	npu_prog p = make_prog(), q = make_prog();
+	npu_kernel renamed[2] = { kernels[0], kernels[1] };
+	const npu_prog *progs[4] = { &p, &q, &p, NULL };
+	npu_trace *t = npu_trace_open(path, &e);
+	sqlite3 *db;
+
+	ck_assert_msg(t != NULL, "%s", e.msg);
+	renamed[1].name = "softmax_1";
+	q.kernels = renamed;
+	for (int i = 0; i < 4; i++) {
+		ck_assert_int_eq(npu_trace_begin(t, &run_info, progs[i], &e), i + 1);
+		ck_assert_int_eq(npu_trace_end(t, 10, 0.1, 0, &e), 0);
+	}
+	npu_trace_close(t);
+	db = db_open(path);
+	ck_assert_str_eq(q_text(db, "SELECT id, prov_id FROM runs"),
+			 "1|1\n2|2\n3|1\n4|NULL\n");
+	ck_assert_int_eq(q_int(db, "SELECT count(DISTINCT digest) FROM provs"), 2);
+	ck_assert_str_eq(q_text(db, "SELECT run_id, group_concat(s.text) FROM kernels k "
+				"JOIN strings s ON s.id = k.name_id GROUP BY run_id"),
+			 "1|fused_mm_relu,softmax\n2|fused_mm_relu,softmax_1\n"
+			 "3|fused_mm_relu,softmax\n");
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM nodes WHERE run_id = 4"), 0);
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM prov_nodes"), 6);
+	sqlite3_close(db);
+}
+END_TEST
+
+/* Copies srcdir/name to path. */
+static void copy_data(const char *name, const char *path)
+{
+	const char *srcdir = getenv("srcdir");
+	char cmd[9000];
+
+	snprintf(cmd, sizeof cmd, "cp '%s/%s' '%s'", srcdir ? srcdir : ".",
+		 name, path);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* What the per-run provenance of a trace reads as, whatever its schema
+ * (version 1's tables or version 2's views of the same names). */
+static char *provenance_text(sqlite3 *db)
+{
+	return q_text(db, "SELECT 'k', k.run_id, k.kernel, s.text, k.code_start, "
+		      "k.code_end FROM kernels k JOIN strings s ON s.id = k.name_id "
+		      "UNION ALL SELECT 'n', n.run_id, n.node, s.text, n.target_id, "
+		      "n.module_id + n.source_id FROM nodes n JOIN strings s ON "
+		      "s.id = n.name_id UNION ALL SELECT 'kn', run_id, kernel, node, "
+		      "NULL, NULL FROM kernel_nodes ORDER BY 1, 2, 3, 4");
+}
+
+/*
+ * tests/data/trace/v1.db: written by schema version 1's npusim (two runs
+ * of demo.s, one of conv_bn_relu compiled).  Appending a run upgrades it
+ * in place: every query of the old tables reads the same through the
+ * views, and the new run of a program seen before gets a provenance of
+ * its own (version 1's have no digest).  npusim query's reader upgrades
+ * too; a file it cannot write it reports.
+ */
+START_TEST(upgrade_from_v1)
+{
+	const char *path = db_path("v1.db");
+	static char before[4096];
+	npu_err e = { "" };
+	npu_prog p = make_prog();
+	npu_trace *t;
+	npu_qdb *q;
+	sqlite3 *db;
+
+	copy_data("tests/data/trace/v1.db", path);
+	db = db_open(path);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), 1);
+	snprintf(before, sizeof before, "%s", provenance_text(db));
+	ck_assert_uint_gt(strlen(before), 100);
+	sqlite3_close(db);
+
+	t = npu_trace_open(path, &e);
+	ck_assert_msg(t != NULL, "%s", e.msg);
+	ck_assert_int_eq(npu_trace_begin(t, &run_info, &p, &e), 4);
+	ck_assert_int_eq(npu_trace_end(t, 10, 0.1, 0, &e), 0);
+	npu_trace_close(t);
+
+	db = db_open(path);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), NPU_TRACE_SCHEMA_VERSION);
+	ck_assert_str_eq(q_text(db, "SELECT type FROM sqlite_master WHERE name = 'kernels'"),
+			 "view\n");
+	ck_assert_str_eq(q_text(db, "SELECT id, prov_id FROM runs"),
+			 "1|1\n2|2\n3|3\n4|4\n");
+	ck_assert_str_eq(q_text(db, "SELECT id, digest IS NULL, nkernels, nnodes FROM provs"),
+			 "1|1|2|2\n2|1|2|2\n3|1|3|18\n4|0|2|3\n");
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM kernels WHERE run_id = 4"), 2);
+	ck_assert_int_eq(sqlite3_exec(db, "DELETE FROM runs WHERE id = 4", NULL,
+				      NULL, NULL), SQLITE_OK);
+	ck_assert_str_eq(provenance_text(db), before);
+	sqlite3_close(db);
+
+	/* the reader upgrades a copy it can write, and says so of one it cannot */
+	path = db_path("v1q.db");
+	copy_data("tests/data/trace/v1.db", path);
+	q = npu_qdb_open(path, &e);
+	ck_assert_msg(q != NULL, "%s", e.msg);
+	npu_qdb_close(q);
+	db = db_open(path);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), NPU_TRACE_SCHEMA_VERSION);
+	ck_assert_str_eq(provenance_text(db), before);
+	sqlite3_close(db);
+	if (geteuid() != 0) { /* root writes whatever the mode */
+		path = db_path("v1ro.db");
+		copy_data("tests/data/trace/v1.db", path);
+		ck_assert_int_eq(chmod(path, 0444), 0);
+		ck_assert_ptr_null(npu_qdb_open(path, &e));
+		ck_assert_msg(strstr(e.msg, path) && strstr(e.msg, "readonly"),
+			      "%s", e.msg);
+	}
+}
+END_TEST
+
 /* Reads srcdir/name into a malloc'd string. */
 static char *slurp(const char *name)
 {
@@ -1234,6 +1369,8 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, writer_thread_errors);
 	tcase_add_test(tc, writer_thread_lock_and_close);
 	tcase_add_test(tc, writer_thread_auto);
+	tcase_add_test(tc, shared_provenance);
+	tcase_add_test(tc, upgrade_from_v1);
 	tcase_add_test(tc, docs_match_schema);
 	tcase_add_test(tc, example_queries);
 	suite_add_tcase(s, tc);

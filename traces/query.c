@@ -431,7 +431,9 @@ static int pragma_int(npu_qdb *q, const char *sql, int *out, npu_err *e)
 	return 0;
 }
 
-static int check_schema(npu_qdb *q, npu_err *e)
+/* Sets *old for a trace of an older schema that npu_trace_open
+ * upgrades. */
+static int check_schema(npu_qdb *q, int *old, npu_err *e)
 {
 	int version, app;
 
@@ -444,11 +446,42 @@ static int check_schema(npu_qdb *q, npu_err *e)
 		return npu_errf(e, "%s: schema version %d is newer than this "
 				"npusim (%d)", q->path, version,
 				NPU_TRACE_SCHEMA_VERSION);
-	if (version < NPU_TRACE_SCHEMA_VERSION)
+	if (version < NPU_TRACE_SCHEMA_OLDEST)
 		return npu_errf(e, "%s: schema version %d is older than this "
 				"npusim (%d)", q->path, version,
 				NPU_TRACE_SCHEMA_VERSION);
+	*old = version < NPU_TRACE_SCHEMA_VERSION;
 	return 0;
+}
+
+/* Opens q->path read-only and checks its schema; a trace of an older
+ * schema is upgraded first (which needs it writable), once. */
+static int open_ro(npu_qdb *q, npu_err *e)
+{
+	for (int tries = 0;; tries++) {
+		npu_trace *t;
+		int old = 0;
+		if (sqlite3_open_v2(q->path, &q->db, SQLITE_OPEN_READONLY |
+				    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+			if (!q->db)
+				return npu_errf(e, "%s: cannot open: out of "
+						"memory", q->path);
+			return dberr(q, e, "cannot open");
+		}
+		sqlite3_busy_timeout(q->db, 10000);
+		if (check_schema(q, &old, e))
+			return -1;
+		if (!old)
+			return 0;
+		sqlite3_close(q->db);
+		q->db = NULL;
+		if (tries)
+			return npu_errf(e, "%s: the schema was not upgraded",
+					q->path);
+		if (!(t = npu_trace_open(q->path, e)))
+			return -1;
+		npu_trace_close(t);
+	}
 }
 
 npu_qdb *npu_qdb_open(const char *path, npu_err *e)
@@ -469,19 +502,10 @@ npu_qdb *npu_qdb_open(const char *path, npu_err *e)
 		npu_errf(e, "%s: not a regular file", path);
 		goto fail;
 	}
-	if (sqlite3_open_v2(path, &q->db, SQLITE_OPEN_READONLY |
-			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-		if (!q->db)
-			npu_errf(e, "%s: cannot open: out of memory", path);
-		else
-			dberr(q, e, "cannot open");
+	if (open_ro(q, e))
 		goto fail;
-	}
-	sqlite3_busy_timeout(q->db, 10000);
 	/* Reading pages through a map saves a copy per page on big scans. */
 	sqlite3_exec(q->db, "PRAGMA mmap_size = 1073741824", NULL, NULL, NULL);
-	if (check_schema(q, e))
-		goto fail;
 	if (sqlite3_create_function(q->db, "npu_compute_busy", 3, SQLITE_UTF8,
 				    q, fn_compute_busy, NULL, NULL) != SQLITE_OK) {
 		dberr(q, e, "cannot register npu_compute_busy");

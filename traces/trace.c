@@ -97,6 +97,16 @@ static const struct idxinfo {
 };
 #define NINDEX (sizeof idxinfo / sizeof idxinfo[0])
 
+static const struct viewinfo {
+	const char *name;
+	int table;
+	const char *doc;
+} viewinfo[] = {
+#define NPU_VIEW(name, table, doc) { #name, T_##table, doc },
+#include "traces/schema.def"
+};
+#define NVIEW (sizeof viewinfo / sizeof viewinfo[0])
+
 static const char *const state_names[] = {
 	[NPU_US_BUSY] = "busy",
 	[NPU_US_DMA_WAIT] = "dma_wait",
@@ -109,6 +119,33 @@ _Static_assert(sizeof state_names / sizeof state_names[0] == NPU_NUSTATE,
 
 static const char *const dir_names[NPU_TRACE_NDIR] = {
 	"dram_to_sram", "sram_to_dram", "sram_to_sram", "dram_to_dram", "gather"
+};
+
+/* The statements other than the inserts, each prepared when first used
+ * (stmt()). */
+enum stmt {
+	S_STR_FIND,        /* id of a string */
+	S_PROV_FIND,       /* id of a provenance, by digest */
+	S_RUN_END,
+	S_RUN_INCOMPLETE,
+	S_ACT_DROP,
+	S_PRIOR_RES,
+	NSTMT
+};
+
+static const char *const stmt_sql[NSTMT] = {
+	[S_STR_FIND] = "SELECT id FROM strings WHERE text = ?1",
+	[S_PROV_FIND] = "SELECT id FROM provs WHERE digest = ?1",
+	[S_RUN_END] = "UPDATE runs SET total_cycles = ?1, wall_s = ?2, "
+		"status = ?3, exit_status = ?4 WHERE id = ?5",
+	[S_RUN_INCOMPLETE] = "UPDATE runs SET status = 'incomplete' "
+		"WHERE id = ?1 AND status = 'running'",
+	[S_ACT_DROP] = "DELETE FROM activity WHERE rowid >= ?1 AND run_id = ?2",
+	[S_PRIOR_RES] = "SELECT c.value FROM runs r JOIN counters c "
+		"ON c.run_id = r.id WHERE r.id < ?1 AND r.status = 'ok' "
+		"AND r.program_id = ?2 AND r.target_hash IS ?3 "
+		"AND c.name_id = (SELECT id FROM strings WHERE text = '"
+		NPU_TRACE_RESOLUTION "') ORDER BY r.id DESC LIMIT 1",
 };
 
 /* ---- text assembly (SQL and docs) into a caller's buffer ---- */
@@ -199,18 +236,12 @@ struct npu_trace {
 	/* The connection and its state: used by the thread that owns it
 	 * (the caller's, or the writer thread of an asynchronous handle). */
 	sqlite3 *db;
-	sqlite3_stmt *ins[NTABLE];   /* INSERT of every column, by position;
-					NULL for a table with a row source */
-	sqlite3_stmt *bulk[NTABLE];  /* INSERT ... SELECT from npu_rows_<table> */
+	sqlite3_stmt *ins[NTABLE];   /* the insert into each table (ins()) */
+	sqlite3_stmt *st[NSTMT];     /* the other statements (stmt()) */
 	srcaux srcs[4];              /* those virtual tables' aux (src_tables) */
 	const rowbuf *src;           /* the rows they read while one is stepped */
 	int64_t *ctr_ids;            /* and the interned names of its counters */
 	size_t ctr_cap;
-	sqlite3_stmt *str_find;      /* id of a string */
-	sqlite3_stmt *run_end;
-	sqlite3_stmt *run_incomplete;
-	sqlite3_stmt *act_drop;
-	sqlite3_stmt *prior_res;
 	strcache cache;
 	int64_t run;                 /* run open in the database, 0 when none */
 	/* npu_trace_prior_resolution, and whether the writer has set it
@@ -343,11 +374,15 @@ static void cache_add(strcache *c, const char *s, uint64_t h, int64_t id)
 	c->n++;
 }
 
+static sqlite3_stmt *ins(npu_trace *t, int table, npu_err *e);
+static sqlite3_stmt *stmt(npu_trace *t, enum stmt s, npu_err *e);
+
 /* Id of s in `strings`, inserting it if new; must run inside a write
  * transaction.  A cached id is valid because strings are never deleted and
  * the cache is cleared whenever a transaction that added one rolls back. */
 static int intern(npu_trace *t, const char *s, int64_t *id, npu_err *e)
 {
+	sqlite3_stmt *find, *st;
 	uint64_t h;
 	int rc;
 
@@ -361,13 +396,16 @@ static int intern(npu_trace *t, const char *s, int64_t *id, npu_err *e)
 			return 0;
 		}
 	}
-	sqlite3_bind_text(t->str_find, 1, s, -1, SQLITE_STATIC);
-	rc = sqlite3_step(t->str_find);
+	if (!(find = stmt(t, S_STR_FIND, e)))
+		return -1;
+	sqlite3_bind_text(find, 1, s, -1, SQLITE_STATIC);
+	rc = sqlite3_step(find);
 	if (rc == SQLITE_ROW)
-		*id = sqlite3_column_int64(t->str_find, 0);
-	sqlite3_reset(t->str_find);
+		*id = sqlite3_column_int64(find, 0);
+	sqlite3_reset(find);
 	if (rc == SQLITE_DONE) {
-		sqlite3_stmt *st = t->ins[T_strings];
+		if (!(st = ins(t, T_strings, e)))
+			return -1;
 		sqlite3_bind_text(st, COL(strings, text), s, -1, SQLITE_STATIC);
 		rc = sqlite3_step(st);
 		sqlite3_reset(st);
@@ -692,6 +730,8 @@ static int pragma_int(npu_trace *t, const char *sql, int *v, npu_err *e)
 	return dberr(t, e, "cannot read the database header");
 }
 
+/* CREATE TABLE IF NOT EXISTS of every table: all of them in an empty
+ * database, the new ones in one being upgraded. */
 static int create_tables(npu_trace *t, npu_err *e)
 {
 	char sql[8192];
@@ -699,7 +739,7 @@ static int create_tables(npu_trace *t, npu_err *e)
 	for (int i = 0; i < NTABLE; i++) {
 		out o = { sql, sizeof sql, 0 };
 		const char *sep = "";
-		outf(&o, "CREATE TABLE %s (", tabinfo[i].name);
+		outf(&o, "CREATE TABLE IF NOT EXISTS %s (", tabinfo[i].name);
 		for (size_t c = 0; c < NCOL; c++)
 			if (colinfo[c].table == i) {
 				outf(&o, "%s\n  %s %s", sep, colinfo[c].name,
@@ -715,6 +755,40 @@ static int create_tables(npu_trace *t, npu_err *e)
 		if (sqlite3_exec(t->db, sql, NULL, NULL, NULL) != SQLITE_OK)
 			return npu_errf(e, "%s: cannot create table %s: %s",
 					t->path, tabinfo[i].name,
+					sqlite3_errmsg(t->db));
+	}
+	return 0;
+}
+
+/*
+ * The per-run views of the provenance tables:
+ *   CREATE VIEW kernels AS SELECT r.id AS run_id, p.kernel, ...
+ *     FROM runs r JOIN prov_kernels p ON p.prov_id = r.prov_id
+ * SQLite flattens them into the queries that read them, so a lookup by
+ * run and kernel is a lookup of the run's row and one of the table's key.
+ */
+static int create_views(npu_trace *t, npu_err *e)
+{
+	char sql[2048];
+
+	for (size_t v = 0; v < NVIEW; v++) {
+		out o = { sql, sizeof sql, 0 };
+		int first = 1;
+		outf(&o, "CREATE VIEW %s AS SELECT r.id AS run_id", viewinfo[v].name);
+		for (size_t c = 0; c < NCOL; c++)
+			if (colinfo[c].table == viewinfo[v].table) {
+				if (!first)
+					outf(&o, ", p.%s", colinfo[c].name);
+				first = 0;
+			}
+		outf(&o, " FROM runs r JOIN %s p ON p.prov_id = r.prov_id",
+		     tabinfo[viewinfo[v].table].name);
+		if (o.len >= o.n)
+			return npu_errf(e, "%s: view %s: statement too long",
+					t->path, viewinfo[v].name);
+		if (sqlite3_exec(t->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+			return npu_errf(e, "%s: cannot create view %s: %s",
+					t->path, viewinfo[v].name,
 					sqlite3_errmsg(t->db));
 	}
 	return 0;
@@ -736,7 +810,8 @@ static int fill_names(npu_trace *t, npu_err *e)
 {
 	sqlite3_stmt *st;
 
-	st = t->ins[T_units];
+	if (!(st = ins(t, T_units, e)))
+		return -1;
 	for (int u = 0; u < NPU_NUNIT; u++) {
 		sqlite3_bind_int(st, COL(units, id), u);
 		sqlite3_bind_text(st, COL(units, name), npu_unit_name(u), -1, SQLITE_STATIC);
@@ -744,14 +819,16 @@ static int fill_names(npu_trace *t, npu_err *e)
 		if (step_done(t, st, "cannot fill table units", e))
 			return -1;
 	}
-	st = t->ins[T_states];
+	if (!(st = ins(t, T_states, e)))
+		return -1;
 	for (int s = 0; s < NPU_NUSTATE; s++) {
 		sqlite3_bind_int(st, COL(states, id), s);
 		sqlite3_bind_text(st, COL(states, name), state_names[s], -1, SQLITE_STATIC);
 		if (step_done(t, st, "cannot fill table states", e))
 			return -1;
 	}
-	st = t->ins[T_dma_dirs];
+	if (!(st = ins(t, T_dma_dirs, e)))
+		return -1;
 	for (int d = 0; d < NPU_TRACE_NDIR; d++) {
 		sqlite3_bind_int(st, COL(dma_dirs, id), d);
 		sqlite3_bind_text(st, COL(dma_dirs, name), dir_names[d], -1, SQLITE_STATIC);
@@ -829,32 +906,58 @@ static int prepare_from_src(npu_trace *t, int i, sqlite3_stmt **st, npu_err *e)
 	return prepare(t, st, sql, e);
 }
 
-static int prepare_all(npu_trace *t, npu_err *e)
+/*
+ * The insert into table i, prepared when first used: a table that a
+ * run's rows go to through a row source gets INSERT ... SELECT from it,
+ * any other a bound one-row insert.  Preparing is a fifth of what opening
+ * a trace costs the writer, and a run appended with its program's
+ * provenance already recorded needs few of them (prepare_hot).
+ */
+static sqlite3_stmt *ins(npu_trace *t, int table, npu_err *e)
 {
-	for (int i = 0; i < NTABLE; i++) {
-		int src = 0;
-		for (size_t j = 0; j < NSRC; j++)
-			src |= src_tables[j] == i;
-		if (!src && prepare_insert(t, i, 1, &t->ins[i], e))
+	int src = 0;
+
+	if (t->ins[table])
+		return t->ins[table];
+	for (size_t j = 0; j < NSRC; j++)
+		src |= src_tables[j] == table;
+	if (src ? prepare_from_src(t, table, &t->ins[table], e) :
+		  prepare_insert(t, table, 1, &t->ins[table], e))
+		return NULL;
+	return t->ins[table];
+}
+
+static sqlite3_stmt *stmt(npu_trace *t, enum stmt s, npu_err *e)
+{
+	if (!t->st[s] && prepare(t, &t->st[s], stmt_sql[s], e))
+		return NULL;
+	return t->st[s];
+}
+
+/* The statements every run uses, prepared at open: the writer thread
+ * opens while the simulation runs, and the end of a run, which the
+ * caller waits for, then prepares nothing. */
+static int prepare_hot(npu_trace *t, npu_err *e)
+{
+	static const enum stmt hot[] = { S_STR_FIND, S_PROV_FIND, S_RUN_END,
+					 S_PRIOR_RES };
+
+	for (size_t i = 0; i < sizeof hot / sizeof *hot; i++)
+		if (!stmt(t, hot[i], e))
 			return -1;
-	}
 	for (size_t i = 0; i < NSRC; i++)
-		if (prepare_from_src(t, src_tables[i], &t->bulk[src_tables[i]], e))
+		if (!ins(t, src_tables[i], e))
 			return -1;
-	if (prepare(t, &t->str_find, "SELECT id FROM strings WHERE text = ?1", e) ||
-	    prepare(t, &t->run_end, "UPDATE runs SET total_cycles = ?1, "
-		    "wall_s = ?2, status = ?3, exit_status = ?4 WHERE id = ?5", e) ||
-	    prepare(t, &t->run_incomplete, "UPDATE runs SET status = "
-		    "'incomplete' WHERE id = ?1 AND status = 'running'", e) ||
-	    prepare(t, &t->act_drop, "DELETE FROM activity WHERE rowid >= ?1 "
-		    "AND run_id = ?2", e) ||
-	    prepare(t, &t->prior_res, "SELECT c.value FROM runs r JOIN counters c "
-		    "ON c.run_id = r.id WHERE r.id < ?1 AND r.status = 'ok' "
-		    "AND r.program_id = ?2 AND r.target_hash IS ?3 "
-		    "AND c.name_id = (SELECT id FROM strings WHERE text = '"
-		    NPU_TRACE_RESOLUTION "') ORDER BY r.id DESC LIMIT 1", e))
-		return -1;
-	return 0;
+	return ins(t, T_runs, e) ? 0 : -1;
+}
+
+static int set_version(npu_trace *t, npu_err *e)
+{
+	char sql[96];
+
+	snprintf(sql, sizeof sql, "PRAGMA application_id = %d; "
+		 "PRAGMA user_version = %d", APP_ID, NPU_TRACE_SCHEMA_VERSION);
+	return exec(t, sql, "cannot set the schema version", e);
 }
 
 /* Creates the schema of an empty database.  Two processes may get here at
@@ -878,16 +981,55 @@ static int init_schema(npu_trace *t, npu_err *e)
 			 "other tables and no schema version)", t->path);
 		goto fail;
 	}
-	if (create_tables(t, e) || prepare_all(t, e) || fill_names(t, e))
+	if (create_tables(t, e) || create_views(t, e) || fill_names(t, e) ||
+	    set_version(t, e))
 		goto fail;
-	{
-		char sql[96];
-		snprintf(sql, sizeof sql, "PRAGMA application_id = %d; "
-			 "PRAGMA user_version = %d", APP_ID,
-			 NPU_TRACE_SCHEMA_VERSION);
-		if (exec(t, sql, "cannot set the schema version", e))
-			goto fail;
+	return tx_commit(t, e) ? (tx_rollback(t), -1) : 0;
+fail:
+	tx_rollback(t);
+	return -1;
+}
+
+/*
+ * Version 1 kept a copy of the program's kernel and node tables per run
+ * (tables kernels, nodes, kernel_nodes, keyed by run_id); version 2 keeps
+ * one per distinct program (prov_*) and reads them per run through views
+ * of those names.  Each run of version 1 gets a provenance of its own
+ * (digest NULL), so its rows and every query's results stay as they
+ * were.  The version is read again under the write lock, as another
+ * process may have upgraded the file meanwhile.
+ */
+static const char upgrade_v1_sql[] =
+	"ALTER TABLE runs ADD COLUMN prov_id INTEGER REFERENCES provs(id);"
+	"INSERT INTO provs (id, digest, nkernels, nnodes) "
+	"  SELECT r.id, NULL, (SELECT count(*) FROM kernels k WHERE k.run_id = r.id),"
+	"  (SELECT count(*) FROM nodes n WHERE n.run_id = r.id) FROM runs r"
+	"  WHERE r.id IN (SELECT run_id FROM kernels UNION SELECT run_id FROM nodes);"
+	"UPDATE runs SET prov_id = id WHERE id IN (SELECT id FROM provs);"
+	"INSERT INTO prov_kernels (prov_id, kernel, name_id, code_start, code_end)"
+	"  SELECT run_id, kernel, name_id, code_start, code_end FROM kernels;"
+	"INSERT INTO prov_nodes (prov_id, node, name_id, target_id, module_id, source_id)"
+	"  SELECT run_id, node, name_id, target_id, module_id, source_id FROM nodes;"
+	"INSERT INTO prov_kernel_nodes (prov_id, kernel, node)"
+	"  SELECT run_id, kernel, node FROM kernel_nodes;"
+	"DROP TABLE kernel_nodes; DROP TABLE nodes; DROP TABLE kernels;";
+
+static int upgrade(npu_trace *t, npu_err *e)
+{
+	int version;
+
+	if (tx_begin(t, e))
+		return -1;
+	if (pragma_int(t, "PRAGMA user_version", &version, e))
+		goto fail;
+	if (version == NPU_TRACE_SCHEMA_VERSION) {
+		tx_rollback(t);
+		return 0;
 	}
+	if (create_tables(t, e) ||
+	    exec(t, upgrade_v1_sql, "cannot upgrade from schema version 1", e) ||
+	    create_views(t, e) || set_version(t, e))
+		goto fail;
 	return tx_commit(t, e) ? (tx_rollback(t), -1) : 0;
 fail:
 	tx_rollback(t);
@@ -908,7 +1050,7 @@ static int check_version(npu_trace *t, npu_err *e)
 		return npu_errf(e, "%s: schema version %d is newer than this "
 				"npusim (%d)", t->path, version,
 				NPU_TRACE_SCHEMA_VERSION);
-	if (version != NPU_TRACE_SCHEMA_VERSION)
+	if (version < NPU_TRACE_SCHEMA_OLDEST)
 		return npu_errf(e, "%s: schema version %d is older than this "
 				"npusim (%d) and cannot be upgraded", t->path,
 				version, NPU_TRACE_SCHEMA_VERSION);
@@ -1028,8 +1170,10 @@ static int db_open(npu_trace *t, npu_err *e)
 	if (version == 0) {
 		if (init_schema(t, e) || check_version(t, e))
 			return -1;
+	} else if (version < NPU_TRACE_SCHEMA_VERSION && upgrade(t, e)) {
+		return -1;
 	}
-	if ((!t->str_find && prepare_all(t, e)) || count_indexes(t, e))
+	if (prepare_hot(t, e) || count_indexes(t, e))
 		return -1;
 	return 0;
 }
@@ -1038,13 +1182,12 @@ static void db_close(npu_trace *t)
 {
 	for (int i = 0; i < NTABLE; i++) {
 		sqlite3_finalize(t->ins[i]);
-		sqlite3_finalize(t->bulk[i]);
+		t->ins[i] = NULL;
 	}
-	sqlite3_finalize(t->str_find);
-	sqlite3_finalize(t->run_end);
-	sqlite3_finalize(t->run_incomplete);
-	sqlite3_finalize(t->act_drop);
-	sqlite3_finalize(t->prior_res);
+	for (int i = 0; i < NSTMT; i++) {
+		sqlite3_finalize(t->st[i]);
+		t->st[i] = NULL;
+	}
 	sqlite3_close(t->db);
 	t->db = NULL;
 	cache_clear(&t->cache);
@@ -1160,9 +1303,11 @@ static int check_prog(const npu_trace *t, const npu_prog *p, npu_err *e)
 static uint64_t prior_resolution(npu_trace *t, int64_t prog_id,
 				 const char *hash)
 {
-	sqlite3_stmt *st = t->prior_res;
+	sqlite3_stmt *st = stmt(t, S_PRIOR_RES, NULL);
 	double v = 0;
 
+	if (!st)
+		return 0;
 	sqlite3_bind_int64(st, 1, t->run);
 	sqlite3_bind_int64(st, 2, prog_id);
 	if (hash[0])
@@ -1177,10 +1322,10 @@ static uint64_t prior_resolution(npu_trace *t, int64_t prog_id,
 }
 
 static int insert_run(npu_trace *t, const npu_trace_run *run,
-		      const npu_prog *p, npu_err *e)
+		      const npu_prog *p, int64_t prov, npu_err *e)
 {
 	uint64_t prior;
-	sqlite3_stmt *st = t->ins[T_runs];
+	sqlite3_stmt *st = ins(t, T_runs, e);
 	const char *tname = run->target_name;
 	char started[32], hash[24];
 	int64_t prog_id, tname_id;
@@ -1189,7 +1334,7 @@ static int insert_run(npu_trace *t, const npu_trace_run *run,
 
 	if (!tname && p)
 		tname = p->target_name;
-	if (intern(t, run->program, &prog_id, e) ||
+	if (!st || intern(t, run->program, &prog_id, e) ||
 	    intern(t, tname, &tname_id, e))
 		return -1;
 	gmtime_r(&now, &tm);
@@ -1207,6 +1352,10 @@ static int insert_run(npu_trace *t, const npu_trace_run *run,
 	sqlite3_bind_text(st, COL(runs, label), run->label, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, COL(runs, started), started, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, COL(runs, status), "running", -1, SQLITE_STATIC);
+	if (prov)
+		sqlite3_bind_int64(st, COL(runs, prov_id), prov);
+	else
+		sqlite3_bind_null(st, COL(runs, prov_id));
 	if (step_done(t, st, "cannot insert the run", e))
 		return -1;
 	t->run = sqlite3_last_insert_rowid(t->db);
@@ -1221,29 +1370,95 @@ static int insert_run(npu_trace *t, const npu_trace_run *run,
 	return 0;
 }
 
-static int insert_kernels(npu_trace *t, const npu_prog *p, npu_err *e)
-{
-	sqlite3_stmt *st = t->ins[T_kernels];
+/* ---- a program's provenance ---- */
 
+/*
+ * The digest that tells one program's provenance from another's: two
+ * 64-bit hashes over every byte of its kernel and node tables, FNV-1a
+ * and a multiply-xorshift one.  Runs whose programs have equal tables
+ * share their rows (two different programs with equal tables, recompiled
+ * code say, rightly share them too); 128 bits make an accidental match
+ * of different tables no practical concern.
+ */
+typedef struct digest {
+	uint64_t a, b;
+} digest;
+
+static void dg_add(digest *d, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+
+	for (size_t i = 0; i < n; i++) {
+		d->a = (d->a ^ s[i]) * 0x100000001b3ull;
+		d->b = (d->b + s[i] + 1) * 0x9e3779b97f4a7c15ull;
+		d->b ^= d->b >> 29;
+	}
+}
+
+/* With its NUL, so that "ab" "c" and "a" "bc" differ. */
+static void dg_str(digest *d, const char *s)
+{
+	if (!s)
+		s = "";
+	dg_add(d, s, strlen(s) + 1);
+}
+
+static void dg_u32(digest *d, uint32_t v)
+{
+	unsigned char b[4] = { v & 0xff, v >> 8 & 0xff, v >> 16 & 0xff, v >> 24 };
+
+	dg_add(d, b, sizeof b);
+}
+
+static void prov_digest(const npu_prog *p, char hex[33])
+{
+	digest d = { 0xcbf29ce484222325ull, 0x243f6a8885a308d3ull };
+
+	dg_u32(&d, p->nnodes);
+	for (uint32_t i = 0; i < p->nnodes; i++) {
+		dg_str(&d, p->nodes[i].name);
+		dg_str(&d, p->nodes[i].target);
+		dg_str(&d, p->nodes[i].module);
+		dg_str(&d, p->nodes[i].source);
+	}
+	dg_u32(&d, p->nkernels);
 	for (uint32_t i = 0; i < p->nkernels; i++) {
+		const npu_kernel *k = &p->kernels[i];
+		dg_str(&d, k->name);
+		dg_u32(&d, k->start);
+		dg_u32(&d, k->end);
+		dg_u32(&d, k->node_count);
+		for (uint32_t j = 0; j < k->node_count; j++)
+			dg_u32(&d, p->kernel_nodes[k->node_first + j]);
+	}
+	snprintf(hex, 33, "%016" PRIx64 "%016" PRIx64, d.a, d.b);
+}
+
+static int insert_kernels(npu_trace *t, const npu_prog *p, int64_t prov,
+			  npu_err *e)
+{
+	sqlite3_stmt *st = ins(t, T_prov_kernels, e);
+
+	for (uint32_t i = 0; st && i < p->nkernels; i++) {
 		int64_t name;
 		if (intern(t, p->kernels[i].name, &name, e))
 			return -1;
-		sqlite3_bind_int64(st, COL(kernels, run_id), t->run);
-		sqlite3_bind_int64(st, COL(kernels, kernel), i);
-		sqlite3_bind_int64(st, COL(kernels, name_id), name);
-		sqlite3_bind_int64(st, COL(kernels, code_start), p->kernels[i].start);
-		sqlite3_bind_int64(st, COL(kernels, code_end), p->kernels[i].end);
+		sqlite3_bind_int64(st, COL(prov_kernels, prov_id), prov);
+		sqlite3_bind_int64(st, COL(prov_kernels, kernel), i);
+		sqlite3_bind_int64(st, COL(prov_kernels, name_id), name);
+		sqlite3_bind_int64(st, COL(prov_kernels, code_start), p->kernels[i].start);
+		sqlite3_bind_int64(st, COL(prov_kernels, code_end), p->kernels[i].end);
 		if (step_done(t, st, "cannot insert a kernel", e))
 			return -1;
 		t->tx_rows++;
 	}
-	st = t->ins[T_kernel_nodes];
+	if (!st || !(st = ins(t, T_prov_kernel_nodes, e)))
+		return -1;
 	for (uint32_t i = 0; i < p->nkernels; i++)
 		for (uint32_t j = 0; j < p->kernels[i].node_count; j++) {
-			sqlite3_bind_int64(st, COL(kernel_nodes, run_id), t->run);
-			sqlite3_bind_int64(st, COL(kernel_nodes, kernel), i);
-			sqlite3_bind_int64(st, COL(kernel_nodes, node),
+			sqlite3_bind_int64(st, COL(prov_kernel_nodes, prov_id), prov);
+			sqlite3_bind_int64(st, COL(prov_kernel_nodes, kernel), i);
+			sqlite3_bind_int64(st, COL(prov_kernel_nodes, node),
 				p->kernel_nodes[p->kernels[i].node_first + j]);
 			if (step_done(t, st, "cannot insert kernel provenance", e))
 				return -1;
@@ -1252,11 +1467,12 @@ static int insert_kernels(npu_trace *t, const npu_prog *p, npu_err *e)
 	return 0;
 }
 
-static int insert_nodes(npu_trace *t, const npu_prog *p, npu_err *e)
+static int insert_nodes(npu_trace *t, const npu_prog *p, int64_t prov,
+			npu_err *e)
 {
-	sqlite3_stmt *st = t->ins[T_nodes];
+	sqlite3_stmt *st = ins(t, T_prov_nodes, e);
 
-	for (uint32_t i = 0; i < p->nnodes; i++) {
+	for (uint32_t i = 0; st && i < p->nnodes; i++) {
 		const npu_node *n = &p->nodes[i];
 		int64_t name, target, module, source;
 		if (intern(t, n->name, &name, e) ||
@@ -1264,28 +1480,66 @@ static int insert_nodes(npu_trace *t, const npu_prog *p, npu_err *e)
 		    intern(t, n->module, &module, e) ||
 		    intern(t, n->source, &source, e))
 			return -1;
-		sqlite3_bind_int64(st, COL(nodes, run_id), t->run);
-		sqlite3_bind_int64(st, COL(nodes, node), i);
-		sqlite3_bind_int64(st, COL(nodes, name_id), name);
-		sqlite3_bind_int64(st, COL(nodes, target_id), target);
-		sqlite3_bind_int64(st, COL(nodes, module_id), module);
-		sqlite3_bind_int64(st, COL(nodes, source_id), source);
+		sqlite3_bind_int64(st, COL(prov_nodes, prov_id), prov);
+		sqlite3_bind_int64(st, COL(prov_nodes, node), i);
+		sqlite3_bind_int64(st, COL(prov_nodes, name_id), name);
+		sqlite3_bind_int64(st, COL(prov_nodes, target_id), target);
+		sqlite3_bind_int64(st, COL(prov_nodes, module_id), module);
+		sqlite3_bind_int64(st, COL(prov_nodes, source_id), source);
 		if (step_done(t, st, "cannot insert a node", e))
 			return -1;
 		t->tx_rows++;
 	}
-	return 0;
+	return st ? 0 : -1;
+}
+
+/*
+ * The id of p's provenance in provs, its tables written first if no run
+ * recorded them before: a sweep's runs of one program, the normal case,
+ * write none of its rows after the first.  Inside the write transaction
+ * that records the run, so two processes appending the same new program
+ * at once write it once.
+ */
+static int prov_id(npu_trace *t, const npu_prog *p, int64_t *id, npu_err *e)
+{
+	sqlite3_stmt *find = stmt(t, S_PROV_FIND, e), *st;
+	char hex[33];
+	int rc;
+
+	if (!find)
+		return -1;
+	prov_digest(p, hex);
+	sqlite3_bind_text(find, 1, hex, -1, SQLITE_STATIC);
+	rc = sqlite3_step(find);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(find, 0);
+	sqlite3_reset(find);
+	if (rc == SQLITE_ROW)
+		return 0;
+	if (rc != SQLITE_DONE)
+		return dberr(t, e, "cannot look up the program's provenance");
+	if (!(st = ins(t, T_provs, e)))
+		return -1;
+	sqlite3_bind_text(st, COL(provs, digest), hex, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, COL(provs, nkernels), p->nkernels);
+	sqlite3_bind_int64(st, COL(provs, nnodes), p->nnodes);
+	if (step_done(t, st, "cannot insert the program's provenance", e))
+		return -1;
+	*id = sqlite3_last_insert_rowid(t->db);
+	t->tx_rows++;
+	return insert_nodes(t, p, *id, e) || insert_kernels(t, p, *id, e) ? -1 : 0;
 }
 
 /* Records a run: the writer's side of npu_trace_begin. */
 static int w_begin(npu_trace *t, const npu_trace_run *run, const npu_prog *p,
 		   npu_err *e)
 {
+	int64_t prov = 0;
+
 	if (tx_begin(t, e))
 		return -1;
-	if (insert_run(t, run, p, e) ||
-	    (p && (insert_nodes(t, p, e) || insert_kernels(t, p, e))) ||
-	    tx_commit(t, e)) {
+	if ((p && prov_id(t, p, &prov, e)) ||
+	    insert_run(t, run, p, prov, e) || tx_commit(t, e)) {
 		tx_rollback(t);
 		t->run = 0;
 		return -1;
@@ -1297,10 +1551,13 @@ static int w_begin(npu_trace *t, const npu_trace_run *run, const npu_prog *p,
 static int write_src(npu_trace *t, const rowbuf *b, int i, const char *what,
 		     npu_err *e)
 {
+	sqlite3_stmt *st = ins(t, i, e);
 	int rc;
 
+	if (!st)
+		return -1;
 	t->src = b;
-	rc = step_done(t, t->bulk[i], what, e);
+	rc = step_done(t, st, what, e);
 	t->src = NULL;
 	return rc;
 }
@@ -1405,11 +1662,13 @@ static int w_rows(npu_trace *t, const rowbuf *b, int commit, npu_err *e)
  */
 static int w_drop(npu_trace *t, npu_err *e)
 {
-	sqlite3_stmt *st = t->act_drop;
+	sqlite3_stmt *st;
 	int64_t first = t->act_first ? t->act_first : t->act_first_tx;
 
 	if (!first)
 		return 0;
+	if (!(st = stmt(t, S_ACT_DROP, e)))
+		return -1;
 	if (sqlite3_get_autocommit(t->db)) {
 		if (tx_begin(t, e))
 			return -1;
@@ -1455,9 +1714,9 @@ static int create_indexes(npu_trace *t, npu_err *e)
 static int w_end(npu_trace *t, const rowbuf *b, uint64_t total_cycles,
 		 double wall_s, int status, npu_err *e)
 {
-	sqlite3_stmt *st = t->run_end;
+	sqlite3_stmt *st = stmt(t, S_RUN_END, e);
 
-	if (w_rows(t, b, 0, e))
+	if (!st || w_rows(t, b, 0, e))
 		return -1;
 	sqlite3_bind_int64(st, 1, (int64_t)total_cycles);
 	sqlite3_bind_double(st, 2, wall_s);
@@ -1481,12 +1740,14 @@ static int w_end(npu_trace *t, const rowbuf *b, uint64_t total_cycles,
  * with the batches written before. */
 static void w_abandon(npu_trace *t, const rowbuf *b)
 {
-	sqlite3_stmt *st = t->run_incomplete;
+	sqlite3_stmt *st;
 
 	if (w_rows(t, b, 0, NULL) && tx_begin(t, NULL))
 		return;
-	sqlite3_bind_int64(st, 1, t->run);
-	if (step_done(t, st, "", NULL) || tx_commit(t, NULL))
+	st = stmt(t, S_RUN_INCOMPLETE, NULL);
+	if (st)
+		sqlite3_bind_int64(st, 1, t->run);
+	if ((st && step_done(t, st, "", NULL)) || tx_commit(t, NULL))
 		tx_rollback(t);
 	t->run = 0;
 }
@@ -2401,7 +2662,7 @@ static void close_sync(npu_trace *t)
 {
 	if (!t->db)
 		return;
-	if (t->run && t->run_incomplete)
+	if (t->run)
 		w_abandon(t, &t->buf);
 	db_close(t);
 }
@@ -2472,6 +2733,25 @@ void npu_trace_close(npu_trace *t)
 
 /* ---- documentation ---- */
 
+/* A view's section: its columns are run_id and its table's but the
+ * first, with their meanings. */
+static void view_doc(out *o, const struct viewinfo *v)
+{
+	int first = 1;
+
+	outf(o, "\n### %s (view)\n\n%s  One row per run and row of `%s`.\n\n"
+	     "| column | type | meaning |\n|---|---|---|\n"
+	     "| `run_id` | `INTEGER` | run (runs.id) |\n", v->name, v->doc,
+	     tabinfo[v->table].name);
+	for (size_t c = 0; c < NCOL; c++)
+		if (colinfo[c].table == v->table) {
+			if (!first)
+				outf(o, "| `%s` | `%s` | %s |\n", colinfo[c].name,
+				     colinfo[c].type, colinfo[c].doc);
+			first = 0;
+		}
+}
+
 size_t npu_trace_schema_doc(char *buf, size_t n)
 {
 	out o = { buf, n, 0 };
@@ -2495,5 +2775,7 @@ size_t npu_trace_schema_doc(char *buf, size_t n)
 	for (size_t i = 0; i < NINDEX; i++)
 		outf(&o, "| `%s` | `%s (%s)` | %s |\n", idxinfo[i].name,
 		     idxinfo[i].table, idxinfo[i].cols, idxinfo[i].doc);
+	for (size_t v = 0; v < NVIEW; v++)
+		view_doc(&o, &viewinfo[v]);
 	return o.len;
 }

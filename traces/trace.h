@@ -36,7 +36,10 @@
 #include "isa/prog.h"
 #include "isa/target.h"
 
-#define NPU_TRACE_SCHEMA_VERSION 1
+/* The schema version this npusim writes, and the oldest it upgrades in
+ * place when it opens a trace to append (docs/trace-schema.md). */
+#define NPU_TRACE_SCHEMA_VERSION 2
+#define NPU_TRACE_SCHEMA_OLDEST 1
 
 typedef struct npu_trace npu_trace;
 
@@ -115,7 +118,9 @@ int npu_trace_is_async(const npu_trace *t);
  * -1 with its first error.  0 at once on a handle of npu_trace_open. */
 int npu_trace_sync(npu_trace *t, npu_err *e);
 
-/* Starts a run: records it, its program's kernels, nodes and provenance.
+/* Starts a run: records it, and its program's kernels, nodes and which
+ * nodes each kernel computes unless a run of a program with the same
+ * tables recorded them before (p may be NULL: a run without a program).
  * Returns the run id (> 0) or -1; on an asynchronous handle 0 once the
  * run is queued (npu_trace_run_id gives its id), and p must stay valid
  * until npu_trace_end or npu_trace_close. */
