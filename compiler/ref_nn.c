@@ -646,17 +646,225 @@ static void order(const sortcx *c, int64_t *idx, int64_t *tmp, int64_t n)
 	msort(c, idx, tmp, n);
 }
 
+/*
+ * topk's order as PyTorch's CPU kernel leaves it, ties included
+ * (aten/src/ATen/native/TopKImpl.h): when k * 64 <= n, std::partial_sort
+ * of the first k; else std::nth_element at k - 1, then, if sorted,
+ * std::sort of the k - 1 before it.  Their comparison has no tie-break
+ * (x > y, NaN the largest; x < y, NaN last, for the smallest), so which
+ * of equal values come first is decided by the algorithms' swaps: those
+ * below are libstdc++'s (stl_algo.h, stl_heap.h), step for step, as
+ * PyTorch's Linux builds run them.  Random weights make ties common
+ * (RT-DETR's anchors all score the same), and a different choice among
+ * them changes every result downstream.
+ */
+static int cmp_lt(const sortcx *c, int64_t a, int64_t b)
+{
+	double x = c->p[a * c->st], y = c->p[b * c->st];
+
+	if (c->desc)
+		return (isnan(x) && !isnan(y)) || x > y;
+	return (!isnan(x) && isnan(y)) || x < y;
+}
+
+static void iswap(int64_t *a, int64_t i, int64_t j)
+{
+	int64_t t = a[i];
+
+	a[i] = a[j];
+	a[j] = t;
+}
+
+static void push_heap(const sortcx *c, int64_t *a, int64_t hole, int64_t top,
+		      int64_t v)
+{
+	int64_t parent = (hole - 1) / 2;
+
+	while (hole > top && cmp_lt(c, a[parent], v)) {
+		a[hole] = a[parent];
+		hole = parent;
+		parent = (hole - 1) / 2;
+	}
+	a[hole] = v;
+}
+
+static void adjust_heap(const sortcx *c, int64_t *a, int64_t hole, int64_t len,
+			int64_t v)
+{
+	int64_t top = hole, child = hole;
+
+	while (child < (len - 1) / 2) {
+		child = 2 * (child + 1);
+		if (cmp_lt(c, a[child], a[child - 1]))
+			child--;
+		a[hole] = a[child];
+		hole = child;
+	}
+	if ((len & 1) == 0 && child == (len - 2) / 2) {
+		child = 2 * (child + 1);
+		a[hole] = a[child - 1];
+		hole = child - 1;
+	}
+	push_heap(c, a, hole, top, v);
+}
+
+/* The heap a[0, len) gives its top to a[at], which it takes in. */
+static void pop_heap(const sortcx *c, int64_t *a, int64_t len, int64_t at)
+{
+	int64_t v = a[at];
+
+	a[at] = a[0];
+	adjust_heap(c, a, 0, len, v);
+}
+
+static void heap_select(const sortcx *c, int64_t *a, int64_t mid, int64_t n)
+{
+	for (int64_t p = mid >= 2 ? (mid - 2) / 2 : -1; p >= 0; p--)
+		adjust_heap(c, a, p, mid, a[p]);
+	for (int64_t i = mid; i < n; i++)
+		if (cmp_lt(c, a[i], a[0]))
+			pop_heap(c, a, mid, i);
+}
+
+static void partial_sort(const sortcx *c, int64_t *a, int64_t mid, int64_t n)
+{
+	heap_select(c, a, mid, n);
+	for (int64_t len = mid; len > 1; len--)
+		pop_heap(c, a, len - 1, len - 1);
+}
+
+static void linear_insert(const sortcx *c, int64_t *a, int64_t i)
+{
+	int64_t v = a[i];
+
+	for (; cmp_lt(c, v, a[i - 1]); i--)
+		a[i] = a[i - 1];
+	a[i] = v;
+}
+
+static void insertion_sort(const sortcx *c, int64_t *a, int64_t n)
+{
+	for (int64_t i = 1; i < n; i++) {
+		if (cmp_lt(c, a[i], a[0])) {
+			int64_t v = a[i];
+			memmove(a + 1, a, (size_t)i * sizeof *a);
+			a[0] = v;
+		} else {
+			linear_insert(c, a, i);
+		}
+	}
+}
+
+/* The median of a[x], a[y], a[z] swapped into a[0]; then Hoare's
+ * partition of a[1, n) around it: the cut. */
+static int64_t partition_pivot(const sortcx *c, int64_t *a, int64_t n)
+{
+	int64_t x = 1, y = n / 2, z = n - 1, lo = 1, hi = n;
+
+	if (cmp_lt(c, a[x], a[y]))
+		iswap(a, 0, cmp_lt(c, a[y], a[z]) ? y : cmp_lt(c, a[x], a[z]) ? z : x);
+	else
+		iswap(a, 0, cmp_lt(c, a[x], a[z]) ? x : cmp_lt(c, a[y], a[z]) ? z : y);
+	for (;;) {
+		while (cmp_lt(c, a[lo], a[0]))
+			lo++;
+		hi--;
+		while (cmp_lt(c, a[0], a[hi]))
+			hi--;
+		if (lo >= hi)
+			return lo;
+		iswap(a, lo, hi);
+		lo++;
+	}
+}
+
+static int lg2(int64_t n)
+{
+	return 63 - __builtin_clzll((unsigned long long)n);
+}
+
+/* std::nth_element(a, a + nth, a + n). */
+static void nth_element(const sortcx *c, int64_t *a, int64_t nth, int64_t n)
+{
+	int depth = lg2(n) * 2;
+
+	while (n > 3) {
+		int64_t cut;
+		if (depth-- == 0) {
+			heap_select(c, a, nth + 1, n);
+			iswap(a, 0, nth);
+			return;
+		}
+		cut = partition_pivot(c, a, n);
+		if (cut <= nth) {
+			a += cut;
+			nth -= cut;
+			n -= cut;
+		} else {
+			n = cut;
+		}
+	}
+	insertion_sort(c, a, n);
+}
+
+static void introsort(const sortcx *c, int64_t *a, int64_t n, int depth)
+{
+	while (n > 16) {
+		int64_t cut;
+		if (depth-- == 0) {
+			partial_sort(c, a, n, n);
+			return;
+		}
+		cut = partition_pivot(c, a, n);
+		introsort(c, a + cut, n - cut, depth);
+		n = cut;
+	}
+}
+
+/* std::sort(a, a + n). */
+static void std_sort(const sortcx *c, int64_t *a, int64_t n)
+{
+	if (n < 2)
+		return;
+	introsort(c, a, n, lg2(n) * 2);
+	if (n > 16) {
+		insertion_sort(c, a, 16);
+		for (int64_t i = 16; i < n; i++)
+			linear_insert(c, a, i);
+	} else {
+		insertion_sort(c, a, n);
+	}
+}
+
+/* idx[0..k): topk's positions of the slice c, in PyTorch CPU's order. */
+static void topk_order(const sortcx *c, int64_t *idx, int64_t n, int64_t k,
+		       int sorted)
+{
+	for (int64_t i = 0; i < n; i++)
+		idx[i] = i;
+	if (k == 0)
+		return;
+	if (k * 64 <= n) {
+		partial_sort(c, idx, k, n);
+	} else {
+		nth_element(c, idx, k - 1, n);
+		if (sorted)
+			std_sort(c, idx, k - 1);
+	}
+}
+
 int ref_sort(ref_op *op)
 {
 	const npu_reftensor *x;
 	npu_reftensor *val, *ind;
 	int64_t dimv = -1, k, outer, n, inner, shape[NPU_MAX_DIMS], *idx, *tmp;
-	int d, desc = 0, topk = op->id == NPU_AOP_TOPK, largest = 1;
+	int d, desc = 0, topk = op->id == NPU_AOP_TOPK, largest = 1, sorted = 1;
 
 	if (ref_tensor(op, 0, "self", &x) < 0)
 		return -1;
 	if (topk ? ref_int(op, 1, "k", 1, &k) < 0 || ref_int(op, 2, "dim", -1, &dimv) < 0 ||
-		   ref_bool(op, 3, "largest", 1, &largest) < 0
+		   ref_bool(op, 3, "largest", 1, &largest) < 0 ||
+		   ref_bool(op, 4, "sorted", 1, &sorted) < 0
 		 : ref_int(op, 1, "dim", -1, &dimv) < 0 ||
 		   ref_bool(op, 2, "descending", 0, &desc) < 0)
 		return -1;
@@ -681,7 +889,10 @@ int ref_sort(ref_op *op)
 	for (int64_t o = 0; o < outer; o++)
 		for (int64_t in = 0; in < inner; in++) {
 			sortcx c = { x->data + o * n * inner + in, inner, desc };
-			order(&c, idx, tmp, n);
+			if (topk)
+				topk_order(&c, idx, n, k, sorted);
+			else
+				order(&c, idx, tmp, n);
 			for (int64_t i = 0; i < k; i++) {
 				int64_t at = (o * k + i) * inner + in;
 				val->data[at] = c.p[idx[i] * inner];

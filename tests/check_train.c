@@ -519,6 +519,8 @@ static const struct {
 	{ "ops10/inference1", NULL, "" },
 	/* torchvision's roi_align: samples at boxes that are data */
 	{ "ops12/inference1", "torchvision.roi_align.default", "support.def" },
+	/* topk of k > 8 among ties, in PyTorch CPU's order */
+	{ "ops13/inference1", "aten.topk.default", "support.def" },
 };
 
 /* per entry of host_ok: host calls it allowed (every entry must allow
