@@ -2739,7 +2739,7 @@ static void view_doc(out *o, const struct viewinfo *v)
 {
 	int first = 1;
 
-	outf(o, "\n### %s (view)\n\n%s  One row per run and row of `%s`.\n\n"
+	outf(o, "\n### %s (view)\n\n%s  For each run, the rows of `%s` of its program's provenance.\n\n"
 	     "| column | type | meaning |\n|---|---|---|\n"
 	     "| `run_id` | `INTEGER` | run (runs.id) |\n", v->name, v->doc,
 	     tabinfo[v->table].name);
