@@ -4794,8 +4794,15 @@ static int do_cat(fz *z, int node)
 	for (int i = 0; i < l->u.list.n; i++) {
 		int v;
 		if (l->u.list.v[i].kind != NPU_GV_NODE ||
-		    (v = node_val(z, l->u.list.v[i].u.node)) < 0 ||
-		    ir->v[v].ndim != m->ndim || ir->v[v].dtype != m->dtype)
+		    (v = node_val(z, l->u.list.v[i].u.node)) < 0)
+			return host_kern(z, node, "cat of inputs of other ranks or types");
+		/* PyTorch's legacy rule: a 1-d empty input is skipped whatever
+		 * the others' rank and type (transformers' key/value caches
+		 * start as torch.tensor([]) and cat each step's keys to it);
+		 * the loop below copies nothing of it */
+		if (ir->v[v].ndim == 1 && ir->v[v].shape[0] == 0 && m->ndim != 1)
+			continue;
+		if (ir->v[v].ndim != m->ndim || ir->v[v].dtype != m->dtype)
 			return host_kern(z, node, "cat of inputs of other ranks or types");
 	}
 	if ((out = meta_val(z, node, 0, n->name)) < 0)

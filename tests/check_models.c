@@ -148,6 +148,8 @@ static const zoo_case zoo[] = {
 				   sampling, aligned or not */
 	{ "ops13", 7 },			/* topk among ties, in PyTorch CPU's
 				   order (host calls: k > 8) */
+	{ "ops14", 0 },			/* cat with 1-d empty tensors, skipped
+				   (transformers' key/value caches) */
 	{ "ops6_bf16", 0 },
 	/* in bfloat16 and float16 (scripts/capture_models NAME_bf16) */
 	{ "mistral_tiny_bf16", 0 },
