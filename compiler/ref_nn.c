@@ -655,7 +655,7 @@ static void order(const sortcx *c, int64_t *idx, int64_t *tmp, int64_t n)
  * of equal values come first is decided by the algorithms' swaps: those
  * below are libstdc++'s (stl_algo.h, stl_heap.h), step for step, as
  * PyTorch's Linux builds run them.  Random weights make ties common
- * (RT-DETR's anchors all score the same), and a different choice among
+ * (most of RT-DETR's anchors score alike), and a different choice among
  * them changes every result downstream.
  */
 static int cmp_lt(const sortcx *c, int64_t a, int64_t b)

@@ -319,12 +319,17 @@ static int dberr(const npu_trace *t, npu_err *e, const char *what)
 	return npu_errf(e, "%s: %s: %s", t->path, what, sqlite3_errmsg(t->db));
 }
 
+/* FNV-1a 64: the intern cache's hash, and one lane of a provenance's
+ * digest. */
+#define FNV_BASIS 0xcbf29ce484222325ull
+#define FNV_PRIME 0x100000001b3ull
+
 static uint64_t hash_str(const char *s)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = FNV_BASIS;
 
 	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+		h = (h ^ (unsigned char)*s) * FNV_PRIME;
 	return h;
 }
 
@@ -1389,7 +1394,7 @@ static void dg_add(digest *d, const void *p, size_t n)
 	const unsigned char *s = p;
 
 	for (size_t i = 0; i < n; i++) {
-		d->a = (d->a ^ s[i]) * 0x100000001b3ull;
+		d->a = (d->a ^ s[i]) * FNV_PRIME;
 		d->b = (d->b + s[i] + 1) * 0x9e3779b97f4a7c15ull;
 		d->b ^= d->b >> 29;
 	}
@@ -1412,7 +1417,7 @@ static void dg_u32(digest *d, uint32_t v)
 
 static void prov_digest(const npu_prog *p, char hex[33])
 {
-	digest d = { 0xcbf29ce484222325ull, 0x243f6a8885a308d3ull };
+	digest d = { FNV_BASIS, 0x243f6a8885a308d3ull };
 
 	dg_u32(&d, p->nnodes);
 	for (uint32_t i = 0; i < p->nnodes; i++) {
@@ -1439,7 +1444,9 @@ static int insert_kernels(npu_trace *t, const npu_prog *p, int64_t prov,
 {
 	sqlite3_stmt *st = ins(t, T_prov_kernels, e);
 
-	for (uint32_t i = 0; st && i < p->nkernels; i++) {
+	if (!st)
+		return -1;
+	for (uint32_t i = 0; i < p->nkernels; i++) {
 		int64_t name;
 		if (intern(t, p->kernels[i].name, &name, e))
 			return -1;
@@ -1452,7 +1459,7 @@ static int insert_kernels(npu_trace *t, const npu_prog *p, int64_t prov,
 			return -1;
 		t->tx_rows++;
 	}
-	if (!st || !(st = ins(t, T_prov_kernel_nodes, e)))
+	if (!(st = ins(t, T_prov_kernel_nodes, e)))
 		return -1;
 	for (uint32_t i = 0; i < p->nkernels; i++)
 		for (uint32_t j = 0; j < p->kernels[i].node_count; j++) {
@@ -1472,7 +1479,9 @@ static int insert_nodes(npu_trace *t, const npu_prog *p, int64_t prov,
 {
 	sqlite3_stmt *st = ins(t, T_prov_nodes, e);
 
-	for (uint32_t i = 0; st && i < p->nnodes; i++) {
+	if (!st)
+		return -1;
+	for (uint32_t i = 0; i < p->nnodes; i++) {
 		const npu_node *n = &p->nodes[i];
 		int64_t name, target, module, source;
 		if (intern(t, n->name, &name, e) ||
@@ -1490,7 +1499,7 @@ static int insert_nodes(npu_trace *t, const npu_prog *p, int64_t prov,
 			return -1;
 		t->tx_rows++;
 	}
-	return st ? 0 : -1;
+	return 0;
 }
 
 /*
