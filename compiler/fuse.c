@@ -5765,15 +5765,25 @@ static int index_rt(fz *z, int node, int x, const npu_gval *l)
 		q.J = 1;
 	} else {
 		q.J = npu_kir_numel(ir->v[ix].ndim, ir->v[ix].shape);
-		memcpy(sh, X->shape, sizeof sh);
-		if (!one_stride(X, sh, 0, p, &q.gs, &q.L))
-			return -2;
+	}
+	/* the groups: the dims before p, of one stride; the run: the dims
+	 * after p, contiguous.  A view that has neither (of a permuted
+	 * value: grid_sample's channels-last input, whose clone the noop
+	 * pass drops) is copied contiguous first, as PyTorch's reshape
+	 * would. */
+	memcpy(sh, X->shape, sizeof sh);
+	if ((ia < 0 && !one_stride(X, sh, 0, p, &q.gs, &q.L)) ||
+	    !one_stride(X, sh, p + 1, nd, &q.ods, &n) || (n > 1 && q.ods != 1)) {
+		if ((x = copy_val(z, x, node, "an index's rows, made runs")) < 0)
+			return -1;
+		X = &ir->v[x];
+		if ((ia < 0 && !one_stride(X, sh, 0, p, &q.gs, &q.L)) ||
+		    !one_stride(X, sh, p + 1, nd, &q.ods, &n))
+			return npu_errf(z->e, "index %s: a contiguous copy is not runs",
+					z->g->nodes[node].name);
+		q.ts = ia >= 0 ? X->stride[0] : q.ts;
 	}
 	q.L = q.L ? q.L : 1;
-	/* the run: the dims after p, contiguous */
-	memcpy(sh, X->shape, sizeof sh);
-	if (!one_stride(X, sh, p + 1, nd, &q.ods, &n) || (n > 1 && q.ods != 1))
-		return -2;
 	q.D = n;
 	q.js = X->stride[p];
 	if ((ix = contig_index(z, node, ix)) < 0)

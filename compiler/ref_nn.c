@@ -2736,17 +2736,19 @@ static double gs_reflect(double x, int64_t lo2, int64_t hi2)
 	return fmod(flips, 2) == 0 ? extra + mn : span - extra + mn;
 }
 
-/* PyTorch's clip_coordinates, std::min(size - 1, std::max(x, 0)): NaN
- * passes max and then loses to size - 1. */
+/* PyTorch's clip_coordinates as its vectorized CPU kernel computes it
+ * (GridSamplerKernel.cpp: clamp_max(size - 1, clamp_min(0, x)), whose
+ * operand order makes NaN 0). */
 static double gs_clip(double x, int64_t size)
 {
-	x = x < 0 ? 0 : x;
-	return (double)(size - 1) < x || isnan(x) ? (double)(size - 1) : x;
+	x = x > 0 ? x : 0;
+	return x < (double)(size - 1) ? x : (double)(size - 1);
 }
 
-/* grid_sampler_compute_source_index: a normalized coordinate to pixels,
- * then padded; non-finite results become -100 (outside, as PyTorch's
- * safe_downgrade_to_int_range). */
+/* grid_sampler_compute_source_index as the vectorized CPU kernel, which
+ * runs every float grid_sampler_2d on the CPU: a normalized coordinate
+ * to pixels, then padded.  Non-finite results stay so (its corners lie
+ * outside; bilinear weights of NaN make the sample NaN). */
 static double gs_source(double c, int64_t size, int pad, int align)
 {
 	c = align ? (c + 1) / 2 * (double)(size - 1) : ((c + 1) * (double)size - 1) / 2;
@@ -2756,14 +2758,15 @@ static double gs_source(double c, int64_t size, int pad, int align)
 		c = align ? gs_reflect(c, 0, 2 * (size - 1)) : gs_reflect(c, -1, 2 * size - 1);
 		c = gs_clip(c, size);
 	}
-	if (!isfinite(c) || c > INT32_MAX - 1 || c < INT32_MIN)
-		c = -100;
 	return c;
 }
 
-static double gs_at(const double *p, int64_t h, int64_t w, int64_t y, int64_t x)
+/* p[y][x], or 0 outside (NaN coordinates too: the kernel's integer
+ * conversion makes them INT_MIN). */
+static double gs_at(const double *p, int64_t h, int64_t w, double y, double x)
 {
-	return y >= 0 && y < h && x >= 0 && x < w ? p[y * w + x] : 0;
+	return y >= 0 && y < (double)h && x >= 0 && x < (double)w ?
+	       p[(int64_t)y * w + (int64_t)x] : 0;
 }
 
 int ref_gridsample(ref_op *op)
@@ -2797,8 +2800,7 @@ int ref_gridsample(ref_op *op)
 			double ix = gs_source(gp[0], w, (int)pad, align);
 			double iy = gs_source(gp[1], h, (int)pad, align);
 			double fx = floor(ix), fy = floor(iy), ex = ix - fx, ey = iy - fy;
-			int64_t x0 = (int64_t)fx, y0 = (int64_t)fy;
-			int64_t nx = (int64_t)nearbyint(ix), ny = (int64_t)nearbyint(iy);
+			double nx = nearbyint(ix), ny = nearbyint(iy);
 			for (int64_t ch = 0; ch < c; ch++) {
 				const double *p = x->data + (b * c + ch) * h * w;
 				double *d = &y->data[(b * c + ch) * oh * ow + i];
@@ -2806,10 +2808,10 @@ int ref_gridsample(ref_op *op)
 					*d = gs_at(p, h, w, ny, nx);
 					continue;
 				}
-				*d = gs_at(p, h, w, y0, x0) * (1 - ex) * (1 - ey) +
-				     gs_at(p, h, w, y0, x0 + 1) * ex * (1 - ey) +
-				     gs_at(p, h, w, y0 + 1, x0) * (1 - ex) * ey +
-				     gs_at(p, h, w, y0 + 1, x0 + 1) * ex * ey;
+				*d = gs_at(p, h, w, fy, fx) * (1 - ex) * (1 - ey) +
+				     gs_at(p, h, w, fy, fx + 1) * ex * (1 - ey) +
+				     gs_at(p, h, w, fy + 1, fx) * (1 - ex) * ey +
+				     gs_at(p, h, w, fy + 1, fx + 1) * ex * ey;
 			}
 		}
 	return 0;

@@ -150,6 +150,11 @@ static const zoo_case zoo[] = {
 				   order (host calls: k > 8) */
 	{ "ops14", 0 },			/* cat with 1-d empty tensors, skipped
 				   (transformers' key/value caches) */
+	{ "ops15", 10 },		/* grid_sample (host calls: samples at
+				   points that are data), every mode and
+				   padding, non-finite points; rows of a
+				   permuted view by a run-time index
+				   natively (a copy, then a gather) */
 	{ "ops6_bf16", 0 },
 	/* in bfloat16 and float16 (scripts/capture_models NAME_bf16) */
 	{ "mistral_tiny_bf16", 0 },

@@ -1975,6 +1975,24 @@ START_TEST(resampling_semantics)
 	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, 1, 0, false]}",
 	    in, 2, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 1, 2, 1, 4 },
 	    (double[]){ 2, 3, 3, 0, 5, 7, 7, 11 });
+	/* non-finite coordinates, as PyTorch's vectorized CPU kernel: NaN
+	 * weights make a bilinear sample NaN, border padding clips NaN to 0
+	 * and infinities to the edges, nearest reads nothing (0) */
+	npu_reftensor_free(&in[1]);
+	in[1] = tens(NPU_DT_F64, 4, (int64_t[]){ 1, 1, 3, 2 },
+		     (double[]){ NAN, 0, 0, INFINITY, -INFINITY, 0.5 });
+	opk("aten.grid_sampler_2d.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, 0, 0, false]}",
+	    in, 2, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 1, 2, 1, 3 },
+	    (double[]){ NAN, NAN, NAN, NAN, NAN, NAN });
+	opk("aten.grid_sampler_2d.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, 0, 1, false]}",
+	    in, 2, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 1, 2, 1, 3 },
+	    (double[]){ 2, 3.5, 5.75, 5, 10.5, 8 });
+	opk("aten.grid_sampler_2d.default",
+	    "{\"args\": [{\"input\": 0}, {\"input\": 1}, 1, 0, false]}",
+	    in, 2, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 1, 2, 1, 3 },
+	    (double[]){ 0, 0, 0, 0, 0, 0 });
 	/* ties: the first index wins */
 	npu_reftensor_free(&in[0]);
 	npu_reftensor_free(&in[1]);

@@ -521,6 +521,8 @@ static const struct {
 	{ "ops12/inference1", "torchvision.roi_align.default", "support.def" },
 	/* topk of k > 8 among ties, in PyTorch CPU's order */
 	{ "ops13/inference1", "aten.topk.default", "support.def" },
+	/* grid_sample: samples at points that are data */
+	{ "ops15/inference1", "aten.grid_sampler_2d.default", "support.def" },
 };
 
 /* per entry of host_ok: host calls it allowed (every entry must allow
