@@ -637,18 +637,33 @@ void npu_emit_pass(emit_t *g, int64_t n, void (*body)(emit_t *, void *),
 	memcpy(g->xoff, saved, sizeof saved);
 }
 
+/* Values computed once per row that a pass computes before its loop
+ * (pass_chunks) rather than in its first body instance. */
+#define HOIST_MAX 4
+
 /* npu_emit_pass's chunks: iters loops of UNROLL, left more, the tail. */
 static void pass_chunks(emit_t *g, int64_t iters, int64_t left, int64_t rem,
 			void (*body)(emit_t *, void *), void *arg)
 {
 	npu_mfunc *f = g->f;
 
-	/* an operand read once per row (vbcast) before the loop: computed
-	 * in its first body instance, it made that instance longer than the
+	/* the values computed once per row (an operand read by vbcast,
+	 * constants and what is made of them) before the loop: computed in
+	 * its first body instance, they made that instance longer than the
 	 * others, which then stayed in order (body_group), each chunk's
-	 * load, add and store one dependent chain (a convolution's bias) */
-	for (int i = 0; g->rowop && body == body_stores && i < g->K->nx; i++)
-		if (g->K->x[i].op == NPU_X_LOAD && g->lv[i] == 1 && g->rowop[g->K->x[i].a])
+	 * load, add and store one dependent chain (a convolution's bias,
+	 * `x * y + 1`'s constant), and inside the loop they ran again every
+	 * iteration.  Only a few (HOIST_MAX): held across the loop, ops3's
+	 * dozen constants spilled, and GPT-2's GELU constants kept its
+	 * epilogue's four instances from being interleaved (ILV_REGS) */
+	int nrow = 0;
+
+	for (int i = 0; i < g->K->nx; i++)
+		nrow += g->lv[i] == 1 && g->K->x[i].op != NPU_X_STORE;
+	for (int i = 0; body == body_stores && i < g->K->nx; i++)
+		if (g->lv[i] == 1 && g->K->x[i].op != NPU_X_STORE &&
+		    (nrow <= HOIST_MAX ||
+		     (g->K->x[i].op == NPU_X_LOAD && g->rowop && g->rowop[g->K->x[i].a])))
 			npu_emit_x(g, i);
 	if (iters == 1 && !left && !rem) {
 		body_group(g, body, arg);
