@@ -2112,6 +2112,61 @@ static int sdpa_probs(dcx *d, const npu_gval *a, int na, npu_gval *res)
 }
 
 /*
+ * @groupedmm(x, w, offs): transformers' grouped_mm_fallback (the MoE
+ * experts of Mixtral, Qwen-MoE, OLMoE, DeepSeek, GPT-OSS in transformers
+ * 5): rows [offs[e-1], offs[e]) of x [T, K] times w[e] [K, N], rows past
+ * offs[E-1] zero.  The row ranges are data, so each expert's matmul runs
+ * over all T rows on the array and a where keeps the rows in its range
+ * (the row numbers compared in fp32 with the offsets, exact below 2^24):
+ * E times the MACs, but no host call, whose transfer of the weights
+ * alone (E K N floats at the host link's 32 bytes a cycle) costs more
+ * than the E matmuls while E is small (GROUPED_MM_MAX_E).  A row is one
+ * expert's dot products either way, so the values are the host's.
+ */
+#define GROUPED_MM_MAX_E 16
+
+static int groupedmm(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
+{
+	const npu_gmeta *wm = na > 1 ? node_meta(d, &a[1]) : NULL;
+	const npu_gmeta *om = na > 2 ? node_meta(d, &a[2]) : NULL;
+	npu_gkwarg kw = { "dtype", { .kind = NPU_GV_DTYPE, .u.dtype = NPU_DT_F32 } };
+	int64_t xs[NPU_MAX_DIMS], ws[NPU_MAX_DIMS], os[NPU_MAX_DIMS], v[2];
+	npu_gval rows, offs, out = { 0 }, t, we, m, in, lo;
+
+	if (!x0 || !wm || !om || npu_gmeta_shape(x0, xs) != 2 || npu_gmeta_shape(wm, ws) != 3 ||
+	    npu_gmeta_shape(om, os) != 1 || ws[1] != xs[1] || os[0] != ws[0] ||
+	    x0->dtype != wm->dtype || (!npu_kir_isint(om->dtype) && om->dtype != NPU_DT_I64))
+		return fail(d, "%s", "a grouped matmul of another form");
+	if (ws[0] < 1 || ws[0] > GROUPED_MM_MAX_E || xs[0] >= (1 << 24))
+		return fail(d, "%s", "a grouped matmul of more than 16 experts (or 2^24 rows)");
+	v[0] = xs[0];
+	v[1] = 1;
+	if (float_iota(d, 2, v, 0, &rows) < 0 ||
+	    make_call(d, "aten._to_copy.default", &a[2], 1, &kw, 1, &offs) < 0)
+		return -1;
+	for (int64_t e = 0; e < ws[0]; e++) {
+		/* w[e] as [K, N]; its rows: offs[e-1] <= r < offs[e] */
+		v[0] = ws[1];
+		v[1] = ws[2];
+		if (slice_of(d, a[1], 0, e, e + 1, 1, &t) < 0 ||
+		    call_ints(d, "aten.view.default", t, v, 2, &we) < 0 ||
+		    call2(d, "aten.mm.default", a[0], we, &m) < 0 ||
+		    slice_of(d, offs, 0, e, e + 1, 1, &t) < 0 ||
+		    call2(d, "aten.lt.Tensor", rows, t, &in) < 0)
+			return -1;
+		if (e && (slice_of(d, offs, 0, e - 1, e, 1, &t) < 0 ||
+			  call2(d, "aten.ge.Tensor", rows, t, &lo) < 0 ||
+			  call2(d, "aten.logical_and.default", in, lo, &in) < 0))
+			return -1;
+		if (!e && call2(d, "aten.full_like.default", m, npu_gv_float(0), &out) < 0)
+			return -1;
+		if (call3(d, "aten.where.self", in, m, out, &out) < 0)
+			return -1;
+	}
+	return copy_to(d, res, &out);
+}
+
+/*
  * @gpool: [-2, -1] when average pooling x takes one window over all of
  * each plane (no padding, the kernel at least the plane, no divisor
  * override: the mean of the plane, however far the window hangs over)
@@ -2320,6 +2375,8 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 	}
 	if (!strcmp(name, "upnear"))           /* (x, output_size, scale_factors) */
 		return upnear(d, a, na, x0, res);
+	if (!strcmp(name, "groupedmm"))        /* (x, w, offs) */
+		return groupedmm(d, a, na, x0, res);
 	if (!strcmp(name, "padidx"))           /* (x, padding, reflect) */
 		return padidx(d, a, na, x0, res);
 	if (!strcmp(name, "maskput"))          /* (x, indices, values, acc) */
