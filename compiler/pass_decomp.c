@@ -2112,6 +2112,49 @@ static int sdpa_probs(dcx *d, const npu_gval *a, int na, npu_gval *res)
 }
 
 /*
+ * @scatsrc(x, dim, index, src): scatter.src with at most SCATSRC_MAX
+ * indices along dim per position of the other dims, src the index's
+ * shape (Llama 4's router: the top expert's score into a row of zeros),
+ * as where(fp32(iota along dim) == index[..., j], src[..., j], x) for j in
+ * order: a later index to the same place wins, as on PyTorch's CPU,
+ * which writes them in order.  Fails (keeping the op) for other shapes.
+ */
+#define SCATSRC_MAX 8
+
+static int scatsrc(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
+{
+	const npu_gmeta *im = na > 2 ? node_meta(d, &a[2]) : NULL;
+	const npu_gmeta *sm = na > 3 ? node_meta(d, &a[3]) : NULL;
+	int64_t shp[NPU_MAX_DIMS], ish[NPU_MAX_DIMS], ssh[NPU_MAX_DIMS], dm;
+	int nd = x0 ? npu_gmeta_shape(x0, shp) : -1;
+	npu_gval fio, cur, ix, sv, hit;
+
+	if (nd < 1 || na < 4 || a[1].kind != NPU_GV_INT || !im || !sm ||
+	    im->dtype != NPU_DT_I64 || npu_gmeta_shape(im, ish) != nd ||
+	    npu_gmeta_shape(sm, ssh) != nd || sm->dtype != x0->dtype ||
+	    (x0->dtype != NPU_DT_F32 && x0->dtype != NPU_DT_BF16 && x0->dtype != NPU_DT_F16))
+		return fail(d, "%s", "a scatter of another form");
+	dm = a[1].u.i < 0 ? a[1].u.i + nd : a[1].u.i;
+	if (dm < 0 || dm >= nd)
+		return fail(d, "%s", "a scatter of another form");
+	for (int i = 0; i < nd; i++)
+		if (ssh[i] != ish[i] || (i != dm && ish[i] != shp[i]))
+			return fail(d, "%s", "a scatter whose index and src differ in shape, or not whole rows");
+	if (ish[dm] < 1 || ish[dm] > SCATSRC_MAX)
+		return fail(d, "%s", "a scatter of more than 8 indices a row");
+	if (float_iota(d, nd, shp, (int)dm, &fio) < 0 || copy_to(d, &cur, &a[0]) < 0)
+		return -1;
+	for (int64_t j = 0; j < ish[dm]; j++) {
+		if (slice_of(d, a[2], (int)dm, j, j + 1, 1, &ix) < 0 ||
+		    slice_of(d, a[3], (int)dm, j, j + 1, 1, &sv) < 0 ||
+		    call2(d, "aten.eq.Tensor", fio, ix, &hit) < 0 ||
+		    call3(d, "aten.where.self", hit, sv, cur, &cur) < 0)
+			return -1;
+	}
+	return copy_to(d, res, &cur);
+}
+
+/*
  * @groupedmm(x, w, offs): transformers' grouped_mm_fallback (the MoE
  * experts of Mixtral, Qwen-MoE, OLMoE, DeepSeek, GPT-OSS in transformers
  * 5): rows [offs[e-1], offs[e]) of x [T, K] times w[e] [K, N], rows past
@@ -2375,6 +2418,8 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 	}
 	if (!strcmp(name, "upnear"))           /* (x, output_size, scale_factors) */
 		return upnear(d, a, na, x0, res);
+	if (!strcmp(name, "scatsrc"))          /* (x, dim, index, src) */
+		return scatsrc(d, a, na, x0, res);
 	if (!strcmp(name, "groupedmm"))        /* (x, w, offs) */
 		return groupedmm(d, a, na, x0, res);
 	if (!strcmp(name, "padidx"))           /* (x, padding, reflect) */

@@ -154,7 +154,8 @@ static const zoo_case zoo[] = {
 				   points that are data), every mode and
 				   padding, non-finite points; rows of a
 				   permuted view by a run-time index
-				   natively (a copy, then a gather) */
+				   natively (a copy, then a gather);
+				   scatter.src natively (wheres) */
 	{ "ops6_bf16", 0 },
 	/* in bfloat16 and float16 (scripts/capture_models NAME_bf16) */
 	{ "mistral_tiny_bf16", 0 },
