@@ -6924,8 +6924,29 @@ static irng rng_compute(fz *z, int node)
 	double c = 1;
 	int v;
 
-	if (!m || n->multi || !isintdt(m->dtype))
+	if (!m || n->multi)
 		return u;
+	if (!isintdt(m->dtype)) {
+		/* a float tensor of integers: a cast of integers or bool, and
+		 * its sums while exact (below 2^24): MoE routers count their
+		 * tokens per expert so, then cumsum the counts to int32 row
+		 * offsets */
+		const npu_gmeta *am = arg(n, 0) && arg(n, 0)->kind == NPU_GV_NODE ?
+				      tmeta(&z->g->nodes[arg(n, 0)->u.node], 0) : NULL;
+		if (!isfloat(m->dtype) || m->dtype == NPU_DT_F64 || !am ||
+		    n->op != NPU_GOP_CALL_FUNCTION)
+			return u;
+		if (n->aop == NPU_AOP_TO_COPY)
+			return isintdt(am->dtype) ? arg_rng(z, n, 0) : u;
+		if (n->aop != NPU_AOP_SUM && n->aop != NPU_AOP_SUM_DIM &&
+		    n->aop != NPU_AOP_CUMSUM)
+			return u;
+		c = sum_count(&z->g->nodes[arg(n, 0)->u.node], n, n->aop == NPU_AOP_CUMSUM);
+		a = arg_rng(z, n, 0);
+		r = (irng){ fmin(a.lo, c * a.lo), fmax(a.hi, c * a.hi) };
+		return c == 0 ? (irng){ 0, 0 } :
+		       r.lo > -16777216.0 && r.hi < 16777216.0 ? r : u;
+	}
 	if (m->dtype == NPU_DT_BOOL)
 		return (irng){ 0, 1 };
 	if (n->op == NPU_GOP_PLACEHOLDER || n->op == NPU_GOP_GET_ATTR)
