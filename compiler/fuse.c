@@ -5767,10 +5767,10 @@ static int index_rt(fz *z, int node, int x, const npu_gval *l)
 		q.J = npu_kir_numel(ir->v[ix].ndim, ir->v[ix].shape);
 	}
 	/* the groups: the dims before p, of one stride; the run: the dims
-	 * after p, contiguous.  A view that has neither (of a permuted
-	 * value: grid_sample's channels-last input, whose clone the noop
-	 * pass drops) is copied contiguous first, as PyTorch's reshape
-	 * would. */
+	 * after p, contiguous.  A view that has neither (a permuted value
+	 * viewed as rows, `f.permute(0, 2, 3, 1).reshape(-1, C)[idx]`, whose
+	 * reshape's copy the noop pass drops) is copied contiguous first,
+	 * as PyTorch's reshape would. */
 	memcpy(sh, X->shape, sizeof sh);
 	if ((ia < 0 && !one_stride(X, sh, 0, p, &q.gs, &q.L)) ||
 	    !one_stride(X, sh, p + 1, nd, &q.ods, &n) || (n > 1 && q.ods != 1)) {
