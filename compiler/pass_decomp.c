@@ -613,6 +613,16 @@ static int infer(dcx *d, int aop, const npu_gval *a, int na,
 		return infer_cat(d, a, na, m);
 	case NPU_AOP_PAD: case NPU_AOP_EXPAND: case NPU_AOP_FLIP:
 		return infer_move(d, aop, a, na, m);
+	case NPU_AOP_CUMSUM: {          /* x's shape; bool and integers sum in int64 */
+		const npu_gmeta *x = na > 0 ? node_meta(d, &a[0]) : NULL;
+		int64_t s[NPU_MAX_DIMS];
+		int nd;
+		if (!x || (nd = npu_gmeta_shape(x, s)) < 0 || nkw)
+			return fail(d, "%s", "cumsum of unknown shape, or with a dtype");
+		npu_gmeta_set(m, npu_kir_isint(x->dtype) || x->dtype == NPU_DT_BOOL ||
+			      x->dtype == NPU_DT_I64 ? NPU_DT_I64 : x->dtype, nd, s);
+		return 0;
+	}
 	case NPU_AOP_INDEX_PUT: {       /* self's shape and dtype */
 		const npu_gmeta *x = na > 2 ? node_meta(d, &a[0]) : NULL;
 		int64_t s[NPU_MAX_DIMS];
@@ -2155,6 +2165,71 @@ static int scatsrc(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *r
 }
 
 /*
+ * @maskscat(x, mask, source): masked_scatter by a mask that is one value
+ * per row of x's last dim (vision-language models put image features
+ * into the image tokens' embeddings: the token mask [.., L, 1]), as
+ * where(mask, source_rows[cumsum(mask) - 1], x): the k-th masked row
+ * takes source's k-th run of D elements, in order, as PyTorch's does;
+ * the row numbers a cumsum of bool (exact in fp32 lanes), the rows a DMA
+ * gather by them.  Fails (keeping the op) for other masks, or a source
+ * that is not whole rows.
+ */
+static int maskscat(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
+{
+	const npu_gmeta *mm = na > 1 ? node_meta(d, &a[1]) : NULL;
+	const npu_gmeta *sm = na > 2 ? node_meta(d, &a[2]) : NULL;
+	int64_t xs[NPU_MAX_DIMS], ms[NPU_MAX_DIMS], ss[NPU_MAX_DIMS], v[2], R = 1, n = 1, D;
+	int nd = x0 ? npu_gmeta_shape(x0, xs) : -1, sd;
+	npu_gval row, c, idx, src, lst, ia[2], rows, mask = na > 1 ? a[1] : npu_gv_int(0);
+
+	if (nd < 2 || !mm || !sm || mm->dtype != NPU_DT_BOOL || sm->dtype != x0->dtype ||
+	    npu_gmeta_shape(mm, ms) != nd || (sd = npu_gmeta_shape(sm, ss)) < 1)
+		return fail(d, "%s", "a masked_scatter of another form");
+	/* transformers expand the token mask over the hidden dim first */
+	if (ms[nd - 1] != 1 && a[1].kind == NPU_GV_NODE) {
+		const npu_gnode *e = npu_gedit_node(d->ge, a[1].u.node);
+		const npu_gmeta *em = e->aop == NPU_AOP_EXPAND && e->nargs > 0 ?
+				      node_meta(d, &e->args[0]) : NULL;
+		if (em && em->dtype == NPU_DT_BOOL && npu_gmeta_shape(em, ms) == nd &&
+		    ms[nd - 1] == 1) {
+			mask = e->args[0];
+		} else {
+			ms[nd - 1] = 0;
+		}
+	}
+	D = xs[nd - 1];
+	for (int i = 0; i < nd - 1; i++) {
+		if (ms[i] != xs[i])
+			return fail(d, "%s", "a masked_scatter whose mask is not one value a row");
+		R *= xs[i];
+	}
+	for (int i = 0; i < sd; i++)
+		n *= ss[i];
+	if (ms[nd - 1] != 1 || D < 1 || n % D || n < D || R >= (1 << 24))
+		return fail(d, "%s", "a masked_scatter whose mask is not one value a row, or whose source is not whole rows");
+	n /= D;
+	v[0] = R;
+	v[1] = D;
+	if (call_ints(d, "aten.view.default", mask, v, 1, &row) < 0 ||
+	    call2(d, "aten.cumsum.default", row, npu_gv_int(0), &c) < 0 ||
+	    call2(d, "aten.sub.Tensor", c, npu_gv_int(1), &c) < 0 ||
+	    call3(d, "aten.clamp.default", c, npu_gv_int(0), npu_gv_int(n - 1), &idx) < 0)
+		return -1;
+	v[0] = n;
+	if (call_ints(d, "aten.view.default", a[2], v, 2, &src) < 0)
+		return -1;
+	lst.kind = NPU_GV_LIST;
+	lst.u.list.v = &idx;
+	lst.u.list.n = 1;
+	ia[0] = src;
+	ia[1] = lst;
+	if (make_call(d, "aten.index.Tensor", ia, 2, NULL, 0, &rows) < 0 ||
+	    call_ints(d, "aten.view.default", rows, xs, nd, &rows) < 0)
+		return -1;
+	return call3(d, "aten.where.self", mask, rows, a[0], res);
+}
+
+/*
  * @groupedmm(x, w, offs): transformers' grouped_mm_fallback (the MoE
  * experts of Mixtral, Qwen-MoE, OLMoE, DeepSeek, GPT-OSS in transformers
  * 5): rows [offs[e-1], offs[e]) of x [T, K] times w[e] [K, N], rows past
@@ -2420,6 +2495,8 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 		return upnear(d, a, na, x0, res);
 	if (!strcmp(name, "scatsrc"))          /* (x, dim, index, src) */
 		return scatsrc(d, a, na, x0, res);
+	if (!strcmp(name, "maskscat"))         /* (x, mask, source) */
+		return maskscat(d, a, na, x0, res);
 	if (!strcmp(name, "groupedmm"))        /* (x, w, offs) */
 		return groupedmm(d, a, na, x0, res);
 	if (!strcmp(name, "padidx"))           /* (x, padding, reflect) */

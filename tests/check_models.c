@@ -155,7 +155,8 @@ static const zoo_case zoo[] = {
 				   padding, non-finite points; rows of a
 				   permuted view by a run-time index
 				   natively (a copy, then a gather);
-				   scatter.src natively (wheres) */
+				   scatter.src and masked_scatter of
+				   rows natively */
 	{ "ops6_bf16", 0 },
 	/* in bfloat16 and float16 (scripts/capture_models NAME_bf16) */
 	{ "mistral_tiny_bf16", 0 },
