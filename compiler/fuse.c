@@ -5715,6 +5715,15 @@ static int gather_rt(fz *z, int node, int x, int ix, int dim)
 	return rt_gather(z, node, x, ix, &q, "gather");
 }
 
+/* Whether X's dims before p are of one stride (when `groups`: q->gs,
+ * q->L) and those after p one contiguous run (q->ods, *n elements). */
+static int rows_runs(const npu_kval *X, const int64_t *sh, int p, int groups, rtgat *q,
+		     int64_t *n)
+{
+	return (!groups || one_stride(X, sh, 0, p, &q->gs, &q->L)) &&
+	       one_stride(X, sh, p + 1, X->ndim, &q->ods, n) && (*n <= 1 || q->ods == 1);
+}
+
 /*
  * aten.index by one run-time index at dim p after Nones (x[:, idx]), or
  * by arange(B) and a run-time [B] at dims 0 and 1 (x[arange(B), idx]:
@@ -5772,13 +5781,11 @@ static int index_rt(fz *z, int node, int x, const npu_gval *l)
 	 * reshape's copy the noop pass drops) is copied contiguous first,
 	 * as PyTorch's reshape would. */
 	memcpy(sh, X->shape, sizeof sh);
-	if ((ia < 0 && !one_stride(X, sh, 0, p, &q.gs, &q.L)) ||
-	    !one_stride(X, sh, p + 1, nd, &q.ods, &n) || (n > 1 && q.ods != 1)) {
+	if (!rows_runs(X, sh, p, ia < 0, &q, &n)) {
 		if ((x = copy_val(z, x, node, "an index's rows, made runs")) < 0)
 			return -1;
 		X = &ir->v[x];
-		if ((ia < 0 && !one_stride(X, sh, 0, p, &q.gs, &q.L)) ||
-		    !one_stride(X, sh, p + 1, nd, &q.ods, &n))
+		if (!rows_runs(X, sh, p, ia < 0, &q, &n))
 			return npu_errf(z->e, "index %s: a contiguous copy is not runs",
 					z->g->nodes[node].name);
 		q.ts = ia >= 0 ? X->stride[0] : q.ts;
@@ -6916,6 +6923,23 @@ static double sum_count(const npu_gnode *in, const npu_gnode *n, int scan)
 	return b > 0 ? a / b : 0;
 }
 
+/* A float node whose values are integers: a cast of integers or bool,
+ * and its sums (rng_compute bounds them below 2^24, where fp32 sums are
+ * exact).  MoE routers count their tokens per expert so, then cumsum the
+ * counts to int32 row offsets. */
+static int float_of_ints(fz *z, const npu_gnode *n)
+{
+	const npu_gval *a = arg(n, 0);
+	const npu_gmeta *am = a && a->kind == NPU_GV_NODE ?
+			      tmeta(&z->g->nodes[a->u.node], 0) : NULL;
+
+	if (!am || n->op != NPU_GOP_CALL_FUNCTION || !isfloat(tmeta(n, 0)->dtype) ||
+	    tmeta(n, 0)->dtype == NPU_DT_F64)
+		return 0;
+	return n->aop == NPU_AOP_TO_COPY ? isintdt(am->dtype) :
+	       n->aop == NPU_AOP_SUM || n->aop == NPU_AOP_SUM_DIM || n->aop == NPU_AOP_CUMSUM;
+}
+
 static irng rng_compute(fz *z, int node)
 {
 	const npu_gnode *n = &z->g->nodes[node];
@@ -6924,29 +6948,8 @@ static irng rng_compute(fz *z, int node)
 	double c = 1;
 	int v;
 
-	if (!m || n->multi)
+	if (!m || n->multi || (!isintdt(m->dtype) && !float_of_ints(z, n)))
 		return u;
-	if (!isintdt(m->dtype)) {
-		/* a float tensor of integers: a cast of integers or bool, and
-		 * its sums while exact (below 2^24): MoE routers count their
-		 * tokens per expert so, then cumsum the counts to int32 row
-		 * offsets */
-		const npu_gmeta *am = arg(n, 0) && arg(n, 0)->kind == NPU_GV_NODE ?
-				      tmeta(&z->g->nodes[arg(n, 0)->u.node], 0) : NULL;
-		if (!isfloat(m->dtype) || m->dtype == NPU_DT_F64 || !am ||
-		    n->op != NPU_GOP_CALL_FUNCTION)
-			return u;
-		if (n->aop == NPU_AOP_TO_COPY)
-			return isintdt(am->dtype) ? arg_rng(z, n, 0) : u;
-		if (n->aop != NPU_AOP_SUM && n->aop != NPU_AOP_SUM_DIM &&
-		    n->aop != NPU_AOP_CUMSUM)
-			return u;
-		c = sum_count(&z->g->nodes[arg(n, 0)->u.node], n, n->aop == NPU_AOP_CUMSUM);
-		a = arg_rng(z, n, 0);
-		r = (irng){ fmin(a.lo, c * a.lo), fmax(a.hi, c * a.hi) };
-		return c == 0 ? (irng){ 0, 0 } :
-		       r.lo > -16777216.0 && r.hi < 16777216.0 ? r : u;
-	}
 	if (m->dtype == NPU_DT_BOOL)
 		return (irng){ 0, 1 };
 	if (n->op == NPU_GOP_PLACEHOLDER || n->op == NPU_GOP_GET_ATTR)
@@ -7028,8 +7031,10 @@ static irng rng_compute(fz *z, int node)
 		a = arg_rng(z, n, 0);
 		if (c == 0)
 			return (irng){ 0, 0 };
-		/* partial sums of 1..c elements each in [lo, hi] */
-		return (irng){ fmin(a.lo, c * a.lo), fmax(a.hi, c * a.hi) };
+		/* partial sums of 1..c elements each in [lo, hi]; a float sum
+		 * is of integers only while exact */
+		r = (irng){ fmin(a.lo, c * a.lo), fmax(a.hi, c * a.hi) };
+		return isintdt(m->dtype) || (r.lo > -16777216.0 && r.hi < 16777216.0) ? r : u;
 	default:
 		return u;
 	}

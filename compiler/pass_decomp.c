@@ -916,24 +916,41 @@ static int float_iota(dcx *d, int nd, const int64_t *shp, int dm, npu_gval *res)
  * an index it accepts lies in [0, n) and compares exactly.  Fails
  * (keeping the op) for other index shapes.
  */
-static int scatval(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
+/* The index of a scatter along dim (a[1]) whose index (a[2], int64)
+ * covers x's other dims whole: *dm the dim, *k the index's size along
+ * it, shp x's shape.  0, or -1 (fail, keeping the op). */
+static int scat_index(dcx *d, const npu_gval *a, int na, const npu_gmeta *x0,
+		      int64_t *shp, int64_t *dm, int64_t *k)
 {
 	const npu_gmeta *im = na > 2 ? node_meta(d, &a[2]) : NULL;
-	int64_t shp[NPU_MAX_DIMS], ish[NPU_MAX_DIMS], dm;
+	int64_t ish[NPU_MAX_DIMS];
 	int nd = x0 ? npu_gmeta_shape(x0, shp) : -1;
-	npu_gval fio, hit, fill;
 
-	if (nd < 1 || na < 4 || a[1].kind != NPU_GV_INT || !im ||
-	    im->dtype != NPU_DT_I64 || npu_gmeta_shape(im, ish) != nd ||
-	    (a[3].kind != NPU_GV_INT && a[3].kind != NPU_GV_FLOAT))
+	if (nd < 1 || a[1].kind != NPU_GV_INT || !im || im->dtype != NPU_DT_I64 ||
+	    npu_gmeta_shape(im, ish) != nd || x0->dtype == NPU_DT_F64)
 		return fail(d, "%s", "a scatter of another form");
-	dm = a[1].u.i < 0 ? a[1].u.i + nd : a[1].u.i;
-	if (dm < 0 || dm >= nd || x0->dtype == NPU_DT_F64)
+	*dm = a[1].u.i < 0 ? a[1].u.i + nd : a[1].u.i;
+	if (*dm < 0 || *dm >= nd)
 		return fail(d, "%s", "a scatter of another form");
 	for (int i = 0; i < nd; i++)
-		if (ish[i] != (i == dm ? 1 : shp[i]))
-			return fail(d, "%s", "a scatter of more than one index per row");
-	if (float_iota(d, nd, shp, (int)dm, &fio) < 0 ||
+		if (i != *dm && ish[i] != shp[i])
+			return fail(d, "%s", "a scatter whose index does not cover whole rows");
+	*k = ish[*dm];
+	return 0;
+}
+
+static int scatval(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
+{
+	int64_t shp[NPU_MAX_DIMS], dm, k;
+	npu_gval fio, hit, fill;
+
+	if (na < 4)
+		return fail(d, "%s", "a scatter of another form");
+	if (scat_index(d, a, na, x0, shp, &dm, &k) < 0)
+		return -1;
+	if (k != 1 || (a[3].kind != NPU_GV_INT && a[3].kind != NPU_GV_FLOAT))
+		return fail(d, "%s", "a scatter of more than one index per row");
+	if (float_iota(d, x0->ndim, shp, (int)dm, &fio) < 0 ||
 	    call2(d, "aten.eq.Tensor", fio, a[2], &hit) < 0 ||
 	    call2(d, "aten.full_like.default", a[0], a[3], &fill) < 0)
 		return -1;
@@ -2133,28 +2150,27 @@ static int sdpa_probs(dcx *d, const npu_gval *a, int na, npu_gval *res)
 
 static int scatsrc(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
 {
-	const npu_gmeta *im = na > 2 ? node_meta(d, &a[2]) : NULL;
 	const npu_gmeta *sm = na > 3 ? node_meta(d, &a[3]) : NULL;
-	int64_t shp[NPU_MAX_DIMS], ish[NPU_MAX_DIMS], ssh[NPU_MAX_DIMS], dm;
-	int nd = x0 ? npu_gmeta_shape(x0, shp) : -1;
+	int64_t shp[NPU_MAX_DIMS], ssh[NPU_MAX_DIMS], dm, k;
 	npu_gval fio, cur, ix, sv, hit;
+	int nd;
 
-	if (nd < 1 || na < 4 || a[1].kind != NPU_GV_INT || !im || !sm ||
-	    im->dtype != NPU_DT_I64 || npu_gmeta_shape(im, ish) != nd ||
-	    npu_gmeta_shape(sm, ssh) != nd || sm->dtype != x0->dtype ||
+	if (na < 4)
+		return fail(d, "%s", "a scatter of another form");
+	if (scat_index(d, a, na, x0, shp, &dm, &k) < 0)
+		return -1;
+	nd = x0->ndim;
+	if (!sm || npu_gmeta_shape(sm, ssh) != nd || sm->dtype != x0->dtype ||
 	    (x0->dtype != NPU_DT_F32 && x0->dtype != NPU_DT_BF16 && x0->dtype != NPU_DT_F16))
 		return fail(d, "%s", "a scatter of another form");
-	dm = a[1].u.i < 0 ? a[1].u.i + nd : a[1].u.i;
-	if (dm < 0 || dm >= nd)
-		return fail(d, "%s", "a scatter of another form");
 	for (int i = 0; i < nd; i++)
-		if (ssh[i] != ish[i] || (i != dm && ish[i] != shp[i]))
-			return fail(d, "%s", "a scatter whose index and src differ in shape, or not whole rows");
-	if (ish[dm] < 1 || ish[dm] > SCATSRC_MAX)
+		if (ssh[i] != (i == dm ? k : shp[i]))
+			return fail(d, "%s", "a scatter whose index and src differ in shape");
+	if (k < 1 || k > SCATSRC_MAX)
 		return fail(d, "%s", "a scatter of more than 8 indices a row");
 	if (float_iota(d, nd, shp, (int)dm, &fio) < 0 || copy_to(d, &cur, &a[0]) < 0)
 		return -1;
-	for (int64_t j = 0; j < ish[dm]; j++) {
+	for (int64_t j = 0; j < k; j++) {
 		if (slice_of(d, a[2], (int)dm, j, j + 1, 1, &ix) < 0 ||
 		    slice_of(d, a[3], (int)dm, j, j + 1, 1, &sv) < 0 ||
 		    call2(d, "aten.eq.Tensor", fio, ix, &hit) < 0 ||
