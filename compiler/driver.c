@@ -927,6 +927,41 @@ static int fuse_tile(const npu_ccopts *o, npu_ccresult *r, char *const *to_host,
  * the graph is fused again, rather than the whole graph refused.  Not
  * in a dynamic program, whose tiles are sized at its hints.
  */
+/* A host call of an op whose decomposition declined (decomp's note "kept
+ * NAME (why)") says why after fuse.c's "no native lowering": a grouped
+ * matmul cheaper on the host, a scatter of too many indices a row. */
+static int host_why(npu_ccresult *r, npu_err *e)
+{
+	for (int k = 0; k < r->ir.nk; k++) {
+		npu_kern *K = &r->ir.k[k];
+		const char *nm, *w;
+		size_t n;
+		char *s;
+
+		if (K->kind != NPU_KK_HOST || K->hnode < 0 || !K->hreason ||
+		    strncmp(K->hreason, "no native lowering", 18))
+			continue;
+		nm = r->g->nodes[K->hnode].name;
+		n = strlen(nm);
+		for (int i = 0; i < r->plog.n; i++) {
+			w = r->plog.v[i].what;
+			if (r->plog.v[i].pass != NPU_PASS_DECOMP || strncmp(w, "kept ", 5) ||
+			    strncmp(w + 5, nm, n) || strncmp(w + 5 + n, " (", 2))
+				continue;
+			w += 7 + n;
+			if (!(s = malloc(strlen(K->hreason) + strlen(w) + 40)))
+				return npu_errf(e, "out of memory");
+			/* (w ends with the note's closing parenthesis) */
+			sprintf(s, "%s; its decomposition declined: %.*s", K->hreason,
+				(int)strlen(w) - 1, w);
+			free(K->hreason);
+			K->hreason = s;
+			break;
+		}
+	}
+	return 0;
+}
+
 static int lower(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 {
 	char **why = NULL;
@@ -1003,12 +1038,13 @@ int npu_cc_compile(const npu_ccopts *o, npu_ccresult *r, npu_err *e)
 		}
 		po.consts = &r->consts;
 		po.native = native;
+		po.target = &r->t;
 		if (npu_passes_run(r->g, &po, &r->plog, e) < 0)
 			return -1;
 	}
 	r->seconds[NPU_STAGE_PASSES] = now() - t0;
 	dump(o, r, NPU_STAGE_PASSES, NULL);
-	if (lower(o, r, e) < 0)
+	if (lower(o, r, e) < 0 || host_why(r, e) < 0)
 		return -1;
 	/* emit */
 	t0 = now();

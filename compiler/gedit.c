@@ -267,14 +267,41 @@ void npu_gedit_kill(npu_gedit *ge, int i)
 	ge->dirty = ge->changed = 1;
 }
 
+/* The new nodes' names are hashed as they are added, so that a pass
+ * that adds thousands of nodes (a grouped matmul of 256 experts) does
+ * not compare each new name with every one added before it. */
+static int *new_slot(const npu_gedit *ge, const char *name)
+{
+	size_t h = npu_name_hash(name) & ge->nmask;
+
+	while (ge->nslot[h] && strcmp(ge->add[ge->nslot[h] - 1].name, name))
+		h = (h + 1) & ge->nmask;
+	return &ge->nslot[h];
+}
+
+/* Makes room in nslot for one more name (kept under half full). */
+static int names_grow(npu_gedit *ge)
+{
+	size_t cap = ge->nmask + 1;
+	int *old = ge->nslot;
+
+	if (ge->nmask && (size_t)(ge->nadd + 1) * 2 <= cap)
+		return 0;
+	cap = ge->nmask ? 2 * cap : 64;
+	if (!(ge->nslot = calloc(cap, sizeof *ge->nslot))) {
+		ge->nslot = old;
+		return -1;
+	}
+	ge->nmask = cap - 1;
+	free(old);
+	for (int k = 0; k < ge->nadd; k++)
+		*new_slot(ge, ge->add[k].name) = k + 1;
+	return 0;
+}
+
 static int name_taken(npu_gedit *ge, const char *name)
 {
-	if (npu_graph_find(ge->g, name) >= 0)
-		return 1;
-	for (int k = 0; k < ge->nadd; k++)
-		if (!strcmp(ge->add[k].name, name))
-			return 1;
-	return 0;
+	return npu_graph_find(ge->g, name) >= 0 || (ge->nmask && *new_slot(ge, name));
 }
 
 /* Makes n->name unique: "mul" -> "mul_7" (FX's own habit). */
@@ -316,11 +343,12 @@ int npu_gedit_add(npu_gedit *ge, int anchor, npu_gnode *n, npu_err *e)
 		ge->dead = d;
 		ge->capadd = cap;
 	}
-	if (uniquify(ge, n) < 0)
+	if (names_grow(ge) < 0 || uniquify(ge, n) < 0)
 		goto oom;
 	while (anchor >= ge->nold)       /* a new node's anchor: its own */
 		anchor = ge->anchor[anchor - ge->nold];
 	ge->add[ge->nadd] = *n;
+	*new_slot(ge, n->name) = ge->nadd + 1;
 	ge->anchor[ge->nadd] = anchor;
 	ge->dead[ge->nold + ge->nadd] = 0;
 	memset(n, 0, sizeof *n);
@@ -485,6 +513,7 @@ static void session_free(npu_gedit *ge)
 	free(ge->add);
 	free(ge->anchor);
 	free(ge->dead);
+	free(ge->nslot);
 	free_users(ge);
 	memset(ge, 0, sizeof *ge);
 }

@@ -27,6 +27,8 @@ typedef struct npu_gedit {
 	npu_gnode *add;            /* new nodes, index nold + k */
 	int *anchor;               /* the old node each new one precedes */
 	int nadd, capadd;
+	int *nslot;                /* the new nodes' names: k + 1, 0 empty */
+	size_t nmask;              /* nslot's size - 1 (0: none yet) */
 	unsigned char *dead;       /* by index, old and new */
 	int *nuse;                 /* users per node (cached) */
 	int **use;                 /* the users themselves */

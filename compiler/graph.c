@@ -93,7 +93,7 @@ typedef struct name_index {
 	size_t mask;
 } name_index;
 
-static size_t hash_str(const char *s)
+size_t npu_name_hash(const char *s)
 {
 	size_t h = 2166136261u;
 
@@ -117,7 +117,7 @@ static int index_init(name_index *ix, int n)
 static int *index_slot(const name_index *ix, const npu_gnode *nodes,
 		       const char *name)
 {
-	size_t h = hash_str(name) & ix->mask;
+	size_t h = npu_name_hash(name) & ix->mask;
 
 	while (ix->slot[h] && strcmp(nodes[ix->slot[h] - 1].name, name))
 		h = (h + 1) & ix->mask;

@@ -180,6 +180,9 @@ void npu_gnode_clear(npu_gnode *n);
 /* Index of the node called name, or -1. */
 int npu_graph_find(const npu_graph *g, const char *name);
 
+/* FNV-1a of a node name (the graph's name index, compiler/gedit.c's). */
+size_t npu_name_hash(const char *s);
+
 /* Rebuilds the name lookup after the node array changed (passes). */
 int npu_graph_reindex(npu_graph *g, npu_err *e);
 

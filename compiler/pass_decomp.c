@@ -2252,12 +2252,43 @@ static int maskscat(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *
  * offs[E-1] zero.  The row ranges are data, so each expert's matmul runs
  * over all T rows on the array and a where keeps the rows in its range
  * (the row numbers compared in fp32 with the offsets, exact below 2^24):
- * E times the MACs, but no host call, whose transfer of the weights
- * alone (E K N floats at the host link's 32 bytes a cycle) costs more
- * than the E matmuls while E is small (GROUPED_MM_MAX_E).  A row is one
- * expert's dot products either way, so the values are the host's.
+ * E times the MACs, but no host call, which moves every expert's weight
+ * over the host link.  A row is one expert's dot products either way, so
+ * the values are the host's.  Chosen while its estimate (below) is the
+ * smaller: many small experts (512 of 128 x 64) are cheaper on the host,
+ * and so are many experts over many rows.
  */
-#define GROUPED_MM_MAX_E 16
+
+/* Cycles of the E matmuls and wheres, and of the host call, from the
+ * target's figures.  The native estimate was fitted on npu-base to runs
+ * of T 64..4096, E 16..512, K N 8 k..128 k (within 10%): per expert
+ * two kernels' boundaries, 2 (DRAM latency + array rows + cols), its
+ * weight over the DMA engines, and its MACs at 40% of the array's peak
+ * (the rows stream the weight tiles one at a time, the where's lanes
+ * and output stores after them).  The host's is docs/timing-model.md's
+ * formula with mm's flops. */
+static int groupedmm_native(const npu_target *t, int dt, int64_t T, int64_t E, int64_t K,
+			    int64_t N)
+{
+	static const npu_target base = {
+		.mxu_rows = 128, .mxu_cols = 128, .dma_engines = 4,
+		.dma_bytes_per_cycle = 128, .dram_latency = 400,
+		.host_bytes_per_cycle = 32, .host_latency = 2000,
+		.host_flops_per_cycle = 20,
+	};
+	double esz = npu_dtype_size(dt), rate, peak, nat, host;
+
+	if (!t)
+		t = &base;
+	rate = t == &base ? (dt == NPU_DT_F32 ? 0.25 : 1) : t->mxu_rate[dt];
+	peak = (double)t->mxu_rows * t->mxu_cols * (rate > 0 ? rate : 0.25);
+	nat = (double)E * (2.0 * (t->dram_latency + t->mxu_rows + t->mxu_cols) +
+			   (double)K * N * esz / (t->dma_engines * t->dma_bytes_per_cycle) +
+			   (double)T * K * N / (0.4 * peak));
+	host = t->host_latency + (double)(T * K + E * K * N + T * N) * esz / t->host_bytes_per_cycle +
+	       2.0 * T * K * N / t->host_flops_per_cycle;
+	return nat <= host;
+}
 
 static int groupedmm(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
 {
@@ -2271,8 +2302,11 @@ static int groupedmm(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval 
 	    npu_gmeta_shape(om, os) != 1 || ws[1] != xs[1] || os[0] != ws[0] ||
 	    x0->dtype != wm->dtype || (!npu_kir_isint(om->dtype) && om->dtype != NPU_DT_I64))
 		return fail(d, "%s", "a grouped matmul of another form");
-	if (ws[0] < 1 || ws[0] > GROUPED_MM_MAX_E || xs[0] >= (1 << 24))
-		return fail(d, "%s", "a grouped matmul of more than 16 experts (or 2^24 rows)");
+	if (ws[0] < 1 || xs[0] >= (1 << 24))
+		return fail(d, "%s", "a grouped matmul of no experts (or 2^24 rows)");
+	if (!groupedmm_native(d->pc->o->target, x0->dtype, xs[0], ws[0], ws[1], ws[2]))
+		return fail(d, "%s", "a grouped matmul whose experts cost more on the NPU than "
+			    "the host call (many small experts, or many rows)");
 	v[0] = xs[0];
 	v[1] = 1;
 	if (float_iota(d, 2, v, 0, &rows) < 0 ||

@@ -123,6 +123,9 @@ typedef struct npu_passopts {
 	 * alone.  NULL: everything in decomp.def is decomposed. */
 	int (*native)(void *ctx, int aop);
 	void *native_ctx;
+	/* The target, for the choices that weigh a host call against the
+	 * NPU (@groupedmm); NULL: npu-base's figures. */
+	const struct npu_target *target;
 	unsigned skip;              /* bit (1u << NPU_PASS_x): skip pass x */
 	long long fold_max_elems;   /* largest constant fold may create;
 				       0 means 1 << 24 */

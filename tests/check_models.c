@@ -217,6 +217,10 @@ static const zoo_case zoo[] = {
 				   unsorted topk of 2, scatter; the experts native) */
 	{ "gemma3_tiny", 0 },		/* sliding-window and global layers */
 	{ "olmoe_tiny", 6 },		/* as mixtral_tiny */
+	{ "moe_experts", 1 },		/* grouped_mm written by hand: 24
+				   experts of 128 x 32 on the array (some
+				   with no rows, rows past the last none);
+				   8 of 16 x 16, cheaper as the host call */
 	{ "upernet_tiny", 0 },		/* pyramid pooling (adaptive 3x3, 6x6 of
 				   a channels-last view) over ConvNeXt */
 	{ "detr_tiny", 0 },		/* frozen batch norm, sine positions of

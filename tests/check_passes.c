@@ -500,6 +500,45 @@ START_TEST(dce_and_cse_counts)
 }
 END_TEST
 
+/* New nodes get FX's names, unique against the graph's and each other's
+ * (a hash of the session's names, grown as it fills): "relu" taken by
+ * the graph, 3,000 more are relu_1 .. relu_3000 wherever they are added,
+ * "x_1" already taken as a name. */
+START_TEST(gedit_unique_names)
+{
+	npu_graph *g = parse(GRAPH(PH("x", F32(4, 8)) "," PH("x_1", F32(4, 8))
+		CALL("relu", "aten.relu.default", "[" N("x") "]", F32(4, 8))
+		OUT("[" N("relu") "]")));
+	int r = npu_graph_find(g, "relu"), n0 = g->nnodes;
+	npu_gval a = npu_gv_node(npu_graph_find(g, "x"));
+	npu_gedit ge;
+	npu_err e = { "" };
+	char want[32];
+
+	ck_assert_int_eq(npu_gedit_begin(&ge, g, &e), 0);
+	for (int k = 0; k < 3000; k++) {
+		npu_gnode n;
+		ck_assert_int_eq(npu_gnode_make(&n, "relu", "aten.relu.default", &a, 1,
+						&g->nodes[r].meta[0], &g->nodes[r]), 0);
+		ck_assert_int_eq(npu_gedit_add(&ge, r, &n, &e), n0 + k);
+		snprintf(want, sizeof want, "relu_%d", k + 1);
+		ck_assert_str_eq(npu_gedit_node(&ge, n0 + k)->name, want);
+	}
+	{
+		npu_gnode n;
+		ck_assert_int_eq(npu_gnode_make(&n, "x", "aten.relu.default", &a, 1,
+						&g->nodes[r].meta[0], &g->nodes[r]), 0);
+		ck_assert_int_eq(npu_gedit_add(&ge, r, &n, &e), n0 + 3000);
+		ck_assert_str_eq(npu_gedit_node(&ge, n0 + 3000)->name, "x_2");
+	}
+	ck_assert_int_eq(npu_gedit_commit(&ge, &e), 0);
+	ck_assert_int_eq(g->nnodes, n0 + 3001);
+	ck_assert_int_ge(npu_graph_find(g, "relu_3000"), 0);
+	ck_assert_int_ge(npu_graph_find(g, "x_2"), 0);
+	npu_graph_free(g);
+}
+END_TEST
+
 START_TEST(noop_views_removed)
 {
 	npu_graph *g = parse(GRAPH(PH("x", F32(4, 8))
@@ -1343,6 +1382,7 @@ static Suite *passes_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("structure");
 	tcase_add_test(tc, dce_and_cse_counts);
+	tcase_add_test(tc, gedit_unique_names);
 	tcase_add_test(tc, noop_views_removed);
 	tcase_add_test(tc, layout_canonical);
 	tcase_add_test(tc, layout_sink_mul);

@@ -523,6 +523,9 @@ static const struct {
 	{ "ops13/inference1", "aten.topk.default", "support.def" },
 	/* grid_sample: samples at points that are data */
 	{ "ops15/inference1", "aten.grid_sampler_2d.default", "support.def" },
+	/* a grouped matmul of small experts, cheaper as the host call */
+	{ "moe_experts/inference1", "transformers.grouped_mm_fallback.default",
+	  "declined: a grouped matmul whose experts cost more on the NPU" },
 };
 
 /* per entry of host_ok: host calls it allowed (every entry must allow
