@@ -475,6 +475,19 @@ static int narrowing(const npu_graph *g, const npu_gnode *n)
 	       npu_dtype_size(in->dtype) >= npu_dtype_size(tmeta(n, 0)->dtype);
 }
 
+/* div.Tensor_mode's and div.Scalar_mode's rounding: 1 floor, 2 trunc,
+ * 0 none or unknown. */
+static int divmode_of(const npu_gnode *n)
+{
+	const npu_gval *m = npu_gnode_kwarg(n, "rounding_mode");
+
+	if (!m && n->nargs > 2)
+		m = &n->args[2];
+	if (!m || m->kind != NPU_GV_STR)
+		return 0;
+	return !strcmp(m->u.s, "floor") ? 1 : !strcmp(m->u.s, "trunc") ? 2 : 0;
+}
+
 static int ew_expr(fz *z, int k, const npu_gnode *n, int node, const int *x,
 		   int nx)
 {
@@ -562,6 +575,21 @@ static int ew_expr(fz *z, int k, const npu_gnode *n, int node, const int *x,
 		}
 	case NPU_AOP_MUL_TENSOR: return BIN(VMUL, a, b);
 	case NPU_AOP_DIV_TENSOR: return BIN(VDIV, a, b);
+	case NPU_AOP_DIV_MODE: case NPU_AOP_DIV_SMODE:
+		/* integers only (do_node's int_lanes): floor(a / b), exact
+		 * while |a| + |b| < 2^24 (divmode_exact); trunc rounds a
+		 * negative quotient up */
+		switch (divmode_of(n)) {
+		case 1:
+			return UN(VFLOOR, BIN(VDIV, a, b));
+		case 2:
+			t = BIN(VDIV, a, b);
+			u = BIN(VCMPLT, t, CST(0));
+			return xadd(z, k, NPU_X_SEL, 0, u, UN(VNEG, UN(VFLOOR, UN(VNEG, t))),
+				    UN(VFLOOR, t), 0, node);
+		default:
+			return -3;
+		}
 	case NPU_AOP_POW_TS:
 		if (gnum(arg(n, 1), &s))
 			return -3;
@@ -6940,6 +6968,46 @@ static int float_of_ints(fz *z, const npu_gnode *n)
 	       n->aop == NPU_AOP_SUM || n->aop == NPU_AOP_SUM_DIM || n->aop == NPU_AOP_CUMSUM;
 }
 
+/* Elements of node argument a, or infinity. */
+static double numel_of(const npu_gval *a, fz *z)
+{
+	const npu_gmeta *m = a && a->kind == NPU_GV_NODE ? tmeta(&z->g->nodes[a->u.node], 0) : NULL;
+	double e = 1;
+
+	if (!m)
+		return INFINITY;
+	for (int d = 0; d < m->ndim; d++)
+		e *= m->shape[d].sym ? INFINITY : (double)m->shape[d].v;
+	return e;
+}
+
+/* getitem of an order statistic (topk, sort, max.dim, kthvalue, ...):
+ * item 0 holds elements of its input, item 1 their positions along a
+ * dim, below the input's element count.  MoE routers sort the top-k
+ * expert ids and divide the positions by k. */
+static irng item_rng(fz *z, const npu_gnode *n)
+{
+	const npu_gval *src = arg(n, 0);
+	const npu_gnode *s;
+	double i;
+
+	if (!src || src->kind != NPU_GV_NODE || gnum(arg(n, 1), &i))
+		return (irng){ -INFINITY, INFINITY };
+	s = &z->g->nodes[src->u.node];
+	switch (s->aop) {
+	case NPU_AOP_TOPK: case NPU_AOP_SORT: case NPU_AOP_MAX_DIM: case NPU_AOP_MIN_DIM:
+	case NPU_AOP_KTHVALUE: case NPU_AOP_MEDIAN_DIM: case NPU_AOP_CUMMAX: case NPU_AOP_CUMMIN:
+		if (i == 0)
+			return arg_rng(z, s, 0);
+		if (i == 1)
+			return (irng){ 0, fmax(0, numel_of(arg(s, 0), z) - 1) };
+		break;
+	default:
+		break;
+	}
+	return (irng){ -INFINITY, INFINITY };
+}
+
 static irng rng_compute(fz *z, int node)
 {
 	const npu_gnode *n = &z->g->nodes[node];
@@ -7024,6 +7092,20 @@ static irng rng_compute(fz *z, int node)
 			r = (irng){ fmin(r.lo, a.lo), fmax(r.hi, a.hi) };
 		}
 		return r;
+	case NPU_AOP_GETITEM:
+		return item_rng(z, n);
+	case NPU_AOP_DIV_MODE: case NPU_AOP_DIV_SMODE:
+		/* a quotient of integers, b's sign fixed: between the corners' */
+		a = arg_rng(z, n, 0);
+		b = arg_rng(z, n, 1);
+		if (!(b.lo > 0 || b.hi < 0) || !isfinite(a.lo) || !isfinite(a.hi))
+			return u;
+		r.lo = fmin(fmin(a.lo / b.lo, a.lo / b.hi), fmin(a.hi / b.lo, a.hi / b.hi));
+		r.hi = fmax(fmax(a.lo / b.lo, a.lo / b.hi), fmax(a.hi / b.lo, a.hi / b.hi));
+		return (irng){ floor(r.lo), ceil(r.hi) };
+	case NPU_AOP_ARGMAX: case NPU_AOP_ARGMIN:
+		/* a flat index at most (dim none) */
+		return (irng){ 0, fmax(0, numel_of(arg(n, 0), z) - 1) };
 	case NPU_AOP_CUMSUM: case NPU_AOP_SUM: case NPU_AOP_SUM_DIM:
 		if (!arg(n, 0) || arg(n, 0)->kind != NPU_GV_NODE)
 			return u;
@@ -7165,6 +7247,21 @@ static int rng_small(irng r)
 }
 
 /*
+ * Whether floor(fp32(a) / fp32(b)) is a's and b's integer floor division:
+ * with a = b q + r (0 < |r| < |b|), the true quotient lies |r / b| >= 1 /
+ * |b| from the integer, more than half the spacing of fp32 near q while
+ * |b q| < 2^24, so rounding never reaches it; exact quotients are exact.
+ * So |a| + |b| < 2^24, and b never 0 (PyTorch raises on that).
+ */
+static int divmode_exact(fz *z, const npu_gnode *n)
+{
+	irng a = arg_rng(z, n, 0), b = arg_rng(z, n, 1);
+	double am = fmax(fabs(a.lo), fabs(a.hi)), bm = fmax(fabs(b.lo), fabs(b.hi));
+
+	return am + bm < RNG_EXACT && (b.lo > 0 || b.hi < 0);
+}
+
+/*
  * Node n on integer operands or with an integer result, computed in fp32
  * lanes: an op exact on integers (add, sub, mul, neg, abs, max, min,
  * clamp, where, casts, comparisons, logic, cumsum, sum, amax; true
@@ -7197,6 +7294,12 @@ static int int_lanes(fz *z, int node)
 	case NPU_AOP_DIV_TENSOR: case NPU_AOP_DIV_SCALAR:
 		/* true division: exact integers made float, as PyTorch does */
 		if (!isfloat(m->dtype))
+			return 0;
+		break;
+	case NPU_AOP_DIV_MODE: case NPU_AOP_DIV_SMODE:
+		/* integer division rounded: the fp32 quotient's floor */
+		if (!isintdt(m->dtype) || m->dtype == NPU_DT_BOOL || !divmode_of(n) ||
+		    !divmode_exact(z, n))
 			return 0;
 		break;
 	default:
@@ -7561,6 +7664,9 @@ static int do_node(fz *z, int i)
 	}
 	if (lk == NPU_LK_HOST)
 		return host_kern(z, i, "no native lowering (not in support.def)");
+	if ((n->aop == NPU_AOP_DIV_MODE || n->aop == NPU_AOP_DIV_SMODE) && !int_lanes(z, i))
+		return host_kern(z, i, "a rounded division of integers of unknown range (or "
+				 "of floats not float32, which decomp.def spells out)");
 	for (int j = 0; j < nt; j++) {
 		int v = node_val(z, tn[j]);
 		if (v < 0)

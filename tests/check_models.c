@@ -157,6 +157,13 @@ static const zoo_case zoo[] = {
 				   natively (a copy, then a gather);
 				   scatter.src and masked_scatter of
 				   rows natively */
+	{ "ops16", 3 },			/* MoE routers' integer ops: floor
+				   and trunc division and clamps of
+				   small-range integers in the lanes (the
+				   sort's and topk's ranges); the sort, the
+				   inverse permutation's index_put and an
+				   int64 input's division (unknown range)
+				   host calls */
 	{ "ops6_bf16", 0 },
 	/* in bfloat16 and float16 (scripts/capture_models NAME_bf16) */
 	{ "mistral_tiny_bf16", 0 },
