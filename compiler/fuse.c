@@ -351,6 +351,32 @@ static int xadd(fz *z, int k, int op, int vop, int a, int b, int c,
  * in register when computed there, an immediate for a constant fill,
  * else a LOAD of a new operand.  -2 when it cannot be read in k.
  */
+/*
+ * Whether V, a per-row value of kernel K (one a row) or a view of it, is
+ * read where a node's output (ondim, oshape) has its rows: an op over the
+ * rows alone (flat order is row order), or broadcast along K's reduced
+ * dims only.  PyTorch broadcasts from the right: `x - x.sum(-1)` of a
+ * square x subtracts the sums along each row, as does the sums viewed
+ * [1, N]; neither is a per-row read.
+ */
+static int row_aligned(const npu_kern *K, const npu_kval *V, int ondim,
+		       const int64_t *oshape)
+{
+	int r = K->ndim - K->rdims;
+
+	if (npu_kir_numel(ondim, oshape) == npu_kir_numel(V->ndim, V->shape))
+		return 1;
+	if (ondim != K->ndim || memcmp(oshape, K->shape, (size_t)ondim * sizeof *oshape))
+		return 0;
+	for (int d = 0; d < K->ndim; d++) {
+		int vd = d - (ondim - V->ndim);
+		int64_t n = vd >= 0 ? V->shape[vd] : 1;
+		if (d >= r ? n != 1 : n != K->shape[d])
+			return 0;
+	}
+	return 1;
+}
+
 static int arg_x(fz *z, int k, int v, int ondim, const int64_t *oshape,
 		 int node, int *lv)
 {
@@ -369,6 +395,8 @@ static int arg_x(fz *z, int k, int v, int ondim, const int64_t *oshape,
 				   npu_kir_numel(ir->v[root].ndim, ir->v[root].shape)))
 			return -2;
 		*lv = fz_level(z, root);
+		if (*lv == LV_ROW && !row_aligned(&ir->k[k], V, ondim, oshape))
+			return -2;
 		return ir->v[root].xdef;
 	}
 	if (ir->v[root].producer >= 0 && ir->v[root].xdef >= 0 &&
@@ -6066,8 +6094,14 @@ static int do_index(fz *z, int node)
 	int64_t shape[NPU_MAX_DIMS], st[NPU_MAX_DIMS];
 
 	if (!m || !l || l->kind != NPU_GV_LIST || n->args[0].kind != NPU_GV_NODE ||
-	    (x = node_val(z, n->args[0].u.node)) < 0 || !vecok(m->dtype))
+	    (x = node_val(z, n->args[0].u.node)) < 0 || (!vecok(m->dtype) && !isintdt(m->dtype)))
 		return host_kern(z, node, "index of this form");
+	if (!vecok(m->dtype)) {
+		/* integers past the lanes: only a DMA gather copies them whole */
+		int r = index_rt(z, node, x, l);
+		return r != -2 ? r : host_kern(z, node, "index of integers the lanes do not hold, "
+					       "not by one run-time index");
+	}
 	nd = ir->v[x].ndim;
 	for (int d = 0; d < l->u.list.n && d < nd; d++) {
 		const npu_gval *e = &l->u.list.v[d];

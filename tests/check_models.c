@@ -160,10 +160,12 @@ static const zoo_case zoo[] = {
 	{ "ops16", 3 },			/* MoE routers' integer ops: floor
 				   and trunc division and clamps of
 				   small-range integers in the lanes (the
-				   sort's and topk's ranges); the sort, the
+				   sort's and topk's ranges), int64 ids
+				   gathered by positions; the sort, the
 				   inverse permutation's index_put and an
 				   int64 input's division (unknown range)
-				   host calls */
+				   host calls; row sums without keepdim
+				   broadcast along the rows */
 	{ "ops6_bf16", 0 },
 	/* in bfloat16 and float16 (scripts/capture_models NAME_bf16) */
 	{ "mistral_tiny_bf16", 0 },
