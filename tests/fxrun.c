@@ -234,6 +234,9 @@ static void check_buf(const char *graph, const npu_buf *b, const void *data,
 {
 	int64_t n = (int64_t)npu_numel(b->ndim, b->shape);
 	double *got = fx_widen(b->dtype, data, n), err, tol = fx_tol(b->dtype);
+
+	if (fr->tol > 0 && tol > 0)
+		tol = fr->tol;
 	double off = 0, tol_ref = tol;
 
 	ck_assert_msg(npu_reftensor_numel(ref) == n, "%s %s: %lld values, the reference has %lld",
@@ -502,6 +505,8 @@ void fx_check_run(const char *graph, npu_prog *p, const npu_target *tg,
 	ck_assert_msg(npu_ref_run(g, &env, &routs, &nrout, &e) == 0, "%s: ref: %s",
 		      graph, e.msg);
 	scale = out_scale(routs, nrout);
+	if (scale < fr->scale_floor)
+		scale = fr->scale_floor;
 	for (int k = 0; k < nrout; k++) {
 		char name[32];
 		int bi;

@@ -28,6 +28,11 @@ typedef struct fxrun {
 				   the largest output's are zero up to
 				   rounding, measured against the graph's
 				   scale (0: 1e-6) */
+	double tol;		/* float outputs' tolerance (0: fx_tol's): the
+				   random graphs' differences of near values */
+	double scale_floor;	/* the graph's scale (small's) at least this:
+				   the random graphs whose every output is a
+				   difference of near values */
 	int nkernels;
 	int inplace;		/* mutated inputs updated in place (no output.i
 				   buffer, no copy) */

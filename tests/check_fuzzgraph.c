@@ -1,0 +1,540 @@
+/*
+ * check_fuzzgraph.c - random graphs, compiled and run, against the fp64
+ * reference interpreter.
+ *
+ * The fixtures are graphs people wrote; fusion has to be right on every
+ * graph.  Each case here is a random inference graph of float32
+ * elementwise ops, broadcasts, reductions with and without keepdim,
+ * softmax, where, cat, mm and views (view, unsqueeze, permute, expand,
+ * slices with offsets and steps), over shapes
+ * drawn so that dims often coincide: a square matrix's row sums taken
+ * without keepdim broadcast along its rows, not per row, and only a
+ * generator that makes such shapes on purpose finds what treats them
+ * alike.  The graph goes through npucc's pipeline and the simulator
+ * (tests/fxrun.c) and every output is compared with the reference.
+ *
+ * Deterministic: case i is seeded by i.  NPU_FUZZ_GRAPHS=N runs N cases
+ * (default 300), NPU_FUZZ_FIRST=K starts at case K (to rerun one).
+ */
+#include "config.h"
+
+#include <check.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/graph.h"
+#include "isa/st.h"
+#include "tests/fxrun.h"
+
+#define MAXV 48     /* values a graph holds */
+#define MAXD 4
+
+typedef struct gval {
+	int nd;
+	int64_t shape[MAXD], stride[MAXD], off;
+	int view;               /* a view (no new storage): never an output */
+	int isbool;             /* a comparison's result (operand of where only) */
+} gval;
+
+typedef struct gen {
+	uint64_t s;             /* xorshift state */
+	gval v[MAXV];
+	int n;
+	char *js;               /* the nodes' JSON so far */
+	size_t len, cap;
+} gen;
+
+static uint64_t rnd(gen *g)
+{
+	g->s ^= g->s << 13;
+	g->s ^= g->s >> 7;
+	g->s ^= g->s << 17;
+	return g->s;
+}
+
+static int pick(gen *g, int n)
+{
+	return (int)(rnd(g) % (uint64_t)n);
+}
+
+static void put(gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(gen *g, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(g->js + g->len, g->cap - g->len, fmt, ap);
+		va_end(ap);
+		ck_assert_int_ge(n, 0);
+		if (g->len + (size_t)n < g->cap)
+			break;
+		g->cap = 2 * g->cap + (size_t)n;
+		ck_assert_ptr_nonnull(g->js = realloc(g->js, g->cap));
+	}
+	g->len += (size_t)n;
+}
+
+/* x's strides made contiguous (a new float value's) */
+static void contig(gval *x)
+{
+	int64_t st = 1;
+
+	x->isbool = 0;
+	for (int d = x->nd - 1; d >= 0; d--) {
+		x->stride[d] = st;
+		st *= x->shape[d];
+	}
+	x->off = 0;
+}
+
+static void put_ints(gen *g, const int64_t *a, int n)
+{
+	put(g, "[");
+	for (int i = 0; i < n; i++)
+		put(g, "%s%lld", i ? "," : "", (long long)a[i]);
+	put(g, "]");
+}
+
+static void put_meta(gen *g, const gval *x)
+{
+	put(g, "{\"shape\":");
+	put_ints(g, x->shape, x->nd);
+	put(g, ",\"dtype\":\"%s\",\"stride\":", x->isbool ? "bool" : "float32");
+	put_ints(g, x->stride, x->nd);
+	put(g, ",\"storage_offset\":%lld}", (long long)x->off);
+}
+
+/* Appends node v%d (value x) computing target over args (JSON). */
+static int add_node(gen *g, const gval *x, const char *target, const char *args)
+{
+	ck_assert_int_lt(g->n, MAXV);
+	g->v[g->n] = *x;
+	put(g, ",{\"name\":\"v%d\",\"op\":\"call_function\",\"target\":\"%s\",\"args\":%s,"
+	    "\"kwargs\":{},\"meta\":", g->n, target, args);
+	put_meta(g, x);
+	put(g, "}");
+	return g->n++;
+}
+
+/* A shape whose dims are often equal: from {1, S, S, S+1, 2}. */
+static void rand_shape(gen *g, gval *x, int64_t S)
+{
+	x->nd = 1 + pick(g, 3);
+	for (int d = 0; d < x->nd; d++) {
+		int k = pick(g, 5);
+		x->shape[d] = k == 0 ? 1 : k == 3 ? S + 1 : k == 4 ? 2 : S;
+	}
+	contig(x);
+	x->view = 0;
+}
+
+/* Right-aligned broadcast of a and b into out; 0 when they do not. */
+static int bcast(const gval *a, const gval *b, gval *out)
+{
+	int nd = a->nd > b->nd ? a->nd : b->nd;
+
+	out->nd = nd;
+	for (int d = 0; d < nd; d++) {
+		int da = d - (nd - a->nd), db = d - (nd - b->nd);
+		int64_t sa = da >= 0 ? a->shape[da] : 1, sb = db >= 0 ? b->shape[db] : 1;
+		if (sa != sb && sa != 1 && sb != 1)
+			return 0;
+		out->shape[d] = sa > sb ? sa : sb;
+	}
+	contig(out);
+	out->view = 0;
+	return 1;
+}
+
+static int is_contig(const gval *x)
+{
+	gval c = *x;
+
+	contig(&c);
+	c.isbool = x->isbool;
+	return !x->off && !memcmp(c.stride, x->stride, (size_t)x->nd * sizeof *x->stride);
+}
+
+/* A float operand: any value but a comparison's. */
+static int pick_float(gen *g)
+{
+	int a;
+
+	do
+		a = pick(g, g->n);
+	while (g->v[a].isbool);
+	return a;
+}
+
+static void op_unary(gen *g)
+{
+	static const char *const un[] = { "aten.relu.default", "aten.neg.default",
+		"aten.tanh.default", "aten.sigmoid.default", "aten.abs.default" };
+	int a = pick_float(g);
+	gval x = g->v[a];
+	char args[64];
+
+	contig(&x);
+	x.view = 0;
+	if (pick(g, 3) == 0) {
+		snprintf(args, sizeof args, "[{\"node\":\"v%d\"},0.5]", a);
+		add_node(g, &x, "aten.mul.Tensor", args);
+		return;
+	}
+	snprintf(args, sizeof args, "[{\"node\":\"v%d\"}]", a);
+	add_node(g, &x, un[pick(g, 5)], args);
+}
+
+static void op_binary(gen *g)
+{
+	static const char *const bin[] = { "aten.add.Tensor", "aten.sub.Tensor",
+		"aten.mul.Tensor", "aten.maximum.default" };
+	int a = pick_float(g), cand[MAXV], nc = 0, b;
+	gval x;
+	char args[96];
+
+	/* most recent values first: chains, not only leaves */
+	for (int i = 0; i < g->n; i++)
+		if (!g->v[i].isbool && bcast(&g->v[a], &g->v[i], &x))
+			cand[nc++] = i;
+	b = cand[nc - 1 - pick(g, nc < 4 ? nc : 4)];
+	if (pick(g, 2))
+		b = cand[pick(g, nc)];
+	bcast(&g->v[a], &g->v[b], &x);
+	snprintf(args, sizeof args, "[{\"node\":\"v%d\"},{\"node\":\"v%d\"}]", a, b);
+	add_node(g, &x, bin[pick(g, 4)], args);
+}
+
+static void op_reduce(gen *g)
+{
+	static const char *const red[] = { "aten.sum.dim_IntList", "aten.amax.default",
+		"aten.mean.dim" };
+	int a = g->n - 1 - pick(g, g->n < 3 ? g->n : 3), dim, keep = pick(g, 2), k = 0;
+	gval x, y, z;
+
+	if (g->v[a].isbool)
+		a = pick_float(g);
+	x = g->v[a];
+	char args[128];
+
+	dim = pick(g, x.nd);
+	y.nd = 0;
+	for (int d = 0; d < x.nd; d++)
+		if (d != dim)
+			y.shape[y.nd++] = x.shape[d];
+		else if (keep)
+			y.shape[y.nd++] = 1;
+	if (!y.nd) {
+		/* a 0-d result: keep the dim instead */
+		keep = 1;
+		y.nd = 1;
+		y.shape[0] = 1;
+	}
+	contig(&y);
+	y.view = 0;
+	k = pick(g, 3);
+	snprintf(args, sizeof args, "[{\"node\":\"v%d\"},[%d],%s]", a,
+		 pick(g, 2) ? dim - x.nd : dim, keep ? "true" : "false");
+	k = add_node(g, &y, red[k], args);
+	/* often the normalizing pattern (softmax's, layer norm's): the
+	 * input less its reduction, which broadcasts from the right when
+	 * the dims allow, keepdim or not */
+	if (pick(g, 2) && bcast(&x, &y, &z)) {
+		snprintf(args, sizeof args, "[{\"node\":\"v%d\"},{\"node\":\"v%d\"}]", a, k);
+		add_node(g, &z, pick(g, 2) ? "aten.sub.Tensor" : "aten.mul.Tensor", args);
+	}
+}
+
+static void op_softmax(gen *g)
+{
+	int a = pick_float(g);
+	gval x = g->v[a];
+	char args[96];
+
+	contig(&x);
+	x.view = 0;
+	snprintf(args, sizeof args, "[{\"node\":\"v%d\"},%d,false]", a, pick(g, x.nd));
+	add_node(g, &x, "aten._softmax.default", args);
+}
+
+/* args = [v<a>, [l0, l1, ...]] (a shape or a permutation) */
+static void node_ints(char *args, size_t size, int a, const int64_t *l, int n)
+{
+	size_t at = (size_t)snprintf(args, size, "[{\"node\":\"v%d\"},[", a);
+
+	for (int i = 0; i < n && at < size; i++)
+		at += (size_t)snprintf(args + at, size - at, "%s%lld", i ? "," : "", (long long)l[i]);
+	if (at < size)
+		snprintf(args + at, size - at, "]]");
+}
+
+/* unsqueeze, permute, expand, slice, or view of a contiguous value */
+static void op_view(gen *g)
+{
+	int a = g->n - 1 - pick(g, g->n < 3 ? g->n : 3), k = pick(g, 5), d;
+	gval x, y;
+	char args[160];
+	int64_t p[MAXD];
+
+	if (g->v[a].isbool)
+		a = pick_float(g);
+	x = y = g->v[a];
+	y.view = 1;
+	if (k == 0 && x.nd < MAXD) {
+		d = pick(g, x.nd + 1);
+		memmove(y.shape + d + 1, y.shape + d, (size_t)(x.nd - d) * sizeof *y.shape);
+		memmove(y.stride + d + 1, y.stride + d, (size_t)(x.nd - d) * sizeof *y.stride);
+		y.shape[d] = 1;
+		y.stride[d] = d < x.nd ? x.shape[d] * x.stride[d] : 1;
+		y.nd++;
+		snprintf(args, sizeof args, "[{\"node\":\"v%d\"},%d]", a, d);
+		add_node(g, &y, "aten.unsqueeze.default", args);
+	} else if (k == 1 && x.nd >= 2) {
+		for (int i = 0; i < x.nd; i++)
+			p[i] = i;
+		for (int i = x.nd - 1; i > 0; i--) {
+			int j = pick(g, i + 1);
+			int64_t t = p[i];
+			p[i] = p[j];
+			p[j] = t;
+		}
+		for (int i = 0; i < x.nd; i++) {
+			y.shape[i] = x.shape[p[i]];
+			y.stride[i] = x.stride[p[i]];
+		}
+		node_ints(args, sizeof args, a, p, x.nd);
+		add_node(g, &y, "aten.permute.default", args);
+	} else if (k == 2) {
+		for (d = 0; d < x.nd && x.shape[d] != 1; d++)
+			;
+		if (d == x.nd) {
+			op_unary(g);
+			return;
+		}
+		y.shape[d] = 3 + pick(g, 2);
+		y.stride[d] = 0;
+		node_ints(args, sizeof args, a, y.shape, y.nd);
+		add_node(g, &y, "aten.expand.default", args);
+	} else if (k == 4) {
+		/* a slice: an offset view, every other element or a run */
+		int64_t st = pick(g, 2) ? 2 : 1, n0;
+		d = pick(g, x.nd);
+		if (x.shape[d] < 2) {
+			op_unary(g);
+			return;
+		}
+		n0 = st == 2 ? 0 : 1;
+		y.shape[d] = (x.shape[d] - n0 + st - 1) / st;
+		y.off = x.off + n0 * x.stride[d];
+		y.stride[d] = x.stride[d] * st;
+		snprintf(args, sizeof args, "[{\"node\":\"v%d\"},%d,%lld,%lld,%lld]", a, d,
+			 (long long)n0, (long long)x.shape[d], (long long)st);
+		add_node(g, &y, "aten.slice.Tensor", args);
+	} else if (is_contig(&x) && x.nd >= 2) {
+		/* merge two adjacent dims */
+		d = pick(g, x.nd - 1);
+		y.shape[d] = x.shape[d] * x.shape[d + 1];
+		memmove(y.shape + d + 1, y.shape + d + 2, (size_t)(x.nd - d - 2) * sizeof *y.shape);
+		y.nd = x.nd - 1;
+		contig(&y);
+		y.view = 1;
+		node_ints(args, sizeof args, a, y.shape, y.nd);
+		add_node(g, &y, "aten.view.default", args);
+	} else {
+		op_unary(g);
+	}
+}
+
+/* where(a > b, a, b) or where(a > b, b, 0.5 * a) for broadcastable a, b */
+static void op_where(gen *g)
+{
+	int a = pick_float(g), b, c;
+	gval x, cmp;
+	char args[128];
+
+	do
+		b = pick_float(g);
+	while (!bcast(&g->v[a], &g->v[b], &x));
+	cmp = x;
+	cmp.isbool = 1;		/* (after bcast's contig) */
+	snprintf(args, sizeof args, "[{\"node\":\"v%d\"},{\"node\":\"v%d\"}]", a, b);
+	c = add_node(g, &cmp, "aten.gt.Tensor", args);
+	snprintf(args, sizeof args, "[{\"node\":\"v%d\"},{\"node\":\"v%d\"},{\"node\":\"v%d\"}]",
+		 c, pick(g, 2) ? a : b, pick(g, 2) ? b : a);
+	add_node(g, &x, "aten.where.self", args);
+}
+
+/* cat of two values of one shape along a dim */
+static void op_cat(gen *g)
+{
+	int a = pick_float(g), cand[MAXV], nc = 0, b, d;
+	gval y;
+	char args[128];
+
+	for (int i = 0; i < g->n; i++)
+		if (!g->v[i].isbool && g->v[i].nd == g->v[a].nd &&
+		    !memcmp(g->v[i].shape, g->v[a].shape, (size_t)g->v[a].nd * sizeof *g->v[a].shape))
+			cand[nc++] = i;
+	b = cand[pick(g, nc)];
+	d = pick(g, g->v[a].nd);
+	y = g->v[a];
+	y.shape[d] *= 2;
+	contig(&y);
+	y.view = 0;
+	snprintf(args, sizeof args, "[[{\"node\":\"v%d\"},{\"node\":\"v%d\"}],%d]", a, b, d);
+	add_node(g, &y, "aten.cat.default", args);
+}
+
+/* a @ b of 2-d values whose inner dims agree (often: dims coincide) */
+static void op_mm(gen *g)
+{
+	int cand[MAXV][2], nc = 0, k;
+	gval y;
+	char args[96];
+
+	for (int i = 0; i < g->n; i++)
+		for (int j = 0; j < g->n; j++)
+			if (!g->v[i].isbool && !g->v[j].isbool && g->v[i].nd == 2 &&
+			    g->v[j].nd == 2 && g->v[i].shape[1] == g->v[j].shape[0] && nc < MAXV)
+				cand[nc][0] = i, cand[nc++][1] = j;
+	if (!nc) {
+		op_binary(g);
+		return;
+	}
+	k = pick(g, nc);
+	y.nd = 2;
+	y.shape[0] = g->v[cand[k][0]].shape[0];
+	y.shape[1] = g->v[cand[k][1]].shape[1];
+	contig(&y);
+	y.view = y.isbool = 0;
+	snprintf(args, sizeof args, "[{\"node\":\"v%d\"},{\"node\":\"v%d\"}]",
+		 cand[k][0], cand[k][1]);
+	add_node(g, &y, "aten.mm.default", args);
+}
+
+/* Case `seed` as a graph file at path. */
+static void make_graph(uint64_t seed, const char *path)
+{
+	gen g = { .s = seed * 0x9e3779b97f4a7c15ull + 1 };
+	int64_t S = 3 + (int64_t)(seed % 3);
+	int nin = 1 + (int)(seed % 3), nops;
+	int outs[3], no = 0;
+	FILE *f;
+
+	for (int i = 0; i < 4; i++)
+		rnd(&g);
+	g.cap = 4096;
+	ck_assert_ptr_nonnull(g.js = malloc(g.cap));
+	put(&g, "{\"format\":\"fxgraph\",\"version\":1,\"name\":\"fuzz/%llu\","
+	    "\"graph_kind\":\"inference\",\"nodes\":[", (unsigned long long)seed);
+	for (int i = 0; i < nin; i++) {
+		rand_shape(&g, &g.v[i], S);
+		put(&g, "%s{\"name\":\"v%d\",\"op\":\"placeholder\",\"target\":\"v%d\",\"args\":[],"
+		    "\"kwargs\":{},\"meta\":", i ? "," : "", i, i);
+		put_meta(&g, &g.v[i]);
+		put(&g, ",\"source\":\"l_x%d_\",\"kind\":\"input\"}", i);
+		g.v[i].view = 1;        /* an input is never an output */
+	}
+	g.n = nin;
+	nops = 4 + pick(&g, 9);
+	for (int i = 0; i < nops && g.n < MAXV - 2; i++) {
+		switch (pick(&g, 13)) {
+		case 0: case 1: op_unary(&g); break;
+		case 2: case 3: case 4: op_binary(&g); break;
+		case 5: case 6: op_reduce(&g); break;
+		case 7: op_softmax(&g); break;
+		case 8: op_where(&g); break;
+		case 9: op_cat(&g); break;
+		case 10: op_mm(&g); break;
+		default: op_view(&g); break;
+		}
+	}
+	/* outputs: the last value that is not a view, and up to two more */
+	for (int i = g.n - 1; i >= nin && no < 3; i--)
+		if (!g.v[i].view && !g.v[i].isbool && (no == 0 || pick(&g, 3) == 0))
+			outs[no++] = i;
+	if (!no) {
+		gval x = g.v[g.n - 1];
+		x.isbool = 0;
+		char args[64];
+		contig(&x);
+		x.view = 0;
+		snprintf(args, sizeof args, "[{\"node\":\"v%d\"}]", g.n - 1);
+		outs[no++] = add_node(&g, &x, "aten.neg.default", args);
+	}
+	put(&g, ",{\"name\":\"output\",\"op\":\"output\",\"target\":\"output\",\"args\":[[");
+	for (int i = 0; i < no; i++)
+		put(&g, "%s{\"node\":\"v%d\"}", i ? "," : "", outs[i]);
+	put(&g, "]],\"kwargs\":{}}]}\n");
+	ck_assert_ptr_nonnull(f = fopen(path, "w"));
+	ck_assert_int_eq(fwrite(g.js, 1, g.len, f), g.len);
+	ck_assert_int_eq(fclose(f), 0);
+	free(g.js);
+}
+
+static long env_long(const char *name, long dflt)
+{
+	const char *s = getenv(name);
+
+	return s && *s ? strtol(s, NULL, 10) : dflt;
+}
+
+START_TEST(t_random_graphs)
+{
+	long n = env_long("NPU_FUZZ_GRAPHS", 300), first = env_long("NPU_FUZZ_FIRST", 0);
+	char path[1024], vals[1024];
+
+	fx_setup_tmp();
+	for (long i = first; i < first + n; i++) {
+		fxrun fr = { 0 };
+		npu_graph *gr;
+		npu_stfile st;
+		npu_err e = { "" };
+
+		/* (named by case: a failure's message names the file) */
+		snprintf(path, sizeof path, "%s/case%ld.json", fx_tmpdir, i);
+		snprintf(vals, sizeof vals, "%s/case%ld.safetensors", fx_tmpdir, i);
+		make_graph((uint64_t)i, path);
+		ck_assert_msg(npu_graph_read(&gr, path, &e) == 0, "case %ld: %s", i, e.msg);
+		fx_gen_values(gr, vals);
+		npu_graph_free(gr);
+		ck_assert_msg(npu_st_read(&st, vals, &e) == 0, "case %ld: %s", i, e.msg);
+		/* an output of differences of near values (sigmoids less their
+		 * max, a mean of values less their mean) keeps fp32's absolute
+		 * error, large relative to its own size: measured against the
+		 * graph's scale (at least the inputs', about 1) below 1% of
+		 * it, and within 1e-4 (a wrong broadcast is off by 1e-2 and
+		 * more) */
+		fr.small = 1e-2;
+		fr.scale_floor = 1;
+		fr.tol = 1e-4;
+		fx_run_values(path, &st, 0, &fr);
+		npu_st_free(&st);
+		ck_assert_msg(fr.host_calls == 0, "case %ld: %llu host calls", i,
+			      (unsigned long long)fr.host_calls);
+	}
+	fx_teardown_tmp();
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("fuzzgraph");
+	TCase *tc = tcase_create("random");
+	SRunner *sr;
+	int nf;
+
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, t_random_graphs);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	nf = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nf ? EXIT_FAILURE : EXIT_SUCCESS;
+}
