@@ -10,7 +10,8 @@
  * drawn so that dims often coincide: a square matrix's row sums taken
  * without keepdim broadcast along its rows, not per row, and only a
  * generator that makes such shapes on purpose finds what treats them
- * alike.  The graph goes through npucc's pipeline and the simulator
+ * alike; every fourth case's dims lie at the vector length and the tiles'
+ * edges.  The graph goes through npucc's pipeline and the simulator
  * (tests/fxrun.c) and every output is compared with the reference.
  *
  * Deterministic: case i is seeded by i.  NPU_FUZZ_GRAPHS=N runs N cases
@@ -31,6 +32,7 @@
 
 #define MAXV 48     /* values a graph holds */
 #define MAXD 4
+#define MAXEL (1 << 17)	/* elements a value holds at most */
 
 typedef struct gval {
 	int nd;
@@ -132,9 +134,9 @@ static int add_node(gen *g, const gval *x, const char *target, const char *args)
 }
 
 /* A shape whose dims are often equal: from {1, S, S, S+1, 2}. */
-static void rand_shape(gen *g, gval *x, int64_t S)
+static void rand_shape(gen *g, gval *x, int64_t S, int big)
 {
-	x->nd = 1 + pick(g, 3);
+	x->nd = 1 + pick(g, big ? 2 : 3);
 	for (int d = 0; d < x->nd; d++) {
 		int k = pick(g, 5);
 		x->shape[d] = k == 0 ? 1 : k == 3 ? S + 1 : k == 4 ? 2 : S;
@@ -143,7 +145,17 @@ static void rand_shape(gen *g, gval *x, int64_t S)
 	x->view = 0;
 }
 
-/* Right-aligned broadcast of a and b into out; 0 when they do not. */
+static int64_t numel(const gval *x)
+{
+	int64_t n = 1;
+
+	for (int d = 0; d < x->nd; d++)
+		n *= x->shape[d];
+	return n;
+}
+
+/* Right-aligned broadcast of a and b into out; 0 when they do not (or
+ * it would be too large). */
 static int bcast(const gval *a, const gval *b, gval *out)
 {
 	int nd = a->nd > b->nd ? a->nd : b->nd;
@@ -158,7 +170,7 @@ static int bcast(const gval *a, const gval *b, gval *out)
 	}
 	contig(out);
 	out->view = 0;
-	return 1;
+	return numel(out) <= MAXEL;
 }
 
 static int is_contig(const gval *x)
@@ -333,6 +345,10 @@ static void op_view(gen *g)
 		}
 		y.shape[d] = 3 + pick(g, 2);
 		y.stride[d] = 0;
+		if (numel(&y) > MAXEL) {
+			op_unary(g);
+			return;
+		}
 		node_ints(args, sizeof args, a, y.shape, y.nd);
 		add_node(g, &y, "aten.expand.default", args);
 	} else if (k == 4) {
@@ -397,6 +413,10 @@ static void op_cat(gen *g)
 			cand[nc++] = i;
 	b = cand[pick(g, nc)];
 	d = pick(g, g->v[a].nd);
+	if (2 * numel(&g->v[a]) > MAXEL) {
+		op_unary(g);
+		return;
+	}
 	y = g->v[a];
 	y.shape[d] *= 2;
 	contig(&y);
@@ -499,7 +519,11 @@ static void op_bf16(gen *g)
 static int make_graph(uint64_t seed, const char *path)
 {
 	gen g = { .s = seed * 0x9e3779b97f4a7c15ull + 1 };
-	int64_t S = 3 + (int64_t)(seed % 3);
+	/* every fourth case past the vector length (128 lanes) and its
+	 * tiles' edges, in at most 2 dims (rand_shape's big flag) */
+	static const int64_t bigS[] = { 127, 128, 129, 255, 257 };
+	int big = seed % 4 == 3;
+	int64_t S = big ? bigS[(seed / 4) % 5] : 3 + (int64_t)(seed % 3);
 	int nin = 1 + (int)(seed % 3), nops;
 	int outs[3], no = 0;
 	FILE *f;
@@ -511,7 +535,7 @@ static int make_graph(uint64_t seed, const char *path)
 	put(&g, "{\"format\":\"fxgraph\",\"version\":1,\"name\":\"fuzz/%llu\","
 	    "\"graph_kind\":\"inference\",\"nodes\":[", (unsigned long long)seed);
 	for (int i = 0; i < nin; i++) {
-		rand_shape(&g, &g.v[i], S);
+		rand_shape(&g, &g.v[i], S, big);
 		put(&g, "%s{\"name\":\"v%d\",\"op\":\"placeholder\",\"target\":\"v%d\",\"args\":[],"
 		    "\"kwargs\":{},\"meta\":", i ? "," : "", i, i);
 		put_meta(&g, &g.v[i]);
