@@ -1099,6 +1099,15 @@ static int rowlevel_out(const emit_t *g, int op)
 	       g->st[op][g->q - 1] == 0;
 }
 
+/* The slot of operand o for tile t (buffer s of the two): a per-row
+ * result of rows too long for SRAM is written after its reduction's
+ * pass and stored after the last pass, tiles apart, so its slot follows
+ * the row group, not the tile (by tile, its store read the other slot). */
+static int rowslot(const emit_t *g, const tile *t, int o, int s)
+{
+	return t->pass >= 0 && rowlevel_out(g, o) ? g->rgroup & 1 : s;
+}
+
 /*
  * A tile's transfer of one operand may be cut into pieces on several
  * engines: one engine moves 128 bytes per cycle, DRAM serves 1600, so a
@@ -1461,7 +1470,7 @@ static int tile_io_op(emit_t *g, const tile *t, int s, int store, int o,
 			      t->rn, esz, t->cn * esz);
 		return 1;
 	} else if (rowlevel_out(g, o)) {
-		npu_emit_dma(g, q, store, d, g->slotb[o][s], esz, t->rn, 1, sa, 1);
+		npu_emit_dma(g, q, store, d, g->slotb[o][rowslot(g, t, o, s)], esz, t->rn, 1, sa, 1);
 		return 1;
 	}
 	if ((!store && g->stage && g->stage[o] && t->rn > 1) || rowlevel_out(g, o))
@@ -1655,9 +1664,11 @@ static void compute_tile(emit_t *g, const tile *t, int s)
 {
 	const npu_kern *K = g->K;
 
+	if (t->pass == 0 && t->first)
+		g->rgroup++;
 	for (int o = 0; o < K->nops; o++)
 		if (!tile_in_window(g, t, o, &g->slot[o]))
-			g->slot[o] = g->slotb[o][s];
+			g->slot[o] = g->slotb[o][rowslot(g, t, o, s)];
 	if (t->pass >= 0) {
 		compute_multipass(g, t);
 		return;

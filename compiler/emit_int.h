@@ -61,6 +61,9 @@ typedef struct emit_t {
 	int qs2;                 /* mm: second store engine, -1 */
 	int *rowop;              /* mm: operand read once per row (vbcast) */
 	int npass;               /* row kernels in several passes: how many */
+	int rgroup;              /* ... the row groups begun: their per-row
+				    results alternate between the two slots
+				    by it, not by tile */
 	int nacc;                /* mm: accumulator regions in rotation */
 	uint64_t *stage;         /* per operand: SRAM staging for a transpose
 				    or a broadcast (bstep bytes a slot), 0 */
