@@ -640,11 +640,12 @@ static int index_walk_ix(ref_op *op, const npu_reftensor *x, const npu_reftensor
 {
 	int64_t bshape[NPU_MAX_DIMS], xst[NPU_MAX_DIMS];
 	int64_t ist[NPU_MAX_DIMS][NPU_MAX_DIMS], oidx[NPU_MAX_DIMS], cnt, *o;
-	int nb = 0, first = -1, lastd = -1, adjacent = 1, nd = 0, bpos;
+	int nb = 0, first = -1, lastd = -1, adjacent = 1, nd = 0, bpos, nix = 0;
 
 	for (int k = 0; k < n; k++) {
 		if (!ix[k])
 			continue;
+		nix++;
 		if (first < 0)
 			first = k;
 		else if (lastd != k - 1)
@@ -656,7 +657,8 @@ static int index_walk_ix(ref_op *op, const npu_reftensor *x, const npu_reftensor
 	if (first < 0)
 		return npu_errf(op->e, "no index tensor");
 	bpos = adjacent ? first : 0;
-	if (nb + x->ndim > NPU_MAX_DIMS)
+	/* the indexed dims give way to the indices' broadcast shape */
+	if (nb + x->ndim - nix > NPU_MAX_DIMS)
 		return npu_errf(op->e, "result rank too large");
 	for (int i = 0; i <= x->ndim; i++) {
 		if (i == bpos) {

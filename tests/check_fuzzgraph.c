@@ -11,11 +11,13 @@
  * without keepdim broadcast along its rows, not per row, and only a
  * generator that makes such shapes on purpose finds what treats them
  * alike; every fourth case's dims lie at the vector length and the tiles'
- * edges.  The graph goes through npucc's pipeline and the simulator
+ * edges, and every other case runs on npu-edge (32 lanes, 1 MiB of SRAM:
+ * rows too long for it).  The graph goes through npucc's pipeline and the simulator
  * (tests/fxrun.c) and every output is compared with the reference.
  *
  * Deterministic: case i is seeded by i.  NPU_FUZZ_GRAPHS=N runs N cases
- * (default 300), NPU_FUZZ_FIRST=K starts at case K (to rerun one).
+ * (default 300), NPU_FUZZ_FIRST=K starts at case K (to rerun one);
+ * NPU_FUZZ_FILE=G.json runs graph G on generated values instead.
  */
 #include "config.h"
 
@@ -590,12 +592,39 @@ static long env_long(const char *name, long dflt)
 	return s && *s ? strtol(s, NULL, 10) : dflt;
 }
 
+/* NPU_FUZZ_FILE=graph.json: that graph instead (a developer's check of
+ * any captured graph against the reference, on generated values) */
+static void run_file(const char *path)
+{
+	char vals[1024];
+	fxrun fr = { 0 };
+	npu_graph *gr;
+	npu_stfile st;
+	npu_err e = { "" };
+
+	snprintf(vals, sizeof vals, "%s/file.safetensors", fx_tmpdir);
+	ck_assert_msg(npu_graph_read(&gr, path, &e) == 0, "%s", e.msg);
+	fx_gen_values(gr, vals);
+	npu_graph_free(gr);
+	ck_assert_msg(npu_st_read(&st, vals, &e) == 0, "%s", e.msg);
+	fr.unfrozen = 1;
+	fx_run_values(path, &st, 0, &fr);
+	printf("%s: %llu cycles, %llu host calls, error %.3g against the reference\n", path,
+	       (unsigned long long)fr.cycles, (unsigned long long)fr.host_calls, fr.worst_ref);
+	npu_st_free(&st);
+}
+
 START_TEST(t_random_graphs)
 {
 	long n = env_long("NPU_FUZZ_GRAPHS", 300), first = env_long("NPU_FUZZ_FIRST", 0);
 	char path[1024], vals[1024];
 
 	fx_setup_tmp();
+	if (getenv("NPU_FUZZ_FILE")) {
+		run_file(getenv("NPU_FUZZ_FILE"));
+		fx_teardown_tmp();
+		return;
+	}
 	for (long i = first; i < first + n; i++) {
 		fxrun fr = { 0 };
 		npu_graph *gr;
@@ -618,6 +647,7 @@ START_TEST(t_random_graphs)
 		 * it, and within 1e-4 (a wrong broadcast is off by 1e-2 and
 		 * more); 3e-2 where bfloat16 rounded a value on the way (the
 		 * reference computes in fp64 throughout) */
+		fr.o.target = i % 2 ? "npu-edge" : "npu-base";
 		fr.small = 1e-2;
 		fr.scale_floor = 1;
 		fr.tol = lowp ? 3e-2 : 1e-4;

@@ -567,6 +567,21 @@ START_TEST(shape_semantics)
 	    in, 2, NPU_DT_F32, 4, (int64_t[]){ 2, 2, 1, 4 },
 	    (double[]){ 4, 5, 6, 7, 8, 9, 10, 11, 16, 17, 18, 19, 20, 21, 22, 23 });
 	npu_reftensor_free(&in[1]);
+	{
+		/* an 8-d input indexed at its two middle dims by [2, 1] and
+		 * [1, 2]: their [2, 2] replaces them, rank 8 (as F.fold's
+		 * gathers in MobileViTv2 make), not 10 */
+		int64_t sh8[8] = { 1, 1, 1, 2, 3, 1, 1, 1 }, want8[8] = { 1, 1, 1, 2, 2, 1, 1, 1 };
+		npu_reftensor x8 = tens(NPU_DT_F32, 8, sh8, (double[]){ 0, 1, 2, 3, 4, 5 }), i8[3];
+		i8[0] = x8;
+		i8[1] = tens(NPU_DT_I64, 2, (int64_t[]){ 2, 1 }, (double[]){ 1, 0 });
+		i8[2] = tens(NPU_DT_I64, 2, (int64_t[]){ 1, 2 }, (double[]){ 2, 0 });
+		op1("aten.index.Tensor", "{\"args\": [{\"input\": 0}, [null, null, null, "
+		    "{\"input\": 1}, {\"input\": 2}]]}", i8, 3, NPU_DT_F32, 8, want8,
+		    (double[]){ 5, 3, 2, 0 });
+		for (int i = 0; i < 3; i++)
+			npu_reftensor_free(&i8[i]);
+	}
 	in[1] = tens(NPU_DT_F32, 2, (int64_t[]){ 2, 4 }, (double[]){ -1, -2, -3, -4,
 								  -5, -6, -7, -8 });
 	op1("aten.select_scatter.default", "{\"args\": [{\"input\": 0}, {\"input\": 1},"
