@@ -5468,8 +5468,9 @@ static int index_offsets(const npu_kir *ir, const index_set *q, const int64_t *s
 	return 0;
 }
 
-/* cap on the index positions examined at compile time */
-#define INDEX_MAX_POS 65536
+/* cap on the index positions examined at compile time (8 MiB of
+ * offsets): MobileViTv2's F.fold at 256 x 256 gathers 131,072 */
+#define INDEX_MAX_POS (1 << 20)
 /* cap on a gather table's runs (int32 or int64 each): segmentation
  * heads' bilinear upsampling of 21 classes to 224 x 224 is 1.05 M */
 #define INDEX_MAX_RUNS (INDEX_MAX_POS * 64)

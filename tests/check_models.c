@@ -165,7 +165,9 @@ static const zoo_case zoo[] = {
 				   inverse permutation's index_put and an
 				   int64 input's division (unknown range)
 				   host calls; row sums without keepdim
-				   broadcast along the rows */
+				   broadcast along the rows; a gather by
+				   constant tables of 70,000 positions
+				   (F.fold's: a host call past 65,536) */
 	{ "ops6_bf16", 0 },
 	/* in bfloat16 and float16 (scripts/capture_models NAME_bf16) */
 	{ "mistral_tiny_bf16", 0 },
