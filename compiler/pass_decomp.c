@@ -163,6 +163,21 @@ static int ints2(const npu_gval *v, int64_t *out)
 	return 1;
 }
 
+/* A list of at most NPU_MAX_DIMS ints into out, *n of them; 0 when v
+ * is not one. */
+static int ints_of(const npu_gval *v, int64_t *out, int *n)
+{
+	if (v->kind != NPU_GV_LIST || v->u.list.n > NPU_MAX_DIMS)
+		return 0;
+	for (int i = 0; i < v->u.list.n; i++) {
+		if (v->u.list.v[i].kind != NPU_GV_INT)
+			return 0;
+		out[i] = v->u.list.v[i].u.i;
+	}
+	*n = v->u.list.n;
+	return 1;
+}
+
 /* ---- meta inference ---------------------------------------------- */
 
 static int is_num(const npu_gval *v, double x)
@@ -621,6 +636,18 @@ static int infer(dcx *d, int aop, const npu_gval *a, int na,
 			return fail(d, "%s", "cumsum of unknown shape, or with a dtype");
 		npu_gmeta_set(m, npu_kir_isint(x->dtype) || x->dtype == NPU_DT_BOOL ||
 			      x->dtype == NPU_DT_I64 ? NPU_DT_I64 : x->dtype, nd, s);
+		return 0;
+	}
+	case NPU_AOP_AS_STRIDED: {      /* (x, size, stride, storage_offset) */
+		const npu_gmeta *x = na > 2 ? node_meta(d, &a[0]) : NULL;
+		int64_t s[NPU_MAX_DIMS], st[NPU_MAX_DIMS];
+		int nd = -1, ns = -1;
+		if (!x || !ints_of(&a[1], s, &nd) || !ints_of(&a[2], st, &ns) || nd != ns)
+			return fail(d, "%s", "as_strided of another form");
+		npu_gmeta_set(m, x->dtype, nd, s);
+		for (int k = 0; k < nd; k++)
+			m->stride[k].v = st[k];
+		m->storage_offset.v = na > 3 && a[3].kind == NPU_GV_INT ? a[3].u.i : 0;
 		return 0;
 	}
 	case NPU_AOP_INDEX_PUT: {       /* self's shape and dtype */
@@ -1435,6 +1462,75 @@ static int msenorm(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *r
 		return fail(d, "%s", "@msenorm: an empty input");
 	*res = npu_gv_float(a[1].u.i == 1 ? 2.0 / (double)n : 2.0);
 	return 0;
+}
+
+/*
+ * @asstrided(x, size, stride, storage_offset): as_strided reads x's
+ * storage, laid out as x's recorded strides say, not x's elements in
+ * order (which the reference and npucc's view take as the storage: right
+ * for a contiguous x).  Longformer chunks a permuted view so ([4, 8, 32,
+ * 64] of strides [64, 8192, 256, 1]): read in logical order, its chunks
+ * were other elements (2.6e-3 from eager on 2.11).  An x whose strides
+ * are a dense permutation (the storage every element of it once, from
+ * its storage offset) is permuted into storage order and copied, and
+ * the view taken over that copy, storage_offset less x's.  Contiguous
+ * inputs keep the op; other layouts (gaps, overlaps, symbolic) too.
+ */
+/* a copy of x in dtype dt, contiguous (a _to_copy: clone has no meta
+ * rule here) */
+static int cast_to_copy(dcx *d, npu_gval x, int dt, npu_gval *res)
+{
+	npu_gkwarg kw = { "dtype", { .kind = NPU_GV_DTYPE, .u.dtype = dt } };
+
+	return make_call(d, "aten._to_copy.default", &x, 1, &kw, 1, res);
+}
+
+static int asstrided(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
+{
+	int64_t ord[NPU_MAX_DIMS], dense = 1, off0, so;
+	npu_gval va[4], p, c;
+	int nd = x0 ? x0->ndim : -1, perm = 0, r;
+
+	if (nd < 1 || na < 3 || x0->storage_offset.sym)
+		return fail(d, "%s", "@asstrided: bad operands");
+	for (int k = 0; k < nd; k++)
+		if (x0->shape[k].sym || x0->stride[k].sym)
+			return fail(d, "%s", "a symbolic input");
+	/* dims by stride, largest first (a size-1 dim's stride is free) */
+	for (int k = 0; k < nd; k++)
+		ord[k] = k;
+	for (int k = 1; k < nd; k++)
+		for (int j = k; j > 0 && x0->stride[ord[j]].v > x0->stride[ord[j - 1]].v; j--) {
+			int64_t t = ord[j];
+			ord[j] = ord[j - 1];
+			ord[j - 1] = t;
+		}
+	for (int k = nd - 1; k >= 0; k--) {
+		int64_t dd = ord[k];
+		perm |= dd != k && x0->shape[dd].v > 1;
+		if (x0->shape[dd].v > 1 && x0->stride[dd].v != dense)
+			return fail(d, "%s", "an input whose strides leave gaps or overlap");
+		dense *= x0->shape[dd].v;
+	}
+	if (!perm)
+		return fail(d, "%s", "a contiguous input (its elements are its storage)");
+	off0 = x0->storage_offset.v;
+	so = na > 3 && a[3].kind == NPU_GV_INT ? a[3].u.i : off0;
+	if (na > 3 && a[3].kind != NPU_GV_INT && a[3].kind != NPU_GV_NONE)
+		return fail(d, "%s", "@asstrided: bad operands");
+	if (so < off0)
+		return fail(d, "%s", "a view before the input's first element");
+	if (npu_gv_ints(&va[1], ord, nd) < 0)
+		return npu_errf(d->pc->e, "out of memory");
+	r = make_call(d, "aten.permute.default", (va[0] = a[0], va), 2, NULL, 0, &p);
+	npu_gval_clear(&va[1]);
+	if (r < 0 || cast_to_copy(d, p, x0->dtype, &c) < 0)
+		return -1;
+	va[0] = c;
+	va[1] = a[1];
+	va[2] = a[2];
+	va[3] = npu_gv_int(so - off0);
+	return make_call(d, "aten.as_strided.default", va, 4, NULL, 0, res);
 }
 
 /*
@@ -2573,6 +2669,8 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 			return fail(d, "%s", "not false (in training)");
 		return copy_to(d, res, &a[0]);
 	}
+	if (!strcmp(name, "asstrided"))        /* (x, size, stride, storage_offset) */
+		return asstrided(d, a, na, x0, res);
 	if (!strcmp(name, "pixshuf"))          /* (x, r, up) */
 		return pixshuf(d, a, na, x0, res);
 	if (!strcmp(name, "nodtype")) {        /* (x, dtype): x when dtype is none */

@@ -1242,6 +1242,7 @@ int npu_ref_run(const npu_graph *g, const npu_refenv *env,
 	*outs = NULL;
 	*nout = 0;
 	cx.precision = env->precision;
+	cx.g = g;
 	cx.vals = calloc((size_t)g->nnodes, sizeof *cx.vals);
 	cx.nvals = g->nnodes;
 	if (!op || !last || !cx.vals) {

@@ -23,6 +23,7 @@ typedef struct ref_val {
 } ref_val;
 
 typedef struct ref_ctx {
+	const npu_graph *g;          /* the graph run (NULL: one op alone) */
 	ref_val *vals;               /* by node index (or input index) */
 	int nvals;
 	int precision;

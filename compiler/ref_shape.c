@@ -207,13 +207,81 @@ static int strided_args(ref_op *op, int i, const char *what, int64_t numel,
 	return 0;
 }
 
+/*
+ * as_strided reads self's storage.  When the graph recorded self's
+ * strides and they lay its elements out other than in order, densely
+ * (Longformer chunks a permuted view: [4, 8, 32, 64] of strides [64,
+ * 8192, 256, 1]), *st gets that storage (each element at its position
+ * less self's storage offset, *off0) and *off0 the offset; else st is
+ * left empty and self's elements in order are its storage (a contiguous
+ * self, or a layout with gaps the values cannot fill).
+ */
+static int storage_order(ref_op *op, const npu_reftensor *x, npu_reftensor *st,
+			 int64_t *off0)
+{
+	const npu_gmeta *m;
+	const npu_gnode *src;
+	int64_t n = npu_reftensor_numel(x), pos, cover = 1, idx[NPU_MAX_DIMS] = { 0 };
+	int inorder = 1, dense = 1;
+	unsigned char *seen;
+
+	*off0 = 0;
+	if (!op->cx->g || op->nargs < 1 || op->args[0].kind != NPU_GV_NODE)
+		return 0;
+	src = &op->cx->g->nodes[op->args[0].u.node];
+	m = src->nmeta && !src->multi ? &src->meta[0] : NULL;
+	if (!m || m->ndim != x->ndim || m->storage_offset.sym)
+		return 0;
+	for (int d = x->ndim - 1; d >= 0; d--) {
+		if (m->stride[d].sym || m->stride[d].v < 0)
+			return 0;
+		inorder &= x->shape[d] <= 1 || m->stride[d].v == cover;
+		cover *= x->shape[d];
+	}
+	*off0 = m->storage_offset.v;
+	if (inorder || !n)
+		return 0;
+	st->data = calloc((size_t)n, sizeof *st->data);
+	seen = calloc((size_t)n, 1);
+	if (!st->data || !seen) {
+		free(st->data);
+		free(seen);
+		st->data = NULL;
+		return npu_errf(op->e, "out of memory");
+	}
+	/* dense: every position below n written exactly once */
+	for (int64_t i = 0; i < n && dense; i++) {
+		pos = 0;
+		for (int d = 0; d < x->ndim; d++)
+			pos += idx[d] * m->stride[d].v;
+		dense = pos < n && !seen[pos];
+		if (dense) {
+			seen[pos] = 1;
+			st->data[pos] = x->data[i];
+		}
+		for (int d = x->ndim - 1; d >= 0 && ++idx[d] == x->shape[d]; d--)
+			idx[d] = 0;
+	}
+	free(seen);
+	if (!dense) {
+		free(st->data);
+		st->data = NULL;
+		return 0;
+	}
+	st->dtype = x->dtype;
+	st->ndim = 1;
+	st->shape[0] = n;
+	return 0;
+}
+
 int ref_strided(ref_op *op)
 {
 	const npu_reftensor *x;
 	npu_reftensor *y;
 	int64_t st[NPU_MAX_DIMS], ost[NPU_MAX_DIMS], shape[NPU_MAX_DIMS];
-	int64_t v[NPU_MAX_DIMS], off = 0, a, b, step;
+	int64_t v[NPU_MAX_DIMS], off = 0, off0 = 0, a, b, step;
 	int nd = 0, n, d, d2, seen[NPU_MAX_DIMS] = { 0 };
+	npu_reftensor tmp = { 0 };
 
 	if (ref_tensor(op, 0, "self", &x) < 0)
 		return -1;
@@ -287,14 +355,21 @@ int ref_strided(ref_op *op)
 				ost[nd++] = st[i];
 			}
 		break;
-	case NPU_AOP_AS_STRIDED: {
-		/* over the value's elements in order: the storage of the
-		 * contiguous tensors the captures apply it to */
-		if (strided_args(op, 1, "as_strided", npu_reftensor_numel(x),
+	case NPU_AOP_AS_STRIDED:
+		/* over x's storage: its elements in order, or as its recorded
+		 * strides lay them out (storage_order) */
+		if (storage_order(op, x, &tmp, &off0) < 0 ||
+		    strided_args(op, 1, "as_strided", npu_reftensor_numel(x),
 				 shape, ost, &nd, &off) < 0)
 			return -1;
+		off -= off0;
+		if (off < 0) {
+			free(tmp.data);
+			return npu_errf(op->e, "as_strided: a view before self's first element");
+		}
+		if (tmp.data)
+			x = &tmp;
 		break;
-	}
 	case NPU_AOP_DIAGONAL:
 		if (diag_view(op, x, st, shape, ost, &nd, &off) < 0)
 			return -1;
@@ -336,9 +411,12 @@ int ref_strided(ref_op *op)
 		ost[d] = st[d] * step;
 		off = b * st[d];
 	}
-	if (ref_out(op, 0, x->dtype, nd, shape, &y) < 0)
+	if (ref_out(op, 0, x->dtype, nd, shape, &y) < 0) {
+		free(tmp.data);
 		return -1;
+	}
 	ref_gather_strided(x, ost, off, y);
+	free(tmp.data);
 	return 0;
 }
 

@@ -17,7 +17,8 @@
  *
  * Deterministic: case i is seeded by i.  NPU_FUZZ_GRAPHS=N runs N cases
  * (default 300), NPU_FUZZ_FIRST=K starts at case K (to rerun one);
- * NPU_FUZZ_FILE=G.json runs graph G on generated values instead.
+ * NPU_FUZZ_FILE=G.json runs graph G on generated values instead (on
+ * NPU_FUZZ_VALUES=V.safetensors's, its inputs and parameters, if given).
  */
 #include "config.h"
 
@@ -604,7 +605,10 @@ static void run_file(const char *path)
 
 	snprintf(vals, sizeof vals, "%s/file.safetensors", fx_tmpdir);
 	ck_assert_msg(npu_graph_read(&gr, path, &e) == 0, "%s", e.msg);
-	fx_gen_values(gr, vals);
+	if (getenv("NPU_FUZZ_VALUES"))
+		snprintf(vals, sizeof vals, "%s", getenv("NPU_FUZZ_VALUES"));
+	else
+		fx_gen_values(gr, vals);
 	npu_graph_free(gr);
 	ck_assert_msg(npu_st_read(&st, vals, &e) == 0, "%s", e.msg);
 	fr.unfrozen = 1;

@@ -167,7 +167,9 @@ static const zoo_case zoo[] = {
 				   host calls; row sums without keepdim
 				   broadcast along the rows; a gather by
 				   constant tables of 70,000 positions
-				   (F.fold's: a host call past 65,536) */
+				   (F.fold's: a host call past 65,536);
+				   as_strided over permuted views, which
+				   reads their storage (Longformer's) */
 	{ "ops6_bf16", 0 },
 	/* in bfloat16 and float16 (scripts/capture_models NAME_bf16) */
 	{ "mistral_tiny_bf16", 0 },
