@@ -347,11 +347,6 @@ static int xadd(fz *z, int k, int op, int vop, int a, int b, int c,
 }
 
 /*
- * An argument of an elementwise node as an expression value of kernel k:
- * in register when computed there, an immediate for a constant fill,
- * else a LOAD of a new operand.  -2 when it cannot be read in k.
- */
-/*
  * Whether V, a per-row value of kernel K (one a row) or a view of it, is
  * read where a node's output (ondim, oshape) has its rows: an op over the
  * rows alone (flat order is row order), or broadcast along K's reduced
@@ -377,6 +372,11 @@ static int row_aligned(const npu_kern *K, const npu_kval *V, int ondim,
 	return 1;
 }
 
+/*
+ * An argument of an elementwise node as an expression value of kernel k:
+ * in register when computed there, an immediate for a constant fill,
+ * else a LOAD of a new operand.  -2 when it cannot be read in k.
+ */
 static int arg_x(fz *z, int k, int v, int ondim, const int64_t *oshape,
 		 int node, int *lv)
 {

@@ -1520,9 +1520,10 @@ static int asstrided(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval 
 		return fail(d, "%s", "@asstrided: bad operands");
 	if (so < off0)
 		return fail(d, "%s", "a view before the input's first element");
+	va[0] = a[0];
 	if (npu_gv_ints(&va[1], ord, nd) < 0)
 		return npu_errf(d->pc->e, "out of memory");
-	r = make_call(d, "aten.permute.default", (va[0] = a[0], va), 2, NULL, 0, &p);
+	r = make_call(d, "aten.permute.default", va, 2, NULL, 0, &p);
 	npu_gval_clear(&va[1]);
 	if (r < 0 || cast_to_copy(d, p, x0->dtype, &c) < 0)
 		return -1;

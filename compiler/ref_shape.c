@@ -360,9 +360,12 @@ int ref_strided(ref_op *op)
 		 * strides lay them out (storage_order) */
 		if (storage_order(op, x, &tmp, &off0) < 0 ||
 		    strided_args(op, 1, "as_strided", npu_reftensor_numel(x),
-				 shape, ost, &nd, &off) < 0)
+				 shape, ost, &nd, &off) < 0) {
+			free(tmp.data);
 			return -1;
-		off -= off0;
+		}
+		/* an absolute storage offset; none: self's own */
+		off = ref_arg(op, 3, "storage_offset") ? off - off0 : 0;
 		if (off < 0) {
 			free(tmp.data);
 			return npu_errf(op->e, "as_strided: a view before self's first element");
