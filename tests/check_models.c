@@ -1710,14 +1710,16 @@ END_TEST
  * check reported it; against the fp64 reference the values must match.
  */
 /* Runs captured graph tests/data/regress/NAME.json with generated values,
- * its parameters frozen, under the simulator's race check. */
-static void regress_run(const char *name)
+ * its parameters frozen, under the simulator's race check, on target
+ * (NULL: npu-base). */
+static void regress_run_on(const char *name, const char *target)
 {
 	char path[1024], vals[1024];
 	fxrun fr = { 0 };
 	npu_graph *g;
 	npu_err e;
 
+	fr.o.target = target;
 	fx_setup_tmp();
 	snprintf(path, sizeof path, "%s/tests/data/regress/%s.json", fx_srcdir(), name);
 	snprintf(vals, sizeof vals, "%s/v.safetensors", fx_tmpdir);
@@ -1726,6 +1728,11 @@ static void regress_run(const char *name)
 	npu_graph_free(g);
 	vals_run(path, vals, &fr);
 	ck_assert_int_eq(fr.host_calls, 0);
+}
+
+static void regress_run(const char *name)
+{
+	regress_run_on(name, NULL);
 }
 
 START_TEST(t_far_panel_areas)
@@ -1794,6 +1801,19 @@ END_TEST
 START_TEST(t_cat_room_for_outputs)
 {
 	regress_run("lstm_stack");
+}
+END_TEST
+
+/*
+ * RMSNorm over a whole [257, 257] matrix on npu-edge (1 MiB of SRAM): a
+ * row too long for SRAM is reduced in one pass and normalized in the
+ * next, tiles apart; its per-row results (the mean, the rsqrt), outputs
+ * too, were stored from the other of their two slots: zeros
+ * (check_fuzzgraph found it; emit.c rowslot).
+ */
+START_TEST(t_long_row_results)
+{
+	regress_run_on("long_rows", "npu-edge");
 }
 END_TEST
 
@@ -2082,6 +2102,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_kernel_end_stores);
 	tcase_add_test(tc, t_too_big_for_sram);
 	tcase_add_test(tc, t_cat_room_for_outputs);
+	tcase_add_test(tc, t_long_row_results);
 	tcase_add_test(tc, t_far_panel_token);
 	tcase_add_test(tc, t_epilogue_loads_queue);
 	tcase_add_test(tc, t_fft_real_part);
