@@ -6,14 +6,14 @@
  * graph.  Each case here is a random inference graph of float32
  * elementwise ops, broadcasts, reductions with and without keepdim,
  * softmax, RMSNorm's pattern, layer norm, gelu, cumsum, where, cat, mm,
- * bmm, 2x2 average pooling and views (view,
- * unsqueeze, permute, expand, slices with offsets and steps), over shapes
- * drawn so that dims often coincide: a square matrix's row sums taken
- * without keepdim broadcast along its rows, not per row, and only a
- * generator that makes such shapes on purpose finds what treats them
- * alike; every fourth case's dims lie at the vector length and the tiles'
- * edges, and every other case runs on npu-edge (32 lanes, 1 MiB of SRAM:
- * rows too long for it).  The graph goes through npucc's pipeline and the simulator
+ * bmm, 2x2 average pooling and views (view, unsqueeze, permute, expand,
+ * slices with offsets and steps), over shapes drawn so that dims often
+ * coincide: a square matrix's row sums taken without keepdim broadcast
+ * along its rows, not per row, and only a generator that makes such
+ * shapes on purpose finds what treats them alike; every fourth case's
+ * dims lie at the vector length and the tiles' edges, and every other
+ * case runs on npu-edge (32 lanes, 1 MiB of SRAM: rows too long for
+ * it).  The graph goes through npucc's pipeline and the simulator
  * (tests/fxrun.c) and every output is compared with the reference.
  *
  * Deterministic: case i is seeded by i.  NPU_FUZZ_GRAPHS=N runs N cases
@@ -42,7 +42,8 @@ typedef struct gval {
 	int nd;
 	int64_t shape[MAXD], stride[MAXD], off;
 	int view;               /* a view (no new storage): never an output */
-	int isbool;             /* a comparison's result (operand of where only) */
+	int isbool;             /* a comparison's result (operand of where
+				   only), or layer norm's tuple (none) */
 	int isbf16;             /* bfloat16 (between op_bf16's casts only) */
 } gval;
 
