@@ -927,9 +927,10 @@ static int fuse_tile(const npu_ccopts *o, npu_ccresult *r, char *const *to_host,
  * the graph is fused again, rather than the whole graph refused.  Not
  * in a dynamic program, whose tiles are sized at its hints.
  */
-/* A host call of an op whose decomposition declined (decomp's note "kept
- * NAME (why)") says why after fuse.c's "no native lowering": a grouped
- * matmul cheaper on the host, a scatter of too many indices a row. */
+/* A host call of an op whose decomposition declined (decomp's note for
+ * the node, "kept NAME (why)") says why after fuse.c's "no native
+ * lowering": a grouped matmul cheaper on the host, a scatter of too many
+ * indices a row. */
 static int host_why(npu_ccresult *r, npu_err *e)
 {
 	for (int k = 0; k < r->ir.nk; k++) {
@@ -945,10 +946,10 @@ static int host_why(npu_ccresult *r, npu_err *e)
 		n = strlen(nm);
 		for (int i = 0; i < r->plog.n; i++) {
 			w = r->plog.v[i].what;
-			if (r->plog.v[i].pass != NPU_PASS_DECOMP || strncmp(w, "kept ", 5) ||
-			    strncmp(w + 5, nm, n) || strncmp(w + 5 + n, " (", 2))
+			if (r->plog.v[i].pass != NPU_PASS_DECOMP || strcmp(r->plog.v[i].nodes, nm) ||
+			    strncmp(w, "kept ", 5) || strlen(w) < 8 + n)
 				continue;
-			w += 7 + n;
+			w += 7 + n;     /* past "kept NAME (" */
 			if (!(s = malloc(strlen(K->hreason) + strlen(w) + 40)))
 				return npu_errf(e, "out of memory");
 			/* (w ends with the note's closing parenthesis) */

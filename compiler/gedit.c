@@ -157,6 +157,36 @@ int npu_gmeta_shape(const npu_gmeta *m, int64_t *shape)
 	return m->ndim;
 }
 
+int npu_gmeta_layout(const npu_gmeta *m, int64_t *ord)
+{
+	int64_t dense = 1;
+	int perm = 0;
+
+	if (!m || m->kind != NPU_GM_TENSOR || m->storage_offset.sym)
+		return -1;
+	for (int k = 0; k < m->ndim; k++) {
+		if (m->shape[k].sym || m->stride[k].sym || m->stride[k].v < 0)
+			return -1;
+		ord[k] = k;
+	}
+	for (int k = 1; k < m->ndim; k++)
+		for (int j = k; j > 0 && m->stride[ord[j]].v > m->stride[ord[j - 1]].v; j--) {
+			int64_t t = ord[j];
+			ord[j] = ord[j - 1];
+			ord[j - 1] = t;
+		}
+	for (int k = m->ndim - 1; k >= 0; k--) {
+		int64_t d = ord[k];
+		if (m->shape[d].v <= 1)
+			continue;
+		if (m->stride[d].v != dense)
+			return -1;
+		perm |= d != k;
+		dense *= m->shape[d].v;
+	}
+	return perm;
+}
+
 void npu_gmeta_set(npu_gmeta *m, int dtype, int ndim, const int64_t *shape)
 {
 	int64_t st = 1;

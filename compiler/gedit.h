@@ -84,6 +84,15 @@ int npu_gmeta_equal(const npu_gmeta *a, const npu_gmeta *b);
 /* Concrete dims only: shape[0..ndim) of m, or -1 when one is symbolic. */
 int npu_gmeta_shape(const npu_gmeta *m, int64_t *shape);
 
+/*
+ * How m's recorded strides lay its elements out in its storage: 0 in
+ * order (contiguous; a size-1 dim's stride is free), 1 densely in
+ * another order (each storage element once from the storage offset: a
+ * permuted tensor), -1 otherwise (symbolic, gaps or overlaps).  ord gets
+ * the dims by stride, largest first.
+ */
+int npu_gmeta_layout(const npu_gmeta *m, int64_t *ord);
+
 /* Sets m to a contiguous tensor of dtype and shape. */
 void npu_gmeta_set(npu_gmeta *m, int dtype, int ndim, const int64_t *shape);
 

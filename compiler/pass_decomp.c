@@ -1471,63 +1471,36 @@ static int msenorm(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *r
  * for a contiguous x).  Longformer chunks a permuted view so ([4, 8, 32,
  * 64] of strides [64, 8192, 256, 1]): read in logical order, its chunks
  * were other elements (2.6e-3 from eager on 2.11).  An x whose strides
- * are a dense permutation (the storage every element of it once, from
- * its storage offset) is permuted into storage order and copied, and
- * the view taken over that copy, storage_offset less x's.  Contiguous
+ * are a dense permutation (npu_gmeta_layout) is permuted into storage
+ * order, and the view taken over that, storage_offset less x's.  Contiguous
  * inputs keep the op; other layouts (gaps, overlaps, symbolic) too.
  */
-/* a copy of x in dtype dt, contiguous (a _to_copy: clone has no meta
- * rule here) */
-static int cast_to_copy(dcx *d, npu_gval x, int dt, npu_gval *res)
-{
-	npu_gkwarg kw = { "dtype", { .kind = NPU_GV_DTYPE, .u.dtype = dt } };
-
-	return make_call(d, "aten._to_copy.default", &x, 1, &kw, 1, res);
-}
-
 static int asstrided(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
 {
-	int64_t ord[NPU_MAX_DIMS], dense = 1, off0, so;
-	npu_gval va[4], p, c;
-	int nd = x0 ? x0->ndim : -1, perm = 0, r;
+	int64_t ord[NPU_MAX_DIMS], off0, so;
+	npu_gval va[4], p;
+	int lay = x0 ? npu_gmeta_layout(x0, ord) : -1, r;
 
-	if (nd < 1 || na < 3 || x0->storage_offset.sym)
+	if (na < 3 || (na > 3 && a[3].kind != NPU_GV_INT && a[3].kind != NPU_GV_NONE))
 		return fail(d, "%s", "@asstrided: bad operands");
-	for (int k = 0; k < nd; k++)
-		if (x0->shape[k].sym || x0->stride[k].sym)
-			return fail(d, "%s", "a symbolic input");
-	/* dims by stride, largest first (a size-1 dim's stride is free) */
-	for (int k = 0; k < nd; k++)
-		ord[k] = k;
-	for (int k = 1; k < nd; k++)
-		for (int j = k; j > 0 && x0->stride[ord[j]].v > x0->stride[ord[j - 1]].v; j--) {
-			int64_t t = ord[j];
-			ord[j] = ord[j - 1];
-			ord[j - 1] = t;
-		}
-	for (int k = nd - 1; k >= 0; k--) {
-		int64_t dd = ord[k];
-		perm |= dd != k && x0->shape[dd].v > 1;
-		if (x0->shape[dd].v > 1 && x0->stride[dd].v != dense)
-			return fail(d, "%s", "an input whose strides leave gaps or overlap");
-		dense *= x0->shape[dd].v;
-	}
-	if (!perm)
+	if (lay < 0)
+		return fail(d, "%s", "an input whose strides are symbolic, leave gaps or overlap");
+	if (!lay)
 		return fail(d, "%s", "a contiguous input (its elements are its storage)");
 	off0 = x0->storage_offset.v;
 	so = na > 3 && a[3].kind == NPU_GV_INT ? a[3].u.i : off0;
-	if (na > 3 && a[3].kind != NPU_GV_INT && a[3].kind != NPU_GV_NONE)
-		return fail(d, "%s", "@asstrided: bad operands");
 	if (so < off0)
 		return fail(d, "%s", "a view before the input's first element");
 	va[0] = a[0];
-	if (npu_gv_ints(&va[1], ord, nd) < 0)
+	if (npu_gv_ints(&va[1], ord, x0->ndim) < 0)
 		return npu_errf(d->pc->e, "out of memory");
 	r = make_call(d, "aten.permute.default", va, 2, NULL, 0, &p);
 	npu_gval_clear(&va[1]);
-	if (r < 0 || cast_to_copy(d, p, x0->dtype, &c) < 0)
+	if (r < 0)
 		return -1;
-	va[0] = c;
+	/* (the view over the permuted input reads it contiguous: fuse.c
+	 * copies it in storage order first) */
+	va[0] = p;
 	va[1] = a[1];
 	va[2] = a[2];
 	va[3] = npu_gv_int(so - off0);

@@ -6,6 +6,8 @@
  */
 #include "compiler/ref_int.h"
 
+#include "compiler/gedit.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,21 +211,21 @@ static int strided_args(ref_op *op, int i, const char *what, int64_t numel,
 
 /*
  * as_strided reads self's storage.  When the graph recorded self's
- * strides and they lay its elements out other than in order, densely
- * (Longformer chunks a permuted view: [4, 8, 32, 64] of strides [64,
- * 8192, 256, 1]), *st gets that storage (each element at its position
- * less self's storage offset, *off0) and *off0 the offset; else st is
- * left empty and self's elements in order are its storage (a contiguous
- * self, or a layout with gaps the values cannot fill).
+ * strides and they lay its elements out densely in another order
+ * (npu_gmeta_layout: Longformer chunks a permuted view, [4, 8, 32, 64]
+ * of strides [64, 8192, 256, 1]), *st gets that storage (each element at
+ * its position less self's storage offset); else st is left empty and
+ * self's elements in order are its storage (a contiguous self, or a
+ * layout with gaps the values cannot fill).  *off0: self's recorded
+ * storage offset (0 when none).
  */
 static int storage_order(ref_op *op, const npu_reftensor *x, npu_reftensor *st,
 			 int64_t *off0)
 {
-	const npu_gmeta *m;
 	const npu_gnode *src;
-	int64_t n = npu_reftensor_numel(x), pos, cover = 1, idx[NPU_MAX_DIMS] = { 0 };
-	int inorder = 1, dense = 1;
-	unsigned char *seen;
+	const npu_gmeta *m;
+	int64_t n = npu_reftensor_numel(x), ord[NPU_MAX_DIMS], idx[NPU_MAX_DIMS] = { 0 }, pos;
+	int lay;
 
 	*off0 = 0;
 	if (!op->cx->g || op->nargs < 1 || op->args[0].kind != NPU_GV_NODE)
@@ -232,41 +234,18 @@ static int storage_order(ref_op *op, const npu_reftensor *x, npu_reftensor *st,
 	m = src->nmeta && !src->multi ? &src->meta[0] : NULL;
 	if (!m || m->ndim != x->ndim || m->storage_offset.sym)
 		return 0;
-	for (int d = x->ndim - 1; d >= 0; d--) {
-		if (m->stride[d].sym || m->stride[d].v < 0)
-			return 0;
-		inorder &= x->shape[d] <= 1 || m->stride[d].v == cover;
-		cover *= x->shape[d];
-	}
 	*off0 = m->storage_offset.v;
-	if (inorder || !n)
+	if ((lay = npu_gmeta_layout(m, ord)) <= 0 || !n)
 		return 0;
-	st->data = calloc((size_t)n, sizeof *st->data);
-	seen = calloc((size_t)n, 1);
-	if (!st->data || !seen) {
-		free(st->data);
-		free(seen);
-		st->data = NULL;
+	if (!(st->data = calloc((size_t)n, sizeof *st->data)))
 		return npu_errf(op->e, "out of memory");
-	}
-	/* dense: every position below n written exactly once */
-	for (int64_t i = 0; i < n && dense; i++) {
+	for (int64_t i = 0; i < n; i++) {
 		pos = 0;
 		for (int d = 0; d < x->ndim; d++)
 			pos += idx[d] * m->stride[d].v;
-		dense = pos < n && !seen[pos];
-		if (dense) {
-			seen[pos] = 1;
-			st->data[pos] = x->data[i];
-		}
+		st->data[pos] = x->data[i];
 		for (int d = x->ndim - 1; d >= 0 && ++idx[d] == x->shape[d]; d--)
 			idx[d] = 0;
-	}
-	free(seen);
-	if (!dense) {
-		free(st->data);
-		st->data = NULL;
-		return 0;
 	}
 	st->dtype = x->dtype;
 	st->ndim = 1;

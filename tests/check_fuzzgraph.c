@@ -203,16 +203,26 @@ static int pick_float(gen *g)
 	return a;
 }
 
+/* A float32 operand, and *x a new value of its shape (contiguous) */
+static int pick_fresh(gen *g, gval *x)
+{
+	int a = pick_float(g);
+
+	*x = g->v[a];
+	contig(x);
+	x->view = 0;
+	return a;
+}
+
 static void op_unary(gen *g)
 {
 	static const char *const un[] = { "aten.relu.default", "aten.neg.default",
 		"aten.tanh.default", "aten.sigmoid.default", "aten.abs.default" };
-	int a = pick_float(g);
-	gval x = g->v[a];
+	int a;
+	gval x;
 	char args[64];
 
-	contig(&x);
-	x.view = 0;
+	a = pick_fresh(g, &x);
 	if (pick(g, 3) == 0) {
 		snprintf(args, sizeof args, "[{\"node\":\"v%d\"},0.5]", a);
 		add_node(g, &x, "aten.mul.Tensor", args);
@@ -282,16 +292,17 @@ static void op_reduce(gen *g)
 	}
 }
 
-static void op_softmax(gen *g)
+/* An op along one dim of an operand, of its shape (softmax, cumsum);
+ * tail: its arguments after the dim */
+static void op_along(gen *g, const char *target, const char *tail)
 {
-	int a = pick_float(g);
-	gval x = g->v[a];
+	int a;
+	gval x;
 	char args[96];
 
-	contig(&x);
-	x.view = 0;
-	snprintf(args, sizeof args, "[{\"node\":\"v%d\"},%d,false]", a, pick(g, x.nd));
-	add_node(g, &x, "aten._softmax.default", args);
+	a = pick_fresh(g, &x);
+	snprintf(args, sizeof args, "[{\"node\":\"v%d\"},%d%s]", a, pick(g, x.nd), tail);
+	add_node(g, &x, target, args);
 }
 
 /* args = [v<a>, [l0, l1, ...]] (a shape or a permutation) */
@@ -430,56 +441,48 @@ static void op_cat(gen *g)
 	add_node(g, &y, "aten.cat.default", args);
 }
 
-/* a @ b of 2-d values whose inner dims agree (often: dims coincide) */
-static void op_mm(gen *g)
+/* a @ b of nd-d values (mm, or bmm of 3-d) whose batch and inner dims
+ * agree (often: dims coincide); none, a bmm is an mm, an mm a binary op */
+static void op_matmul(gen *g, int nd)
 {
 	int cand[MAXV][2], nc = 0, k;
 	gval y;
 	char args[96];
 
 	for (int i = 0; i < g->n; i++)
-		for (int j = 0; j < g->n; j++)
-			if (is_f32(&g->v[i]) && is_f32(&g->v[j]) && g->v[i].nd == 2 &&
-			    g->v[j].nd == 2 && g->v[i].shape[1] == g->v[j].shape[0] && nc < MAXV)
+		for (int j = 0; j < g->n; j++) {
+			const gval *p = &g->v[i], *q = &g->v[j];
+			if (is_f32(p) && is_f32(q) && p->nd == nd && q->nd == nd &&
+			    (nd == 2 || p->shape[0] == q->shape[0]) &&
+			    p->shape[nd - 1] == q->shape[nd - 2] && nc < MAXV)
 				cand[nc][0] = i, cand[nc++][1] = j;
+		}
 	if (!nc) {
-		op_binary(g);
+		if (nd == 3)
+			op_matmul(g, 2);
+		else
+			op_binary(g);
 		return;
 	}
 	k = pick(g, nc);
-	y.nd = 2;
-	y.shape[0] = g->v[cand[k][0]].shape[0];
-	y.shape[1] = g->v[cand[k][1]].shape[1];
+	y = g->v[cand[k][0]];
+	y.shape[nd - 1] = g->v[cand[k][1]].shape[nd - 1];
 	contig(&y);
-	y.view = y.isbool = 0;
+	y.view = 0;
 	snprintf(args, sizeof args, "[{\"node\":\"v%d\"},{\"node\":\"v%d\"}]",
 		 cand[k][0], cand[k][1]);
-	add_node(g, &y, "aten.mm.default", args);
-}
-
-/* cumsum along a dim */
-static void op_cumsum(gen *g)
-{
-	int a = pick_float(g);
-	gval x = g->v[a];
-	char args[96];
-
-	contig(&x);
-	x.view = 0;
-	snprintf(args, sizeof args, "[{\"node\":\"v%d\"},%d]", a, pick(g, x.nd));
-	add_node(g, &x, "aten.cumsum.default", args);
+	add_node(g, &y, nd == 2 ? "aten.mm.default" : "aten.bmm.default", args);
 }
 
 /* RMSNorm's pattern: x * rsqrt(mean(x * x, [dims], keepdim) + eps),
  * over the last dim or the last two */
 static void op_rmsnorm(gen *g)
 {
-	int a = pick_float(g), sq, m, e, r, two;
-	gval x = g->v[a], y;
+	int a, sq, m, e, r, two;
+	gval x, y;
 	char args[128];
 
-	contig(&x);
-	x.view = 0;
+	a = pick_fresh(g, &x);
 	two = x.nd >= 2 && pick(g, 2);
 	snprintf(args, sizeof args, "[{\"node\":\"v%d\"},{\"node\":\"v%d\"}]", a, a);
 	sq = add_node(g, &x, "aten.mul.Tensor", args);
@@ -502,12 +505,11 @@ static void op_rmsnorm(gen *g)
  * and back to float32 */
 static void op_bf16(gen *g)
 {
-	int a = pick_float(g), b;
-	gval x = g->v[a], y;
+	int a, b;
+	gval x, y;
 	char args[128];
 
-	contig(&x);
-	x.view = 0;
+	a = pick_fresh(g, &x);
 	y = x;
 	y.isbf16 = 1;
 	g->lowp = 1;
@@ -522,12 +524,11 @@ static void op_bf16(gen *g)
 /* gelu, exact or tanh's */
 static void op_gelu(gen *g)
 {
-	int a = pick_float(g);
-	gval x = g->v[a];
+	int a;
+	gval x;
 	char args[64];
 
-	contig(&x);
-	x.view = 0;
+	a = pick_fresh(g, &x);
 	snprintf(args, sizeof args, "[{\"node\":\"v%d\"}]", a);
 	add_node_kw(g, &x, "aten.gelu.default", args,
 		    pick(g, 2) ? "{}" : "{\"approximate\":\"tanh\"}");
@@ -537,12 +538,12 @@ static void op_gelu(gen *g)
  * multi-output native_layer_norm and its getitem 0 */
 static void op_layernorm(gen *g)
 {
-	int a = pick_float(g), ln;
-	gval x = g->v[a], st = x;
+	int a, ln;
+	gval x, st;
 	char args[128];
 
-	contig(&x);
-	x.view = 0;
+	a = pick_fresh(g, &x);
+	st = x;
 	st.shape[st.nd - 1] = 1;
 	contig(&st);
 	ck_assert_int_lt(g->n, MAXV - 1);
@@ -561,35 +562,6 @@ static void op_layernorm(gen *g)
 	g->n++;
 	snprintf(args, sizeof args, "[{\"node\":\"v%d\"},0]", ln);
 	add_node(g, &x, "_operator.getitem", args);
-}
-
-/* a @ b of 3-d values whose batch and inner dims agree */
-static void op_bmm(gen *g)
-{
-	int cand[MAXV][2], nc = 0, k;
-	gval y;
-	char args[96];
-
-	for (int i = 0; i < g->n; i++)
-		for (int j = 0; j < g->n; j++)
-			if (is_f32(&g->v[i]) && is_f32(&g->v[j]) && g->v[i].nd == 3 &&
-			    g->v[j].nd == 3 && g->v[i].shape[0] == g->v[j].shape[0] &&
-			    g->v[i].shape[2] == g->v[j].shape[1] && nc < MAXV)
-				cand[nc][0] = i, cand[nc++][1] = j;
-	if (!nc) {
-		op_mm(g);
-		return;
-	}
-	k = pick(g, nc);
-	y.nd = 3;
-	y.shape[0] = g->v[cand[k][0]].shape[0];
-	y.shape[1] = g->v[cand[k][0]].shape[1];
-	y.shape[2] = g->v[cand[k][1]].shape[2];
-	contig(&y);
-	y.view = 0;
-	snprintf(args, sizeof args, "[{\"node\":\"v%d\"},{\"node\":\"v%d\"}]",
-		 cand[k][0], cand[k][1]);
-	add_node(g, &y, "aten.bmm.default", args);
 }
 
 /* 2x2 average pooling, stride 2 (or 1), of a 3-d [C, H, W] value made
@@ -656,18 +628,18 @@ static int make_graph(uint64_t seed, const char *path)
 		switch (pick(&g, 20)) {
 		case 16: op_gelu(&g); break;
 		case 17: op_layernorm(&g); break;
-		case 18: op_bmm(&g); break;
+		case 18: op_matmul(&g, 3); break;
 		case 19: op_pool(&g); break;
 		case 15: op_bf16(&g); break;
-		case 13: op_cumsum(&g); break;
+		case 13: op_along(&g, "aten.cumsum.default", ""); break;
 		case 14: op_rmsnorm(&g); break;
 		case 0: case 1: op_unary(&g); break;
 		case 2: case 3: case 4: op_binary(&g); break;
 		case 5: case 6: op_reduce(&g); break;
-		case 7: op_softmax(&g); break;
+		case 7: op_along(&g, "aten._softmax.default", ",false"); break;
 		case 8: op_where(&g); break;
 		case 9: op_cat(&g); break;
-		case 10: op_mm(&g); break;
+		case 10: op_matmul(&g, 2); break;
 		default: op_view(&g); break;
 		}
 	}
