@@ -36,6 +36,8 @@ typedef struct dval {
 	int lead;                 /* symbolic leading dims (0: static) */
 	sdim d[NPU_MAX_DIMS];
 	int64_t block;            /* rows at the hints */
+	int pending;              /* a scratch value of a symbolic node, its
+				     rows those of the kernel that writes it */
 } dval;
 
 /* Per kernel with a block loop. */
@@ -584,6 +586,37 @@ static const npu_gmeta *val_meta(const npu_kir *ir, int v)
 	return k < n->nmeta ? &n->meta[k] : NULL;
 }
 
+static int root_of(const npu_kir *ir, int v)
+{
+	return ir->v[v].root >= 0 ? ir->v[v].root : v;
+}
+
+/* Is v one of its node's values, or the root of one (not a scratch
+ * value made for it)? */
+static int listed(const npu_kir *ir, int v)
+{
+	int node = ir->v[v].node;
+
+	if (ir->nodevals && ir->nodevals[node]) {
+		for (int i = 0; i < ir->g->nodes[node].nmeta; i++)
+			if (ir->nodevals[node][i] >= 0 &&
+			    root_of(ir, ir->nodevals[node][i]) == v)
+				return 1;
+		return 0;
+	}
+	return !ir->nodeval || (ir->nodeval[node] >= 0 && root_of(ir, ir->nodeval[node]) == v);
+}
+
+/* Elements of m at the hints. */
+static int64_t meta_numel(const npu_gmeta *m)
+{
+	int64_t n = 1;
+
+	for (int i = 0; i < m->ndim; i++)
+		n *= m->shape[i].v;
+	return n;
+}
+
 static int mark_val(npu_dyn *d, npu_kir *ir, int v, npu_err *e)
 {
 	const npu_gmeta *m = val_meta(ir, v);
@@ -608,14 +641,26 @@ static int mark_val(npu_dyn *d, npu_kir *ir, int v, npu_err *e)
 	}
 	if (!dv->lead)
 		return 0;
-	if (x->ndim != m->ndim || x->root >= 0 || x->isconst)
+	/* the node's value may be a view of x that reshapes within a row
+	 * (a sum over a middle dim: its row kernel's [s0, 2] viewed
+	 * [s0, 1, 2]): x's leading dims must be the symbolic ones, and
+	 * its rows as long; other values of the node (that sum's input
+	 * copied with the dim last) take the rows of the kernel that
+	 * writes them (mark_scratch) */
+	if (x->ndim < dv->lead || x->root >= 0 || x->isconst)
+		goto odd;
+	if (npu_kir_numel(x->ndim, x->shape) != meta_numel(m) && !listed(ir, v)) {
+		dv->lead = 0;
+		dv->pending = 1;
+		return 0;
+	}
+	if (npu_kir_numel(x->ndim, x->shape) != meta_numel(m))
 		goto odd;
 	dv->block = 1;
-	for (int i = 0; i < m->ndim; i++) {
+	for (int i = 0; i < dv->lead; i++) {
 		if (x->shape[i] != m->shape[i].v)
 			goto odd;
-		if (i < dv->lead)
-			dv->block *= x->shape[i];
+		dv->block *= x->shape[i];
 	}
 	x->sym = dv->lead;
 	return 0;
@@ -623,6 +668,30 @@ odd:
 	sdim_str(d, &dv->d[0], s, sizeof s);
 	return npu_errf(e, "%s: node '%s': a value of symbolic shape (%s, ...) that is not a plain materialized tensor",
 			ir->g->file, ir->g->nodes[x->node].name, s);
+}
+
+/* Kernel K's pending outputs (scratch values of a symbolic node) take
+ * the symbolic rows of an input whose leading dims they have. */
+static void mark_scratch(npu_dyn *d, npu_kir *ir, const npu_kern *K)
+{
+	for (int o = 0; o < K->nops; o++) {
+		int r = root_of(ir, K->ops[o].val);
+		dval *dv = &d->val[r];
+		npu_kval *x = &ir->v[r];
+		if (!K->ops[o].out || !dv->pending)
+			continue;
+		for (int i = 0; i < K->nops && dv->pending; i++) {
+			const dval *in = &d->val[root_of(ir, K->ops[i].val)];
+			const npu_kval *y = &ir->v[root_of(ir, K->ops[i].val)];
+			int same = in->lead && !K->ops[i].out && x->ndim >= in->lead;
+			for (int j = 0; same && j < in->lead; j++)
+				same = x->shape[j] == y->shape[j];
+			if (!same)
+				continue;
+			*dv = *in;
+			x->sym = dv->lead;
+		}
+	}
 }
 
 int npu_dyn_mark(npu_dyn *d, npu_kir *ir, npu_err *e)
@@ -640,6 +709,13 @@ int npu_dyn_mark(npu_dyn *d, npu_kir *ir, npu_err *e)
 		if (mark_val(d, ir, v, e) < 0)
 			return -1;
 	}
+	for (int k = 0; k < ir->nk; k++)
+		mark_scratch(d, ir, &ir->k[k]);
+	for (int v = 0; v < ir->nv; v++)
+		if (d->val[v].pending)
+			return npu_errf(e, "%s: node '%s': its value '%s' of symbolic rows is written by no kernel that reads them",
+					ir->g->file, ir->g->nodes[ir->v[v].node].name,
+					ir->v[v].name);
 	return 0;
 }
 

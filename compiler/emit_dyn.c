@@ -1404,6 +1404,13 @@ int npu_emit_dynrow(const npu_emitctx *c, int k, int xrows, npu_mfunc *f,
 		f->n = at;
 		goto out;
 	}
+	/* xrows counts the merged symbolic dim (dyn.c's version_kern); a
+	 * row kernel's rows are its outer dims merged, [s0, 2, 3] reduced
+	 * over the last: 2 rows per symbolic row */
+	if (r.m.K->kind == NPU_KK_ROW && r.m.g.n[0] != r.m.K->shape[0]) {
+		r.m.xR = npu_mx(f);
+		npu_memit(f, NPU_OP_MULI, r.m.xR, xrows, 0, r.m.g.n[0] / r.m.K->shape[0]);
+	}
 	row_loop(&r);
 	rc = f->oom ? npu_errf(e, "out of memory") : 0;
 out:

@@ -261,6 +261,33 @@ static int is_predicate(int aop)
 	}
 }
 
+/*
+ * A dynamic graph's metas keep their symbolic dims (dyn.c specialized
+ * them: .v holds the hint, .sym the expression).  The rules below that
+ * take them work at the hints and give a result dim its operand's
+ * expression where it is that dim (elementwise, reductions); the others
+ * refuse symbolic shapes, so no node of a fixed size stands in for one
+ * of run-time size.
+ */
+static int hint_shape(const npu_gmeta *m, int64_t *shape)
+{
+	if (!m || m->kind != NPU_GM_TENSOR)
+		return -1;
+	for (int i = 0; i < m->ndim; i++)
+		shape[i] = m->shape[i].v;
+	return m->ndim;
+}
+
+/* Result dim o takes src's expression, if it has one and o is its size. */
+static int sym_dim(dcx *d, npu_gmeta *m, int o, const npu_gdim *src)
+{
+	if (!src->sym || m->shape[o].sym || m->shape[o].v != src->v)
+		return 0;
+	if (!(m->shape[o].sym = strdup(src->sym)))
+		return npu_errf(d->pc->e, "out of memory");
+	return 0;
+}
+
 static int infer_ew(dcx *d, int aop, const npu_gval *a, int na, npu_gmeta *m)
 {
 	int64_t shp[NPU_MAX_DIMS], s[NPU_MAX_DIMS];
@@ -273,8 +300,8 @@ static int infer_ew(dcx *d, int aop, const npu_gval *a, int na, npu_gmeta *m)
 			fscalar |= a[i].kind == NPU_GV_FLOAT;
 			continue;
 		}
-		if ((k = npu_gmeta_shape(am, s)) < 0)
-			return fail(d, "%s", "symbolic shape");
+		if ((k = hint_shape(am, s)) < 0)
+			return fail(d, "%s", "no shape");
 		for (int j = 0; j < k; j++) {         /* align right */
 			int o = nd > k ? nd - k + j : j;
 			if (k > nd) {
@@ -296,10 +323,6 @@ static int infer_ew(dcx *d, int aop, const npu_gval *a, int na, npu_gmeta *m)
 	}
 	if (dt < 0)
 		return fail(d, "%s", "no tensor operand");
-	if (is_predicate(aop)) {
-		npu_gmeta_set(m, NPU_DT_BOOL, nd, shp);
-		return 0;
-	}
 	if (fscalar && dt_rank(dt) < 3)
 		dt = NPU_DT_F32;
 	if (dt_rank(dt) < 3 && aop != NPU_AOP_ADD_TENSOR &&
@@ -307,7 +330,14 @@ static int infer_ew(dcx *d, int aop, const npu_gval *a, int na, npu_gmeta *m)
 	    aop != NPU_AOP_NEG && aop != NPU_AOP_CLAMP && aop != NPU_AOP_WHERE &&
 	    aop != NPU_AOP_MAXIMUM && aop != NPU_AOP_MINIMUM && aop != NPU_AOP_ABS)
 		dt = NPU_DT_F32;          /* sqrt, exp, div of integers */
-	npu_gmeta_set(m, dt, nd, shp);
+	npu_gmeta_set(m, is_predicate(aop) ? NPU_DT_BOOL : dt, nd, shp);
+	/* each dim's expression from an operand of that size there */
+	for (int i = 0; i < na; i++) {
+		const npu_gmeta *am = node_meta(d, &a[i]);
+		for (int j = 0; am && j < am->ndim; j++)
+			if (sym_dim(d, m, nd - am->ndim + j, &am->shape[j]) < 0)
+				return -1;
+	}
 	return 0;
 }
 
@@ -324,8 +354,8 @@ static int infer_reduce(dcx *d, const npu_gval *a, int na, const npu_gkwarg *kw,
 	for (int i = 0; i < nkw; i++)
 		if (!strcmp(kw[i].key, "keepdim") && kw[i].val.kind == NPU_GV_BOOL)
 			keep = kw[i].val.u.b;
-	if (!in || (nd = npu_gmeta_shape(in, shp)) < 0)
-		return fail(d, "%s", "symbolic shape");
+	if (!in || (nd = hint_shape(in, shp)) < 0)
+		return fail(d, "%s", "no shape");
 	if (!dims || dims->kind == NPU_GV_NONE ||
 	    (dims->kind == NPU_GV_LIST && !dims->u.list.n))
 		for (int i = 0; i < nd; i++)
@@ -345,6 +375,11 @@ static int infer_reduce(dcx *d, const npu_gval *a, int na, const npu_gkwarg *kw,
 		else if (keep)
 			out[k++] = 1;
 	npu_gmeta_set(m, in->dtype, k, out);
+	for (int i = 0, o = 0; i < nd; i++) {
+		if (!red[i] && sym_dim(d, m, o, &in->shape[i]) < 0)
+			return -1;
+		o += !red[i] || keep;
+	}
 	return 0;
 }
 
@@ -581,6 +616,76 @@ static int infer_cat(dcx *d, const npu_gval *a, int na, npu_gmeta *m)
 	return 0;
 }
 
+/* unsqueeze(x, dim) and squeeze.dim(x, dim): x's shape with a 1 put in
+ * at dim, or dim's 1 taken out (a dim that is not 1 stays) */
+static int infer_squeeze(dcx *d, int aop, const npu_gval *a, int na, npu_gmeta *m)
+{
+	const npu_gmeta *x = na == 2 ? node_meta(d, &a[0]) : NULL;
+	int64_t s[NPU_MAX_DIMS + 1], dm;
+	int nd = x ? npu_gmeta_shape(x, s) : -1, up = aop == NPU_AOP_UNSQUEEZE;
+
+	if (nd < 0 || a[1].kind != NPU_GV_INT || nd + up > NPU_MAX_DIMS)
+		return fail(d, "%s", "squeeze or unsqueeze of another form");
+	dm = a[1].u.i < 0 ? a[1].u.i + nd + up : a[1].u.i;
+	if (dm < 0 || dm >= nd + up)
+		return fail(d, "%s", "squeeze or unsqueeze: bad dim");
+	if (up) {
+		memmove(s + dm + 1, s + dm, (size_t)(nd - dm) * sizeof *s);
+		s[dm] = 1;
+		nd++;
+	} else if (s[dm] == 1) {
+		memmove(s + dm, s + dm + 1, (size_t)(nd - dm - 1) * sizeof *s);
+		nd--;
+	}
+	npu_gmeta_set(m, x->dtype, nd, s);
+	return 0;
+}
+
+/* One pooled dim of n: PyTorch's pooling_output_shape (no window
+ * starts in the right padding in ceil_mode); -1 when none fits. */
+static int64_t pool_dim(int64_t n, int64_t k, int64_t s, int64_t p, int ceil)
+{
+	int64_t span = n + 2 * p - k, o;
+
+	if (span < 0 || s <= 0)
+		return -1;
+	o = (span + (ceil ? s - 1 : 0)) / s + 1;
+	if (ceil && (o - 1) * s >= n + p)
+		o--;
+	return o;
+}
+
+/* avg_pool2d(x, kernel, stride, padding, ceil_mode, ...) and
+ * _adaptive_avg_pool2d(x, output_size): x's shape with its last two dims
+ * pooled */
+static int infer_pool(dcx *d, int aop, const npu_gval *a, int na, npu_gmeta *m)
+{
+	const npu_gmeta *x = na >= 2 ? node_meta(d, &a[0]) : NULL;
+	int64_t s[NPU_MAX_DIMS], k[2], st[2], pd[2] = { 0, 0 };
+	int nd = x ? npu_gmeta_shape(x, s) : -1, ceil = 0;
+
+	if (nd < 3 || !ints2(&a[1], k))
+		return fail(d, "%s", "pooling of another form");
+	if (aop == NPU_AOP_AVG_POOL2D) {
+		if (na < 3 || a[2].kind == NPU_GV_NONE ||
+		    (a[2].kind == NPU_GV_LIST && !a[2].u.list.n))
+			st[0] = k[0], st[1] = k[1];
+		else if (!ints2(&a[2], st))
+			return fail(d, "%s", "pooling of another form");
+		if ((na > 3 && !ints2(&a[3], pd)) ||
+		    (na > 4 && a[4].kind != NPU_GV_BOOL && a[4].kind != NPU_GV_INT))
+			return fail(d, "%s", "pooling of another form");
+		ceil = na > 4 && (a[4].kind == NPU_GV_BOOL ? a[4].u.b : a[4].u.i != 0);
+		for (int i = 0; i < 2; i++)
+			if ((k[i] = pool_dim(s[nd - 2 + i], k[i], st[i], pd[i], ceil)) < 0)
+				return fail(d, "%s", "a pool larger than its input");
+	}
+	s[nd - 2] = k[0];
+	s[nd - 1] = k[1];
+	npu_gmeta_set(m, x->dtype, nd, s);
+	return 0;
+}
+
 /* arange.default(end): [end] int64 (@iota's) */
 static int infer_arange(dcx *d, const npu_gval *a, int na, npu_gmeta *m)
 {
@@ -624,6 +729,10 @@ static int infer(dcx *d, int aop, const npu_gval *a, int na,
 		return infer_like(d, a, na, nkw, m);
 	case NPU_AOP_ARANGE:
 		return infer_arange(d, a, na, m);
+	case NPU_AOP_UNSQUEEZE: case NPU_AOP_SQUEEZE_DIM:
+		return infer_squeeze(d, aop, a, na, m);
+	case NPU_AOP_AVG_POOL2D: case NPU_AOP_ADAPTIVE_AVG_POOL2D:
+		return infer_pool(d, aop, a, na, m);
 	case NPU_AOP_CAT:
 		return infer_cat(d, a, na, m);
 	case NPU_AOP_PAD: case NPU_AOP_EXPAND: case NPU_AOP_FLIP:
@@ -703,7 +812,7 @@ static int make_call(dcx *d, const char *target, npu_gval *a, int na,
 	int aop = npu_aop_find(target), idx, r;
 	const dentry *en;
 	npu_gnode n;
-	npu_gmeta m;
+	npu_gmeta m = { 0 };
 	const npu_gnode *site = npu_gedit_node(d->ge, d->site);
 	char name[96];
 
@@ -724,12 +833,16 @@ static int make_call(dcx *d, const char *target, npu_gval *a, int na,
 			return r;
 		d->why[0] = 0;
 	}
-	if (infer(d, aop, a, na, kw, nkw, &m) < 0)
+	if (infer(d, aop, a, na, kw, nkw, &m) < 0) {
+		npu_gmeta_clear(&m);
 		return -1;
+	}
 	snprintf(name, sizeof name, "%s", target + (strncmp(target, "aten.", 5)
 						   ? 0 : 5));
 	*strchrnul(name, '.') = 0;
-	if (npu_gnode_make(&n, name, target, a, na, &m, site) < 0)
+	r = npu_gnode_make(&n, name, target, a, na, &m, site);
+	npu_gmeta_clear(&m);
+	if (r < 0)
 		return npu_errf(d->pc->e, "out of memory");
 	if (nkw) {
 		n.kwargs = calloc((size_t)nkw, sizeof *n.kwargs);
@@ -2643,6 +2756,14 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 			return fail(d, "%s", "not false (in training)");
 		return copy_to(d, res, &a[0]);
 	}
+	if (!strcmp(name, "unbat")) {               /* (x) */
+		npu_gval ua[2];
+		if (!x0 || x0->ndim != 3)
+			return fail(d, "%s", "not an unbatched image");
+		ua[0] = a[0];
+		ua[1] = npu_gv_int(0);
+		return make_call(d, "aten.unsqueeze.default", ua, 2, NULL, 0, res);
+	}
 	if (!strcmp(name, "asstrided"))        /* (x, size, stride, storage_offset) */
 		return asstrided(d, a, na, x0, res);
 	if (!strcmp(name, "pixshuf"))          /* (x, r, up) */
@@ -2834,6 +2955,56 @@ static int wanted(const dentry *en, const scope *s)
 	return 0;
 }
 
+/* The next '|' or (stop_bar 0) ';' of p outside brackets, or its end. */
+static const char *alt_end(const char *p, int stop_bar)
+{
+	int depth = 0;
+
+	for (; *p; p++) {
+		if (*p == '(' || *p == '[')
+			depth++;
+		else if (*p == ')' || *p == ']')
+			depth--;
+		else if (!depth && (*p == ';' || (stop_bar && *p == '|')))
+			break;
+	}
+	return p;
+}
+
+/*
+ * An output's alternatives, "a | b": the first whose expansion succeeds
+ * (a builtin's condition holds); a failed one's nodes have no users and
+ * go with DCE.  An error (out of memory) ends the search.
+ */
+static int eval_alts(dcx *d, lex *l, scope *s, npu_gval *res)
+{
+	char why[sizeof d->why] = "";
+
+	for (;;) {
+		const char *next = alt_end(l->p, 1);
+		if (eval(d, l, s, res) == 0) {
+			skip(l);
+			if (*l->p == '|')
+				l->p = alt_end(l->p, 0);
+			return 0;
+		}
+		npu_gval_clear(res);
+		if (!d->why[0])
+			return -1;
+		/* the reasons of every alternative, "a; b" */
+		if (why[0]) {
+			char last[sizeof d->why];
+			memcpy(last, d->why, sizeof last);
+			snprintf(d->why, sizeof d->why, "%s; %s", why, last);
+		}
+		if (*next != '|')
+			return -1;
+		memcpy(why, d->why, sizeof why);
+		d->why[0] = 0;
+		l->p = next + 1;
+	}
+}
+
 /* Evaluates output out_k of en with the given arguments. */
 static int expand(dcx *d, const dentry *en, int out_k, const npu_gval *a,
 		  int na, const npu_gkwarg *kw, int nkw, npu_gval *res)
@@ -2855,7 +3026,7 @@ static int expand(dcx *d, const dentry *en, int out_k, const npu_gval *a,
 			l.p++;
 	}
 	if (!rc)
-		rc = eval(d, &l, &s, res);
+		rc = eval_alts(d, &l, &s, res);
 	if (!rc) {
 		skip(&l);
 		if (*l.p && *l.p != ';')
@@ -2876,9 +3047,15 @@ static int meta_matches(dcx *d, const npu_gval *v, const npu_gmeta *want)
 
 	if (!m || m->dtype != want->dtype)
 		return 0;
-	na = npu_gmeta_shape(m, a);
-	nb = npu_gmeta_shape(want, b);
-	return na == nb && na >= 0 && !memcmp(a, b, (size_t)na * sizeof *a);
+	na = hint_shape(m, a);
+	nb = hint_shape(want, b);
+	if (na != nb || na < 0 || memcmp(a, b, (size_t)na * sizeof *a))
+		return 0;
+	for (int i = 0; i < na; i++)     /* symbolic where the graph's is */
+		if (!m->shape[i].sym != !want->shape[i].sym ||
+		    (m->shape[i].sym && strcmp(m->shape[i].sym, want->shape[i].sym)))
+			return 0;
+	return 1;
 }
 
 /* v converted to dtype dt (v itself when it has it already). */

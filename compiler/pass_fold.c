@@ -29,6 +29,8 @@ typedef struct cval {
 	int n;
 	int borrowed;              /* t is the caller's (frozen): not freed */
 	int lazy;                  /* a frozen source, loaded when first read */
+	int kept;                  /* constant, but computed at run time
+				      (expands), so its inputs are needed */
 } cval;
 
 struct fold_cx;
@@ -381,7 +383,7 @@ static int needed_at_runtime(fold_cx *fx, int i)
 	int nu = npu_gedit_users(fx->ge, i, &u);
 
 	for (int k = 0; k < nu; k++)
-		if (!fx->v[u[k]].t)
+		if (!fx->v[u[k]].t || fx->v[u[k]].kept)
 			return 1;
 	return 0;
 }
@@ -427,6 +429,16 @@ static int expands(fold_cx *fx, int i)
 	long long out = npu_reftensor_numel(&fx->v[i].t[0]);
 
 	return out > 65536 && out > 2 * input_elems(fx, npu_gedit_node(fx->ge, i));
+}
+
+/* Constant node i, needed at run time by a user that is not. */
+static int foldable(fold_cx *fx, int i)
+{
+	npu_gnode *nd = npu_gedit_node(fx->ge, i);
+
+	return fx->v[i].t && fx->v[i].n == 1 && !nd->multi &&
+	       nd->op == NPU_GOP_CALL_FUNCTION && !npu_gedit_dead(fx->ge, i) &&
+	       fx->v[i].t[0].ndim >= 0 && needed_at_runtime(fx, i);
 }
 
 static int add_const(fold_cx *fx, int i)
@@ -475,13 +487,16 @@ static int fold_session(pass_cx *pc, npu_gedit *ge)
 			   eval_call(&fx, i, limit) < 0)
 			goto out;
 	}
+	/* which constants stay computed (a causal mask of [S, S] from two
+	 * aranges), users before their inputs: the inputs of one are then
+	 * needed at run time, folded below */
+	for (int i = n - 1; i >= 0; i--)
+		fx.v[i].kept = foldable(&fx, i) && expands(&fx, i);
 	for (int i = 0; i < n; i++) {
 		npu_gnode *nd = npu_gedit_node(ge, i);
-		if (!fx.v[i].t || fx.v[i].n != 1 || nd->multi ||
-		    nd->op != NPU_GOP_CALL_FUNCTION || npu_gedit_dead(ge, i) ||
-		    fx.v[i].t[0].ndim < 0 || !needed_at_runtime(&fx, i))
+		if (!foldable(&fx, i))
 			continue;
-		if (expands(&fx, i)) {
+		if (fx.v[i].kept) {
 			if (pass_note(pc, nd->name, "kept %s (%lld elements made "
 				      "from %lld: cheaper to compute than to "
 				      "store)", nd->name,

@@ -812,6 +812,52 @@ START_TEST(test_mm_transposed)
 }
 END_TEST
 
+/* ---- rows of more than one dim: [s0, 2, 3] reduced over the last ---- */
+
+static const int64_t rows3d_sizes[] = { 1, 2, 7, 12, 100 };
+
+/*
+ * tests/data/dyn/rows3d.json: RMSNorm's pattern and a layer norm over the
+ * last dim of x [s0, 2, 3], hinted at 7 (check_fuzzgraph's case 186 and
+ * its layer norms).  A row kernel's rows are its outer dims merged, 2 per
+ * symbolic row: the run-time loop took its row count for them and
+ * computed half (every size, the hint's too).  The layer norm was kept
+ * whole and refused (a host kernel cannot take run-time sizes): its
+ * decomposition's metas refused symbolic shapes; they keep them now.
+ * midsum.json: a sum over the middle dim of x [s0, 3, 2] and a softmax
+ * over it: their copies of x with that dim last, and the sum's row
+ * kernel output [s0, 2] viewed [s0, 1, 2], were refused ("not a plain
+ * materialized tensor"); they take the rows of the kernel writing them.
+ */
+START_TEST(test_rows3d)
+{
+	char graph[1024];
+	npu_ccopts od = { 0 };
+	npu_stfile st;
+	npu_graph *g;
+	npu_err e = { "" };
+	static const char *const files[] = { "rows3d.json", "midsum.json" };
+
+	for (int i = 0; i < 2; i++) {
+		npu_ccresult rd = { 0 };
+		fxrun fd = { 0 };
+		dyn_inputs(files[i], rows3d_sizes[_i], graph, sizeof graph, &g, &st);
+		od.graph = graph;
+		od.target = "npu-base";
+		od.dyn_hint = "s0=7";
+		ck_assert_msg(npu_cc_compile(&od, &rd, &e) == 0, "%s: %s", files[i], e.msg);
+		ck_assert_uint_eq(rd.prog.nsyms, 1);
+		fx_check_run(graph, &rd.prog, &rd.t, &st, 0, &fd);
+		ck_assert_uint_eq(fd.host_calls, 0);
+		ck_assert_msg(fd.worst_ref <= 1e-5, "%s at %lld: %g from the reference",
+			      files[i], (long long)rows3d_sizes[_i], fd.worst_ref);
+		npu_cc_free(&rd);
+		npu_st_free(&st);
+		npu_graph_free(g);
+	}
+}
+END_TEST
+
 /* ---- static graphs: no dynamic sections, no loop ---- */
 
 START_TEST(test_static)
@@ -867,6 +913,8 @@ int main(void)
 	tcase_add_test(tc, test_window_bad);
 	tcase_add_test(tc, test_loader);
 	tcase_add_test(tc, test_static);
+	tcase_add_loop_test(tc, test_rows3d, 0,
+			    (int)(sizeof rows3d_sizes / sizeof rows3d_sizes[0]));
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

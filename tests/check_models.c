@@ -385,6 +385,14 @@ static const op_case ops[] = {
 	  { 1, 2, 20, 20 }, { 0 }, { 1, 2, 6, 6 } },
 	{ "aten.avg_pool2d.default", "[2560, 2560], [2560, 2560], [0, 0], true, true, 5", "float32",
 	  { 1, 2, 9, 9 }, { 0 }, { 1, 2, 1, 1 } },
+	/* unbatched pooling ([C, H, W]): as a batch of one (decomp.def's
+	 * alternatives); a global pool of that many taps stays a mean */
+	{ "aten.avg_pool2d.default", "[3, 3], [2, 2], [1, 1], true, false", "float32",
+	  { 3, 8, 7 }, { 0 }, { 3, 5, 4 } },
+	{ "aten._adaptive_avg_pool2d.default", "[3, 2]", "float32",
+	  { 4, 6, 6 }, { 0 }, { 4, 3, 2 } },
+	{ "aten._adaptive_avg_pool2d.default", "[1, 1]", "float32",
+	  { 3, 14, 14 }, { 0 }, { 3, 1, 1 } },
 	/* a depthwise 1-d convolution (Conformer, Mamba), dilated */
 	{ "aten.convolution.default",
 	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [1], [2], [2], false, [0], 6",
@@ -1818,6 +1826,20 @@ START_TEST(t_long_row_results)
 END_TEST
 
 /*
+ * A causal mask of [300, 300] from two aranges (check_fuzzgraph's case
+ * 675): the fold pass keeps the comparison computed (90,000 elements
+ * made from 600, cheaper to compute than to store) but had decided its
+ * inputs first, taking them for inputs of a folded node, so neither
+ * was folded and the aranges and the integer add became host calls.
+ * Now the kept nodes are decided before their inputs: no host call.
+ */
+START_TEST(t_kept_mask_inputs)
+{
+	regress_run("causal_mask_kept");
+}
+END_TEST
+
+/*
  * A matmul whose kernel cannot fit the target's SRAM even at its smallest
  * blocks (it keeps all of K there: 4096 fp32 on npu-edge's 1 MiB) is a
  * host call, the graph fused again around it: its bias and ReLU still
@@ -2103,6 +2125,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_too_big_for_sram);
 	tcase_add_test(tc, t_cat_room_for_outputs);
 	tcase_add_test(tc, t_long_row_results);
+	tcase_add_test(tc, t_kept_mask_inputs);
 	tcase_add_test(tc, t_far_panel_token);
 	tcase_add_test(tc, t_epilogue_loads_queue);
 	tcase_add_test(tc, t_fft_real_part);
