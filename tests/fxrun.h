@@ -37,6 +37,10 @@ typedef struct fxrun {
 	int inplace;		/* mutated inputs updated in place (no output.i
 				   buffer, no copy) */
 	int spills;
+	int may_refuse;		/* a compile error is no failure: its message
+				   goes to refused and nothing runs (the
+				   random dynamic graphs past npucc's limits) */
+	char refused[300];
 	/* optional: called with the compile result before the run (tests
 	 * that inspect the kernel IR or the pass log) */
 	void (*inspect)(const npu_ccresult *r, void *ctx);
