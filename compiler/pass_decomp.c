@@ -2076,8 +2076,8 @@ static int tconv_weight(dcx *d, const cbwd *c, npu_gval *res)
 /*
  * @cbwd_in: grad_input, the transposed convolution of go by w, whose
  * output_padding makes up the rows the forward stride skipped.  With
- * groups (depthwise convolutions), which the backend does not run
- * transposed: go with zeros inserted between its elements along the
+ * groups (depthwise convolutions) or dilation, which the backend does not
+ * run transposed: go with zeros inserted between its elements along the
  * stride, padded by dilation (k - 1) - padding (and the output padding
  * after), then the grouped convolution by tconv_weight, at stride 1.
  */
@@ -2097,10 +2097,13 @@ static int cbwd_in(dcx *d, npu_gval *a, int na, npu_gval *res)
 			return fail(d, "%s", "grad_input: sizes that do not invert");
 		pads[2 - 2 * i] = dl * (c.sw[2 + i] - 1) - c.pad[i];
 		pads[3 - 2 * i] = pads[2 - 2 * i] + op[i];
-		if (c.g > 1 && pads[2 - 2 * i] < 0)
-			return fail(d, "%s", "grad_input of a grouped convolution padded past its window");
+		if ((c.g > 1 || dl > 1) && pads[2 - 2 * i] < 0)
+			return fail(d, "%s", "grad_input of a grouped or dilated convolution padded past its window");
 	}
-	if (c.g == 1)
+	/* (the backend runs transposed convolutions of one group and no
+	 * dilation; a dilated one's gradient, as a grouped one's, is the
+	 * convolution below) */
+	if (c.g == 1 && c.dil[0] == 1 && c.dil[1] == 1)
 		return conv_of(d, c.go, c.w, c.st, c.pad, c.dil, 1, op, 1, res);
 	if (c.st[0] > 1 || c.st[1] > 1)
 		r = zero_insert(d, &c, &z);
@@ -2262,10 +2265,53 @@ static int cbwd_gw_taps(dcx *d, const cbwd *c, npu_gval *res)
 	return r;
 }
 
+/* The most groups of several channels whose grad_weights are computed
+ * one by one (ResNeXt's 32; more would make a node per group and tap) */
+#define GW_GROUPS_MAX 64
+
+/*
+ * grad_weight of g groups of several channels (ResNeXt, RegNet): each
+ * group's as one group's (cbwd_gw_taps) over its slices of go and x,
+ * the groups' concatenated along the output channels.
+ */
+static int cbwd_gw_groups(dcx *d, const cbwd *c, npu_gval *res)
+{
+	int64_t og = c->sg[1] / c->g, ic = c->sx[1] / c->g;
+	npu_gval l = { .kind = NPU_GV_LIST }, va[2];
+	int r = 0;
+
+	if (c->g > GW_GROUPS_MAX)
+		return fail(d, "%s", "grad_weight of more groups of several channels than decomposed");
+	if (!(l.u.list.v = calloc((size_t)c->g, sizeof *l.u.list.v)))
+		return npu_errf(d->pc->e, "out of memory");
+	for (int64_t i = 0; i < c->g && !r; i++) {
+		cbwd cg = *c;
+		npu_gval go = { 0 }, x = { 0 };
+		cg.g = 1;
+		cg.sg[1] = cg.sw[0] = og;
+		cg.sx[1] = ic;
+		r = slice_of(d, c->go, 1, i * og, (i + 1) * og, 1, &go);
+		if (!r)
+			r = slice_of(d, c->x, 1, i * ic, (i + 1) * ic, 1, &x);
+		cg.go = go, cg.x = x;
+		if (!r && !(r = cbwd_gw_taps(d, &cg, &l.u.list.v[i])))
+			l.u.list.n++;
+		npu_gval_clear(&go);
+		npu_gval_clear(&x);
+	}
+	if (!r) {
+		va[0] = l;
+		va[1] = npu_gv_int(0);
+		r = make_call(d, "aten.cat.default", va, 2, NULL, 0, res);
+	}
+	npu_gval_clear(&l);
+	return r;
+}
+
 /*
  * @cbwd_gw: grad_weight.  One group: a product a tap (cbwd_gw_taps).
- * One input channel a group (depthwise): cbwd_gw_depthwise.  Other
- * groupings are kept (the convolution_backward is a host call).
+ * One input channel a group (depthwise): cbwd_gw_depthwise.  Groups of
+ * several: each group's (cbwd_gw_groups).
  */
 static int cbwd_gw(dcx *d, npu_gval *a, int na, npu_gval *res)
 {
@@ -2275,8 +2321,7 @@ static int cbwd_gw(dcx *d, npu_gval *a, int na, npu_gval *res)
 		return -1;
 	if (c.g == 1)
 		return cbwd_gw_taps(d, &c, res);
-	return c.sw[1] == 1 ? cbwd_gw_depthwise(d, &c, res) :
-	       fail(d, "%s", "grad_weight of a grouped convolution of several channels a group");
+	return c.sw[1] == 1 ? cbwd_gw_depthwise(d, &c, res) : cbwd_gw_groups(d, &c, res);
 }
 
 /* x [B, H, L, E] as [B*H, L, E]: attention's heads folded into bmm's
@@ -2552,6 +2597,150 @@ static int gpool(dcx *d, const npu_gval *a, int na, const npu_gmeta *x0,
 	return npu_gv_ints(res, dm, 2) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
 }
 
+/*
+ * The window of avg_pool2d_backward (go, x, kernel_size, stride, padding,
+ * ceil_mode, count_include_pad, divisor_override) or, kernel none,
+ * _adaptive_avg_pool2d_backward's (sizes that divide) when windows do not
+ * overlap and share one divisor: kernel = stride, no padding, no partial
+ * window.  In k and *div; 0 when it is not that form.
+ */
+static int pool_tiles(const npu_gval *a, int na, const int64_t *in, const int64_t *out,
+		      int64_t *k, double *div)
+{
+	int64_t st[2], pd[2];
+
+	if (a[2].kind == NPU_GV_NONE) {         /* adaptive */
+		for (int i = 0; i < 2; i++)
+			if (out[i] <= 0 || in[i] % out[i])
+				return 0;
+		k[0] = in[0] / out[0];
+		k[1] = in[1] / out[1];
+		*div = (double)(k[0] * k[1]);
+		return 1;
+	}
+	if (na < 8 || !ints2(&a[2], k) || !ints2(&a[4], pd) || pd[0] || pd[1])
+		return 0;
+	if (a[3].kind == NPU_GV_NONE || (a[3].kind == NPU_GV_LIST && !a[3].u.list.n))
+		st[0] = k[0], st[1] = k[1];
+	else if (!ints2(&a[3], st))
+		return 0;
+	if (st[0] != k[0] || st[1] != k[1])
+		return 0;
+	for (int i = 0; i < 2; i++)             /* every window whole */
+		if (k[i] <= 0 || out[i] * k[i] > in[i] || (in[i] - k[i]) / k[i] + 1 != out[i])
+			return 0;
+	*div = (double)(k[0] * k[1]);
+	if (a[7].kind != NPU_GV_NONE && (a[7].kind != NPU_GV_INT || !a[7].u.i))
+		return 0;
+	if (a[7].kind == NPU_GV_INT)
+		*div = (double)a[7].u.i;
+	return 1;
+}
+
+/*
+ * @avgpoolbwd: average pooling's gradient when its windows tile the
+ * plane (pool_tiles): each window's gradient over its divisor, repeated
+ * over the window (a view [.., oh, 1, ow, 1] expanded to the window and
+ * reshaped), the rows and columns no window covers zero.  Else fails,
+ * keeping the op (a host call).
+ */
+static int avgpoolbwd(dcx *d, npu_gval *a, int na, npu_gval *res)
+{
+	const npu_gmeta *gm = na > 1 ? node_meta(d, &a[0]) : NULL, *xm = na > 1 ? node_meta(d, &a[1]) : NULL;
+	int64_t gs[NPU_MAX_DIMS], xs[NPU_MAX_DIMS], v[NPU_MAX_DIMS], k[2], pad[4];
+	int nd = gm ? npu_gmeta_shape(gm, gs) : -1, b, r;
+	double div;
+	npu_gval t[4] = { { 0 } }, sa[2];
+
+	if (nd < 3 || nd + 2 > NPU_MAX_DIMS || !xm || npu_gmeta_shape(xm, xs) != nd ||
+	    !pool_tiles(a, na, xs + nd - 2, gs + nd - 2, k, &div))
+		return fail(d, "%s", "an average pooling whose windows overlap, pad or differ in size");
+	b = nd - 2;
+	sa[0] = a[0];
+	sa[1] = npu_gv_float(1 / div);
+	if ((r = make_call(d, "aten.mul.Tensor", sa, 2, NULL, 0, &t[0])) < 0)
+		goto out;
+	memcpy(v, gs, (size_t)b * sizeof *v);
+	v[b] = gs[b], v[b + 1] = 1, v[b + 2] = gs[b + 1], v[b + 3] = 1;
+	if ((r = call_ints(d, "aten.reshape.default", t[0], v, nd + 2, &t[1])) < 0)
+		goto out;
+	v[b + 1] = k[0], v[b + 3] = k[1];
+	if ((r = call_ints(d, "aten.expand.default", t[1], v, nd + 2, &t[2])) < 0)
+		goto out;
+	v[b] = gs[b] * k[0], v[b + 1] = gs[b + 1] * k[1];
+	pad[0] = 0, pad[1] = xs[b + 1] - v[b + 1], pad[2] = 0, pad[3] = xs[b] - v[b];
+	if (!pad[1] && !pad[3]) {
+		r = call_ints(d, "aten.reshape.default", t[2], v, nd, res);
+		goto out;
+	}
+	if ((r = call_ints(d, "aten.reshape.default", t[2], v, nd, &t[3])) < 0)
+		goto out;
+	r = call_ints(d, "aten.constant_pad_nd.default", t[3], pad, 4, res);
+out:
+	for (int i = 0; i < 4; i++)
+		npu_gval_clear(&t[i]);
+	return r;
+}
+
+/*
+ * @ksplit(a, b): a @ b of a K too long for the matmul template, which
+ * keeps whole K panels of A and B in SRAM (tile.c: 2 (mb + nb) K
+ * elements at the smallest blocks, mb and nb at most 64): the sum of the
+ * products of K chunks that take at most half of SRAM so.  A weight's
+ * gradient over a batch of images has K = N * OH * OW (a 3x3
+ * convolution's over 2 x 64 x 128 on npu-edge: 16,383).  Fails (the mm
+ * stays) when K fits.
+ */
+static int ksplit(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
+{
+	const npu_target *t = d->pc->o->target;
+	const npu_gmeta *bm = na > 1 ? node_meta(d, &a[1]) : NULL;
+	int64_t as[NPU_MAX_DIMS], bs[NPU_MAX_DIMS], K, kc, mb, nb;
+	npu_gval acc = { 0 }, sa = { 0 }, sb = { 0 }, p = { 0 };
+	int r = 0;
+
+	if (!t || !x0 || !bm || npu_gmeta_shape(x0, as) != 2 || npu_gmeta_shape(bm, bs) != 2)
+		return fail(d, "%s", "@ksplit: no target, or not 2-d");
+	K = as[1];
+	mb = as[0] < 64 ? as[0] : 64;
+	nb = bs[1] < 64 ? bs[1] : 64;
+	kc = (int64_t)(t->sram_bytes / 2) / (2 * (mb + nb) * npu_dtype_size(x0->dtype));
+	kc -= kc % 64;
+	if (kc < 64 || K <= kc)
+		return fail(d, "%s", "its K fits SRAM");
+	for (int64_t k0 = 0; k0 < K && r >= 0; k0 += kc) {
+		int64_t k1 = k0 + kc < K ? k0 + kc : K;
+		if ((r = slice_of(d, a[0], 1, k0, k1, 1, &sa)) < 0 ||
+		    (r = slice_of(d, a[1], 0, k0, k1, 1, &sb)) < 0)
+			break;
+		{
+			npu_gval mm[2] = { sa, sb };
+			r = make_call(d, "aten.mm.default", mm, 2, NULL, 0, &p);
+		}
+		npu_gval_clear(&sa);
+		npu_gval_clear(&sb);
+		if (r < 0)
+			break;
+		if (!k0) {
+			acc = p;
+		} else {
+			npu_gval ad[2] = { acc, p };
+			npu_gval sum = { 0 };
+			r = make_call(d, "aten.add.Tensor", ad, 2, NULL, 0, &sum);
+			npu_gval_clear(&acc);
+			npu_gval_clear(&p);
+			acc = sum;
+		}
+		p = (npu_gval){ 0 };
+	}
+	if (r < 0) {
+		npu_gval_clear(&acc);
+		return -1;
+	}
+	*res = acc;
+	return 0;
+}
+
 static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 		   npu_gval *res)
 {
@@ -2756,6 +2945,10 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 			return fail(d, "%s", "not false (in training)");
 		return copy_to(d, res, &a[0]);
 	}
+	if (!strcmp(name, "ksplit"))          /* (a, b) */
+		return ksplit(d, a, na, x0, res);
+	if (!strcmp(name, "avgpoolbwd"))      /* (go, x, kernel, stride, padding, ...) */
+		return avgpoolbwd(d, a, na, res);
 	if (!strcmp(name, "unbat")) {               /* (x) */
 		npu_gval ua[2];
 		if (!x0 || x0->ndim != 3)

@@ -1841,30 +1841,34 @@ END_TEST
 
 /*
  * A matmul whose kernel cannot fit the target's SRAM even at its smallest
- * blocks (it keeps all of K there: 4096 fp32 on npu-edge's 1 MiB) is a
- * host call, the graph fused again around it: its bias and ReLU still
- * run on the NPU.  The whole graph was refused before.
+ * blocks (it keeps all of K there: 4096 fp32 on npu-edge's 1 MiB): mm
+ * runs as a sum of products over chunks of K (decomp.def's @ksplit), its
+ * bias and ReLU after them; a batched one is a host call, the graph fused
+ * again around it: its bias and ReLU still run on the NPU.  The whole
+ * graph was refused before.
  */
 START_TEST(t_too_big_for_sram)
 {
 	char path[1024], vals[1024];
-	int64_t xs[3] = { 8, 4096, 0 }, ws[3] = { 4096, 48, 0 }, bs[2] = { 48, 0 };
-	int64_t ys[3] = { 8, 48, 0 };
-	fxrun fr = { 0 };
-	FILE *f;
+	int64_t xs[2][4] = { { 8, 4096 }, { 1, 8, 4096 } }, ws[2][4] = { { 4096, 48 }, { 1, 4096, 48 } };
+	int64_t bs[2] = { 48, 0 }, ys[2][4] = { { 8, 48 }, { 1, 8, 48 } };
+	static const char *const mm[2] = { "aten.mm.default", "aten.bmm.default" };
 
-	f = graph_begin(path, vals, sizeof path);
-	ph_node(f, "x", xs, "float32");
-	ph_node(f, "w", ws, "float32");
-	ph_node(f, "b", bs, "float32");
-	call_node(f, "mm", "aten.mm.default", "{\"node\": \"x\"}, {\"node\": \"w\"}", "",
-		  ys, "float32");
-	call_node(f, "add", "aten.add.Tensor", "{\"node\": \"mm\"}, {\"node\": \"b\"}", "",
-		  ys, "float32");
-	call_node(f, "y", "aten.relu.default", "{\"node\": \"add\"}", "", ys, "float32");
-	fr.o.target = "npu-edge";
-	graph_run(f, path, vals, &fr);
-	ck_assert_int_eq(fr.host_calls, 1);
+	for (int i = 0; i < 2; i++) {
+		fxrun fr = { 0 };
+		FILE *f = graph_begin(path, vals, sizeof path);
+		ph_node(f, "x", xs[i], "float32");
+		ph_node(f, "w", ws[i], "float32");
+		ph_node(f, "b", bs, "float32");
+		call_node(f, "mm", mm[i], "{\"node\": \"x\"}, {\"node\": \"w\"}", "",
+			  ys[i], "float32");
+		call_node(f, "add", "aten.add.Tensor", "{\"node\": \"mm\"}, {\"node\": \"b\"}", "",
+			  ys[i], "float32");
+		call_node(f, "y", "aten.relu.default", "{\"node\": \"add\"}", "", ys[i], "float32");
+		fr.o.target = "npu-edge";
+		graph_run(f, path, vals, &fr);
+		ck_assert_int_eq(fr.host_calls, (uint64_t)i);
+	}
 }
 END_TEST
 

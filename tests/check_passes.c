@@ -927,9 +927,9 @@ static npu_graph *cbwd_case(const char *json, const char *kind, size_t i, int ke
 
 /* Depthwise convolutions' gradients: grad_input the grouped convolution
  * of grad_output with zeros inserted along the stride, by the flipped
- * weight; grad_weight one product and reduction a tap.  With two input
- * channels a group grad_weight keeps the op (grad_input is built before
- * it refuses, and replaces the op's first result). */
+ * weight; grad_weight one product and reduction a tap (with two input
+ * channels a group, each group's products over its slices, the groups'
+ * concatenated). */
 START_TEST(conv_backward_grouped)
 {
 	static const struct {
@@ -943,7 +943,9 @@ START_TEST(conv_backward_grouped)
 		{ GCBWD(3, 0, 1, 3, 4, 4, 4, 3, 1), 0, 1 },
 		/* 5x5 at stride 2 (EfficientNet's) */
 		{ GCBWD(2, 2, 1, 5, 4, 4, 4, 5, 1), 0, 1 },
-		{ GCBWD(2, 1, 1, 5, 4, 4, 2, 3, 2), 1, 1 },
+		/* two input channels a group: each group's grad_weight
+		 * over its slices, concatenated */
+		{ GCBWD(2, 1, 1, 5, 4, 4, 2, 3, 2), 0, 1 },
 		/* one group, a 1x1 window padded by 1 (more than the window
 		 * spans): grad_input the transposed convolution as ever */
 		{ GCBWD(1, 1, 1, 11, 3, 4, 1, 1, 3), 0, 1 },
@@ -984,6 +986,10 @@ START_TEST(conv_backward_decomposed)
 		/* stride 3, padding 0: 9 = (3 - 1) * 3 + 2 + 1 + output_padding 2
 		 * (the input's last two rows reach no output) */
 		{ CBWD(3, 0, 1, 3, GI), 0, 1 },
+		/* dilation 2 (check_fuzzgraph): the backend runs no dilated
+		 * transposed convolution; the convolution of the padded
+		 * grad_output by the flipped weight, dilated */
+		{ CBWD(1, 2, 2, 9, GI), 0, 1 },
 	};
 
 	for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
@@ -997,6 +1003,54 @@ START_TEST(conv_backward_decomposed)
 						   "decomposed cb (aten.convolution_backward"),
 				 !c[i].kept);
 		npu_passlog_free(&log);
+		npu_graph_free(g);
+	}
+}
+END_TEST
+
+/* avg_pool2d_backward(go [1, 2, oh, ow], x [1, 2, 5, 7], args) */
+#define PBWD(oh, ow, args) GRAPH(PH("go", F32(1, 2, oh, ow)) "," PH("x", F32(1, 2, 5, 7)) \
+	CALL("pb", "aten.avg_pool2d_backward.default", "[" N("go") "," N("x") "," args "]", \
+	     F32(1, 2, 5, 7)) OUT("[" N("pb") "]"))
+
+/* Average pooling's gradient where the windows tile the plane: each
+ * window's gradient over its divisor, repeated over it, zeros where no
+ * window reaches (the values equal the reference's for the op); the
+ * adaptive pool's; windows that overlap or pad are kept. */
+START_TEST(pool_backward_decomposed)
+{
+	static const struct {
+		const char *json;
+		int kept;
+	} c[] = {
+		/* 2 x 2 windows over 5 x 7: the last row and column no
+		 * window's */
+		{ PBWD(2, 3, "[2, 2], [2, 2], [0, 0], false, true, null"), 0 },
+		/* 1 x 7 windows, a divisor override, ceil_mode changing
+		 * nothing */
+		{ PBWD(5, 1, "[1, 7], [1, 7], [0, 0], true, false, 3"), 0 },
+		/* stride 1: the windows overlap */
+		{ PBWD(4, 6, "[2, 2], [1, 1], [0, 0], false, true, null"), 1 },
+		/* padding */
+		{ PBWD(3, 4, "[2, 2], [2, 2], [1, 1], false, true, null"), 1 },
+		{ GRAPH(PH("go", F32(1, 2, 5, 1)) "," PH("x", F32(1, 2, 5, 7))
+			CALL("pb", "aten._adaptive_avg_pool2d_backward.default",
+			     "[" N("go") "," N("x") "]", F32(1, 2, 5, 7)) OUT("[" N("pb") "]")), 0 },
+	};
+
+	for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+		npu_graph *g = parse(c[i].json);
+		npu_passlog log;
+		env s;
+		char what[48];
+
+		snprintf(what, sizeof what, "pooling backward %zu", i);
+		env_random(&s, g);
+		roundtrip(what, g, &s, &log, 1e-9);
+		ck_assert_msg(count_aop(g, NPU_AOP_AVG_POOL2D_BWD) +
+			      count_aop(g, NPU_AOP_ADAPTIVE_AVG_POOL2D_BWD) == c[i].kept, "%s", what);
+		npu_passlog_free(&log);
+		env_free(&s);
 		npu_graph_free(g);
 	}
 }
@@ -1390,6 +1444,7 @@ static Suite *passes_suite(void)
 	tcase_add_test(tc, decompositions);
 	tcase_add_test(tc, conv_backward_decomposed);
 	tcase_add_test(tc, conv_backward_grouped);
+	tcase_add_test(tc, pool_backward_decomposed);
 	tcase_add_test(tc, sdpa_backward_decomposed);
 	tcase_add_test(tc, core_elementwise_decomposed);
 	tcase_add_test(tc, rope_halves);
