@@ -198,9 +198,29 @@ static int add_node(gen *g, const gval *x, const char *target, const char *args)
 	return add_node_kw(g, x, target, args, "{}");
 }
 
-/* A node of nm results (metas m) computing target over args, and its
- * getitem 0; the tuple itself is never an operand. */
-static void add_tuple(gen *g, const char *target, const char *args, const gval *m, int nm)
+/* target(v<a> [tail]): tail the arguments after a (",1e-05", "") */
+static int node1(gen *g, const gval *x, const char *target, int a, const char *tail)
+{
+	char args[96];
+
+	snprintf(args, sizeof args, "[{\"node\":\"v%d\"}%s]", a, tail);
+	return add_node(g, x, target, args);
+}
+
+/* target(v<a>, v<b>) */
+static int node2(gen *g, const gval *x, const char *target, int a, int b)
+{
+	char args[64];
+
+	snprintf(args, sizeof args, "[{\"node\":\"v%d\"},{\"node\":\"v%d\"}]", a, b);
+	return add_node(g, x, target, args);
+}
+
+/* A node of nm results (metas m; null where bit i of none is set)
+ * computing target over args, and the getitems of the results in bits
+ * of get; the tuple itself is never an operand. */
+static void add_tuple(gen *g, const char *target, const char *args, const gval *m, int nm,
+		      unsigned none, unsigned get)
 {
 	int t = g->n;
 	char a[64];
@@ -212,12 +232,18 @@ static void add_tuple(gen *g, const char *target, const char *args, const gval *
 	    "\"args\":%s,\"kwargs\":{},\"meta\":[", t, target, args);
 	for (int i = 0; i < nm; i++) {
 		put(g, "%s", i ? "," : "");
-		put_meta(&g->js, &m[i]);
+		if (none >> i & 1)
+			put(g, "null");
+		else
+			put_meta(&g->js, &m[i]);
 	}
 	put(g, "]}");
 	g->n++;
-	snprintf(a, sizeof a, "[{\"node\":\"v%d\"},0]", t);
-	add_node(g, &m[0], "_operator.getitem", a);
+	for (int i = 0; i < nm; i++)
+		if ((get >> i & 1) && !(none >> i & 1)) {
+			snprintf(a, sizeof a, "[{\"node\":\"v%d\"},%d]", t, i);
+			add_node(g, &m[i], "_operator.getitem", a);
+		}
 }
 
 /* A placeholder of shape [shape] (contiguous; int64 when isint), of kind
@@ -369,7 +395,6 @@ static void op_div(gen *g)
 {
 	int a = pick_float(g), b, m, d;
 	gval x, y;
-	char args[96];
 
 	do
 		b = pick_float(g);
@@ -377,12 +402,9 @@ static void op_div(gen *g)
 	y = g->v[b];
 	contig(&y);
 	y.view = 0;
-	snprintf(args, sizeof args, "[{\"node\":\"v%d\"}]", b);
-	m = add_node(g, &y, "aten.abs.default", args);
-	snprintf(args, sizeof args, "[{\"node\":\"v%d\"},1]", m);
-	d = add_node(g, &y, "aten.add.Tensor", args);
-	snprintf(args, sizeof args, "[{\"node\":\"v%d\"},{\"node\":\"v%d\"}]", a, d);
-	add_node(g, &x, "aten.div.Tensor", args);
+	m = node1(g, &y, "aten.abs.default", b, "");
+	d = node1(g, &y, "aten.add.Tensor", m, ",1");
+	node2(g, &x, "aten.div.Tensor", a, d);
 }
 
 static void op_binary(gen *g)
@@ -649,7 +671,6 @@ static void op_rmsnorm(gen *g)
 {
 	int a, sq, m, e, r, two;
 	gval x, y;
-	char args[128];
 
 	a = pick_fresh(g, &x);
 	if (g->dyn && x.nd < 2) {
@@ -657,21 +678,16 @@ static void op_rmsnorm(gen *g)
 		return;
 	}
 	two = x.nd >= 2 + !!g->dyn && pick(g, 2);
-	snprintf(args, sizeof args, "[{\"node\":\"v%d\"},{\"node\":\"v%d\"}]", a, a);
-	sq = add_node(g, &x, "aten.mul.Tensor", args);
+	sq = node2(g, &x, "aten.mul.Tensor", a, a);
 	y = x;
 	y.shape[x.nd - 1] = 1;
 	if (two)
 		y.shape[x.nd - 2] = 1;
 	contig(&y);
-	snprintf(args, sizeof args, "[{\"node\":\"v%d\"},%s,true]", sq, two ? "[-2,-1]" : "[-1]");
-	m = add_node(g, &y, "aten.mean.dim", args);
-	snprintf(args, sizeof args, "[{\"node\":\"v%d\"},1e-05]", m);
-	e = add_node(g, &y, "aten.add.Tensor", args);
-	snprintf(args, sizeof args, "[{\"node\":\"v%d\"}]", e);
-	r = add_node(g, &y, "aten.rsqrt.default", args);
-	snprintf(args, sizeof args, "[{\"node\":\"v%d\"},{\"node\":\"v%d\"}]", a, r);
-	add_node(g, &x, "aten.mul.Tensor", args);
+	m = node1(g, &y, "aten.mean.dim", sq, two ? ",[-2,-1],true" : ",[-1],true");
+	e = node1(g, &y, "aten.add.Tensor", m, ",1e-05");
+	r = node1(g, &y, "aten.rsqrt.default", e, "");
+	node2(g, &x, "aten.mul.Tensor", a, r);
 }
 
 /* x cast to bfloat16, an op in it (PyTorch computes in fp32 and rounds),
@@ -716,8 +732,11 @@ static void op_layernorm(gen *g)
 	char args[128];
 
 	a = pick_fresh(g, &x);
-	if (g->dyn && x.shape[x.nd - 1] == DYN_HINT) {
-		op_gelu(g);     /* (normalized_shape would be symbolic) */
+	/* (normalized_shape would be symbolic; over 2 values the result is
+	 * +-1 by the sign of their difference, which rounding of near
+	 * values flips: case 5797) */
+	if ((g->dyn && x.shape[x.nd - 1] == DYN_HINT) || x.shape[x.nd - 1] < 3) {
+		op_gelu(g);
 		return;
 	}
 	m[0] = x;
@@ -727,7 +746,7 @@ static void op_layernorm(gen *g)
 	m[2] = m[1];
 	snprintf(args, sizeof args, "[{\"node\":\"v%d\"},[%lld],null,null,1e-05]", a,
 		 (long long)x.shape[x.nd - 1]);
-	add_tuple(g, "aten.native_layer_norm.default", args, m, 3);
+	add_tuple(g, "aten.native_layer_norm.default", args, m, 3, 0, 1);
 }
 
 /* A 4-d [N, C, H, W] view of value a: itself, or a 3-d [C, H, W] or 2-d
@@ -846,77 +865,186 @@ static void op_maxpool(gen *g)
 		 "[%lld,%lld],%s]", a, (long long)k[0], (long long)k[1], (long long)st[0],
 		 (long long)st[1], (long long)pd[0], (long long)pd[1], (long long)dl,
 		 (long long)dl, ceil ? "true" : "false");
-	add_tuple(g, "aten.max_pool2d_with_indices.default", args, m, 2);
+	add_tuple(g, "aten.max_pool2d_with_indices.default", args, m, 2, 0, 1);
 }
 
 #define MAX_MACS (1 << 22)     /* per graph: the simulation's time */
 
-/* A 2-d convolution of a [1, C, H, W] view: groups 1, 2 or depthwise,
- * kernels 1 to 3 (rectangular too), strides, padding, dilation, bias or
- * none, weights frozen or (one in four) run-time inputs; transposed one
- * time in six. */
+/* A 2-d convolution's arguments, drawn for its input x */
+typedef struct convp {
+	int a, tr;              /* the input value; transposed */
+	int64_t C, co, grp, k[2], st[2], pd[2], dl, op[2];
+	gval y;                 /* the result */
+} convp;
+
+/*
+ * Groups 1, 2 or depthwise, kernels 1 to 3 (rectangular too), strides,
+ * padding, dilation; transposed one time in six (when tr_ok).  0 when
+ * none fits (an empty or too large result).
+ */
+static int conv_pick(gen *g, convp *c, int tr_ok)
+{
+	int kind = pick(g, 3);
+	const int64_t cos[] = { 1, 2, 3, 8 };
+
+	c->tr = tr_ok && pick(g, 6) == 0;
+	c->y = g->v[c->a];
+	c->C = c->y.shape[1];
+	c->co = cos[pick(g, 4)];
+	c->grp = 1;
+	c->dl = 1;
+	c->op[0] = c->op[1] = 0;
+	if (kind == 1 && c->C > 1 && !c->tr)
+		c->grp = c->C, c->co = c->C * (1 + pick(g, 2));        /* depthwise */
+	else if (kind == 2 && c->C % 2 == 0 && !c->tr)
+		c->grp = 2, c->co = 2 * (1 + pick(g, 3));
+	for (int i = 0; i < 2; i++) {
+		int64_t n = c->y.shape[2 + i];
+		c->k[i] = 1 + pick(g, n < 3 ? (int)n : 3);
+		c->st[i] = 1 + pick(g, 2);
+		c->pd[i] = pick(g, (int)c->k[i]);
+	}
+	if (!c->tr && pick(g, 5) == 0 && c->y.shape[2] > 4 && c->y.shape[3] > 4)
+		c->dl = 2;
+	for (int i = 0; i < 2; i++) {
+		int64_t n = c->y.shape[2 + i], *o = &c->y.shape[2 + i];
+		if (c->tr) {
+			c->op[i] = pick(g, (int)c->st[i]);
+			*o = (n - 1) * c->st[i] - 2 * c->pd[i] + c->k[i] + c->op[i];
+			if (*o < 1)
+				c->pd[i] = 0, *o = (n - 1) * c->st[i] + c->k[i] + c->op[i];
+		} else {
+			*o = pool_out(n, c->k[i], c->st[i], c->pd[i], c->dl, 0);
+		}
+	}
+	c->y.shape[1] = c->co;
+	contig(&c->y);
+	c->y.view = 0;
+	return numel(&c->y) && numel(&c->y) <= MAXEL &&
+	       (g->macs += numel(&c->y) * (c->tr ? c->C : c->C / c->grp) * c->k[0] *
+		c->k[1]) <= MAX_MACS;
+}
+
+/* The weight's placeholder: frozen, or (one in four) a run-time input */
+static int conv_weight(gen *g, const convp *c)
+{
+	int64_t ws[4] = { c->tr ? c->C : c->co, c->tr ? c->co : c->C / c->grp,
+			  c->k[0], c->k[1] };
+
+	return add_ph(g, 4, ws, pick(g, 4) ? "parameter" : "input", 0);
+}
+
+/* stride, padding, dilation, transposed, output_padding, groups */
+static void conv_tail(char *buf, size_t n, const convp *c)
+{
+	snprintf(buf, n, "[%lld,%lld],[%lld,%lld],[%lld,%lld],%s,[%lld,%lld],%lld",
+		 (long long)c->st[0], (long long)c->st[1], (long long)c->pd[0],
+		 (long long)c->pd[1], (long long)c->dl, (long long)c->dl,
+		 c->tr ? "true" : "false", (long long)c->op[0], (long long)c->op[1],
+		 (long long)c->grp);
+}
+
+/* A 2-d convolution of a [1, C, H, W] view (conv_pick's), with a bias
+ * or none */
 static void op_conv(gen *g)
 {
-	int a = as4d(g, pick_image(g)), tr = pick(g, 6) == 0, w, b = -1, kind = pick(g, 3);
-	int64_t C, co, grp = 1, k[2], st[2], pd[2], dl = 1, op[2] = { 0, 0 }, ws[4], bs[1];
-	const int64_t cos[] = { 1, 2, 3, 8 };
-	gval y;
-	char args[300], bias[32] = "null";
+	convp c = { .a = as4d(g, pick_image(g)) };
+	int w, b;
+	char args[300], tail[160], bias[32] = "null";
+
+	if (c.a < 0 || !conv_pick(g, &c, 1)) {
+		op_gelu(g);
+		return;
+	}
+	w = conv_weight(g, &c);
+	if (pick(g, 3)) {
+		b = add_ph(g, 1, &c.co, "parameter", 0);
+		snprintf(bias, sizeof bias, "{\"node\":\"v%d\"}", b);
+	}
+	conv_tail(tail, sizeof tail, &c);
+	snprintf(args, sizeof args, "[{\"node\":\"v%d\"},{\"node\":\"v%d\"},%s,%s]", c.a, w,
+		 bias, tail);
+	add_node(g, &c.y, "aten.convolution.default", args);
+}
+
+/*
+ * A training graph's convolution_backward: the gradients of a
+ * convolution (conv_pick's, not transposed) of x by its weight, from a
+ * grad_output input; output_mask one of five, its results' getitems.
+ */
+static void op_convbwd(gen *g)
+{
+	static const char *const masks[] = { "[true,true,true]", "[true,true,false]",
+		"[false,true,true]", "[true,false,false]", "[false,true,false]" };
+	static const unsigned nones[] = { 0, 4, 1, 6, 5 };     /* the falses */
+	convp c = { .a = as4d(g, pick_image(g)) };
+	int w, go, mk = pick(g, 5);
+	gval m[3];
+	char args[400], tail[160];
+
+	if (c.a < 0 || !conv_pick(g, &c, 0)) {
+		op_gelu(g);
+		return;
+	}
+	g->macs += 2 * numel(&c.y) * (c.C / c.grp) * c.k[0] * c.k[1];
+	w = conv_weight(g, &c);
+	go = add_ph(g, 4, c.y.shape, "input", 0);
+	m[0] = g->v[c.a];
+	contig(&m[0]);
+	m[1] = g->v[w];
+	m[1].view = 0;
+	m[2].nd = 1;
+	m[2].shape[0] = c.co;
+	contig(&m[2]);
+	m[2].view = 0;
+	conv_tail(tail, sizeof tail, &c);
+	snprintf(args, sizeof args, "[{\"node\":\"v%d\"},{\"node\":\"v%d\"},{\"node\":\"v%d\"},"
+		 "[%lld],%s,%s]", go, c.a, w, (long long)c.co, tail, masks[mk]);
+	add_tuple(g, "aten.convolution_backward.default", args, m, 3, nones[mk], 7);
+}
+
+/*
+ * avg_pool2d_backward (or _adaptive_avg_pool2d_backward, one time in
+ * three): a pooling's gradient spread over its [1, C, H, W] input, from a
+ * grad_output input.  Windows that tile the plane (kernel = stride, no
+ * padding, the last rows and columns left out when they do not divide),
+ * a divisor override one time in four: the forms npucc lowers (others
+ * are a host call).
+ */
+static void op_poolbwd(gen *g)
+{
+	int a = as4d(g, pick_image(g)), adaptive = pick(g, 3) == 0, go;
+	int64_t k[2], dv = pick(g, 4) ? 0 : 5;
+	gval x, y;
+	char args[256];
 
 	if (a < 0) {
 		op_gelu(g);
 		return;
 	}
-	y = g->v[a];
-	C = y.shape[1];
-	co = cos[pick(g, 4)];
-	if (kind == 1 && C > 1 && !tr)
-		grp = C, co = C * (1 + pick(g, 2));             /* depthwise */
-	else if (kind == 2 && C % 2 == 0 && !tr)
-		grp = 2, co = 2 * (1 + pick(g, 3));
+	x = y = g->v[a];
 	for (int i = 0; i < 2; i++) {
-		int64_t n = y.shape[2 + i];
+		int64_t n = x.shape[2 + i];
 		k[i] = 1 + pick(g, n < 3 ? (int)n : 3);
-		st[i] = 1 + pick(g, 2);
-		pd[i] = pick(g, (int)k[i]);
+		if (adaptive)
+			while (n % k[i])
+				k[i]--;
+		y.shape[2 + i] = n / k[i];
 	}
-	if (!tr && pick(g, 5) == 0 && y.shape[2] > 4 && y.shape[3] > 4)
-		dl = 2;
-	for (int i = 0; i < 2; i++) {
-		int64_t n = y.shape[2 + i];
-		if (tr) {
-			op[i] = pick(g, (int)st[i]);
-			y.shape[2 + i] = (n - 1) * st[i] - 2 * pd[i] + k[i] + op[i];
-			if (y.shape[2 + i] < 1)
-				pd[i] = 0, y.shape[2 + i] = (n - 1) * st[i] + k[i] + op[i];
-		} else {
-			y.shape[2 + i] = pool_out(n, k[i], st[i], pd[i], dl, 0);
-		}
-	}
-	y.shape[1] = co;
-	contig(&y);
-	y.view = 0;
-	if (!numel(&y) || numel(&y) > MAXEL ||
-	    (g->macs += numel(&y) * (tr ? C : C / grp) * k[0] * k[1]) > MAX_MACS) {
-		op_gelu(g);
+	go = add_ph(g, 4, y.shape, "input", 0);
+	contig(&x);
+	x.view = 0;
+	if (adaptive) {
+		snprintf(args, sizeof args, "[{\"node\":\"v%d\"},{\"node\":\"v%d\"}]", go, a);
+		add_node(g, &x, "aten._adaptive_avg_pool2d_backward.default", args);
 		return;
 	}
-	ws[0] = tr ? C : co;
-	ws[1] = tr ? co : C / grp;
-	ws[2] = k[0];
-	ws[3] = k[1];
-	w = add_ph(g, 4, ws, pick(g, 4) ? "parameter" : "input", 0);
-	if (pick(g, 3)) {
-		bs[0] = co;
-		b = add_ph(g, 1, bs, "parameter", 0);
-		snprintf(bias, sizeof bias, "{\"node\":\"v%d\"}", b);
-	}
-	snprintf(args, sizeof args, "[{\"node\":\"v%d\"},{\"node\":\"v%d\"},%s,[%lld,%lld],"
-		 "[%lld,%lld],[%lld,%lld],%s,[%lld,%lld],%lld]", a, w, bias,
-		 (long long)st[0], (long long)st[1], (long long)pd[0], (long long)pd[1],
-		 (long long)dl, (long long)dl, tr ? "true" : "false",
-		 (long long)op[0], (long long)op[1], (long long)grp);
-	add_node(g, &y, "aten.convolution.default", args);
+	/* (ceil_mode only where it changes nothing: no partial window) */
+	snprintf(args, sizeof args, "[{\"node\":\"v%d\"},{\"node\":\"v%d\"},[%lld,%lld],[%lld,%lld],"
+		 "[0,0],%s,%s,%s]", go, a, (long long)k[0], (long long)k[1], (long long)k[0],
+		 (long long)k[1], pick(g, 2) && x.shape[2] % k[0] == 0 && x.shape[3] % k[1] == 0 ?
+		 "true" : "false", pick(g, 2) ? "true" : "false", dv ? "5" : "null");
+	add_node(g, &x, "aten.avg_pool2d_backward.default", args);
 }
 
 /* nn.Linear's form: addmm(bias, x, permute(w)) of a 2-d x and a frozen
@@ -1063,14 +1191,16 @@ static int make_graph(uint64_t seed, const char *path)
 	}
 	nops = 4 + pick(&g, 9);
 	for (int i = 0; i < nops && g.n < MAXV - 8; i++) {
-		int k = pick(&g, 27);
+		int k = pick(&g, 29);
 		/* (sizes in their arguments: not in a dynamic graph) */
-		if (g.dyn && (k == 19 || k == 20 || k == 21 || k == 26))
+		if (g.dyn && (k == 19 || k == 20 || k == 21 || k == 26 || k == 27 || k == 28))
 			k = 0;
 		if (g.dyn && (k == 10 || k == 18))
 			k = 22;         /* (a static right operand) */
 		switch (k) {
 		case 26: op_mask(&g); break;
+		case 27: op_convbwd(&g); break;
+		case 28: op_poolbwd(&g); break;
 		case 20: op_conv(&g); break;
 		case 21: op_maxpool(&g); break;
 		case 22: op_linear(&g, S); break;
@@ -1216,8 +1346,8 @@ static void run_case(long i, int flags, const char *path, const char *vals)
 			nrefused++;
 			return;
 		}
-		ck_assert_msg(fr.host_calls == 0, "case %ld (s0 = %lld): %llu host calls", i,
-			      (long long)sizes[k], (unsigned long long)fr.host_calls);
+		ck_assert_msg(fr.host_calls == 0, "case %ld%s: %llu host calls", i,
+			      flags & CASE_DYN ? " (dynamic)" : "", (unsigned long long)fr.host_calls);
 	}
 }
 
