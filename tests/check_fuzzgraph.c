@@ -26,7 +26,8 @@
  * NPU_FUZZ_FILE=G.json runs graph G on generated values instead (on
  * NPU_FUZZ_VALUES=V.safetensors's, its inputs and parameters, if given);
  * NPU_FUZZ_TARGET=T, on target T, NPU_FUZZ_S0=N, a dynamic graph at
- * s0 = N (hinted at 7); NPU_FUZZ_KEEP=DIR keeps each case's
+ * s0 = N (hinted at 7), NPU_FUZZ_FROZEN=1 with its parameters and
+ * buffers frozen (as the torch.compile backend compiles); NPU_FUZZ_KEEP=DIR keeps each case's
  * graph there (caseN.json); NPU_FUZZ_VERBOSE=1 names the sizes run and
  * the dynamic graphs refused.
  */
@@ -1278,7 +1279,7 @@ static void run_file(const char *path)
 		fx_gen_values_at(gr, s0, &size, size > 0, NULL, vals);
 	npu_graph_free(gr);
 	ck_assert_msg(npu_st_read(&st, vals, &e) == 0, "%s", e.msg);
-	fr.unfrozen = 1;
+	fr.unfrozen = !getenv("NPU_FUZZ_FROZEN");
 	fr.o.target = getenv("NPU_FUZZ_TARGET");
 	if (size > 0)
 		fr.o.dyn_hint = "s0=7";
