@@ -641,20 +641,20 @@ static int mark_val(npu_dyn *d, npu_kir *ir, int v, npu_err *e)
 	}
 	if (!dv->lead)
 		return 0;
-	/* the node's value may be a view of x that reshapes within a row
-	 * (a sum over a middle dim: its row kernel's [s0, 2] viewed
-	 * [s0, 1, 2]): x's leading dims must be the symbolic ones, and
-	 * its rows as long; other values of the node (that sum's input
-	 * copied with the dim last) take the rows of the kernel that
-	 * writes them (mark_scratch) */
-	if (x->ndim < dv->lead || x->root >= 0 || x->isconst)
+	/* other values made for the node (a middle-dim sum's input copied
+	 * with that dim last) take the rows of the kernel that writes them
+	 * (mark_scratch); the node's value may be a view of x that
+	 * reshapes within a row (that sum's row kernel's [s0, 2] viewed
+	 * [s0, 1, 2]): x's leading dims must be the symbolic ones, and its
+	 * rows as long */
+	if (x->root >= 0 || x->isconst)
 		goto odd;
-	if (npu_kir_numel(x->ndim, x->shape) != meta_numel(m) && !listed(ir, v)) {
+	if (!listed(ir, v)) {
 		dv->lead = 0;
 		dv->pending = 1;
 		return 0;
 	}
-	if (npu_kir_numel(x->ndim, x->shape) != meta_numel(m))
+	if (x->ndim < dv->lead || npu_kir_numel(x->ndim, x->shape) != meta_numel(m))
 		goto odd;
 	dv->block = 1;
 	for (int i = 0; i < dv->lead; i++) {
@@ -671,7 +671,9 @@ odd:
 }
 
 /* Kernel K's pending outputs (scratch values of a symbolic node) take
- * the symbolic rows of an input whose leading dims they have. */
+ * the symbolic rows of an input whose leading dims they have; those of
+ * no such kernel stay static (a weight's transposed copy), and
+ * plan_kern refuses a kernel that writes one from symbolic rows. */
 static void mark_scratch(npu_dyn *d, npu_kir *ir, const npu_kern *K)
 {
 	for (int o = 0; o < K->nops; o++) {
@@ -711,11 +713,6 @@ int npu_dyn_mark(npu_dyn *d, npu_kir *ir, npu_err *e)
 	}
 	for (int k = 0; k < ir->nk; k++)
 		mark_scratch(d, ir, &ir->k[k]);
-	for (int v = 0; v < ir->nv; v++)
-		if (d->val[v].pending)
-			return npu_errf(e, "%s: node '%s': its value '%s' of symbolic rows is written by no kernel that reads them",
-					ir->g->file, ir->g->nodes[ir->v[v].node].name,
-					ir->v[v].name);
 	return 0;
 }
 
