@@ -2657,8 +2657,8 @@ static int avgpoolbwd(dcx *d, npu_gval *a, int na, npu_gval *res)
 		return fail(d, "%s", "an average pooling whose windows overlap, pad or differ in size");
 	b = nd - 2;
 	sa[0] = a[0];
-	sa[1] = npu_gv_float(1 / div);
-	if ((r = make_call(d, "aten.mul.Tensor", sa, 2, NULL, 0, &t[0])) < 0)
+	sa[1] = npu_gv_float(div);     /* (divided, as ATen's kernel does) */
+	if ((r = make_call(d, "aten.div.Tensor", sa, 2, NULL, 0, &t[0])) < 0)
 		goto out;
 	memcpy(v, gs, (size_t)b * sizeof *v);
 	v[b] = gs[b], v[b + 1] = 1, v[b + 2] = gs[b + 1], v[b + 3] = 1;
