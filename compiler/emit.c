@@ -2229,11 +2229,17 @@ again:
 		goto again;
 	}
 	/* then smaller tiles than the tiler's, whose estimate leaves out
-	 * the staging (an input read transposed, one repeated) */
+	 * the staging (an input read transposed, one repeated); a row
+	 * kernel's columns only when its rows already take several passes
+	 * (in whole vectors: a mean over 66,049 values on npu-edge, the
+	 * row a per-row value is read with staged beside it) */
 	if (addr > c->t->sram_bytes - NPU_SPILL_BYTES && (tm > 1 ||
-	    (K->kind == NPU_KK_EW && tc > 1))) {
+	    (K->kind == NPU_KK_EW && tc > 1) ||
+	    (K->kind == NPU_KK_ROW && tc < g.n[g.q - 1] && tc >= 2 * c->t->vlen))) {
 		if (tm > 1)
 			tm = (tm + 1) / 2;
+		else if (K->kind == NPU_KK_ROW)
+			tc = tc / 2 / c->t->vlen * c->t->vlen;
 		else
 			tc = (tc + 1) / 2;
 		goto retile;

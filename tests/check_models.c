@@ -1833,6 +1833,20 @@ END_TEST
  * was folded and the aranges and the integer add became host calls.
  * Now the kept nodes are decided before their inputs: no host call.
  */
+/*
+ * A group norm of one group over a 257 x 257 plane and a variance over
+ * it, on npu-edge (check_fuzzgraph's case 2559): their rows of 66,049
+ * values take several passes, and the emitter's slots (a per-row value
+ * read beside the row staged) needed more SRAM than the tiler's columns
+ * left: "tile 1x30720 needs 960 KiB".  A row kernel in passes now halves
+ * its columns until its slots fit, as an elementwise one does.
+ */
+START_TEST(t_long_rows_retiled)
+{
+	regress_run_on("long_group_norm", "npu-edge");
+}
+END_TEST
+
 START_TEST(t_kept_mask_inputs)
 {
 	regress_run("causal_mask_kept");
@@ -2130,6 +2144,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_cat_room_for_outputs);
 	tcase_add_test(tc, t_long_row_results);
 	tcase_add_test(tc, t_kept_mask_inputs);
+	tcase_add_test(tc, t_long_rows_retiled);
 	tcase_add_test(tc, t_far_panel_token);
 	tcase_add_test(tc, t_epilogue_loads_queue);
 	tcase_add_test(tc, t_fft_real_part);
