@@ -2710,28 +2710,23 @@ static int ksplit(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *re
 		return fail(d, "%s", "its K fits SRAM");
 	for (int64_t k0 = 0; k0 < K && r >= 0; k0 += kc) {
 		int64_t k1 = k0 + kc < K ? k0 + kc : K;
-		if ((r = slice_of(d, a[0], 1, k0, k1, 1, &sa)) < 0 ||
-		    (r = slice_of(d, a[1], 0, k0, k1, 1, &sb)) < 0)
-			break;
-		{
-			npu_gval mm[2] = { sa, sb };
-			r = make_call(d, "aten.mm.default", mm, 2, NULL, 0, &p);
-		}
+		r = slice_of(d, a[0], 1, k0, k1, 1, &sa);
+		if (r >= 0)
+			r = slice_of(d, a[1], 0, k0, k1, 1, &sb);
+		if (r >= 0)
+			r = call2(d, "aten.mm.default", sa, sb, &p);
 		npu_gval_clear(&sa);
 		npu_gval_clear(&sb);
-		if (r < 0)
-			break;
-		if (!k0) {
+		if (r >= 0 && !k0) {
 			acc = p;
-		} else {
-			npu_gval ad[2] = { acc, p };
+			p = (npu_gval){ 0 };
+		} else if (r >= 0) {
 			npu_gval sum = { 0 };
-			r = make_call(d, "aten.add.Tensor", ad, 2, NULL, 0, &sum);
+			r = call2(d, "aten.add.Tensor", acc, p, &sum);
 			npu_gval_clear(&acc);
-			npu_gval_clear(&p);
 			acc = sum;
 		}
-		p = (npu_gval){ 0 };
+		npu_gval_clear(&p);
 	}
 	if (r < 0) {
 		npu_gval_clear(&acc);

@@ -387,14 +387,14 @@ static void op_unary(gen *g)
 	static const char *const num[] = { "aten.hardtanh.default\0,0.0,6.0",
 		"aten.hardtanh.default\0,-1.0,1.0", "aten.clamp.default\0,-0.5,0.25",
 		"aten.clamp_min.default\0,0.125", "aten.mul.Tensor\0,0.5",
-		"aten.pow.Tensor_Scalar\0,2" };
+		"aten.pow.Tensor_Scalar\0,2", "aten.mul.Scalar\0,0.42044820762685725" };
 	int a, k;
 	gval x;
 	char args[96];
 
 	a = pick_fresh(g, &x);
 	if (pick(g, 3) == 0) {
-		k = pick(g, 6);
+		k = pick(g, 7);
 		snprintf(args, sizeof args, "[{\"node\":\"v%d\"}%s]", a,
 			 num[k] + strlen(num[k]) + 1);
 		add_node(g, &x, num[k], args);
@@ -519,7 +519,7 @@ static void node_ints(char *args, size_t size, int a, const int64_t *l, int n)
 		snprintf(args + at, size - at, "]]");
 }
 
-/* unsqueeze, permute, expand, slice, or view of a contiguous value */
+/* unsqueeze, permute, expand, select, slice, or view of a contiguous value */
 static void op_view(gen *g)
 {
 	/* (a dynamic graph's: unsqueeze and permute, whose arguments are
@@ -572,6 +572,17 @@ static void op_view(gen *g)
 		}
 		node_ints(args, sizeof args, a, y.shape, y.nd);
 		add_node(g, &y, "aten.expand.default", args);
+	} else if (k == 3 && x.nd >= 2) {
+		/* select.int: index i of dim d, the dim dropped (qkv's split) */
+		int64_t i;
+		d = pick(g, x.nd);
+		i = pick(g, (int)x.shape[d]);
+		y.off = x.off + i * x.stride[d];
+		memmove(y.shape + d, y.shape + d + 1, (size_t)(x.nd - d - 1) * sizeof *y.shape);
+		memmove(y.stride + d, y.stride + d + 1, (size_t)(x.nd - d - 1) * sizeof *y.stride);
+		y.nd--;
+		snprintf(args, sizeof args, "[{\"node\":\"v%d\"},%d,%lld]", a, d, (long long)i);
+		add_node(g, &y, "aten.select.int", args);
 	} else if (k == 4) {
 		/* a slice: an offset view, every other element or a run */
 		int64_t st = pick(g, 2) ? 2 : 1, n0;
