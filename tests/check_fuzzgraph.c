@@ -1259,6 +1259,45 @@ static void op_varmean(gen *g)
 	add_tuple(g, "aten.var_mean.correction", args, kw, m, 2, 0, 3);
 }
 
+/*
+ * Integer arithmetic of known range in the lanes: arange(n), n a value's
+ * last dim, through one to three of * 3, + 2, - 7, % 5, // 2 (floor,
+ * negatives too) and & 6, cast to float32, times the value (as position
+ * ids and bucket computations feed a model)
+ */
+static void op_intexpr(gen *g)
+{
+	static const char *const ops[] = { "aten.mul.Tensor\0,3", "aten.add.Tensor\0,2",
+		"aten.sub.Tensor\0,7", "aten.remainder.Scalar\0,5",
+		"aten.floor_divide.default\0,2", "aten.bitwise_and.Scalar\0,6" };
+	int a = pick_float(g), t, nop = 1 + pick(g, 3);
+	gval x = g->v[a], v = { .nd = 1 }, y;
+	char args[96];
+
+	if (g->dyn) {
+		op_unary(g);    /* (arange's end would be a size) */
+		return;
+	}
+	v.shape[0] = x.shape[x.nd - 1];
+	contig(&v);
+	v.isint = v.view = 1;
+	snprintf(args, sizeof args, "[0,%lld]", (long long)v.shape[0]);
+	t = add_node_kw(g, &v, "aten.arange.start_step", args,
+			"{\"dtype\":{\"dtype\":\"int64\"},\"device\":{\"device\":\"cpu\"},"
+			"\"pin_memory\":false}");
+	for (int i = 0; i < nop; i++) {
+		const char *op = ops[pick(g, 6)];
+		t = node1(g, &v, op, t, op + strlen(op) + 1);
+	}
+	y = v;
+	y.isint = y.view = 0;
+	snprintf(args, sizeof args, "[{\"node\":\"v%d\"}]", t);
+	t = add_node_kw(g, &y, "aten._to_copy.default", args, "{\"dtype\":{\"dtype\":\"float32\"}}");
+	contig(&x);
+	x.view = 0;
+	node2(g, &x, "aten.mul.Tensor", a, t);
+}
+
 /* A causal mask over the last two dims of x, [A, B], from int64 aranges
  * (row i keeps the columns j <= i + off, off = B - A, as a KV cache's):
  * softmax(masked_fill(x, j > i + off, -1e4)); the -1e4s go nowhere else
@@ -1365,7 +1404,7 @@ static int make_graph(uint64_t seed, const char *path)
 	}
 	nops = 4 + pick(&g, 9);
 	for (int i = 0; i < nops && g.n < MAXV - 8; i++) {
-		int k = pick(&g, 33);
+		int k = pick(&g, 34);
 		/* (sizes in their arguments: not in a dynamic graph) */
 		if (g.dyn && (k == 19 || k == 20 || k == 21 || k == 26 || k == 27 || k == 28 ||
 			      k == 29 || k == 30))
@@ -1379,6 +1418,7 @@ static int make_graph(uint64_t seed, const char *path)
 		case 30: op_groupnorm(&g); break;
 		case 31: op_padflip(&g); break;
 		case 32: op_varmean(&g); break;
+		case 33: op_intexpr(&g); break;
 		case 28: op_poolbwd(&g); break;
 		case 20: op_conv(&g); break;
 		case 21: op_maxpool(&g); break;
