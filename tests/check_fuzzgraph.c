@@ -1411,6 +1411,13 @@ static int make_graph(uint64_t seed, const char *path)
 			k = 0;
 		if (g.dyn && (k == 10 || k == 18))
 			k = 22;         /* (a static right operand) */
+		/* (after a bfloat16 op, no normalization by the data's own
+		 * statistics: over values rounded near each other it
+		 * amplifies the rounding the fp64 reference does not do, a
+		 * layer norm over 5 values of cos(x)^2 near 1 by 0.2: case
+		 * 9269) */
+		if (g.lowp && (k == 14 || k == 17 || k == 30 || k == 32))
+			k = 0;
 		switch (k) {
 		case 26: op_mask(&g); break;
 		case 27: op_convbwd(&g); break;
