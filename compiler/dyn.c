@@ -569,6 +569,12 @@ int npu_dyn_freeze(npu_graph *g, const char *sizes, npu_err *e)
 /* ----------------------------------------------------------------- */
 /* Symbolic values */
 
+/* A view's root, or v itself */
+static int root_of(const npu_kir *ir, int v)
+{
+	return ir->v[v].root >= 0 ? ir->v[v].root : v;
+}
+
 /* The meta a value was made from, or NULL. */
 static const npu_gmeta *val_meta(const npu_kir *ir, int v)
 {
@@ -584,11 +590,6 @@ static const npu_gmeta *val_meta(const npu_kir *ir, int v)
 			if (ir->nodevals[x->node][i] == v)
 				k = i;
 	return k < n->nmeta ? &n->meta[k] : NULL;
-}
-
-static int root_of(const npu_kir *ir, int v)
-{
-	return ir->v[v].root >= 0 ? ir->v[v].root : v;
 }
 
 /* Is v one of its node's values, or the root of one (not a scratch
@@ -770,7 +771,7 @@ static int check_opnd(const npu_dyn *d, const npu_kir *ir, const npu_kern *K,
 		      int o, int L, const dval *ref, npu_err *e)
 {
 	const npu_kopnd *op = &K->ops[o];
-	int r = ir->v[op->val].root >= 0 ? ir->v[op->val].root : op->val;
+	int r = root_of(ir, op->val);
 	const dval *dv = &d->val[r];
 	const npu_kval *x = &ir->v[r];
 	int64_t rs[NPU_MAX_DIMS], shp[NPU_MAX_DIMS], elems, want;
@@ -820,8 +821,7 @@ static int plan_kern(npu_dyn *d, const npu_kir *ir, const npu_prog *p, int k,
 	int64_t prod = 1;
 
 	for (int o = 0; o < K->nops; o++) {
-		int r = ir->v[K->ops[o].val].root >= 0 ? ir->v[K->ops[o].val].root
-						       : K->ops[o].val;
+		int r = root_of(ir, K->ops[o].val);
 		if (d->val[r].lead && (!ref || K->ops[o].out))
 			ref = &d->val[r];
 	}
@@ -857,8 +857,7 @@ static int plan_kern(npu_dyn *d, const npu_kir *ir, const npu_prog *p, int k,
 	dk->lead = L;
 	dk->block = ref->block;
 	for (int o = 0; o < K->nops; o++) {
-		int r = ir->v[K->ops[o].val].root >= 0 ? ir->v[K->ops[o].val].root
-						       : K->ops[o].val;
+		int r = root_of(ir, K->ops[o].val);
 		const npu_kval *x = &ir->v[r];
 		const npu_buf *b;
 		int dup = 0;
@@ -1072,8 +1071,7 @@ static int version_kern(const npu_dyn *d, const npu_kir *ir, int k,
 	for (int i = 1; i < K2->ndim; i++)
 		K2->shape[i] = K->shape[i + L - 1];
 	for (int o = 0; o < K->nops; o++) {
-		int r = ir->v[K->ops[o].val].root >= 0 ? ir->v[K->ops[o].val].root
-						       : K->ops[o].val;
+		int r = root_of(ir, K->ops[o].val);
 		const dval *dv = &d->val[r];
 		K2->ops[o].stride[0] = dv->lead ? npu_kir_numel(ir->v[r].ndim, ir->v[r].shape) /
 						  dv->block : 0;

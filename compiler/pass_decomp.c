@@ -25,6 +25,7 @@
 
 #include "compiler/kir.h"
 #include "compiler/pass_int.h"
+#include "compiler/ref.h"
 #include "isa/isa.h"
 
 typedef struct dentry {
@@ -641,20 +642,6 @@ static int infer_squeeze(dcx *d, int aop, const npu_gval *a, int na, npu_gmeta *
 	return 0;
 }
 
-/* One pooled dim of n: PyTorch's pooling_output_shape (no window
- * starts in the right padding in ceil_mode); -1 when none fits. */
-static int64_t pool_dim(int64_t n, int64_t k, int64_t s, int64_t p, int ceil)
-{
-	int64_t span = n + 2 * p - k, o;
-
-	if (span < 0 || s <= 0)
-		return -1;
-	o = (span + (ceil ? s - 1 : 0)) / s + 1;
-	if (ceil && (o - 1) * s >= n + p)
-		o--;
-	return o;
-}
-
 /* avg_pool2d(x, kernel, stride, padding, ceil_mode, ...) and
  * _adaptive_avg_pool2d(x, output_size): x's shape with its last two dims
  * pooled */
@@ -677,7 +664,8 @@ static int infer_pool(dcx *d, int aop, const npu_gval *a, int na, npu_gmeta *m)
 			return fail(d, "%s", "pooling of another form");
 		ceil = na > 4 && (a[4].kind == NPU_GV_BOOL ? a[4].u.b : a[4].u.i != 0);
 		for (int i = 0; i < 2; i++)
-			if ((k[i] = pool_dim(s[nd - 2 + i], k[i], st[i], pd[i], ceil)) < 0)
+			if (st[i] <= 0 ||
+			    (k[i] = npu_ref_pool_len(s[nd - 2 + i], k[i], st[i], pd[i], 1, ceil)) <= 0)
 				return fail(d, "%s", "a pool larger than its input");
 	}
 	s[nd - 2] = k[0];

@@ -113,6 +113,12 @@ int npu_ref_exec_op(const char *target, const char *attrs_json,
  */
 int64_t npu_ref_nearest_src(int64_t dst, int64_t in, int64_t out, double s);
 
+/* Outputs of a pooling window along a dim of `in`: PyTorch's
+ * pooling_output_shape (in ceil_mode no window starts in the right
+ * padding); 0 or less when none fits. */
+int64_t npu_ref_pool_len(int64_t in, int64_t k, int64_t s, int64_t pad,
+			 int64_t dil, int ceil_mode);
+
 /*
  * The DFT's twiddle factor for input j and output k of a length-n
  * transform: *c = cos(2 pi j k / n), *s = sin(2 pi j k / n), the angle

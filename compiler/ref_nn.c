@@ -1885,8 +1885,8 @@ int ref_fftreal(ref_op *op)
 
 /* ---- pooling ----------------------------------------------------- */
 
-static int64_t pool_len(int64_t in, int64_t k, int64_t s, int64_t pad,
-			int64_t dil, int ceil_mode)
+int64_t npu_ref_pool_len(int64_t in, int64_t k, int64_t s, int64_t pad,
+			 int64_t dil, int ceil_mode)
 {
 	int64_t num = in + 2 * pad - dil * (k - 1) - 1 + (ceil_mode ? s - 1 : 0);
 	int64_t out = (num < 0 ? num - s + 1 : num) / s + 1;
@@ -1941,8 +1941,8 @@ int ref_pool(ref_op *op)
 		if (kh <= 0 || kw <= 0 || sh <= 0 || sw <= 0 || ph < 0 || pw < 0 ||
 		    dh <= 0 || dw <= 0 || 2 * ph > kh || 2 * pw > kw)
 			return npu_errf(op->e, "bad kernel, stride, padding or dilation");
-		oh = pool_len(h, kh, sh, ph, dh, ceil_mode);
-		ow = pool_len(w, kw, sw, pw, dw, ceil_mode);
+		oh = npu_ref_pool_len(h, kh, sh, ph, dh, ceil_mode);
+		ow = npu_ref_pool_len(w, kw, sw, pw, dw, ceil_mode);
 	}
 	if (oh <= 0 || ow <= 0)
 		return npu_errf(op->e, "empty pooling output");
@@ -3293,8 +3293,8 @@ static int pool3_params(ref_op *op, pool3 *q)
 		if (q->k[i] <= 0 || q->s[i] <= 0 || q->p[i] < 0 || q->dl[i] <= 0 ||
 		    2 * q->p[i] > q->k[i])
 			return npu_errf(op->e, "bad kernel, stride, padding or dilation");
-		q->out[i] = pool_len(q->in[i], q->k[i], q->s[i], q->p[i], q->dl[i],
-				     q->ceil_mode);
+		q->out[i] = npu_ref_pool_len(q->in[i], q->k[i], q->s[i], q->p[i], q->dl[i],
+					     q->ceil_mode);
 		if (q->out[i] <= 0)
 			return npu_errf(op->e, "empty pooling output");
 	}
