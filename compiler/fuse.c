@@ -6195,6 +6195,7 @@ typedef struct poolwin {
 	int avg;
 	double div;
 	int edge, incl;         /* avg: a divisor that varies at the edges */
+	int idx;                /* max: its indices are read */
 } poolwin;
 
 /* Whether a user reads a max pool's indices (its output 1). */
@@ -6211,6 +6212,22 @@ static int pool_index_used(fz *z, int node)
 	return 0;
 }
 
+/* A max pool's window from the node's arguments kernel_size, stride,
+ * padding, dilation at a, a + 1, ...: the forward's from 1, its
+ * backward's from 2.  1: not lists of two ints. */
+static int maxpool_win(const npu_gnode *n, int a, poolwin *pw)
+{
+	if (ilist(arg(n, a), pw->ks, 2))
+		return 1;
+	if (n->nargs < a + 2 || ilist(arg(n, a + 1), pw->st, 2))
+		pw->st[0] = pw->ks[0], pw->st[1] = pw->ks[1];
+	if ((n->nargs > a + 2 && ilist(arg(n, a + 2), pw->pd, 2)) ||
+	    (n->nargs > a + 3 && ilist(arg(n, a + 3), pw->dl, 2)))
+		return 1;
+	return pw->dl[0] < 1 || pw->dl[1] < 1 || pw->st[0] < 1 || pw->st[1] < 1 ||
+	       pw->ks[0] < 1 || pw->ks[1] < 1 || pw->pd[0] < 0 || pw->pd[1] < 0;
+}
+
 /* max_pool2d's arguments, and adaptive_max_pool2d's when the sizes
  * divide (a max_pool2d with kernel = stride = in / out); 1: not a form
  * the ew lowering takes */
@@ -6221,25 +6238,18 @@ static int maxpool_args(fz *z, int node, int64_t h, int64_t w, poolwin *pw)
 
 	if (n->aop == NPU_AOP_ADAPTIVE_MAX_POOL2D) {
 		if (ilist(&n->args[1], os, 2) || os[0] <= 0 || os[1] <= 0 ||
-		    h % os[0] || w % os[1] || pool_index_used(z, node))
+		    h % os[0] || w % os[1])
 			return 1;
 		pw->ks[0] = pw->st[0] = h / os[0];
 		pw->ks[1] = pw->st[1] = w / os[1];
+		pw->idx = pool_index_used(z, node);
 		return 0;
 	}
-	if (ilist(&n->args[1], pw->ks, 2))
-		return 1;
-	if (n->nargs < 3 || ilist(&n->args[2], pw->st, 2))
-		pw->st[0] = pw->ks[0], pw->st[1] = pw->ks[1];
-	if ((n->nargs > 3 && ilist(&n->args[3], pw->pd, 2)) ||
-	    (n->nargs > 4 && ilist(&n->args[4], pw->dl, 2)))
-		return 1;
-	if (pool_index_used(z, node))
-		return 1;
+	pw->idx = pool_index_used(z, node);
 	/* ceil_mode (args[5]) needs nothing here: windows past the end
 	 * read the -inf padding (do_pool); a dilated window's taps are
 	 * views dl apart */
-	return pw->dl[0] < 1 || pw->dl[1] < 1;
+	return maxpool_win(n, 1, pw);
 }
 
 /* avg_pool2d's, and _adaptive_avg_pool2d's when the sizes divide (then
@@ -6508,6 +6518,115 @@ static int adaptive_mm(fz *z, int node, int x)
 }
 
 /*
+ * max_pool2d whose indices are read (a training graph's, for its
+ * backward) runs ATen's CPU loop in the lanes: one ew kernel over the
+ * output takes the taps in window order, and a tap greater than the
+ * running max, or NaN, replaces it and its flat h*W+w index replaces
+ * the running index (so a later NaN wins, as in ATen).  Padding is
+ * -inf, never greater and never NaN; a window of -inf keeps its first
+ * tap inside the input, where the index starts.  Indices are integers
+ * below 2^24, exact in fp32 lanes, stored as int64.  0 when it
+ * applies, 1 for a window of more taps than a kernel has operands
+ * (each tap one, and the two index planes and two results), 2 for a
+ * plane past 2^24 elements or indices not int64.
+ */
+static int maxidx_ok(fz *z, int node, int x, const poolwin *pw)
+{
+	const npu_gmeta *im = tmeta(&z->g->nodes[node], 1);
+	const npu_kval *X = &z->ir->v[x];
+
+	if (!im || im->dtype != NPU_DT_I64 ||
+	    (double)X->shape[2] * (double)X->shape[3] >= 16777216.0)
+		return 2;
+	return pw->ks[0] * pw->ks[1] + 4 > NPU_KERN_MAX_OPS;
+}
+
+/* An [oh][ow] int32 plane of window indices: each window's top-left
+ * tap (padding included) when !first, else its first tap inside the
+ * input (ATen's starting index).  The constant value, or -1. */
+static int maxidx_plane(fz *z, int node, const poolwin *pw, int64_t w,
+			int64_t oh, int64_t ow, int first)
+{
+	int32_t *d = malloc((size_t)(oh * ow) * sizeof *d);
+	char nm[300];
+
+	if (!d)
+		return npu_errf(z->e, "out of memory");
+	for (int64_t y = 0; y < oh; y++)
+		for (int64_t x = 0; x < ow; x++) {
+			int64_t h0 = y * pw->st[0] - pw->pd[0], w0 = x * pw->st[1] - pw->pd[1];
+			while (first && h0 < 0)
+				h0 += pw->dl[0];
+			while (first && w0 < 0)
+				w0 += pw->dl[1];
+			d[y * ow + x] = (int32_t)(h0 * w + w0);
+		}
+	snprintf(nm, sizeof nm, "%s.%s", z->g->nodes[node].name, first ? "first" : "corner");
+	return own_matrix(z, node, nm, NPU_DT_I32, oh, ow, d);
+}
+
+/* A load of the [oh][ow] plane p in ew kernel k over [N, C, oh, ow]. */
+static int plane_load(fz *z, int k, int node, int p)
+{
+	int64_t st[NPU_MAX_DIMS] = { 0, 0, z->ir->v[p].shape[1], 1 };
+	int o = p < 0 ? -1 : npu_kir_opnd(&z->ir->k[k], p, 0, 0, st);
+
+	return o < 0 ? -1 : xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node);
+}
+
+/* do_pool's kernel k when the indices are read (maxidx_ok): the taps
+ * are views of pv (offset poff, strides pst; ist over the output) */
+static int maxidx_taps(fz *z, int k, int node, int x, const poolwin *pw,
+		       int pv, int64_t poff, const int64_t *pst, const int64_t *ist)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	int64_t W = ir->v[x].shape[3], OH = tmeta(n, 0)->shape[2].v, OW = tmeta(n, 0)->shape[3].v;
+	int corner = plane_load(z, k, node, maxidx_plane(z, node, pw, W, OH, OW, 0));
+	int ix = plane_load(z, k, node, maxidx_plane(z, node, pw, W, OH, OW, 1));
+	int mx = xadd(z, k, NPU_X_CONST, 0, 0, 0, 0, -INFINITY, node), iv, *vals;
+	char nm[300];
+
+	for (int64_t kh = 0; kh < pw->ks[0]; kh++)
+		for (int64_t kw = 0; kw < pw->ks[1]; kw++) {
+			int64_t dh = kh * pw->dl[0], dw = kw * pw->dl[1];
+			int o = npu_kir_opnd(&ir->k[k], pv, 0, poff + dh * pst[2] + dw * pst[3], ist);
+			int l = o < 0 ? -1 : xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node);
+			int gt = xadd(z, k, NPU_X_BIN, NPU_OP_VCMPLT, mx, l, 0, 0, node);
+			int eq = xadd(z, k, NPU_X_BIN, NPU_OP_VCMPEQ, l, l, 0, 0, node);
+			int nan = xadd(z, k, NPU_X_UN, NPU_OP_VNOT, eq, 0, 0, 0, node);
+			int c = xadd(z, k, NPU_X_BIN, NPU_OP_VADD, gt, nan, 0, 0, node);
+			int at = xadd(z, k, NPU_X_BINI, NPU_OP_VADDI, corner, 0, 0,
+				      (float)(dh * W + dw), node);
+			if (corner < 0 || ix < 0 || mx < 0 || l < 0 || gt < 0 || eq < 0 ||
+			    nan < 0 || c < 0 || at < 0)
+				return -1;
+			mx = xadd(z, k, NPU_X_SEL, 0, c, l, mx, 0, node);
+			ix = xadd(z, k, NPU_X_SEL, 0, c, at, ix, 0, node);
+		}
+	if (mx < 0 || ix < 0)
+		return -1;
+	z->cur = k;
+	if (def_val(z, k, node, mx, LV_ELEM) < 0)
+		return -1;
+	snprintf(nm, sizeof nm, "%s.1", n->name);
+	if ((iv = meta_val(z, node, 1, nm)) < 0)
+		return -1;
+	ir->v[iv].producer = k;
+	ir->v[iv].xdef = ix;
+	if (set_level(z, iv, LV_ELEM) < 0 ||
+	    !(vals = calloc((size_t)n->nmeta + 1, sizeof *vals)))
+		return npu_errf(z->e, "out of memory");
+	for (int i = 0; i < n->nmeta; i++)
+		vals[i] = i ? -1 : ir->nodeval[node];
+	vals[1] = iv;
+	ir->nodevals[node] = vals;
+	npu_kir_decide(ir, 1, "%s: max of %lld strided views and its first index (ATen's order), "
+		       "one kernel", n->name, (long long)(pw->ks[0] * pw->ks[1]));
+	return 0;
+}
+
+/*
  * max_pool2d (its indices unused), avg_pool2d and _adaptive_avg_pool2d
  * (when the sizes divide): max pooling of wide enough rows as a pool
  * kernel (pool_kern); else the input copied into a padded buffer (-inf
@@ -6540,8 +6659,8 @@ static int do_pool(fz *z, int node)
 		return host_kern(z, node, n->aop == NPU_AOP_ADAPTIVE_AVG_POOL2D
 				 ? "adaptive pooling of this form (not float32, or too large)"
 				 : n->aop == NPU_AOP_ADAPTIVE_MAX_POOL2D
-				 ? "adaptive max pooling whose sizes do not divide, or used indices"
-				 : "max pooling whose indices are used, or average pooling of this form");
+				 ? "adaptive max pooling whose sizes do not divide"
+				 : "max pooling or average pooling of this form");
 	/*
 	 * A tap past the padded input reads only padding (0, or -inf),
 	 * which changes no sum and no max: a window larger than the input
@@ -6556,7 +6675,11 @@ static int do_pool(fz *z, int node)
 		ex[i] = (m->shape[2 + i].v - 1) * pw.st[i] + (pw.ks[i] - 1) * pw.dl[i] + 1 - hp;
 		ex[i] = ex[i] < 0 ? 0 : ex[i];
 	}
-	if (!pw.avg && (r = pool_kern(z, node, x, &pw, ex)) <= 0)
+	if (pw.idx && (r = maxidx_ok(z, node, x, &pw)) != 0)
+		return r < 0 ? -1 : host_kern(z, node, r == 1
+			? "max pooling with indices of more taps than a kernel has operands"
+			: "max pooling with indices of a plane past 2^24 elements, or not int64");
+	if (!pw.avg && !pw.idx && (r = pool_kern(z, node, x, &pw, ex)) <= 0)
 		return r;
 	if (pw.avg && pw.ks[0] * pw.ks[1] + 2 > NPU_KERN_MAX_OPS) {
 		int done = pool_mm(z, node, x, m->shape[2].v, m->shape[3].v, &pw);
@@ -6596,6 +6719,8 @@ static int do_pool(fz *z, int node)
 	ist[1] = pst[1];
 	ist[2] = pw.st[0] * pst[2];
 	ist[3] = pw.st[1] * pst[3];
+	if (pw.idx)
+		return maxidx_taps(z, k, node, x, &pw, pv, poff, pst, ist);
 	for (int64_t kh = 0; kh < pw.ks[0]; kh++)
 		for (int64_t kw = 0; kw < pw.ks[1]; kw++) {
 			int o = npu_kir_opnd(&ir->k[k], pv, 0, poff + kh * pw.dl[0] * pst[2] +
@@ -6630,6 +6755,181 @@ static int do_pool(fz *z, int node)
 	npu_kir_decide(ir, 1, "%s: %s of %lld strided views%s", n->name,
 		       pw.avg ? "average" : "max", (long long)(pw.ks[0] * pw.ks[1]),
 		       pw.pd[0] || pw.pd[1] || ex[0] || ex[1] ? " of a padded copy" : " of the input");
+	return 0;
+}
+
+/*
+ * max_pool2d_with_indices_backward (go, self, kernel_size, stride,
+ * padding, dilation, ceil_mode, indices): grad_input[h][w] sums
+ * go[oh][ow] over the windows whose index is h*W+w.  A window reaches a
+ * row h by one tap i only, from output row oh = (h + p - i*d) / s; the
+ * rows of one phase (h + p) mod s are reached by the taps whose i*d has
+ * that phase.  So one ew kernel per phase of rows and of columns, over
+ * its strided view of grad_input, sums over its taps where(indices ==
+ * h*W+w, go, 0) of views of go and indices shifted by the tap (copies
+ * padded with 0 and -1 where a tap reaches past the output).  Taps go
+ * in descending order, so that output rows and columns ascend as in
+ * ATen's loop: the sums are its, bit for bit.
+ */
+#define MPB_MAXT 16     /* taps of a dim */
+
+typedef struct mpbdim {
+	int64_t n, on, s, p;          /* input and output size, stride, padding */
+	int64_t h0[MPB_MAXT], nr[MPB_MAXT];    /* per phase: first row, rows */
+	int64_t off[MPB_MAXT][MPB_MAXT];       /* phase, k-th tap: first output row */
+	int nt[MPB_MAXT];             /* per phase: its taps, descending */
+	int64_t lo, hi;               /* padding the taps need before, after */
+} mpbdim;
+
+/* The phases of one dim; 1 when they are more than MPB_MAXT. */
+static int mpb_dim(mpbdim *m, int64_t k, int64_t d)
+{
+	if (m->s > MPB_MAXT || k > MPB_MAXT)
+		return 1;
+	m->lo = m->hi = 0;
+	for (int64_t a = 0; a < m->s; a++) {
+		int64_t h = a - m->p;
+		if (h < 0)
+			h += (-h + m->s - 1) / m->s * m->s;
+		m->h0[a] = h;
+		m->nr[a] = h < m->n ? (m->n - h + m->s - 1) / m->s : 0;
+		m->nt[a] = 0;
+		for (int64_t i = k - 1; i >= 0 && m->nr[a]; i--) {
+			int64_t o = (h + m->p - i * d) / m->s;
+			if ((i * d) % m->s != a || o >= m->on || o + m->nr[a] <= 0)
+				continue;       /* another phase's, or past the output */
+			m->off[a][m->nt[a]++] = o;
+			m->lo = -o > m->lo ? -o : m->lo;
+			m->hi = o + m->nr[a] - m->on > m->hi ? o + m->nr[a] - m->on : m->hi;
+		}
+	}
+	return 0;
+}
+
+/* Value v [N, C, OH, OW] padded by lo/hi rows and columns with f into a
+ * new value of type dt (v itself without padding); its root in *pv,
+ * offset *off, strides st. */
+static int mpb_pad(fz *z, int node, int v, const mpbdim *m, double f, int dt,
+		   const char *tag, int *pv, int64_t *off, int64_t *st)
+{
+	npu_kir *ir = z->ir;
+	int64_t sh[NPU_MAX_DIMS];
+	char nm[300];
+
+	if (!m[0].lo && !m[0].hi && !m[1].lo && !m[1].hi) {
+		*pv = root_of(ir, v);
+		*off = ir->v[v].off;
+		memcpy(st, ir->v[v].stride, 4 * sizeof *st);
+		ir->v[*pv].needed = 1;
+		return 0;
+	}
+	memcpy(sh, ir->v[v].shape, 4 * sizeof *sh);
+	sh[2] += m[0].lo + m[0].hi;
+	sh[3] += m[1].lo + m[1].hi;
+	snprintf(nm, sizeof nm, "%s.%s", z->g->nodes[node].name, tag);
+	if ((*pv = npu_kir_val(ir, nm, node, dt, 4, sh)) < 0)
+		return npu_errf(z->e, "out of memory");
+	ir->v[*pv].needed = 1;
+	npu_kir_contig(4, sh, st);
+	*off = m[0].lo * st[2] + m[1].lo * st[3];
+	if (fill_kern(z, node, nm, 4, sh, -1, f, *pv, 0, st) < 0)
+		return -1;
+	snprintf(nm, sizeof nm, "%s.%s.in", z->g->nodes[node].name, tag);
+	return fill_kern(z, node, nm, 4, ir->v[v].shape, v, 0, *pv, *off, st);
+}
+
+/* The kernel of phase (a, b): grad_input's rows h0 + s i, columns
+ * w0 + s j from the taps (op: the padded go and indices) */
+static int mpb_phase(fz *z, int node, const mpbdim *m, int64_t a, int64_t b,
+		     int out, const int *pv, const int64_t *poff, int64_t (*pst)[NPU_MAX_DIMS])
+{
+	npu_kir *ir = z->ir;
+	const npu_kval *O = &ir->v[out];
+	int64_t sh[4] = { O->shape[0], O->shape[1], m[0].nr[a], m[1].nr[b] };
+	int64_t ost[NPU_MAX_DIMS] = { O->stride[0], O->stride[1], m[0].s * O->stride[2],
+				      m[1].s * O->stride[3] };
+	int64_t oo = m[0].h0[a] * O->stride[2] + m[1].h0[b] * O->stride[3];
+	int32_t *pos;
+	int k, r = -1, zero, at;
+	char nm[300];
+
+	snprintf(nm, sizeof nm, "%s.%lld.%lld", z->g->nodes[node].name, (long long)a, (long long)b);
+	if (!m[0].nt[a] || !m[1].nt[b])
+		return fill_kern(z, node, nm, 4, sh, -1, 0, out, oo, ost);
+	if (!(pos = malloc((size_t)(sh[2] * sh[3]) * sizeof *pos)))
+		return npu_errf(z->e, "out of memory");
+	for (int64_t i = 0; i < sh[2]; i++)
+		for (int64_t j = 0; j < sh[3]; j++)
+			pos[i * sh[3] + j] = (int32_t)((m[0].h0[a] + i * m[0].s) * m[1].n +
+						       m[1].h0[b] + j * m[1].s);
+	if ((at = own_matrix(z, node, nm, NPU_DT_I32, sh[2], sh[3], pos)) < 0 ||
+	    (k = ew_kern(z, node, nm, 4, sh)) < 0 ||
+	    (at = plane_load(z, k, node, at)) < 0 ||
+	    (zero = xadd(z, k, NPU_X_CONST, 0, 0, 0, 0, 0, node)) < 0)
+		return -1;
+	for (int ti = 0; ti < m[0].nt[a]; ti++)
+		for (int tj = 0; tj < m[1].nt[b]; tj++) {
+			int l[2], eq, t;
+			for (int q = 0; q < 2; q++) {
+				int64_t off = poff[q] + m[0].off[a][ti] * pst[q][2] +
+					      m[1].off[b][tj] * pst[q][3];
+				int o = npu_kir_opnd(&ir->k[k], pv[q], 0, off, pst[q]);
+				if ((l[q] = o < 0 ? -1 : xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node)) < 0)
+					return npu_errf(z->e, "out of memory");
+			}
+			if ((eq = xadd(z, k, NPU_X_BIN, NPU_OP_VCMPEQ, l[1], at, 0, 0, node)) < 0 ||
+			    (t = xadd(z, k, NPU_X_SEL, 0, eq, l[0], zero, 0, node)) < 0 ||
+			    (r = r < 0 ? t : xadd(z, k, NPU_X_BIN, NPU_OP_VADD, r, t, 0, 0, node)) < 0)
+				return -1;
+		}
+	return ew_store(z, k, r, out, oo, ost, node);
+}
+
+static int do_maxpool_bwd(fz *z, int node)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	poolwin pw = { .pd = { 0, 0 }, .dl = { 1, 1 } };
+	mpbdim d[2];
+	int g, ix, out, pv[2];
+	int64_t poff[2], pst[2][NPU_MAX_DIMS];
+
+	if (!m || m->ndim != 4 || n->nargs < 8 || arg(n, 0)->kind != NPU_GV_NODE ||
+	    arg(n, 7)->kind != NPU_GV_NODE || (g = node_val(z, arg(n, 0)->u.node)) < 0 ||
+	    (ix = node_val(z, arg(n, 7)->u.node)) < 0 || ir->v[g].ndim != 4 ||
+	    ir->v[ix].ndim != 4 || !isfloat(ir->v[g].dtype) || ir->v[g].isconst ||
+	    ir->v[ix].isconst || maxpool_win(n, 2, &pw))
+		return host_kern(z, node, "max pooling's gradient of other ranks or arguments");
+	for (int i = 0; i < 2; i++) {
+		d[i] = (mpbdim){ .n = m->shape[2 + i].v, .on = ir->v[g].shape[2 + i],
+				 .s = pw.st[i], .p = pw.pd[i] };
+		if (mpb_dim(&d[i], pw.ks[i], pw.dl[i]))
+			return host_kern(z, node, "max pooling's gradient of a window or stride past 16");
+		if (memcmp(ir->v[ix].shape, ir->v[g].shape, 4 * sizeof *ir->v[g].shape) ||
+		    ir->v[g].shape[i] != m->shape[i].v)
+			return host_kern(z, node, "max pooling's gradient whose shapes disagree");
+	}
+	for (int64_t a = 0; a < d[0].s; a++)
+		for (int64_t b = 0; b < d[1].s; b++)
+			if (2 * d[0].nt[a] * d[1].nt[b] + 2 > NPU_KERN_MAX_OPS)
+				return host_kern(z, node, "max pooling's gradient of more taps a "
+						 "phase than a kernel has operands");
+	if ((double)m->shape[2].v * (double)m->shape[3].v >= 16777216.0)
+		return host_kern(z, node, "max pooling's gradient of a plane past 2^24 elements");
+	if (mpb_pad(z, node, g, d, 0, ir->v[g].dtype, "go", &pv[0], &poff[0], pst[0]) < 0 ||
+	    mpb_pad(z, node, ix, d, -1, NPU_DT_I32, "indices", &pv[1], &poff[1], pst[1]) < 0 ||
+	    (out = meta_val(z, node, 0, n->name)) < 0)
+		return -1;
+	ir->v[out].needed = 1;
+	for (int64_t a = 0; a < d[0].s; a++)
+		for (int64_t b = 0; b < d[1].s; b++)
+			if (mpb_phase(z, node, d, a, b, out, pv, poff, pst) < 0)
+				return -1;
+	ir->nodeval[node] = out;
+	npu_kir_decide(ir, 1, "%s: max pooling's gradient as %lld kernels, one a phase of "
+		       "the stride, each summing go where the indices point at its elements",
+		       n->name, (long long)(d[0].s * d[1].s));
 	return 0;
 }
 
@@ -7466,7 +7766,8 @@ static int relu_past_pool(fz *z, int node)
 		}
 	if (nu != 1 || g->nodes[u].aop != NPU_AOP_MAX_POOL2D ||
 	    g->nodes[u].args[0].kind != NPU_GV_NODE || g->nodes[u].args[0].u.node != node ||
-	    maxpool_args(z, u, 0, 0, &pw) || (x = node_val(z, n->args[0].u.node)) < 0 ||
+	    maxpool_args(z, u, 0, 0, &pw) || pw.idx ||
+	    (x = node_val(z, n->args[0].u.node)) < 0 ||
 	    !isfloat(z->ir->v[x].dtype) || z->ir->v[x].ndim != 4)
 		return 0;
 	z->ir->nodeval[node] = x;
@@ -7668,7 +7969,8 @@ static int do_node(fz *z, int i)
 		return do_bn(z, i);
 	if (lk == NPU_LK_POOL)
 		return n->aop == NPU_AOP_MAX_POOL3D || n->aop == NPU_AOP_AVG_POOL3D ?
-		       do_pool3d(z, i) : do_pool(z, i);
+		       do_pool3d(z, i) : n->aop == NPU_AOP_MAX_POOL2D_BWD ?
+		       do_maxpool_bwd(z, i) : do_pool(z, i);
 	if (lk == NPU_LK_GATHER)
 		return n->aop == NPU_AOP_GATHER ? do_gather(z, i) : do_embedding(z, i);
 	if (lk == NPU_LK_CAT)

@@ -1966,8 +1966,6 @@ int ref_pool(ref_op *op)
 					for (int64_t yy = y0; yy < y1; yy++)
 						for (int64_t xx = x0; xx < x1; xx++) {
 							double v = src[yy * w + xx];
-							if (best >= 0 && isnan(acc))
-								continue;
 							if (best < 0 || v > acc || isnan(v)) {
 								acc = v;
 								best = yy * w + xx;
@@ -1990,8 +1988,6 @@ int ref_pool(ref_op *op)
 								continue;
 							double v = src[yy * w + xx];
 							if (best < 0 || v > acc || isnan(v)) {
-								if (best >= 0 && isnan(acc))
-									continue;
 								acc = v;
 								best = yy * w + xx;
 							}
@@ -3301,8 +3297,9 @@ static int pool3_params(ref_op *op, pool3 *q)
 	return 0;
 }
 
-/* The max of window o (index in *at) of one volume; the first maximum
- * wins and a NaN, once found, stays. */
+/* The max of window o (index in *at) of one volume, as ATen's loop
+ * finds it: the first maximum wins, and a NaN replaces it, a later NaN
+ * an earlier one. */
 static double max3(const pool3 *q, const double *v, const int64_t *o, int64_t *at)
 {
 	double acc = -INFINITY;
@@ -3316,7 +3313,7 @@ static double max3(const pool3 *q, const double *v, const int64_t *o, int64_t *a
 				int64_t x = o[2] * q->s[2] - q->p[2] + c * q->dl[2];
 				int64_t i = (z * q->in[1] + y) * q->in[2] + x;
 				if (z < 0 || z >= q->in[0] || y < 0 || y >= q->in[1] ||
-				    x < 0 || x >= q->in[2] || (*at >= 0 && isnan(acc)))
+				    x < 0 || x >= q->in[2])
 					continue;
 				if (*at < 0 || v[i] > acc || isnan(v[i])) {
 					acc = v[i];

@@ -59,6 +59,8 @@ typedef struct gval {
 	int isint;              /* int64 (an embedding's indices only) */
 	int opaque;             /* no operand (a masked fill's -1e4 values:
 				   only its softmax reads them) */
+	int out;                /* wanted as an output (else often no
+				   output reads it: a gradient's, indices') */
 } gval;
 
 typedef struct sbuf {
@@ -128,7 +130,7 @@ static void contig(gval *x)
 {
 	int64_t st = 1;
 
-	x->isbool = x->isbf16 = x->isint = x->opaque = 0;
+	x->isbool = x->isbf16 = x->isint = x->opaque = x->out = 0;
 	for (int d = x->nd - 1; d >= 0; d--) {
 		x->stride[d] = st;
 		st *= x->shape[d];
@@ -863,14 +865,20 @@ static void op_pool(gen *g)
 	add_node(g, &y, "aten.avg_pool2d.default", args);
 }
 
-/* max_pool2d_with_indices of a [1, C, H, W] view (its indices unused: a
- * host call when they are), dilated one time in four, and its getitem 0 */
+/*
+ * max_pool2d_with_indices of a [1, C, H, W] view, dilated one time in
+ * four, and its getitem 0; one time in two its indices read too: cast to
+ * float32 (an output compared as any), or (one time in two) by
+ * max_pool2d_with_indices_backward from a grad_output input, as a
+ * training graph has them.
+ */
 static void op_maxpool(gen *g)
 {
-	int a = as4d(g, pick_image(g)), ceil = pick(g, 4) == 0;
+	int a = as4d(g, pick_image(g)), ceil = pick(g, 4) == 0, idx = pick(g, 2), ix, go;
+	int bwd = idx && pick(g, 2);
 	int64_t k[2], st[2], pd[2], dl = 1;
-	gval y, m[2];
-	char args[160];
+	gval y, m[2], x;
+	char args[256], win[160];
 
 	if (a < 0) {
 		op_unary(g);
@@ -878,6 +886,12 @@ static void op_maxpool(gen *g)
 	}
 	y = g->v[a];
 	pool_win(g, y.shape + 2, k, st, pd);
+	/* overlapping windows one time in three (in two for a gradient):
+	 * ResNet's 3x3, padding 1, stride 2 or 1 (where the gradient sums
+	 * several windows') */
+	if (pick(g, bwd ? 2 : 3) == 0 && y.shape[2] >= 3 && y.shape[3] >= 3)
+		for (int i = 0; i < 2; i++)
+			k[i] = 3, st[i] = 1 + pick(g, 2), pd[i] = 1;
 	if (pick(g, 4) == 0 && y.shape[2] >= 2 * k[0] && y.shape[3] >= 2 * k[1])
 		dl = 2;
 	for (int i = 0; i < 2; i++)
@@ -886,11 +900,29 @@ static void op_maxpool(gen *g)
 	y.view = 0;
 	m[0] = m[1] = y;
 	m[1].isint = 1;
-	snprintf(args, sizeof args, "[{\"node\":\"v%d\"},[%lld,%lld],[%lld,%lld],[%lld,%lld],"
-		 "[%lld,%lld],%s]", a, (long long)k[0], (long long)k[1], (long long)st[0],
-		 (long long)st[1], (long long)pd[0], (long long)pd[1], (long long)dl,
-		 (long long)dl, ceil ? "true" : "false");
-	add_tuple(g, "aten.max_pool2d_with_indices.default", args, "{}", m, 2, 0, 1);
+	snprintf(win, sizeof win, "[%lld,%lld],[%lld,%lld],[%lld,%lld],[%lld,%lld],%s",
+		 (long long)k[0], (long long)k[1], (long long)st[0], (long long)st[1],
+		 (long long)pd[0], (long long)pd[1], (long long)dl, (long long)dl,
+		 ceil ? "true" : "false");
+	snprintf(args, sizeof args, "[{\"node\":\"v%d\"},%s]", a, win);
+	add_tuple(g, "aten.max_pool2d_with_indices.default", args, "{}", m, 2, 0, idx ? 3 : 1);
+	if (!idx)
+		return;
+	ix = g->n - 1;
+	if (!bwd) {
+		y.isint = 0;
+		snprintf(args, sizeof args, "[{\"node\":\"v%d\"}]", ix);
+		g->v[add_node_kw(g, &y, "aten._to_copy.default", args,
+				 "{\"dtype\":{\"dtype\":\"float32\"}}")].out = 1;
+		return;
+	}
+	go = add_ph(g, 4, y.shape, "input", 0);
+	x = g->v[a];
+	contig(&x);
+	x.view = 0;
+	snprintf(args, sizeof args, "[{\"node\":\"v%d\"},{\"node\":\"v%d\"},%s,{\"node\":\"v%d\"}]",
+		 go, a, win, ix);
+	g->v[add_node(g, &x, "aten.max_pool2d_with_indices_backward.default", args)].out = 1;
 }
 
 #define MAX_MACS (1 << 22)     /* per graph: the simulation's time */
@@ -1451,7 +1483,7 @@ static int make_graph(uint64_t seed, const char *path)
 	}
 	/* outputs: the last value that is not a view, and up to two more */
 	for (int i = g.n - 1; i >= nin && no < 3; i--)
-		if (!g.v[i].view && is_f32(&g.v[i]) && (no == 0 || pick(&g, 3) == 0))
+		if (!g.v[i].view && is_f32(&g.v[i]) && (no == 0 || g.v[i].out || pick(&g, 3) == 0))
 			outs[no++] = i;
 	if (!no) {
 		gval x = g.v[g.n - 1];

@@ -2067,6 +2067,63 @@ START_TEST(t_argx)
 END_TEST
 
 /*
+ * max_pool2d_with_indices whose indices are read, and its backward, as a
+ * training graph has them (ResNet's stem, VGG's stages): on the NPU, no
+ * host call, against the reference: the values, the int64 indices (ties
+ * everywhere: the first maximum wins; a NaN in every 11th element, two in
+ * some windows: the later NaN wins, as in ATen's loop) and the gradient
+ * summed where windows overlap.  Both were host calls before.
+ */
+typedef struct mpool_case {
+	int64_t in[5], out[5];  /* (0-terminated) */
+	const char *win;        /* kernel_size, stride, padding, dilation, ceil_mode */
+} mpool_case;
+
+static const mpool_case mpools[] = {
+	{ { 2, 3, 10, 10 }, { 2, 3, 5, 5 }, "[3, 3], [2, 2], [1, 1], [1, 1], false" },
+	{ { 1, 2, 9, 7 }, { 1, 2, 4, 3 }, "[2, 2], [2, 2], [0, 0], [1, 1], false" },
+	{ { 1, 2, 10, 9 }, { 1, 2, 8, 7 }, "[3, 3], [1, 1], [1, 1], [2, 2], false" },
+	{ { 1, 2, 10, 10 }, { 1, 2, 5, 5 }, "[3, 3], [2, 2], [0, 0], [1, 1], true" },
+	{ { 1, 1, 8, 8 }, { 1, 1, 3, 3 }, "[3, 3], [3, 3], [1, 1], [1, 1], false" },
+	{ { 1, 4, 12, 6 }, { 1, 4, 6, 3 }, "[3, 4], [2, 3], [1, 2], [1, 1], false" },
+};
+
+START_TEST(t_maxpool_train)
+{
+	const mpool_case *c = &mpools[_i];
+	char path[1024], vals[1024], mi[300], mo[300], mx[300], args[300];
+	const char *metas[2] = { mo, mx };
+	uint64_t seed = 7;
+	npu_tensor t[2];
+	fxrun fr = { 0 };
+	FILE *f;
+
+	jmeta(mo, sizeof mo, c->out, "float32");
+	jmeta(mx, sizeof mx, c->out, "int64");
+	jmeta(mi, sizeof mi, c->in, "float32");
+	f = graph_begin(path, vals, sizeof path);
+	ph_node(f, "x", c->in, "float32");
+	ph_node(f, "go", c->out, "float32");
+	snprintf(args, sizeof args, "{\"node\": \"x\"}, %s", c->win);
+	multi_node(f, "y", "aten.max_pool2d_with_indices.default", args, metas, 2);
+	snprintf(args, sizeof args, "{\"node\": \"go\"}, {\"node\": \"x\"}, %s, {\"node\": \"y1\"}",
+		 c->win);
+	call_node(f, "gi", "aten.max_pool2d_with_indices_backward.default", args, "", c->in,
+		  "float32");
+	graph_end(f, "y0, y1, gi");
+	gen_tensor(&t[0], "x", NPU_DT_F32, c->in, 0, &seed);
+	gen_tensor(&t[1], "go", NPU_DT_F32, c->out, 0, &seed);
+	for (uint64_t i = 0; i < t[0].nbytes / 4; i++) {
+		float *v = (float *)t[0].data + i;
+		*v = i % 11 == 5 ? NAN : floorf(*v * 1.5f);
+	}
+	tensors_run(path, vals, t, 2, &fr);
+	ck_assert_msg(fr.host_calls == 0, "case %d: %llu host calls", _i,
+		      (unsigned long long)fr.host_calls);
+}
+END_TEST
+
+/*
  * Decomposed unary functions (decomp.def: atan by range reduction and a
  * series, asin, acos, asinh through it) over wide values, +-1, +-0,
  * +-inf and NaN: against the fp64 reference, NaN and Inf where it has
@@ -2156,6 +2213,7 @@ static Suite *models_suite(void)
 	tcase_add_loop_test(tc, t_red_perm, 0, (int)(sizeof redperms / sizeof redperms[0]));
 	tcase_add_test(tc, t_onehot_put);
 	tcase_add_loop_test(tc, t_argx, 0, (int)(sizeof argxs / sizeof argxs[0]));
+	tcase_add_loop_test(tc, t_maxpool_train, 0, (int)(sizeof mpools / sizeof mpools[0]));
 	tcase_add_loop_test(tc, t_unary, 0, (int)(sizeof unaries / sizeof unaries[0]));
 	suite_add_tcase(s, tc);
 	return s;
