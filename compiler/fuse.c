@@ -4695,6 +4695,16 @@ static int bn_try(fz *z, int k, int node, const int *pv, double eps)
 			return x[i] == -1 ? -1 : 1;
 		}
 	}
+	/* a row kernel loads its operands a row at a time: per-channel
+	 * parameters that vary inside its rows (a batch norm of [1, 2, 1,
+	 * 4] in the kernel of a mean over all of a [2, 4]) start a kernel
+	 * of their own, as try_ew's operands do */
+	K = &ir->k[k];
+	if (K->kind == NPU_KK_ROW && !rows_contiguous(ir, K, K->rdims)) {
+		K->nx = nx0;
+		K->nops = nops0;
+		return 1;
+	}
 #define XA(op, vop, a, b, f) xadd(z, k, NPU_X_##op, NPU_OP_##vop, a, b, 0, (float)(f), node)
 	int r = XA(BIN, VSUB, x[0], x[3], 0);
 	int sd = XA(UN, VRSQRT, XA(BINI, VADDI, x[4], 0, eps), 0, 0);

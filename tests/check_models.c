@@ -1847,6 +1847,21 @@ START_TEST(t_long_rows_retiled)
 }
 END_TEST
 
+/*
+ * An inference batch norm fused into a row kernel whose rows are more
+ * than its channels: RMSNorm's mean over all of a [2, 4] value, then a
+ * batch norm of another [1, 2, 1, 4] value of as many elements, its
+ * per-channel parameters varying inside the kernel's one row, which a
+ * row kernel cannot load ("the reduced dims are not contiguous in every
+ * operand": npucc refused the graph; fuzz case 2,542).  It starts a
+ * kernel of its own, as an elementwise op's operands do.
+ */
+START_TEST(t_bn_in_row_kernel)
+{
+	regress_run("bn_in_row");
+}
+END_TEST
+
 START_TEST(t_kept_mask_inputs)
 {
 	regress_run("causal_mask_kept");
@@ -2201,6 +2216,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_cat_room_for_outputs);
 	tcase_add_test(tc, t_long_row_results);
 	tcase_add_test(tc, t_kept_mask_inputs);
+	tcase_add_test(tc, t_bn_in_row_kernel);
 	tcase_add_test(tc, t_long_rows_retiled);
 	tcase_add_test(tc, t_far_panel_token);
 	tcase_add_test(tc, t_epilogue_loads_queue);
