@@ -461,6 +461,7 @@ static void body_at(emit_t *g, int u, void (*body)(emit_t *, void *), void *arg)
 		g->ioff[e] = (int64_t)u * g->t->vlen << e;
 	for (int i = 0; i < g->K->nx; i++)
 		g->memo[i] = -1;
+	g->uslot = u;
 	body(g, arg);
 	memset(g->ioff, 0, sizeof g->ioff);
 }
@@ -708,9 +709,46 @@ static void body_red(emit_t *g, void *arg)
 	int i = *(int *)arg;
 	const npu_xins *x = &g->K->x[i];
 	int v = npu_emit_x(g, x->a);
+	int acc = g->nracc ? g->racc[g->uslot] : g->rowm[i];
 
 	g->f->node = x->node;
-	npu_memit(g->f, x->vop, g->rowm[i], g->rowm[i], v, 0);
+	npu_memit(g->f, x->vop, acc, acc, v, 0);
+}
+
+/*
+ * A reduction over a long row accumulates chunk c into partial c mod
+ * UNROLL (the pass's unrolled instances), each lane's partials combined
+ * pairwise at the end: four independent chains where one made every
+ * chunk wait for the one before, and a quarter of the additions in
+ * each lane's sum (a group norm of 66,049 values on npu-edge, 2,064
+ * chunks a lane, was 1.5e-3 from the fp64 reference; fuzz case 10,375).
+ * Rows of fewer than RACC_MIN chunks keep the one accumulator.
+ */
+#define RACC_MIN (2 * UNROLL)
+
+static void racc_begin(emit_t *g, int i, int acc)
+{
+	const npu_xins *x = &g->K->x[i];
+
+	g->racc[0] = acc;
+	for (int u = 1; u < UNROLL; u++) {
+		g->racc[u] = npu_mv(g->f);
+		npu_memit(g->f, NPU_OP_VLI, g->racc[u], 0, 0,
+			  npu_mfimm(x->vop == NPU_OP_VMAX ? -INFINITY : 0.0f));
+	}
+	g->nracc = UNROLL;
+}
+
+/* The partials into the first (rowm's): (p0 + p1) + (p2 + p3). */
+static void racc_end(emit_t *g, int i)
+{
+	int op = g->K->x[i].vop;
+
+	g->f->node = g->K->x[i].node;
+	for (int w = 1; w < UNROLL; w *= 2)
+		for (int u = 0; u + w < UNROLL; u += 2 * w)
+			npu_memit(g->f, op, g->racc[u], g->racc[u], g->racc[u + w], 0);
+	g->nracc = 0;
 }
 
 static void body_stores(emit_t *g, void *arg)
@@ -759,7 +797,11 @@ void npu_emit_row(emit_t *g, int64_t n)
 			npu_memit(f, NPU_OP_VLI, acc, 0, 0,
 				  npu_mfimm(x->vop == NPU_OP_VMAX ? -INFINITY : 0.0f));
 			g->rowm[i] = acc;
+			if (n >= RACC_MIN * g->t->vlen)
+				racc_begin(g, i, acc);
 			npu_emit_pass(g, n, body_red, &i);
+			if (g->nracc)
+				racc_end(g, i);
 		} else if (x->op == NPU_X_RFIN) {
 			int v = npu_mv(f);
 			const npu_xins *r = &g->K->x[x->a];
@@ -1654,10 +1696,14 @@ static void compute_multipass(emit_t *g, const tile *t)
 		npu_memit(f, NPU_OP_VLI, acc, 0, 0,
 			  npu_mfimm(g->K->x[ri].vop == NPU_OP_VMAX ? -INFINITY : 0.0f));
 		g->rowm[ri] = acc;
+		/* (a row in passes is long: its partials live across its tiles) */
+		racc_begin(g, ri, acc);
 	}
 	npu_emit_pass(g, t->cn, body_red, &ri);
-	if (t->last)
+	if (t->last) {
+		racc_end(g, ri);
 		after_red(g, ri);
+	}
 }
 
 static void compute_tile(emit_t *g, const tile *t, int s)

@@ -65,6 +65,9 @@ typedef struct emit_t {
 				    results alternate between the two slots
 				    by it, not by tile */
 	int nacc;                /* mm: accumulator regions in rotation */
+	int uslot;               /* the unrolled chunk being emitted */
+	int racc[4], nracc;      /* a reduction's partials (UNROLL), in
+				    rotation by chunk; 0: rowm's one */
 	uint64_t *stage;         /* per operand: SRAM staging for a transpose
 				    or a broadcast (bstep bytes a slot), 0 */
 	uint64_t bstep;

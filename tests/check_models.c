@@ -1862,6 +1862,33 @@ START_TEST(t_bn_in_row_kernel)
 }
 END_TEST
 
+/*
+ * A group norm of one group over cos(x) of a 255 x 255 input on
+ * npu-edge: values near 1 a few thousandths apart, so that the mean's
+ * error is amplified by normalization.  Each of the 32 lanes summed
+ * 2,032 chunks in one chain, 1.5e-3 from the fp64 reference (fuzz case
+ * 10,375); chunks in rotation over four partials, 1.7e-4.
+ */
+START_TEST(t_long_row_sums)
+{
+	char path[1024], vals[1024];
+	fxrun fr = { 0 };
+	npu_graph *g;
+	npu_err e;
+
+	fr.o.target = "npu-edge";
+	fr.tol = 5e-4;
+	fx_setup_tmp();
+	snprintf(path, sizeof path, "%s/tests/data/regress/long_row_sums.json", fx_srcdir());
+	snprintf(vals, sizeof vals, "%s/v.safetensors", fx_tmpdir);
+	ck_assert_msg(npu_graph_read(&g, path, &e) == 0, "%s", e.msg);
+	fx_gen_values(g, vals);
+	npu_graph_free(g);
+	vals_run(path, vals, &fr);
+	ck_assert_int_eq(fr.host_calls, 0);
+}
+END_TEST
+
 START_TEST(t_kept_mask_inputs)
 {
 	regress_run("causal_mask_kept");
@@ -2217,6 +2244,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_long_row_results);
 	tcase_add_test(tc, t_kept_mask_inputs);
 	tcase_add_test(tc, t_bn_in_row_kernel);
+	tcase_add_test(tc, t_long_row_sums);
 	tcase_add_test(tc, t_long_rows_retiled);
 	tcase_add_test(tc, t_far_panel_token);
 	tcase_add_test(tc, t_epilogue_loads_queue);
