@@ -6772,7 +6772,7 @@ static int do_pool(fz *z, int node)
  * max_pool2d_with_indices_backward (go, self, kernel_size, stride,
  * padding, dilation, ceil_mode, indices): grad_input[h][w] sums
  * go[oh][ow] over the windows whose index is h*W+w.  A window reaches a
- * row h by one tap i only, from output row oh = (h + p - i*d) / s; the
+ * row h by one tap only, i, from output row oh = (h + p - i*d) / s; the
  * rows of one phase (h + p) mod s are reached by the taps whose i*d has
  * that phase.  So one ew kernel per phase of rows and of columns, over
  * its strided view of grad_input, sums over its taps where(indices ==
@@ -6780,6 +6780,11 @@ static int do_pool(fz *z, int node)
  * padded with 0 and -1 where a tap reaches past the output).  Taps go
  * in descending order, so that output rows and columns ascend as in
  * ATen's loop: the sums are its, bit for bit.
+ * avg_pool2d_backward (go, self, kernel_size, stride, padding,
+ * ceil_mode, count_include_pad, divisor_override) whose windows overlap
+ * or pad (those that tile the plane are decomposed, decomp.def) is the
+ * same sum of every tap's go / divisor (ATen's grad_delta), divided
+ * once into a padded copy.
  */
 #define MPB_MAXT 16     /* taps of a dim */
 
@@ -6849,8 +6854,9 @@ static int mpb_pad(fz *z, int node, int v, const mpbdim *m, double f, int dt,
 }
 
 /* The kernel of phase (a, b): grad_input's rows h0 + s i, columns
- * w0 + s j from the taps (op: the padded go and indices) */
-static int mpb_phase(fz *z, int node, const mpbdim *m, int64_t a, int64_t b,
+ * w0 + s j from the taps of the padded go and indices (pv), or of the
+ * padded go / divisor alone (avg) */
+static int mpb_phase(fz *z, int node, const mpbdim *m, int64_t a, int64_t b, int avg,
 		     int out, const int *pv, const int64_t *poff, int64_t (*pst)[NPU_MAX_DIMS])
 {
 	npu_kir *ir = z->ir;
@@ -6860,86 +6866,172 @@ static int mpb_phase(fz *z, int node, const mpbdim *m, int64_t a, int64_t b,
 				      m[1].s * O->stride[3] };
 	int64_t oo = m[0].h0[a] * O->stride[2] + m[1].h0[b] * O->stride[3];
 	int32_t *pos;
-	int k, r = -1, zero, at;
+	int k, r = -1, zero = -1, at = -1;
 	char nm[300];
 
 	snprintf(nm, sizeof nm, "%s.%lld.%lld", z->g->nodes[node].name, (long long)a, (long long)b);
 	if (!m[0].nt[a] || !m[1].nt[b])
 		return fill_kern(z, node, nm, 4, sh, -1, 0, out, oo, ost);
-	if (!(pos = malloc((size_t)(sh[2] * sh[3]) * sizeof *pos)))
-		return npu_errf(z->e, "out of memory");
-	for (int64_t i = 0; i < sh[2]; i++)
-		for (int64_t j = 0; j < sh[3]; j++)
-			pos[i * sh[3] + j] = (int32_t)((m[0].h0[a] + i * m[0].s) * m[1].n +
-						       m[1].h0[b] + j * m[1].s);
-	if ((at = own_matrix(z, node, nm, NPU_DT_I32, sh[2], sh[3], pos)) < 0 ||
-	    (k = ew_kern(z, node, nm, 4, sh)) < 0 ||
-	    (at = plane_load(z, k, node, at)) < 0 ||
-	    (zero = xadd(z, k, NPU_X_CONST, 0, 0, 0, 0, 0, node)) < 0)
+	if ((k = ew_kern(z, node, nm, 4, sh)) < 0)
 		return -1;
+	if (!avg) {
+		if (!(pos = malloc((size_t)(sh[2] * sh[3]) * sizeof *pos)))
+			return npu_errf(z->e, "out of memory");
+		for (int64_t i = 0; i < sh[2]; i++)
+			for (int64_t j = 0; j < sh[3]; j++)
+				pos[i * sh[3] + j] = (int32_t)((m[0].h0[a] + i * m[0].s) * m[1].n +
+							       m[1].h0[b] + j * m[1].s);
+		if ((at = own_matrix(z, node, nm, NPU_DT_I32, sh[2], sh[3], pos)) < 0 ||
+		    (at = plane_load(z, k, node, at)) < 0 ||
+		    (zero = xadd(z, k, NPU_X_CONST, 0, 0, 0, 0, 0, node)) < 0)
+			return -1;
+	}
 	for (int ti = 0; ti < m[0].nt[a]; ti++)
 		for (int tj = 0; tj < m[1].nt[b]; tj++) {
 			int l[2], eq, t;
-			for (int q = 0; q < 2; q++) {
+			for (int q = 0; q < 2 - avg; q++) {
 				int64_t off = poff[q] + m[0].off[a][ti] * pst[q][2] +
 					      m[1].off[b][tj] * pst[q][3];
 				int o = npu_kir_opnd(&ir->k[k], pv[q], 0, off, pst[q]);
 				if ((l[q] = o < 0 ? -1 : xadd(z, k, NPU_X_LOAD, 0, o, 0, 0, 0, node)) < 0)
 					return npu_errf(z->e, "out of memory");
 			}
-			if ((eq = xadd(z, k, NPU_X_BIN, NPU_OP_VCMPEQ, l[1], at, 0, 0, node)) < 0 ||
-			    (t = xadd(z, k, NPU_X_SEL, 0, eq, l[0], zero, 0, node)) < 0 ||
+			t = l[0];
+			if ((!avg && ((eq = xadd(z, k, NPU_X_BIN, NPU_OP_VCMPEQ, l[1], at, 0, 0, node)) < 0 ||
+				      (t = xadd(z, k, NPU_X_SEL, 0, eq, l[0], zero, 0, node)) < 0)) ||
 			    (r = r < 0 ? t : xadd(z, k, NPU_X_BIN, NPU_OP_VADD, r, t, 0, 0, node)) < 0)
 				return -1;
 		}
 	return ew_store(z, k, r, out, oo, ost, node);
 }
 
-static int do_maxpool_bwd(fz *z, int node)
+/* avg_pool2d_backward's window and divisors (args 2 to 7); 1: not
+ * of lists and numbers */
+static int avgbwd_win(fz *z, int node, poolwin *pw)
+{
+	const npu_gnode *n = &z->g->nodes[node];
+	double ceil_mode = 0, incl = 1, dv = 0;
+
+	pw->avg = 1;
+	if (n->nargs < 5 || ilist(arg(n, 2), pw->ks, 2) || ilist(arg(n, 4), pw->pd, 2))
+		return 1;
+	if (ilist(arg(n, 3), pw->st, 2))
+		pw->st[0] = pw->ks[0], pw->st[1] = pw->ks[1];
+	if (n->nargs > 5)
+		gnum(arg(n, 5), &ceil_mode);
+	if (n->nargs > 6)
+		gnum(arg(n, 6), &incl);
+	pw->incl = incl != 0;
+	pw->div = (double)(pw->ks[0] * pw->ks[1]);
+	if (n->nargs > 7 && arg(n, 7)->kind != NPU_GV_NONE &&
+	    (gnum(arg(n, 7), &dv) || dv == 0))
+		return 1;
+	if (dv)
+		pw->div = dv;
+	else
+		pw->edge = ceil_mode || (!pw->incl && (pw->pd[0] || pw->pd[1]));
+	return pw->st[0] < 1 || pw->st[1] < 1 || pw->ks[0] < 1 || pw->ks[1] < 1 ||
+	       pw->pd[0] < 0 || pw->pd[1] < 0;
+}
+
+/* go / divisor (avg_pool2d_backward), padded with 0 as mpb_pad pads:
+ * one fill and one ew kernel into its interior. */
+static int mpb_divided(fz *z, int node, int g, const mpbdim *m, const poolwin *pw,
+		       int *pv, int64_t *off, int64_t *st)
+{
+	npu_kir *ir = z->ir;
+	int64_t sh[NPU_MAX_DIMS];
+	char nm[300];
+	int k, x, dv;
+
+	memcpy(sh, ir->v[g].shape, 4 * sizeof *sh);
+	sh[2] += m[0].lo + m[0].hi;
+	sh[3] += m[1].lo + m[1].hi;
+	snprintf(nm, sizeof nm, "%s.divided", z->g->nodes[node].name);
+	if ((*pv = npu_kir_val(ir, nm, node, NPU_DT_F32, 4, sh)) < 0)
+		return npu_errf(z->e, "out of memory");
+	ir->v[*pv].needed = 1;
+	npu_kir_contig(4, sh, st);
+	*off = m[0].lo * st[2] + m[1].lo * st[3];
+	if ((sh[2] != ir->v[g].shape[2] || sh[3] != ir->v[g].shape[3]) &&
+	    fill_kern(z, node, nm, 4, sh, -1, 0, *pv, 0, st) < 0)
+		return -1;
+	if ((k = ew_kern(z, node, nm, 4, ir->v[g].shape)) < 0 ||
+	    (x = ew_load(z, k, g, node)) < 0)
+		return -1;
+	if (pw->edge) {
+		dv = pool_divisors(z, node, pw, m[0].n, m[1].n, m[0].on, m[1].on);
+		if (dv < 0 || (dv = plane_load(z, k, node, dv)) < 0 ||
+		    (x = xadd(z, k, NPU_X_BIN, NPU_OP_VDIV, x, dv, 0, 0, node)) < 0)
+			return -1;
+	} else if ((x = xadd(z, k, NPU_X_BINI, NPU_OP_VDIVI, x, 0, 0, (float)pw->div, node)) < 0) {
+		return -1;
+	}
+	return ew_store(z, k, x, *pv, *off, st, node);
+}
+
+/* max_pool2d_with_indices_backward, and avg_pool2d_backward of windows
+ * that overlap or pad (above) */
+static int do_pool_bwd(fz *z, int node)
 {
 	npu_kir *ir = z->ir;
 	const npu_gnode *n = &z->g->nodes[node];
 	const npu_gmeta *m = tmeta(n, 0);
 	poolwin pw = { .pd = { 0, 0 }, .dl = { 1, 1 } };
+	int avg = n->aop == NPU_AOP_AVG_POOL2D_BWD;
+	const char *what = avg ? "average pooling's gradient" : "max pooling's gradient";
 	mpbdim d[2];
-	int g, ix, out, pv[2];
+	int g, ix = -1, out, pv[2] = { -1, -1 };
 	int64_t poff[2], pst[2][NPU_MAX_DIMS];
+	char why[160];
 
-	if (!m || m->ndim != 4 || n->nargs < 8 || arg(n, 0)->kind != NPU_GV_NODE ||
-	    arg(n, 7)->kind != NPU_GV_NODE || (g = node_val(z, arg(n, 0)->u.node)) < 0 ||
-	    (ix = node_val(z, arg(n, 7)->u.node)) < 0 || ir->v[g].ndim != 4 ||
-	    ir->v[ix].ndim != 4 || !isfloat(ir->v[g].dtype) || ir->v[g].isconst ||
-	    ir->v[ix].isconst || maxpool_win(n, 2, &pw))
-		return host_kern(z, node, "max pooling's gradient of other ranks or arguments");
+	if (!m || m->ndim != 4 || n->nargs < (avg ? 5 : 8) || arg(n, 0)->kind != NPU_GV_NODE ||
+	    (!avg && arg(n, 7)->kind != NPU_GV_NODE) ||
+	    (g = node_val(z, arg(n, 0)->u.node)) < 0 ||
+	    (!avg && (ix = node_val(z, arg(n, 7)->u.node)) < 0) || ir->v[g].ndim != 4 ||
+	    !isfloat(ir->v[g].dtype) || ir->v[g].isconst ||
+	    (!avg && (ir->v[ix].ndim != 4 || ir->v[ix].isconst ||
+		      memcmp(ir->v[ix].shape, ir->v[g].shape, 4 * sizeof *ir->v[g].shape))) ||
+	    (avg ? avgbwd_win(z, node, &pw) : maxpool_win(n, 2, &pw))) {
+		snprintf(why, sizeof why, "%s of other ranks or arguments", what);
+		return host_kern(z, node, why);
+	}
 	for (int i = 0; i < 2; i++) {
 		d[i] = (mpbdim){ .n = m->shape[2 + i].v, .on = ir->v[g].shape[2 + i],
 				 .s = pw.st[i], .p = pw.pd[i] };
-		if (mpb_dim(&d[i], pw.ks[i], pw.dl[i]))
-			return host_kern(z, node, "max pooling's gradient of a window or stride past 16");
-		if (memcmp(ir->v[ix].shape, ir->v[g].shape, 4 * sizeof *ir->v[g].shape) ||
-		    ir->v[g].shape[i] != m->shape[i].v)
-			return host_kern(z, node, "max pooling's gradient whose shapes disagree");
+		if (mpb_dim(&d[i], pw.ks[i], pw.dl[i])) {
+			snprintf(why, sizeof why, "%s of a window or stride past 16", what);
+			return host_kern(z, node, why);
+		}
+		if (ir->v[g].shape[i] != m->shape[i].v) {
+			snprintf(why, sizeof why, "%s whose shapes disagree", what);
+			return host_kern(z, node, why);
+		}
 	}
 	for (int64_t a = 0; a < d[0].s; a++)
 		for (int64_t b = 0; b < d[1].s; b++)
-			if (2 * d[0].nt[a] * d[1].nt[b] + 2 > NPU_KERN_MAX_OPS)
-				return host_kern(z, node, "max pooling's gradient of more taps a "
-						 "phase than a kernel has operands");
-	if ((double)m->shape[2].v * (double)m->shape[3].v >= 16777216.0)
+			if ((2 - avg) * d[0].nt[a] * d[1].nt[b] + 2 > NPU_KERN_MAX_OPS) {
+				snprintf(why, sizeof why, "%s of more taps a phase than a kernel "
+					 "has operands", what);
+				return host_kern(z, node, why);
+			}
+	if (!avg && (double)m->shape[2].v * (double)m->shape[3].v >= 16777216.0)
 		return host_kern(z, node, "max pooling's gradient of a plane past 2^24 elements");
-	if (mpb_pad(z, node, g, d, 0, ir->v[g].dtype, "go", &pv[0], &poff[0], pst[0]) < 0 ||
-	    mpb_pad(z, node, ix, d, -1, NPU_DT_I32, "indices", &pv[1], &poff[1], pst[1]) < 0 ||
+	if ((avg ? mpb_divided(z, node, g, d, &pw, &pv[0], &poff[0], pst[0]) :
+	     mpb_pad(z, node, g, d, 0, ir->v[g].dtype, "go", &pv[0], &poff[0], pst[0])) < 0 ||
+	    (!avg && mpb_pad(z, node, ix, d, -1, NPU_DT_I32, "indices", &pv[1], &poff[1],
+			     pst[1]) < 0) ||
 	    (out = meta_val(z, node, 0, n->name)) < 0)
 		return -1;
 	ir->v[out].needed = 1;
 	for (int64_t a = 0; a < d[0].s; a++)
 		for (int64_t b = 0; b < d[1].s; b++)
-			if (mpb_phase(z, node, d, a, b, out, pv, poff, pst) < 0)
+			if (mpb_phase(z, node, d, a, b, avg, out, pv, poff, pst) < 0)
 				return -1;
 	ir->nodeval[node] = out;
-	npu_kir_decide(ir, 1, "%s: max pooling's gradient as %lld kernels, one a phase of "
-		       "the stride, each summing go where the indices point at its elements",
-		       n->name, (long long)(d[0].s * d[1].s));
+	npu_kir_decide(ir, 1, "%s: %s as %lld kernels, one a phase of the stride, each "
+		       "summing its taps%s", n->name, what, (long long)(d[0].s * d[1].s),
+		       avg ? "' go / divisor" : "' go where the indices point at its elements");
 	return 0;
 }
 
@@ -7979,8 +8071,8 @@ static int do_node(fz *z, int i)
 		return do_bn(z, i);
 	if (lk == NPU_LK_POOL)
 		return n->aop == NPU_AOP_MAX_POOL3D || n->aop == NPU_AOP_AVG_POOL3D ?
-		       do_pool3d(z, i) : n->aop == NPU_AOP_MAX_POOL2D_BWD ?
-		       do_maxpool_bwd(z, i) : do_pool(z, i);
+		       do_pool3d(z, i) : n->aop == NPU_AOP_MAX_POOL2D_BWD ||
+		       n->aop == NPU_AOP_AVG_POOL2D_BWD ? do_pool_bwd(z, i) : do_pool(z, i);
 	if (lk == NPU_LK_GATHER)
 		return n->aop == NPU_AOP_GATHER ? do_gather(z, i) : do_embedding(z, i);
 	if (lk == NPU_LK_CAT)

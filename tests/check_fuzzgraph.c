@@ -1079,14 +1079,16 @@ static void op_convbwd(gen *g)
  * avg_pool2d_backward (or _adaptive_avg_pool2d_backward, one time in
  * three): a pooling's gradient spread over its [1, C, H, W] input, from a
  * grad_output input.  Windows that tile the plane (kernel = stride, no
- * padding, the last rows and columns left out when they do not divide),
- * a divisor override one time in four: the forms npucc lowers (others
- * are a host call).
+ * padding, the last rows and columns left out when they do not divide;
+ * decomposed), or one time in two for avg_pool2d's any window (overlap,
+ * padding, ceil_mode, count_include_pad; native per phase of the
+ * stride); a divisor override one time in four.
  */
 static void op_poolbwd(gen *g)
 {
-	int a = as4d(g, pick_image(g)), adaptive = pick(g, 3) == 0, go;
-	int64_t k[2], dv = pick(g, 4) ? 0 : 5;
+	int a = as4d(g, pick_image(g)), adaptive = pick(g, 3) == 0, go, any = pick(g, 2);
+	int ceil = pick(g, 4) == 0, incl = pick(g, 2);
+	int64_t k[2], st[2], pd[2] = { 0, 0 }, dv = pick(g, 4) ? 0 : 5;
 	gval x, y;
 	char args[256];
 
@@ -1095,13 +1097,25 @@ static void op_poolbwd(gen *g)
 		return;
 	}
 	x = y = g->v[a];
-	for (int i = 0; i < 2; i++) {
-		int64_t n = x.shape[2 + i];
-		k[i] = 1 + pick(g, n < 3 ? (int)n : 3);
-		if (adaptive)
-			while (n % k[i])
-				k[i]--;
-		y.shape[2 + i] = n / k[i];
+	any = any && !adaptive;
+	if (any) {
+		pool_win(g, x.shape + 2, k, st, pd);
+		if (pick(g, 2) && x.shape[2] >= 3 && x.shape[3] >= 3)
+			for (int i = 0; i < 2; i++)
+				k[i] = 3, st[i] = 1 + pick(g, 2), pd[i] = 1;
+		for (int i = 0; i < 2; i++)
+			y.shape[2 + i] = pool_out(x.shape[2 + i], k[i], st[i], pd[i], 1, ceil);
+	} else {
+		for (int i = 0; i < 2; i++) {
+			int64_t n = x.shape[2 + i];
+			k[i] = st[i] = 1 + pick(g, n < 3 ? (int)n : 3);
+			if (adaptive)
+				while (n % k[i])
+					k[i]--, st[i]--;
+			y.shape[2 + i] = n / k[i];
+		}
+		/* (ceil_mode only where it changes nothing: no partial window) */
+		ceil = ceil && x.shape[2] % k[0] == 0 && x.shape[3] % k[1] == 0;
 	}
 	go = add_ph(g, 4, y.shape, "input", 0);
 	contig(&x);
@@ -1111,11 +1125,10 @@ static void op_poolbwd(gen *g)
 		add_node(g, &x, "aten._adaptive_avg_pool2d_backward.default", args);
 		return;
 	}
-	/* (ceil_mode only where it changes nothing: no partial window) */
 	snprintf(args, sizeof args, "[{\"node\":\"v%d\"},{\"node\":\"v%d\"},[%lld,%lld],[%lld,%lld],"
-		 "[0,0],%s,%s,%s]", go, a, (long long)k[0], (long long)k[1], (long long)k[0],
-		 (long long)k[1], pick(g, 2) && x.shape[2] % k[0] == 0 && x.shape[3] % k[1] == 0 ?
-		 "true" : "false", pick(g, 2) ? "true" : "false", dv ? "5" : "null");
+		 "[%lld,%lld],%s,%s,%s]", go, a, (long long)k[0], (long long)k[1], (long long)st[0],
+		 (long long)st[1], (long long)pd[0], (long long)pd[1], ceil ? "true" : "false",
+		 incl ? "true" : "false", dv ? "5" : "null");
 	add_node(g, &x, "aten.avg_pool2d_backward.default", args);
 }
 

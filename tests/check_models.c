@@ -2166,6 +2166,42 @@ START_TEST(t_maxpool_train)
 END_TEST
 
 /*
+ * avg_pool2d_backward of windows that overlap or pad (Inception's 3x3,
+ * stride 1, padding 1, without the padding in the count: divisors that
+ * vary at the edges; a ceil_mode window past the end; a divisor
+ * override): per phase of the stride on the NPU, against the reference,
+ * no host call (a host call before).
+ */
+typedef struct apool_case {
+	int64_t in[5], out[5];  /* (0-terminated) */
+	const char *win;        /* kernel_size .. divisor_override */
+} apool_case;
+
+static const apool_case apools[] = {
+	{ { 2, 3, 9, 8 }, { 2, 3, 9, 8 }, "[3, 3], [1, 1], [1, 1], false, false, null" },
+	{ { 1, 2, 10, 9 }, { 1, 2, 6, 5 }, "[3, 3], [2, 2], [1, 1], true, true, null" },
+	{ { 1, 2, 7, 7 }, { 1, 2, 3, 3 }, "[3, 2], [2, 3], [0, 1], true, false, 4" },
+};
+
+START_TEST(t_avgpool_bwd)
+{
+	const apool_case *c = &apools[_i];
+	char path[1024], vals[1024], args[300];
+	fxrun fr = { 0 };
+	FILE *f;
+
+	f = graph_begin(path, vals, sizeof path);
+	ph_node(f, "x", c->in, "float32");
+	ph_node(f, "go", c->out, "float32");
+	snprintf(args, sizeof args, "{\"node\": \"go\"}, {\"node\": \"x\"}, %s", c->win);
+	call_node(f, "y", "aten.avg_pool2d_backward.default", args, "", c->in, "float32");
+	graph_run(f, path, vals, &fr);
+	ck_assert_msg(fr.host_calls == 0, "case %d: %llu host calls", _i,
+		      (unsigned long long)fr.host_calls);
+}
+END_TEST
+
+/*
  * Decomposed unary functions (decomp.def: atan by range reduction and a
  * series, asin, acos, asinh through it) over wide values, +-1, +-0,
  * +-inf and NaN: against the fp64 reference, NaN and Inf where it has
@@ -2258,6 +2294,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_onehot_put);
 	tcase_add_loop_test(tc, t_argx, 0, (int)(sizeof argxs / sizeof argxs[0]));
 	tcase_add_loop_test(tc, t_maxpool_train, 0, (int)(sizeof mpools / sizeof mpools[0]));
+	tcase_add_loop_test(tc, t_avgpool_bwd, 0, (int)(sizeof apools / sizeof apools[0]));
 	tcase_add_loop_test(tc, t_unary, 0, (int)(sizeof unaries / sizeof unaries[0]));
 	suite_add_tcase(s, tc);
 	return s;
