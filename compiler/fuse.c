@@ -6409,6 +6409,7 @@ static int pool_kern(fz *z, int node, int x, const poolwin *pw, const int64_t *e
 	if ((k = new_kern(z, NPU_KK_POOL, node)) < 0 ||
 	    (v = meta_val(z, node, 0, n->name)) < 0)
 		return -1;
+	X = &ir->v[x];  /* (the new value may have moved ir->v) */
 	K = &ir->k[k];
 	K->ndim = 4;
 	for (int d = 0; d < 4; d++)
@@ -6495,6 +6496,7 @@ static int pool_mm(fz *z, int node, int x, int64_t oh, int64_t ow,
 	snprintf(name, sizeof name, "%s.p", n->name);
 	if ((b = own_matrix(z, node, name, NPU_DT_F32, HW, OHW, pm)) < 0)
 		return -1;
+	X = &ir->v[x];  /* (the new value may have moved ir->v) */
 	snprintf(name, sizeof name, "%s.mm", n->name);
 	if ((ov = mm_by_const(z, node, name, x, X->off, X->stride[1], 1, b, R,
 			      OHW, HW, NPU_DT_F32, NPU_DT_F32, &k)) < 0)

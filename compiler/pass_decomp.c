@@ -2671,6 +2671,70 @@ out:
 }
 
 /*
+ * @adaptbwd(go, x): _adaptive_avg_pool2d_backward whose windows vary in
+ * size or overlap (VGG's 7 x 7 pool of a 2 x 2 map, upsampling; AlexNet's
+ * 6 x 6 of 5 x 5).  The gradient is linear in go and separable: output
+ * (i, j)'s window is rows [floor(i H / OH), ceil((i + 1) H / OH)) by the
+ * same of columns, so grad = Qh go Qw, Qw[j][w] = 1 / kw_j over window j
+ * ([OW, W]), Qh[h][i] = 1 / kh_i ([H, OH]): go viewed [B OH, OW] @ Qw,
+ * then Qh (expanded over B) @ that viewed [B, OH, W], B = N C.  Two fp32
+ * matmuls by folded constants (ATen divides go by kh, then kw: within an
+ * ulp or two of these products).  float32 only; else fails.
+ */
+#define ADAPTBWD_MAX (1 << 20)  /* elements of Qh, of Qw */
+
+/* Qw (rows 0) or Qh (1) of n input positions, m windows. */
+static int adapt_q(dcx *d, int64_t n, int64_t m, int rows, npu_gval *res)
+{
+	int64_t sh[2] = { rows ? n : m, rows ? m : n };
+	npu_reftensor q = { .ndim = -1 };
+
+	if (npu_reftensor_alloc(&q, NPU_DT_F32, 2, sh, d->pc->e) < 0)
+		return -1;
+	for (int64_t i = 0; i < m; i++) {
+		int64_t a = i * n / m, b = ((i + 1) * n + m - 1) / m;
+		double f = (float)(1.0 / (double)(b - a));
+		for (int64_t h = a; h < b; h++)
+			q.data[rows ? h * m + i : i * n + h] = f;
+	}
+	return table_const(d, &q, res);
+}
+
+static int adaptbwd(dcx *d, npu_gval *a, int na, npu_gval *res)
+{
+	const npu_gmeta *gm = na > 1 ? node_meta(d, &a[0]) : NULL, *xm = na > 1 ? node_meta(d, &a[1]) : NULL;
+	int64_t gs[NPU_MAX_DIMS], xs[NPU_MAX_DIMS], v[3], B = 1, H, W, OH, OW;
+	npu_gval t[7] = { { 0 } };
+	int nd = gm ? npu_gmeta_shape(gm, gs) : -1, r = -1;
+
+	if (nd < 3 || !xm || npu_gmeta_shape(xm, xs) != nd || gm->dtype != NPU_DT_F32)
+		return fail(d, "%s", "@adaptbwd: not a float32 pooling's gradient");
+	H = xs[nd - 2], W = xs[nd - 1], OH = gs[nd - 2], OW = gs[nd - 1];
+	for (int i = 0; i < nd - 2; i++)
+		B *= gs[i];
+	if (OH <= 0 || OW <= 0 || H <= 0 || W <= 0 || (double)OW * (double)W > ADAPTBWD_MAX ||
+	    (double)OH * (double)H > ADAPTBWD_MAX)
+		return fail(d, "%s", "@adaptbwd: a pooling matrix past 2^20 elements");
+	v[0] = B * OH, v[1] = OW;
+	if (adapt_q(d, W, OW, 0, &t[0]) < 0 || adapt_q(d, H, OH, 1, &t[1]) < 0 ||
+	    call_ints(d, "aten.reshape.default", a[0], v, 2, &t[2]) < 0 ||
+	    call2(d, "aten.mm.default", t[2], t[0], &t[3]) < 0)
+		goto out;
+	v[0] = B, v[1] = OH, v[2] = W;
+	if (call_ints(d, "aten.view.default", t[3], v, 3, &t[4]) < 0)
+		goto out;
+	v[1] = H, v[2] = OH;
+	if (call_ints(d, "aten.expand.default", t[1], v, 3, &t[5]) < 0 ||
+	    call2(d, "aten.bmm.default", t[5], t[4], &t[6]) < 0)
+		goto out;
+	r = call_ints(d, "aten.reshape.default", t[6], xs, nd, res);
+out:
+	for (int i = 0; i < 7; i++)
+		npu_gval_clear(&t[i]);
+	return r;
+}
+
+/*
  * @ksplit(a, b): a @ b of a K too long for the matmul template, which
  * keeps whole K panels of A and B in SRAM (tile.c: 2 (mb + nb) K
  * elements at the smallest blocks, mb and nb at most 64): the sum of the
@@ -2932,6 +2996,8 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 		return ksplit(d, a, na, x0, res);
 	if (!strcmp(name, "avgpoolbwd"))      /* (go, x, kernel, stride, padding, ...) */
 		return avgpoolbwd(d, a, na, res);
+	if (!strcmp(name, "adaptbwd"))        /* (go, x) */
+		return adaptbwd(d, a, na, res);
 	if (!strcmp(name, "unbat")) {               /* (x) */
 		npu_gval ua[2];
 		if (!x0 || x0->ndim != 3)

@@ -1082,7 +1082,8 @@ static void op_convbwd(gen *g)
  * padding, the last rows and columns left out when they do not divide;
  * decomposed), or one time in two for avg_pool2d's any window (overlap,
  * padding, ceil_mode, count_include_pad; native per phase of the
- * stride); a divisor override one time in four.
+ * stride) and the adaptive pool's any output size (a matmul by a
+ * constant); a divisor override one time in four.
  */
 static void op_poolbwd(gen *g)
 {
@@ -1114,6 +1115,11 @@ static void op_poolbwd(gen *g)
 					k[i]--, st[i]--;
 			y.shape[2 + i] = n / k[i];
 		}
+		/* an adaptive pool of any size one time in two: windows of
+		 * varying size, overlapping, or upsampling (VGG's 7 x 7 of a
+		 * 2 x 2 map) */
+		for (int i = 0; i < 2 && adaptive && pick(g, 2); i++)
+			y.shape[2 + i] = 1 + pick(g, (int)x.shape[2 + i] + 2);
 		/* (ceil_mode only where it changes nothing: no partial window) */
 		ceil = ceil && x.shape[2] % k[0] == 0 && x.shape[3] % k[1] == 0;
 	}

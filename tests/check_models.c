@@ -2202,6 +2202,36 @@ START_TEST(t_avgpool_bwd)
 END_TEST
 
 /*
+ * _adaptive_avg_pool2d_backward of windows that vary in size: VGG's 7 x 7
+ * pool of a 2 x 2 map (upsampling, at a small image), AlexNet's 6 x 6 of
+ * 5 x 5 (overlapping windows), 3 x 5 of 7 x 8: Qh go Qw, two matmuls by
+ * constants (decomp.def's @adaptbwd), no host call (one before).
+ */
+static const int64_t adapts[][2][5] = {
+	{ { 2, 4, 2, 2 }, { 2, 4, 7, 7 } },
+	{ { 1, 3, 5, 5 }, { 1, 3, 6, 6 } },
+	{ { 1, 2, 7, 8 }, { 1, 2, 3, 5 } },
+};
+
+START_TEST(t_adaptive_pool_bwd)
+{
+	const int64_t (*c)[5] = adapts[_i];
+	char path[1024], vals[1024];
+	fxrun fr = { 0 };
+	FILE *f;
+
+	f = graph_begin(path, vals, sizeof path);
+	ph_node(f, "x", c[0], "float32");
+	ph_node(f, "go", c[1], "float32");
+	call_node(f, "y", "aten._adaptive_avg_pool2d_backward.default",
+		  "{\"node\": \"go\"}, {\"node\": \"x\"}", "", c[0], "float32");
+	graph_run(f, path, vals, &fr);
+	ck_assert_msg(fr.host_calls == 0, "case %d: %llu host calls", _i,
+		      (unsigned long long)fr.host_calls);
+}
+END_TEST
+
+/*
  * Decomposed unary functions (decomp.def: atan by range reduction and a
  * series, asin, acos, asinh through it) over wide values, +-1, +-0,
  * +-inf and NaN: against the fp64 reference, NaN and Inf where it has
@@ -2295,6 +2325,7 @@ static Suite *models_suite(void)
 	tcase_add_loop_test(tc, t_argx, 0, (int)(sizeof argxs / sizeof argxs[0]));
 	tcase_add_loop_test(tc, t_maxpool_train, 0, (int)(sizeof mpools / sizeof mpools[0]));
 	tcase_add_loop_test(tc, t_avgpool_bwd, 0, (int)(sizeof apools / sizeof apools[0]));
+	tcase_add_loop_test(tc, t_adaptive_pool_bwd, 0, (int)(sizeof adapts / sizeof adapts[0]));
 	tcase_add_loop_test(tc, t_unary, 0, (int)(sizeof unaries / sizeof unaries[0]));
 	suite_add_tcase(s, tc);
 	return s;
