@@ -886,12 +886,6 @@ static void op_maxpool(gen *g)
 {
 	int a = as4d(g, pick_image(g)), ceil = pick(g, 4) == 0, idx = pick(g, 2), ix, go;
 	int bwd = idx && pick(g, 2);
-
-	/* (no indices after a bfloat16 op: its rounding makes ties the fp64
-	 * reference does not have, and an index is no continuous function
-	 * of the values: case 8601) */
-	idx = idx && !g->lowp;
-	bwd = bwd && idx;
 	int64_t k[2], st[2], pd[2], dl = 1;
 	gval y, m[2], x;
 	char args[256], win[160];
@@ -900,6 +894,12 @@ static void op_maxpool(gen *g)
 		op_unary(g);
 		return;
 	}
+	/* (indices read pool an input of their own: an index is no
+	 * continuous function of the values, and values that differ only
+	 * by rounding, (|x| + 1) - |x|, tie in the fp64 reference and not
+	 * in fp32: case 17,072; check_models' t_maxpool_train has ties) */
+	if (idx)
+		a = add_ph(g, 4, g->v[a].shape, "input", 0);
 	y = g->v[a];
 	pool_win(g, y.shape + 2, k, st, pd);
 	/* overlapping windows one time in three (in two for a gradient):
@@ -1082,8 +1082,8 @@ static void op_convbwd(gen *g)
  * padding, the last rows and columns left out when they do not divide;
  * decomposed), or one time in two for avg_pool2d's any window (overlap,
  * padding, ceil_mode, count_include_pad; native per phase of the
- * stride) and the adaptive pool's any output size (a matmul by a
- * constant); a divisor override one time in four.
+ * stride) and the adaptive pool's any output size (two matmuls by
+ * constants); a divisor override one time in four.
  */
 static void op_poolbwd(gen *g)
 {
@@ -1643,7 +1643,11 @@ static void run_case(long i, int flags, const char *path, const char *vals)
 		 * against the graph's scale) */
 		fr.small = lowp ? 1 : 1e-2;
 		fr.scale_floor = 1;
-		fr.tol = lowp ? 3e-2 : i % 4 == 3 ? 1e-3 : 3e-4;
+		/* (a large case's sum of up to 257 values each rounded to
+		 * bfloat16 carries about sqrt(n) 2^-9 of its terms' size,
+		 * which cancellation can leave 3% of the sum itself: case
+		 * 14,451, 129 values rounded, their sum 3.2e-2 off) */
+		fr.tol = lowp ? (i % 4 == 3 ? 6e-2 : 3e-2) : i % 4 == 3 ? 1e-3 : 3e-4;
 		fr.may_refuse = flags & CASE_DYN;
 		if (getenv("NPU_FUZZ_VERBOSE") && (flags & CASE_DYN))
 			printf("case %ld: s0 = %lld\n", i, (long long)sizes[k]);

@@ -1719,8 +1719,9 @@ END_TEST
  */
 /* Runs captured graph tests/data/regress/NAME.json with generated values,
  * its parameters frozen, under the simulator's race check, on target
- * (NULL: npu-base). */
-static void regress_run_on(const char *name, const char *target)
+ * (NULL: npu-base), against the reference within tol (0: the dtype's),
+ * with no host call. */
+static void regress_run_tol(const char *name, const char *target, double tol)
 {
 	char path[1024], vals[1024];
 	fxrun fr = { 0 };
@@ -1728,6 +1729,7 @@ static void regress_run_on(const char *name, const char *target)
 	npu_err e;
 
 	fr.o.target = target;
+	fr.tol = tol;
 	fx_setup_tmp();
 	snprintf(path, sizeof path, "%s/tests/data/regress/%s.json", fx_srcdir(), name);
 	snprintf(vals, sizeof vals, "%s/v.safetensors", fx_tmpdir);
@@ -1736,6 +1738,11 @@ static void regress_run_on(const char *name, const char *target)
 	npu_graph_free(g);
 	vals_run(path, vals, &fr);
 	ck_assert_int_eq(fr.host_calls, 0);
+}
+
+static void regress_run_on(const char *name, const char *target)
+{
+	regress_run_tol(name, target, 0);
 }
 
 static void regress_run(const char *name)
@@ -1871,21 +1878,7 @@ END_TEST
  */
 START_TEST(t_long_row_sums)
 {
-	char path[1024], vals[1024];
-	fxrun fr = { 0 };
-	npu_graph *g;
-	npu_err e;
-
-	fr.o.target = "npu-edge";
-	fr.tol = 5e-4;
-	fx_setup_tmp();
-	snprintf(path, sizeof path, "%s/tests/data/regress/long_row_sums.json", fx_srcdir());
-	snprintf(vals, sizeof vals, "%s/v.safetensors", fx_tmpdir);
-	ck_assert_msg(npu_graph_read(&g, path, &e) == 0, "%s", e.msg);
-	fx_gen_values(g, vals);
-	npu_graph_free(g);
-	vals_run(path, vals, &fr);
-	ck_assert_int_eq(fr.host_calls, 0);
+	regress_run_tol("long_row_sums", "npu-edge", 5e-4);
 }
 END_TEST
 
