@@ -1374,6 +1374,64 @@ static int onehotput(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval 
 	return r;
 }
 
+/*
+ * @embbwd(go, indices, num_weights, padding_idx, scale_grad_by_freq):
+ * embedding_dense_backward (PyTorch 1.13's training graphs; 2.x
+ * decomposes it into the index_put above) as onehot(idx)^T @ go: the
+ * [T, V] one-hot of the T indices compared in float with the rows'
+ * numbers, the padding index's rows left out, on the matrix unit, within
+ * onehotput's limits.  float32, no scale_grad_by_freq; else fails.
+ */
+static int embbwd(dcx *d, npu_gval *a, int na, npu_gval *res)
+{
+	npu_gkwarg kw = { "dtype", { .kind = NPU_GV_DTYPE, .u.dtype = NPU_DT_F32 } };
+	const npu_gmeta *gm = na > 4 ? node_meta(d, &a[0]) : NULL, *im = na > 4 ? node_meta(d, &a[1]) : NULL;
+	int64_t gs[NPU_MAX_DIMS], is[NPU_MAX_DIMS], T = 1, G = 1, V, D, col[2], row[2] = { 1, 0 };
+	int64_t flat[2], tr[2] = { 1, 0 };
+	int ng = gm ? npu_gmeta_shape(gm, gs) : -1, ni = im ? npu_gmeta_shape(im, is) : -1, r;
+	npu_gval t[8] = { { 0 } };
+
+	if (ng < 1 || ni < 0 || gm->dtype != NPU_DT_F32 || a[2].kind != NPU_GV_INT ||
+	    a[3].kind != NPU_GV_INT || (a[4].kind == NPU_GV_BOOL && a[4].u.b) ||
+	    (im->dtype != NPU_DT_I64 && im->dtype != NPU_DT_I32))
+		return fail(d, "%s", "@embbwd: not float32, or scale_grad_by_freq");
+	for (int i = 0; i < ni; i++)
+		T *= is[i];
+	for (int i = 0; i < ng; i++)
+		G *= gs[i];
+	V = a[2].u.i;
+	D = gs[ng - 1];
+	if (!T || V < 1 || T * D != G || T * V > ONEHOT_MAX_ELEMS ||
+	    T * V * D > ONEHOT_MAX_MACS)
+		return fail(d, "%s", "@embbwd: past the one-hot's size");
+	col[0] = T, col[1] = 1, row[1] = V, flat[0] = T, flat[1] = D;
+	r = call_ints(d, "aten.reshape.default", a[1], col, 2, &t[0]);
+	if (!r)
+		r = float_iota(d, 2, row, 1, &t[1]);
+	if (!r)
+		r = call2(d, "aten.eq.Tensor", t[0], t[1], &t[2]);
+	if (!r && a[3].u.i >= 0) {      /* the padding row gets nothing */
+		npu_gval keep = { 0 }, both = { 0 };
+		r = call2(d, "aten.ne.Scalar", t[0], npu_gv_int(a[3].u.i), &keep);
+		if (!r)
+			r = call2(d, "aten.logical_and.default", t[2], keep, &both);
+		npu_gval_clear(&keep);
+		npu_gval_clear(&t[2]);
+		t[2] = both;
+	}
+	if (!r)
+		r = make_call(d, "aten._to_copy.default", &t[2], 1, &kw, 1, &t[3]);
+	if (!r)
+		r = call_ints(d, "aten.permute.default", t[3], tr, 2, &t[4]);
+	if (!r)
+		r = call_ints(d, "aten.reshape.default", a[0], flat, 2, &t[5]);
+	if (!r)
+		r = call2(d, "aten.mm.default", t[4], t[5], res);
+	for (int i = 0; i < 8; i++)
+		npu_gval_clear(&t[i]);
+	return r;
+}
+
 static int maskput(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
 {
 	const npu_gmeta *mm, *vm;
@@ -2970,6 +3028,8 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 		return groupedmm(d, a, na, x0, res);
 	if (!strcmp(name, "padidx"))           /* (x, padding, reflect) */
 		return padidx(d, a, na, x0, res);
+	if (!strcmp(name, "embbwd"))           /* (go, indices, V, padding_idx, sgf) */
+		return embbwd(d, a, na, res);
 	if (!strcmp(name, "maskput"))          /* (x, indices, values, acc) */
 		return maskput(d, a, na, x0, res);
 	if (!strcmp(name, "scatval"))          /* (x, dim, index, value) */

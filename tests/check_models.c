@@ -2225,6 +2225,39 @@ START_TEST(t_adaptive_pool_bwd)
 END_TEST
 
 /*
+ * embedding_dense_backward (PyTorch 1.13's training graphs): the rows of
+ * go summed per index, the padding index's left out (padding_idx -1: none),
+ * as onehot(indices)^T @ go on the matrix unit (decomp.def's @embbwd),
+ * against the reference, no host call (one before).  12 rows, 10 indices
+ * drawn from them: repeats, and the padding row among them.
+ */
+START_TEST(t_embedding_bwd)
+{
+	static const int64_t gs[] = { 2, 5, 8, 0 }, is[] = { 2, 5, 0 };
+	char path[1024], vals[1024], args[200];
+	const int64_t ws[] = { 12, 8, 0 };
+	uint64_t seed = 11;
+	npu_tensor t[2];
+	fxrun fr = { 0 };
+	FILE *f;
+
+	f = graph_begin(path, vals, sizeof path);
+	ph_node(f, "go", gs, "float32");
+	ph_node(f, "ix", is, "int64");
+	snprintf(args, sizeof args, "{\"node\": \"go\"}, {\"node\": \"ix\"}, 12, %d, false",
+		 _i ? -1 : 3);
+	call_node(f, "y", "aten.embedding_dense_backward.default", args, "", ws, "float32");
+	graph_end(f, "y");
+	gen_tensor(&t[0], "go", NPU_DT_F32, gs, 0, &seed);
+	gen_tensor(&t[1], "ix", NPU_DT_I64, is, 12, &seed);
+	((int64_t *)t[1].data)[4] = 3;
+	((int64_t *)t[1].data)[7] = 3;
+	tensors_run(path, vals, t, 2, &fr);
+	ck_assert_msg(fr.host_calls == 0, "%llu host calls", (unsigned long long)fr.host_calls);
+}
+END_TEST
+
+/*
  * Decomposed unary functions (decomp.def: atan by range reduction and a
  * series, asin, acos, asinh through it) over wide values, +-1, +-0,
  * +-inf and NaN: against the fp64 reference, NaN and Inf where it has
@@ -2319,6 +2352,7 @@ static Suite *models_suite(void)
 	tcase_add_loop_test(tc, t_maxpool_train, 0, (int)(sizeof mpools / sizeof mpools[0]));
 	tcase_add_loop_test(tc, t_avgpool_bwd, 0, (int)(sizeof apools / sizeof apools[0]));
 	tcase_add_loop_test(tc, t_adaptive_pool_bwd, 0, (int)(sizeof adapts / sizeof adapts[0]));
+	tcase_add_loop_test(tc, t_embedding_bwd, 0, 2);
 	tcase_add_loop_test(tc, t_unary, 0, (int)(sizeof unaries / sizeof unaries[0]));
 	suite_add_tcase(s, tc);
 	return s;
