@@ -3224,33 +3224,46 @@ static int tap_part(fz *z, int k, int node, int r, int *part, int store, int op)
  * columns each side), by a zero fill and a copy into its interior; its
  * contiguous strides in pst.  The new value (x itself, its strides in
  * pst, when there is no padding), or -1. */
-static int pad_copy(fz *z, int node, int x, const int64_t *pad, int64_t *pst)
+/* A copy of 4-d value v padded with f by lo[i] rows (i 0) or columns
+ * (i 1) before and hi[i] after, of type dt: a fill (kernel vname, which
+ * names the new value too) and a copy into its interior (kernel iname).
+ * The new value, its contiguous strides in st, the interior's offset in
+ * *off; -1 on error. */
+static int pad_fill(fz *z, int node, int v, const int64_t *lo, const int64_t *hi,
+		    double f, int dt, const char *vname, const char *iname,
+		    int64_t *off, int64_t *st)
 {
 	npu_kir *ir = z->ir;
+	int64_t sh[NPU_MAX_DIMS];
+	int pv;
+
+	memcpy(sh, ir->v[v].shape, 4 * sizeof *sh);
+	sh[2] += lo[0] + hi[0];
+	sh[3] += lo[1] + hi[1];
+	if ((pv = npu_kir_val(ir, vname, node, dt, 4, sh)) < 0)
+		return npu_errf(z->e, "out of memory");
+	ir->v[pv].needed = 1;
+	npu_kir_contig(4, sh, st);
+	*off = lo[0] * st[2] + lo[1] * st[3];
+	if (fill_kern(z, node, vname, 4, sh, -1, f, pv, 0, st) < 0 ||
+	    fill_kern(z, node, iname, 4, ir->v[v].shape, v, 0, pv, *off, st) < 0)
+		return -1;
+	return pv;
+}
+
+static int pad_copy(fz *z, int node, int x, const int64_t *pad, int64_t *pst)
+{
 	const char *name = z->g->nodes[node].name;
-	int64_t psh[NPU_MAX_DIMS];
-	char nm[300];
-	int xv;
+	char vn[300], in[300];
+	int64_t off;
 
 	if (!pad[0] && !pad[1]) {
-		memcpy(pst, ir->v[x].stride, 4 * sizeof *pst);
+		memcpy(pst, z->ir->v[x].stride, 4 * sizeof *pst);
 		return x;
 	}
-	memcpy(psh, ir->v[x].shape, 4 * sizeof *psh);
-	psh[2] += 2 * pad[0];
-	psh[3] += 2 * pad[1];
-	snprintf(nm, sizeof nm, "%s.pad", name);
-	if ((xv = npu_kir_val(ir, nm, node, ir->v[x].dtype, 4, psh)) < 0)
-		return npu_errf(z->e, "out of memory");
-	ir->v[xv].needed = 1;
-	npu_kir_contig(4, psh, pst);
-	if (fill_kern(z, node, nm, 4, psh, -1, 0, xv, 0, pst) < 0)
-		return -1;
-	snprintf(nm, sizeof nm, "%s.in", name);
-	if (fill_kern(z, node, nm, 4, ir->v[x].shape, x, 0, xv,
-		      pad[0] * pst[2] + pad[1] * pst[3], pst) < 0)
-		return -1;
-	return xv;
+	snprintf(vn, sizeof vn, "%s.pad", name);
+	snprintf(in, sizeof in, "%s.in", name);
+	return pad_fill(z, node, x, pad, pad, 0, z->ir->v[x].dtype, vn, in, &off, pst);
 }
 
 static int do_gconv(fz *z, int node, int x, int w, int bias, int64_t g,
@@ -6262,12 +6275,46 @@ static int maxpool_args(fz *z, int node, int64_t h, int64_t w, poolwin *pw)
 	return maxpool_win(n, 1, pw);
 }
 
+/* An average pool's window and divisors from the node's arguments
+ * kernel_size, stride, padding, ceil_mode, count_include_pad,
+ * divisor_override at a, a + 1, ...: the forward's from 1, its
+ * backward's from 2.  1: not of lists and numbers. */
+static int avgpool_win(const npu_gnode *n, int a, poolwin *pw)
+{
+	double ceil_mode = 0, incl = 1, dv = 0;
+
+	pw->avg = 1;
+	if (ilist(arg(n, a), pw->ks, 2))
+		return 1;
+	if (ilist(arg(n, a + 1), pw->st, 2))
+		pw->st[0] = pw->ks[0], pw->st[1] = pw->ks[1];
+	if (n->nargs > a + 2 && ilist(arg(n, a + 2), pw->pd, 2))
+		return 1;
+	if (n->nargs > a + 3)
+		gnum(arg(n, a + 3), &ceil_mode);
+	if (n->nargs > a + 4)
+		gnum(arg(n, a + 4), &incl);
+	pw->div = (double)(pw->ks[0] * pw->ks[1]);
+	pw->incl = incl != 0;
+	if (n->nargs > a + 5 && arg(n, a + 5)->kind != NPU_GV_NONE) {
+		if (gnum(arg(n, a + 5), &dv) || dv == 0)
+			return 1;
+		pw->div = dv;
+	} else {
+		/* without the padding in the count, or with ceil_mode's
+		 * windows that hang over the end, the divisor varies at the
+		 * edges */
+		pw->edge = ceil_mode || (!pw->incl && (pw->pd[0] || pw->pd[1]));
+	}
+	return pw->st[0] < 1 || pw->st[1] < 1 || pw->ks[0] < 1 || pw->ks[1] < 1 ||
+	       pw->pd[0] < 0 || pw->pd[1] < 0;
+}
+
 /* avg_pool2d's, and _adaptive_avg_pool2d's when the sizes divide (then
  * it is an avg_pool2d with kernel = stride = in / out) */
 static int avgpool_args(fz *z, int node, int64_t h, int64_t w, poolwin *pw)
 {
 	const npu_gnode *n = &z->g->nodes[node];
-	double ceil_mode = 0, incl = 1, dv = 0;
 	int64_t os[2];
 
 	pw->avg = 1;
@@ -6280,28 +6327,7 @@ static int avgpool_args(fz *z, int node, int64_t h, int64_t w, poolwin *pw)
 		pw->div = (double)(pw->ks[0] * pw->ks[1]);
 		return 0;
 	}
-	if (ilist(&n->args[1], pw->ks, 2))
-		return 1;
-	if (n->nargs < 3 || ilist(&n->args[2], pw->st, 2))
-		pw->st[0] = pw->ks[0], pw->st[1] = pw->ks[1];
-	if (n->nargs > 3 && ilist(&n->args[3], pw->pd, 2))
-		return 1;
-	if (n->nargs > 4)
-		gnum(&n->args[4], &ceil_mode);
-	if (n->nargs > 5)
-		gnum(&n->args[5], &incl);
-	pw->div = (double)(pw->ks[0] * pw->ks[1]);
-	pw->incl = incl != 0;
-	if (n->nargs > 6 && n->args[6].kind != NPU_GV_NONE) {
-		if (gnum(&n->args[6], &dv) || dv == 0)
-			return 1;
-		pw->div = dv;
-		return 0;
-	}
-	/* without the padding in the count, or with ceil_mode's windows
-	 * that hang over the end, the divisor varies at the edges */
-	pw->edge = ceil_mode || (!incl && (pw->pd[0] || pw->pd[1]));
-	return 0;
+	return avgpool_win(n, 1, pw);
 }
 
 /*
@@ -6651,7 +6677,7 @@ static int do_pool(fz *z, int node)
 	const npu_gnode *n = &z->g->nodes[node];
 	const npu_gmeta *m = tmeta(n, 0);
 	poolwin pw = { .pd = { 0, 0 }, .dl = { 1, 1 } };
-	int64_t psh[NPU_MAX_DIMS], pst[NPU_MAX_DIMS], ist[NPU_MAX_DIMS], poff = 0, ex[2];
+	int64_t pst[NPU_MAX_DIMS], ist[NPU_MAX_DIMS], poff = 0, ex[2];
 	int x, pv, k, r = -1, bad;
 	char nm[300];
 
@@ -6701,19 +6727,12 @@ static int do_pool(fz *z, int node)
 	}
 	r = -1;
 	if (pw.pd[0] || pw.pd[1] || ex[0] || ex[1]) {
-		memcpy(psh, ir->v[x].shape, sizeof psh);
-		psh[2] += 2 * pw.pd[0] + ex[0];
-		psh[3] += 2 * pw.pd[1] + ex[1];
+		int64_t hi[2] = { pw.pd[0] + ex[0], pw.pd[1] + ex[1] }, ioff;
+		char in[300];
 		snprintf(nm, sizeof nm, "%s.pad", n->name);
-		if ((pv = npu_kir_val(ir, nm, node, ir->v[x].dtype, 4, psh)) < 0)
-			return npu_errf(z->e, "out of memory");
-		ir->v[pv].needed = 1;
-		npu_kir_contig(4, psh, pst);
-		if (fill_kern(z, node, nm, 4, psh, -1, pw.avg ? 0 : -INFINITY, pv, 0, pst) < 0)
-			return -1;
-		snprintf(nm, sizeof nm, "%s.in", n->name);
-		if (fill_kern(z, node, nm, 4, ir->v[x].shape, x, 0, pv,
-			      pw.pd[0] * pst[2] + pw.pd[1] * pst[3], pst) < 0)
+		snprintf(in, sizeof in, "%s.in", n->name);
+		if ((pv = pad_fill(z, node, x, pw.pd, hi, pw.avg ? 0 : -INFINITY,
+				   ir->v[x].dtype, nm, in, &ioff, pst)) < 0)
 			return -1;
 	} else {
 		/* no padding: the windows are views of the input itself */
@@ -6830,29 +6849,20 @@ static int mpb_pad(fz *z, int node, int v, const mpbdim *m, double f, int dt,
 		   const char *tag, int *pv, int64_t *off, int64_t *st)
 {
 	npu_kir *ir = z->ir;
-	int64_t sh[NPU_MAX_DIMS];
-	char nm[300];
+	int64_t lo[2] = { m[0].lo, m[1].lo }, hi[2] = { m[0].hi, m[1].hi };
+	char vn[300], in[300];
 
-	if (!m[0].lo && !m[0].hi && !m[1].lo && !m[1].hi) {
+	if (!lo[0] && !hi[0] && !lo[1] && !hi[1]) {
 		*pv = root_of(ir, v);
 		*off = ir->v[v].off;
 		memcpy(st, ir->v[v].stride, 4 * sizeof *st);
 		ir->v[*pv].needed = 1;
 		return 0;
 	}
-	memcpy(sh, ir->v[v].shape, 4 * sizeof *sh);
-	sh[2] += m[0].lo + m[0].hi;
-	sh[3] += m[1].lo + m[1].hi;
-	snprintf(nm, sizeof nm, "%s.%s", z->g->nodes[node].name, tag);
-	if ((*pv = npu_kir_val(ir, nm, node, dt, 4, sh)) < 0)
-		return npu_errf(z->e, "out of memory");
-	ir->v[*pv].needed = 1;
-	npu_kir_contig(4, sh, st);
-	*off = m[0].lo * st[2] + m[1].lo * st[3];
-	if (fill_kern(z, node, nm, 4, sh, -1, f, *pv, 0, st) < 0)
-		return -1;
-	snprintf(nm, sizeof nm, "%s.%s.in", z->g->nodes[node].name, tag);
-	return fill_kern(z, node, nm, 4, ir->v[v].shape, v, 0, *pv, *off, st);
+	snprintf(vn, sizeof vn, "%s.%s", z->g->nodes[node].name, tag);
+	snprintf(in, sizeof in, "%s.%s.in", z->g->nodes[node].name, tag);
+	*pv = pad_fill(z, node, v, lo, hi, f, dt, vn, in, off, st);
+	return *pv < 0 ? -1 : 0;
 }
 
 /* The kernel of phase (a, b): grad_input's rows h0 + s i, columns
@@ -6905,35 +6915,6 @@ static int mpb_phase(fz *z, int node, const mpbdim *m, int64_t a, int64_t b, int
 				return -1;
 		}
 	return ew_store(z, k, r, out, oo, ost, node);
-}
-
-/* avg_pool2d_backward's window and divisors (args 2 to 7); 1: not
- * of lists and numbers */
-static int avgbwd_win(fz *z, int node, poolwin *pw)
-{
-	const npu_gnode *n = &z->g->nodes[node];
-	double ceil_mode = 0, incl = 1, dv = 0;
-
-	pw->avg = 1;
-	if (n->nargs < 5 || ilist(arg(n, 2), pw->ks, 2) || ilist(arg(n, 4), pw->pd, 2))
-		return 1;
-	if (ilist(arg(n, 3), pw->st, 2))
-		pw->st[0] = pw->ks[0], pw->st[1] = pw->ks[1];
-	if (n->nargs > 5)
-		gnum(arg(n, 5), &ceil_mode);
-	if (n->nargs > 6)
-		gnum(arg(n, 6), &incl);
-	pw->incl = incl != 0;
-	pw->div = (double)(pw->ks[0] * pw->ks[1]);
-	if (n->nargs > 7 && arg(n, 7)->kind != NPU_GV_NONE &&
-	    (gnum(arg(n, 7), &dv) || dv == 0))
-		return 1;
-	if (dv)
-		pw->div = dv;
-	else
-		pw->edge = ceil_mode || (!pw->incl && (pw->pd[0] || pw->pd[1]));
-	return pw->st[0] < 1 || pw->st[1] < 1 || pw->ks[0] < 1 || pw->ks[1] < 1 ||
-	       pw->pd[0] < 0 || pw->pd[1] < 0;
 }
 
 /* go / divisor (avg_pool2d_backward), padded with 0 as mpb_pad pads:
@@ -6994,7 +6975,7 @@ static int do_pool_bwd(fz *z, int node)
 	    !isfloat(ir->v[g].dtype) || ir->v[g].isconst ||
 	    (!avg && (ir->v[ix].ndim != 4 || ir->v[ix].isconst ||
 		      memcmp(ir->v[ix].shape, ir->v[g].shape, 4 * sizeof *ir->v[g].shape))) ||
-	    (avg ? avgbwd_win(z, node, &pw) : maxpool_win(n, 2, &pw))) {
+	    (avg ? avgpool_win(n, 2, &pw) : maxpool_win(n, 2, &pw))) {
 		snprintf(why, sizeof why, "%s of other ranks or arguments", what);
 		return host_kern(z, node, why);
 	}
