@@ -69,6 +69,12 @@ TRAIN_TEST(t_gpt2_sdpa_bwd, "gpt2_sdpa_train/backward3")
  * measured against the graph's scale. */
 TRAIN_TEST_SMALL(t_bert_sdpa_fwd, "bert_sdpa_train/forward2", 1e-4)
 TRAIN_TEST(t_bert_sdpa_bwd, "bert_sdpa_train/backward3")
+/* max pools whose indices the backward reads (PyTorch 2.11): ResNet's
+ * overlapping, padded 3x3 stem pool after a ReLU (ties at zero) and
+ * VGG's 2x2 pool, then a global average pool; the forward keeps each
+ * pool's indices for max_pool2d_with_indices_backward */
+TRAIN_TEST(t_pool_fwd, "pool_train/forward2")
+TRAIN_TEST(t_pool_bwd, "pool_train/backward3")
 
 /* BatchNorm's running statistics and its batch counter: updated in the
  * inputs' own buffers by the kernels that compute them. */
@@ -705,6 +711,8 @@ int main(void)
 	tcase_add_test(tc, t_gpt2_sdpa_bwd);
 	tcase_add_test(tc, t_bert_sdpa_fwd);
 	tcase_add_test(tc, t_bert_sdpa_bwd);
+	tcase_add_test(tc, t_pool_fwd);
+	tcase_add_test(tc, t_pool_bwd);
 	tcase_add_test(tc, t_conv_bn_inplace);
 	tcase_add_test(tc, t_mutation_views);
 	tcase_add_test(tc, t_mutation_copy_back);
