@@ -1287,32 +1287,174 @@ static int upnear(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *re
 static int call_ints(dcx *d, const char *target, npu_gval x, const int64_t *v, int n,
 		     npu_gval *res);
 
-/* index_put's one-hot product: its [T, V] matrix at most, and its MACs */
-#define ONEHOT_MAX_ELEMS (1 << 20)
-#define ONEHOT_MAX_MACS (1ll << 28)
+/*
+ * The one-hot products below (an embedding's gradient): onehot(idx)^T @
+ * values, [V, D], for T indices into a table of V rows.  The [T, V]
+ * one-hot is built in pieces of rows, each at most the size of the
+ * gradient itself (or ONEHOT_CHUNK_ELEMS), and the pieces' products are
+ * concatenated: BERT's 30,522-row vocabulary at 128 tokens is one piece,
+ * GPT-2's 50,257 at 1,024 tokens two.  Its MACs are bounded too: T * V *
+ * D past ONEHOT_MAX_MACS (500,000 cycles of a 128 x 128 array) stays a
+ * host call, where a gather-and-add of the T rows is cheaper than the
+ * products.  Rows are numbered in float32, exact below 2^24.
+ */
+#define ONEHOT_CHUNK_ELEMS (1 << 20)
+#define ONEHOT_MAX_CHUNKS 64
+#define ONEHOT_MAX_MACS (1ll << 33)
+
+static int64_t onehot_rows_per_piece(int64_t T, int64_t V, int64_t D)
+{
+	int64_t cap = V * D > ONEHOT_CHUNK_ELEMS ? V * D : ONEHOT_CHUNK_ELEMS;
+
+	return cap / T;
+}
+
+static int onehot_fits(int64_t T, int64_t V, int64_t D)
+{
+	int64_t rows;
+
+	if (T < 1 || V < 1 || D < 1 || V >= (1 << 24) || T * V > ONEHOT_MAX_MACS / D)
+		return 0;
+	rows = onehot_rows_per_piece(T, V, D);
+	return rows > 0 && (V + rows - 1) / rows <= ONEHOT_MAX_CHUNKS;
+}
+
+/*
+ * The T indices idx as a float32 column [T, 1] of the rows they hit: a
+ * negative index counting from the end (neg: index_put's) moved up by V,
+ * the padding index (pad >= 0: embedding's) and one out of range made -1,
+ * which hits none.  Per index, so that each one-hot element costs one
+ * compare.  An index of 2^24 or more rounds to a float that is still out
+ * of range.
+ */
+static int onehot_index(dcx *d, npu_gval idx, int64_t T, int64_t V, int neg, int64_t pad,
+			npu_gval *res)
+{
+	npu_gkwarg kw = { "dtype", { .kind = NPU_GV_DTYPE, .u.dtype = NPU_DT_F32 } };
+	int64_t col[2] = { T, 1 };
+	npu_gval t[8] = { { 0 } };
+	int r = call_ints(d, "aten.reshape.default", idx, col, 2, &t[0]);
+
+	if (!r)
+		r = make_call(d, "aten._to_copy.default", &t[0], 1, &kw, 1, &t[1]);
+	if (!r && neg) {
+		r = call2(d, "aten.add.Tensor", t[1], npu_gv_float((double)V), &t[2]);
+		if (!r)
+			r = call2(d, "aten.lt.Scalar", t[1], npu_gv_float(0), &t[3]);
+		if (!r)
+			r = call3(d, "aten.where.self", t[3], t[2], t[1], &t[4]);
+	} else if (!r) {
+		r = npu_gval_copy(&t[4], &t[1]) < 0 ? -1 : 0;
+	}
+	/* one equal to pad, or below 0 after the shift, hits no row */
+	if (!r)
+		r = call2(d, "aten.lt.Scalar", t[4], npu_gv_float(0), &t[5]);
+	if (!r && pad >= 0) {
+		npu_gval p = { 0 }, both = { 0 };
+		r = call2(d, "aten.eq.Scalar", t[4], npu_gv_float((double)pad), &p);
+		if (!r)
+			r = call2(d, "aten.logical_or.default", t[5], p, &both);
+		npu_gval_clear(&p);
+		npu_gval_clear(&t[5]);
+		t[5] = both;
+	}
+	if (!r)
+		r = call3(d, "aten.where.self", t[5], npu_gv_float(-1), t[4], res);
+	for (int i = 0; i < 8; i++)
+		npu_gval_clear(&t[i]);
+	return r;
+}
+
+/* Rows [v0, v0 + n) of onehot^T @ v2 for the float rows ix [T, 1]
+ * (onehot_index) and v2 [T, D]. */
+static int onehot_rows(dcx *d, npu_gval ix, npu_gval v2, int64_t v0, int64_t n, npu_gval *res)
+{
+	npu_gkwarg kw = { "dtype", { .kind = NPU_GV_DTYPE, .u.dtype = NPU_DT_F32 } };
+	int64_t row[2] = { 1, n }, tr[2] = { 1, 0 };
+	npu_gval t[5] = { { 0 } };
+	int r = float_iota(d, 2, row, 1, &t[0]);
+
+	if (!r && v0)
+		r = call2(d, "aten.add.Tensor", t[0], npu_gv_float((double)v0), &t[1]);
+	else if (!r)
+		r = npu_gval_copy(&t[1], &t[0]) < 0 ? -1 : 0;
+	if (!r)
+		r = call2(d, "aten.eq.Tensor", ix, t[1], &t[2]);
+	if (!r)
+		r = make_call(d, "aten._to_copy.default", &t[2], 1, &kw, 1, &t[3]);
+	if (!r)
+		r = call_ints(d, "aten.permute.default", t[3], tr, 2, &t[4]);
+	if (!r)
+		r = call2(d, "aten.mm.default", t[4], v2, res);
+	for (int i = 0; i < 5; i++)
+		npu_gval_clear(&t[i]);
+	return r;
+}
+
+/* onehot(idx)^T @ values, [V, D], for idx of T indices (any shape) and
+ * values of T * D, in pieces of rows as above; the caller checked
+ * onehot_fits. */
+static int onehot_mm(dcx *d, npu_gval idx, npu_gval values, int64_t T, int64_t V, int64_t D,
+		     int neg, int64_t pad, npu_gval *res)
+{
+	int64_t flat[2] = { T, D }, rows = onehot_rows_per_piece(T, V, D);
+	int n = (int)((V + rows - 1) / rows), r;
+	npu_gval ix = { 0 }, v2 = { 0 }, lst = { .kind = NPU_GV_LIST };
+
+	if (!(lst.u.list.v = calloc((size_t)n, sizeof *lst.u.list.v)))
+		return npu_errf(d->pc->e, "out of memory");
+	r = onehot_index(d, idx, T, V, neg, pad, &ix);
+	if (!r)
+		r = call_ints(d, "aten.reshape.default", values, flat, 2, &v2);
+	for (int k = 0; !r && k < n; k++) {
+		int64_t v0 = k * rows;
+		r = onehot_rows(d, ix, v2, v0, V - v0 < rows ? V - v0 : rows, &lst.u.list.v[k]);
+		lst.u.list.n += !r;
+	}
+	if (!r && n == 1) {
+		r = npu_gval_copy(res, &lst.u.list.v[0]) < 0 ? -1 : 0;
+	} else if (!r) {
+		npu_gval ca[2] = { lst, npu_gv_int(0) };
+		r = make_call(d, "aten.cat.default", ca, 2, NULL, 0, res);
+	}
+	npu_gval_clear(&lst);
+	npu_gval_clear(&ix);
+	npu_gval_clear(&v2);
+	return r;
+}
+
+/* A fill with zeros (the buffer an embedding's gradient is accumulated
+ * into): adding to it changes nothing, as a sum starting from +0 is
+ * never -0. */
+static int zero_fill(dcx *d, const npu_gval *v)
+{
+	const npu_gnode *n;
+
+	if (v->kind != NPU_GV_NODE)
+		return 0;
+	n = npu_gedit_node(d->ge, v->u.node);
+	if (n->aop == NPU_AOP_ZEROS)
+		return 1;
+	if (n->aop != NPU_AOP_FULL || n->nargs < 2)
+		return 0;
+	return (n->args[1].kind == NPU_GV_INT && n->args[1].u.i == 0) ||
+	       (n->args[1].kind == NPU_GV_FLOAT && n->args[1].u.f == 0);
+}
 
 /*
  * x.index_put_([idx], values, accumulate=True) with one run-time integer
  * index tensor over dim 0 of a float32 x [V, ...] (an embedding's
  * gradient: aot_autograd's embedding_dense_backward), as
- * x + onehot(idx)^T @ values: the one-hot [T, V] of the T indices,
- * compared in float with the rows' numbers (and those less V: a negative
- * index counts from the end, as PyTorch's), on the matrix unit.  An
- * index out of [-V, V) (PyTorch's error) adds nothing.  Only while the
- * one-hot stays small (ONEHOT_MAX_ELEMS, ONEHOT_MAX_MACS): a 50,000-row
- * vocabulary's gradient stays a host call.  Constant indices are the
- * scatter pass's.
+ * x + onehot(idx)^T @ values on the matrix unit (onehot_mm).  An index
+ * out of [-V, V) (PyTorch's error) adds nothing.  Constant indices are
+ * the scatter pass's.
  */
 static int onehotput(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
 {
-	npu_gkwarg kw = { "dtype", { .kind = NPU_GV_DTYPE, .u.dtype = NPU_DT_F32 } };
 	const npu_gmeta *im, *vm;
-	int64_t xs[NPU_MAX_DIMS], is[NPU_MAX_DIMS], vs[NPU_MAX_DIMS], T = 1, V, D = 1;
-	int64_t col[2], row[2] = { 1, 0 }, flat[2], tr[2] = { 1, 0 };
-	int nd = x0 ? npu_gmeta_shape(x0, xs) : -1, ni, nv;
-	npu_gval ix = { 0 }, fio = { 0 }, lo = { 0 }, h1 = { 0 }, h2 = { 0 }, hit = { 0 },
-		 oh = { 0 }, oht = { 0 }, v2 = { 0 }, pr = { 0 }, pv = { 0 };
-	int r;
+	int64_t xs[NPU_MAX_DIMS], is[NPU_MAX_DIMS], vs[NPU_MAX_DIMS], T = 1, D = 1;
+	int nd = x0 ? npu_gmeta_shape(x0, xs) : -1, ni, nv, r;
+	npu_gval pr = { 0 }, pv = { 0 };
 
 	if (nd < 1 || na < 4 || a[3].kind != NPU_GV_BOOL || !a[3].u.b ||
 	    x0->dtype != NPU_DT_F32 || a[1].kind != NPU_GV_LIST || a[1].u.list.n != 1 ||
@@ -1333,42 +1475,16 @@ static int onehotput(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval 
 			return fail(d, "%s", "an index_put of another form");
 		D *= xs[i];
 	}
-	V = xs[0];
-	if (!T || T * V > ONEHOT_MAX_ELEMS || T * V * D > ONEHOT_MAX_MACS)
+	if (!onehot_fits(T, xs[0], D))
 		return fail(d, "%s", "an index_put by run-time indices past the one-hot's size");
-	col[0] = T, col[1] = 1, row[1] = V, flat[0] = T, flat[1] = D;
-	r = call_ints(d, "aten.reshape.default", a[1].u.list.v[0], col, 2, &ix);
-	if (!r)
-		r = float_iota(d, 2, row, 1, &fio);
-	if (!r)
-		r = call2(d, "aten.sub.Tensor", fio, npu_gv_float((double)V), &lo);
-	if (!r)
-		r = call2(d, "aten.eq.Tensor", ix, fio, &h1);
-	if (!r)
-		r = call2(d, "aten.eq.Tensor", ix, lo, &h2);
-	if (!r)
-		r = call2(d, "aten.logical_or.default", h1, h2, &hit);
-	if (!r)
-		r = make_call(d, "aten._to_copy.default", &hit, 1, &kw, 1, &oh);
-	if (!r)
-		r = call_ints(d, "aten.permute.default", oh, tr, 2, &oht);
-	if (!r)
-		r = call_ints(d, "aten.reshape.default", a[2], flat, 2, &v2);
-	if (!r)
-		r = call2(d, "aten.mm.default", oht, v2, &pr);
-	if (!r)
+	r = onehot_mm(d, a[1].u.list.v[0], a[2], T, xs[0], D, 1, -1, &pr);
+	if (!r && zero_fill(d, &a[0])) {
+		r = call_ints(d, "aten.reshape.default", pr, xs, nd, res);
+	} else if (!r) {
 		r = call_ints(d, "aten.reshape.default", pr, xs, nd, &pv);
-	if (!r)
-		r = call2(d, "aten.add.Tensor", a[0], pv, res);
-	npu_gval_clear(&ix);
-	npu_gval_clear(&fio);
-	npu_gval_clear(&lo);
-	npu_gval_clear(&h1);
-	npu_gval_clear(&h2);
-	npu_gval_clear(&hit);
-	npu_gval_clear(&oh);
-	npu_gval_clear(&oht);
-	npu_gval_clear(&v2);
+		if (!r)
+			r = call2(d, "aten.add.Tensor", a[0], pv, res);
+	}
 	npu_gval_clear(&pr);
 	npu_gval_clear(&pv);
 	return r;
@@ -1377,19 +1493,15 @@ static int onehotput(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval 
 /*
  * @embbwd(go, indices, num_weights, padding_idx, scale_grad_by_freq):
  * embedding_dense_backward (PyTorch 1.13's training graphs; 2.x
- * decomposes it into the index_put above) as onehot(idx)^T @ go: the
- * [T, V] one-hot of the T indices compared in float with the rows'
- * numbers, the padding index's rows left out, on the matrix unit, within
- * onehotput's limits.  float32, no scale_grad_by_freq; else fails.
+ * decomposes it into the index_put above) as onehot(idx)^T @ go
+ * (onehot_mm), the padding index's rows left out.  float32, no
+ * scale_grad_by_freq; else fails.
  */
 static int embbwd(dcx *d, npu_gval *a, int na, npu_gval *res)
 {
-	npu_gkwarg kw = { "dtype", { .kind = NPU_GV_DTYPE, .u.dtype = NPU_DT_F32 } };
 	const npu_gmeta *gm = na > 4 ? node_meta(d, &a[0]) : NULL, *im = na > 4 ? node_meta(d, &a[1]) : NULL;
-	int64_t gs[NPU_MAX_DIMS], is[NPU_MAX_DIMS], T = 1, G = 1, V, D, col[2], row[2] = { 1, 0 };
-	int64_t flat[2], tr[2] = { 1, 0 };
-	int ng = gm ? npu_gmeta_shape(gm, gs) : -1, ni = im ? npu_gmeta_shape(im, is) : -1, r;
-	npu_gval t[8] = { { 0 } };
+	int64_t gs[NPU_MAX_DIMS], is[NPU_MAX_DIMS], T = 1, G = 1, D;
+	int ng = gm ? npu_gmeta_shape(gm, gs) : -1, ni = im ? npu_gmeta_shape(im, is) : -1;
 
 	if (ng < 1 || ni < 0 || gm->dtype != NPU_DT_F32 || a[2].kind != NPU_GV_INT ||
 	    a[3].kind != NPU_GV_INT || (a[4].kind == NPU_GV_BOOL && a[4].u.b) ||
@@ -1399,37 +1511,10 @@ static int embbwd(dcx *d, npu_gval *a, int na, npu_gval *res)
 		T *= is[i];
 	for (int i = 0; i < ng; i++)
 		G *= gs[i];
-	V = a[2].u.i;
 	D = gs[ng - 1];
-	if (!T || V < 1 || T * D != G || T * V > ONEHOT_MAX_ELEMS ||
-	    T * V * D > ONEHOT_MAX_MACS)
+	if (T * D != G || !onehot_fits(T, a[2].u.i, D))
 		return fail(d, "%s", "@embbwd: past the one-hot's size");
-	col[0] = T, col[1] = 1, row[1] = V, flat[0] = T, flat[1] = D;
-	r = call_ints(d, "aten.reshape.default", a[1], col, 2, &t[0]);
-	if (!r)
-		r = float_iota(d, 2, row, 1, &t[1]);
-	if (!r)
-		r = call2(d, "aten.eq.Tensor", t[0], t[1], &t[2]);
-	if (!r && a[3].u.i >= 0) {      /* the padding row gets nothing */
-		npu_gval keep = { 0 }, both = { 0 };
-		r = call2(d, "aten.ne.Scalar", t[0], npu_gv_int(a[3].u.i), &keep);
-		if (!r)
-			r = call2(d, "aten.logical_and.default", t[2], keep, &both);
-		npu_gval_clear(&keep);
-		npu_gval_clear(&t[2]);
-		t[2] = both;
-	}
-	if (!r)
-		r = make_call(d, "aten._to_copy.default", &t[2], 1, &kw, 1, &t[3]);
-	if (!r)
-		r = call_ints(d, "aten.permute.default", t[3], tr, 2, &t[4]);
-	if (!r)
-		r = call_ints(d, "aten.reshape.default", a[0], flat, 2, &t[5]);
-	if (!r)
-		r = call2(d, "aten.mm.default", t[4], t[5], res);
-	for (int i = 0; i < 8; i++)
-		npu_gval_clear(&t[i]);
-	return r;
+	return onehot_mm(d, a[1], a[0], T, a[2].u.i, D, 0, a[3].u.i, res);
 }
 
 static int maskput(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)

@@ -1184,20 +1184,23 @@ END_TEST
 /*
  * index_put accumulating by run-time indices over dim 0 (an embedding's
  * gradient): a one-hot product, with a repeated index and negative ones
- * counting from the end; past the one-hot's size limit (70,000 rows by
- * 16 indices) a host call.
+ * counting from the end; at 70,000 rows by 16 indices in two pieces of
+ * rows (indices in both, the last row, -V, repeated across pieces); at
+ * 1,024 indices (69 pieces) a host call.
  */
 START_TEST(t_onehot_put)
 {
 	static const int64_t iv[5] = { 0, -1, 2, 0, 5 };
+	static const int64_t jv[6] = { 69999, -70000, 65536, 65535, -1, 65536 };
 	char path[1024], vals[1024];
 	uint64_t seed = 7;
-	fxrun fr = { 0 }, big = { 0 };
+	fxrun fr[3];
 	npu_tensor t[3];
 	FILE *f;
 
-	for (int pass = 0; pass < 2; pass++) {
-		int64_t V = pass ? 70000 : 6, T = pass ? 16 : 5;
+	memset(fr, 0, sizeof fr);
+	for (int pass = 0; pass < 3; pass++) {
+		int64_t V = pass ? 70000 : 6, T = pass == 2 ? 1024 : pass ? 16 : 5;
 		int64_t xs[3] = { V, 3, 0 }, is[2] = { T, 0 }, vs[3] = { T, 3, 0 };
 		f = graph_begin(path, vals, sizeof path);
 		ph_node(f, "x", xs, "float32");
@@ -1209,13 +1212,16 @@ START_TEST(t_onehot_put)
 		graph_end(f, "y");
 		gen_tensor(&t[0], "x", NPU_DT_F32, xs, 0, &seed);
 		gen_tensor(&t[1], "i", NPU_DT_I64, is, V, &seed);
-		if (!pass)
+		if (pass == 0)
 			memcpy(t[1].data, iv, sizeof iv);
+		if (pass == 1)
+			memcpy(t[1].data, jv, sizeof jv);
 		gen_tensor(&t[2], "v", NPU_DT_F32, vs, 0, &seed);
-		tensors_run(path, vals, t, 3, pass ? &big : &fr);
+		tensors_run(path, vals, t, 3, &fr[pass]);
 	}
-	ck_assert_int_eq(fr.host_calls, 0);
-	ck_assert_int_eq(big.host_calls, 1);
+	ck_assert_int_eq(fr[0].host_calls, 0);
+	ck_assert_int_eq(fr[1].host_calls, 0);
+	ck_assert_int_eq(fr[2].host_calls, 1);
 }
 END_TEST
 
@@ -2229,13 +2235,15 @@ END_TEST
  * go summed per index, the padding index's left out (padding_idx -1: none),
  * as onehot(indices)^T @ go on the matrix unit (decomp.def's @embbwd),
  * against the reference, no host call (one before).  12 rows, 10 indices
- * drawn from them: repeats, and the padding row among them.
+ * drawn from them, and 20,000 rows (six pieces of the one-hot) with 280:
+ * repeats, the last row, and the padding row among them.
  */
 START_TEST(t_embedding_bwd)
 {
-	static const int64_t gs[] = { 2, 5, 8, 0 }, is[] = { 2, 5, 0 };
+	/* _i 2, 3: a 20,000-row table at 280 tokens, in six pieces of rows */
+	const int64_t V = _i < 2 ? 12 : 20000, T = _i < 2 ? 5 : 140, pad = _i & 1 ? -1 : V - 9;
+	const int64_t gs[] = { 2, T, 8, 0 }, is[] = { 2, T, 0 }, ws[] = { V, 8, 0 };
 	char path[1024], vals[1024], args[200];
-	const int64_t ws[] = { 12, 8, 0 };
 	uint64_t seed = 11;
 	npu_tensor t[2];
 	fxrun fr = { 0 };
@@ -2244,14 +2252,15 @@ START_TEST(t_embedding_bwd)
 	f = graph_begin(path, vals, sizeof path);
 	ph_node(f, "go", gs, "float32");
 	ph_node(f, "ix", is, "int64");
-	snprintf(args, sizeof args, "{\"node\": \"go\"}, {\"node\": \"ix\"}, 12, %d, false",
-		 _i ? -1 : 3);
+	snprintf(args, sizeof args, "{\"node\": \"go\"}, {\"node\": \"ix\"}, %lld, %lld, false",
+		 (long long)V, (long long)pad);
 	call_node(f, "y", "aten.embedding_dense_backward.default", args, "", ws, "float32");
 	graph_end(f, "y");
 	gen_tensor(&t[0], "go", NPU_DT_F32, gs, 0, &seed);
-	gen_tensor(&t[1], "ix", NPU_DT_I64, is, 12, &seed);
-	((int64_t *)t[1].data)[4] = 3;
-	((int64_t *)t[1].data)[7] = 3;
+	gen_tensor(&t[1], "ix", NPU_DT_I64, is, V, &seed);
+	((int64_t *)t[1].data)[4] = V - 9;
+	((int64_t *)t[1].data)[7] = V - 9;
+	((int64_t *)t[1].data)[8] = V - 1;
 	tensors_run(path, vals, t, 2, &fr);
 	ck_assert_msg(fr.host_calls == 0, "%llu host calls", (unsigned long long)fr.host_calls);
 }
@@ -2352,7 +2361,7 @@ static Suite *models_suite(void)
 	tcase_add_loop_test(tc, t_maxpool_train, 0, (int)(sizeof mpools / sizeof mpools[0]));
 	tcase_add_loop_test(tc, t_avgpool_bwd, 0, (int)(sizeof apools / sizeof apools[0]));
 	tcase_add_loop_test(tc, t_adaptive_pool_bwd, 0, (int)(sizeof adapts / sizeof adapts[0]));
-	tcase_add_loop_test(tc, t_embedding_bwd, 0, 2);
+	tcase_add_loop_test(tc, t_embedding_bwd, 0, 4);
 	tcase_add_loop_test(tc, t_unary, 0, (int)(sizeof unaries / sizeof unaries[0]));
 	suite_add_tcase(s, tc);
 	return s;
