@@ -448,25 +448,25 @@ static int infer_permute(dcx *d, const npu_gval *a, int na, npu_gmeta *m)
 	return 0;
 }
 
-/* 2-d: (input, weight, bias, stride, padding, dilation, transposed,
- * output_padding, groups). */
+/* 2-d or 3-d: (input, weight, bias, stride, padding, dilation,
+ * transposed, output_padding, groups). */
 static int infer_conv(dcx *d, const npu_gval *a, int na, npu_gmeta *m)
 {
 	const npu_gmeta *x = na > 1 ? node_meta(d, &a[0]) : NULL;
 	const npu_gmeta *w = na > 1 ? node_meta(d, &a[1]) : NULL;
-	int64_t sx[NPU_MAX_DIMS], sw[NPU_MAX_DIMS], o[4], g;
-	int tr;
+	int64_t sx[NPU_MAX_DIMS], sw[NPU_MAX_DIMS], o[5], g;
+	int tr, nd = x ? npu_gmeta_shape(x, sx) : -1, ns = nd - 2;
 
-	if (!x || !w || na < 9 || npu_gmeta_shape(x, sx) != 4 ||
-	    npu_gmeta_shape(w, sw) != 4 || !ints_are(&a[3], 2, -1) ||
-	    !ints_ge(&a[4], 2, 0) || !ints_are(&a[5], 2, -1) || a[6].kind != NPU_GV_BOOL ||
+	if (!x || !w || na < 9 || (nd != 4 && nd != 5) ||
+	    npu_gmeta_shape(w, sw) != nd || !ints_are(&a[3], ns, -1) ||
+	    !ints_ge(&a[4], ns, 0) || !ints_are(&a[5], ns, -1) || a[6].kind != NPU_GV_BOOL ||
 	    a[8].kind != NPU_GV_INT || (g = a[8].u.i) < 1 ||
-	    ((tr = a[6].u.b) && !ints_ge(&a[7], 2, 0)) ||
+	    ((tr = a[6].u.b) && !ints_ge(&a[7], ns, 0)) ||
 	    (tr ? sx[1] != sw[0] : sx[1] != sw[1] * g))
 		return fail(d, "%s", "convolution of unknown shapes");
 	o[0] = sx[0];
 	o[1] = tr ? sw[1] * g : sw[0];
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < ns; i++) {
 		int64_t st = a[3].u.list.v[i].u.i, dl = a[5].u.list.v[i].u.i;
 		int64_t p = a[4].u.list.v[i].u.i, span;
 		if (tr) {
@@ -479,7 +479,7 @@ static int infer_conv(dcx *d, const npu_gval *a, int na, npu_gmeta *m)
 			return fail(d, "%s", "convolution window larger than its input");
 		o[2 + i] = span / st + 1;
 	}
-	npu_gmeta_set(m, x->dtype, 4, o);
+	npu_gmeta_set(m, x->dtype, nd, o);
 	return 0;
 }
 
@@ -2085,8 +2085,9 @@ static int slice_of(dcx *d, npu_gval x, int dim, int64_t start, int64_t end, int
 	return make_call(d, "aten.slice.Tensor", va, 5, NULL, 0, res);
 }
 
-/* A 2-d convolution node, transposed or not, without a bias. */
-static int conv_of(dcx *d, npu_gval x, npu_gval w, const int64_t *st, const int64_t *pad,
+/* A convolution node of ns spatial dims, transposed or not, without a
+ * bias. */
+static int conv_of(dcx *d, int ns, npu_gval x, npu_gval w, const int64_t *st, const int64_t *pad,
 		   const int64_t *dil, int tr, const int64_t *opad, int64_t groups,
 		   npu_gval *res)
 {
@@ -2100,7 +2101,7 @@ static int conv_of(dcx *d, npu_gval x, npu_gval w, const int64_t *st, const int6
 	va[6].u.b = tr;
 	va[8] = npu_gv_int(groups);
 	for (int i = 0; i < 4 && !r; i++)
-		if (npu_gv_ints(&va[at[i]], l[i], 2) < 0)
+		if (npu_gv_ints(&va[at[i]], l[i], ns) < 0)
 			r = npu_errf(d->pc->e, "out of memory");
 	if (!r)
 		r = make_call(d, "aten.convolution.default", va, 9, NULL, 0, res);
@@ -2110,27 +2111,34 @@ static int conv_of(dcx *d, npu_gval x, npu_gval w, const int64_t *st, const int6
 }
 
 /* The operands of @cbwd_in and @cbwd_gw: (go, x, w, stride, padding,
- * dilation, transposed, groups) of a 2-d convolution, not transposed. */
+ * dilation, transposed, groups) of a 2-d or (one group) 3-d convolution,
+ * not transposed; ns its spatial dims. */
 typedef struct cbwd {
 	npu_gval go, x, w;
 	int64_t sg[NPU_MAX_DIMS], sx[NPU_MAX_DIMS], sw[NPU_MAX_DIMS];
-	int64_t st[2], pad[2], dil[2], g;
+	int64_t st[3], pad[3], dil[3], g;
+	int ns;
 } cbwd;
 
 static int cbwd_args(dcx *d, const npu_gval *a, int na, cbwd *c)
 {
 	const npu_gmeta *m[3];
+	int nd;
 
 	for (int i = 0; i < 3; i++)
 		if (i >= na || !(m[i] = node_meta(d, &a[i])))
 			return fail(d, "%s", "convolution gradients of unknown operands");
-	if (na < 8 || npu_gmeta_shape(m[0], c->sg) != 4 || npu_gmeta_shape(m[1], c->sx) != 4 ||
-	    npu_gmeta_shape(m[2], c->sw) != 4 || !ints_are(&a[3], 2, -1) ||
-	    !ints_ge(&a[4], 2, 0) || !ints_are(&a[5], 2, -1) || a[6].kind != NPU_GV_BOOL ||
+	nd = npu_gmeta_shape(m[0], c->sg);
+	c->ns = nd - 2;
+	if (na < 8 || (nd != 4 && nd != 5) || npu_gmeta_shape(m[1], c->sx) != nd ||
+	    npu_gmeta_shape(m[2], c->sw) != nd || !ints_are(&a[3], c->ns, -1) ||
+	    !ints_ge(&a[4], c->ns, 0) || !ints_are(&a[5], c->ns, -1) || a[6].kind != NPU_GV_BOOL ||
 	    a[6].u.b || a[7].kind != NPU_GV_INT || a[7].u.i < 1)
-		return fail(d, "%s", "gradients of a transposed or not 2-d convolution");
+		return fail(d, "%s", "gradients of a transposed convolution, or not 2-d or 3-d");
+	if (c->ns == 3 && a[7].u.i != 1)
+		return fail(d, "%s", "gradients of a grouped 3-d convolution");
 	c->go = a[0], c->x = a[1], c->w = a[2], c->g = a[7].u.i;
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < c->ns; i++) {
 		c->st[i] = a[3].u.list.v[i].u.i;
 		c->pad[i] = a[4].u.list.v[i].u.i;
 		c->dil[i] = a[5].u.list.v[i].u.i;
@@ -2157,48 +2165,61 @@ static int pad_of(dcx *d, npu_gval x, const int64_t *pads, int n, npu_gval *res)
 	return r;
 }
 
-/* go with stride - 1 zeros after each element along H and W (none after
- * the last): [N, C, (H - 1) s0 + 1, (W - 1) s1 + 1]. */
+/* go with stride - 1 zeros after each element along its spatial dims
+ * (none after the last): [N, C, (H - 1) s0 + 1, (W - 1) s1 + 1] of a 2-d
+ * one.  One pad of go viewed with a unit dim after each spatial dim. */
 static int zero_insert(dcx *d, const cbwd *c, npu_gval *res)
 {
-	int64_t N = c->sg[0], C = c->sg[1], H = c->sg[2], W = c->sg[3];
-	int64_t v6[6] = { N, C, H, 1, W, 1 }, pads[6] = { 0, c->st[1] - 1, 0, 0, 0, c->st[0] - 1 };
-	int64_t v4[4] = { N, C, H * c->st[0], W * c->st[1] };
-	npu_gval t[4] = { { 0 } };
-	int r;
+	int64_t v[NPU_MAX_DIMS], m[NPU_MAX_DIMS], pads[4 * 3] = { 0 };
+	int ns = c->ns, r;
+	npu_gval t[2 + 3] = { { 0 } };
 
-	r = call_ints(d, "aten.view.default", c->go, v6, 6, &t[0]);
+	v[0] = m[0] = c->sg[0];
+	v[1] = m[1] = c->sg[1];
+	for (int i = 0; i < ns; i++) {
+		v[2 + 2 * i] = c->sg[2 + i];
+		v[3 + 2 * i] = 1;
+		m[2 + i] = c->sg[2 + i] * c->st[i];
+		/* pads run from the last dim: the unit dim after spatial
+		 * dim i is pair 2 (ns - 1 - i) */
+		pads[4 * (ns - 1 - i) + 1] = c->st[i] - 1;
+	}
+	r = call_ints(d, "aten.view.default", c->go, v, 2 + 2 * ns, &t[0]);
 	if (!r)
-		r = pad_of(d, t[0], pads, 6, &t[1]);
+		r = pad_of(d, t[0], pads, 4 * ns - 2, &t[1]);
 	if (!r)
-		r = call_ints(d, "aten.view.default", t[1], v4, 4, &t[2]);
-	if (!r)
-		r = slice_of(d, t[2], 2, 0, (H - 1) * c->st[0] + 1, 1, &t[3]);
-	if (!r)
-		r = slice_of(d, t[3], 3, 0, (W - 1) * c->st[1] + 1, 1, res);
-	for (int i = 0; i < 4; i++)
+		r = call_ints(d, "aten.view.default", t[1], m, 2 + ns, &t[2]);
+	for (int i = 0; !r && i < ns; i++)
+		r = slice_of(d, t[2 + i], 2 + i, 0, (c->sg[2 + i] - 1) * c->st[i] + 1, 1,
+			     i == ns - 1 ? res : &t[3 + i]);
+	for (int i = 0; i < 2 + ns; i++)
 		npu_gval_clear(&t[i]);
 	return r;
 }
 
 /* The grouped convolution equal to the transposed one of weight w [Ci,
- * Co / g, K0, K1] (Ci its input channels): w with each group's in and
- * out channels swapped, flipped in space. */
+ * Co / g, K...] (Ci its input channels): w with each group's in and out
+ * channels swapped, flipped in space. */
 static int tconv_weight(dcx *d, const cbwd *c, npu_gval *res)
 {
-	int64_t g = c->g, ci = c->sw[0] / g, co = c->sw[1], K0 = c->sw[2], K1 = c->sw[3];
-	int64_t v5[5] = { g, ci, co, K0, K1 }, p5[5] = { 0, 2, 1, 3, 4 };
-	int64_t v4[4] = { g * co, ci, K0, K1 }, fl[2] = { 2, 3 };
+	int64_t g = c->g, ci = c->sw[0] / g, co = c->sw[1];
+	int64_t v5[NPU_MAX_DIMS] = { g, ci, co }, p5[NPU_MAX_DIMS] = { 0, 2, 1 };
+	int64_t v4[NPU_MAX_DIMS] = { g * co, ci }, fl[3];
+	int ns = c->ns, r;
 	npu_gval t[3] = { { 0 } };
-	int r;
 
-	r = call_ints(d, "aten.view.default", c->w, v5, 5, &t[0]);
+	for (int i = 0; i < ns; i++) {
+		v5[3 + i] = v4[2 + i] = c->sw[2 + i];
+		p5[3 + i] = 3 + i;
+		fl[i] = 2 + i;
+	}
+	r = call_ints(d, "aten.view.default", c->w, v5, 3 + ns, &t[0]);
 	if (!r)
-		r = call_ints(d, "aten.permute.default", t[0], p5, 5, &t[1]);
+		r = call_ints(d, "aten.permute.default", t[0], p5, 3 + ns, &t[1]);
 	if (!r)
-		r = call_ints(d, "aten.reshape.default", t[1], v4, 4, &t[2]);
+		r = call_ints(d, "aten.reshape.default", t[1], v4, 2 + ns, &t[2]);
 	if (!r)
-		r = call_ints(d, "aten.flip.default", t[2], fl, 2, res);
+		r = call_ints(d, "aten.flip.default", t[2], fl, ns, res);
 	for (int i = 0; i < 3; i++)
 		npu_gval_clear(&t[i]);
 	return r;
@@ -2207,45 +2228,51 @@ static int tconv_weight(dcx *d, const cbwd *c, npu_gval *res)
 /*
  * @cbwd_in: grad_input, the transposed convolution of go by w, whose
  * output_padding makes up the rows the forward stride skipped.  With
- * groups (depthwise convolutions) or dilation, which the backend does not
- * run transposed: go with zeros inserted between its elements along the
- * stride, padded by dilation (k - 1) - padding (and the output padding
- * after), then the grouped convolution by tconv_weight, at stride 1.
+ * groups (depthwise convolutions), dilation or three spatial dims, which
+ * the backend does not run transposed: go with zeros inserted between its
+ * elements along the stride, padded by dilation (k - 1) - padding (and
+ * the output padding after), then the grouped convolution by
+ * tconv_weight, at stride 1 (a 3-d one runs natively without dilation).
  */
 static int cbwd_in(dcx *d, npu_gval *a, int na, npu_gval *res)
 {
 	cbwd c;
-	int64_t op[2], one[2] = { 1, 1 }, zero[2] = { 0, 0 }, pads[4];
+	int64_t op[3], one[3] = { 1, 1, 1 }, zero[3] = { 0, 0, 0 }, pads[6];
 	npu_gval z = { 0 }, zp = { 0 }, wt = { 0 };
-	int r;
+	int r, strided = 0, dilated = 0;
 
 	if (cbwd_args(d, a, na, &c) < 0)
 		return -1;
-	for (int i = 0; i < 2; i++) {
-		int64_t s = c.st[i], dl = c.dil[i];
+	for (int i = 0; i < c.ns; i++) {
+		int64_t s = c.st[i], dl = c.dil[i], *p = &pads[2 * (c.ns - 1 - i)];
 		op[i] = c.sx[2 + i] - ((c.sg[2 + i] - 1) * s - 2 * c.pad[i] + dl * (c.sw[2 + i] - 1) + 1);
 		if (op[i] < 0 || (op[i] >= s && op[i] >= dl))
 			return fail(d, "%s", "grad_input: sizes that do not invert");
-		pads[2 - 2 * i] = dl * (c.sw[2 + i] - 1) - c.pad[i];
-		pads[3 - 2 * i] = pads[2 - 2 * i] + op[i];
-		if ((c.g > 1 || dl > 1) && pads[2 - 2 * i] < 0)
-			return fail(d, "%s", "grad_input of a grouped or dilated convolution padded past its window");
+		p[0] = dl * (c.sw[2 + i] - 1) - c.pad[i];
+		p[1] = p[0] + op[i];
+		strided |= s > 1;
+		dilated |= dl > 1;
 	}
-	/* (the backend runs transposed convolutions of one group and no
-	 * dilation; a dilated one's gradient, as a grouped one's, is the
-	 * convolution below) */
-	if (c.g == 1 && c.dil[0] == 1 && c.dil[1] == 1)
-		return conv_of(d, c.go, c.w, c.st, c.pad, c.dil, 1, op, 1, res);
-	if (c.st[0] > 1 || c.st[1] > 1)
+	for (int i = 0; i < c.ns; i++)
+		if ((c.g > 1 || dilated || c.ns == 3) && pads[2 * i] < 0)
+			return fail(d, "%s", "grad_input of a grouped, dilated or 3-d convolution padded past its window");
+	if (c.ns == 3 && dilated)
+		return fail(d, "%s", "grad_input of a dilated 3-d convolution");
+	/* (the backend runs 2-d transposed convolutions of one group and no
+	 * dilation; a dilated one's gradient, as a grouped or 3-d one's, is
+	 * the convolution below) */
+	if (c.ns == 2 && c.g == 1 && !dilated)
+		return conv_of(d, 2, c.go, c.w, c.st, c.pad, c.dil, 1, op, 1, res);
+	if (strided)
 		r = zero_insert(d, &c, &z);
 	else
 		r = npu_gval_copy(&z, &c.go) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
 	if (!r)
-		r = pad_of(d, z, pads, 4, &zp);
+		r = pad_of(d, z, pads, 2 * c.ns, &zp);
 	if (!r)
 		r = tconv_weight(d, &c, &wt);
 	if (!r)
-		r = conv_of(d, zp, wt, one, zero, c.dil, 0, zero, c.g, res);
+		r = conv_of(d, c.ns, zp, wt, one, zero, c.dil, 0, zero, c.g, res);
 	npu_gval_clear(&z);
 	npu_gval_clear(&zp);
 	npu_gval_clear(&wt);
@@ -2257,37 +2284,43 @@ static int cbwd_in(dcx *d, npu_gval *a, int na, npu_gval *res)
 typedef int (*gw_tap_fn)(dcx *d, const cbwd *c, npu_gval go, npu_gval win, npu_gval *res);
 
 /*
- * grad_weight a tap: for each tap (i, j) of the window, the view of src
- * (the input padded, [N, C, Hp, Wp]) at (i d0, j d1) strided by the
- * stride, its part by fn; the parts stacked along dim sdim and viewed as
- * wsh.
+ * grad_weight a tap: for each tap (i, j) of the window (i, j, k of a 3-d
+ * one), the view of src (the input padded, [N, C, Hp, Wp]) at (i d0,
+ * j d1) strided by the stride, its part by fn; the parts stacked along
+ * dim sdim and viewed as wsh.
  */
 static int gw_by_taps(dcx *d, const cbwd *c, npu_gval src, npu_gval go, gw_tap_fn fn,
 		      int sdim, const int64_t *wsh, npu_gval *res)
 {
-	int64_t K0 = c->sw[2], K1 = c->sw[3], Ho = c->sg[2], Wo = c->sg[3];
+	int64_t K = 1;
 	npu_gval taps = { .kind = NPU_GV_LIST }, st = { 0 };
-	int r = 0;
+	int ns = c->ns, r = 0;
 
-	if (!(taps.u.list.v = calloc((size_t)(K0 * K1), sizeof *taps.u.list.v)))
+	for (int i = 0; i < ns; i++)
+		K *= c->sw[2 + i];
+	if (!(taps.u.list.v = calloc((size_t)K, sizeof *taps.u.list.v)))
 		return npu_errf(d->pc->e, "out of memory");
-	for (int64_t t = 0; !r && t < K0 * K1; t++) {
-		int64_t r0 = t / K1 * c->dil[0], c0 = t % K1 * c->dil[1];
-		npu_gval rows = { 0 }, win = { 0 };
-		r = slice_of(d, src, 2, r0, r0 + (Ho - 1) * c->st[0] + 1, c->st[0], &rows);
+	for (int64_t t = 0; !r && t < K; t++) {
+		npu_gval win[4] = { src };
+		int64_t rest = t;
+		/* tap t's offsets, the last dim's fastest */
+		for (int i = ns - 1; !r && i >= 0; i--) {
+			int64_t o = rest % c->sw[2 + i] * c->dil[i];
+			rest /= c->sw[2 + i];
+			r = slice_of(d, win[ns - 1 - i], 2 + i, o, o + (c->sg[2 + i] - 1) * c->st[i] + 1,
+				     c->st[i], &win[ns - i]);
+		}
 		if (!r)
-			r = slice_of(d, rows, 3, c0, c0 + (Wo - 1) * c->st[1] + 1, c->st[1], &win);
-		if (!r)
-			r = fn(d, c, go, win, &taps.u.list.v[taps.u.list.n++]);
-		npu_gval_clear(&rows);
-		npu_gval_clear(&win);
+			r = fn(d, c, go, win[ns], &taps.u.list.v[taps.u.list.n++]);
+		for (int i = 1; i <= ns; i++)
+			npu_gval_clear(&win[i]);
 	}
 	if (!r) {
 		npu_gval sa[2] = { taps, npu_gv_int(sdim) };
 		r = stack(d, sa, 2, &st);
 	}
 	if (!r)
-		r = call_ints(d, "aten.view.default", st, wsh, 4, res);
+		r = call_ints(d, "aten.view.default", st, wsh, 2 + ns, res);
 	npu_gval_clear(&taps);
 	npu_gval_clear(&st);
 	return r;
@@ -2352,9 +2385,16 @@ static int cbwd_gw_depthwise(dcx *d, const cbwd *c, npu_gval *res)
 /* A tap of one group: go [Co, N Ho Wo] times the window as [N Ho Wo, Ci]. */
 static int gw_tap_mm(dcx *d, const cbwd *c, npu_gval g, npu_gval win, npu_gval *res)
 {
-	int64_t last[4] = { 0, 2, 3, 1 }, x2[2] = { c->sg[0] * c->sg[2] * c->sg[3], c->sx[1] };
+	int64_t last[NPU_MAX_DIMS] = { 0 }, x2[2] = { c->sg[0], c->sx[1] };
 	npu_gval wp = { 0 }, w2 = { 0 };
-	int r = call_ints(d, "aten.permute.default", win, last, 4, &wp);
+	int r;
+
+	for (int i = 0; i < c->ns; i++) {
+		last[1 + i] = 2 + i;
+		x2[0] *= c->sg[2 + i];
+	}
+	last[1 + c->ns] = 1;
+	r = call_ints(d, "aten.permute.default", win, last, 2 + c->ns, &wp);
 
 	if (!r)
 		r = call_ints(d, "aten.reshape.default", wp, x2, 2, &w2);
@@ -2377,17 +2417,23 @@ static int gw_tap_mm(dcx *d, const cbwd *c, npu_gval g, npu_gval win, npu_gval *
  */
 static int cbwd_gw_taps(dcx *d, const cbwd *c, npu_gval *res)
 {
-	int64_t Co = c->sg[1];
-	int64_t pads[4] = { c->pad[1], c->pad[1], c->pad[0], c->pad[0] };
-	int64_t swap[4] = { 1, 0, 2, 3 }, g2[2] = { Co, c->sg[0] * c->sg[2] * c->sg[3] };
-	int64_t wsh[4] = { Co, c->sx[1], c->sw[2], c->sw[3] };
+	int64_t Co = c->sg[1], pads[6];
+	int64_t swap[NPU_MAX_DIMS] = { 1, 0 }, g2[2] = { Co, c->sg[0] };
+	int64_t wsh[NPU_MAX_DIMS] = { Co, c->sx[1] };
 	npu_gval gt = { 0 }, g = { 0 }, xp = { 0 };
-	int r = call_ints(d, "aten.permute.default", c->go, swap, 4, &gt);
+	int ns = c->ns, r;
 
+	for (int i = 0; i < ns; i++) {
+		pads[2 * (ns - 1 - i)] = pads[2 * (ns - 1 - i) + 1] = c->pad[i];
+		swap[2 + i] = 2 + i;
+		g2[1] *= c->sg[2 + i];
+		wsh[2 + i] = c->sw[2 + i];
+	}
+	r = call_ints(d, "aten.permute.default", c->go, swap, 2 + ns, &gt);
 	if (!r)
 		r = call_ints(d, "aten.reshape.default", gt, g2, 2, &g);
 	if (!r)
-		r = pad_of(d, c->x, pads, 4, &xp);
+		r = pad_of(d, c->x, pads, 2 * ns, &xp);
 	if (!r)
 		r = gw_by_taps(d, c, xp, g, gw_tap_mm, 2, wsh, res);
 	npu_gval_clear(&gt);

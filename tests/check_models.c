@@ -2201,6 +2201,54 @@ START_TEST(t_avgpool_bwd)
 END_TEST
 
 /*
+ * A 3-d convolution's gradients (R(2+1)D's and R3D's training steps:
+ * host calls before), compiled and simulated: grad_input a 3-d
+ * convolution of grad_output with zeros inserted along the stride,
+ * grad_weight a product a tap, grad_bias a sum; the three against the
+ * reference, no host call.  x [2, 3, 5, 7, 7], w [4, 3, kd, kh, kh].
+ */
+typedef struct c3bwd_case {
+	int64_t kd, kh, sd, sh, pd, ph, od, oh;
+} c3bwd_case;
+
+static const c3bwd_case c3bwds[] = {
+	{ 1, 3, 1, 2, 0, 1, 5, 4 },     /* R(2+1)D's spatial half, strided */
+	{ 3, 1, 2, 1, 1, 0, 3, 7 },     /* its temporal half, strided */
+	{ 3, 3, 1, 1, 1, 1, 5, 7 },     /* R3D's */
+};
+
+START_TEST(t_conv3d_bwd)
+{
+	const c3bwd_case *c = &c3bwds[_i];
+	const int64_t xs[] = { 2, 3, 5, 7, 7, 0 }, ws[] = { 4, 3, c->kd, c->kh, c->kh, 0 };
+	const int64_t gs[] = { 2, 4, c->od, c->oh, c->oh, 0 }, bs[] = { 4, 0 };
+	char path[1024], vals[1024], mx[300], mw[300], mb[300];
+	fxrun fr = { 0 };
+	FILE *f;
+
+	jmeta(mx, sizeof mx, xs, "float32");
+	jmeta(mw, sizeof mw, ws, "float32");
+	jmeta(mb, sizeof mb, bs, "float32");
+	f = graph_begin(path, vals, sizeof path);
+	ph_node(f, "go", gs, "float32");
+	ph_node(f, "x", xs, "float32");
+	ph_node(f, "w", ws, "float32");
+	fprintf(f, "{\"name\": \"cb\", \"op\": \"call_function\", "
+		"\"target\": \"aten.convolution_backward.default\", \"args\": [{\"node\": \"go\"}, "
+		"{\"node\": \"x\"}, {\"node\": \"w\"}, [4], [%lld, %lld, %lld], [%lld, %lld, %lld], "
+		"[1, 1, 1], false, [0, 0, 0], 1, [true, true, true]], \"kwargs\": {}, "
+		"\"meta\": [%s, %s, %s]},\n", (long long)c->sd, (long long)c->sh, (long long)c->sh,
+		(long long)c->pd, (long long)c->ph, (long long)c->ph, mx, mw, mb);
+	call_node(f, "gi", "_operator.getitem", "{\"node\": \"cb\"}, 0", "", xs, "float32");
+	call_node(f, "gw", "_operator.getitem", "{\"node\": \"cb\"}, 1", "", ws, "float32");
+	call_node(f, "gb", "_operator.getitem", "{\"node\": \"cb\"}, 2", "", bs, "float32");
+	graph_run_outs(f, path, vals, "gi, gw, gb", &fr);
+	ck_assert_msg(fr.host_calls == 0, "case %d: %llu host calls", _i,
+		      (unsigned long long)fr.host_calls);
+}
+END_TEST
+
+/*
  * _adaptive_avg_pool2d_backward of windows that vary in size: VGG's 7 x 7
  * pool of a 2 x 2 map (upsampling, at a small image), AlexNet's 6 x 6 of
  * 5 x 5 (overlapping windows), 3 x 5 of 7 x 8: Qh go Qw, two matmuls by
@@ -2362,6 +2410,7 @@ static Suite *models_suite(void)
 	tcase_add_loop_test(tc, t_avgpool_bwd, 0, (int)(sizeof apools / sizeof apools[0]));
 	tcase_add_loop_test(tc, t_adaptive_pool_bwd, 0, (int)(sizeof adapts / sizeof adapts[0]));
 	tcase_add_loop_test(tc, t_embedding_bwd, 0, 4);
+	tcase_add_loop_test(tc, t_conv3d_bwd, 0, (int)(sizeof c3bwds / sizeof c3bwds[0]));
 	tcase_add_loop_test(tc, t_unary, 0, (int)(sizeof unaries / sizeof unaries[0]));
 	suite_add_tcase(s, tc);
 	return s;

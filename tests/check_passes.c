@@ -868,6 +868,20 @@ END_TEST
 	CALL("gb", "_operator.getitem", "[" N("cb") ", 2]", F32(co)) \
 	OUT("[" N("gi") "," N("gw") "," N("gb") "]"))
 
+/* A 3-d convolution's (video: R(2+1)D, R3D): x [2, 3, 5, 7, 7], w [4, 3,
+ * kd, kh, kh], stride (sd, sh, sh), padding (pd, ph, ph), go [2, 4, od,
+ * oh, oh]. */
+#define CBWD3(kd, kh, sd, sh, pd, ph, od, oh) GRAPH(PH("go", F32(2, 4, od, oh, oh)) "," \
+	PH("x", F32(2, 3, 5, 7, 7)) "," PH("w", F32(4, 3, kd, kh, kh)) \
+	CALL("cb", "aten.convolution_backward.default", "[" N("go") "," N("x") \
+	     "," N("w") ", [4], [" #sd "," #sh "," #sh "], [" #pd "," #ph "," #ph "], " \
+	     "[1, 1, 1], false, [0, 0, 0], 1, [true, true, true]]", \
+	     "[" F32(2, 3, 5, 7, 7) "," F32(4, 3, kd, kh, kh) "," F32(4) "]") \
+	CALL("gi", "_operator.getitem", "[" N("cb") ", 0]", F32(2, 3, 5, 7, 7)) \
+	CALL("gw", "_operator.getitem", "[" N("cb") ", 1]", F32(4, 3, kd, kh, kh)) \
+	CALL("gb", "_operator.getitem", "[" N("cb") ", 2]", F32(4)) \
+	OUT("[" N("gi") "," N("gw") "," N("gb") "]"))
+
 /* Attention's CPU backward from the saved probabilities, two heads:
  * decomposed into batched products (the values equal the reference's
  * for the op); with dropout the op is kept (its mask is no operand). */
@@ -1002,6 +1016,36 @@ START_TEST(conv_backward_decomposed)
 		ck_assert_int_eq(npu_passlog_count(&log, NPU_PASS_DECOMP,
 						   "decomposed cb (aten.convolution_backward"),
 				 !c[i].kept);
+		npu_passlog_free(&log);
+		npu_graph_free(g);
+	}
+}
+END_TEST
+
+/* 3-d convolutions' gradients: grad_input the 3-d convolution of
+ * grad_output with zeros inserted along the stride, padded, by the
+ * flipped weight (the backend runs no transposed 3-d one); grad_weight a
+ * product a tap of the 3-d window.  R(2+1)D's spatial (1x3x3, stride
+ * 1x2x2) and temporal (3x1x1, stride 2x1x1) halves, R3D's 3x3x3 at
+ * strides 1 and 2 and its 1x1x1 downsample. */
+START_TEST(conv3d_backward_decomposed)
+{
+	static const struct {
+		const char *json;
+		int taps;
+	} c[] = {
+		{ CBWD3(1, 3, 1, 2, 0, 1, 5, 4), 9 },
+		{ CBWD3(3, 1, 2, 1, 1, 0, 3, 7), 3 },
+		{ CBWD3(3, 3, 1, 1, 1, 1, 5, 7), 27 },
+		{ CBWD3(3, 3, 2, 2, 1, 1, 3, 4), 27 },
+		{ CBWD3(1, 1, 2, 2, 0, 0, 3, 4), 1 },
+	};
+
+	for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+		npu_passlog log;
+		npu_graph *g = cbwd_case(c[i].json, "3-d convolution_backward", i, 0, 1, &log);
+
+		ck_assert_int_eq(count_aop(g, NPU_AOP_MM), c[i].taps);
 		npu_passlog_free(&log);
 		npu_graph_free(g);
 	}
@@ -1444,6 +1488,7 @@ static Suite *passes_suite(void)
 	tcase_add_test(tc, decompositions);
 	tcase_add_test(tc, conv_backward_decomposed);
 	tcase_add_test(tc, conv_backward_grouped);
+	tcase_add_test(tc, conv3d_backward_decomposed);
 	tcase_add_test(tc, pool_backward_decomposed);
 	tcase_add_test(tc, sdpa_backward_decomposed);
 	tcase_add_test(tc, core_elementwise_decomposed);
