@@ -7465,6 +7465,12 @@ static irng rng_compute(fz *z, int node)
 		if (n->aop == NPU_AOP_SUB_TENSOR || n->aop == NPU_AOP_SUB_SCALAR)
 			b = (irng){ -b.hi, -b.lo };
 		return (irng){ a.lo + b.lo, a.hi + b.hi };
+	case NPU_AOP_RSUB_SCALAR:       /* c - x */
+		if ((npu_gnode_kwarg(n, "alpha") && gnum(npu_gnode_kwarg(n, "alpha"), &c)) ||
+		    c != 1 || gnum(arg(n, 1), &c))
+			return u;
+		a = arg_rng(z, n, 0);
+		return (irng){ c - a.hi, c - a.lo };
 	case NPU_AOP_MUL_TENSOR: case NPU_AOP_MUL_SCALAR:
 		return rng_mul(arg_rng(z, n, 0), arg_rng(z, n, 1));
 	case NPU_AOP_NEG:
@@ -7557,6 +7563,31 @@ static int whole_view(int aop)
 	}
 }
 
+/* Node n as x + c (1) or c - x (-1) of its first operand x and an
+ * integer c (add or sub by a number, rsub), else 0. */
+static int shift_of(const npu_gnode *n, double *c)
+{
+	const npu_gval *kw = npu_gnode_kwarg(n, "alpha");
+	double a = 1;
+
+	switch (n->aop) {
+	case NPU_AOP_ADD_TENSOR: case NPU_AOP_ADD_SCALAR: case NPU_AOP_SUB_TENSOR:
+	case NPU_AOP_SUB_SCALAR: case NPU_AOP_RSUB_SCALAR:
+		break;
+	default:
+		return 0;
+	}
+	if (gnum(arg(n, 1), c) || (kw && gnum(kw, &a)) || *c * a != floor(*c * a))
+		return 0;
+	/* (rsub's alpha scales x: c - a x) */
+	if (n->aop == NPU_AOP_RSUB_SCALAR)
+		return a == 1 ? -1 : 0;
+	*c *= a;
+	if (n->aop == NPU_AOP_SUB_TENSOR || n->aop == NPU_AOP_SUB_SCALAR)
+		*c = -*c;
+	return 1;
+}
+
 /*
  * What node's values are limited to by its uses as indices: an embedding
  * or index_select index (arg 1 or 2) in [0, rows - 1], a gather index in
@@ -7564,7 +7595,8 @@ static int whole_view(int aop)
  * every input it computes the graph for the values lie there (LayoutLM's
  * box widths: the difference of two coordinates, each itself an index).
  * Through views that keep every element (nll_loss's gather reads its
- * targets unsqueezed), a few deep.
+ * targets unsqueezed) and shifts by a constant (OPT's position ids plus
+ * its offset of 2, an embedding index: the ids lie 2 lower), a few deep.
  */
 static irng use_rng_at(fz *z, int node, int depth)
 {
@@ -7576,11 +7608,19 @@ static irng use_rng_at(fz *z, int node, int depth)
 			 n->aop == NPU_AOP_INDEX_SELECT || n->aop == NPU_AOP_GATHER ? 2 : -1;
 		const npu_gval *x = arg(n, ia < 0 ? 0 : ia), *t = arg(n, 0);
 		const npu_gmeta *tm;
-		double dd = 0;
+		double dd = 0, c;
 		int64_t d;
+		int sh;
 		if (depth < 4 && n->op == NPU_GOP_CALL_FUNCTION && x && x->kind == NPU_GV_NODE &&
 		    x->u.node == node && whole_view(n->aop)) {
 			irng v = use_rng_at(z, u, depth + 1);
+			r = (irng){ fmax(r.lo, v.lo), fmin(r.hi, v.hi) };
+			continue;
+		}
+		if (depth < 4 && n->op == NPU_GOP_CALL_FUNCTION && x && x->kind == NPU_GV_NODE &&
+		    x->u.node == node && (sh = shift_of(n, &c)) != 0) {
+			irng v = use_rng_at(z, u, depth + 1);
+			v = sh > 0 ? (irng){ v.lo - c, v.hi - c } : (irng){ c - v.hi, c - v.lo };
 			r = (irng){ fmax(r.lo, v.lo), fmin(r.hi, v.hi) };
 			continue;
 		}
@@ -7699,7 +7739,8 @@ static int int_lanes(fz *z, int node)
 		return 0;
 	switch (n->aop) {
 	case NPU_AOP_ADD_TENSOR: case NPU_AOP_ADD_SCALAR: case NPU_AOP_SUB_TENSOR:
-	case NPU_AOP_SUB_SCALAR: case NPU_AOP_MUL_TENSOR: case NPU_AOP_MUL_SCALAR:
+	case NPU_AOP_SUB_SCALAR: case NPU_AOP_RSUB_SCALAR: case NPU_AOP_MUL_TENSOR:
+	case NPU_AOP_MUL_SCALAR:
 	case NPU_AOP_NEG: case NPU_AOP_ABS: case NPU_AOP_MAXIMUM: case NPU_AOP_MINIMUM:
 	case NPU_AOP_CLAMP: case NPU_AOP_CLAMP_MIN: case NPU_AOP_CLAMP_MAX:
 	case NPU_AOP_WHERE: case NPU_AOP_TO_COPY: case NPU_AOP_CLONE:

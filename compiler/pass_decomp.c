@@ -2067,6 +2067,12 @@ static int call_ints(dcx *d, const char *target, npu_gval x, const int64_t *v, i
 	npu_gval va[2];
 	int r;
 
+	/* a view of a view is one of its base (what the layout pass would
+	 * make of it, a run later) */
+	while (!strcmp(target, "aten.view.default") && x.kind == NPU_GV_NODE &&
+	       npu_gedit_node(d->ge, x.u.node)->aop == NPU_AOP_VIEW &&
+	       npu_gedit_node(d->ge, x.u.node)->args[0].kind == NPU_GV_NODE)
+		x = npu_gedit_node(d->ge, x.u.node)->args[0];
 	va[0] = x;
 	if (npu_gv_ints(&va[1], v, n) < 0)
 		return npu_errf(d->pc->e, "out of memory");
@@ -2112,13 +2118,37 @@ static int conv_of(dcx *d, int ns, npu_gval x, npu_gval w, const int64_t *st, co
 
 /* The operands of @cbwd_in and @cbwd_gw: (go, x, w, stride, padding,
  * dilation, transposed, groups) of a 2-d or (one group) 3-d convolution,
- * not transposed; ns its spatial dims. */
+ * not transposed; ns its spatial dims.  A 1-d one (Mamba's causal
+ * depthwise convolution) as a 2-d one of height 1: go, x and w views
+ * with a unit dim 2, x3 and w3 their own shapes. */
 typedef struct cbwd {
 	npu_gval go, x, w;
 	int64_t sg[NPU_MAX_DIMS], sx[NPU_MAX_DIMS], sw[NPU_MAX_DIMS];
 	int64_t st[3], pad[3], dil[3], g;
-	int ns;
+	int ns, one_d;
+	int64_t x3[3], w3[3];
 } cbwd;
+
+/* cbwd_args' 1-d convolution as a 2-d one of height 1. */
+static int cbwd_as_2d(dcx *d, const npu_gval *a, cbwd *c)
+{
+	int64_t *sh[3] = { c->sg, c->sx, c->sw };
+	npu_gval *v[3] = { &c->go, &c->x, &c->w };
+
+	memcpy(c->x3, c->sx, sizeof c->x3);
+	memcpy(c->w3, c->sw, sizeof c->w3);
+	for (int k = 0; k < 3; k++) {
+		sh[k][3] = sh[k][2];
+		sh[k][2] = 1;
+		if (unsq(d, a[k], 2, v[k]) < 0)
+			return -1;
+	}
+	c->st[1] = c->st[0], c->pad[1] = c->pad[0], c->dil[1] = c->dil[0];
+	c->st[0] = c->dil[0] = 1, c->pad[0] = 0;
+	c->ns = 2;
+	c->one_d = 1;
+	return 0;
+}
 
 static int cbwd_args(dcx *d, const npu_gval *a, int na, cbwd *c)
 {
@@ -2130,11 +2160,12 @@ static int cbwd_args(dcx *d, const npu_gval *a, int na, cbwd *c)
 			return fail(d, "%s", "convolution gradients of unknown operands");
 	nd = npu_gmeta_shape(m[0], c->sg);
 	c->ns = nd - 2;
-	if (na < 8 || (nd != 4 && nd != 5) || npu_gmeta_shape(m[1], c->sx) != nd ||
+	c->one_d = 0;
+	if (na < 8 || nd < 3 || nd > 5 || npu_gmeta_shape(m[1], c->sx) != nd ||
 	    npu_gmeta_shape(m[2], c->sw) != nd || !ints_are(&a[3], c->ns, -1) ||
 	    !ints_ge(&a[4], c->ns, 0) || !ints_are(&a[5], c->ns, -1) || a[6].kind != NPU_GV_BOOL ||
 	    a[6].u.b || a[7].kind != NPU_GV_INT || a[7].u.i < 1)
-		return fail(d, "%s", "gradients of a transposed convolution, or not 2-d or 3-d");
+		return fail(d, "%s", "gradients of a transposed convolution, or not 1-d to 3-d");
 	if (c->ns == 3 && a[7].u.i != 1)
 		return fail(d, "%s", "gradients of a grouped 3-d convolution");
 	c->go = a[0], c->x = a[1], c->w = a[2], c->g = a[7].u.i;
@@ -2143,7 +2174,7 @@ static int cbwd_args(dcx *d, const npu_gval *a, int na, cbwd *c)
 		c->pad[i] = a[4].u.list.v[i].u.i;
 		c->dil[i] = a[5].u.list.v[i].u.i;
 	}
-	return 0;
+	return c->ns == 1 ? cbwd_as_2d(d, a, c) : 0;
 }
 
 /* x padded by pads (pairs from the last dim, as constant_pad_nd's), or
@@ -2234,15 +2265,13 @@ static int tconv_weight(dcx *d, const cbwd *c, npu_gval *res)
  * the output padding after), then the grouped convolution by
  * tconv_weight, at stride 1 (a 3-d one runs natively without dilation).
  */
-static int cbwd_in(dcx *d, npu_gval *a, int na, npu_gval *res)
+static int cbwd_in_of(dcx *d, const cbwd *cp, npu_gval *res)
 {
-	cbwd c;
+	cbwd c = *cp;
 	int64_t op[3], one[3] = { 1, 1, 1 }, zero[3] = { 0, 0, 0 }, pads[6];
 	npu_gval z = { 0 }, zp = { 0 }, wt = { 0 };
 	int r, strided = 0, dilated = 0;
 
-	if (cbwd_args(d, a, na, &c) < 0)
-		return -1;
 	for (int i = 0; i < c.ns; i++) {
 		int64_t s = c.st[i], dl = c.dil[i], *p = &pads[2 * (c.ns - 1 - i)];
 		op[i] = c.sx[2 + i] - ((c.sg[2 + i] - 1) * s - 2 * c.pad[i] + dl * (c.sw[2 + i] - 1) + 1);
@@ -2490,15 +2519,28 @@ static int cbwd_gw_groups(dcx *d, const cbwd *c, npu_gval *res)
  * One input channel a group (depthwise): cbwd_gw_depthwise.  Groups of
  * several: each group's (cbwd_gw_groups).
  */
-static int cbwd_gw(dcx *d, npu_gval *a, int na, npu_gval *res)
+static int cbwd_gw_of(dcx *d, const cbwd *c, npu_gval *res)
 {
+	if (c->g == 1)
+		return cbwd_gw_taps(d, c, res);
+	return c->sw[1] == 1 ? cbwd_gw_depthwise(d, c, res) : cbwd_gw_groups(d, c, res);
+}
+
+/* @cbwd_in (gw 0) or @cbwd_gw (1); a 1-d convolution's computed as a
+ * 2-d one's of height 1 and viewed back. */
+static int cbwd_run(dcx *d, npu_gval *a, int na, int gw, npu_gval *res)
+{
+	npu_gval t = { 0 };
 	cbwd c;
+	int r;
 
 	if (cbwd_args(d, a, na, &c) < 0)
 		return -1;
-	if (c.g == 1)
-		return cbwd_gw_taps(d, &c, res);
-	return c.sw[1] == 1 ? cbwd_gw_depthwise(d, &c, res) : cbwd_gw_groups(d, &c, res);
+	r = gw ? cbwd_gw_of(d, &c, c.one_d ? &t : res) : cbwd_in_of(d, &c, c.one_d ? &t : res);
+	if (!r && c.one_d)
+		r = call_ints(d, "aten.view.default", t, gw ? c.w3 : c.x3, 3, res);
+	npu_gval_clear(&t);
+	return r;
 }
 
 /* x [B, H, L, E] as [B*H, L, E]: attention's heads folded into bmm's
@@ -3057,9 +3099,9 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 		       npu_errf(d->pc->e, "out of memory") : 0;
 	}
 	if (!strcmp(name, "cbwd_in"))         /* (go, x, w, st, pad, dil, tr, groups) */
-		return cbwd_in(d, a, na, res);
+		return cbwd_run(d, a, na, 0, res);
 	if (!strcmp(name, "cbwd_gw"))         /* (go, x, w, st, pad, dil, tr, groups) */
-		return cbwd_gw(d, a, na, res);
+		return cbwd_run(d, a, na, 1, res);
 	if (!strcmp(name, "wdim")) {                /* (w, i) */
 		int nd = x0 ? npu_gmeta_shape(x0, shp) : -1;
 		if (na < 2 || a[1].kind != NPU_GV_INT || a[1].u.i < 0 || a[1].u.i >= nd)

@@ -1004,8 +1004,8 @@ END_TEST
  * integer input is unbounded) and the cumsum times 10^6 (past 2^24)
  * stay on the host.  A value used as an index is bounded by the size it
  * indexes (fuse.c's use_rng: PyTorch raises otherwise), so ids + 1 runs
- * natively when ids itself is a gather index, and not when only the sum
- * is.  A selection (where's values, clamp, maximum, minimum) needs only
+ * natively when ids itself is a gather index, and when only the sum is
+ * (ids then lies 1 lower; with rsub, 39 - ids, mirrored).  A selection (where's values, clamp, maximum, minimum) needs only
  * its result's range: its operands need be exact only where chosen.  An
  * operation computed in a float type (a float result, or a comparison
  * with a float tensor) runs natively whatever the range:
@@ -1042,7 +1042,17 @@ static const int_case ints[] = {
 	  ICALL("y", "aten.add.Tensor", INODE("g") ", " INODE("h"), "", "float32"), 0 },
 	{ ICALL("f", "aten._to_copy.default", INODE("ids"), "\"dtype\": {\"dtype\": \"float32\"}", "float32")
 	  ICALL("d", "aten.add.Tensor", INODE("ids") ", 1", "", "int64")
-	  ICALL("y", "aten.gather.default", INODE("f") ", 1, " INODE("d"), "", "float32"), 1 },
+	  ICALL("y", "aten.gather.default", INODE("f") ", 1, " INODE("d"), "", "float32"), 0 },
+	/* the shifted ids a graph output too (OPT's position ids plus 2),
+	 * and 39 - ids (rsub) an index */
+	{ ICALL("f", "aten._to_copy.default", INODE("ids"), "\"dtype\": {\"dtype\": \"float32\"}", "float32")
+	  ICALL("d", "aten.sub.Tensor", INODE("ids") ", -2", "", "int64")
+	  ICALL("e", "aten.rsub.Scalar", INODE("ids") ", 39", "", "int64")
+	  ICALL("g", "aten.gather.default", INODE("f") ", 1, " INODE("d"), "", "float32")
+	  ICALL("h", "aten.gather.default", INODE("f") ", 1, " INODE("e"), "", "float32")
+	  ICALL("k", "aten._to_copy.default", INODE("d"), "\"dtype\": {\"dtype\": \"float32\"}", "float32")
+	  ICALL("q", "aten.add.Tensor", INODE("g") ", " INODE("h"), "", "float32")
+	  ICALL("y", "aten.add.Tensor", INODE("q") ", " INODE("k"), "", "float32"), 0 },
 	{ ICALL("f", "aten._to_copy.default", INODE("ids"), "\"dtype\": {\"dtype\": \"float32\"}", "float32")
 	  ICALL("h", "aten.mul.Tensor", INODE("f") ", 0.7", "", "float32")
 	  ICALL("s", "aten.add.Tensor", INODE("ids") ", " INODE("h"), "", "float32")
@@ -2249,6 +2259,51 @@ START_TEST(t_conv3d_bwd)
 END_TEST
 
 /*
+ * A 1-d convolution's gradients (Mamba's training step: two host calls
+ * before), as a 2-d one's of height 1: its causal depthwise convolution
+ * (kernel 4, padding 3, groups 8) and a strided one of one group;
+ * against the reference, no host call.  x [2, 8, 20].
+ */
+typedef struct c1bwd_case {
+	int64_t co, cig, k, st, pd, g, ol;
+} c1bwd_case;
+
+static const c1bwd_case c1bwds[] = {
+	{ 8, 1, 4, 1, 3, 8, 23 },
+	{ 6, 8, 3, 2, 1, 1, 10 },
+};
+
+START_TEST(t_conv1d_bwd)
+{
+	const c1bwd_case *c = &c1bwds[_i];
+	const int64_t xs[] = { 2, 8, 20, 0 }, ws[] = { c->co, c->cig, c->k, 0 };
+	const int64_t gs[] = { 2, c->co, c->ol, 0 }, bs[] = { c->co, 0 };
+	char path[1024], vals[1024], mx[300], mw[300], mb[300];
+	fxrun fr = { 0 };
+	FILE *f;
+
+	jmeta(mx, sizeof mx, xs, "float32");
+	jmeta(mw, sizeof mw, ws, "float32");
+	jmeta(mb, sizeof mb, bs, "float32");
+	f = graph_begin(path, vals, sizeof path);
+	ph_node(f, "go", gs, "float32");
+	ph_node(f, "x", xs, "float32");
+	ph_node(f, "w", ws, "float32");
+	fprintf(f, "{\"name\": \"cb\", \"op\": \"call_function\", "
+		"\"target\": \"aten.convolution_backward.default\", \"args\": [{\"node\": \"go\"}, "
+		"{\"node\": \"x\"}, {\"node\": \"w\"}, [%lld], [%lld], [%lld], [1], false, [0], %lld, "
+		"[true, true, true]], \"kwargs\": {}, \"meta\": [%s, %s, %s]},\n", (long long)c->co,
+		(long long)c->st, (long long)c->pd, (long long)c->g, mx, mw, mb);
+	call_node(f, "gi", "_operator.getitem", "{\"node\": \"cb\"}, 0", "", xs, "float32");
+	call_node(f, "gw", "_operator.getitem", "{\"node\": \"cb\"}, 1", "", ws, "float32");
+	call_node(f, "gb", "_operator.getitem", "{\"node\": \"cb\"}, 2", "", bs, "float32");
+	graph_run_outs(f, path, vals, "gi, gw, gb", &fr);
+	ck_assert_msg(fr.host_calls == 0, "case %d: %llu host calls", _i,
+		      (unsigned long long)fr.host_calls);
+}
+END_TEST
+
+/*
  * _adaptive_avg_pool2d_backward of windows that vary in size: VGG's 7 x 7
  * pool of a 2 x 2 map (upsampling, at a small image), AlexNet's 6 x 6 of
  * 5 x 5 (overlapping windows), 3 x 5 of 7 x 8: Qh go Qw, two matmuls by
@@ -2411,6 +2466,7 @@ static Suite *models_suite(void)
 	tcase_add_loop_test(tc, t_adaptive_pool_bwd, 0, (int)(sizeof adapts / sizeof adapts[0]));
 	tcase_add_loop_test(tc, t_embedding_bwd, 0, 4);
 	tcase_add_loop_test(tc, t_conv3d_bwd, 0, (int)(sizeof c3bwds / sizeof c3bwds[0]));
+	tcase_add_loop_test(tc, t_conv1d_bwd, 0, (int)(sizeof c1bwds / sizeof c1bwds[0]));
 	tcase_add_loop_test(tc, t_unary, 0, (int)(sizeof unaries / sizeof unaries[0]));
 	suite_add_tcase(s, tc);
 	return s;

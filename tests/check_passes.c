@@ -882,6 +882,18 @@ END_TEST
 	CALL("gb", "_operator.getitem", "[" N("cb") ", 2]", F32(4)) \
 	OUT("[" N("gi") "," N("gw") "," N("gb") "]"))
 
+/* A 1-d convolution's (Mamba's causal depthwise one): x [2, ci, 9], w
+ * [co, ci / g, k], go [2, co, ol]. */
+#define CBWD1(st, pd, dl, ol, ci, co, g, k, cig) GRAPH(PH("go", F32(2, co, ol)) "," \
+	PH("x", F32(2, ci, 9)) "," PH("w", F32(co, cig, k)) \
+	CALL("cb", "aten.convolution_backward.default", "[" N("go") "," N("x") \
+	     "," N("w") ", [" #co "], [" #st "], [" #pd "], [" #dl "], false, [0], " #g \
+	     ", [true, true, true]]", "[" F32(2, ci, 9) "," F32(co, cig, k) "," F32(co) "]") \
+	CALL("gi", "_operator.getitem", "[" N("cb") ", 0]", F32(2, ci, 9)) \
+	CALL("gw", "_operator.getitem", "[" N("cb") ", 1]", F32(co, cig, k)) \
+	CALL("gb", "_operator.getitem", "[" N("cb") ", 2]", F32(co)) \
+	OUT("[" N("gi") "," N("gw") "," N("gb") "]"))
+
 /* Attention's CPU backward from the saved probabilities, two heads:
  * decomposed into batched products (the values equal the reference's
  * for the op); with dropout the op is kept (its mask is no operand). */
@@ -1044,6 +1056,31 @@ START_TEST(conv3d_backward_decomposed)
 	for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
 		npu_passlog log;
 		npu_graph *g = cbwd_case(c[i].json, "3-d convolution_backward", i, 0, 1, &log);
+
+		ck_assert_int_eq(count_aop(g, NPU_AOP_MM), c[i].taps);
+		npu_passlog_free(&log);
+		npu_graph_free(g);
+	}
+}
+END_TEST
+
+/* 1-d convolutions' gradients, as 2-d ones of height 1 viewed back:
+ * Mamba's causal depthwise convolution (kernel 4, padding 3), a strided
+ * one of one group, a dilated one. */
+START_TEST(conv1d_backward_decomposed)
+{
+	static const struct {
+		const char *json;
+		int taps;
+	} c[] = {
+		{ CBWD1(1, 3, 1, 12, 4, 4, 4, 4, 1), 0 },
+		{ CBWD1(2, 1, 1, 5, 3, 4, 1, 3, 3), 3 },
+		{ CBWD1(1, 2, 2, 9, 3, 4, 1, 3, 3), 3 },
+	};
+
+	for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+		npu_passlog log;
+		npu_graph *g = cbwd_case(c[i].json, "1-d convolution_backward", i, 0, 1, &log);
 
 		ck_assert_int_eq(count_aop(g, NPU_AOP_MM), c[i].taps);
 		npu_passlog_free(&log);
@@ -1489,6 +1526,7 @@ static Suite *passes_suite(void)
 	tcase_add_test(tc, conv_backward_decomposed);
 	tcase_add_test(tc, conv_backward_grouped);
 	tcase_add_test(tc, conv3d_backward_decomposed);
+	tcase_add_test(tc, conv1d_backward_decomposed);
 	tcase_add_test(tc, pool_backward_decomposed);
 	tcase_add_test(tc, sdpa_backward_decomposed);
 	tcase_add_test(tc, core_elementwise_decomposed);
