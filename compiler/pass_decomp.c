@@ -2316,10 +2316,10 @@ typedef int (*gw_tap_fn)(dcx *d, const cbwd *c, npu_gval go, npu_gval win, npu_g
  * grad_weight a tap: for each tap (i, j) of the window (i, j, k of a 3-d
  * one), the view of src (the input padded, [N, C, Hp, Wp]) at (i d0,
  * j d1) strided by the stride, its part by fn; the parts stacked along
- * dim sdim and viewed as wsh.
+ * dim sdim and viewed as wsh (nw dims).
  */
 static int gw_by_taps(dcx *d, const cbwd *c, npu_gval src, npu_gval go, gw_tap_fn fn,
-		      int sdim, const int64_t *wsh, npu_gval *res)
+		      int sdim, const int64_t *wsh, int nw, npu_gval *res)
 {
 	int64_t K = 1;
 	npu_gval taps = { .kind = NPU_GV_LIST }, st = { 0 };
@@ -2349,7 +2349,7 @@ static int gw_by_taps(dcx *d, const cbwd *c, npu_gval src, npu_gval go, gw_tap_f
 		r = stack(d, sa, 2, &st);
 	}
 	if (!r)
-		r = call_ints(d, "aten.view.default", st, wsh, 2 + ns, res);
+		r = call_ints(d, "aten.view.default", st, wsh, nw, res);
 	npu_gval_clear(&taps);
 	npu_gval_clear(&st);
 	return r;
@@ -2405,69 +2405,74 @@ static int cbwd_gw_depthwise(dcx *d, const cbwd *c, npu_gval *res)
 		r = npu_gval_copy(&xe, &xp) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
 	}
 	if (!r)
-		r = gw_by_taps(d, c, xe, c->go, gw_tap_dw, 1, wsh, res);
+		r = gw_by_taps(d, c, xe, c->go, gw_tap_dw, 1, wsh, 4, res);
 	npu_gval_clear(&xp);
 	npu_gval_clear(&xe);
 	return r;
 }
 
-/* A tap of one group: go [Co, N Ho Wo] times the window as [N Ho Wo, Ci]. */
-static int gw_tap_mm(dcx *d, const cbwd *c, npu_gval g, npu_gval win, npu_gval *res)
+/* A tap's window [N, Ci, Ho, Wo] of one group as [N, Ho, Wo, Ci], a
+ * slice of the im2col matrix below. */
+static int gw_tap_win(dcx *d, const cbwd *c, npu_gval g, npu_gval win, npu_gval *res)
 {
-	int64_t last[NPU_MAX_DIMS] = { 0 }, x2[2] = { c->sg[0], c->sx[1] };
-	npu_gval wp = { 0 }, w2 = { 0 };
-	int r;
+	int64_t last[NPU_MAX_DIMS] = { 0 };
 
-	for (int i = 0; i < c->ns; i++) {
+	(void)g;
+	for (int i = 0; i < c->ns; i++)
 		last[1 + i] = 2 + i;
-		x2[0] *= c->sg[2 + i];
-	}
 	last[1 + c->ns] = 1;
-	r = call_ints(d, "aten.permute.default", win, last, 2 + c->ns, &wp);
-
-	if (!r)
-		r = call_ints(d, "aten.reshape.default", wp, x2, 2, &w2);
-	if (!r)
-		r = call2(d, "aten.mm.default", g, w2, res);
-	npu_gval_clear(&wp);
-	npu_gval_clear(&w2);
-	return r;
+	return call_ints(d, "aten.permute.default", win, last, 2 + c->ns, res);
 }
 
 /*
- * grad_weight of one group as a product a tap: gw[:, :, i, j] =
- * go [Cout, N Ho Wo] x the padded input's window at tap (i, j), strided
- * by the stride, as [N Ho Wo, Cin]; the taps stacked.  The convolution
- * of the swapped operands (stride: the forward dilation, dilation: the
- * forward stride) has the same MACs but gathers a window of Ho x Wo taps
- * a column over only N channels: at batch 2, MobileNetV2's 1x1
- * grad_weights took 235 k cycles each that way, its backward 2.68 M
- * cycles against 1.05 M.
+ * grad_weight of one group as one product: gw[:, :, i, j] = go [Co,
+ * N Ho Wo] x the padded input's window at tap (i, j), strided by the
+ * stride, as [N Ho Wo, Ci].  The K taps' windows, stacked along a dim
+ * before the channels, are the im2col matrix [N Ho Wo, K Ci] (cat stores
+ * each window into its slice), so that one product [Co, K Ci] does what
+ * K of [Co, Ci] did, its columns filling the array where one tap's Ci
+ * would not (64 channels: half of it), and paying the array's fill and
+ * drain once; viewed [Co, K..., Ci] and permuted to [Co, Ci, K...].
+ * The convolution of the swapped operands (stride: the forward dilation,
+ * dilation: the forward stride) has the same MACs but gathers a window
+ * of Ho x Wo taps a column over only N channels: at batch 2, MobileNetV2's
+ * 1x1 grad_weights took 235 k cycles each that way, its backward 2.68 M
+ * cycles against 1.05 M a tap.
  */
 static int cbwd_gw_taps(dcx *d, const cbwd *c, npu_gval *res)
 {
-	int64_t Co = c->sg[1], pads[6];
-	int64_t swap[NPU_MAX_DIMS] = { 1, 0 }, g2[2] = { Co, c->sg[0] };
-	int64_t wsh[NPU_MAX_DIMS] = { Co, c->sx[1] };
-	npu_gval gt = { 0 }, g = { 0 }, xp = { 0 };
+	int64_t Co = c->sg[1], Ci = c->sx[1], K = 1, pads[6];
+	int64_t swap[NPU_MAX_DIMS] = { 1, 0 }, g2[2] = { Co, c->sg[0] }, cols[2];
+	int64_t kc[NPU_MAX_DIMS] = { Co }, back[NPU_MAX_DIMS] = { 0 };
+	npu_gval t[6] = { { 0 } };
 	int ns = c->ns, r;
 
 	for (int i = 0; i < ns; i++) {
 		pads[2 * (ns - 1 - i)] = pads[2 * (ns - 1 - i) + 1] = c->pad[i];
 		swap[2 + i] = 2 + i;
 		g2[1] *= c->sg[2 + i];
-		wsh[2 + i] = c->sw[2 + i];
+		K *= c->sw[2 + i];
+		kc[1 + i] = c->sw[2 + i];
+		back[2 + i] = 1 + i;
 	}
-	r = call_ints(d, "aten.permute.default", c->go, swap, 2 + ns, &gt);
+	kc[1 + ns] = Ci;
+	back[1] = 1 + ns;
+	cols[0] = g2[1], cols[1] = K * Ci;
+	r = call_ints(d, "aten.permute.default", c->go, swap, 2 + ns, &t[0]);
 	if (!r)
-		r = call_ints(d, "aten.reshape.default", gt, g2, 2, &g);
+		r = call_ints(d, "aten.reshape.default", t[0], g2, 2, &t[1]);
 	if (!r)
-		r = pad_of(d, c->x, pads, 2 * ns, &xp);
+		r = pad_of(d, c->x, pads, 2 * ns, &t[2]);
 	if (!r)
-		r = gw_by_taps(d, c, xp, g, gw_tap_mm, 2, wsh, res);
-	npu_gval_clear(&gt);
-	npu_gval_clear(&g);
-	npu_gval_clear(&xp);
+		r = gw_by_taps(d, c, t[2], t[1], gw_tap_win, 1 + ns, cols, 2, &t[3]);
+	if (!r)
+		r = call2(d, "aten.mm.default", t[1], t[3], &t[4]);
+	if (!r)
+		r = call_ints(d, "aten.view.default", t[4], kc, 2 + ns, &t[5]);
+	if (!r)
+		r = call_ints(d, "aten.permute.default", t[5], back, 2 + ns, res);
+	for (int i = 0; i < 6; i++)
+		npu_gval_clear(&t[i]);
 	return r;
 }
 
@@ -2515,9 +2520,9 @@ static int cbwd_gw_groups(dcx *d, const cbwd *c, npu_gval *res)
 }
 
 /*
- * @cbwd_gw: grad_weight.  One group: a product a tap (cbwd_gw_taps).
- * One input channel a group (depthwise): cbwd_gw_depthwise.  Groups of
- * several: each group's (cbwd_gw_groups).
+ * @cbwd_gw: grad_weight.  One group: one product by the im2col matrix
+ * (cbwd_gw_taps).  One input channel a group (depthwise):
+ * cbwd_gw_depthwise.  Groups of several: each group's (cbwd_gw_groups).
  */
 static int cbwd_gw_of(dcx *d, const cbwd *c, npu_gval *res)
 {
