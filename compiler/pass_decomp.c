@@ -2424,36 +2424,61 @@ static int gw_tap_win(dcx *d, const cbwd *c, npu_gval g, npu_gval win, npu_gval 
 	return call_ints(d, "aten.permute.default", win, last, 2 + c->ns, res);
 }
 
+/* A tap's product of one group: go [Co, N Ho Wo] times the window as
+ * [N Ho Wo, Ci]. */
+static int gw_tap_mm(dcx *d, const cbwd *c, npu_gval g, npu_gval win, npu_gval *res)
+{
+	int64_t x2[2] = { c->sg[0], c->sx[1] };
+	npu_gval wp = { 0 }, w2 = { 0 };
+	int r = gw_tap_win(d, c, g, win, &wp);
+
+	for (int i = 0; i < c->ns; i++)
+		x2[0] *= c->sg[2 + i];
+	if (!r)
+		r = call_ints(d, "aten.reshape.default", wp, x2, 2, &w2);
+	if (!r)
+		r = call2(d, "aten.mm.default", g, w2, res);
+	npu_gval_clear(&wp);
+	npu_gval_clear(&w2);
+	return r;
+}
+
 /*
- * grad_weight of one group as one product: gw[:, :, i, j] = go [Co,
- * N Ho Wo] x the padded input's window at tap (i, j), strided by the
- * stride, as [N Ho Wo, Ci].  The K taps' windows, stacked along a dim
- * before the channels, are the im2col matrix [N Ho Wo, K Ci] (cat stores
- * each window into its slice), so that one product [Co, K Ci] does what
- * K of [Co, Ci] did, its columns filling the array where one tap's Ci
- * would not (64 channels: half of it), and paying the array's fill and
- * drain once; viewed [Co, K..., Ci] and permuted to [Co, Ci, K...].
- * The convolution of the swapped operands (stride: the forward dilation,
- * dilation: the forward stride) has the same MACs but gathers a window
- * of Ho x Wo taps a column over only N channels: at batch 2, MobileNetV2's
- * 1x1 grad_weights took 235 k cycles each that way, its backward 2.68 M
- * cycles against 1.05 M a tap.
+ * grad_weight of one group: gw[:, :, i, j] = go [Co, N Ho Wo] x the
+ * padded input's window at tap (i, j), strided by the stride, as
+ * [N Ho Wo, Ci].  At stride 1, one product: the K taps' windows, stacked
+ * along a dim before the channels, are the im2col matrix [N Ho Wo, K Ci]
+ * (cat stores each window into its slice), so that one product [Co,
+ * K Ci] does what K of [Co, Ci] did, its columns filling the array where
+ * one tap's Ci would not, and paying the array's fill and drain once;
+ * viewed [Co, K..., Ci] and permuted to [Co, Ci, K...] (a 3x3 gradient
+ * of 64 channels at 16 x 16, batch 2: 56.8 k -> 48.5 k cycles; of 512 at
+ * 2 x 2: 234 k -> 199 k).  A strided window's elements are a column
+ * apart, which the cat's copy gathers one by one (64 -> 64 channels at
+ * stride 2, 64 x 64: 91 k cycles a tap, 291 k as im2col; ResNet's 7 x 7
+ * stem 332 k, 1.34 M), so a strided convolution keeps a product a tap,
+ * the products stacked.  The convolution of the swapped operands
+ * (stride: the forward dilation, dilation: the forward stride) has the
+ * same MACs but gathers a window of Ho x Wo taps a column over only N
+ * channels: at batch 2, MobileNetV2's 1x1 grad_weights took 235 k cycles
+ * each that way, its backward 2.68 M cycles against 1.05 M a tap.
  */
 static int cbwd_gw_taps(dcx *d, const cbwd *c, npu_gval *res)
 {
 	int64_t Co = c->sg[1], Ci = c->sx[1], K = 1, pads[6];
 	int64_t swap[NPU_MAX_DIMS] = { 1, 0 }, g2[2] = { Co, c->sg[0] }, cols[2];
-	int64_t kc[NPU_MAX_DIMS] = { Co }, back[NPU_MAX_DIMS] = { 0 };
+	int64_t kc[NPU_MAX_DIMS] = { Co }, back[NPU_MAX_DIMS] = { 0 }, wsh[NPU_MAX_DIMS] = { Co, Ci };
 	npu_gval t[6] = { { 0 } };
-	int ns = c->ns, r;
+	int ns = c->ns, strided = 0, r;
 
 	for (int i = 0; i < ns; i++) {
 		pads[2 * (ns - 1 - i)] = pads[2 * (ns - 1 - i) + 1] = c->pad[i];
 		swap[2 + i] = 2 + i;
 		g2[1] *= c->sg[2 + i];
 		K *= c->sw[2 + i];
-		kc[1 + i] = c->sw[2 + i];
+		kc[1 + i] = wsh[2 + i] = c->sw[2 + i];
 		back[2 + i] = 1 + i;
+		strided |= c->st[i] > 1;
 	}
 	kc[1 + ns] = Ci;
 	back[1] = 1 + ns;
@@ -2463,6 +2488,10 @@ static int cbwd_gw_taps(dcx *d, const cbwd *c, npu_gval *res)
 		r = call_ints(d, "aten.reshape.default", t[0], g2, 2, &t[1]);
 	if (!r)
 		r = pad_of(d, c->x, pads, 2 * ns, &t[2]);
+	if (!r && strided) {
+		r = gw_by_taps(d, c, t[2], t[1], gw_tap_mm, 2, wsh, 2 + ns, res);
+		goto out;
+	}
 	if (!r)
 		r = gw_by_taps(d, c, t[2], t[1], gw_tap_win, 1 + ns, cols, 2, &t[3]);
 	if (!r)
@@ -2471,6 +2500,7 @@ static int cbwd_gw_taps(dcx *d, const cbwd *c, npu_gval *res)
 		r = call_ints(d, "aten.view.default", t[4], kc, 2 + ns, &t[5]);
 	if (!r)
 		r = call_ints(d, "aten.permute.default", t[5], back, 2 + ns, res);
+out:
 	for (int i = 0; i < 6; i++)
 		npu_gval_clear(&t[i]);
 	return r;
@@ -2520,9 +2550,10 @@ static int cbwd_gw_groups(dcx *d, const cbwd *c, npu_gval *res)
 }
 
 /*
- * @cbwd_gw: grad_weight.  One group: one product by the im2col matrix
- * (cbwd_gw_taps).  One input channel a group (depthwise):
- * cbwd_gw_depthwise.  Groups of several: each group's (cbwd_gw_groups).
+ * @cbwd_gw: grad_weight.  One group: one product by the im2col matrix,
+ * a product a tap at a stride (cbwd_gw_taps).  One input channel a group
+ * (depthwise): cbwd_gw_depthwise.  Groups of several: each group's
+ * (cbwd_gw_groups).
  */
 static int cbwd_gw_of(dcx *d, const cbwd *c, npu_gval *res)
 {

@@ -997,25 +997,25 @@ START_TEST(conv_backward_decomposed)
 {
 	static const struct {
 		const char *json;
-		int kept, convs;
+		int kept, convs, mms;
 	} c[] = {
-		{ CBWD(1, 2, 2, 9, NOGI), 0, 0 },
-		{ CBWD(1, 1, 1, 9, NOGI), 0, 0 },
-		/* stride 2: each tap's window strided by 2 */
-		{ CBWD(2, 1, 1, 5, NOGI), 0, 0 },
+		{ CBWD(1, 2, 2, 9, NOGI), 0, 0, 1 },
+		{ CBWD(1, 1, 1, 9, NOGI), 0, 0, 1 },
+		/* stride 2: each tap's window strided by 2, a product a tap */
+		{ CBWD(2, 1, 1, 5, NOGI), 0, 0, 9 },
 		/* grad_input: a transposed convolution (output_padding 0) */
-		{ CBWD(1, 1, 1, 9, GI), 0, 1 },
+		{ CBWD(1, 1, 1, 9, GI), 0, 1, 1 },
 		/* stride 2: output_padding 0 (9 = (5 - 1) * 2 - 2 + 2 + 1) */
-		{ CBWD(2, 1, 1, 5, GI), 0, 1 },
+		{ CBWD(2, 1, 1, 5, GI), 0, 1, 9 },
 		/* stride 2, padding 0: 9 = (4 - 1) * 2 + 2 + 1 */
-		{ CBWD(2, 0, 1, 4, GI), 0, 1 },
+		{ CBWD(2, 0, 1, 4, GI), 0, 1, 9 },
 		/* stride 3, padding 0: 9 = (3 - 1) * 3 + 2 + 1 + output_padding 2
 		 * (the input's last two rows reach no output) */
-		{ CBWD(3, 0, 1, 3, GI), 0, 1 },
+		{ CBWD(3, 0, 1, 3, GI), 0, 1, 9 },
 		/* dilation 2 (check_fuzzgraph): the backend runs no dilated
 		 * transposed convolution; the convolution of the padded
 		 * grad_output by the flipped weight, dilated */
-		{ CBWD(1, 2, 2, 9, GI), 0, 1 },
+		{ CBWD(1, 2, 2, 9, GI), 0, 1, 1 },
 	};
 
 	for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
@@ -1024,8 +1024,8 @@ START_TEST(conv_backward_decomposed)
 					 c[i].convs, &log);
 
 		/* grad_weight: one product by the im2col matrix of the
-		 * 3x3 window's taps */
-		ck_assert_int_eq(count_aop(g, NPU_AOP_MM), 1);
+		 * 3x3 window's taps, or at a stride one a tap */
+		ck_assert_int_eq(count_aop(g, NPU_AOP_MM), c[i].mms);
 		ck_assert_int_eq(npu_passlog_count(&log, NPU_PASS_DECOMP,
 						   "decomposed cb (aten.convolution_backward"),
 				 !c[i].kept);
@@ -1043,22 +1043,24 @@ END_TEST
  * strides 1 and 2 and its 1x1x1 downsample. */
 START_TEST(conv3d_backward_decomposed)
 {
-	static const char *const c[] = {
-		CBWD3(1, 3, 1, 2, 0, 1, 5, 4),
-		CBWD3(3, 1, 2, 1, 1, 0, 3, 7),
-		CBWD3(3, 3, 1, 1, 1, 1, 5, 7),
-		CBWD3(3, 3, 2, 2, 1, 1, 3, 4),
-		CBWD3(1, 1, 2, 2, 0, 0, 3, 4),
+	static const struct {
+		const char *json;
+		int mms;
+	} c[] = {
+		{ CBWD3(1, 3, 1, 2, 0, 1, 5, 4), 9 },
+		{ CBWD3(3, 1, 2, 1, 1, 0, 3, 7), 3 },
+		{ CBWD3(3, 3, 1, 1, 1, 1, 5, 7), 1 },
+		{ CBWD3(3, 3, 2, 2, 1, 1, 3, 4), 27 },
+		{ CBWD3(1, 1, 2, 2, 0, 0, 3, 4), 1 },
 	};
 
 	for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
 		npu_passlog log;
-		npu_graph *g = cbwd_case(c[i], "3-d convolution_backward", i, 0, 1, &log);
+		npu_graph *g = cbwd_case(c[i].json, "3-d convolution_backward", i, 0, 1, &log);
 
-		/* one product by the im2col matrix of the taps' windows,
-		 * stacked (cat) */
-		ck_assert_int_eq(count_aop(g, NPU_AOP_MM), 1);
-		ck_assert_int_eq(count_aop(g, NPU_AOP_CAT), 1);
+		/* one product by the im2col matrix of the taps' windows
+		 * (stacked: a cat), or at a stride one a tap */
+		ck_assert_int_eq(count_aop(g, NPU_AOP_MM), c[i].mms);
 		npu_passlog_free(&log);
 		npu_graph_free(g);
 	}
@@ -1072,19 +1074,20 @@ START_TEST(conv1d_backward_decomposed)
 {
 	static const struct {
 		const char *json;
-		int taps;
+		int mms;
 	} c[] = {
 		{ CBWD1(1, 3, 1, 12, 4, 4, 4, 4, 1), 0 },
 		{ CBWD1(2, 1, 1, 5, 3, 4, 1, 3, 3), 3 },
-		{ CBWD1(1, 2, 2, 9, 3, 4, 1, 3, 3), 3 },
+		{ CBWD1(1, 2, 2, 9, 3, 4, 1, 3, 3), 1 },
 	};
 
 	for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
 		npu_passlog log;
 		npu_graph *g = cbwd_case(c[i].json, "1-d convolution_backward", i, 0, 1, &log);
 
-		/* depthwise: a product and reduction a tap; else one product */
-		ck_assert_int_eq(count_aop(g, NPU_AOP_MM), (c[i].taps > 0));
+		/* depthwise: a product and reduction a tap; strided: a
+		 * product a tap; else one product */
+		ck_assert_int_eq(count_aop(g, NPU_AOP_MM), c[i].mms);
 		npu_passlog_free(&log);
 		npu_graph_free(g);
 	}
