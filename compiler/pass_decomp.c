@@ -2129,6 +2129,14 @@ typedef struct cbwd {
 	int64_t x3[3], w3[3];
 } cbwd;
 
+/* grad_weight's shape (*nd dims): wsh (the 2-d or 3-d one's), or a 1-d
+ * convolution's own. */
+static const int64_t *gw_shape(const cbwd *c, const int64_t *wsh, int *nd)
+{
+	*nd = c->one_d ? 3 : 2 + c->ns;
+	return c->one_d ? c->w3 : wsh;
+}
+
 /* cbwd_args' 1-d convolution as a 2-d one of height 1. */
 static int cbwd_as_2d(dcx *d, const npu_gval *a, cbwd *c)
 {
@@ -2390,7 +2398,8 @@ static int cbwd_gw_depthwise(dcx *d, const cbwd *c, npu_gval *res)
 	int64_t ex[5] = { N, Ci, m, Hp, Wp }, v4[4] = { N, Co, Hp, Wp };
 	int64_t wsh[4] = { Co, 1, c->sw[2], c->sw[3] };
 	npu_gval xp = { 0 }, xe = { 0 };
-	int r = pad_of(d, c->x, pads, 4, &xp);
+	int nw, r = pad_of(d, c->x, pads, 4, &xp);
+	const int64_t *gs = gw_shape(c, wsh, &nw);
 
 	if (!r && m > 1) {
 		npu_gval u = { 0 }, e = { 0 };
@@ -2405,7 +2414,7 @@ static int cbwd_gw_depthwise(dcx *d, const cbwd *c, npu_gval *res)
 		r = npu_gval_copy(&xe, &xp) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
 	}
 	if (!r)
-		r = gw_by_taps(d, c, xe, c->go, gw_tap_dw, 1, wsh, 4, res);
+		r = gw_by_taps(d, c, xe, c->go, gw_tap_dw, 1, gs, nw, res);
 	npu_gval_clear(&xp);
 	npu_gval_clear(&xe);
 	return r;
@@ -2451,55 +2460,67 @@ static int gw_tap_mm(dcx *d, const cbwd *c, npu_gval g, npu_gval win, npu_gval *
  * (cat stores each window into its slice), so that one product [Co,
  * K Ci] does what K of [Co, Ci] did, its columns filling the array where
  * one tap's Ci would not, and paying the array's fill and drain once;
- * viewed [Co, K..., Ci] and permuted to [Co, Ci, K...] (a 3x3 gradient
- * of 64 channels at 16 x 16, batch 2: 56.8 k -> 48.5 k cycles; of 512 at
- * 2 x 2: 234 k -> 199 k).  A strided window's elements are a column
+ * viewed [Co, K, Ci], permuted to [Co, Ci, K] and K split into the
+ * window's dims (a 3x3 gradient of 64 channels at 16 x 16, batch 2:
+ * 56.8 k -> 48.5 k cycles).  A strided window's elements are a column
  * apart, which the cat's copy gathers one by one (64 -> 64 channels at
  * stride 2, 64 x 64: 91 k cycles a tap, 291 k as im2col; ResNet's 7 x 7
  * stem 332 k, 1.34 M), so a strided convolution keeps a product a tap,
- * the products stacked.  The convolution of the swapped operands
+ * the products stacked, as does a 1x1 one (one tap: nothing to gain).
+ * So does a large gradient of more output channels than im2col rows
+ * (the last stages of a network at a small image: 512 -> 576 channels
+ * over 2 x 2, batch 2): the permuted copy of [Co, K, Ci] that makes it
+ * [Co, Ci, K] is then the cost, and the stack of the taps' products
+ * writes the same layout for less (964 k cycles against 264 k there),
+ * past GW_IM2COL_PERMUTE elements.  The convolution of the swapped operands
  * (stride: the forward dilation, dilation: the forward stride) has the
  * same MACs but gathers a window of Ho x Wo taps a column over only N
  * channels: at batch 2, MobileNetV2's 1x1 grad_weights took 235 k cycles
  * each that way, its backward 2.68 M cycles against 1.05 M a tap.
  */
+#define GW_IM2COL_PERMUTE (1 << 18)
+
 static int cbwd_gw_taps(dcx *d, const cbwd *c, npu_gval *res)
 {
 	int64_t Co = c->sg[1], Ci = c->sx[1], K = 1, pads[6];
-	int64_t swap[NPU_MAX_DIMS] = { 1, 0 }, g2[2] = { Co, c->sg[0] }, cols[2];
-	int64_t kc[NPU_MAX_DIMS] = { Co }, back[NPU_MAX_DIMS] = { 0 }, wsh[NPU_MAX_DIMS] = { Co, Ci };
+	int64_t swap[NPU_MAX_DIMS] = { 1, 0 }, g2[2] = { Co, c->sg[0] }, cols[2], kc[3];
+	int64_t tr3[3] = { 0, 2, 1 }, wsh[NPU_MAX_DIMS] = { Co, Ci };
+	const int64_t *gs;
 	npu_gval t[6] = { { 0 } };
-	int ns = c->ns, strided = 0, r;
+	int ns = c->ns, strided = 0, nw, r;
 
 	for (int i = 0; i < ns; i++) {
 		pads[2 * (ns - 1 - i)] = pads[2 * (ns - 1 - i) + 1] = c->pad[i];
 		swap[2 + i] = 2 + i;
 		g2[1] *= c->sg[2 + i];
 		K *= c->sw[2 + i];
-		kc[1 + i] = wsh[2 + i] = c->sw[2 + i];
-		back[2 + i] = 1 + i;
+		wsh[2 + i] = c->sw[2 + i];
 		strided |= c->st[i] > 1;
 	}
-	kc[1 + ns] = Ci;
-	back[1] = 1 + ns;
+	kc[0] = Co, kc[1] = K, kc[2] = Ci;
 	cols[0] = g2[1], cols[1] = K * Ci;
+	gs = gw_shape(c, wsh, &nw);
 	r = call_ints(d, "aten.permute.default", c->go, swap, 2 + ns, &t[0]);
 	if (!r)
 		r = call_ints(d, "aten.reshape.default", t[0], g2, 2, &t[1]);
 	if (!r)
 		r = pad_of(d, c->x, pads, 2 * ns, &t[2]);
-	if (!r && strided) {
-		r = gw_by_taps(d, c, t[2], t[1], gw_tap_mm, 2, wsh, 2 + ns, res);
+	if (!r && (strided || K == 1 || (Co > g2[1] && Co * Ci * K > GW_IM2COL_PERMUTE))) {
+		r = gw_by_taps(d, c, t[2], t[1], gw_tap_mm, 2, gs, nw, res);
 		goto out;
 	}
 	if (!r)
 		r = gw_by_taps(d, c, t[2], t[1], gw_tap_win, 1 + ns, cols, 2, &t[3]);
 	if (!r)
 		r = call2(d, "aten.mm.default", t[1], t[3], &t[4]);
+	/* [Co, K, Ci] -> [Co, Ci, K], then K split into the window's dims
+	 * (a transposition of three dims copies faster than one of five) */
 	if (!r)
-		r = call_ints(d, "aten.view.default", t[4], kc, 2 + ns, &t[5]);
+		r = call_ints(d, "aten.view.default", t[4], kc, 3, &t[5]);
 	if (!r)
-		r = call_ints(d, "aten.permute.default", t[5], back, 2 + ns, res);
+		r = call_ints(d, "aten.permute.default", t[5], tr3, 3, &t[3]);
+	if (!r)
+		r = call_ints(d, "aten.reshape.default", t[3], gs, nw, res);
 out:
 	for (int i = 0; i < 6; i++)
 		npu_gval_clear(&t[i]);
@@ -2563,7 +2584,8 @@ static int cbwd_gw_of(dcx *d, const cbwd *c, npu_gval *res)
 }
 
 /* @cbwd_in (gw 0) or @cbwd_gw (1); a 1-d convolution's computed as a
- * 2-d one's of height 1 and viewed back. */
+ * 2-d one's of height 1, grad_input viewed back (grad_weight's last view
+ * makes its shape: gw_shape). */
 static int cbwd_run(dcx *d, npu_gval *a, int na, int gw, npu_gval *res)
 {
 	npu_gval t = { 0 };
@@ -2572,9 +2594,11 @@ static int cbwd_run(dcx *d, npu_gval *a, int na, int gw, npu_gval *res)
 
 	if (cbwd_args(d, a, na, &c) < 0)
 		return -1;
-	r = gw ? cbwd_gw_of(d, &c, c.one_d ? &t : res) : cbwd_in_of(d, &c, c.one_d ? &t : res);
+	if (gw)
+		return cbwd_gw_of(d, &c, res);
+	r = cbwd_in_of(d, &c, c.one_d ? &t : res);
 	if (!r && c.one_d)
-		r = call_ints(d, "aten.view.default", t, gw ? c.w3 : c.x3, 3, res);
+		r = call_ints(d, "aten.view.default", t, c.x3, 3, res);
 	npu_gval_clear(&t);
 	return r;
 }
