@@ -2466,13 +2466,15 @@ static int gw_tap_mm(dcx *d, const cbwd *c, npu_gval g, npu_gval win, npu_gval *
  * apart, which the cat's copy gathers one by one (64 -> 64 channels at
  * stride 2, 64 x 64: 91 k cycles a tap, 291 k as im2col; ResNet's 7 x 7
  * stem 332 k, 1.34 M), so a strided convolution keeps a product a tap,
- * the products stacked, as does a 1x1 one (one tap: nothing to gain).
- * So does a large gradient of more output channels than im2col rows
- * (the last stages of a network at a small image: 512 -> 576 channels
- * over 2 x 2, batch 2): the permuted copy of [Co, K, Ci] that makes it
- * [Co, Ci, K] is then the cost, and the stack of the taps' products
- * writes the same layout for less (964 k cycles against 264 k there),
- * past GW_IM2COL_PERMUTE elements.  The convolution of the swapped operands
+ * the products stacked.  So does a 3-d one's large gradient (past
+ * GW_IM2COL_PERMUTE elements) of more output channels than im2col rows
+ * (R(2+1)D's last stage: 256 -> 576 channels over 1 x 2 x 2, batch 2):
+ * the copy that permutes [Co, K, Ci] into [Co, Ci, K] is then the cost
+ * (271 k cycles against 152 k a tap).  That copy's cost varies with the
+ * channel counts (2-d, 512 -> 576 over 2 x 2: 964 k against 264 k;
+ * 512 -> 512: 199 k against 234 k), and on 2.11 the 2-d rule cost
+ * ResNet-18's training step more than it saved, so 2-d gradients keep
+ * the product.  The convolution of the swapped operands
  * (stride: the forward dilation, dilation: the forward stride) has the
  * same MACs but gathers a window of Ho x Wo taps a column over only N
  * channels: at batch 2, MobileNetV2's 1x1 grad_weights took 235 k cycles
@@ -2505,7 +2507,7 @@ static int cbwd_gw_taps(dcx *d, const cbwd *c, npu_gval *res)
 		r = call_ints(d, "aten.reshape.default", t[0], g2, 2, &t[1]);
 	if (!r)
 		r = pad_of(d, c->x, pads, 2 * ns, &t[2]);
-	if (!r && (strided || K == 1 || (Co > g2[1] && Co * Ci * K > GW_IM2COL_PERMUTE))) {
+	if (!r && (strided || (ns == 3 && Co > g2[1] && Co * Ci * K > GW_IM2COL_PERMUTE))) {
 		r = gw_by_taps(d, c, t[2], t[1], gw_tap_mm, 2, gs, nw, res);
 		goto out;
 	}
