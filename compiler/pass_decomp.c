@@ -1294,9 +1294,10 @@ static int call_ints(dcx *d, const char *target, npu_gval x, const int64_t *v, i
  * gradient itself (or ONEHOT_CHUNK_ELEMS), and the pieces' products are
  * concatenated: BERT's 30,522-row vocabulary at 128 tokens is one piece,
  * GPT-2's 50,257 at 1,024 tokens two.  Its MACs are bounded too: T * V *
- * D past ONEHOT_MAX_MACS (500,000 cycles of a 128 x 128 array) stays a
- * host call, where a gather-and-add of the T rows is cheaper than the
- * products.  Rows are numbered in float32, exact below 2^24.
+ * D past ONEHOT_MAX_MACS (2.1 M cycles of npu-base's 128 x 128 array in
+ * float32) stays a host call, where a gather-and-add of the T rows is
+ * cheaper than the products.  Rows are numbered in float32, exact below
+ * 2^24.
  */
 #define ONEHOT_CHUNK_ELEMS (1 << 20)
 #define ONEHOT_MAX_CHUNKS 64
@@ -2472,9 +2473,9 @@ static int gw_tap_mm(dcx *d, const cbwd *c, npu_gval g, npu_gval win, npu_gval *
  * the copy that permutes [Co, K, Ci] into [Co, Ci, K] is then the cost
  * (271 k cycles against 152 k a tap).  That copy's cost varies with the
  * channel counts (2-d, 512 -> 576 over 2 x 2: 964 k against 264 k;
- * 512 -> 512: 199 k against 234 k), and on 2.11 the 2-d rule cost
- * ResNet-18's training step more than it saved, so 2-d gradients keep
- * the product.  The convolution of the swapped operands
+ * 512 -> 512: 199 k against 234 k), and on 2.11 the same rule for 2-d
+ * gradients cost ResNet-18's training step more than it saved, so they
+ * keep im2col.  The convolution of the swapped operands
  * (stride: the forward dilation, dilation: the forward stride) has the
  * same MACs but gathers a window of Ho x Wo taps a column over only N
  * channels: at batch 2, MobileNetV2's 1x1 grad_weights took 235 k cycles
@@ -2554,6 +2555,7 @@ static int cbwd_gw_groups(dcx *d, const cbwd *c, npu_gval *res)
 		cg.g = 1;
 		cg.sg[1] = cg.sw[0] = og;
 		cg.sx[1] = ic;
+		cg.w3[0] = og;          /* (a 1-d one's own shape) */
 		r = slice_of(d, c->go, 1, i * og, (i + 1) * og, 1, &go);
 		if (!r)
 			r = slice_of(d, c->x, 1, i * ic, (i + 1) * ic, 1, &x);

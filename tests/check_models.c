@@ -2211,11 +2211,44 @@ START_TEST(t_avgpool_bwd)
 END_TEST
 
 /*
+ * convolution_backward(go, x, w) with its three results as the graph's
+ * outputs, compiled and simulated against the reference: x's, w's and
+ * go's shapes (0-terminated), conv the arguments after the bias sizes
+ * (stride .. groups).  No host call.
+ */
+static void conv_bwd_run(const int64_t *xs, const int64_t *ws, const int64_t *gs,
+		     const char *conv, int cs)
+{
+	const int64_t bs[] = { ws[0], 0 };
+	char path[1024], vals[1024], mx[300], mw[300], mb[300];
+	fxrun fr = { 0 };
+	FILE *f;
+
+	jmeta(mx, sizeof mx, xs, "float32");
+	jmeta(mw, sizeof mw, ws, "float32");
+	jmeta(mb, sizeof mb, bs, "float32");
+	f = graph_begin(path, vals, sizeof path);
+	ph_node(f, "go", gs, "float32");
+	ph_node(f, "x", xs, "float32");
+	ph_node(f, "w", ws, "float32");
+	fprintf(f, "{\"name\": \"cb\", \"op\": \"call_function\", "
+		"\"target\": \"aten.convolution_backward.default\", \"args\": [{\"node\": \"go\"}, "
+		"{\"node\": \"x\"}, {\"node\": \"w\"}, [%lld], %s, [true, true, true]], "
+		"\"kwargs\": {}, \"meta\": [%s, %s, %s]},\n", (long long)ws[0], conv, mx, mw, mb);
+	call_node(f, "gi", "_operator.getitem", "{\"node\": \"cb\"}, 0", "", xs, "float32");
+	call_node(f, "gw", "_operator.getitem", "{\"node\": \"cb\"}, 1", "", ws, "float32");
+	call_node(f, "gb", "_operator.getitem", "{\"node\": \"cb\"}, 2", "", bs, "float32");
+	graph_run_outs(f, path, vals, "gi, gw, gb", &fr);
+	ck_assert_msg(fr.host_calls == 0, "case %d: %llu host calls", cs,
+		      (unsigned long long)fr.host_calls);
+}
+
+/*
  * A 3-d convolution's gradients (R(2+1)D's and R3D's training steps:
- * host calls before), compiled and simulated: grad_input a 3-d
- * convolution of grad_output with zeros inserted along the stride,
- * grad_weight a product a tap, grad_bias a sum; the three against the
- * reference, no host call.  x [2, 3, 5, 7, 7], w [4, 3, kd, kh, kh].
+ * host calls before): grad_input a 3-d convolution of grad_output with
+ * zeros inserted along the stride, grad_weight one product by the im2col
+ * matrix (a product a tap at a stride), grad_bias a sum.  x [2, 3, 5, 7,
+ * 7], w [4, 3, kd, kh, kh].
  */
 typedef struct c3bwd_case {
 	int64_t kd, kh, sd, sh, pd, ph, od, oh;
@@ -2231,38 +2264,21 @@ START_TEST(t_conv3d_bwd)
 {
 	const c3bwd_case *c = &c3bwds[_i];
 	const int64_t xs[] = { 2, 3, 5, 7, 7, 0 }, ws[] = { 4, 3, c->kd, c->kh, c->kh, 0 };
-	const int64_t gs[] = { 2, 4, c->od, c->oh, c->oh, 0 }, bs[] = { 4, 0 };
-	char path[1024], vals[1024], mx[300], mw[300], mb[300];
-	fxrun fr = { 0 };
-	FILE *f;
+	const int64_t gs[] = { 2, 4, c->od, c->oh, c->oh, 0 };
+	char conv[200];
 
-	jmeta(mx, sizeof mx, xs, "float32");
-	jmeta(mw, sizeof mw, ws, "float32");
-	jmeta(mb, sizeof mb, bs, "float32");
-	f = graph_begin(path, vals, sizeof path);
-	ph_node(f, "go", gs, "float32");
-	ph_node(f, "x", xs, "float32");
-	ph_node(f, "w", ws, "float32");
-	fprintf(f, "{\"name\": \"cb\", \"op\": \"call_function\", "
-		"\"target\": \"aten.convolution_backward.default\", \"args\": [{\"node\": \"go\"}, "
-		"{\"node\": \"x\"}, {\"node\": \"w\"}, [4], [%lld, %lld, %lld], [%lld, %lld, %lld], "
-		"[1, 1, 1], false, [0, 0, 0], 1, [true, true, true]], \"kwargs\": {}, "
-		"\"meta\": [%s, %s, %s]},\n", (long long)c->sd, (long long)c->sh, (long long)c->sh,
-		(long long)c->pd, (long long)c->ph, (long long)c->ph, mx, mw, mb);
-	call_node(f, "gi", "_operator.getitem", "{\"node\": \"cb\"}, 0", "", xs, "float32");
-	call_node(f, "gw", "_operator.getitem", "{\"node\": \"cb\"}, 1", "", ws, "float32");
-	call_node(f, "gb", "_operator.getitem", "{\"node\": \"cb\"}, 2", "", bs, "float32");
-	graph_run_outs(f, path, vals, "gi, gw, gb", &fr);
-	ck_assert_msg(fr.host_calls == 0, "case %d: %llu host calls", _i,
-		      (unsigned long long)fr.host_calls);
+	snprintf(conv, sizeof conv, "[%lld, %lld, %lld], [%lld, %lld, %lld], [1, 1, 1], false, "
+		 "[0, 0, 0], 1", (long long)c->sd, (long long)c->sh, (long long)c->sh,
+		 (long long)c->pd, (long long)c->ph, (long long)c->ph);
+	conv_bwd_run(xs, ws, gs, conv, _i);
 }
 END_TEST
 
 /*
  * A 1-d convolution's gradients (Mamba's training step: two host calls
  * before), as a 2-d one's of height 1: its causal depthwise convolution
- * (kernel 4, padding 3, groups 8) and a strided one of one group;
- * against the reference, no host call.  x [2, 8, 20].
+ * (kernel 4, padding 3, groups 8), a strided one of one group and one
+ * of two groups.  x [2, 8, 20].
  */
 typedef struct c1bwd_case {
 	int64_t co, cig, k, st, pd, g, ol;
@@ -2271,35 +2287,19 @@ typedef struct c1bwd_case {
 static const c1bwd_case c1bwds[] = {
 	{ 8, 1, 4, 1, 3, 8, 23 },
 	{ 6, 8, 3, 2, 1, 1, 10 },
+	{ 6, 4, 3, 1, 1, 2, 20 },       /* two groups of four channels */
 };
 
 START_TEST(t_conv1d_bwd)
 {
 	const c1bwd_case *c = &c1bwds[_i];
 	const int64_t xs[] = { 2, 8, 20, 0 }, ws[] = { c->co, c->cig, c->k, 0 };
-	const int64_t gs[] = { 2, c->co, c->ol, 0 }, bs[] = { c->co, 0 };
-	char path[1024], vals[1024], mx[300], mw[300], mb[300];
-	fxrun fr = { 0 };
-	FILE *f;
+	const int64_t gs[] = { 2, c->co, c->ol, 0 };
+	char conv[200];
 
-	jmeta(mx, sizeof mx, xs, "float32");
-	jmeta(mw, sizeof mw, ws, "float32");
-	jmeta(mb, sizeof mb, bs, "float32");
-	f = graph_begin(path, vals, sizeof path);
-	ph_node(f, "go", gs, "float32");
-	ph_node(f, "x", xs, "float32");
-	ph_node(f, "w", ws, "float32");
-	fprintf(f, "{\"name\": \"cb\", \"op\": \"call_function\", "
-		"\"target\": \"aten.convolution_backward.default\", \"args\": [{\"node\": \"go\"}, "
-		"{\"node\": \"x\"}, {\"node\": \"w\"}, [%lld], [%lld], [%lld], [1], false, [0], %lld, "
-		"[true, true, true]], \"kwargs\": {}, \"meta\": [%s, %s, %s]},\n", (long long)c->co,
-		(long long)c->st, (long long)c->pd, (long long)c->g, mx, mw, mb);
-	call_node(f, "gi", "_operator.getitem", "{\"node\": \"cb\"}, 0", "", xs, "float32");
-	call_node(f, "gw", "_operator.getitem", "{\"node\": \"cb\"}, 1", "", ws, "float32");
-	call_node(f, "gb", "_operator.getitem", "{\"node\": \"cb\"}, 2", "", bs, "float32");
-	graph_run_outs(f, path, vals, "gi, gw, gb", &fr);
-	ck_assert_msg(fr.host_calls == 0, "case %d: %llu host calls", _i,
-		      (unsigned long long)fr.host_calls);
+	snprintf(conv, sizeof conv, "[%lld], [%lld], [1], false, [0], %lld", (long long)c->st,
+		 (long long)c->pd, (long long)c->g);
+	conv_bwd_run(xs, ws, gs, conv, _i);
 }
 END_TEST
 

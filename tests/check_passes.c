@@ -1035,18 +1035,37 @@ START_TEST(conv_backward_decomposed)
 }
 END_TEST
 
+/* A table of convolution_backward graphs (all decomposed, one
+ * convolution left for grad_input) and the matrix products each leaves:
+ * one by the im2col matrix of the taps' windows, one a tap at a stride,
+ * none for a depthwise one (a product and reduction a tap). */
+typedef struct cbwd_mm_case {
+	const char *json;
+	int mms;
+} cbwd_mm_case;
+
+static void cbwd_mm_cases(const cbwd_mm_case *c, size_t n, const char *kind)
+{
+	for (size_t i = 0; i < n; i++) {
+		npu_passlog log;
+		npu_graph *g = cbwd_case(c[i].json, kind, i, 0, 1, &log);
+
+		ck_assert_msg(count_aop(g, NPU_AOP_MM) == c[i].mms, "%s %zu: %d products", kind,
+			      i, count_aop(g, NPU_AOP_MM));
+		npu_passlog_free(&log);
+		npu_graph_free(g);
+	}
+}
+
 /* 3-d convolutions' gradients: grad_input the 3-d convolution of
  * grad_output with zeros inserted along the stride, padded, by the
  * flipped weight (the backend runs no transposed 3-d one); grad_weight
- * one product by the im2col matrix of the 3-d window's taps.  R(2+1)D's spatial (1x3x3, stride
- * 1x2x2) and temporal (3x1x1, stride 2x1x1) halves, R3D's 3x3x3 at
- * strides 1 and 2 and its 1x1x1 downsample. */
+ * as a 2-d one's.  R(2+1)D's spatial (1x3x3, stride 1x2x2) and temporal
+ * (3x1x1, stride 2x1x1) halves, R3D's 3x3x3 at strides 1 and 2 and its
+ * 1x1x1 downsample. */
 START_TEST(conv3d_backward_decomposed)
 {
-	static const struct {
-		const char *json;
-		int mms;
-	} c[] = {
+	static const cbwd_mm_case c[] = {
 		{ CBWD3(1, 3, 1, 2, 0, 1, 5, 4), 9 },
 		{ CBWD3(3, 1, 2, 1, 1, 0, 3, 7), 3 },
 		{ CBWD3(3, 3, 1, 1, 1, 1, 5, 7), 1 },
@@ -1054,43 +1073,24 @@ START_TEST(conv3d_backward_decomposed)
 		{ CBWD3(1, 1, 2, 2, 0, 0, 3, 4), 1 },
 	};
 
-	for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
-		npu_passlog log;
-		npu_graph *g = cbwd_case(c[i].json, "3-d convolution_backward", i, 0, 1, &log);
-
-		/* one product by the im2col matrix of the taps' windows
-		 * (stacked: a cat), or at a stride one a tap */
-		ck_assert_int_eq(count_aop(g, NPU_AOP_MM), c[i].mms);
-		npu_passlog_free(&log);
-		npu_graph_free(g);
-	}
+	cbwd_mm_cases(c, sizeof c / sizeof *c, "3-d convolution_backward");
 }
 END_TEST
 
 /* 1-d convolutions' gradients, as 2-d ones of height 1 viewed back:
  * Mamba's causal depthwise convolution (kernel 4, padding 3), a strided
- * one of one group, a dilated one. */
+ * one of one group, a dilated one, one of two groups. */
 START_TEST(conv1d_backward_decomposed)
 {
-	static const struct {
-		const char *json;
-		int mms;
-	} c[] = {
+	static const cbwd_mm_case c[] = {
 		{ CBWD1(1, 3, 1, 12, 4, 4, 4, 4, 1), 0 },
 		{ CBWD1(2, 1, 1, 5, 3, 4, 1, 3, 3), 3 },
 		{ CBWD1(1, 2, 2, 9, 3, 4, 1, 3, 3), 1 },
+		/* two groups of two channels: each group's product */
+		{ CBWD1(1, 1, 1, 9, 4, 4, 2, 3, 2), 2 },
 	};
 
-	for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
-		npu_passlog log;
-		npu_graph *g = cbwd_case(c[i].json, "1-d convolution_backward", i, 0, 1, &log);
-
-		/* depthwise: a product and reduction a tap; strided: a
-		 * product a tap; else one product */
-		ck_assert_int_eq(count_aop(g, NPU_AOP_MM), c[i].mms);
-		npu_passlog_free(&log);
-		npu_graph_free(g);
-	}
+	cbwd_mm_cases(c, sizeof c / sizeof *c, "1-d convolution_backward");
 }
 END_TEST
 
