@@ -2467,22 +2467,15 @@ static int gw_tap_mm(dcx *d, const cbwd *c, npu_gval g, npu_gval win, npu_gval *
  * apart, which the cat's copy gathers one by one (64 -> 64 channels at
  * stride 2, 64 x 64: 91 k cycles a tap, 291 k as im2col; ResNet's 7 x 7
  * stem 332 k, 1.34 M), so a strided convolution keeps a product a tap,
- * the products stacked.  So does a 3-d one's large gradient (past
- * GW_IM2COL_PERMUTE elements) of more output channels than im2col rows
- * (R(2+1)D's last stage: 256 -> 576 channels over 1 x 2 x 2, batch 2):
- * the copy that permutes [Co, K, Ci] into [Co, Ci, K] is then the cost
- * (271 k cycles against 152 k a tap).  That copy's cost varies with the
- * channel counts (2-d, 512 -> 576 over 2 x 2: 964 k against 264 k;
- * 512 -> 512: 199 k against 234 k), and on 2.11 the same rule for 2-d
- * gradients cost ResNet-18's training step more than it saved, so they
- * keep im2col.  The convolution of the swapped operands
+ * the products stacked.  The copy that permutes [Co, K, Ci] into
+ * [Co, Ci, K] transposes in SRAM (emit.c's staging of an input read
+ * transposed): 512 -> 576 channels over 2 x 2, batch 2, 223 k cycles
+ * against 264 k a tap.  The convolution of the swapped operands
  * (stride: the forward dilation, dilation: the forward stride) has the
  * same MACs but gathers a window of Ho x Wo taps a column over only N
  * channels: at batch 2, MobileNetV2's 1x1 grad_weights took 235 k cycles
  * each that way, its backward 2.68 M cycles against 1.05 M a tap.
  */
-#define GW_IM2COL_PERMUTE (1 << 18)
-
 static int cbwd_gw_taps(dcx *d, const cbwd *c, npu_gval *res)
 {
 	int64_t Co = c->sg[1], Ci = c->sx[1], K = 1, pads[6];
@@ -2508,7 +2501,7 @@ static int cbwd_gw_taps(dcx *d, const cbwd *c, npu_gval *res)
 		r = call_ints(d, "aten.reshape.default", t[0], g2, 2, &t[1]);
 	if (!r)
 		r = pad_of(d, c->x, pads, 2 * ns, &t[2]);
-	if (!r && (strided || (ns == 3 && Co > g2[1] && Co * Ci * K > GW_IM2COL_PERMUTE))) {
+	if (!r && strided) {
 		r = gw_by_taps(d, c, t[2], t[1], gw_tap_mm, 2, gs, nw, res);
 		goto out;
 	}
