@@ -2467,15 +2467,25 @@ static int gw_tap_mm(dcx *d, const cbwd *c, npu_gval g, npu_gval win, npu_gval *
  * apart, which the cat's copy gathers one by one (64 -> 64 channels at
  * stride 2, 64 x 64: 91 k cycles a tap, 291 k as im2col; ResNet's 7 x 7
  * stem 332 k, 1.34 M), so a strided convolution keeps a product a tap,
- * the products stacked.  The copy that permutes [Co, K, Ci] into
- * [Co, Ci, K] transposes in SRAM (emit.c's staging of an input read
- * transposed): 512 -> 576 channels over 2 x 2, batch 2, 223 k cycles
- * against 264 k a tap.  The convolution of the swapped operands
+ * the products stacked.  So does one whose Ci alone fills the array's
+ * columns: im2col then saves only the fill and drain, and its large
+ * matrix, unlike the taps' windows, finds no room in the SRAM-resident
+ * window (link.c): DenseNet-121's backward (3x3 gradients of 128 to 32
+ * channels) took 8.14 M cycles with im2col, 6.73 M a tap.  The
+ * convolution of the swapped operands
  * (stride: the forward dilation, dilation: the forward stride) has the
  * same MACs but gathers a window of Ho x Wo taps a column over only N
  * channels: at batch 2, MobileNetV2's 1x1 grad_weights took 235 k cycles
  * each that way, its backward 2.68 M cycles against 1.05 M a tap.
  */
+/* The matrix unit's columns (npu-base's 128 without a target). */
+static int64_t cols_of(dcx *d)
+{
+	const npu_target *t = d->pc->o->target;
+
+	return t && t->mxu_cols > 0 ? t->mxu_cols : 128;
+}
+
 static int cbwd_gw_taps(dcx *d, const cbwd *c, npu_gval *res)
 {
 	int64_t Co = c->sg[1], Ci = c->sx[1], K = 1, pads[6];
@@ -2501,7 +2511,7 @@ static int cbwd_gw_taps(dcx *d, const cbwd *c, npu_gval *res)
 		r = call_ints(d, "aten.reshape.default", t[0], g2, 2, &t[1]);
 	if (!r)
 		r = pad_of(d, c->x, pads, 2 * ns, &t[2]);
-	if (!r && strided) {
+	if (!r && (strided || Ci >= cols_of(d))) {
 		r = gw_by_taps(d, c, t[2], t[1], gw_tap_mm, 2, gs, nw, res);
 		goto out;
 	}
@@ -2569,7 +2579,7 @@ static int cbwd_gw_groups(dcx *d, const cbwd *c, npu_gval *res)
 
 /*
  * @cbwd_gw: grad_weight.  One group: one product by the im2col matrix,
- * a product a tap at a stride (cbwd_gw_taps).  One input channel a group
+ * or a product a tap (cbwd_gw_taps says when).  One input channel a group
  * (depthwise): cbwd_gw_depthwise.  Groups of several: each group's
  * (cbwd_gw_groups).
  */

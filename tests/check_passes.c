@@ -1077,6 +1077,20 @@ START_TEST(conv3d_backward_decomposed)
 }
 END_TEST
 
+/* grad_weight with input channels that fill the array's 128 columns: a
+ * product a tap (im2col would save only the array's fill and drain);
+ * with fewer, one product by the im2col matrix. */
+START_TEST(conv_backward_wide)
+{
+	static const cbwd_mm_case c[] = {
+		{ GCBWD(1, 1, 1, 9, 128, 4, 1, 3, 128), 9 },
+		{ GCBWD(1, 1, 1, 9, 96, 4, 1, 3, 96), 1 },
+	};
+
+	cbwd_mm_cases(c, sizeof c / sizeof *c, "wide convolution_backward");
+}
+END_TEST
+
 /* 1-d convolutions' gradients, as 2-d ones of height 1 viewed back:
  * Mamba's causal depthwise convolution (kernel 4, padding 3), a strided
  * one of one group, a dilated one, one of two groups. */
@@ -1532,6 +1546,7 @@ static Suite *passes_suite(void)
 	tcase_add_test(tc, conv_backward_grouped);
 	tcase_add_test(tc, conv3d_backward_decomposed);
 	tcase_add_test(tc, conv1d_backward_decomposed);
+	tcase_add_test(tc, conv_backward_wide);
 	tcase_add_test(tc, pool_backward_decomposed);
 	tcase_add_test(tc, sdpa_backward_decomposed);
 	tcase_add_test(tc, core_elementwise_decomposed);
