@@ -2453,31 +2453,6 @@ static int gw_tap_mm(dcx *d, const cbwd *c, npu_gval g, npu_gval win, npu_gval *
 	return r;
 }
 
-/*
- * grad_weight of one group: gw[:, :, i, j] = go [Co, N Ho Wo] x the
- * padded input's window at tap (i, j), strided by the stride, as
- * [N Ho Wo, Ci].  At stride 1, one product: the K taps' windows, stacked
- * along a dim before the channels, are the im2col matrix [N Ho Wo, K Ci]
- * (cat stores each window into its slice), so that one product [Co,
- * K Ci] does what K of [Co, Ci] did, its columns filling the array where
- * one tap's Ci would not, and paying the array's fill and drain once;
- * viewed [Co, K, Ci], permuted to [Co, Ci, K] and K split into the
- * window's dims (a 3x3 gradient of 64 channels at 16 x 16, batch 2:
- * 56.8 k -> 48.5 k cycles).  A strided window's elements are a column
- * apart, which the cat's copy gathers one by one (64 -> 64 channels at
- * stride 2, 64 x 64: 91 k cycles a tap, 291 k as im2col; ResNet's 7 x 7
- * stem 332 k, 1.34 M), so a strided convolution keeps a product a tap,
- * the products stacked.  So does one whose Ci alone fills the array's
- * columns: im2col then saves only the fill and drain, and its large
- * matrix, unlike the taps' windows, finds no room in the SRAM-resident
- * window (link.c): DenseNet-121's backward (3x3 gradients of 128 to 32
- * channels) took 8.14 M cycles with im2col, 6.73 M a tap.  The
- * convolution of the swapped operands
- * (stride: the forward dilation, dilation: the forward stride) has the
- * same MACs but gathers a window of Ho x Wo taps a column over only N
- * channels: at batch 2, MobileNetV2's 1x1 grad_weights took 235 k cycles
- * each that way, its backward 2.68 M cycles against 1.05 M a tap.
- */
 /* The matrix unit's columns (npu-base's 128 without a target). */
 static int64_t cols_of(dcx *d)
 {
@@ -2486,6 +2461,31 @@ static int64_t cols_of(dcx *d)
 	return t && t->mxu_cols > 0 ? t->mxu_cols : 128;
 }
 
+/*
+ * grad_weight of one group: gw[:, :, i, j] = go [Co, N Ho Wo] x the
+ * padded input's window at tap (i, j), strided by the stride, as [N Ho
+ * Wo, Ci].  At stride 1 and Ci below the array's columns, one product: the
+ * K taps' windows, stacked along a dim before the channels, are the
+ * im2col matrix [N Ho Wo, K Ci] (cat stores each window into its slice),
+ * so that one product [Co, K Ci] does what K of [Co, Ci] did, its columns
+ * filling the array where one tap's Ci would not, and paying the array's
+ * fill and drain once; viewed [Co, K, Ci], permuted to [Co, Ci, K] and K
+ * split into the window's dims (a 3x3 gradient of 64 channels at 16 x 16,
+ * batch 2: 56.8 k -> 48.5 k cycles).  A strided window's elements are a
+ * column apart, which the cat's copy gathers one by one (64 -> 64
+ * channels at stride 2, 64 x 64: 91 k cycles a tap, 291 k as im2col;
+ * ResNet's 7 x 7 stem 332 k, 1.34 M), so a strided convolution keeps a
+ * product a tap, the products stacked.  So does one whose Ci alone fills
+ * the array's columns: im2col then saves only the fill and drain, and its
+ * large matrix, unlike the taps' windows, finds no room in the
+ * SRAM-resident window (link.c): DenseNet-121's backward (3x3 gradients
+ * of 128 to 32 channels) took 8.14 M cycles with im2col, 6.73 M a
+ * tap.  The convolution of the swapped operands (stride: the forward
+ * dilation, dilation: the forward stride) has the same MACs but gathers a
+ * window of Ho x Wo taps a column over only N channels: at batch 2,
+ * MobileNetV2's 1x1 grad_weights took 235 k cycles each that way, its
+ * backward 2.68 M cycles against 1.05 M a tap.
+ */
 static int cbwd_gw_taps(dcx *d, const cbwd *c, npu_gval *res)
 {
 	int64_t Co = c->sg[1], Ci = c->sx[1], K = 1, pads[6];
