@@ -735,7 +735,8 @@ static int infer(dcx *d, int aop, const npu_gval *a, int na,
 			      x->dtype == NPU_DT_I64 ? NPU_DT_I64 : x->dtype, nd, s);
 		return 0;
 	}
-	case NPU_AOP_AS_STRIDED: {      /* (x, size, stride, storage_offset) */
+	case NPU_AOP_AS_STRIDED:        /* (x, size, stride, storage_offset) */
+	case NPU_AOP_RESHAPE_ALIAS: {
 		const npu_gmeta *x = na > 2 ? node_meta(d, &a[0]) : NULL;
 		int64_t s[NPU_MAX_DIMS], st[NPU_MAX_DIMS];
 		int nd = -1, ns = -1;

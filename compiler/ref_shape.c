@@ -334,7 +334,7 @@ int ref_strided(ref_op *op)
 				ost[nd++] = st[i];
 			}
 		break;
-	case NPU_AOP_AS_STRIDED:
+	case NPU_AOP_AS_STRIDED: case NPU_AOP_RESHAPE_ALIAS:
 		/* over x's storage: its elements in order, or as its recorded
 		 * strides lay them out (storage_order) */
 		if (storage_order(op, x, &tmp, &off0) < 0 ||

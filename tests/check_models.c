@@ -331,6 +331,13 @@ typedef struct op_case {
 } op_case;
 
 static const op_case ops[] = {
+	/* PyTorch 1.13's reshape that is a view (aot_function's traces):
+	 * as_strided at self's offset, merging dims, splitting one, and with
+	 * strides that transpose the storage */
+	{ "aten._reshape_alias.default", "[6, 4], [4, 1]", "float32", { 2, 3, 4 }, { 0 }, { 6, 4 } },
+	{ "aten._reshape_alias.default", "[2, 3, 2, 2], [12, 4, 2, 1]", "float32", { 2, 3, 4 },
+	  { 0 }, { 2, 3, 2, 2 } },
+	{ "aten._reshape_alias.default", "[4, 6], [1, 4]", "float32", { 2, 3, 4 }, { 0 }, { 4, 6 } },
 	{ "aten.cumsum.default", "1", "float32", { 3, 13, 5 }, { 0 }, { 3, 13, 5 } },
 	{ "aten.cumsum.default", "-1", "float32", { 4, 7 }, { 0 }, { 4, 7 } },
 	{ "aten.cumsum.default", "0", "float32", { 33, 6 }, { 0 }, { 33, 6 } },
