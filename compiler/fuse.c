@@ -7608,19 +7608,14 @@ static irng use_rng_at(fz *z, int node, int depth)
 			 n->aop == NPU_AOP_INDEX_SELECT || n->aop == NPU_AOP_GATHER ? 2 : -1;
 		const npu_gval *x = arg(n, ia < 0 ? 0 : ia), *t = arg(n, 0);
 		const npu_gmeta *tm;
-		double dd = 0, c;
+		double dd = 0, c = 0;
 		int64_t d;
-		int sh;
+		int sh = 0;
 		if (depth < 4 && n->op == NPU_GOP_CALL_FUNCTION && x && x->kind == NPU_GV_NODE &&
-		    x->u.node == node && whole_view(n->aop)) {
+		    x->u.node == node && (whole_view(n->aop) || (sh = shift_of(n, &c)) != 0)) {
 			irng v = use_rng_at(z, u, depth + 1);
-			r = (irng){ fmax(r.lo, v.lo), fmin(r.hi, v.hi) };
-			continue;
-		}
-		if (depth < 4 && n->op == NPU_GOP_CALL_FUNCTION && x && x->kind == NPU_GV_NODE &&
-		    x->u.node == node && (sh = shift_of(n, &c)) != 0) {
-			irng v = use_rng_at(z, u, depth + 1);
-			v = sh > 0 ? (irng){ v.lo - c, v.hi - c } : (irng){ c - v.hi, c - v.lo };
+			if (sh)
+				v = sh > 0 ? (irng){ v.lo - c, v.hi - c } : (irng){ c - v.hi, c - v.lo };
 			r = (irng){ fmax(r.lo, v.lo), fmin(r.hi, v.hi) };
 			continue;
 		}

@@ -1334,7 +1334,7 @@ static int onehot_index(dcx *d, npu_gval idx, int64_t T, int64_t V, int neg, int
 {
 	npu_gkwarg kw = { "dtype", { .kind = NPU_GV_DTYPE, .u.dtype = NPU_DT_F32 } };
 	int64_t col[2] = { T, 1 };
-	npu_gval t[8] = { { 0 } };
+	npu_gval t[6] = { { 0 } };
 	int r = call_ints(d, "aten.reshape.default", idx, col, 2, &t[0]);
 
 	if (!r)
@@ -1362,7 +1362,7 @@ static int onehot_index(dcx *d, npu_gval idx, int64_t T, int64_t V, int neg, int
 	}
 	if (!r)
 		r = call3(d, "aten.where.self", t[5], npu_gv_float(-1), t[4], res);
-	for (int i = 0; i < 8; i++)
+	for (int i = 0; i < 6; i++)
 		npu_gval_clear(&t[i]);
 	return r;
 }
@@ -2122,21 +2122,23 @@ static int conv_of(dcx *d, int ns, npu_gval x, npu_gval w, const int64_t *st, co
  * dilation, transposed, groups) of a 2-d or (one group) 3-d convolution,
  * not transposed; ns its spatial dims.  A 1-d one (Mamba's causal
  * depthwise convolution) as a 2-d one of height 1: go, x and w views
- * with a unit dim 2, x3 and w3 their own shapes. */
+ * with a unit dim 2 (one_d). */
 typedef struct cbwd {
 	npu_gval go, x, w;
 	int64_t sg[NPU_MAX_DIMS], sx[NPU_MAX_DIMS], sw[NPU_MAX_DIMS];
 	int64_t st[3], pad[3], dil[3], g;
 	int ns, one_d;
-	int64_t x3[3], w3[3];
 } cbwd;
 
-/* grad_weight's shape (*nd dims): wsh (the 2-d or 3-d one's), or a 1-d
- * convolution's own. */
-static const int64_t *gw_shape(const cbwd *c, const int64_t *wsh, int *nd)
+/* A result's shape s (the 2-d or 3-d convolution's), or a 1-d one's
+ * own: s without its unit dim 2, in buf; *nd its dims. */
+static const int64_t *own_shape(const cbwd *c, const int64_t *s, int64_t *buf, int *nd)
 {
 	*nd = c->one_d ? 3 : 2 + c->ns;
-	return c->one_d ? c->w3 : wsh;
+	if (!c->one_d)
+		return s;
+	buf[0] = s[0], buf[1] = s[1], buf[2] = s[3];
+	return buf;
 }
 
 /* cbwd_args' 1-d convolution as a 2-d one of height 1. */
@@ -2145,8 +2147,6 @@ static int cbwd_as_2d(dcx *d, const npu_gval *a, cbwd *c)
 	int64_t *sh[3] = { c->sg, c->sx, c->sw };
 	npu_gval *v[3] = { &c->go, &c->x, &c->w };
 
-	memcpy(c->x3, c->sx, sizeof c->x3);
-	memcpy(c->w3, c->sw, sizeof c->w3);
 	for (int k = 0; k < 3; k++) {
 		sh[k][3] = sh[k][2];
 		sh[k][2] = 1;
@@ -2275,43 +2275,42 @@ static int tconv_weight(dcx *d, const cbwd *c, npu_gval *res)
  * the output padding after), then the grouped convolution by
  * tconv_weight, at stride 1 (a 3-d one runs natively without dilation).
  */
-static int cbwd_in_of(dcx *d, const cbwd *cp, npu_gval *res)
+static int cbwd_in_of(dcx *d, const cbwd *c, npu_gval *res)
 {
-	cbwd c = *cp;
 	int64_t op[3], one[3] = { 1, 1, 1 }, zero[3] = { 0, 0, 0 }, pads[6];
 	npu_gval z = { 0 }, zp = { 0 }, wt = { 0 };
 	int r, strided = 0, dilated = 0;
 
-	for (int i = 0; i < c.ns; i++) {
-		int64_t s = c.st[i], dl = c.dil[i], *p = &pads[2 * (c.ns - 1 - i)];
-		op[i] = c.sx[2 + i] - ((c.sg[2 + i] - 1) * s - 2 * c.pad[i] + dl * (c.sw[2 + i] - 1) + 1);
+	for (int i = 0; i < c->ns; i++) {
+		int64_t s = c->st[i], dl = c->dil[i], *p = &pads[2 * (c->ns - 1 - i)];
+		op[i] = c->sx[2 + i] - ((c->sg[2 + i] - 1) * s - 2 * c->pad[i] + dl * (c->sw[2 + i] - 1) + 1);
 		if (op[i] < 0 || (op[i] >= s && op[i] >= dl))
 			return fail(d, "%s", "grad_input: sizes that do not invert");
-		p[0] = dl * (c.sw[2 + i] - 1) - c.pad[i];
+		p[0] = dl * (c->sw[2 + i] - 1) - c->pad[i];
 		p[1] = p[0] + op[i];
 		strided |= s > 1;
 		dilated |= dl > 1;
 	}
-	for (int i = 0; i < c.ns; i++)
-		if ((c.g > 1 || dilated || c.ns == 3) && pads[2 * i] < 0)
+	for (int i = 0; i < c->ns; i++)
+		if ((c->g > 1 || dilated || c->ns == 3) && pads[2 * i] < 0)
 			return fail(d, "%s", "grad_input of a grouped, dilated or 3-d convolution padded past its window");
-	if (c.ns == 3 && dilated)
+	if (c->ns == 3 && dilated)
 		return fail(d, "%s", "grad_input of a dilated 3-d convolution");
 	/* (the backend runs 2-d transposed convolutions of one group and no
 	 * dilation; a dilated one's gradient, as a grouped or 3-d one's, is
 	 * the convolution below) */
-	if (c.ns == 2 && c.g == 1 && !dilated)
-		return conv_of(d, 2, c.go, c.w, c.st, c.pad, c.dil, 1, op, 1, res);
+	if (c->ns == 2 && c->g == 1 && !dilated)
+		return conv_of(d, 2, c->go, c->w, c->st, c->pad, c->dil, 1, op, 1, res);
 	if (strided)
-		r = zero_insert(d, &c, &z);
+		r = zero_insert(d, c, &z);
 	else
-		r = npu_gval_copy(&z, &c.go) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
+		r = npu_gval_copy(&z, &c->go) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
 	if (!r)
-		r = pad_of(d, z, pads, 2 * c.ns, &zp);
+		r = pad_of(d, z, pads, 2 * c->ns, &zp);
 	if (!r)
-		r = tconv_weight(d, &c, &wt);
+		r = tconv_weight(d, c, &wt);
 	if (!r)
-		r = conv_of(d, c.ns, zp, wt, one, zero, c.dil, 0, zero, c.g, res);
+		r = conv_of(d, c->ns, zp, wt, one, zero, c->dil, 0, zero, c->g, res);
 	npu_gval_clear(&z);
 	npu_gval_clear(&zp);
 	npu_gval_clear(&wt);
@@ -2401,7 +2400,8 @@ static int cbwd_gw_depthwise(dcx *d, const cbwd *c, npu_gval *res)
 	int64_t wsh[4] = { Co, 1, c->sw[2], c->sw[3] };
 	npu_gval xp = { 0 }, xe = { 0 };
 	int nw, r = pad_of(d, c->x, pads, 4, &xp);
-	const int64_t *gs = gw_shape(c, wsh, &nw);
+	int64_t buf[3];
+	const int64_t *gs = own_shape(c, wsh, buf, &nw);
 
 	if (!r && m > 1) {
 		npu_gval u = { 0 }, e = { 0 };
@@ -2491,7 +2491,7 @@ static int cbwd_gw_taps(dcx *d, const cbwd *c, npu_gval *res)
 {
 	int64_t Co = c->sg[1], Ci = c->sx[1], K = 1, pads[6];
 	int64_t swap[NPU_MAX_DIMS] = { 1, 0 }, g2[2] = { Co, c->sg[0] }, cols[2], kc[3];
-	int64_t tr3[3] = { 0, 2, 1 }, wsh[NPU_MAX_DIMS] = { Co, Ci };
+	int64_t tr3[3] = { 0, 2, 1 }, wsh[NPU_MAX_DIMS] = { Co, Ci }, buf[3];
 	const int64_t *gs;
 	npu_gval t[6] = { { 0 } };
 	int ns = c->ns, strided = 0, nw, r;
@@ -2506,7 +2506,7 @@ static int cbwd_gw_taps(dcx *d, const cbwd *c, npu_gval *res)
 	}
 	kc[0] = Co, kc[1] = K, kc[2] = Ci;
 	cols[0] = g2[1], cols[1] = K * Ci;
-	gs = gw_shape(c, wsh, &nw);
+	gs = own_shape(c, wsh, buf, &nw);
 	r = call_ints(d, "aten.permute.default", c->go, swap, 2 + ns, &t[0]);
 	if (!r)
 		r = call_ints(d, "aten.reshape.default", t[0], g2, 2, &t[1]);
@@ -2559,7 +2559,6 @@ static int cbwd_gw_groups(dcx *d, const cbwd *c, npu_gval *res)
 		cg.g = 1;
 		cg.sg[1] = cg.sw[0] = og;
 		cg.sx[1] = ic;
-		cg.w3[0] = og;          /* (a 1-d one's own shape) */
 		r = slice_of(d, c->go, 1, i * og, (i + 1) * og, 1, &go);
 		if (!r)
 			r = slice_of(d, c->x, 1, i * ic, (i + 1) * ic, 1, &x);
@@ -2593,20 +2592,23 @@ static int cbwd_gw_of(dcx *d, const cbwd *c, npu_gval *res)
 
 /* @cbwd_in (gw 0) or @cbwd_gw (1); a 1-d convolution's computed as a
  * 2-d one's of height 1, grad_input viewed back (grad_weight's last view
- * makes its shape: gw_shape). */
+ * makes its shape: own_shape). */
 static int cbwd_run(dcx *d, npu_gval *a, int na, int gw, npu_gval *res)
 {
 	npu_gval t = { 0 };
+	int64_t buf[3];
 	cbwd c;
-	int r;
+	int r, nd;
 
 	if (cbwd_args(d, a, na, &c) < 0)
 		return -1;
 	if (gw)
 		return cbwd_gw_of(d, &c, res);
 	r = cbwd_in_of(d, &c, c.one_d ? &t : res);
-	if (!r && c.one_d)
-		r = call_ints(d, "aten.view.default", t, c.x3, 3, res);
+	if (!r && c.one_d) {
+		const int64_t *xs = own_shape(&c, c.sx, buf, &nd);
+		r = call_ints(d, "aten.view.default", t, xs, nd, res);
+	}
 	npu_gval_clear(&t);
 	return r;
 }
