@@ -436,9 +436,6 @@ static int gnum(const npu_gval *v, double *out)
 	return 0;
 }
 
-/* Emits the op of node n into kernel k given its tensor args' values x[]
- * (scalars read from the node); the result value, -1 on error, -3 when
- * the op's form is not supported natively. */
 /*
  * Whether expression value x of kernel K holds an integer in every lane
  * (so that a store to an integer type, which rounds, equals PyTorch's
@@ -516,6 +513,9 @@ static int divmode_of(const npu_gnode *n)
 	return !strcmp(m->u.s, "floor") ? 1 : !strcmp(m->u.s, "trunc") ? 2 : 0;
 }
 
+/* Emits the op of node n into kernel k given its tensor args' values x[]
+ * (scalars read from the node); the result value, -1 on error, -3 when
+ * the op's form is not supported natively. */
 static int ew_expr(fz *z, int k, const npu_gnode *n, int node, const int *x,
 		   int nx)
 {
@@ -5404,6 +5404,27 @@ static int do_cumsum(fz *z, int node)
 	return 0;
 }
 
+/*
+ * A 1-d constant index is copied one kernel a run of consecutive indices
+ * (index_copies) while it has at most INDEX_COPY_RUNS runs: each kernel
+ * waits for its DRAM latency, one after another (about 450 cycles on
+ * npu-base), where one DMA gather by a table of the positions
+ * (index_gather) takes about 850 in all.  A nearest upsampling of 1 x 8
+ * x 16 x 16 to 24 x 40 (a run an element along W) took 16.4 k cycles in
+ * 40 copies, 2.2 k in a gather.
+ */
+#define INDEX_COPY_RUNS 2
+
+/* The runs of consecutive source offsets (stride xs apart) in offs[B]. */
+static int64_t index_runs(int64_t xs, const int64_t *offs, int64_t B)
+{
+	int64_t runs = B > 0;
+
+	for (int64_t e = 1; e < B; e++)
+		runs += !xs || offs[e] != offs[e - 1] + xs;
+	return runs;
+}
+
 /* Result of a 1-d constant index along dim p (offs: the B source offsets
  * along it): one copy kernel per run of consecutive indices. */
 static int index_copies(fz *z, int node, int x, int p, int64_t *offs, int64_t B)
@@ -6207,7 +6228,7 @@ static int do_index(fz *z, int node)
 		npu_kir_decide(ir, 1, "%s: index by constant affine indices: a view, no code", n->name);
 		return 0;
 	}
-	if (k != 1 || bn != 1)
+	if (k != 1 || bn != 1 || index_runs(ir->v[x].stride[p], offs, B) > INDEX_COPY_RUNS)
 		return index_gather(z, node, &(index_set){ x, p, k, iv, ist, bsh, bn, B }, offs);
 	return index_copies(z, node, x, p, offs, B);
 }

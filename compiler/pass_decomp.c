@@ -706,7 +706,7 @@ static int infer(dcx *d, int aop, const npu_gval *a, int na,
 		return infer_index(d, a, na, m);
 	case NPU_AOP_SLICE:
 		return infer_slice(d, a, na, m);
-	case NPU_AOP_TO_COPY:
+	case NPU_AOP_TO_COPY: case NPU_AOP_CLONE:
 		return infer_cast(d, a, na, kw, nkw, m);
 	case NPU_AOP_MEAN_DIM: case NPU_AOP_SUM_DIM: case NPU_AOP_AMAX:
 	case NPU_AOP_AMIN:
@@ -1087,6 +1087,10 @@ static int scatval(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *r
 }
 
 static int copy_to(dcx *d, npu_gval *res, const npu_gval *v);
+static int call_ints(dcx *d, const char *target, npu_gval x, const int64_t *v, int n,
+		     npu_gval *res);
+static int slice_of(dcx *d, npu_gval x, int dim, int64_t start, int64_t end, int64_t step,
+		    npu_gval *res);
 
 /* Tensor t (its own dtype and shape) as a folded constant, in *res. */
 static int table_const(dcx *d, npu_reftensor *t, npu_gval *res)
@@ -1218,29 +1222,21 @@ static int repeat_dim(dcx *d, npu_gval *cur, int64_t *shp, int nd, int dim, int6
 	return r;
 }
 
-/*
- * @upnear(x, output_size, scale_factors): nearest upsampling over the
- * last 1, 2 or 3 dims (1.13's traces keep upsample_nearest*d.vec) as
- * one index a resized dim by the table of npu_ref_nearest_src, the
- * reference's own rule (PyTorch's, in float32), or, when that table is
- * j / s for a whole factor s, each element repeated s times
- * (repeat_dim: one broadcast kernel, not a gather).  Fails, keeping
- * the op, for sizes it cannot tell.
- */
-static int upnear(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
+/* The output sizes o[] and scale factors sc[] (0 where not given) of an
+ * upsampling of x0 (shape shp) over its last *k dims, from output_size
+ * os or scale_factors sf; fails for forms it cannot tell. */
+static int up_sizes(dcx *d, const npu_gval *os, const npu_gval *sf, const npu_gmeta *x0,
+		    int64_t *shp, int64_t *o, double *sc, int *k)
 {
-	int64_t shp[NPU_MAX_DIMS], o[3];
-	double sc[3] = { 0, 0, 0 };
-	int nd = x0 ? npu_gmeta_shape(x0, shp) : -1, k;
-	npu_gval cur = na ? a[0] : npu_gv_int(0);
-	const npu_gval *os = na > 1 ? &a[1] : NULL, *sf = na > 2 ? &a[2] : NULL;
+	int nd = x0 ? npu_gmeta_shape(x0, shp) : -1;
 
-	k = os && os->kind == NPU_GV_LIST ? os->u.list.n :
-	    sf && sf->kind == NPU_GV_LIST ? sf->u.list.n : 0;
-	if (k < 1 || k > 3 || nd != k + 2)
+	*k = os && os->kind == NPU_GV_LIST ? os->u.list.n :
+	     sf && sf->kind == NPU_GV_LIST ? sf->u.list.n : 0;
+	if (*k < 1 || *k > 3 || nd != *k + 2)
 		return fail(d, "%s", "an upsampling of another form");
-	for (int i = 0; i < k; i++) {
+	for (int i = 0; i < *k; i++) {
 		int64_t in = shp[2 + i];
+		sc[i] = 0;
 		if (os->kind == NPU_GV_LIST) {
 			if (os->u.list.v[i].kind != NPU_GV_INT)
 				return fail(d, "%s", "a symbolic output size");
@@ -1254,6 +1250,29 @@ static int upnear(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *re
 		if (o[i] < 1 || in < 1 || o[i] > (1 << 24))
 			return fail(d, "%s", "an empty or huge output size");
 	}
+	return 0;
+}
+
+/*
+ * @upnear(x, output_size, scale_factors): nearest upsampling over the
+ * last 1, 2 or 3 dims (1.13's traces keep upsample_nearest*d.vec) as
+ * one index a resized dim by the table of npu_ref_nearest_src, the
+ * reference's own rule (PyTorch's, in float32), or, when that table is
+ * j / s for a whole factor s, each element repeated s times
+ * (repeat_dim: one broadcast kernel, not a gather).  Fails, keeping
+ * the op, for sizes it cannot tell.
+ */
+static int upnear(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
+{
+	int64_t shp[NPU_MAX_DIMS], o[3];
+	double sc[3];
+	int nd, k;
+	npu_gval cur = na ? a[0] : npu_gv_int(0);
+	const npu_gval *os = na > 1 ? &a[1] : NULL, *sf = na > 2 ? &a[2] : NULL;
+
+	if (up_sizes(d, os, sf, x0, shp, o, sc, &k) < 0)
+		return -1;
+	nd = k + 2;
 	for (int i = k - 1; i >= 0; i--) {
 		int64_t in = shp[2 + i], L = o[i], s = L / in;
 		npu_reftensor t = { .ndim = -1 };
@@ -1279,14 +1298,247 @@ static int upnear(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *re
 	return copy_to(d, res, &cur);
 }
 
+/* npu-base's figures, for the estimates below when the passes run
+ * without a target (check_passes). */
+static const npu_target est_base = {
+	.mxu_rows = 128, .mxu_cols = 128, .vec_lanes = 128, .dma_engines = 4,
+	.dma_bytes_per_cycle = 128, .dram_bytes_per_cycle = 1600, .dram_latency = 400,
+	.dram_burst = 64, .host_bytes_per_cycle = 32, .host_latency = 2000,
+	.host_flops_per_cycle = 20,
+};
+
+static const npu_target *est_target(const npu_target *t)
+{
+	return t ? t : &est_base;
+}
+
+/* A host call's cycles (docs/timing-model.md): its latency, the bytes
+ * over the link and the flops at the host's rate. */
+static double host_cycles(const npu_target *t, double bytes, double flops)
+{
+	return t->host_latency + bytes / t->host_bytes_per_cycle + flops / t->host_flops_per_cycle;
+}
+
 /*
- * @maskput(x, indices, values, accumulate): index_put by one bool mask of
- * x's shape (`x[mask] = v`, `x[mask] += v`) with one value for every true
- * position, as where(mask, v (+ x), x).  Fails (keeping the op) for
- * other indices, or values given one per true position.
+ * Whether a resampling decomposed into kernels that wait on the DRAM
+ * `waits` times one after another and move `gathered` single elements
+ * by DMA gathers and `laned` through the vector lanes beats its host
+ * call, which moves `bytes` and computes an output element a flop.
+ * Fitted on npu-base and scaled by the target's figures: a wait is the
+ * DRAM latency and 50 cycles; a gathered element 2.24 cycles over the
+ * elements a cycle the DMA engines and the DRAM move in bursts (npu-base
+ * 8: 0.28), a laned one 41 over the lanes (0.32).  A 1-d resize, three
+ * kernels (two gathers by constant tables, a weighted sum) that wait six
+ * times, of [2, 3, 7] to 12 columns took 2,612 cycles against the host
+ * call's 2,068, of [8, 64, 512] to 1024 150 k against 126 k; an affine
+ * grid (an elementwise kernel, a transposing copy: three waits) of 2 x 4
+ * x 5 1,429 against 2,019, of 4 x 64 x 64 11.7 k against 7.7 k.  So on
+ * npu-base the host keeps the resizes and the larger grids; a target
+ * whose host is farther away (npu-edge) runs the small ones natively.
  */
-static int call_ints(dcx *d, const char *target, npu_gval x, const int64_t *v, int n,
-		     npu_gval *res);
+static int resample_native(dcx *d, double waits, double gathered, double laned,
+			   double bytes, double outs)
+{
+	const npu_target *t = est_target(d->pc->o->target);
+	double bw = fmin(t->dram_bytes_per_cycle, t->dma_engines * t->dma_bytes_per_cycle);
+	double nat = waits * (t->dram_latency + 50) + gathered * 2.24 * t->dram_burst / bw +
+		     laned * 41.0 / t->vec_lanes;
+
+	return nat <= host_cycles(t, bytes, outs);
+}
+
+/* A float32 constant of shape [n, 1, ..., 1] (nd dims) holding v[], which
+ * broadcasts along the dim nd - 1 places before a tensor's last. */
+static int column_const(dcx *d, const double *v, int64_t n, int nd, npu_gval *res)
+{
+	int64_t shp[NPU_MAX_DIMS];
+	npu_reftensor t = { .ndim = -1 };
+
+	shp[0] = n;
+	for (int i = 1; i < nd; i++)
+		shp[i] = 1;
+	if (npu_reftensor_alloc(&t, NPU_DT_F32, nd, shp, d->pc->e) < 0)
+		return -1;
+	for (int64_t i = 0; i < n; i++)
+		t.data[i] = (float)v[i];
+	return table_const(d, &t, res);
+}
+
+/* One step of @uplin: *cur (shape shp, nd dims) resized along dim to L,
+ * x[i0] * (1 - l) + x[i1] * l. */
+static int lin_step(dcx *d, npu_gval *cur, int64_t *shp, int nd, int dim, int64_t L,
+		    int align, double s)
+{
+	int64_t in = shp[dim];
+	npu_reftensor t0 = { .ndim = -1 }, t1 = { .ndim = -1 };
+	double *w = malloc(2 * (size_t)L * sizeof *w);
+	npu_gval lo = *cur, hi = *cur, w0, w1;
+	int r = w ? 0 : npu_errf(d->pc->e, "out of memory");
+
+	if (!r && (npu_reftensor_alloc(&t0, NPU_DT_I64, 1, &L, d->pc->e) < 0 ||
+		   npu_reftensor_alloc(&t1, NPU_DT_I64, 1, &L, d->pc->e) < 0))
+		r = -1;
+	for (int64_t j = 0; !r && j < L; j++) {
+		int64_t i0, step;
+		double lam;
+		npu_ref_linear_src(j, in, L, align, s, &i0, &step, &lam);
+		t0.data[j] = (double)i0;
+		t1.data[j] = (double)(i0 + step);
+		w[j] = 1 - lam;
+		w[L + j] = lam;
+	}
+	if (!r && (column_const(d, w, L, nd - dim, &w0) < 0 ||
+		   column_const(d, w + L, L, nd - dim, &w1) < 0))
+		r = -1;
+	free(w);
+	if (r) {
+		npu_reftensor_free(&t0);
+		npu_reftensor_free(&t1);
+		return -1;
+	}
+	if (index_by_table(d, &lo, dim, &t0) < 0) {
+		npu_reftensor_free(&t1);
+		return -1;
+	}
+	if (index_by_table(d, &hi, dim, &t1) < 0 || call2(d, "aten.mul.Tensor", lo, w0, &lo) < 0 ||
+	    call2(d, "aten.mul.Tensor", hi, w1, &hi) < 0)
+		return -1;
+	shp[dim] = L;
+	return call2(d, "aten.add.Tensor", lo, hi, cur);
+}
+
+/* Float types whose composites the vector unit computes (half ones in
+ * fp32); float64 stays one host call rather than many. */
+static int lanes_float(const npu_gmeta *m)
+{
+	return m && (m->dtype == NPU_DT_F32 || m->dtype == NPU_DT_BF16 ||
+		     m->dtype == NPU_DT_F16);
+}
+
+/* resample_native for @uplin: six waits and the step's result a
+ * resized dim, the last first. */
+static int uplin_native(dcx *d, const int64_t *shp, const int64_t *o, int k)
+{
+	double in = (double)shp[0] * (double)shp[1], cur, elems = 0, waits = 0;
+
+	for (int i = 0; i < k; i++)
+		in *= (double)shp[2 + i];
+	cur = in;
+	for (int i = k - 1; i >= 0; i--) {
+		cur = cur / (double)shp[2 + i] * (double)o[i];
+		elems += cur;
+		waits += 6;
+	}
+	return resample_native(d, waits, elems, 0, 4 * (in + cur), cur);
+}
+
+/*
+ * @uplin(x, output_size, align_corners, scale_factors): linear, bilinear
+ * and trilinear upsampling (2.11's traces keep the 1-d and 3-d ones,
+ * 1.13's all three) as one step a resized dim, the last first: x[i0] *
+ * (1 - l) + x[i1] * l along it, the neighbours indexes by constant
+ * tables and the weights constants broadcast along the dim, by
+ * npu_ref_linear_src (the reference's rule, PyTorch's).  PyTorch sums
+ * the 2^k corners, each weighted by its dims' weights' product; the
+ * steps compute that sum factored, equal to fp32 rounding.
+ */
+static int uplin(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
+{
+	int64_t shp[NPU_MAX_DIMS], o[3];
+	double sc[3];
+	int k;
+	npu_gval cur = na ? a[0] : npu_gv_int(0);
+
+	if (na < 4 || a[2].kind != NPU_GV_BOOL || !lanes_float(x0))
+		return fail(d, "%s", "an upsampling of another form or type");
+	if (up_sizes(d, &a[1], &a[3], x0, shp, o, sc, &k) < 0)
+		return -1;
+	if (!uplin_native(d, shp, o, k))
+		return fail(d, "%s", "a resize whose host call costs less (its estimate)");
+	for (int i = k - 1; i >= 0; i--) {
+		if (o[i] == shp[2 + i] && (sc[i] == 0 || sc[i] == 1))
+			continue;       /* the source is the destination */
+		if (lin_step(d, &cur, shp, k + 2, 2 + i, o[i], a[2].u.b, sc[i]) < 0)
+			return -1;
+	}
+	return copy_to(d, res, &cur);
+}
+
+/* PyTorch's linspace_from_neg_one in float32: n points from -1 to 1 (0
+ * for one), scaled by (n - 1) / n unless align. */
+static double affine_coord(int64_t i, int64_t n, int align)
+{
+	float step, v;
+
+	if (n <= 1)
+		return 0;
+	step = 2.0f / (float)(n - 1);
+	v = i < n / 2 ? -1.0f + step * (float)i : 1.0f - step * (float)(n - 1 - i);
+	return align ? v : (float)(v * (float)(n - 1)) / (float)n;
+}
+
+/*
+ * @affgrid(theta, size, align_corners): affine_grid_generator, [N, H, W,
+ * 2] (or [N, D, H, W, 3]) of theta [N, k, k + 1] times each position's
+ * normalized (x, y[, z], 1), where PyTorch runs a bmm of K = k + 1: sum_c
+ * theta[:, :, c] * base_c + theta[:, :, k] over [N, k, P], the P
+ * positions along the lanes, base_c a constant row of each position's
+ * coordinate c (x along the last dim), then transposed to [N, P, k] (k
+ * along the lanes would use k of them).
+ */
+static int affgrid(dcx *d, npu_gval *a, int na, npu_gval *res)
+{
+	const npu_gmeta *tm = na > 0 ? node_meta(d, &a[0]) : NULL;
+	int64_t sz[5], ts[3], P = 1, out[5], tr[3] = { 0, 2, 1 };
+	int n = 0, k;
+	npu_gval acc = npu_gv_int(0);
+
+	if (na < 3 || !ints_of(&a[1], sz, &n) || (n != 4 && n != 5) ||
+	    a[2].kind != NPU_GV_BOOL || !lanes_float(tm) || npu_gmeta_shape(tm, ts) != 3)
+		return fail(d, "%s", "an affine grid of another form");
+	k = n - 2;
+	if (ts[0] != sz[0] || ts[1] != k || ts[2] != k + 1)
+		return fail(d, "%s", "an affine grid of another form");
+	for (int i = 2; i < n; i++)
+		P *= sz[i];
+	if (P < 1 || P > (1 << 24))
+		return fail(d, "%s", "an empty or huge affine grid");
+	if (!resample_native(d, 3, 0, (double)sz[0] * P * k,
+			     4.0 * (double)sz[0] * (P * k + k * (k + 1)), (double)sz[0] * P * k))
+		return fail(d, "%s", "an affine grid whose host call costs less (its estimate)");
+	for (int c = 0; c <= k; c++) {
+		npu_gval term;
+		if (slice_of(d, a[0], 2, c, c + 1, 1, &term) < 0)
+			return -1;
+		if (c < k) {            /* coordinate c: dim n - 1 - c of size */
+			double *v = malloc((size_t)P * sizeof *v);
+			int64_t inner = 1, len = sz[n - 1 - c];
+			npu_gval base;
+			int r;
+			if (!v)
+				return npu_errf(d->pc->e, "out of memory");
+			for (int i = n - 1; i > n - 1 - c; i--)
+				inner *= sz[i];
+			for (int64_t p = 0; p < P; p++)
+				v[p] = affine_coord(p / inner % len, len, a[2].u.b);
+			r = column_const(d, v, P, 1, &base);
+			free(v);
+			if (r < 0 || call2(d, "aten.mul.Tensor", term, base, &term) < 0)
+				return -1;
+		}
+		if (c > 0 && call2(d, "aten.add.Tensor", acc, term, &term) < 0)
+			return -1;
+		acc = term;
+	}
+	out[0] = sz[0];
+	for (int i = 2; i < n; i++)
+		out[i - 1] = sz[i];
+	out[n - 1] = k;
+	if (call_ints(d, "aten.permute.default", acc, tr, 3, &acc) < 0 ||
+	    call1(d, "aten.clone.default", acc, &acc) < 0)
+		return -1;
+	return call_ints(d, "aten.view.default", acc, out, n, res);
+}
 
 /*
  * The one-hot products below (an embedding's gradient): onehot(idx)^T @
@@ -1519,6 +1771,12 @@ static int embbwd(dcx *d, npu_gval *a, int na, npu_gval *res)
 	return onehot_mm(d, a[1], a[0], T, a[2].u.i, D, 0, a[3].u.i, res);
 }
 
+/*
+ * @maskput(x, indices, values, accumulate): index_put by one bool mask of
+ * x's shape (`x[mask] = v`, `x[mask] += v`) with one value for every true
+ * position, as where(mask, v (+ x), x).  Fails (keeping the op) for
+ * other indices, or values given one per true position.
+ */
 static int maskput(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
 {
 	const npu_gmeta *mm, *vm;
@@ -2787,24 +3045,16 @@ static int maskscat(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *
 static int groupedmm_native(const npu_target *t, int dt, int64_t T, int64_t E, int64_t K,
 			    int64_t N)
 {
-	static const npu_target base = {
-		.mxu_rows = 128, .mxu_cols = 128, .dma_engines = 4,
-		.dma_bytes_per_cycle = 128, .dram_latency = 400,
-		.host_bytes_per_cycle = 32, .host_latency = 2000,
-		.host_flops_per_cycle = 20,
-	};
-	double esz = npu_dtype_size(dt), rate, peak, nat, host;
+	double esz = npu_dtype_size(dt), rate, peak, nat;
 
-	if (!t)
-		t = &base;
-	rate = t == &base ? (dt == NPU_DT_F32 ? 0.25 : 1) : t->mxu_rate[dt];
+	t = est_target(t);
+	rate = t == &est_base ? (dt == NPU_DT_F32 ? 0.25 : 1) : t->mxu_rate[dt];
 	peak = (double)t->mxu_rows * t->mxu_cols * (rate > 0 ? rate : 0.25);
 	nat = (double)E * (2.0 * (t->dram_latency + t->mxu_rows + t->mxu_cols) +
 			   (double)K * N * esz / (t->dma_engines * t->dma_bytes_per_cycle) +
 			   (double)T * K * N / (0.4 * peak));
-	host = t->host_latency + (double)(T * K + E * K * N + T * N) * esz / t->host_bytes_per_cycle +
-	       2.0 * T * K * N / t->host_flops_per_cycle;
-	return nat <= host;
+	return nat <= host_cycles(t, (double)(T * K + E * K * N + T * N) * esz,
+				  2.0 * T * K * N);
 }
 
 static int groupedmm(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
@@ -3263,6 +3513,10 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 	}
 	if (!strcmp(name, "upnear"))           /* (x, output_size, scale_factors) */
 		return upnear(d, a, na, x0, res);
+	if (!strcmp(name, "uplin"))            /* (x, output_size, align, scale_factors) */
+		return uplin(d, a, na, x0, res);
+	if (!strcmp(name, "affgrid"))          /* (theta, size, align) */
+		return affgrid(d, a, na, res);
 	if (!strcmp(name, "scatsrc"))          /* (x, dim, index, src) */
 		return scatsrc(d, a, na, x0, res);
 	if (!strcmp(name, "maskscat"))         /* (x, mask, source) */

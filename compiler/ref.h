@@ -113,6 +113,16 @@ int npu_ref_exec_op(const char *target, const char *attrs_json,
  */
 int64_t npu_ref_nearest_src(int64_t dst, int64_t in, int64_t out, double s);
 
+/*
+ * Linear resampling's source of output position dst (the same sizes and
+ * s): the lower neighbour *i0, the upper one's offset *step (0 at the
+ * edge) and its weight *lam, as PyTorch's area_pixel_compute_source_index
+ * (align_corners: dst * (in - 1) / (out - 1); else (dst + 0.5) * scale -
+ * 0.5, at least 0), in float64.
+ */
+void npu_ref_linear_src(int64_t dst, int64_t in, int64_t out, int align, double s,
+			int64_t *i0, int64_t *step, double *lam);
+
 /* Outputs of a pooling window along a dim of `in`: PyTorch's
  * pooling_output_shape (in ceil_mode no window starts in the right
  * padding); 0 or less when none fits. */

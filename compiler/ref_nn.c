@@ -2438,10 +2438,8 @@ int64_t npu_ref_nearest_src(int64_t dst, int64_t in, int64_t out, double s)
 	return src < in - 1 ? src : in - 1;
 }
 
-/* Bilinear source position: index i0, the next index's offset (0 at the
- * edge) and the weight lambda of the next one. */
-static void linear_src(int64_t dst, int64_t in, int64_t out, int align,
-		       double s, int64_t *i0, int64_t *step, double *lam)
+void npu_ref_linear_src(int64_t dst, int64_t in, int64_t out, int align, double s,
+			int64_t *i0, int64_t *step, double *lam)
 {
 	double scale, src;
 
@@ -2463,7 +2461,7 @@ static void linear_src(int64_t dst, int64_t in, int64_t out, int align,
  * scale_factors s.  The source index uses PyTorch's scale: in / out, or
  * 1 / s when scale factors were given (so an output size rounded down
  * does not change the sampling).  Per dim npu_ref_nearest_src (in float32, as
- * PyTorch's nearest_idx() does: floorf(dst * scale)), or linear_src's
+ * PyTorch's nearest_idx() does: floorf(dst * scale)), or npu_ref_linear_src's
  * two neighbours and weight (fp64), the 2^k corners summed.
  */
 static int upsample_nd(ref_op *op, const npu_reftensor *x, int k, int lin)
@@ -2515,7 +2513,8 @@ static int upsample_nd(ref_op *op, const npu_reftensor *x, int k, int lin)
 			}
 			for (int i = 0; i < k; i++) {
 				if (lin) {
-					linear_src(idx[i], iv[i], o[i], align, sc[i], &i0[i], &st[i], &lam[i]);
+					npu_ref_linear_src(idx[i], iv[i], o[i], align, sc[i], &i0[i], &st[i],
+							   &lam[i]);
 				} else {
 					i0[i] = npu_ref_nearest_src(idx[i], iv[i], o[i], sc[i]);
 					st[i] = 0;

@@ -125,12 +125,14 @@ static const zoo_case zoo[] = {
 	{ "ops8", 6 },			/* baddbmm, lerp, eye, exp2, fmax/fmin;
 				   median, kthvalue, cummax, cummin and a
 				   transposed 3-d convolution on the host */
-	{ "ops9", 6 },			/* frac, heaviside, the shrinks, nan_to_num,
+	{ "ops9", 3 },			/* frac, heaviside, the shrinks, nan_to_num,
 				   huber_loss, std_mean, repeat_interleave,
-				   1-d and 3-d nearest interpolation (indexes
-				   by constant tables); linear 1-d and 3-d
-				   interpolation, affine grids, max
-				   unpooling on the host */
+				   1-d and 3-d nearest interpolation
+				   (indexes by constant tables), affine
+				   grids; linear 1-d and 3-d interpolation
+				   (cheaper there, by pass_decomp.c's
+				   estimate) and max unpooling on the
+				   host */
 	{ "ops10", 2 },			/* and the sixth session's probes: a sum
 				   of a column slice, int64 + float, an
 				   int64 fill, bool xor, dilated max
@@ -641,6 +643,14 @@ static const op_case ops[] = {
 	  { 1, 2, 4, 5 }, { 0 }, { 1, 2, 6, 10 } },
 	{ "aten.upsample_nearest3d.vec", "null, [2.0, 1.0, 3.0]", "float32",
 	  { 1, 1, 2, 3, 4 }, { 0 }, { 1, 1, 4, 3, 12 } },
+	/* small affine grids: constant coordinates times theta's columns
+	 * (larger ones stay host calls: check_passes resample_decomposed) */
+	{ "aten.affine_grid_generator.default", "[2, 1, 4, 5], false", "float32",
+	  { 2, 2, 3 }, { 0 }, { 2, 4, 5, 2 } },
+	{ "aten.affine_grid_generator.default", "[1, 1, 2, 3, 4], true", "float32",
+	  { 1, 3, 4 }, { 0 }, { 1, 2, 3, 4, 3 } },
+	{ "aten.affine_grid_generator.default", "[1, 3, 1, 6], true", "float32",
+	  { 1, 2, 3 }, { 0 }, { 1, 1, 6, 2 } },
 	/* dilated max pooling, its taps views dl apart: ceil_mode's last
 	 * windows past the end, and uneven windows and dilations */
 	{ "aten.max_pool2d_with_indices.default", "[3, 3], [2, 2], [1, 1], [2, 2], true",
@@ -755,12 +765,13 @@ static void tensors_run(const char *path, const char *vals, npu_tensor *t, size_
 	vals_run(path, vals, fr);
 }
 
-START_TEST(t_op)
+/* Runs op case c on target (a name) against the fp64 reference: no host
+ * call. */
+static void op_run(const op_case *c, const char *target, int i)
 {
-	const op_case *c = &ops[_i];
 	char path[1024], vals[1024], mi[300], mw[300], mo[300], mb[300];
 	int64_t bs[2] = { c->w[0], 0 };
-	fxrun fr = { 0 };
+	fxrun fr = { .o.target = target };
 	FILE *f;
 
 	jmeta(mi, sizeof mi, c->in, c->dtype);
@@ -791,8 +802,39 @@ START_TEST(t_op)
 			c->target, *c->args ? ", " : "", c->args, mo);
 	}
 	graph_run(f, path, vals, &fr);
-	ck_assert_msg(fr.host_calls == 0, "%s (case %d): %llu host calls", c->target,
-		      _i, (unsigned long long)fr.host_calls);
+	ck_assert_msg(fr.host_calls == 0, "%s (case %d on %s): %llu host calls", c->target,
+		      i, target, (unsigned long long)fr.host_calls);
+}
+
+START_TEST(t_op)
+{
+	op_run(&ops[_i], "npu-base", _i);
+}
+END_TEST
+
+/*
+ * Linear and bilinear resizes (1.13 keeps both whole, 2.11 the 1-d one)
+ * as two indexes by constant tables and weights a resized dim, up and
+ * down, align_corners both ways, by scale factors, in bfloat16: natively
+ * on npu-edge, whose host is far (npu-base's host call costs less, by
+ * pass_decomp.c's estimate; check_passes resample_decomposed).
+ */
+static const op_case edge_ops[] = {
+	{ "aten.upsample_linear1d.vec", "[12], false, null", "float32",
+	  { 2, 3, 7 }, { 0 }, { 2, 3, 12 } },
+	{ "aten.upsample_linear1d.vec", "[5], true, null", "float32",
+	  { 2, 3, 7 }, { 0 }, { 2, 3, 5 } },
+	{ "aten.upsample_linear1d.vec", "null, false, [1.7]", "bfloat16",
+	  { 2, 3, 7 }, { 0 }, { 2, 3, 11 } },
+	{ "aten.upsample_bilinear2d.vec", "[9, 4], true, null", "float32",
+	  { 1, 2, 5, 6 }, { 0 }, { 1, 2, 9, 4 } },
+	{ "aten.upsample_bilinear2d.vec", "[4, 8], false, null", "float32",
+	  { 1, 2, 5, 6 }, { 0 }, { 1, 2, 4, 8 } },
+};
+
+START_TEST(t_op_edge)
+{
+	op_run(&edge_ops[_i], "npu-edge", _i);
 }
 END_TEST
 
@@ -2435,6 +2477,7 @@ static Suite *models_suite(void)
 	tcase_set_timeout(tc, 600);
 	tcase_add_loop_test(tc, t_model, 0, (int)(sizeof zoo / sizeof zoo[0]));
 	tcase_add_loop_test(tc, t_op, 0, (int)(sizeof ops / sizeof ops[0]));
+	tcase_add_loop_test(tc, t_op_edge, 0, (int)(sizeof edge_ops / sizeof edge_ops[0]));
 	tcase_add_loop_test(tc, t_conv_pool, 0, (int)(sizeof cpools / sizeof cpools[0]));
 	tcase_add_loop_test(tc, t_gather, 0, (int)(sizeof gathers / sizeof gathers[0]));
 	tcase_add_loop_test(tc, t_int, 0, (int)(sizeof ints / sizeof ints[0]));

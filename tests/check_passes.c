@@ -24,6 +24,7 @@
 #include "compiler/ref.h"
 #include "isa/isa.h"
 #include "isa/st.h"
+#include "isa/target.h"
 
 /* ---- values ------------------------------------------------------ */
 
@@ -203,11 +204,14 @@ static int count_aop(const npu_graph *g, int aop)
 
 /* Runs g, the passes on it, and g again; compares.  Returns the log in
  * *logp when asked. */
+/* The target roundtrip's passes see (NULL: none, as npucc without one). */
+static const npu_target *rt_target;
+
 static void roundtrip(const char *what, npu_graph *g, env *s,
 		      npu_passlog *logp, double tol)
 {
 	npu_refenv renv = { NPU_REF_FP64, run_lookup, s };
-	npu_passopts o = { 0 };
+	npu_passopts o = { .target = rt_target };
 	npu_passlog log;
 	npu_reftensor *before, *after;
 	int nb, na, exact;
@@ -1108,6 +1112,75 @@ START_TEST(conv1d_backward_decomposed)
 }
 END_TEST
 
+/*
+ * Linear, bilinear and trilinear resizes and affine grids decomposed
+ * (pass_decomp.c @uplin, @affgrid): the values equal the reference's for
+ * the op (the weights rounded to float32), each resized dim two indexes
+ * by constant tables.  They are chosen by an estimate against the host
+ * call: with a host slower than any (a target of a 10^9-cycle latency)
+ * every case decomposes; on npu-base (no target: its figures) the small
+ * grids do, while the resizes and the large grid stay host calls.
+ */
+START_TEST(resample_decomposed)
+{
+	static const struct {
+		const char *json;
+		int aop, base_kept;
+	} c[] = {
+		{ GRAPH(PH("x", F32(2, 3, 7)) CALL("u", "aten.upsample_linear1d.vec",
+			"[" N("x") ", [12], false, null]", F32(2, 3, 12)) OUT("[" N("u") "]")),
+		  NPU_AOP_UPSAMPLE_LINEAR1D, 1 },
+		{ GRAPH(PH("x", F32(2, 3, 7)) CALL("u", "aten.upsample_linear1d.vec",
+			"[" N("x") ", null, true, [0.6]]", F32(2, 3, 4)) OUT("[" N("u") "]")),
+		  NPU_AOP_UPSAMPLE_LINEAR1D, 1 },
+		{ GRAPH(PH("x", F32(8, 64, 512)) CALL("u", "aten.upsample_linear1d.vec",
+			"[" N("x") ", [1024], false, null]", F32(8, 64, 1024)) OUT("[" N("u") "]")),
+		  NPU_AOP_UPSAMPLE_LINEAR1D, 1 },
+		{ GRAPH(PH("x", F32(1, 2, 5, 6)) CALL("u", "aten.upsample_bilinear2d.vec",
+			"[" N("x") ", [9, 4], true, null]", F32(1, 2, 9, 4)) OUT("[" N("u") "]")),
+		  NPU_AOP_UPSAMPLE_BILINEAR2D, 1 },
+		{ GRAPH(PH("x", F32(1, 2, 3, 4, 5)) CALL("u", "aten.upsample_trilinear3d.vec",
+			"[" N("x") ", null, false, [1.5, 2.0, 1.3]]", F32(1, 2, 4, 8, 6))
+			OUT("[" N("u") "]")),
+		  NPU_AOP_UPSAMPLE_TRILINEAR3D, 1 },
+		{ GRAPH(PH("t", F32(2, 2, 3)) CALL("a", "aten.affine_grid_generator.default",
+			"[" N("t") ", [2, 1, 4, 5], false]", F32(2, 4, 5, 2)) OUT("[" N("a") "]")),
+		  NPU_AOP_AFFINE_GRID, 0 },
+		{ GRAPH(PH("t", F32(1, 3, 4)) CALL("a", "aten.affine_grid_generator.default",
+			"[" N("t") ", [1, 1, 2, 3, 4], true]", F32(1, 2, 3, 4, 3)) OUT("[" N("a") "]")),
+		  NPU_AOP_AFFINE_GRID, 0 },
+		{ GRAPH(PH("t", F32(4, 2, 3)) CALL("a", "aten.affine_grid_generator.default",
+			"[" N("t") ", [4, 1, 64, 64], false]", F32(4, 64, 64, 2)) OUT("[" N("a") "]")),
+		  NPU_AOP_AFFINE_GRID, 1 },
+	};
+	/* (the figures the estimates read) */
+	static const npu_target slow_host = {
+		.vec_lanes = 128, .dma_engines = 4, .dma_bytes_per_cycle = 128,
+		.dram_bytes_per_cycle = 1600, .dram_latency = 400, .dram_burst = 64,
+		.host_latency = 1000000000, .host_bytes_per_cycle = 32,
+		.host_flops_per_cycle = 20,
+	};
+
+	for (int slow = 0; slow < 2; slow++)
+		for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+			npu_graph *g = parse(c[i].json);
+			char what[64];
+			env s;
+			snprintf(what, sizeof what, "resample %zu%s", i, slow ? " (slow host)" : "");
+			env_random(&s, g);
+			rt_target = slow ? &slow_host : NULL;
+			roundtrip(what, g, &s, NULL, 1e-6);
+			rt_target = NULL;
+			ck_assert_msg(count_aop(g, c[i].aop) == (slow ? 0 : c[i].base_kept),
+				      "%s: %d kept", what, count_aop(g, c[i].aop));
+			if (slow && c[i].aop != NPU_AOP_AFFINE_GRID)
+				ck_assert_msg(count_aop(g, NPU_AOP_INDEX) > 0, "%s", what);
+			env_free(&s);
+			npu_graph_free(g);
+		}
+}
+END_TEST
+
 /* avg_pool2d_backward(go [1, 2, oh, ow], x [1, 2, 5, 7], args) */
 #define PBWD(oh, ow, args) GRAPH(PH("go", F32(1, 2, oh, ow)) "," PH("x", F32(1, 2, 5, 7)) \
 	CALL("pb", "aten.avg_pool2d_backward.default", "[" N("go") "," N("x") "," args "]", \
@@ -1546,6 +1619,7 @@ static Suite *passes_suite(void)
 	tcase_add_test(tc, conv_backward_grouped);
 	tcase_add_test(tc, conv3d_backward_decomposed);
 	tcase_add_test(tc, conv1d_backward_decomposed);
+	tcase_add_test(tc, resample_decomposed);
 	tcase_add_test(tc, conv_backward_wide);
 	tcase_add_test(tc, pool_backward_decomposed);
 	tcase_add_test(tc, sdpa_backward_decomposed);

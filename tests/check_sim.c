@@ -1591,6 +1591,34 @@ START_TEST(host_copy_fill_custom)
 }
 END_TEST
 
+/* The host's flop estimate (docs/timing-model.md): products 2 * M * N *
+ * K, interpolation (whose names say linear) and the rest one an output
+ * element, copies none. */
+START_TEST(host_flops_rules)
+{
+	npu_prog p = { 0 };
+	static const struct { const char *op; uint64_t flops; } c[] = {
+		{ "aten.mm.default", 2 * 8 * 6 * 5 },
+		{ "aten.linear.default", 2 * 8 * 6 * 5 },
+		{ "aten._trilinear.default", 2 * 8 * 6 * 5 },
+		{ "aten.upsample_linear1d.vec", 8 * 6 },
+		{ "aten.upsample_bilinear2d.vec", 8 * 6 },
+		{ "aten.upsample_trilinear3d.vec", 8 * 6 },
+		{ "aten.sigmoid.default", 8 * 6 },
+		{ "copy", 0 },
+	};
+
+	ck_assert_int_eq(asm_text(&p, ".buffer a f32 [8, 5] input\n"
+				  " .buffer b f32 [8, 6] output\n halt\n"), 0);
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		add_hcall(&p, c[i].op, "{}", 0, 1);
+		ck_assert_msg(npu_sim_host_flops(&p, &p.hcalls[i]) == c[i].flops, "%s: %llu flops",
+			      c[i].op, (unsigned long long)npu_sim_host_flops(&p, &p.hcalls[i]));
+	}
+	npu_prog_free(&p);
+}
+END_TEST
+
 /* --- faults -------------------------------------------------------------- */
 
 typedef struct fcase {
@@ -2255,6 +2283,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, kernels_executions);
 	tcase_add_test(tc, queue_full_stalls_scalar);
 	tcase_add_test(tc, host_copy_fill_custom);
+	tcase_add_test(tc, host_flops_rules);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("faults");
