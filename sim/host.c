@@ -7,9 +7,8 @@
  *   latency + (input + output bytes) / link_bytes_per_cycle
  *           + flops / flops_per_cycle, rounded up
  * with flops estimated from the op name and shapes: 2*M*N*K for matrix
- * products (an op whose name contains "mm", "matmul" or "linear", but
- * not "upsample": M*N the output's elements, K the last dimension of the
- * first input), as many for convolutions and each gradient of
+ * products (is_product: M*N the output's elements, K the last dimension
+ * of the first factor), as many for convolutions and each gradient of
  * convolution_backward (see conv_flops), no flops for pure data movement
  * ("copy", "fill"), one per output element for everything else.
  */
@@ -165,9 +164,40 @@ static uint64_t conv_flops(const npu_prog *p, const npu_hostcall *hc, uint64_t o
 	return f;
 }
 
+/*
+ * Whether op (an ATen target, "aten.addmm.default") is a matrix product:
+ * its name (between the namespace and the overload) ends with "mm" (mm,
+ * bmm, addmm, baddbmm, _int_mm, _scaled_mm) or is one of a few others.
+ * Matching substrings billed cummax and lgamma ("mm") and the linear
+ * resizes ("linear") as products: 1,024 flops an output for a 1-d resize
+ * of 512 columns.  *first: the operand whose last dim is K (addmm's and
+ * baddbmm's second, after the term added).
+ */
+static int is_product(const char *op, uint32_t *first)
+{
+	static const char *const named[] = {
+		"matmul", "linear", "bilinear", "_trilinear", "mv", "addmv", "dot", "vdot",
+		"grouped_mm_fallback",
+	};
+	const char *b = strchr(op, '.'), *e;
+	size_t n;
+
+	b = b ? b + 1 : op;
+	e = strchr(b, '.');
+	n = e ? (size_t)(e - b) : strlen(b);
+	*first = !strncmp(b, "add", 3) || !strncmp(b, "badd", 4);
+	if (n >= 2 && !strncmp(b + n - 2, "mm", 2))
+		return 1;
+	for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+		if (strlen(named[i]) == n && !strncmp(b, named[i], n))
+			return 1;
+	return 0;
+}
+
 uint64_t npu_sim_host_flops(const npu_prog *p, const npu_hostcall *hc)
 {
 	uint64_t out = 0;
+	uint32_t first;
 
 	if (!strcmp(hc->op, "copy") || !strcmp(hc->op, "fill"))
 		return 0;
@@ -177,12 +207,8 @@ uint64_t npu_sim_host_flops(const npu_prog *p, const npu_hostcall *hc)
 	}
 	if (strstr(hc->op, "convolution") && hc->nin > 1)
 		return conv_flops(p, hc, out);
-	/* (linear, bilinear and trilinear interpolation are not products:
-	 * billed as one, a 1-d resize of 512 columns cost the host 1024
-	 * flops an output) */
-	if ((strstr(hc->op, "mm") || strstr(hc->op, "matmul") ||
-	     strstr(hc->op, "linear")) && !strstr(hc->op, "upsample") && hc->nin > 0) {
-		const npu_buf *a = &p->bufs[hc->args[0]];
+	if (is_product(hc->op, &first) && hc->nin > 0) {
+		const npu_buf *a = &p->bufs[hc->args[first < hc->nin ? first : 0]];
 		uint64_t k = a->ndim ? (uint64_t)a->shape[a->ndim - 1] : 1;
 		return 2 * out * k;
 	}

@@ -1592,26 +1592,43 @@ START_TEST(host_copy_fill_custom)
 END_TEST
 
 /* The host's flop estimate (docs/timing-model.md): products 2 * M * N *
- * K, interpolation (whose names say linear) and the rest one an output
- * element, copies none. */
+ * K (K from addmm's second input, after the bias), interpolation (whose
+ * names say linear), cummax and lgamma (whose names hold "mm") and the
+ * rest one an output element, copies none. */
 START_TEST(host_flops_rules)
 {
 	npu_prog p = { 0 };
 	static const struct { const char *op; uint64_t flops; } c[] = {
 		{ "aten.mm.default", 2 * 8 * 6 * 5 },
+		{ "aten.bmm.default", 2 * 8 * 6 * 5 },
+		{ "aten._scaled_mm.default", 2 * 8 * 6 * 5 },
 		{ "aten.linear.default", 2 * 8 * 6 * 5 },
 		{ "aten._trilinear.default", 2 * 8 * 6 * 5 },
+		{ "aten.addmm.default", 2 * 8 * 6 * 7 },
 		{ "aten.upsample_linear1d.vec", 8 * 6 },
 		{ "aten.upsample_bilinear2d.vec", 8 * 6 },
 		{ "aten.upsample_trilinear3d.vec", 8 * 6 },
+		{ "aten.cummax.default", 8 * 6 },
+		{ "aten.lgamma.default", 8 * 6 },
 		{ "aten.sigmoid.default", 8 * 6 },
 		{ "copy", 0 },
 	};
 
 	ck_assert_int_eq(asm_text(&p, ".buffer a f32 [8, 5] input\n"
-				  " .buffer b f32 [8, 6] output\n halt\n"), 0);
+				  " .buffer b f32 [8, 6] output\n"
+				  " .buffer c f32 [6, 7] input\n halt\n"), 0);
 	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
-		add_hcall(&p, c[i].op, "{}", 0, 1);
+		if (!strcmp(c[i].op, "aten.addmm.default")) {
+			/* (bias a, mat1 c, mat2 ..., out b): K from c */
+			add_hcall(&p, c[i].op, "{}", 0, 1);
+			p.hcalls[i].nin = 2;
+			p.hcalls[i].nargs = 3;
+			p.hcalls[i].args = realloc(p.hcalls[i].args, 3 * sizeof *p.hcalls[i].args);
+			p.hcalls[i].args[1] = 2;
+			p.hcalls[i].args[2] = 1;
+		} else {
+			add_hcall(&p, c[i].op, "{}", 0, 1);
+		}
 		ck_assert_msg(npu_sim_host_flops(&p, &p.hcalls[i]) == c[i].flops, "%s: %llu flops",
 			      c[i].op, (unsigned long long)npu_sim_host_flops(&p, &p.hcalls[i]));
 	}
