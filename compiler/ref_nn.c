@@ -2529,7 +2529,10 @@ static int upsample_nd(ref_op *op, const npu_reftensor *x, int k, int lin)
 					wgt *= hi ? lam[i] : 1 - lam[i];
 					off = off * iv[i] + i0[i] + (hi ? st[i] : 0);
 				}
-				if (wgt != 0)
+				/* nearest's other corners (weight 0) are none;
+				 * linear's count even at weight 0, as PyTorch's
+				 * w0 * x0 + w1 * x1 does (0 * inf is NaN) */
+				if (lin || wgt != 0)
 					acc += wgt * src[off];
 			}
 			y->data[pl * out + n] = acc;

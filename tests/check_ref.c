@@ -1913,6 +1913,17 @@ START_TEST(resampling_semantics)
 	    in, 1, 1, 0, NPU_DT_F64, 4, (int64_t[]){ 2, 1, 1, 1 },
 	    (double[]){ 0, 1 });
 	npu_reftensor_free(&in[0]);
+	/* a neighbour of weight 0 still counts, as in PyTorch's w0 * x0 + w1
+	 * * x1: 0 * inf is NaN (PyTorch 1.13's values, both alignments) */
+	in[0] = tens(NPU_DT_F64, 3, (int64_t[]){ 1, 1, 4 },
+		     (double[]){ 0, INFINITY, 2, NAN });
+	for (int align = 0; align < 2; align++)
+		opk("aten.upsample_linear1d.vec", align ?
+		    "{\"args\": [{\"input\": 0}, [8], true, null]}" :
+		    "{\"args\": [{\"input\": 0}, [8], false, null]}",
+		    in, 1, 1, 0, NPU_DT_F64, 3, (int64_t[]){ 1, 1, 8 },
+		    (double[]){ NAN, INFINITY, INFINITY, INFINITY, INFINITY, NAN, NAN, NAN });
+	npu_reftensor_free(&in[0]);
 	in[0] = tens(NPU_DT_F64, 4, (int64_t[]){ 1, 2, 3, 4 },
 		     (double[]){ 0, 1, 4, 9, 2, -1, 3, 5, 7, 7, 0, 1, 1, 2, 3, 4, 5, 6,
 			7, 8, 9, 10, 11, 12 });
