@@ -202,11 +202,11 @@ static int count_aop(const npu_graph *g, int aop)
 	return n;
 }
 
-/* Runs g, the passes on it, and g again; compares.  Returns the log in
- * *logp when asked. */
 /* The target roundtrip's passes see (NULL: none, as npucc without one). */
 static const npu_target *rt_target;
 
+/* Runs g, the passes on it, and g again; compares.  Returns the log in
+ * *logp when asked. */
 static void roundtrip(const char *what, npu_graph *g, env *s,
 		      npu_passlog *logp, double tol)
 {
