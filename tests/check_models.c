@@ -643,14 +643,17 @@ static const op_case ops[] = {
 	  { 1, 2, 4, 5 }, { 0 }, { 1, 2, 6, 10 } },
 	{ "aten.upsample_nearest3d.vec", "null, [2.0, 1.0, 3.0]", "float32",
 	  { 1, 1, 2, 3, 4 }, { 0 }, { 1, 1, 4, 3, 12 } },
-	/* small affine grids: constant coordinates times theta's columns
-	 * (larger ones stay host calls: check_passes resample_decomposed) */
+	/* small affine grids (float32, bfloat16): constant coordinates
+	 * times theta's columns (larger ones stay host calls: check_passes
+	 * resample_decomposed) */
 	{ "aten.affine_grid_generator.default", "[2, 1, 4, 5], false", "float32",
 	  { 2, 2, 3 }, { 0 }, { 2, 4, 5, 2 } },
 	{ "aten.affine_grid_generator.default", "[1, 1, 2, 3, 4], true", "float32",
 	  { 1, 3, 4 }, { 0 }, { 1, 2, 3, 4, 3 } },
 	{ "aten.affine_grid_generator.default", "[1, 3, 1, 6], true", "float32",
 	  { 1, 2, 3 }, { 0 }, { 1, 1, 6, 2 } },
+	{ "aten.affine_grid_generator.default", "[2, 1, 3, 5], false", "bfloat16",
+	  { 2, 2, 3 }, { 0 }, { 2, 3, 5, 2 } },
 	/* dilated max pooling, its taps views dl apart: ceil_mode's last
 	 * windows past the end, and uneven windows and dilations */
 	{ "aten.max_pool2d_with_indices.default", "[3, 3], [2, 2], [1, 1], [2, 2], true",
@@ -815,9 +818,10 @@ END_TEST
 /*
  * Linear and bilinear resizes (1.13 keeps both whole, 2.11 the 1-d one)
  * as two indexes by constant tables and weights a resized dim, up and
- * down, align_corners both ways, by scale factors, in bfloat16: natively
- * on npu-edge, whose host is far (npu-base's host call costs less, by
- * pass_decomp.c's estimate; check_passes resample_decomposed).
+ * down, align_corners both ways, by scale factors, in bfloat16 and
+ * float16: natively on npu-edge, whose host is far (npu-base's host
+ * call costs less, by pass_decomp.c's estimate; check_passes
+ * resample_decomposed).
  */
 static const op_case edge_ops[] = {
 	{ "aten.upsample_linear1d.vec", "[12], false, null", "float32",
@@ -826,6 +830,8 @@ static const op_case edge_ops[] = {
 	  { 2, 3, 7 }, { 0 }, { 2, 3, 5 } },
 	{ "aten.upsample_linear1d.vec", "null, false, [1.7]", "bfloat16",
 	  { 2, 3, 7 }, { 0 }, { 2, 3, 11 } },
+	{ "aten.upsample_linear1d.vec", "[3], false, null", "float16",
+	  { 2, 3, 7 }, { 0 }, { 2, 3, 3 } },
 	{ "aten.upsample_bilinear2d.vec", "[9, 4], true, null", "float32",
 	  { 1, 2, 5, 6 }, { 0 }, { 1, 2, 9, 4 } },
 	{ "aten.upsample_bilinear2d.vec", "[4, 8], false, null", "float32",
