@@ -2935,8 +2935,7 @@ static int scatsrc(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *r
 	if (scat_index(d, a, na, x0, shp, &dm, &k) < 0)
 		return -1;
 	nd = x0->ndim;
-	if (!sm || npu_gmeta_shape(sm, ssh) != nd || sm->dtype != x0->dtype ||
-	    (x0->dtype != NPU_DT_F32 && x0->dtype != NPU_DT_BF16 && x0->dtype != NPU_DT_F16))
+	if (!sm || npu_gmeta_shape(sm, ssh) != nd || sm->dtype != x0->dtype || !lanes_float(x0))
 		return fail(d, "%s", "a scatter of another form");
 	for (int i = 0; i < nd; i++)
 		if (ssh[i] != (i == dm ? k : shp[i]))
