@@ -2871,6 +2871,228 @@ static int cbwd_run(dcx *d, npu_gval *a, int na, int gw, npu_gval *res)
 	return r;
 }
 
+/* ---- convolutions the backend runs in another form ----------------- */
+
+/*
+ * A grouped or dilated 3-d convolution as a 2-d one, which the backend
+ * runs in every grouping and dilation: the depth taps stacked into the
+ * channels group by group, X'[n OD + od][(j KD + t) Cg + c] =
+ * x_pad[n][j Cg + c][od SD + t DD] (x padded along its depth only), the
+ * weight's taps moved next to its channels ([O, KD Cg, KH, KW]: folded
+ * when frozen), and the result's rows back to depth:
+ * y[n][o][od] = Y'[n OD + od][o].
+ */
+static int conv3d_as_2d(dcx *d, const cbwd *c, npu_gval *res)
+{
+	int64_t N = c->sx[0], C = c->sx[1], D = c->sx[2], H = c->sx[3], W = c->sx[4];
+	int64_t O = c->sw[0], KD = c->sw[2], g = c->g, cg = C / g, zero[2] = { 0, 0 };
+	int64_t OD = (D + 2 * c->pad[0] - c->dil[0] * (KD - 1) - 1) / c->st[0] + 1;
+	int64_t pads[6] = { 0, 0, 0, 0, c->pad[0], c->pad[0] }, v[NPU_MAX_DIMS];
+	static const int64_t px[7] = { 0, 4, 1, 3, 2, 5, 6 }, pw[5] = { 0, 2, 1, 3, 4 };
+	npu_gval taps = { .kind = NPU_GV_LIST }, t[9] = { { 0 } }, va[2];
+	const npu_gmeta *m;
+	int r;
+
+	if (OD < 1)
+		return fail(d, "%s", "a 3-d convolution of no output depth");
+	if (!(taps.u.list.v = calloc((size_t)KD, sizeof *taps.u.list.v)))
+		return npu_errf(d->pc->e, "out of memory");
+	r = pad_of(d, c->x, pads, 6, &t[0]);
+	for (int64_t k = 0; !r && k < KD; k++, taps.u.list.n++)
+		r = slice_of(d, t[0], 2, k * c->dil[0], k * c->dil[0] + (OD - 1) * c->st[0] + 1,
+			     c->st[0], &taps.u.list.v[k]);
+	va[0] = taps;
+	va[1] = npu_gv_int(2);
+	if (!r)                                 /* [N, C, KD, OD, H, W] */
+		r = stack(d, va, 2, &t[1]);
+	if (!r)
+		r = call_ints(d, "aten.view.default", t[1],
+			      (int64_t[]){ N, g, cg, KD, OD, H, W }, 7, &t[2]);
+	if (!r)                                 /* [N, OD, G, KD, Cg, H, W] */
+		r = call_ints(d, "aten.permute.default", t[2], px, 7, &t[3]);
+	if (!r)
+		r = call_ints(d, "aten.reshape.default", t[3],
+			      (int64_t[]){ N * OD, C * KD, H, W }, 4, &t[4]);
+	if (!r)
+		r = call_ints(d, "aten.permute.default", c->w, pw, 5, &t[5]);
+	if (!r)
+		r = call_ints(d, "aten.reshape.default", t[5],
+			      (int64_t[]){ O, KD * cg, c->sw[3], c->sw[4] }, 4, &t[6]);
+	if (!r)
+		r = conv_of(d, 2, t[4], t[6], c->st + 1, c->pad + 1, c->dil + 1, 0, zero, g, &t[7]);
+	if (!r && (!(m = node_meta(d, &t[7])) || npu_gmeta_shape(m, v) != 4))
+		r = fail(d, "%s", "a 3-d convolution's 2-d form of unknown shape");
+	if (!r)
+		r = call_ints(d, "aten.view.default", t[7],
+			      (int64_t[]){ N, OD, O, v[2], v[3] }, 5, &t[8]);
+	if (!r)
+		r = call_ints(d, "aten.permute.default", t[8], pw, 5, res);
+	npu_gval_clear(&taps);
+	for (int i = 0; i < 9; i++)
+		npu_gval_clear(&t[i]);
+	return r;
+}
+
+/*
+ * A transposed convolution the backend does not run as one (3-d, grouped
+ * or dilated) as the convolution it equals: x with stride - 1 zeros
+ * inserted between its elements, padded by dilation (k - 1) - padding
+ * (and the output padding after), convolved at stride 1 by the weight
+ * with each group's in and out channels swapped, flipped in space
+ * (cbwd_in_of's form, with x in grad_output's place).
+ */
+static int convt_as_conv(dcx *d, const cbwd *c, const int64_t *op, npu_gval *res)
+{
+	int64_t one[3] = { 1, 1, 1 }, zero[3] = { 0, 0, 0 }, pads[6];
+	npu_gval z = { 0 }, zp = { 0 }, wt = { 0 };
+	int r, strided = 0;
+
+	for (int i = 0; i < c->ns; i++) {
+		int64_t *p = &pads[2 * (c->ns - 1 - i)];
+		p[0] = c->dil[i] * (c->sw[2 + i] - 1) - c->pad[i];
+		p[1] = p[0] + op[i];
+		if (p[0] < 0)
+			return fail(d, "%s", "a transposed convolution padded past its window");
+		strided |= c->st[i] > 1;
+	}
+	if (strided)
+		r = zero_insert(d, c, &z);
+	else
+		r = npu_gval_copy(&z, &c->go) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
+	if (!r)
+		r = pad_of(d, z, pads, 2 * c->ns, &zp);
+	if (!r)
+		r = tconv_weight(d, c, &wt);
+	if (!r)
+		r = conv_of(d, c->ns, zp, wt, one, zero, c->dil, 0, zero, c->g, res);
+	npu_gval_clear(&z);
+	npu_gval_clear(&zp);
+	npu_gval_clear(&wt);
+	return r;
+}
+
+/*
+ * Whether the rewritten convolution c (tr: transposed, op its output
+ * padding) beats its host call, by estimates from the target: the
+ * rewrite's six or so kernels wait on the DRAM three times each (copies
+ * of a small convolution take 1.3 k to 1.7 k cycles on npu-base), move
+ * the input once per depth tap and the output, and compute every tap,
+ * zeros inserted included: on the matrix unit at a quarter of the
+ * columns the output channels fill where fuse.c's do_conv runs it as
+ * GEMMs (one group; groups of 4 channels and 32-deep products), else a
+ * tap at a time in the lanes at a fifteenth of their rate.  Fitted on
+ * npu-base: a transposed 3-d convolution of [1, 64, 4, 16, 16] to 32
+ * channels, 3x3x3, stride 2, took 486 k cycles natively against 22.7 M
+ * as the host call, a dilated one 109 k against 2.2 M; but ops8's [1, 3,
+ * 2, 3, 3] 5.6 k against 2.5 k, a depthwise 3-d one of [1, 48, 8, 28,
+ * 28] 950 k against 890 k and a depthwise transposed 2-d one of [1, 32,
+ * 16, 16] 84 k against 60 k.  The host call's figures are
+ * sim/host.c's: 2 flops per output and weight element of an output
+ * channel.
+ */
+static int conv_native(dcx *d, const cbwd *c, int tr, const int64_t *op)
+{
+	const npu_target *t = est_target(d->pc->o->target);
+	double bw = fmin(t->dram_bytes_per_cycle, t->dma_engines * t->dma_bytes_per_cycle);
+	int64_t co = tr ? c->sw[1] * c->g : c->sw[0], cig = tr ? c->sw[0] / c->g : c->sw[1];
+	double out = (double)(c->sx[0] * co), in = (double)(c->sx[0] * c->sx[1]), kv = 1;
+	double taps = c->ns == 3 ? (double)c->sw[2] : 1, cg2, k2, macs, nat, plain = 1;
+
+	for (int i = 0; i < c->ns; i++) {
+		int64_t k = c->sw[2 + i];
+		out *= (double)(tr ? (c->sx[2 + i] - 1) * c->st[i] - 2 * c->pad[i] +
+				     c->dil[i] * (k - 1) + op[i] + 1 :
+				     (c->sx[2 + i] + 2 * c->pad[i] - c->dil[i] * (k - 1) - 1) /
+				     c->st[i] + 1);
+		in *= (double)(tr ? (c->sx[2 + i] - 1) * c->st[i] + 1 : c->sx[2 + i]);
+		kv *= (double)k;
+		plain *= c->dil[i] == 1 || (c->ns == 3 && i == 0);
+	}
+	macs = out * (double)cig * kv;
+	cg2 = (double)cig * taps;
+	k2 = cg2 * kv / taps;
+	nat = 6 * 3 * (t->dram_latency + 50) + 4 * (in * (taps + 1) + out) / bw;
+	if (c->g == 1 || (plain && cg2 >= 4 && k2 >= 32))
+		nat += 4 * macs / (t->mxu_rows * fmin(t->mxu_cols, (double)(co / c->g)));
+	else
+		nat += 15 * macs / t->vec_lanes;
+	return nat <= host_cycles(t, 4 * (in + out + (double)(c->sw[0] * c->sw[1]) * kv),
+				  2 * out * (double)c->sw[1] * kv);
+}
+
+/*
+ * @convx(x, w, stride, padding, dilation, transposed, output_padding,
+ * groups): a convolution in a form the backend does not run (fuse.c's
+ * do_conv) as one it does: a grouped or dilated 3-d one as a 2-d one
+ * (conv3d_as_2d), a 3-d, grouped or dilated transposed one as a
+ * convolution (convt_as_conv; a 1-d one as a 2-d one of height 1).
+ * Fails, keeping the op, for the forms it runs.  The bias is added
+ * after (decomp.def).
+ */
+static int convx_run(dcx *d, npu_gval *a, int na, npu_gval *res)
+{
+	const npu_gmeta *mx = na > 1 ? node_meta(d, &a[0]) : NULL;
+	const npu_gmeta *mw = na > 1 ? node_meta(d, &a[1]) : NULL;
+	int64_t op[3] = { 0 }, buf[NPU_MAX_DIMS];
+	npu_gval t = { 0 };
+	int nd, tr, plain = 1, r;
+	cbwd c = { 0 };
+
+	if (na < 8 || !mx || !mw || a[5].kind != NPU_GV_BOOL || a[7].kind != NPU_GV_INT ||
+	    a[7].u.i < 1 || (nd = npu_gmeta_shape(mx, c.sx)) < 3 || nd > 5 ||
+	    npu_gmeta_shape(mw, c.sw) != nd)
+		return fail(d, "%s", "a convolution of unknown or symbolic shapes");
+	c.ns = nd - 2;
+	c.g = a[7].u.i;
+	tr = a[5].u.b;
+	if (!ints_are(&a[2], c.ns, -1) || !ints_ge(&a[3], c.ns, 0) ||
+	    !ints_are(&a[4], c.ns, -1) || !ints_ge(&a[6], c.ns, 0))
+		return fail(d, "%s", "a convolution whose lists do not match its dims");
+	for (int i = 0; i < c.ns; i++) {
+		c.st[i] = a[2].u.list.v[i].u.i;
+		c.pad[i] = a[3].u.list.v[i].u.i;
+		c.dil[i] = a[4].u.list.v[i].u.i;
+		op[i] = a[6].u.list.v[i].u.i;
+		plain &= c.dil[i] == 1;
+	}
+	plain &= c.g == 1;
+	if (tr ? c.ns < 3 && plain : c.ns < 3 || plain)
+		return fail(d, "%s", "a convolution the backend runs as it is");
+	if (tr ? c.sw[0] != c.sx[1] || c.sw[0] % c.g :
+		 c.sx[1] % c.g || c.sw[0] % c.g || c.sw[1] != c.sx[1] / c.g)
+		return fail(d, "%s", "a convolution of mismatched channels");
+	if (!conv_native(d, &c, tr, op))
+		return fail(d, "%s", "a convolution whose host call costs less (its estimate)");
+	if (!tr) {
+		c.x = a[0], c.w = a[1];
+		return conv3d_as_2d(d, &c, res);
+	}
+	if (c.ns > 1) {
+		c.go = a[0], c.w = a[1];
+		memcpy(c.sg, c.sx, sizeof c.sg);
+		return convt_as_conv(d, &c, op, res);
+	}
+	/* 1-d: x [N, C, 1, L], w [Ci, Co/g, 1, K] */
+	c.sg[0] = c.sx[0], c.sg[1] = c.sx[1], c.sg[2] = 1, c.sg[3] = c.sx[2];
+	c.sw[3] = c.sw[2], c.sw[2] = 1;
+	c.st[1] = c.st[0], c.pad[1] = c.pad[0], c.dil[1] = c.dil[0], op[1] = op[0];
+	c.st[0] = c.dil[0] = 1, c.pad[0] = op[0] = 0;
+	c.ns = 2;
+	r = unsq(d, a[0], 2, &c.go);
+	if (!r)
+		r = unsq(d, a[1], 2, &c.w);
+	if (!r)
+		r = convt_as_conv(d, &c, op, &t);
+	if (!r && (!(mx = node_meta(d, &t)) || npu_gmeta_shape(mx, buf) != 4))
+		r = fail(d, "%s", "a 1-d transposed convolution's 2-d form of unknown shape");
+	if (!r)
+		r = call_ints(d, "aten.view.default", t, (int64_t[]){ buf[0], buf[1], buf[3] }, 3, res);
+	npu_gval_clear(&c.go);
+	npu_gval_clear(&c.w);
+	npu_gval_clear(&t);
+	return r;
+}
+
 /* x [B, H, L, E] as [B*H, L, E]: attention's heads folded into bmm's
  * batch. */
 static int sdpa_fold(dcx *d, const npu_gval *x, npu_gval *res)
@@ -3421,6 +3643,8 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 		return cbwd_run(d, a, na, 0, res);
 	if (!strcmp(name, "cbwd_gw"))         /* (go, x, w, st, pad, dil, tr, groups) */
 		return cbwd_run(d, a, na, 1, res);
+	if (!strcmp(name, "convx"))           /* (x, w, st, pad, dil, tr, opad, groups) */
+		return convx_run(d, a, na, res);
 	if (!strcmp(name, "wdim")) {                /* (w, i) */
 		int nd = x0 ? npu_gmeta_shape(x0, shp) : -1;
 		if (na < 2 || a[1].kind != NPU_GV_INT || a[1].u.i < 0 || a[1].u.i >= nd)

@@ -319,8 +319,9 @@ END_TEST
  * convolutions (by their spread weight, and by taps when that is large:
  * every tap, the centre alone, strided); convolutions too large for SRAM
  * (in bands of rows, of columns); a 1-d (and a depthwise 1-d)
- * convolution; grouped 1x1 1-d convolutions; 3-d convolutions; 3-d
- * pooling of more taps than a kernel takes; flip;
+ * convolution; grouped 1x1 1-d convolutions; 3-d convolutions (grouped,
+ * dilated and transposed ones rewritten); 3-d pooling of more taps than
+ * a kernel takes; flip;
  * slice_scatter with a step and to the end, select_scatter; ops 1.13
  * keeps whole (below).  Each is a one-node graph
  * written to the temporary folder, run with generated values against
@@ -574,6 +575,25 @@ static const op_case ops[] = {
 	{ "aten.convolution.default",
 	  "{\"node\": \"w\"}, null, [2, 1, 1], [0, 1, 1], [1, 1, 1], false, [0, 0, 0], 1",
 	  "float32", { 2, 4, 5, 6, 6 }, { 6, 4, 2, 3, 3 }, { 2, 6, 2, 6, 6 } },
+	/* convolutions fuse.c runs rewritten (pass_decomp.c's @convx): a
+	 * transposed 3-d one (zeros inserted, then a 3-d one), a grouped
+	 * 3-d one (in bfloat16 too) and a dilated one (2-d ones over the
+	 * depth taps stacked group by group), a dilated transposed 2-d one */
+	{ "aten.convolution.default",
+	  "{\"node\": \"w\"}, null, [2, 2, 2], [1, 1, 1], [1, 1, 1], true, [1, 1, 1], 1",
+	  "float32", { 1, 16, 3, 8, 8 }, { 16, 8, 3, 3, 3 }, { 1, 8, 6, 16, 16 } },
+	{ "aten.convolution.default",
+	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [1, 2, 2], [1, 1, 1], [1, 1, 1], false, [0, 0, 0], 6",
+	  "float32", { 1, 24, 4, 14, 14 }, { 48, 4, 3, 3, 3 }, { 1, 48, 4, 7, 7 } },
+	{ "aten.convolution.default",
+	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [1, 2, 2], [1, 1, 1], [1, 1, 1], false, [0, 0, 0], 6",
+	  "bfloat16", { 1, 24, 4, 14, 14 }, { 48, 4, 3, 3, 3 }, { 1, 48, 4, 7, 7 } },
+	{ "aten.convolution.default",
+	  "{\"node\": \"w\"}, null, [1, 1, 1], [2, 2, 2], [2, 2, 2], false, [0, 0, 0], 1",
+	  "float32", { 1, 8, 6, 12, 12 }, { 8, 8, 3, 3, 3 }, { 1, 8, 6, 12, 12 } },
+	{ "aten.convolution.default",
+	  "{\"node\": \"w\"}, {\"node\": \"b\"}, [2, 2], [2, 2], [2, 2], true, [1, 1], 1",
+	  "float32", { 1, 16, 8, 8 }, { 16, 16, 3, 3 }, { 1, 16, 16, 16 } },
 	/* convolutions in 2-byte types with the bias as a K row, rows of A
 	 * [OC][K + 1] an odd number of elements long (K = 96, 144, 576, 72)
 	 * and even (147): a 1x1 one on a 7x7 plane whose plain-copy epilogue

@@ -1181,6 +1181,94 @@ START_TEST(resample_decomposed)
 }
 END_TEST
 
+/* A float32 meta of shape s (dims up to the first 0, at most 5). */
+static void f32_meta(char *buf, size_t n, const int64_t *s)
+{
+	size_t k = (size_t)snprintf(buf, n, "{\"shape\":[");
+
+	for (int d = 0; d < 5 && s[d] && k < n; d++)
+		k += (size_t)snprintf(buf + k, n - k, "%s%lld", d ? "," : "", (long long)s[d]);
+	if (k < n)
+		snprintf(buf + k, n - k, "],\"dtype\":\"float32\"}");
+}
+
+/*
+ * Convolutions fuse.c does not run as they are, rewritten as ones it
+ * does (pass_decomp.c's @convx): grouped, depthwise and dilated 3-d ones
+ * as 2-d ones over their depth taps stacked into the channels;
+ * transposed 3-d, grouped (1-d and 2-d) and dilated ones as
+ * convolutions of the input with zeros inserted.  Every rewrite against
+ * the reference's op under a target whose host is slow, and which ones
+ * npu-base keeps as host calls (the host's estimate is the lower: small
+ * ones, depthwise ones); one padded past its window is kept on both.
+ */
+START_TEST(conv_rewritten)
+{
+	static const struct {
+		int64_t x[5], w[5], out[5];
+		const char *args;
+		int bias, base;         /* base: rewritten on npu-base; -1 never */
+	} c[] = {
+		{ { 1, 3, 2, 3, 3 }, { 3, 2, 2, 2, 2 }, { 1, 2, 4, 6, 6 },
+		  "[2,2,2],[0,0,0],[1,1,1],true,[0,0,0],1", 1, 0 },
+		{ { 1, 16, 3, 8, 8 }, { 16, 8, 3, 3, 3 }, { 1, 8, 6, 16, 16 },
+		  "[2,2,2],[1,1,1],[1,1,1],true,[1,1,1],1", 0, 1 },
+		{ { 1, 24, 4, 14, 14 }, { 48, 4, 3, 3, 3 }, { 1, 48, 4, 7, 7 },
+		  "[1,2,2],[1,1,1],[1,1,1],false,[0,0,0],6", 1, 1 },
+		{ { 1, 8, 3, 6, 6 }, { 8, 1, 3, 3, 3 }, { 1, 8, 3, 6, 6 },
+		  "[1,1,1],[1,1,1],[1,1,1],false,[0,0,0],8", 1, 0 },
+		{ { 1, 8, 6, 12, 12 }, { 8, 8, 3, 3, 3 }, { 1, 8, 6, 12, 12 },
+		  "[1,1,1],[2,2,2],[2,2,2],false,[0,0,0],1", 0, 1 },
+		{ { 1, 6, 5, 7, 7 }, { 6, 2, 3, 3, 3 }, { 1, 6, 3, 5, 7 },
+		  "[2,1,1],[1,0,2],[1,1,2],false,[0,0,0],3", 1, 0 },
+		{ { 1, 16, 8, 8 }, { 16, 16, 3, 3 }, { 1, 16, 16, 16 },
+		  "[2,2],[2,2],[2,2],true,[1,1],1", 1, 1 },
+		{ { 1, 16, 6, 6 }, { 16, 2, 4, 4 }, { 1, 16, 12, 12 },
+		  "[2,2],[1,1],[1,1],true,[0,0],8", 1, 0 },
+		{ { 2, 16, 50 }, { 16, 4, 4 }, { 2, 16, 100 },
+		  "[2],[1],[1],true,[0],4", 0, 0 },
+		{ { 2, 4, 9 }, { 4, 6, 3 }, { 2, 6, 28 },
+		  "[3],[1],[2],true,[1],1", 1, 0 },
+		{ { 1, 4, 3, 4, 4 }, { 4, 4, 2, 2, 2 }, { 1, 4, 2, 4, 4 },
+		  "[2,2,2],[2,2,2],[1,1,1],true,[0,0,0],1", 0, -1 },
+	};
+	static const npu_target slow_host = {
+		.mxu_rows = 128, .mxu_cols = 128, .vec_lanes = 128, .dma_engines = 4,
+		.dma_bytes_per_cycle = 128, .dram_bytes_per_cycle = 1600, .dram_latency = 400,
+		.dram_burst = 64, .host_latency = 1000000000, .host_bytes_per_cycle = 32,
+		.host_flops_per_cycle = 20,
+	};
+
+	for (int slow = 0; slow < 2; slow++)
+		for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+			char json[2048], mx[128], mw[128], mb[128], mo[128], what[64];
+			int64_t bs[5] = { c[i].out[1] };
+			npu_graph *g;
+			int n0;
+			env s;
+			f32_meta(mx, sizeof mx, c[i].x);
+			f32_meta(mw, sizeof mw, c[i].w);
+			f32_meta(mb, sizeof mb, bs);
+			f32_meta(mo, sizeof mo, c[i].out);
+			snprintf(json, sizeof json, GRAPH(PH("x", "%s") "," PH("w", "%s") "," PH("b", "%s")
+				 CALL("c", "aten.convolution.default", "[" N("x") "," N("w") ",%s,%s]", "%s")
+				 OUT("[" N("c") "]")),
+				 mx, mw, mb, c[i].bias ? N("b") : "null", c[i].args, mo);
+			g = parse(json);
+			n0 = g->nnodes;
+			snprintf(what, sizeof what, "convolution %zu%s", i, slow ? " (slow host)" : "");
+			env_random(&s, g);
+			rt_target = slow ? &slow_host : NULL;
+			roundtrip(what, g, &s, NULL, 1e-6);
+			rt_target = NULL;
+			ck_assert_msg((g->nnodes > n0) == (c[i].base >= 0 && (slow || c[i].base)),
+				      "%s: %d nodes (%d before)", what, g->nnodes, n0);
+			env_free(&s);
+			npu_graph_free(g);
+		}
+}
+END_TEST
+
 /* avg_pool2d_backward(go [1, 2, oh, ow], x [1, 2, 5, 7], args) */
 #define PBWD(oh, ow, args) GRAPH(PH("go", F32(1, 2, oh, ow)) "," PH("x", F32(1, 2, 5, 7)) \
 	CALL("pb", "aten.avg_pool2d_backward.default", "[" N("go") "," N("x") "," args "]", \
@@ -1620,6 +1708,7 @@ static Suite *passes_suite(void)
 	tcase_add_test(tc, conv3d_backward_decomposed);
 	tcase_add_test(tc, conv1d_backward_decomposed);
 	tcase_add_test(tc, resample_decomposed);
+	tcase_add_test(tc, conv_rewritten);
 	tcase_add_test(tc, conv_backward_wide);
 	tcase_add_test(tc, pool_backward_decomposed);
 	tcase_add_test(tc, sdpa_backward_decomposed);
