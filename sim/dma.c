@@ -4,7 +4,10 @@
  * An engine runs its queue in order.  dcfg/dcfgi set descriptor fields and
  * take no time; a transfer copies, for i2 < n2 and i1 < n1, rowb bytes from
  * src + i1*ss1 + i2*ss2 to dst + i1*ds1 + i2*ds2 (a gather takes row i's
- * source offset from the index list instead: idx[i2*n1 + i1] * ss1).
+ * source offset from the index list instead: idx[i2*n1 + i1] * ss1; a
+ * scatter its destination offset: idx[i2*n1 + i1] * ds1).  With idxn > 0
+ * an index must lie in [-idxn, idxn), a negative one counting from idxn
+ * (PyTorch's rule); any other is a fault, as PyTorch raises.
  *
  * Timing (docs/timing-model.md):
  *   start  = max(engine free, dispatch + 1)
@@ -43,11 +46,11 @@
 #define DMA_MAX_ROWS (1ll << 22)     /* rows of one transfer */
 #define DMA_MAX_BYTES (1ll << 36)    /* bytes of one transfer */
 
-enum { DIR_LD, DIR_ST, DIR_CP, DIR_MV, DIR_GAT };
+enum { DIR_LD, DIR_ST, DIR_CP, DIR_MV, DIR_GAT, DIR_SCT };
 
 typedef struct xfer {
 	uint64_t src, dst;       /* addresses, the aperture's made local */
-	int src_dram, dst_dram, gather;
+	int src_dram, dst_dram, gather, scatter;
 	int cvt;                 /* dstc: the DRAM type, else 0 */
 	int64_t srow;            /* bytes of a source row */
 	uint64_t touched;        /* DRAM burst bytes charged */
@@ -131,6 +134,39 @@ static int race_row(npu_sim *s, int eng, const sim_entry *e, uint64_t t0,
 	return 0;
 }
 
+/* Entry i of the index list (width w) in *v, checked against idxn
+ * when it is set: [-idxn, idxn), a negative entry counting from idxn;
+ * -1 on a fault.  --timing-only computes no values, so an index the
+ * vector unit would have written may be anything: there an entry out
+ * of range reads as 0. */
+static int index_at(npu_sim *s, int eng, const sim_entry *e, uint64_t t0,
+		    const uint8_t *idx, int64_t w, int64_t i, int64_t *v)
+{
+	int64_t n = s->dma[eng].f[NPU_DF_IDXN];
+
+	if (w == 4) {
+		int32_t v4;
+		memcpy(&v4, idx + i * 4, 4);
+		*v = v4;
+	} else {
+		memcpy(v, idx + i * 8, 8);
+	}
+	if (n <= 0)
+		return 0;
+	if (*v < -n || *v >= n) {
+		if (s->o.timing_only) {
+			*v = 0;
+			return 0;
+		}
+		return sim_fault(s, NPU_UNIT_DMA0 + eng, e->pc, t0,
+				 "index %lld (entry %lld) is outside [-%lld, %lld)",
+				 (long long)*v, (long long)i, (long long)n, (long long)n);
+	}
+	if (*v < 0)
+		*v += n;
+	return 0;
+}
+
 /* Copies the rows and counts bytes; -1 on a fault. */
 static int move(npu_sim *s, int eng, const sim_entry *e, uint64_t t0, xfer *x)
 {
@@ -140,11 +176,11 @@ static int move(npu_sim *s, int eng, const sim_entry *e, uint64_t t0, xfer *x)
 	int64_t w = f[NPU_DF_IDXW];
 	const uint8_t *idx = NULL;
 
-	if (x->gather) {
+	if (x->gather || x->scatter) {
 		if (w != 4 && w != 8)
 			return sim_fault(s, NPU_UNIT_DMA0 + eng, e->pc, t0,
-					 "gather index width %lld is not 4 or 8",
-					 (long long)w);
+					 "%s index width %lld is not 4 or 8",
+					 x->gather ? "gather" : "scatter", (long long)w);
 		idx = sim_local(s, (uint64_t)f[NPU_DF_IDX], (uint64_t)(n1 * n2 * w));
 		if (!idx)
 			return side_fault(s, e, eng, t0, "index list", 0,
@@ -158,19 +194,15 @@ static int move(npu_sim *s, int eng, const sim_entry *e, uint64_t t0, xfer *x)
 		for (int64_t i1 = 0; i1 < n1; i1++) {
 			uint64_t sa, da;
 			uint8_t *ps, *pd;
-			int64_t off = i1;
-			if (x->gather) {
-				if (w == 4) {
-					int32_t v;
-					memcpy(&v, idx + (i2 * n1 + i1) * 4, 4);
-					off = v;
-				} else {
-					memcpy(&off, idx + (i2 * n1 + i1) * 8, 8);
-				}
+			int64_t off = i1, so = i1, dof = i1;
+			if (idx) {
+				if (index_at(s, eng, e, t0, idx, w, i2 * n1 + i1, &off) < 0)
+					return -1;
+				*(x->gather ? &so : &dof) = off;
 			}
-			sa = src + (uint64_t)off * (uint64_t)f[NPU_DF_SS1] +
+			sa = src + (uint64_t)so * (uint64_t)f[NPU_DF_SS1] +
 			     (uint64_t)i2 * (uint64_t)f[NPU_DF_SS2];
-			da = dst + (uint64_t)i1 * (uint64_t)f[NPU_DF_DS1] +
+			da = dst + (uint64_t)dof * (uint64_t)f[NPU_DF_DS1] +
 			     (uint64_t)i2 * (uint64_t)f[NPU_DF_DS2];
 			ps = side(s, x->src_dram, sa, (uint64_t)x->srow);
 			/* --timing-only computes no values, so an index the
@@ -184,7 +216,12 @@ static int move(npu_sim *s, int eng, const sim_entry *e, uint64_t t0, xfer *x)
 			if (!ps)
 				return side_fault(s, e, eng, t0, "source",
 						  x->src_dram, sa, x->srow);
-			if (!(pd = side(s, x->dst_dram, da, (uint64_t)rowb)))
+			pd = side(s, x->dst_dram, da, (uint64_t)rowb);
+			if (!pd && x->scatter && s->o.timing_only) {
+				da = dst + (uint64_t)i2 * (uint64_t)f[NPU_DF_DS2];
+				pd = side(s, x->dst_dram, da, (uint64_t)rowb);
+			}
+			if (!pd)
 				return side_fault(s, e, eng, t0, "destination",
 						  x->dst_dram, da, rowb);
 			if (x->cvt) /* (cvt_check: the fp32 rows are aligned) */
@@ -196,7 +233,7 @@ static int move(npu_sim *s, int eng, const sim_entry *e, uint64_t t0, xfer *x)
 				sim_wrote(s, da, (uint64_t)rowb);
 			if (x->src_dram && !x->gather)
 				charge_row(s, x, sa, (uint64_t)rowb);
-			if (x->dst_dram)
+			if (x->dst_dram && !x->scatter)
 				charge_row(s, x, da, (uint64_t)rowb);
 			if (!x->src_dram)
 				sim_bank_add(s, sa, (uint64_t)x->srow);
@@ -207,12 +244,13 @@ static int move(npu_sim *s, int eng, const sim_entry *e, uint64_t t0, xfer *x)
 		}
 	}
 	charge(s, x, x->ps, x->pe - x->ps);
-	if (x->gather && x->src_dram && rowb > 0 && n1 * n2 > 0) {
-		/* Every gathered row is charged as if it started at the
-		 * alignment of the base address, one after the other, so the
-		 * timing does not depend on the index values. */
-		uint64_t b = (uint64_t)s->tg->dram_burst;
-		uint64_t first = src - src % b, end = src + (uint64_t)rowb;
+	if (((x->gather && x->src_dram) || (x->scatter && x->dst_dram)) &&
+	    rowb > 0 && n1 * n2 > 0) {
+		/* Every gathered (scattered) row is charged as if it started
+		 * at the alignment of the base address, one after the other,
+		 * so the timing does not depend on the index values. */
+		uint64_t b = (uint64_t)s->tg->dram_burst, base = x->gather ? src : dst;
+		uint64_t first = base - base % b, end = base + (uint64_t)rowb;
 		if (end % b)
 			end += b - end % b;
 		x->touched += (end - first) * (uint64_t)(n1 * n2);
@@ -275,6 +313,7 @@ static int transfer(npu_sim *s, int eng, const sim_insn *in,
 	case NPU_OP_DCP: dir = DIR_CP; break;
 	case NPU_OP_DSTC: x.dst_dram = 1; dir = DIR_ST; break;
 	case NPU_OP_DMV: x.src_dram = x.dst_dram = 1; dir = DIR_MV; break;
+	case NPU_OP_DSCT: x.dst_dram = x.scatter = 1; dir = DIR_SCT; break;
 	default: x.src_dram = x.gather = 1; dir = DIR_GAT; break;
 	}
 	/* a DRAM side in the aperture is SRAM: the transfer is a copy */
@@ -284,7 +323,7 @@ static int transfer(npu_sim *s, int eng, const sim_insn *in,
 		x.src -= NPU_SRAM_APERTURE, x.src_dram = 0;
 	if (x.dst_dram && x.dst >= NPU_SRAM_APERTURE)
 		x.dst -= NPU_SRAM_APERTURE, x.dst_dram = 0;
-	if (!x.gather)
+	if (!x.gather && !x.scatter)
 		dir = x.src_dram ? (x.dst_dram ? DIR_MV : DIR_LD)
 				 : (x.dst_dram ? DIR_ST : DIR_CP);
 	if (rowb < 0 || n1 < 0 || n2 < 0 || rowb > DMA_MAX_BYTES ||

@@ -1200,6 +1200,88 @@ START_TEST(dma_gather)
 }
 END_TEST
 
+/* Rows 0..4 of 24 bytes at SRAM 0 and the index list of dma_scatter. */
+static void setup_scatter(npu_sim *s, run *r)
+{
+	static const int32_t idx[5] = { 7, 0, 3, -2, 12 };
+	uint8_t *l = npu_sim_local(s, 0, 120);
+
+	(void)r;
+	for (int i = 0; i < 120; i++)
+		l[i] = (uint8_t)(i * 7 + 1);
+	memcpy(npu_sim_local(s, 8192, sizeof idx), idx, sizeof idx);
+}
+
+/*
+ * dsct, the gather's mirror: 5 rows of 24 bytes from SRAM to b +
+ * idx*100 (idxn 13: -2 is row 11), charged as 5 consecutive rows from
+ * &b's alignment, as the gather's are from &a's (b is 4096 bytes after
+ * a): 160 bytes, channel 0 96, channel 1 64.  Dispatched at 8 (one
+ * dcfgi more than dma_gather), start 9: engine 9 + 10 + 120/8 = 34;
+ * channel 0 19 + 12 = 31; end 34 + 20 = 54.  Then an index past idxn
+ * is a fault naming it, for a gather too, and so is a negative one past
+ * -idxn; --timing-only (run_prog) reads such an index as 0.
+ */
+START_TEST(dma_scatter)
+{
+	static const int rows[5] = { 7, 0, 3, 11, 12 };
+	run r = { 0 };
+	const npu_trace_dma *d;
+	const uint8_t *b;
+	char text[4096];
+
+	snprintf(text, sizeof text, dma_prog,
+		 "dcfgi dma0, rowb, 24\n dcfgi dma0, n1, 5\n dcfgi dma0, ss1, 24\n"
+		 "dcfgi dma0, ds1, 100\n dcfgi dma0, idx, 8192\n dcfgi dma0, idxn, 13\n"
+		 "li x1, &b\n li x2, 0\n dsct dma0, x1, x2\n");
+	r.setup = setup_scatter;
+	run_text(&r, text);
+	ck_assert_msg(r.rc == 0, "%s", r.e.msg);
+	ck_assert_uint_eq(npu_sim_dmas(r.s, &d), 1);
+	ck_assert_int_eq(d[0].dir, 5);
+	ck_assert_str_eq(npu_trace_dir_name(d[0].dir), "scatter");
+	ck_assert_uint_eq(d[0].bytes, 120);
+	ck_assert_uint_eq(d[0].bytes_touched, 160);
+	ck_assert_uint_eq(d[0].start, 9);
+	ck_assert_uint_eq(d[0].end, 54);
+	ck_assert_uint_eq(npu_sim_stats_get(r.s)->dram_wr, 120);
+	b = npu_sim_buf_data(r.s, 1);
+	for (int i = 0; i < 5; i++)
+		ck_assert_int_eq(memcmp(npu_sim_local(r.s, 24 * i, 24), b + rows[i] * 100, 24), 0);
+	ck_assert_uint_eq(b[100], 0);         /* row 1: not written */
+	run_free(&r);
+
+	/* (a full run only: run_prog's timing-only run reads them as 0) */
+	for (int k = 0; k < 3; k++) {
+		static const struct {
+			const char *op, *base, *ss1, *ds1, *n1, *idx, *bound, *want;
+		} c[3] = {
+			{ "dsct dma0, x1, x2", "b", "24", "100", "5", "8192", "12",
+			  "index 12 (entry 4) is outside [-12, 12)" },
+			{ "dsct dma0, x1, x2", "b", "24", "100", "1", "8204", "1",
+			  "index -2 (entry 0) is outside [-1, 1)" },
+			{ "dgat dma0, x2, x1", "a", "100", "24", "5", "8192", "12",
+			  "index 12 (entry 4) is outside [-12, 12)" },
+		};
+		npu_sim *sf;
+		memset(&r, 0, sizeof r);
+		snprintf(text, sizeof text,
+			 ".buffer a u8 [4096] input\n.buffer b u8 [4096] output\n"
+			 "dcfgi dma0, rowb, 24\n dcfgi dma0, n1, %s\n dcfgi dma0, ss1, %s\n"
+			 "dcfgi dma0, ds1, %s\n dcfgi dma0, idx, %s\n dcfgi dma0, idxn, %s\n"
+			 "li x1, &%s\n li x2, 0\n %s\n sig dma0, s0\n wait scl, s0\n halt\n",
+			 c[k].n1, c[k].ss1, c[k].ds1, c[k].idx, c[k].bound, c[k].base, c[k].op);
+		r.setup = setup_scatter;
+		asm_text(&r.p, text);
+		sf = one(&r, 0);
+		ck_assert_int_eq(npu_sim_run(sf, &r.e), NPU_SIM_FAULT);
+		ck_assert_msg(strstr(r.e.msg, c[k].want), "%s", r.e.msg);
+		npu_sim_free(sf);
+		npu_prog_free(&r.p);
+	}
+}
+END_TEST
+
 static void setup_ff(npu_sim *s, run *r)
 {
 	memset(npu_sim_buf_data(s, 0), 0xff, r->p.bufs[0].size);
@@ -2287,6 +2369,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, dma_3d_store);
 	tcase_add_test(tc, dma_gather);
 	tcase_add_test(tc, dma_gather_computed_index);
+	tcase_add_test(tc, dma_scatter);
 	tcase_add_test(tc, dma_local_and_dram_copies);
 	tcase_add_test(tc, dma_aperture);
 	tcase_add_test(tc, dma_channels_shared);

@@ -413,7 +413,7 @@ START_TEST(bad_rows)
 	npu_err e = { "" };
 	npu_prog p = make_prog();
 	npu_trace_kernel k = { .kernel = 2, .start = 0, .end = 1 };
-	npu_trace_dma d = { 0, 5, 1, 1, 0, 0, 1, -1 };
+	npu_trace_dma d = { 0, NPU_TRACE_NDIR, 1, 1, 0, 0, 1, -1 };
 	npu_trace *t = npu_trace_open(path, &e);
 
 	ck_assert_ptr_nonnull(t);
@@ -429,7 +429,7 @@ START_TEST(bad_rows)
 	ck_assert_msg(strstr(e.msg, "kernel 2 out of range"), "%s", e.msg);
 	ck_assert_int_eq(npu_trace_kernel_exec(t, &k, &e), -1);
 	ck_assert_int_eq(npu_trace_dma_xfer(t, &d, &e), -1);
-	ck_assert_msg(strstr(e.msg, "direction 5"), "%s", e.msg);
+	ck_assert_msg(strstr(e.msg, "direction 6"), "%s", e.msg);
 	ck_assert_int_eq(npu_trace_counter(t, "", 1, &e), -1);
 	ck_assert_int_eq(npu_trace_end(t, 1, 0, 0, &e), 0);
 	ck_assert_int_eq(npu_trace_end(t, 1, 0, 0, &e), -1);
@@ -1162,6 +1162,40 @@ static char *provenance_text(sqlite3 *db)
 		      "NULL, NULL FROM kernel_nodes ORDER BY 1, 2, 3, 4");
 }
 
+/* A version 2 trace (no scatter direction) gets the dma_dirs row of
+ * direction 5 when a run is appended, and version 3. */
+START_TEST(upgrade_from_v2)
+{
+	const char *path = db_path("v2.db");
+	npu_err e = { "" };
+	npu_prog p = make_prog();
+	npu_trace *t;
+	sqlite3 *db;
+
+	unlink(path);
+	t = npu_trace_open(path, &e);
+	ck_assert_msg(t != NULL, "%s", e.msg);
+	ck_assert_int_eq(npu_trace_begin(t, &run_info, &p, &e), 1);
+	ck_assert_int_eq(npu_trace_end(t, 10, 0.1, 0, &e), 0);
+	npu_trace_close(t);
+	db = db_open(path);
+	ck_assert_int_eq(sqlite3_exec(db, "DELETE FROM dma_dirs WHERE id = 5; "
+				      "PRAGMA user_version = 2", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+
+	t = npu_trace_open(path, &e);
+	ck_assert_msg(t != NULL, "%s", e.msg);
+	ck_assert_int_eq(npu_trace_begin(t, &run_info, &p, &e), 2);
+	ck_assert_int_eq(npu_trace_end(t, 10, 0.1, 0, &e), 0);
+	npu_trace_close(t);
+	db = db_open(path);
+	ck_assert_int_eq(q_int(db, "PRAGMA user_version"), NPU_TRACE_SCHEMA_VERSION);
+	ck_assert_str_eq(q_text(db, "SELECT name FROM dma_dirs WHERE id = 5"), "scatter\n");
+	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM runs"), 2);
+	sqlite3_close(db);
+}
+END_TEST
+
 /*
  * tests/data/trace/v1.db: written by schema version 1's npusim (two runs
  * of demo.s, one of conv_bn_relu compiled).  Appending a run upgrades it
@@ -1371,6 +1405,7 @@ static Suite *trace_suite(void)
 	tcase_add_test(tc, writer_thread_auto);
 	tcase_add_test(tc, shared_provenance);
 	tcase_add_test(tc, upgrade_from_v1);
+	tcase_add_test(tc, upgrade_from_v2);
 	tcase_add_test(tc, docs_match_schema);
 	tcase_add_test(tc, example_queries);
 	suite_add_tcase(s, tc);

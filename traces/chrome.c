@@ -357,11 +357,11 @@ static int dmas(exporter *x, double *rd, double *wr)
 				    NPU_CHROME_TID_DMA(sqlite3_column_int(st, 0)),
 				    s, e, args)))
 			break;
-		/* DRAM side: reads for loads and gathers, writes for stores,
-		 * both halves of a DRAM-to-DRAM copy's bursts. */
+		/* DRAM side: reads for loads and gathers, writes for stores
+		 * and scatters, both halves of a DRAM-to-DRAM copy's bursts. */
 		if (dir == 0 || dir == 4)
 			spread(rd, total, s, e, touched);
-		else if (dir == 1)
+		else if (dir == 1 || dir == 5)
 			spread(wr, total, s, e, touched);
 		else if (dir == 3) {
 			spread(rd, total, s, e, touched / 2);

@@ -118,7 +118,8 @@ _Static_assert(sizeof state_names / sizeof state_names[0] == NPU_NUSTATE,
 	       "a unit state has no name");
 
 static const char *const dir_names[NPU_TRACE_NDIR] = {
-	"dram_to_sram", "sram_to_dram", "sram_to_sram", "dram_to_dram", "gather"
+	"dram_to_sram", "sram_to_dram", "sram_to_sram", "dram_to_dram", "gather",
+	"scatter"
 };
 
 /* The statements other than the inserts, each prepared when first used
@@ -1019,6 +1020,10 @@ static const char upgrade_v1_sql[] =
 	"  SELECT run_id, kernel, node FROM kernel_nodes;"
 	"DROP TABLE kernel_nodes; DROP TABLE nodes; DROP TABLE kernels;";
 
+/* Version 3 named DMA direction 5, the scatter (dsct). */
+static const char upgrade_v2_sql[] =
+	"INSERT OR IGNORE INTO dma_dirs (id, name) VALUES (5, 'scatter');";
+
 static int upgrade(npu_trace *t, npu_err *e)
 {
 	int version;
@@ -1031,9 +1036,13 @@ static int upgrade(npu_trace *t, npu_err *e)
 		tx_rollback(t);
 		return 0;
 	}
-	if (create_tables(t, e) ||
-	    exec(t, upgrade_v1_sql, "cannot upgrade from schema version 1", e) ||
-	    create_views(t, e) || set_version(t, e))
+	if (version < 2 &&
+	    (create_tables(t, e) ||
+	     exec(t, upgrade_v1_sql, "cannot upgrade from schema version 1", e) ||
+	     create_views(t, e)))
+		goto fail;
+	if (exec(t, upgrade_v2_sql, "cannot upgrade from schema version 2", e) ||
+	    set_version(t, e))
 		goto fail;
 	return tx_commit(t, e) ? (tx_rollback(t), -1) : 0;
 fail:

@@ -38,7 +38,7 @@
 
 /* The schema version this npusim writes, and the oldest it upgrades in
  * place when it opens a trace to append (docs/trace-schema.md). */
-#define NPU_TRACE_SCHEMA_VERSION 2
+#define NPU_TRACE_SCHEMA_VERSION 3
 #define NPU_TRACE_SCHEMA_OLDEST 1
 
 typedef struct npu_trace npu_trace;
@@ -211,7 +211,7 @@ void npu_trace_set_batch(npu_trace *t, size_t rows);
 const char *npu_trace_state_name(int state);
 
 /* Number of DMA directions of npu_trace_dma.dir. */
-#define NPU_TRACE_NDIR 5
+#define NPU_TRACE_NDIR 6
 /* Name of a DMA direction ("dram_to_sram"); "?" when unknown. */
 const char *npu_trace_dir_name(int dir);
 
