@@ -2598,6 +2598,82 @@ static int emit_gather_rt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	return 0;
 }
 
+/*
+ * A scatter (fuse.c's do_index_put; K->g_scatter): the groups split
+ * into contiguous ranges, one an engine; each engine loads the index
+ * list into its part of SRAM once, then per chunk of its groups the
+ * values (one load when the groups follow each other, else one a group)
+ * and one dsct a group, its idxn the indexed dim's size: an index past
+ * it is a fault, as PyTorch raises, and a negative one counts from the
+ * end.  idxn goes back to 0 (unchecked) at the end, for the gathers of
+ * later kernels, which leave it alone.
+ */
+static int emit_scatter(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
+{
+	const npu_kern *K = &c->ir->k[k];
+	const npu_kopnd *P = &K->ops[0];
+	const npu_kval *V = &c->ir->v[P->val], *I = &c->ir->v[K->ops[1].val];
+	const npu_kval *O = &c->ir->v[K->ops[2].val];
+	emit_t g;
+	int esz = npu_dtype_size(V->dtype), isz = npu_dtype_size(I->dtype);
+	int64_t L = K->mm_m, J = K->mm_n, D = K->mm_k, G;
+	uint64_t rowb = (uint64_t)(D * esz), grpb = (uint64_t)J * rowb;
+	uint64_t idxb = ((uint64_t)(J * isz) + 63) & ~63ull, part;
+	int ne = c->t->dma_engines > 4 ? 4 : c->t->dma_engines;
+	int packed = P->stride[0] == J * D;
+
+	if (ne < 1)
+		ne = 1;
+	if (ne > L)
+		ne = (int)L;
+	part = ((c->t->sram_bytes - NPU_SPILL_BYTES) / (uint64_t)ne) & ~63ull;
+	G = part > idxb ? (int64_t)((part - idxb) / grpb) : 0;
+	if (G < 1)
+		return npu_errf(e, "kernel %s: a group of %llu scattered bytes does not fit SRAM",
+				K->name, (unsigned long long)grpb);
+	if (npu_emit_setup(&g, c, k, f) < 0)
+		return npu_errf(e, "out of memory");
+	for (int q = 0; q < ne; q++) {
+		int64_t l0 = q * L / ne, l1 = (q + 1) * L / ne;
+		uint64_t base = (uint64_t)q * part, vals = base + idxb;
+		npu_emit_dmaf(&g, q, NPU_OP_DLD, base, I->daddr, J * isz, 1, 0, 0, 1, 0, 0);
+		for (int64_t a = l0; a < l1; a += G) {
+			int64_t m = l1 - a < G ? l1 - a : G;
+			if (packed)
+				npu_emit_dmaf(&g, q, NPU_OP_DLD, vals,
+					      V->daddr + (uint64_t)((P->off + a * P->stride[0]) * esz),
+					      (int64_t)(m * (int64_t)grpb), 1, 0, 0, 1, 0, 0);
+			else
+				npu_emit_dmaf(&g, q, NPU_OP_DLD, vals,
+					      V->daddr + (uint64_t)((P->off + a * P->stride[0]) * esz),
+					      (int64_t)grpb, m, P->stride[0] * esz, (int64_t)grpb, 1, 0, 0);
+			for (int64_t l = a; l < a + m; l++) {
+				int xl = npu_mx(f), xd = npu_mx(f);
+				field(&g, q, NPU_DF_ROWB, (int64_t)rowb);
+				field(&g, q, NPU_DF_N1, J);
+				field(&g, q, NPU_DF_SS1, (int64_t)rowb);
+				field(&g, q, NPU_DF_DS1, K->g_ds[0] * esz);
+				field(&g, q, NPU_DF_N2, 1);
+				field(&g, q, NPU_DF_IDX, (int64_t)base);
+				field(&g, q, NPU_DF_IDXW, isz);
+				field(&g, q, NPU_DF_IDXN, K->g_bound);
+				npu_mli(f, xl, (int64_t)(vals + (uint64_t)(l - a) * grpb));
+				dram_li(&g, xd, O->daddr + (uint64_t)((K->ops[2].off + l * K->g_ds[1]) * esz));
+				npu_memit(f, NPU_OP_DSCT, q, xd, xl, 0);
+				busy(&g, q, (int64_t)grpb, 1);
+			}
+		}
+		npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_IDXN, 0, 0);
+		g.dstate[q][NPU_DF_IDXN] = 0;
+	}
+	for (int q = 0; q < ne; q++)
+		npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, SEM_END, 0, 0);
+	for (int q = 0; q < ne; q++)
+		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, SEM_END, 0, 0);
+	npu_emit_cleanup(&g);
+	return 0;
+}
+
 /* Engines sharing a chunk of m gathered rows: pieces of 2 KiB or more (a
  * transfer holds its engine through the DRAM latency). */
 static int gather_engines(int64_t m, uint64_t rowb, int ne)
@@ -2822,7 +2898,8 @@ int npu_emit_kernel(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	case NPU_KK_MM:
 		return K->cv == 2 ? npu_emit_convt(c, k, f, e) : npu_emit_mm(c, k, f, e);
 	case NPU_KK_GATHER:
-		return K->mm_n > 0 ? emit_gather_rt(c, k, f, e) : emit_gather(c, k, f, e);
+		return K->g_scatter ? emit_scatter(c, k, f, e) :
+		       K->mm_n > 0 ? emit_gather_rt(c, k, f, e) : emit_gather(c, k, f, e);
 	case NPU_KK_POOL: return npu_emit_pool(c, k, f, e);
 	case NPU_KK_INT: return emit_int(c, k, f, e);
 	default: return emit_ew(c, k, f, e);

@@ -5826,6 +5826,97 @@ static int rows_runs(const npu_kval *X, const int64_t *sh, int p, int groups, rt
 }
 
 /*
+ * index_put(self, [None, .., idx, ..], values) with one integer index at
+ * dim p (the static KV cache's index_copy_ by cache_position, `x[:, i] =
+ * v`; constant indices are pass_scatter.c's): self copied into the
+ * result by a copy kernel, then the values' rows DMA-scattered over it
+ * (emit.c's emit_scatter): for each group of the dims before p, the
+ * index's entries (J, any shape flattened) pick the rows of the dims
+ * after p, runs of D elements.  The values must have the shape the
+ * indexing gives (no broadcast); a view of them is copied contiguous.
+ * A repeated index leaves one of its rows, as PyTorch leaves it
+ * unspecified; accumulate keeps the host call (repeats add).
+ */
+static int do_index_put(fz *z, int node)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	const npu_gval *l = n->nargs > 1 ? &n->args[1] : NULL, *acc = arg(n, 3);
+	int x, vals, ix, out, k, p = -1, nd;
+	int64_t J, L = 1, D = 1, want[NPU_MAX_DIMS], w = 0, st[NPU_MAX_DIMS] = { 0 };
+	char nm[300];
+
+	if (!m || !l || l->kind != NPU_GV_LIST || n->args[0].kind != NPU_GV_NODE ||
+	    n->nargs < 3 || n->args[2].kind != NPU_GV_NODE || !vecok(m->dtype) ||
+	    (acc && acc->kind == NPU_GV_BOOL && acc->u.b))
+		return host_kern(z, node, "index_put accumulating, or of this form");
+	for (int d = 0; d < l->u.list.n; d++)
+		if (l->u.list.v[d].kind != NPU_GV_NONE) {
+			if (p >= 0 || l->u.list.v[d].kind != NPU_GV_NODE)
+				return host_kern(z, node, "index_put by more than one index");
+			p = d;
+		}
+	if (p < 0 || (x = node_val(z, n->args[0].u.node)) < 0 ||
+	    (vals = node_val(z, n->args[2].u.node)) < 0 ||
+	    (ix = node_val(z, l->u.list.v[p].u.node)) < 0)
+		return p < 0 ? host_kern(z, node, "index_put without an index") : -1;
+	nd = ir->v[x].ndim;
+	if (p >= nd || ir->v[x].dtype != m->dtype || ir->v[vals].dtype != m->dtype ||
+	    (ir->v[ix].dtype != NPU_DT_I64 && ir->v[ix].dtype != NPU_DT_I32))
+		return host_kern(z, node, "index_put of mixed types, or by a bool mask");
+	J = npu_kir_numel(ir->v[ix].ndim, ir->v[ix].shape);
+	for (int d = 0; d < nd; d++)
+		if (d < p)
+			want[w++] = ir->v[x].shape[d], L *= ir->v[x].shape[d];
+		else if (d == p)
+			for (int i = 0; i < ir->v[ix].ndim; i++)
+				want[w++] = ir->v[ix].shape[i];
+		else
+			want[w++] = ir->v[x].shape[d], D *= ir->v[x].shape[d];
+	if (ir->v[vals].ndim != w || memcmp(ir->v[vals].shape, want, (size_t)w * sizeof *want))
+		return host_kern(z, node, "index_put whose values broadcast");
+	if ((out = scatter_self(z, node, x)) < 0)
+		return -1;
+	close_cur(z);
+	if (!J || !L || !D) {
+		ir->nodeval[node] = out;
+		return 0;
+	}
+	if (!iscontig(&ir->v[vals]) &&
+	    (vals = copy_val(z, vals, node, "index_put's values, made contiguous")) < 0)
+		return -1;
+	if ((ix = contig_index(z, node, ix)) < 0)
+		return ix == -1 ? -1 : 0;
+	if ((k = new_kern(z, NPU_KK_GATHER, node)) < 0)
+		return -1;
+	snprintf(nm, sizeof nm, "%s.scatter", n->name);
+	free(ir->k[k].name);
+	ir->k[k].name = strdup(nm);
+	ir->k[k].g_scatter = 1;
+	ir->k[k].g_bound = ir->v[x].shape[p];
+	ir->k[k].mm_m = L;
+	ir->k[k].mm_n = J;
+	ir->k[k].mm_k = D;
+	ir->k[k].g_ds[0] = ir->v[out].stride[p];
+	ir->k[k].g_ds[1] = p ? ir->v[out].stride[p - 1] : 0;
+	st[0] = J * D;
+	st[1] = D;
+	ir->v[root_of(ir, vals)].needed = ir->v[ix].needed = 1;
+	if (npu_kir_opnd(&ir->k[k], root_of(ir, vals), 0, ir->v[vals].off, st) < 0 ||
+	    npu_kir_opnd(&ir->k[k], ix, 0, 0, NULL) < 0 ||
+	    npu_kir_opnd(&ir->k[k], out, 1, 0, NULL) < 0)
+		return npu_errf(z->e, "out of memory");
+	ir->v[out].producer = k;
+	ir->nodeval[node] = out;
+	npu_kir_decide(ir, 1, "%s: index_put as a copy of self and %lld DMA scatter(s) of %lld rows "
+		       "of %lld elements by the run-time index", n->name, (long long)L,
+		       (long long)J, (long long)D);
+	close_cur(z);
+	return 0;
+}
+
+/*
  * aten.index by one run-time index at dim p after Nones (x[:, idx]), or
  * by arange(B) and a run-time [B] at dims 0 and 1 (x[arange(B), idx]:
  * GPT-2's and CLIP's pooling at one token a row): rows of the dims after
@@ -8126,6 +8217,7 @@ static int do_node(fz *z, int i)
 		       n->aop == NPU_AOP_REPEAT ? do_repeat(z, i) : do_index(z, i);
 	if (lk == NPU_LK_SCATTER)
 		return n->aop == NPU_AOP_PAD ? do_pad(z, i) :
+		       n->aop == NPU_AOP_INDEX_PUT ? do_index_put(z, i) :
 		       n->aop == NPU_AOP_AS_STRIDED_SCATTER ? do_strided_scatter(z, i) :
 		       do_scatter(z, i);
 	if (lk != NPU_LK_HOST && (n->multi || !tmeta(n, 0)))

@@ -48,8 +48,11 @@ static const struct { const char *target; int aop; } aop_alias[] = {
 	{ "aten.unsafe_split_with_sizes.default", NPU_AOP_SPLIT_SIZES },
 	{ "aten._embedding_bag_forward_only.default", NPU_AOP_EMBEDDING_BAG },
 	/* in place, left by 1.13's traces (index_add's composite: a clone
-	 * and this); inplace_ok checks that nothing reads self after it */
+	 * and this; index_copy_ on a clone of a buffer, a static KV
+	 * cache's update); inplace_ok checks that nothing reads self after
+	 * it */
 	{ "aten.index_add_.default", NPU_AOP_INDEX_ADD },
+	{ "aten.index_copy_.default", NPU_AOP_INDEX_COPY },
 	/* true_divide's overloads are div's (the decompositions of
 	 * F.interpolate over symbolic sizes leave them) */
 	{ "aten.true_divide.Tensor", NPU_AOP_DIV_TENSOR },

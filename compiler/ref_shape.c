@@ -829,26 +829,30 @@ int ref_index_put(ref_op *op)
 }
 
 /* index_add: self with alpha * source[.., i, ..] added at [.., index[i],
- * ..] along dim, in index order (a repeated index adds every slice). */
+ * ..] along dim, in index order (a repeated index adds every slice);
+ * index_copy: the slices stored there instead (the last of a repeated
+ * index stays; PyTorch leaves which unspecified), each index in [0, n). */
 int ref_index_add(ref_op *op)
 {
 	const npu_reftensor *x, *ix, *src;
 	npu_reftensor *y;
 	int64_t dimv, outer, n, inner, m;
-	double alpha;
-	int d;
+	double alpha = 1;
+	int d, copy = op->id == NPU_AOP_INDEX_COPY;
 
 	if (ref_tensor(op, 0, "self", &x) < 0 || ref_int(op, 1, "dim", 0, &dimv) < 0 ||
 	    ref_dim(op, dimv, x->ndim ? x->ndim : 1, &d) < 0 ||
 	    ref_tensor(op, 2, "index", &ix) < 0 || ref_tensor(op, 3, "source", &src) < 0 ||
-	    ref_double(op, 4, "alpha", 1, &alpha) < 0)
+	    (!copy && ref_double(op, 4, "alpha", 1, &alpha) < 0))
 		return -1;
 	m = npu_reftensor_numel(ix);
 	if (ix->ndim > 1 || src->ndim != x->ndim)
-		return npu_errf(op->e, "index_add: index must be 1-d and source of self's rank");
+		return npu_errf(op->e, "%s: index must be 1-d and source of self's rank",
+				copy ? "index_copy" : "index_add");
 	for (int i = 0; i < x->ndim; i++)
 		if (src->shape[i] != (i == d ? m : x->shape[i]))
-			return npu_errf(op->e, "index_add: source's shape does not match");
+			return npu_errf(op->e, "%s: source's shape does not match",
+					copy ? "index_copy" : "index_add");
 	if (ref_out(op, 0, x->dtype, x->ndim, x->shape, &y) < 0)
 		return -1;
 	memcpy(y->data, x->data, (size_t)npu_reftensor_numel(x) * sizeof(double));
@@ -861,12 +865,16 @@ int ref_index_add(ref_op *op)
 	n = x->ndim ? x->shape[d] : 1;
 	for (int64_t j = 0; j < m; j++) {
 		int64_t at;
+		if (copy && ix->data[j] < 0)
+			return npu_errf(op->e, "index_copy: index %lld is out of bounds",
+					(long long)ix->data[j]);
 		if (fix_index(op, ix->data[j], n, &at) < 0)
 			return -1;
 		for (int64_t o = 0; o < outer; o++)
 			for (int64_t k = 0; k < inner; k++) {
 				double *p = &y->data[(o * n + at) * inner + k];
-				*p = ref_to_dtype(x->dtype, *p + alpha * src->data[(o * m + j) * inner + k]);
+				double s = src->data[(o * m + j) * inner + k];
+				*p = copy ? s : ref_to_dtype(x->dtype, *p + alpha * s);
 			}
 	}
 	return 0;

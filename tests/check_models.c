@@ -172,6 +172,12 @@ static const zoo_case zoo[] = {
 				   (F.fold's: a host call past 65,536);
 				   as_strided over permuted views, which
 				   reads their storage (Longformer's) */
+	{ "ops17", 0 },			/* scatters by run-time indices: a
+				   static KV cache's index_copy_ into two
+				   mutated buffers, index_copy along a
+				   middle dim, x[idx] = z by indices that
+				   count from the end, in bfloat16 too:
+				   DMA scatters (dsct) */
 	{ "ops6_bf16", 0 },
 	/* in bfloat16 and float16 (scripts/capture_models NAME_bf16) */
 	{ "mistral_tiny_bf16", 0 },
