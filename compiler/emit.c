@@ -2599,14 +2599,15 @@ static int emit_gather_rt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 }
 
 /*
- * A scatter (fuse.c's do_index_put; K->g_scatter): the groups split
- * into contiguous ranges, one an engine; each engine loads the index
- * list into its part of SRAM once, then per chunk of its groups the
- * values (one load when the groups follow each other, else one a group)
- * and one dsct a group, its idxn the indexed dim's size: an index past
- * it is a fault, as PyTorch raises, and a negative one counts from the
- * end.  idxn goes back to 0 (unchecked) at the end, for the gathers of
- * later kernels, which leave it alone.
+ * A scatter (fuse.c's rt_scatter; K->g_scatter): the groups split into
+ * contiguous ranges, one an engine; each engine loads a shared index
+ * list into its part of SRAM once (per-group lists with each chunk of
+ * groups), then per chunk of its groups the values (one load when the
+ * groups follow each other, else one a group) and one dsct a group, its
+ * idxn the indexed dim's size: an index past it is a fault, as PyTorch
+ * raises, and a negative one counts from the end.  idxn goes back to 0
+ * (unchecked) at the end, for the gathers of later kernels, which leave
+ * it alone.
  */
 static int emit_scatter(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 {
@@ -2618,7 +2619,7 @@ static int emit_scatter(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	int esz = npu_dtype_size(V->dtype), isz = npu_dtype_size(I->dtype);
 	int64_t L = K->mm_m, J = K->mm_n, D = K->mm_k, G;
 	uint64_t rowb = (uint64_t)(D * esz), grpb = (uint64_t)J * rowb;
-	uint64_t idxb = ((uint64_t)(J * isz) + 63) & ~63ull, part;
+	uint64_t idxb = ((uint64_t)(J * isz) + 63) & ~63ull, part, unit = grpb;
 	int ne = c->t->dma_engines > 4 ? 4 : c->t->dma_engines;
 	int packed = P->stride[0] == J * D;
 
@@ -2627,7 +2628,11 @@ static int emit_scatter(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	if (ne > L)
 		ne = (int)L;
 	part = ((c->t->sram_bytes - NPU_SPILL_BYTES) / (uint64_t)ne) & ~63ull;
-	G = part > idxb ? (int64_t)((part - idxb) / grpb) : 0;
+	if (K->g_is) {          /* a list a group: loaded with its values */
+		unit += idxb;
+		idxb = 0;
+	}
+	G = part > idxb ? (int64_t)((part - idxb) / unit) : 0;
 	if (G < 1)
 		return npu_errf(e, "kernel %s: a group of %llu scattered bytes does not fit SRAM",
 				K->name, (unsigned long long)grpb);
@@ -2636,9 +2641,15 @@ static int emit_scatter(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	for (int q = 0; q < ne; q++) {
 		int64_t l0 = q * L / ne, l1 = (q + 1) * L / ne;
 		uint64_t base = (uint64_t)q * part, vals = base + idxb;
-		npu_emit_dmaf(&g, q, NPU_OP_DLD, base, I->daddr, J * isz, 1, 0, 0, 1, 0, 0);
+		if (!K->g_is && l1 > l0)
+			npu_emit_dmaf(&g, q, NPU_OP_DLD, base, I->daddr, J * isz, 1, 0, 0, 1, 0, 0);
 		for (int64_t a = l0; a < l1; a += G) {
 			int64_t m = l1 - a < G ? l1 - a : G;
+			uint64_t lists = vals + (uint64_t)m * grpb;
+			if (K->g_is)    /* the chunk's lists, each J entries */
+				npu_emit_dmaf(&g, q, NPU_OP_DLD, lists,
+					      I->daddr + (uint64_t)(a * K->g_is * isz),
+					      J * isz, m, K->g_is * isz, J * isz, 1, 0, 0);
 			if (packed)
 				npu_emit_dmaf(&g, q, NPU_OP_DLD, vals,
 					      V->daddr + (uint64_t)((P->off + a * P->stride[0]) * esz),
@@ -2654,7 +2665,8 @@ static int emit_scatter(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				field(&g, q, NPU_DF_SS1, (int64_t)rowb);
 				field(&g, q, NPU_DF_DS1, K->g_ds[0] * esz);
 				field(&g, q, NPU_DF_N2, 1);
-				field(&g, q, NPU_DF_IDX, (int64_t)base);
+				field(&g, q, NPU_DF_IDX, K->g_is ? (int64_t)(lists + (uint64_t)
+					((l - a) * J * isz)) : (int64_t)base);
 				field(&g, q, NPU_DF_IDXW, isz);
 				field(&g, q, NPU_DF_IDXN, K->g_bound);
 				npu_mli(f, xl, (int64_t)(vals + (uint64_t)(l - a) * grpb));

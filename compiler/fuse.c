@@ -5826,6 +5826,110 @@ static int rows_runs(const npu_kval *X, const int64_t *sh, int p, int groups, rt
 }
 
 /*
+ * A DMA scatter by a run-time index (emit.c's emit_scatter) over out,
+ * which holds self already: for each group l < L, the J rows of D
+ * elements of vals (contiguous: copied so when a view) go to out's
+ * rows l * ogs + idx * ods, the index entries shared (is 0) or l * is +
+ * j, each in [-bound, bound) (a fault past it).
+ */
+typedef struct rtscat {
+	int64_t L, J, D;
+	int64_t ods, ogs;       /* out's strides of a row and a group */
+	int64_t is, bound;
+} rtscat;
+
+static int rt_scatter(fz *z, int node, int out, int vals, int ix, const rtscat *q,
+		      const char *what)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	int64_t st[NPU_MAX_DIMS] = { 0 };
+	int k;
+	char nm[300];
+
+	if (!iscontig(&ir->v[vals]) &&
+	    (vals = copy_val(z, vals, node, "a scatter's values, made contiguous")) < 0)
+		return -1;
+	if ((ix = contig_index(z, node, ix)) < 0)
+		return ix == -1 ? -1 : 0;
+	if ((k = new_kern(z, NPU_KK_GATHER, node)) < 0)
+		return -1;
+	snprintf(nm, sizeof nm, "%s.scatter", n->name);
+	free(ir->k[k].name);
+	ir->k[k].name = strdup(nm);
+	ir->k[k].g_scatter = 1;
+	ir->k[k].g_bound = q->bound;
+	ir->k[k].g_is = q->is;
+	ir->k[k].mm_m = q->L;
+	ir->k[k].mm_n = q->J;
+	ir->k[k].mm_k = q->D;
+	ir->k[k].g_ds[0] = q->ods;
+	ir->k[k].g_ds[1] = q->ogs;
+	st[0] = q->J * q->D;
+	st[1] = q->D;
+	ir->v[root_of(ir, vals)].needed = ir->v[ix].needed = 1;
+	if (npu_kir_opnd(&ir->k[k], root_of(ir, vals), 0, ir->v[vals].off, st) < 0 ||
+	    npu_kir_opnd(&ir->k[k], ix, 0, 0, NULL) < 0 ||
+	    npu_kir_opnd(&ir->k[k], out, 1, 0, NULL) < 0)
+		return npu_errf(z->e, "out of memory");
+	ir->v[out].producer = k;
+	ir->nodeval[node] = out;
+	npu_kir_decide(ir, 1, "%s: %s %lld DMA scatter(s) of %lld rows of %lld elements by "
+		       "the run-time index", n->name, what, (long long)q->L,
+		       (long long)q->J, (long long)q->D);
+	close_cur(z);
+	return 0;
+}
+
+/*
+ * max_unpool2d (SegNet's decoder): the output zero-filled, then each
+ * plane's values DMA-scattered to the flat positions its own indices
+ * give (a list a plane), bounded by the output plane's size (PyTorch
+ * raises past it; an index from max_pool2d is always inside).
+ */
+static int do_max_unpool(fz *z, int node)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	int x, ix, out, nd;
+	int64_t sh[NPU_MAX_DIMS], ost[NPU_MAX_DIMS];
+	rtscat q = { .D = 1, .ods = 1 };
+	char nm[300];
+
+	if (!m || n->nargs < 3 || n->args[0].kind != NPU_GV_NODE ||
+	    n->args[1].kind != NPU_GV_NODE || !vecok(m->dtype) ||
+	    (m->ndim != 3 && m->ndim != 4) ||
+	    (x = node_val(z, n->args[0].u.node)) < 0 ||
+	    (ix = node_val(z, n->args[1].u.node)) < 0 ||
+	    ir->v[x].ndim != m->ndim || ir->v[ix].ndim != m->ndim ||
+	    memcmp(ir->v[x].shape, ir->v[ix].shape, (size_t)m->ndim * sizeof *sh) ||
+	    ir->v[x].dtype != m->dtype ||
+	    (ir->v[ix].dtype != NPU_DT_I64 && ir->v[ix].dtype != NPU_DT_I32))
+		return host_kern(z, node, "max_unpool2d of this form");
+	nd = m->ndim;
+	for (int d = 0; d < nd; d++)
+		sh[d] = m->shape[d].v;
+	q.J = ir->v[x].shape[nd - 2] * ir->v[x].shape[nd - 1];
+	q.ogs = q.bound = sh[nd - 2] * sh[nd - 1];
+	q.L = q.J ? npu_kir_numel(nd, ir->v[x].shape) / q.J : 0;
+	q.is = q.J;
+	if ((out = meta_val(z, node, 0, n->name)) < 0)
+		return -1;
+	ir->v[out].needed = 1;
+	npu_kir_contig(nd, sh, ost);
+	snprintf(nm, sizeof nm, "%s.zero", n->name);
+	if (fill_kern(z, node, nm, nd, sh, -1, 0, out, 0, ost) < 0)
+		return -1;
+	close_cur(z);
+	if (!q.L || !q.J || !q.bound) {
+		ir->nodeval[node] = out;
+		return 0;
+	}
+	return rt_scatter(z, node, out, x, ix, &q, "max_unpool2d as a zero fill and");
+}
+
+/*
  * index_put(self, [None, .., idx, ..], values) with one integer index at
  * dim p (the static KV cache's index_copy_ by cache_position, `x[:, i] =
  * v`; constant indices are pass_scatter.c's): self copied into the
@@ -5843,9 +5947,9 @@ static int do_index_put(fz *z, int node)
 	const npu_gnode *n = &z->g->nodes[node];
 	const npu_gmeta *m = tmeta(n, 0);
 	const npu_gval *l = n->nargs > 1 ? &n->args[1] : NULL, *acc = arg(n, 3);
-	int x, vals, ix, out, k, p = -1, nd;
-	int64_t J, L = 1, D = 1, want[NPU_MAX_DIMS], w = 0, st[NPU_MAX_DIMS] = { 0 };
-	char nm[300];
+	int x, vals, ix, out, p = -1, nd;
+	int64_t J, L = 1, D = 1, want[NPU_MAX_DIMS], w = 0;
+	rtscat q = { 0 };
 
 	if (!m || !l || l->kind != NPU_GV_LIST || n->args[0].kind != NPU_GV_NODE ||
 	    n->nargs < 3 || n->args[2].kind != NPU_GV_NODE || !vecok(m->dtype) ||
@@ -5883,37 +5987,10 @@ static int do_index_put(fz *z, int node)
 		ir->nodeval[node] = out;
 		return 0;
 	}
-	if (!iscontig(&ir->v[vals]) &&
-	    (vals = copy_val(z, vals, node, "index_put's values, made contiguous")) < 0)
-		return -1;
-	if ((ix = contig_index(z, node, ix)) < 0)
-		return ix == -1 ? -1 : 0;
-	if ((k = new_kern(z, NPU_KK_GATHER, node)) < 0)
-		return -1;
-	snprintf(nm, sizeof nm, "%s.scatter", n->name);
-	free(ir->k[k].name);
-	ir->k[k].name = strdup(nm);
-	ir->k[k].g_scatter = 1;
-	ir->k[k].g_bound = ir->v[x].shape[p];
-	ir->k[k].mm_m = L;
-	ir->k[k].mm_n = J;
-	ir->k[k].mm_k = D;
-	ir->k[k].g_ds[0] = ir->v[out].stride[p];
-	ir->k[k].g_ds[1] = p ? ir->v[out].stride[p - 1] : 0;
-	st[0] = J * D;
-	st[1] = D;
-	ir->v[root_of(ir, vals)].needed = ir->v[ix].needed = 1;
-	if (npu_kir_opnd(&ir->k[k], root_of(ir, vals), 0, ir->v[vals].off, st) < 0 ||
-	    npu_kir_opnd(&ir->k[k], ix, 0, 0, NULL) < 0 ||
-	    npu_kir_opnd(&ir->k[k], out, 1, 0, NULL) < 0)
-		return npu_errf(z->e, "out of memory");
-	ir->v[out].producer = k;
-	ir->nodeval[node] = out;
-	npu_kir_decide(ir, 1, "%s: index_put as a copy of self and %lld DMA scatter(s) of %lld rows "
-		       "of %lld elements by the run-time index", n->name, (long long)L,
-		       (long long)J, (long long)D);
-	close_cur(z);
-	return 0;
+	q.L = L, q.J = J, q.D = D, q.bound = ir->v[x].shape[p];
+	q.ods = ir->v[out].stride[p];
+	q.ogs = p ? ir->v[out].stride[p - 1] : 0;
+	return rt_scatter(z, node, out, vals, ix, &q, "index_put as a copy of self and");
 }
 
 /*
@@ -8218,6 +8295,7 @@ static int do_node(fz *z, int i)
 	if (lk == NPU_LK_SCATTER)
 		return n->aop == NPU_AOP_PAD ? do_pad(z, i) :
 		       n->aop == NPU_AOP_INDEX_PUT ? do_index_put(z, i) :
+		       n->aop == NPU_AOP_MAX_UNPOOL2D ? do_max_unpool(z, i) :
 		       n->aop == NPU_AOP_AS_STRIDED_SCATTER ? do_strided_scatter(z, i) :
 		       do_scatter(z, i);
 	if (lk != NPU_LK_HOST && (n->multi || !tmeta(n, 0)))

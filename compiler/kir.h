@@ -151,11 +151,12 @@ typedef struct npu_kern {
 	int64_t mm_glu;
 	int64_t g_ds[2], g_is; /* gather by a run-time index: output
 				  strides; index entries a group */
-	/* gather kind, g_scatter: a scatter (fuse.c's do_index_put), the
+	/* gather kind, g_scatter: a scatter (fuse.c's rt_scatter), the
 	 * output ops[2] holding self already: group l < mm_m's mm_n rows of
 	 * mm_k elements of the values (ops[0]: group stride stride[0], rows
 	 * contiguous) go to ops[2]'s rows l * g_ds[1] + idx[j] * g_ds[0],
-	 * idx (ops[1]) shared by the groups, each in [-g_bound, g_bound) */
+	 * idx (ops[1]) shared by the groups (g_is 0) or entries l * g_is +
+	 * j, each in [-g_bound, g_bound) */
 	int g_scatter;
 	int64_t g_bound;
 	/* conv (implicit GEMM, mm with B = im2col of the input, built in

@@ -125,14 +125,14 @@ static const zoo_case zoo[] = {
 	{ "ops8", 6 },			/* baddbmm, lerp, eye, exp2, fmax/fmin;
 				   median, kthvalue, cummax, cummin and a
 				   transposed 3-d convolution on the host */
-	{ "ops9", 3 },			/* frac, heaviside, the shrinks, nan_to_num,
+	{ "ops9", 2 },			/* frac, heaviside, the shrinks, nan_to_num,
 				   huber_loss, std_mean, repeat_interleave,
 				   1-d and 3-d nearest interpolation
 				   (indexes by constant tables), affine
-				   grids; linear 1-d and 3-d interpolation
-				   (cheaper there, by pass_decomp.c's
-				   estimate) and max unpooling on the
-				   host */
+				   grids, max unpooling (a zero fill and a
+				   DMA scatter a plane); linear 1-d and 3-d
+				   interpolation on the host (cheaper
+				   there, by pass_decomp.c's estimate) */
 	{ "ops10", 2 },			/* and the sixth session's probes: a sum
 				   of a column slice, int64 + float, an
 				   int64 fill, bool xor, dilated max
