@@ -192,12 +192,25 @@ static int same_walk(const npu_kern *K, const npu_kopnd *o, const npu_kopnd *w)
 	return 1;
 }
 
+/* Whether kernel K only copies input in, unchanged, onto operand st
+ * (a scatter's copy of self, fuse.c's rt_scatter). */
+static int copies_in(const npu_kir *ir, const npu_kern *K, const npu_kopnd *st, int in)
+{
+	if (K->kind != NPU_KK_EW || K->nx != 2 || K->x[0].op != NPU_X_LOAD ||
+	    K->x[1].op != NPU_X_STORE || K->x[1].a != 0)
+		return 0;
+	return root_val(ir, K->ops[K->x[0].a].val) == in && same_walk(K, &K->ops[K->x[0].a], st);
+}
+
 /*
  * Whether out, the new value of input in, may be stored straight into in's
  * buffer: one kernel writes it, and every read of the old value happens in
  * an earlier kernel, or in that same kernel element by element ahead of
  * the store (an elementwise kernel reading in exactly where it writes out,
  * or a host call, which reads all its inputs before it stores a result).
+ * A scatter (a static KV cache's index_copy_) writes out after a kernel
+ * that copies self, in, into it: in place that copy is the identity, and
+ * the scatter then writes the rows into in's own buffer.
  */
 static int alias_safe(const npu_kir *ir, int in, int out)
 {
@@ -213,6 +226,8 @@ static int alias_safe(const npu_kir *ir, int in, int out)
 		const npu_kopnd *st = NULL;
 		for (int i = 0; i < K->nops; i++)
 			if (K->ops[i].out && root_val(ir, K->ops[i].val) == out) {
+				if (k < w && ir->k[w].g_scatter && copies_in(ir, K, &K->ops[i], in))
+					continue;
 				if (k != w || st)
 					return 0;
 				st = &K->ops[i];

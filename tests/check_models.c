@@ -177,7 +177,8 @@ static const zoo_case zoo[] = {
 				   mutated buffers, index_copy along a
 				   middle dim, x[idx] = z by indices that
 				   count from the end, in bfloat16 too:
-				   DMA scatters (dsct) */
+				   DMA scatters (dsct); inference2 the
+				   functional form (t_kvcache_in_place) */
 	{ "ops6_bf16", 0 },
 	/* in bfloat16 and float16 (scripts/capture_models NAME_bf16) */
 	{ "mistral_tiny_bf16", 0 },
@@ -1847,6 +1848,26 @@ static void regress_run(const char *name)
 	regress_run_on(name, NULL);
 }
 
+/*
+ * A static KV cache's update in the functional form 2.x captures give
+ * (ops17/inference2: index_copy on the cache inputs, their new values
+ * the first outputs): the copy of self becomes the identity in place
+ * and the DMA scatter writes the rows into the inputs' own buffers, no
+ * write-back copy (link.c's alias_safe); both caches in place, values
+ * as recorded.
+ */
+START_TEST(t_kvcache_in_place)
+{
+	fxrun fr = { 0 };
+
+	fx_setup_tmp();
+	fx_run_graph("ops17/inference2", &fr);
+	fx_teardown_tmp();
+	ck_assert_int_eq(fr.inplace, 2);
+	ck_assert_int_eq(fr.host_calls, 0);
+}
+END_TEST
+
 START_TEST(t_far_panel_areas)
 {
 	regress_run("modernbert_far");
@@ -2524,6 +2545,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_mse);
 	tcase_add_test(tc, t_fft_real);
 	tcase_add_test(tc, t_far_panel_areas);
+	tcase_add_test(tc, t_kvcache_in_place);
 	tcase_add_test(tc, t_kernel_end_stores);
 	tcase_add_test(tc, t_too_big_for_sram);
 	tcase_add_test(tc, t_cat_room_for_outputs);
