@@ -177,8 +177,8 @@ static const zoo_case zoo[] = {
 				   mutated buffers, index_copy along a
 				   middle dim, x[idx] = z by indices that
 				   count from the end, in bfloat16 too:
-				   DMA scatters (dsct); inference2 the
-				   functional form (t_kvcache_in_place) */
+				   DMA scatters (dsct); inference2 its
+				   2.11 capture (t_kvcache_in_place) */
 	{ "ops6_bf16", 0 },
 	/* in bfloat16 and float16 (scripts/capture_models NAME_bf16) */
 	{ "mistral_tiny_bf16", 0 },
@@ -1849,12 +1849,11 @@ static void regress_run(const char *name)
 }
 
 /*
- * A static KV cache's update in the functional form 2.x captures give
- * (ops17/inference2: index_copy on the cache inputs, their new values
- * the first outputs): the copy of self becomes the identity in place
- * and the DMA scatter writes the rows into the inputs' own buffers, no
- * write-back copy (link.c's alias_safe); both caches in place, values
- * as recorded.
+ * A static KV cache's update as PyTorch 2.11 captures it (ops17/inference2:
+ * index_put on the cache inputs themselves, their new values the first
+ * outputs): the copy of self becomes the identity in place and the DMA
+ * scatter writes the rows into the inputs' own buffers, no write-back
+ * copy (link.c's alias_safe); both caches in place, values as recorded.
  */
 START_TEST(t_kvcache_in_place)
 {
