@@ -2598,6 +2598,75 @@ static int emit_gather_rt(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	return 0;
 }
 
+/* One dsct on engine q: n rows from SRAM `vals`, their index entries at
+ * SRAM `list`, into the output's group l. */
+static void scatter_one(emit_t *g, const npu_kern *K, int q, int64_t l, int64_t n,
+			uint64_t vals, uint64_t list)
+{
+	const npu_kval *O = &g->ir->v[K->ops[2].val];
+	const npu_kval *I = &g->ir->v[K->ops[1].val];
+	int esz = npu_dtype_size(O->dtype), xl = npu_mx(g->f), xd = npu_mx(g->f);
+	int64_t rowb = K->mm_k * esz;
+
+	field(g, q, NPU_DF_ROWB, rowb);
+	field(g, q, NPU_DF_N1, n);
+	field(g, q, NPU_DF_SS1, rowb);
+	field(g, q, NPU_DF_DS1, K->g_ds[0] * esz);
+	field(g, q, NPU_DF_N2, 1);
+	field(g, q, NPU_DF_IDX, (int64_t)list);
+	field(g, q, NPU_DF_IDXW, npu_dtype_size(I->dtype));
+	field(g, q, NPU_DF_IDXN, K->g_bound);
+	npu_mli(g->f, xl, (int64_t)vals);
+	dram_li(g, xd, O->daddr + (uint64_t)((K->ops[2].off + l * K->g_ds[1]) * esz));
+	npu_memit(g->f, NPU_OP_DSCT, q, xd, xl, 0);
+	busy(g, q, n * rowb, 1);
+}
+
+/* The scatter's end: idxn back to 0 on each engine (later kernels'
+ * gathers leave it alone), then the scalar unit waits for them. */
+static void scatter_end(emit_t *g, int ne)
+{
+	for (int q = 0; q < ne; q++) {
+		npu_memit(g->f, NPU_OP_DCFGI, q, NPU_DF_IDXN, 0, 0);
+		g->dstate[q][NPU_DF_IDXN] = 0;
+	}
+	for (int q = 0; q < ne; q++)
+		npu_memit(g->f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, SEM_END, 0, 0);
+	for (int q = 0; q < ne; q++)
+		npu_memit(g->f, NPU_OP_WAIT, NPU_UNIT_SCL, SEM_END, 0, 0);
+}
+
+/* A scatter whose groups do not fit an engine's part of SRAM: pieces of
+ * R rows of a group, each with its index entries, a dsct each, the
+ * pieces dealt to the engines in turn. */
+static int scatter_rows(emit_t *g, const npu_kern *K, int ne, uint64_t part, npu_err *e)
+{
+	const npu_kopnd *P = &K->ops[0];
+	const npu_kval *V = &g->ir->v[P->val], *I = &g->ir->v[K->ops[1].val];
+	int esz = npu_dtype_size(V->dtype), isz = npu_dtype_size(I->dtype), q = 0;
+	int64_t J = K->mm_n, rowb = K->mm_k * esz, R = (int64_t)((part - 64) / (uint64_t)(rowb + isz));
+
+	if (R < 1) {
+		npu_emit_cleanup(g);
+		return npu_errf(e, "kernel %s: a scattered row of %lld bytes does not fit SRAM",
+				K->name, (long long)rowb);
+	}
+	for (int64_t l = 0; l < K->mm_m; l++)
+		for (int64_t j0 = 0; j0 < J; j0 += R, q = (q + 1) % ne) {
+			int64_t n = J - j0 < R ? J - j0 : R;
+			uint64_t vals = (uint64_t)q * part, list = vals + (((uint64_t)(n * rowb) + 63) & ~63ull);
+			npu_emit_dmaf(g, q, NPU_OP_DLD, list,
+				      I->daddr + (uint64_t)((l * K->g_is + j0) * isz), n * isz, 1, 0, 0, 1, 0, 0);
+			npu_emit_dmaf(g, q, NPU_OP_DLD, vals, V->daddr +
+				      (uint64_t)((P->off + l * P->stride[0] + j0 * P->stride[1]) * esz),
+				      n * rowb, 1, 0, 0, 1, 0, 0);
+			scatter_one(g, K, q, l, n, vals, list);
+		}
+	scatter_end(g, ne);
+	npu_emit_cleanup(g);
+	return 0;
+}
+
 /*
  * A scatter (fuse.c's rt_scatter; K->g_scatter): the groups split into
  * contiguous ranges, one an engine; each engine loads a shared index
@@ -2614,7 +2683,6 @@ static int emit_scatter(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	const npu_kern *K = &c->ir->k[k];
 	const npu_kopnd *P = &K->ops[0];
 	const npu_kval *V = &c->ir->v[P->val], *I = &c->ir->v[K->ops[1].val];
-	const npu_kval *O = &c->ir->v[K->ops[2].val];
 	emit_t g;
 	int esz = npu_dtype_size(V->dtype), isz = npu_dtype_size(I->dtype);
 	int64_t L = K->mm_m, J = K->mm_n, D = K->mm_k, G;
@@ -2633,11 +2701,10 @@ static int emit_scatter(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 		idxb = 0;
 	}
 	G = part > idxb ? (int64_t)((part - idxb) / unit) : 0;
-	if (G < 1)
-		return npu_errf(e, "kernel %s: a group of %llu scattered bytes does not fit SRAM",
-				K->name, (unsigned long long)grpb);
 	if (npu_emit_setup(&g, c, k, f) < 0)
 		return npu_errf(e, "out of memory");
+	if (G < 1)
+		return scatter_rows(&g, K, ne, part, e);
 	for (int q = 0; q < ne; q++) {
 		int64_t l0 = q * L / ne, l1 = (q + 1) * L / ne;
 		uint64_t base = (uint64_t)q * part, vals = base + idxb;
@@ -2658,30 +2725,12 @@ static int emit_scatter(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				npu_emit_dmaf(&g, q, NPU_OP_DLD, vals,
 					      V->daddr + (uint64_t)((P->off + a * P->stride[0]) * esz),
 					      (int64_t)grpb, m, P->stride[0] * esz, (int64_t)grpb, 1, 0, 0);
-			for (int64_t l = a; l < a + m; l++) {
-				int xl = npu_mx(f), xd = npu_mx(f);
-				field(&g, q, NPU_DF_ROWB, (int64_t)rowb);
-				field(&g, q, NPU_DF_N1, J);
-				field(&g, q, NPU_DF_SS1, (int64_t)rowb);
-				field(&g, q, NPU_DF_DS1, K->g_ds[0] * esz);
-				field(&g, q, NPU_DF_N2, 1);
-				field(&g, q, NPU_DF_IDX, K->g_is ? (int64_t)(lists + (uint64_t)
-					((l - a) * J * isz)) : (int64_t)base);
-				field(&g, q, NPU_DF_IDXW, isz);
-				field(&g, q, NPU_DF_IDXN, K->g_bound);
-				npu_mli(f, xl, (int64_t)(vals + (uint64_t)(l - a) * grpb));
-				dram_li(&g, xd, O->daddr + (uint64_t)((K->ops[2].off + l * K->g_ds[1]) * esz));
-				npu_memit(f, NPU_OP_DSCT, q, xd, xl, 0);
-				busy(&g, q, (int64_t)grpb, 1);
-			}
+			for (int64_t l = a; l < a + m; l++)
+				scatter_one(&g, K, q, l, J, vals + (uint64_t)(l - a) * grpb,
+					    K->g_is ? lists + (uint64_t)((l - a) * J * isz) : base);
 		}
-		npu_memit(f, NPU_OP_DCFGI, q, NPU_DF_IDXN, 0, 0);
-		g.dstate[q][NPU_DF_IDXN] = 0;
 	}
-	for (int q = 0; q < ne; q++)
-		npu_memit(f, NPU_OP_SIG, NPU_UNIT_DMA0 + q, SEM_END, 0, 0);
-	for (int q = 0; q < ne; q++)
-		npu_memit(f, NPU_OP_WAIT, NPU_UNIT_SCL, SEM_END, 0, 0);
+	scatter_end(&g, ne);
 	npu_emit_cleanup(&g);
 	return 0;
 }

@@ -1867,6 +1867,45 @@ START_TEST(t_kvcache_in_place)
 }
 END_TEST
 
+/*
+ * index_put by one run-time index (the generated int64 values: 16
+ * distinct entries 3, 10, 1, ..), [2, 32, D] at dim 1 with [2, 16, D]
+ * values: on npu-base a dsct a group; on npu-edge, whose 1 MiB of SRAM
+ * leaves an engine less than a group of D = 8192 (512 KiB), pieces of
+ * a group's rows, each with its index entries (emit.c's scatter_rows).
+ * Against the fp64 reference, no host call.
+ */
+START_TEST(t_index_put_rows)
+{
+	static const struct { const char *target; int64_t D; } c[] = {
+		{ "npu-base", 40 }, { "npu-edge", 8192 },
+	};
+
+	for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+		char path[1024], vals[1024], mx[300], mi[300], mv[300];
+		int64_t xs[4] = { 2, 32, c[i].D }, is[2] = { 16 }, vs[4] = { 2, 16, c[i].D };
+		fxrun fr = { .o.target = c[i].target };
+		FILE *f;
+		jmeta(mx, sizeof mx, xs, "float32");
+		jmeta(mi, sizeof mi, is, "int64");
+		jmeta(mv, sizeof mv, vs, "float32");
+		f = graph_begin(path, vals, sizeof path);
+		fprintf(f, "{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\", \"args\": [], "
+			"\"kwargs\": {}, \"meta\": %s, \"kind\": \"input\"},\n", mx);
+		fprintf(f, "{\"name\": \"i\", \"op\": \"placeholder\", \"target\": \"i\", \"args\": [], "
+			"\"kwargs\": {}, \"meta\": %s, \"kind\": \"input\"},\n", mi);
+		fprintf(f, "{\"name\": \"v\", \"op\": \"placeholder\", \"target\": \"v\", \"args\": [], "
+			"\"kwargs\": {}, \"meta\": %s, \"kind\": \"input\"},\n", mv);
+		fprintf(f, "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"aten.index_put.default\", "
+			"\"args\": [{\"node\": \"x\"}, [null, {\"node\": \"i\"}], {\"node\": \"v\"}], "
+			"\"kwargs\": {}, \"meta\": %s},\n", mx);
+		graph_run(f, path, vals, &fr);
+		ck_assert_msg(fr.host_calls == 0, "%s: %llu host calls", c[i].target,
+			      (unsigned long long)fr.host_calls);
+	}
+}
+END_TEST
+
 START_TEST(t_far_panel_areas)
 {
 	regress_run("modernbert_far");
@@ -2545,6 +2584,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_fft_real);
 	tcase_add_test(tc, t_far_panel_areas);
 	tcase_add_test(tc, t_kvcache_in_place);
+	tcase_add_test(tc, t_index_put_rows);
 	tcase_add_test(tc, t_kernel_end_stores);
 	tcase_add_test(tc, t_too_big_for_sram);
 	tcase_add_test(tc, t_cat_room_for_outputs);
