@@ -5882,6 +5882,50 @@ static int rt_scatter(fz *z, int node, int out, int vals, int ix, const rtscat *
 }
 
 /*
+ * scatter.src by a run-time index along the last dim (a router's
+ * `zeros.scatter(-1, topk_ids, weights)` past @scatsrc's 8 entries a
+ * row): self copied into the result, then each row's src elements
+ * DMA-scattered to the columns its own index row gives.  The index and
+ * src of one shape, whose rows are self's.
+ */
+static int do_scatter_rt(fz *z, int node)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	const npu_gmeta *m = tmeta(n, 0);
+	double dd;
+	int x, ix, src, out, nd;
+	rtscat q = { .D = 1, .ods = 1 };
+
+	if (!m || n->nargs < 4 || n->args[0].kind != NPU_GV_NODE || gnum(&n->args[1], &dd) ||
+	    n->args[2].kind != NPU_GV_NODE || n->args[3].kind != NPU_GV_NODE ||
+	    !vecok(m->dtype) || !m->ndim ||
+	    (x = node_val(z, n->args[0].u.node)) < 0 ||
+	    (ix = node_val(z, n->args[2].u.node)) < 0 ||
+	    (src = node_val(z, n->args[3].u.node)) < 0)
+		return host_kern(z, node, "scatter of this form");
+	nd = m->ndim;
+	if (wrapdim((int64_t)dd, nd) != nd - 1 || ir->v[x].dtype != m->dtype ||
+	    ir->v[src].dtype != m->dtype || ir->v[ix].ndim != nd || ir->v[src].ndim != nd ||
+	    memcmp(ir->v[ix].shape, ir->v[src].shape, (size_t)nd * sizeof(int64_t)) ||
+	    memcmp(ir->v[ix].shape, ir->v[x].shape, (size_t)(nd - 1) * sizeof(int64_t)) ||
+	    (ir->v[ix].dtype != NPU_DT_I64 && ir->v[ix].dtype != NPU_DT_I32))
+		return host_kern(z, node, "scatter along another dim, or by an index of "
+				 "another shape than src's and self's rows");
+	q.J = q.is = ir->v[ix].shape[nd - 1];
+	q.ogs = q.bound = ir->v[x].shape[nd - 1];
+	q.L = q.J ? npu_kir_numel(nd, ir->v[ix].shape) / q.J : 0;
+	if ((out = scatter_self(z, node, x)) < 0)
+		return -1;
+	close_cur(z);
+	if (!q.L || !q.J) {
+		ir->nodeval[node] = out;
+		return 0;
+	}
+	return rt_scatter(z, node, out, src, ix, &q, "scatter as a copy of self and");
+}
+
+/*
  * max_unpool2d (SegNet's decoder): the output zero-filled, then each
  * plane's values DMA-scattered to the flat positions its own indices
  * give (a list a plane), bounded by the output plane's size (PyTorch
@@ -5939,7 +5983,9 @@ static int do_max_unpool(fz *z, int node)
  * after p, runs of D elements.  The values must have the shape the
  * indexing gives (no broadcast); a view of them is copied contiguous.
  * A repeated index leaves one of its rows, as PyTorch leaves it
- * unspecified; accumulate keeps the host call (repeats add).
+ * unspecified; accumulate keeps the host call (repeats add).  Integer
+ * values (MoE routers' inverse permutation) are copied and scattered
+ * whole by DMA, which never passes them through the lanes.
  */
 static int do_index_put(fz *z, int node)
 {
@@ -5952,7 +5998,8 @@ static int do_index_put(fz *z, int node)
 	rtscat q = { 0 };
 
 	if (!m || !l || l->kind != NPU_GV_LIST || n->args[0].kind != NPU_GV_NODE ||
-	    n->nargs < 3 || n->args[2].kind != NPU_GV_NODE || !vecok(m->dtype) ||
+	    n->nargs < 3 || n->args[2].kind != NPU_GV_NODE ||
+	    (!vecok(m->dtype) && m->dtype != NPU_DT_I64 && m->dtype != NPU_DT_I32) ||
 	    (acc && acc->kind == NPU_GV_BOOL && acc->u.b))
 		return host_kern(z, node, "index_put accumulating, or of this form");
 	for (int d = 0; d < l->u.list.n; d++)
@@ -5980,8 +6027,10 @@ static int do_index_put(fz *z, int node)
 			want[w++] = ir->v[x].shape[d], D *= ir->v[x].shape[d];
 	if (ir->v[vals].ndim != w || memcmp(ir->v[vals].shape, want, (size_t)w * sizeof *want))
 		return host_kern(z, node, "index_put whose values broadcast");
-	if ((out = scatter_self(z, node, x)) < 0)
-		return -1;
+	/* integers (a router's inverse permutation) are copied by DMA, whole */
+	if ((out = vecok(m->dtype) ? scatter_self(z, node, x) : dma_copy(z, node, x)) < 0)
+		return out == -1 ? -1 : host_kern(z, node, "an integer index_put whose self is too "
+						  "scattered to copy");
 	close_cur(z);
 	if (!J || !L || !D) {
 		ir->nodeval[node] = out;
@@ -8296,6 +8345,7 @@ static int do_node(fz *z, int i)
 		return n->aop == NPU_AOP_PAD ? do_pad(z, i) :
 		       n->aop == NPU_AOP_INDEX_PUT ? do_index_put(z, i) :
 		       n->aop == NPU_AOP_MAX_UNPOOL2D ? do_max_unpool(z, i) :
+		       n->aop == NPU_AOP_SCATTER_SRC ? do_scatter_rt(z, i) :
 		       n->aop == NPU_AOP_AS_STRIDED_SCATTER ? do_strided_scatter(z, i) :
 		       do_scatter(z, i);
 	if (lk != NPU_LK_HOST && (n->multi || !tmeta(n, 0)))
