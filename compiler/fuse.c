@@ -5992,7 +5992,8 @@ static int do_index_put(fz *z, int node)
 	npu_kir *ir = z->ir;
 	const npu_gnode *n = &z->g->nodes[node];
 	const npu_gmeta *m = tmeta(n, 0);
-	const npu_gval *l = n->nargs > 1 ? &n->args[1] : NULL, *acc = arg(n, 3);
+	const npu_gval *l = n->nargs > 1 ? &n->args[1] : NULL;
+	const npu_gval *acc = n->nargs > 3 ? &n->args[3] : npu_gnode_kwarg(n, "accumulate");
 	int x, vals, ix, out, p = -1, nd;
 	int64_t J, L = 1, D = 1, want[NPU_MAX_DIMS], w = 0;
 	rtscat q = { 0 };
