@@ -2524,6 +2524,32 @@ static int tconv_weight(dcx *d, const cbwd *c, npu_gval *res)
 	return r;
 }
 
+/* The stride-1 convolution a transposed one equals: c->go with zeros
+ * inserted along the stride (when strided), padded by pads (pairs from
+ * the last dim), by tconv_weight, at c's dilation and groups. */
+static int stuffed_conv(dcx *d, const cbwd *c, const int64_t *pads, int strided,
+			npu_gval *res)
+{
+	int64_t one[3] = { 1, 1, 1 }, zero[3] = { 0, 0, 0 };
+	npu_gval z = { 0 }, zp = { 0 }, wt = { 0 };
+	int r;
+
+	if (strided)
+		r = zero_insert(d, c, &z);
+	else
+		r = npu_gval_copy(&z, &c->go) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
+	if (!r)
+		r = pad_of(d, z, pads, 2 * c->ns, &zp);
+	if (!r)
+		r = tconv_weight(d, c, &wt);
+	if (!r)
+		r = conv_of(d, c->ns, zp, wt, one, zero, c->dil, 0, zero, c->g, res);
+	npu_gval_clear(&z);
+	npu_gval_clear(&zp);
+	npu_gval_clear(&wt);
+	return r;
+}
+
 /*
  * @cbwd_in: grad_input, the transposed convolution of go by w, whose
  * output_padding makes up the rows the forward stride skipped.  With
@@ -2535,9 +2561,8 @@ static int tconv_weight(dcx *d, const cbwd *c, npu_gval *res)
  */
 static int cbwd_in_of(dcx *d, const cbwd *c, npu_gval *res)
 {
-	int64_t op[3], one[3] = { 1, 1, 1 }, zero[3] = { 0, 0, 0 }, pads[6];
-	npu_gval z = { 0 }, zp = { 0 }, wt = { 0 };
-	int r, strided = 0, dilated = 0;
+	int64_t op[3], pads[6];
+	int strided = 0, dilated = 0;
 
 	for (int i = 0; i < c->ns; i++) {
 		int64_t s = c->st[i], dl = c->dil[i], *p = &pads[2 * (c->ns - 1 - i)];
@@ -2559,20 +2584,7 @@ static int cbwd_in_of(dcx *d, const cbwd *c, npu_gval *res)
 	 * the convolution below) */
 	if (c->ns == 2 && c->g == 1 && !dilated)
 		return conv_of(d, 2, c->go, c->w, c->st, c->pad, c->dil, 1, op, 1, res);
-	if (strided)
-		r = zero_insert(d, c, &z);
-	else
-		r = npu_gval_copy(&z, &c->go) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
-	if (!r)
-		r = pad_of(d, z, pads, 2 * c->ns, &zp);
-	if (!r)
-		r = tconv_weight(d, c, &wt);
-	if (!r)
-		r = conv_of(d, c->ns, zp, wt, one, zero, c->dil, 0, zero, c->g, res);
-	npu_gval_clear(&z);
-	npu_gval_clear(&zp);
-	npu_gval_clear(&wt);
-	return r;
+	return stuffed_conv(d, c, pads, strided, res);
 }
 
 /* One tap's part of grad_weight, from grad_output and the (padded)
@@ -2943,9 +2955,8 @@ static int conv3d_as_2d(dcx *d, const cbwd *c, npu_gval *res)
  */
 static int convt_as_conv(dcx *d, const cbwd *c, const int64_t *op, npu_gval *res)
 {
-	int64_t one[3] = { 1, 1, 1 }, zero[3] = { 0, 0, 0 }, pads[6];
-	npu_gval z = { 0 }, zp = { 0 }, wt = { 0 };
-	int r, strided = 0;
+	int64_t pads[6];
+	int strided = 0;
 
 	for (int i = 0; i < c->ns; i++) {
 		int64_t *p = &pads[2 * (c->ns - 1 - i)];
@@ -2955,20 +2966,7 @@ static int convt_as_conv(dcx *d, const cbwd *c, const int64_t *op, npu_gval *res
 			return fail(d, "%s", "a transposed convolution padded past its window");
 		strided |= c->st[i] > 1;
 	}
-	if (strided)
-		r = zero_insert(d, c, &z);
-	else
-		r = npu_gval_copy(&z, &c->go) < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
-	if (!r)
-		r = pad_of(d, z, pads, 2 * c->ns, &zp);
-	if (!r)
-		r = tconv_weight(d, c, &wt);
-	if (!r)
-		r = conv_of(d, c->ns, zp, wt, one, zero, c->dil, 0, zero, c->g, res);
-	npu_gval_clear(&z);
-	npu_gval_clear(&zp);
-	npu_gval_clear(&wt);
-	return r;
+	return stuffed_conv(d, c, pads, strided, res);
 }
 
 /*

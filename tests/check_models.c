@@ -1869,6 +1869,18 @@ START_TEST(t_kvcache_in_place)
 }
 END_TEST
 
+/* The input placeholders x, i (an index) and v (values) of a scatter
+ * graph, their metas given. */
+static void inputs_xiv(FILE *f, const char *mx, const char *mi, const char *mv)
+{
+	const char *name[3] = { "x", "i", "v" }, *meta[3] = { mx, mi, mv };
+
+	for (int k = 0; k < 3; k++)
+		fprintf(f, "{\"name\": \"%s\", \"op\": \"placeholder\", \"target\": \"%s\", "
+			"\"args\": [], \"kwargs\": {}, \"meta\": %s, \"kind\": \"input\"},\n",
+			name[k], name[k], meta[k]);
+}
+
 /*
  * index_put by one run-time index (the generated int64 values: 16
  * distinct entries 3, 10, 1, ..), [2, 32, D] at dim 1 with [2, 16, D]
@@ -1893,12 +1905,7 @@ START_TEST(t_index_put_rows)
 		jmeta(mi, sizeof mi, is, "int64");
 		jmeta(mv, sizeof mv, vs, "float32");
 		f = graph_begin(path, vals, sizeof path);
-		fprintf(f, "{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\", \"args\": [], "
-			"\"kwargs\": {}, \"meta\": %s, \"kind\": \"input\"},\n", mx);
-		fprintf(f, "{\"name\": \"i\", \"op\": \"placeholder\", \"target\": \"i\", \"args\": [], "
-			"\"kwargs\": {}, \"meta\": %s, \"kind\": \"input\"},\n", mi);
-		fprintf(f, "{\"name\": \"v\", \"op\": \"placeholder\", \"target\": \"v\", \"args\": [], "
-			"\"kwargs\": {}, \"meta\": %s, \"kind\": \"input\"},\n", mv);
+		inputs_xiv(f, mx, mi, mv);
 		fprintf(f, "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"aten.index_put.default\", "
 			"\"args\": [{\"node\": \"x\"}, [null, {\"node\": \"i\"}], {\"node\": \"v\"}], "
 			"\"kwargs\": {%s}, \"meta\": %s},\n", c[i].acc ? "\"accumulate\": true" : "", mx);
@@ -1926,12 +1933,7 @@ START_TEST(t_scatter_rt)
 	jmeta(mi, sizeof mi, is, "int64");
 	jmeta(mv, sizeof mv, is, "float32");
 	f = graph_begin(path, vals, sizeof path);
-	fprintf(f, "{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\", \"args\": [], "
-		"\"kwargs\": {}, \"meta\": %s, \"kind\": \"input\"},\n", mx);
-	fprintf(f, "{\"name\": \"i\", \"op\": \"placeholder\", \"target\": \"i\", \"args\": [], "
-		"\"kwargs\": {}, \"meta\": %s, \"kind\": \"input\"},\n", mi);
-	fprintf(f, "{\"name\": \"v\", \"op\": \"placeholder\", \"target\": \"v\", \"args\": [], "
-		"\"kwargs\": {}, \"meta\": %s, \"kind\": \"input\"},\n", mv);
+	inputs_xiv(f, mx, mi, mv);
 	fprintf(f, "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"aten.scatter.src\", "
 		"\"args\": [{\"node\": \"x\"}, 1, {\"node\": \"i\"}, {\"node\": \"v\"}], "
 		"\"kwargs\": {}, \"meta\": %s},\n", mx);
