@@ -5980,8 +5980,8 @@ static int do_max_unpool(fz *z, int node)
  * result by a copy kernel, then the values' rows DMA-scattered over it
  * (emit.c's emit_scatter): for each group of the dims before p, the
  * index's entries (J, any shape flattened) pick the rows of the dims
- * after p, runs of D elements.  The values must have the shape the
- * indexing gives (no broadcast); a view of them is copied contiguous.
+ * after p, runs of D elements.  Values of another shape are broadcast
+ * to the one the indexing gives; a view of them is copied contiguous.
  * A repeated index leaves one of its rows, as PyTorch leaves it
  * unspecified; accumulate keeps the host call (repeats add).  Integer
  * values (MoE routers' inverse permutation) are copied and scattered
@@ -6026,8 +6026,16 @@ static int do_index_put(fz *z, int node)
 				want[w++] = ir->v[ix].shape[i];
 		else
 			want[w++] = ir->v[x].shape[d], D *= ir->v[x].shape[d];
-	if (ir->v[vals].ndim != w || memcmp(ir->v[vals].shape, want, (size_t)w * sizeof *want))
-		return host_kern(z, node, "index_put whose values broadcast");
+	if (ir->v[vals].ndim != w || memcmp(ir->v[vals].shape, want, (size_t)w * sizeof *want)) {
+		/* values that broadcast (`x[:, idx] = 0`): their view over the
+		 * indexed shape, which rt_scatter copies contiguous */
+		int64_t bst[NPU_MAX_DIMS];
+		if (!vecok(m->dtype) || bcast_strides(&ir->v[vals], w, want, bst) < 0)
+			return host_kern(z, node, "index_put whose values do not broadcast to "
+					 "the indexed shape, or integers that do");
+		if ((vals = view_val(z, node, vals, w, want, ir->v[vals].off, bst)) < 0)
+			return -1;
+	}
 	/* integers (a router's inverse permutation) are copied by DMA, whole */
 	if ((out = vecok(m->dtype) ? scatter_self(z, node, x) : dma_copy(z, node, x)) < 0)
 		return out == -1 ? -1 : host_kern(z, node, "an integer index_put whose self is too "

@@ -104,7 +104,9 @@ static const zoo_case zoo[] = {
 	{ "hubert_tiny", 0 },		/* grouped positional 1-d convolution (16 x 16) */
 	{ "lraspp_tiny", 0 },
 	{ "efficientnet_v2_tiny", 0 },
-	{ "ops3", 4 },			/* sort, scatter_add, index_put, int64 eq */
+	{ "ops3", 3 },			/* sort, scatter_add, int64 eq (the
+				   index_put of broadcast values a DMA
+				   scatter) */
 	/* transformers' default attention: scaled_dot_product_attention */
 	{ "bert_sdpa", 0 },
 	{ "llama_sdpa", 0 },
