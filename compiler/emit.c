@@ -2671,8 +2671,8 @@ static int scatter_rows(emit_t *g, const npu_kern *K, int ne, uint64_t part, npu
  * A scatter (fuse.c's rt_scatter; K->g_scatter): the groups split into
  * contiguous ranges, one an engine; each engine loads a shared index
  * list into its part of SRAM once (per-group lists with each chunk of
- * groups), then per chunk of its groups the values (one load when the
- * groups follow each other, else one a group) and one dsct a group, its
+ * groups), then per chunk of its groups the values (one load) and one
+ * dsct a group, its
  * idxn the indexed dim's size: an index past it is a fault, as PyTorch
  * raises, and a negative one counts from the end.  idxn goes back to 0
  * (unchecked) at the end, for the gathers of later kernels, which leave
@@ -2689,7 +2689,6 @@ static int emit_scatter(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 	uint64_t rowb = (uint64_t)(D * esz), grpb = (uint64_t)J * rowb;
 	uint64_t idxb = ((uint64_t)(J * isz) + 63) & ~63ull, part, unit = grpb;
 	int ne = c->t->dma_engines > 4 ? 4 : c->t->dma_engines;
-	int packed = P->stride[0] == J * D;
 
 	if (ne < 1)
 		ne = 1;
@@ -2717,14 +2716,11 @@ static int emit_scatter(const npu_emitctx *c, int k, npu_mfunc *f, npu_err *e)
 				npu_emit_dmaf(&g, q, NPU_OP_DLD, lists,
 					      I->daddr + (uint64_t)(a * K->g_is * isz),
 					      J * isz, m, K->g_is * isz, J * isz, 1, 0, 0);
-			if (packed)
-				npu_emit_dmaf(&g, q, NPU_OP_DLD, vals,
-					      V->daddr + (uint64_t)((P->off + a * P->stride[0]) * esz),
-					      (int64_t)(m * (int64_t)grpb), 1, 0, 0, 1, 0, 0);
-			else
-				npu_emit_dmaf(&g, q, NPU_OP_DLD, vals,
-					      V->daddr + (uint64_t)((P->off + a * P->stride[0]) * esz),
-					      (int64_t)grpb, m, P->stride[0] * esz, (int64_t)grpb, 1, 0, 0);
+			/* (rt_scatter's values are contiguous: the chunk's groups
+			 * one block) */
+			npu_emit_dmaf(&g, q, NPU_OP_DLD, vals,
+				      V->daddr + (uint64_t)((P->off + a * P->stride[0]) * esz),
+				      (int64_t)(m * (int64_t)grpb), 1, 0, 0, 1, 0, 0);
 			for (int64_t l = a; l < a + m; l++)
 				scatter_one(&g, K, q, l, J, vals + (uint64_t)(l - a) * grpb,
 					    K->g_is ? lists + (uint64_t)((l - a) * J * isz) : base);

@@ -5847,6 +5847,9 @@ static int rt_scatter(fz *z, int node, int out, int vals, int ix, const rtscat *
 	int k;
 	char nm[300];
 
+	ir->nodeval[node] = out;
+	if (!q->L || !q->J || !q->D || !q->bound)   /* nothing to scatter: self */
+		return 0;
 	if (!iscontig(&ir->v[vals]) &&
 	    (vals = copy_val(z, vals, node, "a scatter's values, made contiguous")) < 0)
 		return -1;
@@ -5873,7 +5876,6 @@ static int rt_scatter(fz *z, int node, int out, int vals, int ix, const rtscat *
 	    npu_kir_opnd(&ir->k[k], out, 1, 0, NULL) < 0)
 		return npu_errf(z->e, "out of memory");
 	ir->v[out].producer = k;
-	ir->nodeval[node] = out;
 	npu_kir_decide(ir, 1, "%s: %s %lld DMA scatter(s) of %lld rows of %lld elements by "
 		       "the run-time index", n->name, what, (long long)q->L,
 		       (long long)q->J, (long long)q->D);
@@ -5918,10 +5920,6 @@ static int do_scatter_rt(fz *z, int node)
 	if ((out = scatter_self(z, node, x)) < 0)
 		return -1;
 	close_cur(z);
-	if (!q.L || !q.J) {
-		ir->nodeval[node] = out;
-		return 0;
-	}
 	return rt_scatter(z, node, out, src, ix, &q, "scatter as a copy of self and");
 }
 
@@ -5966,10 +5964,6 @@ static int do_max_unpool(fz *z, int node)
 	if (fill_kern(z, node, nm, nd, sh, -1, 0, out, 0, ost) < 0)
 		return -1;
 	close_cur(z);
-	if (!q.L || !q.J || !q.bound) {
-		ir->nodeval[node] = out;
-		return 0;
-	}
 	return rt_scatter(z, node, out, x, ix, &q, "max_unpool2d as a zero fill and");
 }
 
@@ -6041,10 +6035,6 @@ static int do_index_put(fz *z, int node)
 		return out == -1 ? -1 : host_kern(z, node, "an integer index_put whose self is too "
 						  "scattered to copy");
 	close_cur(z);
-	if (!J || !L || !D) {
-		ir->nodeval[node] = out;
-		return 0;
-	}
 	q.L = L, q.J = J, q.D = D, q.bound = ir->v[x].shape[p];
 	q.ods = ir->v[out].stride[p];
 	q.ogs = p ? ir->v[out].stride[p - 1] : 0;

@@ -2400,15 +2400,16 @@ static const int64_t *own_shape(const cbwd *c, const int64_t *s, int64_t *buf, i
 }
 
 /* cbwd_args' 1-d convolution as a 2-d one of height 1. */
-static int cbwd_as_2d(dcx *d, const npu_gval *a, cbwd *c)
+/* A 1-d convolution's n operands (src[k], shapes sh[k]) as views with a
+ * unit dim 2 (in *v[k]), its stride, padding and dilation moved to dim
+ * 1 of a 2-d one's. */
+static int one_d_as_2d(dcx *d, cbwd *c, const npu_gval *src, int64_t *const *sh,
+		       npu_gval *const *v, int n)
 {
-	int64_t *sh[3] = { c->sg, c->sx, c->sw };
-	npu_gval *v[3] = { &c->go, &c->x, &c->w };
-
-	for (int k = 0; k < 3; k++) {
+	for (int k = 0; k < n; k++) {
 		sh[k][3] = sh[k][2];
 		sh[k][2] = 1;
-		if (unsq(d, a[k], 2, v[k]) < 0)
+		if (unsq(d, src[k], 2, v[k]) < 0)
 			return -1;
 	}
 	c->st[1] = c->st[0], c->pad[1] = c->pad[0], c->dil[1] = c->dil[0];
@@ -2416,6 +2417,12 @@ static int cbwd_as_2d(dcx *d, const npu_gval *a, cbwd *c)
 	c->ns = 2;
 	c->one_d = 1;
 	return 0;
+}
+
+static int cbwd_as_2d(dcx *d, const npu_gval *a, cbwd *c)
+{
+	return one_d_as_2d(d, c, a, (int64_t *const[]){ c->sg, c->sx, c->sw },
+			   (npu_gval *const[]){ &c->go, &c->x, &c->w }, 3);
 }
 
 static int cbwd_args(dcx *d, const npu_gval *a, int na, cbwd *c)
@@ -3071,14 +3078,10 @@ static int convx_run(dcx *d, npu_gval *a, int na, npu_gval *res)
 		return convt_as_conv(d, &c, op, res);
 	}
 	/* 1-d: x [N, C, 1, L], w [Ci, Co/g, 1, K] */
-	c.sg[0] = c.sx[0], c.sg[1] = c.sx[1], c.sg[2] = 1, c.sg[3] = c.sx[2];
-	c.sw[3] = c.sw[2], c.sw[2] = 1;
-	c.st[1] = c.st[0], c.pad[1] = c.pad[0], c.dil[1] = c.dil[0], op[1] = op[0];
-	c.st[0] = c.dil[0] = 1, c.pad[0] = op[0] = 0;
-	c.ns = 2;
-	r = unsq(d, a[0], 2, &c.go);
-	if (!r)
-		r = unsq(d, a[1], 2, &c.w);
+	memcpy(c.sg, c.sx, sizeof c.sg);
+	op[1] = op[0], op[0] = 0;
+	r = one_d_as_2d(d, &c, a, (int64_t *const[]){ c.sg, c.sw },
+			(npu_gval *const[]){ &c.go, &c.w }, 2);
 	if (!r)
 		r = convt_as_conv(d, &c, op, &t);
 	if (!r && (!(mx = node_meta(d, &t)) || npu_gmeta_shape(mx, buf) != 4))
