@@ -704,6 +704,16 @@ static int infer(dcx *d, int aop, const npu_gval *a, int na,
 		return infer_conv(d, a, na, m);
 	case NPU_AOP_INDEX:
 		return infer_index(d, a, na, m);
+	case NPU_AOP_GATHER: {          /* (x, dim, index): index's shape, x's type */
+		const npu_gmeta *x = na > 2 ? node_meta(d, &a[0]) : NULL;
+		const npu_gmeta *ix = x ? node_meta(d, &a[2]) : NULL;
+		int64_t s[NPU_MAX_DIMS];
+		int nd;
+		if (!ix || (nd = npu_gmeta_shape(ix, s)) < 0)
+			return fail(d, "%s", "gather of unknown shape");
+		npu_gmeta_set(m, x->dtype, nd, s);
+		return 0;
+	}
 	case NPU_AOP_SLICE:
 		return infer_slice(d, a, na, m);
 	case NPU_AOP_TO_COPY: case NPU_AOP_CLONE:
@@ -1932,6 +1942,162 @@ static int build_topk(dcx *d, npu_gval x, int nd, const int64_t *shp, int dm,
 fail:
 	npu_gval_clear(&dims);
 	return -1;
+}
+
+static int unsq(dcx *d, npu_gval x, int64_t dm, npu_gval *res);
+
+/* 1 for a float16, bfloat16 or float32 node, 0 for integers and bool,
+ * -1 otherwise (float64, unknown) */
+static int x0_float(dcx *d, const npu_gval *x)
+{
+	const npu_gmeta *m = node_meta(d, x);
+
+	if (!m || m->dtype == NPU_DT_F64 ||
+	    m->dtype == NPU_DT_E4M3 || m->dtype == NPU_DT_E5M2)
+		return -1;
+	return m->dtype == NPU_DT_F32 || m->dtype == NPU_DT_BF16 || m->dtype == NPU_DT_F16;
+}
+
+/*
+ * Whether the integers of node v provably lie within 2^24, where fp32
+ * lanes compare them exactly: bool, positions (an order statistic's
+ * indices, argmax, arange), fills by such a number, and what views,
+ * selections (where, amax, amin), neg and cat make of them, a few deep
+ * (the MoE routers' expert ids: topk's indices, decomposed into amins,
+ * negated amaxes, over a where of an iota).  A subset of fuse.c's
+ * ranges, which come later: a decomposition of unbounded integers would
+ * make host calls of its parts.
+ */
+static int small_ints(dcx *d, const npu_gval *v, int depth)
+{
+	const npu_gnode *n;
+
+	if (v->kind == NPU_GV_INT)
+		return v->u.i > -16777216 && v->u.i < 16777216;
+	if (v->kind != NPU_GV_NODE || depth > 12)
+		return 0;
+	n = npu_gedit_node(d->ge, v->u.node);
+	if (n->nmeta && !n->multi && n->meta[0].kind == NPU_GM_TENSOR &&
+	    n->meta[0].dtype == NPU_DT_BOOL)
+		return 1;
+	if (n->op != NPU_GOP_CALL_FUNCTION || n->nargs < 1)
+		return 0;
+	switch (n->aop) {
+	case NPU_AOP_VIEW: case NPU_AOP_RESHAPE: case NPU_AOP_UNSAFE_VIEW:
+	case NPU_AOP_CLONE: case NPU_AOP_ALIAS: case NPU_AOP_UNSQUEEZE:
+	case NPU_AOP_SQUEEZE: case NPU_AOP_SQUEEZE_DIM: case NPU_AOP_PERMUTE:
+	case NPU_AOP_EXPAND: case NPU_AOP_SLICE: case NPU_AOP_SELECT:
+	case NPU_AOP_AMAX: case NPU_AOP_AMIN: case NPU_AOP_NEG:
+		return small_ints(d, &n->args[0], depth + 1);
+	case NPU_AOP_WHERE:
+		return n->nargs == 3 && small_ints(d, &n->args[1], depth + 1) &&
+		       small_ints(d, &n->args[2], depth + 1);
+	case NPU_AOP_FULL_LIKE:
+		return n->nargs > 1 && n->args[1].kind == NPU_GV_INT &&
+		       small_ints(d, &n->args[1], depth + 1);
+	case NPU_AOP_CAT:
+		if (n->args[0].kind != NPU_GV_LIST)
+			return 0;
+		for (int i = 0; i < n->args[0].u.list.n; i++)
+			if (!small_ints(d, &n->args[0].u.list.v[i], depth + 1))
+				return 0;
+		return 1;
+	case NPU_AOP_ARANGE:
+		return n->nargs == 1 && small_ints(d, &n->args[0], depth + 1);
+	case NPU_AOP_ARGMAX: case NPU_AOP_ARGMIN:
+		return 1;
+	case NPU_AOP_GETITEM: {	/* positions, below 2^24 in any real graph */
+		const npu_gnode *s = n->args[0].kind == NPU_GV_NODE ?
+				     npu_gedit_node(d->ge, n->args[0].u.node) : NULL;
+		return s && n->nargs == 2 && n->args[1].kind == NPU_GV_INT && n->args[1].u.i == 1 &&
+		       (s->aop == NPU_AOP_TOPK || s->aop == NPU_AOP_SORT ||
+			s->aop == NPU_AOP_MAX_DIM || s->aop == NPU_AOP_MIN_DIM ||
+			s->aop == NPU_AOP_KTHVALUE);
+	}
+	default:
+		return 0;
+	}
+}
+
+/* sort by ranks of at most this many pairs (build_sort) */
+#define SORT_PAIRS 16384
+
+/*
+ * @sort(x, dim, descending, which): a stable sort along the last dim by
+ * ranks, with no data-dependent control: over the pairs (i, j) of
+ * positions, j goes before i when x[j] sorts strictly before x[i] (NaN
+ * after every number ascending, before descending, as PyTorch's sort
+ * puts it) or ties with it and j < i; i's rank is the count of such j.
+ * Position r of the result is then the i of rank r, an int64 amax over
+ * the one-hot M[r, i] = (rank[i] == r) (which = 1), and its value the
+ * same selection of x for floats, an amax (-inf elsewhere: NaN and -0
+ * kept), or x gathered at those positions for integers (which = 0).
+ * Both reduce along the last dim, the lanes' rows.  The comparisons are
+ * exact for floats and for integers small_ints bounds within 2^24.
+ * Fails (keeping the op: one host call) for several rows (row kernels
+ * a row at a time: ops3's 4 x 8 took 2.2 k cycles more than the host
+ * call), along another dim (reductions' took 5.4 k more) and past
+ * SORT_PAIRS pairs, where the host's n log n beats the lanes' n^2.  One
+ * row is slower than its host call alone, but keeps the kernels around
+ * it pipelined (docs/compiler.md: mixtral_tiny 83.8 k -> 80.9 k cycles).
+ */
+static int build_sort(dcx *d, npu_gval x, int nd, const int64_t *shp, int dm,
+		      int desc, int which, npu_gval *res)
+{
+	int64_t psh[NPU_MAX_DIMS + 1], pairs = shp[dm], one = nd;
+	int isf = x0_float(d, &x), r;
+	npu_gval xi, xj, io_i, io_j, jlt, bef, tie, t, u, rank, m, fill, dims;
+	npu_gkwarg kw = { "dtype", { .kind = NPU_GV_DTYPE, .u.dtype = NPU_DT_F32 } };
+
+	for (int i = 0; i < nd; i++)
+		pairs *= shp[i];
+	if (dm != nd - 1 || pairs != shp[dm] * shp[dm] || pairs > SORT_PAIRS || isf < 0 ||
+	    nd + 1 > NPU_MAX_DIMS)
+		return fail(d, "%s", "a sort of several rows, along another dim than the last, "
+			    "of more than 128 elements, or of float64");
+	if (!isf && !small_ints(d, &x, 0))
+		return fail(d, "%s", "a sort of integers not known within 2^24");
+	memcpy(psh, shp, (size_t)nd * sizeof *psh);
+	psh[nd] = shp[dm];
+	if (unsq(d, x, nd, &xi) < 0 || unsq(d, x, dm, &xj) < 0 ||
+	    build_iota(d, nd + 1, psh, dm, &io_i) < 0 ||
+	    build_iota(d, nd + 1, psh, nd, &io_j) < 0 ||
+	    call2(d, "aten.lt.Tensor", io_j, io_i, &jlt) < 0 ||
+	    call2(d, desc ? "aten.gt.Tensor" : "aten.lt.Tensor", xj, xi, &bef) < 0 ||
+	    call2(d, "aten.eq.Tensor", xj, xi, &tie) < 0)
+		return -1;
+	if (isf) {      /* NaN: after (before, descending) every number, ties NaN */
+		npu_gval ni, nj, nn;
+		if (call1(d, "aten.isnan.default", xi, &ni) < 0 ||
+		    call1(d, "aten.isnan.default", xj, &nj) < 0 ||
+		    call1(d, "aten.logical_not.default", desc ? ni : nj, &nn) < 0 ||
+		    call2(d, "aten.logical_and.default", desc ? nj : ni, nn, &t) < 0 ||
+		    call2(d, "aten.logical_or.default", bef, t, &bef) < 0 ||
+		    call2(d, "aten.logical_and.default", ni, nj, &t) < 0 ||
+		    call2(d, "aten.logical_or.default", tie, t, &tie) < 0)
+			return -1;
+	}
+	if (npu_gv_ints(&dims, &one, 1) < 0)
+		return npu_errf(d->pc->e, "out of memory");
+	r = call2(d, "aten.logical_and.default", tie, jlt, &t) < 0 ||
+	    call2(d, "aten.logical_or.default", bef, t, &u) < 0 ||
+	    make_call(d, "aten._to_copy.default", &u, 1, &kw, 1, &t) < 0 ||
+	    call2(d, "aten.sum.dim_IntList", t, dims, &rank) < 0 ||
+	    /* M[r, i]: rank's i along the last dim, r along dm */
+	    unsq(d, rank, dm, &u) < 0 || float_iota(d, nd + 1, psh, dm, &t) < 0 ||
+	    call2(d, "aten.eq.Tensor", u, t, &m) < 0 ? -1 : 0;
+	if (!r && (which || !isf))
+		r = call2(d, "aten.full_like.default", io_j, npu_gv_int(0), &fill) < 0 ||
+		    call3(d, "aten.where.self", m, io_j, fill, &t) < 0 ||
+		    call2(d, "aten.amax.default", t, dims, &u) < 0 ||
+		    (which ? copy_to(d, res, &u) :
+		     call3(d, "aten.gather.default", x, npu_gv_int(dm), u, res)) < 0 ? -1 : 0;
+	else if (!r)	/* floats: amax(where(M, x, -inf)) keeps NaN and -0 */
+		r = call2(d, "aten.full_like.default", xj, npu_gv_float(-INFINITY), &fill) < 0 ||
+		    call3(d, "aten.where.self", m, xj, fill, &t) < 0 ||
+		    call2(d, "aten.amax.default", t, dims, res) < 0 ? -1 : 0;
+	npu_gval_clear(&dims);
+	return r;
 }
 
 /* *res = a copy of v. */
@@ -3703,6 +3869,15 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 			return fail(d, "%s", "topk: k past the dim's size");
 		return build_topk(d, a[0], nd, shp, (int)dm, a[1].u.i, (int)a[5].u.i, res);
 	}
+	if (!strcmp(name, "sort")) {        /* (x, dim, descending, which) */
+		int nd = x0 ? npu_gmeta_shape(x0, shp) : -1;
+		int64_t dm = na > 1 && a[1].kind == NPU_GV_INT ? a[1].u.i : -1;
+		if (nd < 1 || na < 4 || dm < -nd || dm >= nd || a[2].kind != NPU_GV_BOOL ||
+		    a[3].kind != NPU_GV_INT)
+			return fail(d, "%s", "a sort of another form");
+		dm = dm < 0 ? dm + nd : dm;
+		return build_sort(d, a[0], nd, shp, (int)dm, a[2].u.b, (int)a[3].u.i, res);
+	}
 	if (!strcmp(name, "f32"))                   /* (x) */
 		return of_dtype(d, a, x0, NPU_DT_F32, res);
 	if (!strcmp(name, "bool"))                  /* (x) */
@@ -4169,9 +4344,10 @@ static int decomp_node(pass_cx *pc, npu_gedit *ge, int i, const dentry *en)
 	scope_free(&s);
 	d.opmath = n->meta[t0].dtype == NPU_DT_BF16 || n->meta[t0].dtype == NPU_DT_F16;
 	/* a bool result (isnan, isinf) comes of comparisons, exact in any
-	 * input type; argmax's and argmin's int64 of an integer min */
+	 * input type; argmax's and argmin's int64 of an integer min; a
+	 * sort's of integers, comparisons and a gather */
 	if (!d.opmath && n->meta[t0].dtype != NPU_DT_F32 && n->meta[t0].dtype != NPU_DT_F64 &&
-	    n->meta[t0].dtype != NPU_DT_BOOL &&
+	    n->meta[t0].dtype != NPU_DT_BOOL && n->aop != NPU_AOP_SORT &&
 	    !(n->meta[t0].dtype == NPU_DT_I64 &&
 	      (n->aop == NPU_AOP_ARGMAX || n->aop == NPU_AOP_ARGMIN)))
 		return pass_note(pc, name, "kept %s (%s results)",

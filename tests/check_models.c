@@ -161,14 +161,15 @@ static const zoo_case zoo[] = {
 				   natively (a copy, then a gather);
 				   scatter.src and masked_scatter of
 				   rows natively */
-	{ "ops16", 2 },			/* MoE routers' integer ops: floor
+	{ "ops16", 1 },			/* MoE routers' integer ops: floor
 				   and trunc division and clamps of
 				   small-range integers in the lanes (the
 				   sort's and topk's ranges), int64 ids
 				   gathered by positions; the inverse
 				   permutation's index_put a DMA scatter;
-				   the sort and an int64 input's division
-				   (unknown range) host calls; row sums without keepdim
+				   the sort by ranks; an int64 input's
+				   division (unknown range) a host call;
+				   row sums without keepdim
 				   broadcast along the rows; a gather by
 				   constant tables of 70,000 positions
 				   (F.fold's: a host call past 65,536);
@@ -191,10 +192,11 @@ static const zoo_case zoo[] = {
 	{ "mobilenet_v2_fp16", 0 },
 	{ "clip_vision_tiny_fp16", 0 },
 	/* families beyond those (this session's capture) */
-	{ "mixtral_tiny", 2 },	/* the router's sort (the inverse
+	{ "mixtral_tiny", 0 },	/* the router's sort of the expert ids
+				   by ranks in the lanes, the inverse
 				   permutation's int64 index_put a DMA
 				   scatter; the experts' grouped_mm and
-				   the counts' cumsum native) */
+				   the counts' cumsum native */
 	{ "mamba_tiny", 0 },
 	{ "wavlm_tiny", 0 },
 	{ "gpt_neo_tiny", 0 },
@@ -219,7 +221,7 @@ static const zoo_case zoo[] = {
 	{ "esm_tiny", 0 },		/* protein LM: rotary, token-dropout scaling */
 	{ "biogpt_tiny", 0 },
 	{ "xglm_tiny", 0 },		/* sinusoidal positions built in the graph */
-	{ "qwen2_moe_tiny", 2 },	/* as mixtral_tiny, plus a gated shared expert */
+	{ "qwen2_moe_tiny", 0 },	/* as mixtral_tiny, plus a gated shared expert */
 	{ "pegasus_tiny", 0 },
 	{ "bit_tiny", 0 },		/* weight-standardized convolutions */
 	{ "focalnet_tiny", 0 },		/* focal modulation */
@@ -238,11 +240,11 @@ static const zoo_case zoo[] = {
 				   convolutions; max of two int64 scalars (the
 				   padding's sizes) */
 	{ "mamba2_tiny", 0 },		/* the SSD scan in chunks: segment sums */
-	{ "deepseek_v3_tiny", 2 },	/* MLA; the group-limited router (an
-				   unsorted topk of 2 and the sort on the
-				   host; the experts native) */
+	{ "deepseek_v3_tiny", 1 },	/* MLA; the group-limited router (an
+				   unsorted topk of 2 on the host; the
+				   sort and the experts native) */
 	{ "gemma3_tiny", 0 },		/* sliding-window and global layers */
-	{ "olmoe_tiny", 2 },		/* as mixtral_tiny */
+	{ "olmoe_tiny", 0 },		/* as mixtral_tiny */
 	{ "moe_experts", 1 },		/* grouped_mm written by hand: 24
 				   experts of 128 x 32 on the array (some
 				   with no rows, rows past the last none);
@@ -2227,7 +2229,8 @@ END_TEST
 /*
  * Index reductions, decomposed (decomp.def): argmax and argmin along a
  * middle and the last dim, max.dim and min.dim (values and indices,
- * keepdim), amin, topk (values and indices), on values with ties (the first position wins) and NaN
+ * keepdim), amin, topk and sort (values and indices), on values with ties
+ * (the first position wins) and NaN
  * (NaN is the extreme, its first position the index), as PyTorch picks
  * them; against the fp64 reference (ref_nn.c's rules), no host call.
  * topk's values are distinct: among ties PyTorch's CPU kernel, and so the
@@ -2249,6 +2252,10 @@ static const argx_case argxs[] = {
 	/* topk by rounds: the last dim, and a middle one */
 	{ "aten.topk.default", "3", { 4, 9 }, { 4, 3 }, 1 },
 	{ "aten.topk.default", "2, 1", { 3, 7, 5 }, { 3, 2, 5 }, 1 },
+	/* sort of one row by ranks (stable: ties in order; NaN last,
+	 * first descending) */
+	{ "aten.sort.default", "-1", { 1, 40 }, { 1, 40 }, 1 },
+	{ "aten.sort.default", "0, true", { 37 }, { 37 }, 1 },
 };
 
 START_TEST(t_argx)
@@ -2292,6 +2299,49 @@ START_TEST(t_argx)
 	tensors_run(path, vals, &t, 1, &fr);
 	ck_assert_msg(fr.host_calls == 0, "%s: %llu host calls", c->target,
 		      (unsigned long long)fr.host_calls);
+}
+END_TEST
+
+/*
+ * Sorts the lanes do not take, each one host call (pass_decomp.c's
+ * @sort declines): integers of unknown range (fp32 would tie 2^30 + 1
+ * and 2^30 + 2: the values reach 2^40), several rows, another dim than
+ * the last, a row past 128.  Values and indices against the reference.
+ */
+typedef struct sort_case {
+	const char *dtype, *args;
+	int64_t in[4];
+} sort_case;
+
+static const sort_case sorts[] = {
+	{ "int64", "-1", { 64 } },
+	{ "float32", "-1", { 4, 9 } },
+	{ "float32", "1, true", { 3, 7, 5 } },
+	{ "float32", "-1", { 1, 129 } },
+};
+
+START_TEST(t_sort_host)
+{
+	const sort_case *c = &sorts[_i];
+	char path[1024], vals[1024], mi[300], mx[300], args[64];
+	const char *metas[2] = { mi, mx };
+	uint64_t seed = 5;
+	npu_tensor t;
+	fxrun fr = { 0 };
+	FILE *f;
+
+	jmeta(mi, sizeof mi, c->in, c->dtype);
+	jmeta(mx, sizeof mx, c->in, "int64");
+	f = graph_begin(path, vals, sizeof path);
+	ph_node(f, "x", c->in, c->dtype);
+	snprintf(args, sizeof args, "{\"node\": \"x\"}, %s", c->args);
+	multi_node(f, "y", "aten.sort.default", args, metas, 2);
+	graph_end(f, "y0, y1");
+	gen_tensor(&t, "x", npu_dtype_from_name(c->dtype, strlen(c->dtype)), c->in,
+		   (int64_t)1 << 40, &seed);
+	tensors_run(path, vals, &t, 1, &fr);
+	ck_assert_msg(fr.host_calls == 1, "%s %lld: %llu host calls", c->dtype,
+		      (long long)c->in[0], (unsigned long long)fr.host_calls);
 }
 END_TEST
 
@@ -2643,6 +2693,7 @@ static Suite *models_suite(void)
 	tcase_add_loop_test(tc, t_red_perm, 0, (int)(sizeof redperms / sizeof redperms[0]));
 	tcase_add_test(tc, t_onehot_put);
 	tcase_add_loop_test(tc, t_argx, 0, (int)(sizeof argxs / sizeof argxs[0]));
+	tcase_add_loop_test(tc, t_sort_host, 0, (int)(sizeof sorts / sizeof sorts[0]));
 	tcase_add_loop_test(tc, t_maxpool_train, 0, (int)(sizeof mpools / sizeof mpools[0]));
 	tcase_add_loop_test(tc, t_avgpool_bwd, 0, (int)(sizeof apools / sizeof apools[0]));
 	tcase_add_loop_test(tc, t_adaptive_pool_bwd, 0, (int)(sizeof adapts / sizeof adapts[0]));
