@@ -240,9 +240,9 @@ static const zoo_case zoo[] = {
 				   convolutions; max of two int64 scalars (the
 				   padding's sizes) */
 	{ "mamba2_tiny", 0 },		/* the SSD scan in chunks: segment sums */
-	{ "deepseek_v3_tiny", 1 },	/* MLA; the group-limited router (an
-				   unsorted topk of 2 on the host; the
-				   sort and the experts native) */
+	{ "deepseek_v3_tiny", 0 },	/* MLA; the group-limited router (an
+				   unsorted topk of 2, the sort and the
+				   experts native) */
 	{ "gemma3_tiny", 0 },		/* sliding-window and global layers */
 	{ "olmoe_tiny", 0 },		/* as mixtral_tiny */
 	{ "moe_experts", 1 },		/* grouped_mm written by hand: 24
@@ -2252,6 +2252,9 @@ static const argx_case argxs[] = {
 	/* topk by rounds: the last dim, and a middle one */
 	{ "aten.topk.default", "3", { 4, 9 }, { 4, 3 }, 1 },
 	{ "aten.topk.default", "2, 1", { 3, 7, 5 }, { 3, 2, 5 }, 1 },
+	/* unsorted, of two: the largest first, as PyTorch's nth_element
+	 * leaves them */
+	{ "aten.topk.default", "2, -1, true, false", { 4, 9 }, { 4, 2 }, 1 },
 	/* sort of one row by ranks (stable: ties in order; NaN last,
 	 * first descending) */
 	{ "aten.sort.default", "-1", { 1, 40 }, { 1, 40 }, 1 },

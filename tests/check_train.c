@@ -508,10 +508,9 @@ static const struct {
 	/* sort (the reductions model) */
 	{ "reductions/inference2", NULL, "" },
 	/* arithmetic on run-time int64 inputs, whose range is unknown
-	 * (Funnel's token-type comparison); DeepSeek's router: an unsorted
-	 * topk of 2 (the MoE routers' sorts run in the lanes) */
+	 * (Funnel's token-type comparison; the MoE routers' sorts and
+	 * topks run in the lanes) */
 	{ "funnel_tiny/inference14", "aten.eq.Tensor", "integer" },
-	{ "deepseek_v3_tiny/inference2", "aten.topk.default", "unsorted" },
 	/* the embedding bag (1.13's _embedding_bag_forward_only) */
 	{ "ops7/inference1", "aten._embedding_bag.default", "support.def" },
 	/* order statistics and a transposed 3-d convolution */
