@@ -53,6 +53,9 @@ static const struct { const char *target; int aop; } aop_alias[] = {
 	 * it */
 	{ "aten.index_add_.default", NPU_AOP_INDEX_ADD },
 	{ "aten.index_copy_.default", NPU_AOP_INDEX_COPY },
+	/* sort(stable=True) and argsort(stable=True): keywords only, the
+	 * sort the table's is (stable) */
+	{ "aten.sort.stable", NPU_AOP_SORT },
 	/* true_divide's overloads are div's (the decompositions of
 	 * F.interpolate over symbolic sizes leave them) */
 	{ "aten.true_divide.Tensor", NPU_AOP_DIV_TENSOR },

@@ -2323,6 +2323,42 @@ static const sort_case sorts[] = {
 	{ "float32", "-1", { 1, 129 } },
 };
 
+/*
+ * sort.stable (2.x's torch.sort(stable=True) and argsort(stable=True)),
+ * its arguments keywords: descending along the last dim, natively for
+ * one row and on the host for three, against the reference.
+ */
+START_TEST(t_sort_stable)
+{
+	static const int64_t shapes[2][3] = { { 1, 40 }, { 3, 9 } };
+	const int64_t *in = shapes[_i];
+	char path[1024], vals[1024], mi[300], mx[300];
+	uint64_t seed = 9;
+	npu_tensor t;
+	fxrun fr = { 0 };
+	FILE *f;
+
+	jmeta(mi, sizeof mi, in, "float32");
+	jmeta(mx, sizeof mx, in, "int64");
+	f = graph_begin(path, vals, sizeof path);
+	ph_node(f, "x", in, "float32");
+	fprintf(f, "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"aten.sort.stable\", "
+		"\"args\": [{\"node\": \"x\"}], \"kwargs\": {\"stable\": true, \"dim\": -1, "
+		"\"descending\": true}, \"meta\": [%s, %s]},\n", mi, mx);
+	for (int i = 0; i < 2; i++)
+		fprintf(f, "{\"name\": \"y%d\", \"op\": \"call_function\", \"target\": "
+			"\"_operator.getitem\", \"args\": [{\"node\": \"y\"}, %d], \"kwargs\": {}, "
+			"\"meta\": %s},\n", i, i, i ? mx : mi);
+	graph_end(f, "y0, y1");
+	gen_tensor(&t, "x", NPU_DT_F32, in, 0, &seed);
+	for (uint64_t i = 0; i < t.nbytes / 4; i++)     /* ties */
+		((float *)t.data)[i] = floorf(((float *)t.data)[i] * 3);
+	tensors_run(path, vals, &t, 1, &fr);
+	ck_assert_msg(fr.host_calls == (in[0] > 1), "%lld rows: %llu host calls",
+		      (long long)in[0], (unsigned long long)fr.host_calls);
+}
+END_TEST
+
 START_TEST(t_sort_host)
 {
 	const sort_case *c = &sorts[_i];
@@ -2697,6 +2733,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_onehot_put);
 	tcase_add_loop_test(tc, t_argx, 0, (int)(sizeof argxs / sizeof argxs[0]));
 	tcase_add_loop_test(tc, t_sort_host, 0, (int)(sizeof sorts / sizeof sorts[0]));
+	tcase_add_loop_test(tc, t_sort_stable, 0, 2);
 	tcase_add_loop_test(tc, t_maxpool_train, 0, (int)(sizeof mpools / sizeof mpools[0]));
 	tcase_add_loop_test(tc, t_avgpool_bwd, 0, (int)(sizeof apools / sizeof apools[0]));
 	tcase_add_loop_test(tc, t_adaptive_pool_bwd, 0, (int)(sizeof adapts / sizeof adapts[0]));
