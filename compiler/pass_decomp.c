@@ -2022,8 +2022,9 @@ static int small_ints(dcx *d, const npu_gval *v, int depth)
 /* sort by ranks of at most this many pairs (build_sort): 64 elements,
  * the MoE routers' at 32 tokens.  Their kernels grow as the pairs: alone
  * 64 took 7.1 k cycles, 128 14.6 k, against the host call's 2.0 k and
- * 2.1 k; in Mixtral's graph 64 saved 1.1 k, which 128's twice as long
- * kernels would not. */
+ * 2.1 k; in Mixtral's graph 64 saved 1.1 k against the host call's
+ * pipeline break, less than 128's kernels would add (an estimate: no
+ * graph of 128 was measured). */
 #define SORT_PAIRS 4096
 
 /*
