@@ -2326,22 +2326,27 @@ static const sort_case sorts[] = {
 /*
  * sort.stable (2.x's torch.sort(stable=True) and argsort(stable=True)),
  * its arguments keywords: descending along the last dim, natively for
- * one row and on the host for three, against the reference.
+ * one row (float32 and bfloat16) and on the host for three, against the
+ * reference.
  */
 START_TEST(t_sort_stable)
 {
-	static const int64_t shapes[2][3] = { { 1, 40 }, { 3, 9 } };
-	const int64_t *in = shapes[_i];
+	static const struct {
+		int64_t in[3];
+		const char *dtype;
+	} c[] = { { { 1, 40 }, "float32" }, { { 3, 9 }, "float32" }, { { 1, 33 }, "bfloat16" } };
+	const int64_t *in = c[_i].in;
+	const char *dt = c[_i].dtype;
 	char path[1024], vals[1024], mi[300], mx[300];
 	uint64_t seed = 9;
 	npu_tensor t;
 	fxrun fr = { 0 };
 	FILE *f;
 
-	jmeta(mi, sizeof mi, in, "float32");
+	jmeta(mi, sizeof mi, in, dt);
 	jmeta(mx, sizeof mx, in, "int64");
 	f = graph_begin(path, vals, sizeof path);
-	ph_node(f, "x", in, "float32");
+	ph_node(f, "x", in, dt);
 	fprintf(f, "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"aten.sort.stable\", "
 		"\"args\": [{\"node\": \"x\"}], \"kwargs\": {\"stable\": true, \"dim\": -1, "
 		"\"descending\": true}, \"meta\": [%s, %s]},\n", mi, mx);
@@ -2350,9 +2355,10 @@ START_TEST(t_sort_stable)
 			"\"_operator.getitem\", \"args\": [{\"node\": \"y\"}, %d], \"kwargs\": {}, "
 			"\"meta\": %s},\n", i, i, i ? mx : mi);
 	graph_end(f, "y0, y1");
-	gen_tensor(&t, "x", NPU_DT_F32, in, 0, &seed);
-	for (uint64_t i = 0; i < t.nbytes / 4; i++)     /* ties */
-		((float *)t.data)[i] = floorf(((float *)t.data)[i] * 3);
+	gen_tensor(&t, "x", npu_dtype_from_name(dt, strlen(dt)), in, 0, &seed);
+	for (int64_t i = 0; i < in[0] * in[1]; i++)     /* ties */
+		npu_store_f32(t.dtype, t.data, (size_t)i,
+			      floorf(npu_load_f32(t.dtype, t.data, (size_t)i) * 3));
 	tensors_run(path, vals, &t, 1, &fr);
 	ck_assert_msg(fr.host_calls == (in[0] > 1), "%lld rows: %llu host calls",
 		      (long long)in[0], (unsigned long long)fr.host_calls);
@@ -2733,7 +2739,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_onehot_put);
 	tcase_add_loop_test(tc, t_argx, 0, (int)(sizeof argxs / sizeof argxs[0]));
 	tcase_add_loop_test(tc, t_sort_host, 0, (int)(sizeof sorts / sizeof sorts[0]));
-	tcase_add_loop_test(tc, t_sort_stable, 0, 2);
+	tcase_add_loop_test(tc, t_sort_stable, 0, 3);
 	tcase_add_loop_test(tc, t_maxpool_train, 0, (int)(sizeof mpools / sizeof mpools[0]));
 	tcase_add_loop_test(tc, t_avgpool_bwd, 0, (int)(sizeof apools / sizeof apools[0]));
 	tcase_add_loop_test(tc, t_adaptive_pool_bwd, 0, (int)(sizeof adapts / sizeof adapts[0]));
