@@ -2323,6 +2323,31 @@ static const sort_case sorts[] = {
 	{ "float32", "-1", { 1, 65 } },
 };
 
+START_TEST(t_sort_host)
+{
+	const sort_case *c = &sorts[_i];
+	char path[1024], vals[1024], mi[300], mx[300], args[64];
+	const char *metas[2] = { mi, mx };
+	uint64_t seed = 5;
+	npu_tensor t;
+	fxrun fr = { 0 };
+	FILE *f;
+
+	jmeta(mi, sizeof mi, c->in, c->dtype);
+	jmeta(mx, sizeof mx, c->in, "int64");
+	f = graph_begin(path, vals, sizeof path);
+	ph_node(f, "x", c->in, c->dtype);
+	snprintf(args, sizeof args, "{\"node\": \"x\"}, %s", c->args);
+	multi_node(f, "y", "aten.sort.default", args, metas, 2);
+	graph_end(f, "y0, y1");
+	gen_tensor(&t, "x", npu_dtype_from_name(c->dtype, strlen(c->dtype)), c->in,
+		   (int64_t)1 << 40, &seed);
+	tensors_run(path, vals, &t, 1, &fr);
+	ck_assert_msg(fr.host_calls == 1, "%s %lld: %llu host calls", c->dtype,
+		      (long long)c->in[0], (unsigned long long)fr.host_calls);
+}
+END_TEST
+
 /*
  * sort.stable (2.x's torch.sort(stable=True) and argsort(stable=True)),
  * its arguments keywords: descending along the last dim, natively for
@@ -2362,31 +2387,6 @@ START_TEST(t_sort_stable)
 	tensors_run(path, vals, &t, 1, &fr);
 	ck_assert_msg(fr.host_calls == (in[0] > 1), "%lld rows: %llu host calls",
 		      (long long)in[0], (unsigned long long)fr.host_calls);
-}
-END_TEST
-
-START_TEST(t_sort_host)
-{
-	const sort_case *c = &sorts[_i];
-	char path[1024], vals[1024], mi[300], mx[300], args[64];
-	const char *metas[2] = { mi, mx };
-	uint64_t seed = 5;
-	npu_tensor t;
-	fxrun fr = { 0 };
-	FILE *f;
-
-	jmeta(mi, sizeof mi, c->in, c->dtype);
-	jmeta(mx, sizeof mx, c->in, "int64");
-	f = graph_begin(path, vals, sizeof path);
-	ph_node(f, "x", c->in, c->dtype);
-	snprintf(args, sizeof args, "{\"node\": \"x\"}, %s", c->args);
-	multi_node(f, "y", "aten.sort.default", args, metas, 2);
-	graph_end(f, "y0, y1");
-	gen_tensor(&t, "x", npu_dtype_from_name(c->dtype, strlen(c->dtype)), c->in,
-		   (int64_t)1 << 40, &seed);
-	tensors_run(path, vals, &t, 1, &fr);
-	ck_assert_msg(fr.host_calls == 1, "%s %lld: %llu host calls", c->dtype,
-		      (long long)c->in[0], (unsigned long long)fr.host_calls);
 }
 END_TEST
 
