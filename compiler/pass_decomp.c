@@ -1955,7 +1955,7 @@ static int x0_float(dcx *d, const npu_gval *x)
 	if (!m || m->dtype == NPU_DT_F64 ||
 	    m->dtype == NPU_DT_E4M3 || m->dtype == NPU_DT_E5M2)
 		return -1;
-	return m->dtype == NPU_DT_F32 || m->dtype == NPU_DT_BF16 || m->dtype == NPU_DT_F16;
+	return lanes_float(m);
 }
 
 /*

@@ -1230,13 +1230,14 @@ static void call_node(FILE *f, const char *name, const char *target, const char 
 		kwargs, m);
 }
 
-/* A call_function node of n results (their meta JSON in metas), then a
- * getitem node for each, named name0, name1, ... */
-static void multi_node(FILE *f, const char *name, const char *target, const char *args,
-		       const char *const *metas, int n)
+/* A call_function node of n results (their meta JSON in metas) with
+ * keyword arguments kw (JSON members), then a getitem node for each,
+ * named name0, name1, ... */
+static void multi_node_kw(FILE *f, const char *name, const char *target, const char *args,
+			  const char *kw, const char *const *metas, int n)
 {
 	fprintf(f, "{\"name\": \"%s\", \"op\": \"call_function\", \"target\": \"%s\", "
-		"\"args\": [%s], \"kwargs\": {}, \"meta\": [", name, target, args);
+		"\"args\": [%s], \"kwargs\": {%s}, \"meta\": [", name, target, args, kw);
 	for (int i = 0; i < n; i++)
 		fprintf(f, "%s%s", i ? ", " : "", metas[i]);
 	fprintf(f, "]},\n");
@@ -1244,6 +1245,12 @@ static void multi_node(FILE *f, const char *name, const char *target, const char
 		fprintf(f, "{\"name\": \"%s%d\", \"op\": \"call_function\", \"target\": "
 			"\"_operator.getitem\", \"args\": [{\"node\": \"%s\"}, %d], \"kwargs\": {}, "
 			"\"meta\": %s},\n", name, i, name, i, metas[i]);
+}
+
+static void multi_node(FILE *f, const char *name, const char *target, const char *args,
+		       const char *const *metas, int n)
+{
+	multi_node_kw(f, name, target, args, "", metas, n);
 }
 
 START_TEST(t_index_add)
@@ -1873,16 +1880,25 @@ START_TEST(t_kvcache_in_place)
 }
 END_TEST
 
-/* The input placeholders x, i (an index) and v (values) of a scatter
- * graph, their metas given. */
-static void inputs_xiv(FILE *f, const char *mx, const char *mi, const char *mv)
+/* A scatter graph begun in path (its values file vals): the inputs x
+ * (float32, shape xs), i (int64 index, is) and v (float32 values, vs);
+ * x's meta, the result's, in mx. */
+static FILE *xiv_begin(char *path, char *vals, size_t n, const int64_t *xs,
+		       const int64_t *is, const int64_t *vs, char *mx, size_t mxn)
 {
+	char mi[300], mv[300];
 	const char *name[3] = { "x", "i", "v" }, *meta[3] = { mx, mi, mv };
+	FILE *f;
 
+	jmeta(mx, mxn, xs, "float32");
+	jmeta(mi, sizeof mi, is, "int64");
+	jmeta(mv, sizeof mv, vs, "float32");
+	f = graph_begin(path, vals, n);
 	for (int k = 0; k < 3; k++)
 		fprintf(f, "{\"name\": \"%s\", \"op\": \"placeholder\", \"target\": \"%s\", "
 			"\"args\": [], \"kwargs\": {}, \"meta\": %s, \"kind\": \"input\"},\n",
 			name[k], name[k], meta[k]);
+	return f;
 }
 
 /*
@@ -1901,15 +1917,10 @@ START_TEST(t_index_put_rows)
 	};
 
 	for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
-		char path[1024], vals[1024], mx[300], mi[300], mv[300];
+		char path[1024], vals[1024], mx[300];
 		int64_t xs[4] = { 2, 32, c[i].D }, is[2] = { 16 }, vs[4] = { 2, 16, c[i].D };
 		fxrun fr = { .o.target = c[i].target };
-		FILE *f;
-		jmeta(mx, sizeof mx, xs, "float32");
-		jmeta(mi, sizeof mi, is, "int64");
-		jmeta(mv, sizeof mv, vs, "float32");
-		f = graph_begin(path, vals, sizeof path);
-		inputs_xiv(f, mx, mi, mv);
+		FILE *f = xiv_begin(path, vals, sizeof path, xs, is, vs, mx, sizeof mx);
 		fprintf(f, "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"aten.index_put.default\", "
 			"\"args\": [{\"node\": \"x\"}, [null, {\"node\": \"i\"}], {\"node\": \"v\"}], "
 			"\"kwargs\": {%s}, \"meta\": %s},\n", c[i].acc ? "\"accumulate\": true" : "", mx);
@@ -1928,16 +1939,11 @@ END_TEST
  */
 START_TEST(t_scatter_rt)
 {
-	char path[1024], vals[1024], mx[300], mi[300], mv[300];
+	char path[1024], vals[1024], mx[300];
 	int64_t xs[3] = { 4, 40 }, is[3] = { 4, 12 };
 	fxrun fr = { 0 };
-	FILE *f;
+	FILE *f = xiv_begin(path, vals, sizeof path, xs, is, is, mx, sizeof mx);
 
-	jmeta(mx, sizeof mx, xs, "float32");
-	jmeta(mi, sizeof mi, is, "int64");
-	jmeta(mv, sizeof mv, is, "float32");
-	f = graph_begin(path, vals, sizeof path);
-	inputs_xiv(f, mx, mi, mv);
 	fprintf(f, "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"aten.scatter.src\", "
 		"\"args\": [{\"node\": \"x\"}, 1, {\"node\": \"i\"}, {\"node\": \"v\"}], "
 		"\"kwargs\": {}, \"meta\": %s},\n", mx);
@@ -2309,23 +2315,34 @@ END_TEST
  * Sorts the lanes do not take, each one host call (pass_decomp.c's
  * @sort declines): integers of unknown range (fp32 would tie 2^30 + 1
  * and 2^30 + 2: the values reach 2^40), several rows, another dim than
- * the last, a row past 64.  Values and indices against the reference.
+ * the last, a row past 64.  And sort.stable (2.x's torch.sort(stable=
+ * True) and argsort(stable=True)), its arguments keywords: descending
+ * along the last dim, natively for one row (float32 and bfloat16) and
+ * on the host for three.  Floats in three levels (ties).  Values and
+ * indices against the reference.
  */
 typedef struct sort_case {
-	const char *dtype, *args;
+	const char *dtype, *target, *args, *kw;
 	int64_t in[4];
+	uint64_t host_calls;
 } sort_case;
 
+#define SORT_STABLE_KW "\"stable\": true, \"dim\": -1, \"descending\": true"
+
 static const sort_case sorts[] = {
-	{ "int64", "-1", { 64 } },
-	{ "float32", "-1", { 4, 9 } },
-	{ "float32", "1, true", { 3, 7, 5 } },
-	{ "float32", "-1", { 1, 65 } },
+	{ "int64", "aten.sort.default", ", -1", "", { 64 }, 1 },
+	{ "float32", "aten.sort.default", ", -1", "", { 4, 9 }, 1 },
+	{ "float32", "aten.sort.default", ", 1, true", "", { 3, 7, 5 }, 1 },
+	{ "float32", "aten.sort.default", ", -1", "", { 1, 65 }, 1 },
+	{ "float32", "aten.sort.stable", "", SORT_STABLE_KW, { 1, 40 }, 0 },
+	{ "float32", "aten.sort.stable", "", SORT_STABLE_KW, { 3, 9 }, 1 },
+	{ "bfloat16", "aten.sort.stable", "", SORT_STABLE_KW, { 1, 33 }, 0 },
 };
 
-START_TEST(t_sort_host)
+START_TEST(t_sort)
 {
 	const sort_case *c = &sorts[_i];
+	int dt = npu_dtype_from_name(c->dtype, strlen(c->dtype));
 	char path[1024], vals[1024], mi[300], mx[300], args[64];
 	const char *metas[2] = { mi, mx };
 	uint64_t seed = 5;
@@ -2337,56 +2354,15 @@ START_TEST(t_sort_host)
 	jmeta(mx, sizeof mx, c->in, "int64");
 	f = graph_begin(path, vals, sizeof path);
 	ph_node(f, "x", c->in, c->dtype);
-	snprintf(args, sizeof args, "{\"node\": \"x\"}, %s", c->args);
-	multi_node(f, "y", "aten.sort.default", args, metas, 2);
+	snprintf(args, sizeof args, "{\"node\": \"x\"}%s", c->args);
+	multi_node_kw(f, "y", c->target, args, c->kw, metas, 2);
 	graph_end(f, "y0, y1");
-	gen_tensor(&t, "x", npu_dtype_from_name(c->dtype, strlen(c->dtype)), c->in,
-		   (int64_t)1 << 40, &seed);
+	gen_tensor(&t, "x", dt, c->in, (int64_t)1 << 40, &seed);
+	for (size_t i = 0; dt != NPU_DT_I64 && i < t.nbytes / npu_dtype_size(dt); i++)
+		npu_store_f32(dt, t.data, i, floorf(npu_load_f32(dt, t.data, i) * 3));
 	tensors_run(path, vals, &t, 1, &fr);
-	ck_assert_msg(fr.host_calls == 1, "%s %lld: %llu host calls", c->dtype,
-		      (long long)c->in[0], (unsigned long long)fr.host_calls);
-}
-END_TEST
-
-/*
- * sort.stable (2.x's torch.sort(stable=True) and argsort(stable=True)),
- * its arguments keywords: descending along the last dim, natively for
- * one row (float32 and bfloat16) and on the host for three, against the
- * reference.
- */
-START_TEST(t_sort_stable)
-{
-	static const struct {
-		int64_t in[3];
-		const char *dtype;
-	} c[] = { { { 1, 40 }, "float32" }, { { 3, 9 }, "float32" }, { { 1, 33 }, "bfloat16" } };
-	const int64_t *in = c[_i].in;
-	const char *dt = c[_i].dtype;
-	char path[1024], vals[1024], mi[300], mx[300];
-	uint64_t seed = 9;
-	npu_tensor t;
-	fxrun fr = { 0 };
-	FILE *f;
-
-	jmeta(mi, sizeof mi, in, dt);
-	jmeta(mx, sizeof mx, in, "int64");
-	f = graph_begin(path, vals, sizeof path);
-	ph_node(f, "x", in, dt);
-	fprintf(f, "{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"aten.sort.stable\", "
-		"\"args\": [{\"node\": \"x\"}], \"kwargs\": {\"stable\": true, \"dim\": -1, "
-		"\"descending\": true}, \"meta\": [%s, %s]},\n", mi, mx);
-	for (int i = 0; i < 2; i++)
-		fprintf(f, "{\"name\": \"y%d\", \"op\": \"call_function\", \"target\": "
-			"\"_operator.getitem\", \"args\": [{\"node\": \"y\"}, %d], \"kwargs\": {}, "
-			"\"meta\": %s},\n", i, i, i ? mx : mi);
-	graph_end(f, "y0, y1");
-	gen_tensor(&t, "x", npu_dtype_from_name(dt, strlen(dt)), in, 0, &seed);
-	for (int64_t i = 0; i < in[0] * in[1]; i++)     /* ties */
-		npu_store_f32(t.dtype, t.data, (size_t)i,
-			      floorf(npu_load_f32(t.dtype, t.data, (size_t)i) * 3));
-	tensors_run(path, vals, &t, 1, &fr);
-	ck_assert_msg(fr.host_calls == (in[0] > 1), "%lld rows: %llu host calls",
-		      (long long)in[0], (unsigned long long)fr.host_calls);
+	ck_assert_msg(fr.host_calls == c->host_calls, "%s %s %lld: %llu host calls", c->target,
+		      c->dtype, (long long)c->in[0], (unsigned long long)fr.host_calls);
 }
 END_TEST
 
@@ -2738,8 +2714,7 @@ static Suite *models_suite(void)
 	tcase_add_loop_test(tc, t_red_perm, 0, (int)(sizeof redperms / sizeof redperms[0]));
 	tcase_add_test(tc, t_onehot_put);
 	tcase_add_loop_test(tc, t_argx, 0, (int)(sizeof argxs / sizeof argxs[0]));
-	tcase_add_loop_test(tc, t_sort_host, 0, (int)(sizeof sorts / sizeof sorts[0]));
-	tcase_add_loop_test(tc, t_sort_stable, 0, 3);
+	tcase_add_loop_test(tc, t_sort, 0, (int)(sizeof sorts / sizeof sorts[0]));
 	tcase_add_loop_test(tc, t_maxpool_train, 0, (int)(sizeof mpools / sizeof mpools[0]));
 	tcase_add_loop_test(tc, t_avgpool_bwd, 0, (int)(sizeof apools / sizeof apools[0]));
 	tcase_add_loop_test(tc, t_adaptive_pool_bwd, 0, (int)(sizeof adapts / sizeof adapts[0]));
