@@ -1575,7 +1575,7 @@ static int share_engines(emit_t *g, const tile *t, int store, int n,
 {
 	const npu_kern *K = g->K;
 	int64_t b[64];
-	int m = 0, used = 0;
+	int m = 0, used = 0, over = 0;
 
 	for (int o = 0; o < K->nops; o++) {
 		np[o] = 0;
@@ -1608,8 +1608,11 @@ static int share_engines(emit_t *g, const tile *t, int store, int n,
 		if (!np[o])
 			continue;
 		if (store && used + np[o] > n) {
-			np[o] = 1; /* more outputs than engines: the first one */
-			base[o] = 0;
+			/* more outputs than engines: in turn over those
+			 * taken (a queue on one engine waits its latency
+			 * a transfer) */
+			np[o] = 1;
+			base[o] = over++ % used;
 			continue;
 		}
 		base[o] = used;

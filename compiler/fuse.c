@@ -5270,6 +5270,20 @@ static int dim_slice(fz *z, int node, int v, int dim, int64_t at, int64_t len)
 			ir->v[v].off + at * ir->v[v].stride[dim], ir->v[v].stride);
 }
 
+/* Stores x into the slice at `at` along dim of value dst in kernel k. */
+static int store_slice(fz *z, int k, int x, int dst, int dim, int64_t at, int node)
+{
+	npu_kir *ir = z->ir;
+	int o = x < 0 ? -1 : npu_kir_opnd(&ir->k[k], dst, 1, at * ir->v[dst].stride[dim],
+					  ir->v[dst].stride);
+	npu_xins sx = { .op = NPU_X_STORE, .a = x, .b = o, .node = node };
+
+	if (o < 0 || npu_kir_x(&ir->k[k], sx) < 0)
+		return npu_errf(z->e, "out of memory");
+	ir->v[dst].producer = k;
+	return 0;
+}
+
 /* do_cumsum: scans up to this long run in one kernel, in order */
 #define SCAN_SEQ 32
 
@@ -5282,31 +5296,25 @@ static int dim_slice(fz *z, int node, int v, int dim, int64_t at, int64_t len)
 static int scan_seq(fz *z, int node, int x, int out, int dim, int64_t L, int vop)
 {
 	npu_kir *ir = z->ir;
-	int64_t shape[NPU_MAX_DIMS], st[NPU_MAX_DIMS];
+	int64_t shape[NPU_MAX_DIMS];
 	int k, acc = -1, nd = ir->v[x].ndim;
 	char nm[300];
 
 	memcpy(shape, ir->v[x].shape, sizeof shape);
 	shape[dim] = 1;
-	memcpy(st, ir->v[out].stride, sizeof st);
 	snprintf(nm, sizeof nm, "%s.scan", z->g->nodes[node].name);
 	if ((k = ew_kern(z, node, nm, nd, shape)) < 0)
 		return -1;
 	for (int64_t i = 0; i < L; i++) {
-		int a = dim_slice(z, node, x, dim, i, 1), la, o;
-		npu_xins sx = { .op = NPU_X_STORE, .node = node };
+		int a = dim_slice(z, node, x, dim, i, 1), la;
 		if (a < 0)
 			return -1;
 		if ((la = ew_load(z, k, a, node)) < 0)
 			return npu_errf(z->e, "out of memory");
 		acc = i ? xadd(z, k, NPU_X_BIN, vop, acc, la, 0, 0, node) : la;
-		o = npu_kir_opnd(&ir->k[k], out, 1, i * st[dim], st);
-		sx.a = acc;
-		sx.b = o;
-		if (acc < 0 || o < 0 || npu_kir_x(&ir->k[k], sx) < 0)
-			return npu_errf(z->e, "out of memory");
+		if (store_slice(z, k, acc, out, dim, i, node) < 0)
+			return -1;
 	}
-	ir->v[out].producer = k;
 	close_cur(z);
 	return 0;
 }
@@ -5403,6 +5411,186 @@ static int do_cumsum(fz *z, int node)
 		       n->name, n->aop == NPU_AOP_CUMPROD ? "cumprod" : "cumsum", (long long)L, L > 1 ? (int)ceil(log2((double)L)) : 1);
 	return 0;
 }
+
+/* do_cumext: past this many steps, the host call (a kernel every 20 or
+ * 31 steps, each waiting on the DRAM: about what the host's latency
+ * costs) */
+#define CUMEXT_MAX 256
+
+#define UN(v, p) xadd(z, k, NPU_X_UN, NPU_OP_##v, (p), 0, 0, 0, node)
+#define BIN(v, p, q) xadd(z, k, NPU_X_BIN, NPU_OP_##v, (p), (q), 0, 0, node)
+#define BINI(v, p, f) xadd(z, k, NPU_X_BINI, NPU_OP_##v, (p), 0, 0, (float)(f), node)
+#define CST(f) xadd(z, k, NPU_X_CONST, 0, 0, 0, 0, (float)(f), node)
+#define SEL(c, p, q) xadd(z, k, NPU_X_SEL, 0, (c), (p), (q), 0, node)
+
+/*
+ * One step of PyTorch's CPU loops, element x at position pos after the
+ * running state (*v, *i): cummax (cummin) takes x when it is NaN or not
+ * below (above) *v, so the latest of equal values wins and a NaN, once
+ * met, stays (no comparison with it holds); logcumsumexp adds it as
+ * max + log1p(exp(min - max)), where a pair of equal infinities keeps
+ * max and NaN spreads through both.  log1p in the lanes as log(u) e /
+ * (u - 1), u = 1 + e (e itself where u rounds to 1): as exact as log1p
+ * for the e in [0, 1] that occur.
+ */
+static void cumext_step(fz *z, int k, int node, int aop, int x, int pos, int *v, int *i)
+{
+	int take;
+
+	if (aop == NPU_AOP_LOGCUMSUMEXP) {
+		int hi = BIN(VMAX, *v, x), d = BIN(VSUB, BIN(VMIN, *v, x), hi);
+		int e = UN(VEXP, d), u = BINI(VADDI, e, 1), um = BINI(VADDI, u, -1);
+		int l = BIN(VDIV, BIN(VMUL, UN(VLOG, u), e), um);
+
+		l = SEL(BINI(VCMPEQI, um, 0), e, l);
+		*v = BIN(VADD, hi, SEL(BIN(VCMPEQ, d, d), l, CST(0)));
+		return;
+	}
+	take = BIN(VMAX, UN(VNOT, BIN(VCMPEQ, x, x)),
+		   aop == NPU_AOP_CUMMAX ? BIN(VCMPLE, *v, x) : BIN(VCMPLE, x, *v));
+
+	*v = SEL(take, x, *v);
+	*i = SEL(take, CST(pos), *i);
+}
+
+/* Whether result j of node is itself a graph output, a DRAM buffer: the
+ * node (j 0) or its getitem j among the outputs. */
+static int is_output(fz *z, int node, int j)
+{
+	int no;
+	const npu_gval *o = npu_graph_outputs(z->g, &no);
+
+	for (int i = 0; i < no; i++) {
+		const npu_gnode *u;
+		if (o[i].kind != NPU_GV_NODE)
+			continue;
+		if (o[i].u.node == node && !j)
+			return 1;
+		u = &z->g->nodes[o[i].u.node];
+		if (u->aop == NPU_AOP_GETITEM && u->nargs == 2 && u->args[0].kind == NPU_GV_NODE &&
+		    u->args[0].u.node == node && u->args[1].kind == NPU_GV_INT && u->args[1].u.i == j)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * cummax and cummin (values and int64 indices) and logcumsumexp along
+ * dim, as PyTorch's CPU loops run them (cumext_step): kernels over the
+ * shape with that dim 1, each taking as many slices in order as its
+ * operands allow (a load and a store a result each, the state's load and
+ * store: 20 steps, logcumsumexp's 31) and storing every step; the next
+ * kernel starts from the last one's state, kept in fp32 (the positions
+ * as floats, exact).  No tree as cumsum's:
+ * a state of two values, and the host's latency buys CUMEXT_MAX steps.
+ * A step's slices are stored one a transfer: a graph output's go to a
+ * scratch value first (in the SRAM window, not a DRAM latency each) and
+ * are copied out by one kernel (ops10's logcumsumexp of [4, 9] along
+ * its rows: 2.4 k cycles -> 1.6 k).  Floats, and integers fuse.c's
+ * ranges keep within 2^24 (cummax, cummin).
+ */
+static int do_cumext(fz *z, int node)
+{
+	npu_kir *ir = z->ir;
+	const npu_gnode *n = &z->g->nodes[node];
+	int lcse = n->aop == NPU_AOP_LOGCUMSUMEXP, x, nd, dim, out[2] = { -1, -1 };
+	int cv = -1, ci = -1, dst[2] = { -1, -1 }, nout, blk;
+	int64_t L, sh1[NPU_MAX_DIMS];
+	double dd;
+	char nm[300];
+
+	if (!tmeta(n, 0) || (!lcse && !tmeta(n, 1)) || n->nargs < 2 ||
+	    n->args[0].kind != NPU_GV_NODE || gnum(&n->args[1], &dd) ||
+	    (x = node_val(z, n->args[0].u.node)) < 0 || (nd = ir->v[x].ndim) == 0 ||
+	    ir->v[x].isconst)
+		return host_kern(z, node, "a running extreme or logcumsumexp of this form (0-d, constant or symbolic)");
+	if (!isfloat(ir->v[x].dtype) &&
+	    (lcse || !isintdt(ir->v[x].dtype) || !rng_small(node_rng(z, n->args[0].u.node))))
+		return host_kern(z, node, "a running extreme of integers not known within 2^24, "
+				 "or of float64");
+	dim = (int)wrapdim((int64_t)dd, nd);
+	if ((L = ir->v[x].shape[dim]) > CUMEXT_MAX)
+		return host_kern(z, node, "a running extreme or logcumsumexp of more than 256 "
+				 "steps (a kernel every 20 or 31: the host call's latency is less)");
+	nout = 2 - lcse;
+	blk = (NPU_KERN_MAX_OPS - 2 * nout) / (1 + nout);
+	memcpy(sh1, ir->v[x].shape, sizeof sh1);
+	sh1[dim] = 1;
+	for (int j = 0; j < nout; j++) {
+		snprintf(nm, sizeof nm, lcse ? "%s" : "%s.%d", n->name, j);
+		if ((out[j] = dst[j] = meta_val(z, node, j, nm)) < 0)
+			return -1;
+		ir->v[out[j]].needed = 1;
+		if (L > 1 && is_output(z, node, j)) {
+			snprintf(nm, sizeof nm, "%s.steps%d", n->name, j);
+			if ((dst[j] = meta_val(z, node, j, nm)) < 0)
+				return -1;
+			ir->v[dst[j]].needed = 1;
+		}
+	}
+	for (int64_t b = 0; b < L; b += blk) {
+		int k, v = -1, i = -1, last = b + blk >= L;
+		snprintf(nm, sizeof nm, "%s.scan%lld", n->name, (long long)(b / blk));
+		if ((k = ew_kern(z, node, nm, nd, sh1)) < 0)
+			return -1;
+		if (b && ((v = ew_load(z, k, cv, node)) < 0 ||
+			  (!lcse && (i = ew_load(z, k, ci, node)) < 0)))
+			return npu_errf(z->e, "out of memory");
+		for (int64_t p = b; p < L && p < b + blk; p++) {
+			int a = dim_slice(z, node, x, dim, p, 1), la;
+			if (a < 0)
+				return -1;
+			if ((la = ew_load(z, k, a, node)) < 0)
+				return npu_errf(z->e, "out of memory");
+			if (p)
+				cumext_step(z, k, node, n->aop, la, (int)p, &v, &i);
+			else {
+				v = la;
+				i = CST(0);
+			}
+			if (store_slice(z, k, v, dst[0], dim, p, node) < 0 ||
+			    (!lcse && store_slice(z, k, i, dst[1], dim, p, node) < 0))
+				return -1;
+		}
+		if (!last) {	/* the state, for the next kernel */
+			snprintf(nm, sizeof nm, "%s.carry%lld", n->name, (long long)(b / blk));
+			if ((cv = npu_kir_val(ir, nm, node, NPU_DT_F32, nd, sh1)) < 0)
+				return npu_errf(z->e, "out of memory");
+			snprintf(nm, sizeof nm, "%s.carryi%lld", n->name, (long long)(b / blk));
+			if (!lcse && (ci = npu_kir_val(ir, nm, node, NPU_DT_F32, nd, sh1)) < 0)
+				return npu_errf(z->e, "out of memory");
+			ir->v[cv].needed = 1;
+			if (store_slice(z, k, v, cv, dim, 0, node) < 0 ||
+			    (!lcse && (ir->v[ci].needed = 1, store_slice(z, k, i, ci, dim, 0, node)) < 0))
+				return -1;
+		}
+		close_cur(z);
+	}
+	for (int j = 0; j < nout; j++) {
+		snprintf(nm, sizeof nm, "%s.out%d", n->name, j);
+		if (dst[j] != out[j] &&
+		    fill_kern(z, node, nm, nd, ir->v[out[j]].shape, dst[j], 0, out[j], 0,
+			      ir->v[out[j]].stride) < 0)
+			return -1;
+	}
+	ir->nodeval[node] = out[0];
+	if (!lcse) {
+		int *vals = malloc(2 * sizeof *vals);
+		if (!vals)
+			return npu_errf(z->e, "out of memory");
+		memcpy(vals, out, sizeof out);
+		ir->nodevals[node] = vals;
+	}
+	npu_kir_decide(ir, 1, "%s: %s over %lld elements in order, %lld kernel(s) of up to %d steps",
+		       n->name, n->target, (long long)L, (long long)((L + blk - 1) / blk), blk);
+	return 0;
+}
+
+#undef UN
+#undef BIN
+#undef BINI
+#undef CST
+#undef SEL
 
 /*
  * A 1-d constant index is copied one kernel a run of consecutive indices
@@ -8336,7 +8524,8 @@ static int do_node(fz *z, int i)
 	if (lk == NPU_LK_VIEW && n->multi)
 		return do_split(z, i);
 	if (lk == NPU_LK_SCAN)
-		return do_cumsum(z, i);
+		return n->aop == NPU_AOP_CUMSUM || n->aop == NPU_AOP_CUMPROD ?
+		       do_cumsum(z, i) : do_cumext(z, i);
 	if (lk == NPU_LK_INDEX)
 		return n->aop == NPU_AOP_FLIP ? do_flip(z, i) :
 		       n->aop == NPU_AOP_REPEAT ? do_repeat(z, i) : do_index(z, i);

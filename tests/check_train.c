@@ -513,12 +513,13 @@ static const struct {
 	{ "funnel_tiny/inference14", "aten.eq.Tensor", "integer" },
 	/* the embedding bag (1.13's _embedding_bag_forward_only) */
 	{ "ops7/inference1", "aten._embedding_bag.default", "support.def" },
-	/* order statistics and a transposed 3-d convolution */
+	/* median and kthvalue (ties in nth_element's order) and a
+	 * transposed 3-d convolution (cheaper on the host) */
 	{ "ops8/inference2", NULL, "" },
 	/* 1-d and 3-d interpolation, affine grids, max unpooling */
 	{ "ops9/inference1", NULL, "" },
-	/* logcumsumexp, masked_select (a data-dependent size) */
-	{ "ops10/inference1", NULL, "" },
+	/* masked_select (a data-dependent size) */
+	{ "ops10/inference1", "aten.masked_select.default", "support.def" },
 	/* torchvision's roi_align: samples at boxes that are data */
 	{ "ops12/inference1", "torchvision.roi_align.default", "support.def" },
 	/* topk of k > 8 among ties, in PyTorch CPU's order */
