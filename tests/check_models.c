@@ -2447,6 +2447,79 @@ START_TEST(t_cumext)
 END_TEST
 
 /*
+ * nn.EmbeddingBag's sums and means on the NPU (pass_decomp.c @embbag:
+ * the rows gathered, times the bags' membership on the array), against
+ * the reference: per-sample weights, padding_idx (every 7th index is it),
+ * an empty bag (the mean's 0), include_last_offset, bfloat16 rows.  Max
+ * and a read of bag_size stay one host call each.  A table of 1,000 rows,
+ * which the host call would move whole.
+ */
+typedef struct embbag_case {
+	const char *dtype;
+	int mode, psw, ilo, pad, bagsize;
+	uint64_t host_calls;
+} embbag_case;
+
+static const embbag_case embbags[] = {
+	{ "float32", 0, 1, 0, -1, 0, 0 },
+	{ "float32", 1, 0, 0, 5, 0, 0 },
+	{ "bfloat16", 1, 0, 1, -1, 0, 0 },
+	{ "float32", 0, 0, 1, 5, 0, 0 },
+	{ "float32", 2, 0, 0, -1, 0, 1 },
+	{ "float32", 0, 0, 0, -1, 1, 1 },
+};
+
+START_TEST(t_embbag)
+{
+	const embbag_case *c = &embbags[_i];
+	int dt = npu_dtype_from_name(c->dtype, strlen(c->dtype));
+	int64_t ws[3] = { 1000, 16, 0 }, is[2] = { 40, 0 }, os[2] = { 8 + c->ilo, 0 };
+	int64_t ys[3] = { 8, 16, 0 }, bs[2] = { 8, 0 }, nt = 3;
+	char path[1024], vals[1024], args[400], m0[300], m1[300], m2[300], m3[300];
+	const char *metas[4] = { m0, m1, m2, m3 };
+	uint64_t seed = 17;
+	npu_tensor t[4];
+	fxrun fr = { 0 };
+	FILE *f;
+
+	/* the other results as PyTorch's CPU kernel shapes them: offset2bag
+	 * empty on its fast path (float32 sums, no padding_idx), max_indices
+	 * [B, D] for the max */
+	jmeta(m0, sizeof m0, ys, c->dtype);
+	if (c->mode == 0 && c->pad < 0 && dt == NPU_DT_F32)
+		snprintf(m1, sizeof m1, "{\"shape\": [0], \"dtype\": \"int64\", "
+			 "\"stride\": [1], \"storage_offset\": 0}");
+	else
+		jmeta(m1, sizeof m1, is, "int64");
+	jmeta(m2, sizeof m2, bs, "int64");
+	jmeta(m3, sizeof m3, c->mode == 2 ? ys : bs, "int64");
+	f = graph_begin(path, vals, sizeof path);
+	ph_node(f, "w", ws, c->dtype);
+	ph_node(f, "i", is, "int64");
+	ph_node(f, "o", os, "int64");
+	if (c->psw)
+		ph_node(f, "p", is, c->dtype);
+	snprintf(args, sizeof args, "{\"node\": \"w\"}, {\"node\": \"i\"}, {\"node\": \"o\"}, false, "
+		 "%d, false, %s, %s, %d", c->mode, c->psw ? "{\"node\": \"p\"}" : "null",
+		 c->ilo ? "true" : "false", c->pad);
+	multi_node(f, "y", "aten._embedding_bag.default", args, metas, 4);
+	graph_end(f, c->bagsize ? "y0, y2" : "y0");
+	gen_tensor(&t[0], "w", dt, ws, 0, &seed);
+	gen_tensor(&t[1], "i", NPU_DT_I64, is, ws[0], &seed);
+	for (int64_t k = 0; c->pad >= 0 && k < is[0]; k += 7)
+		((int64_t *)t[1].data)[k] = c->pad;
+	new_tensor(&t[2], "o", NPU_DT_I64, os);
+	for (int64_t b = 0; b < os[0]; b++)	/* bag 3 empty; the last ends at N */
+		((int64_t *)t[2].data)[b] = b == 3 ? 2 * is[0] / 8 : b * is[0] / 8;
+	if (c->psw)
+		gen_tensor(&t[nt++], "p", dt, is, 0, &seed);
+	tensors_run(path, vals, t, (size_t)nt, &fr);
+	ck_assert_msg(fr.host_calls == c->host_calls, "embedding bag %d: %llu host calls", _i,
+		      (unsigned long long)fr.host_calls);
+}
+END_TEST
+
+/*
  * max_pool2d_with_indices whose indices are read, and its backward, as a
  * training graph has them (ResNet's stem, VGG's stages): on the NPU, no
  * host call, against the reference: the values, the int64 indices (ties
@@ -2796,6 +2869,7 @@ static Suite *models_suite(void)
 	tcase_add_loop_test(tc, t_argx, 0, (int)(sizeof argxs / sizeof argxs[0]));
 	tcase_add_loop_test(tc, t_sort, 0, (int)(sizeof sorts / sizeof sorts[0]));
 	tcase_add_loop_test(tc, t_cumext, 0, (int)(sizeof cumexts / sizeof cumexts[0]));
+	tcase_add_loop_test(tc, t_embbag, 0, (int)(sizeof embbags / sizeof embbags[0]));
 	tcase_add_loop_test(tc, t_maxpool_train, 0, (int)(sizeof mpools / sizeof mpools[0]));
 	tcase_add_loop_test(tc, t_avgpool_bwd, 0, (int)(sizeof apools / sizeof apools[0]));
 	tcase_add_loop_test(tc, t_adaptive_pool_bwd, 0, (int)(sizeof adapts / sizeof adapts[0]));
