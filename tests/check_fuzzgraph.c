@@ -6,7 +6,7 @@
  * graph.  Each case here is a random inference graph of float32
  * elementwise ops (activations, clamps, sin and cos, a division),
  * broadcasts, reductions with and without keepdim, softmax, RMSNorm's
- * pattern, layer norm, gelu, cumsum, where, cat, mm, bmm, nn.Linear's
+ * pattern, layer norm, gelu, cumsum, logcumsumexp, where, cat, mm, bmm, nn.Linear's
  * addmm of frozen weights, 2-d convolutions (grouped, depthwise,
  * strided, padded, dilated, transposed; weights frozen or inputs),
  * average pooling (batched and not, ceil_mode, count_include_pad, a
@@ -504,7 +504,8 @@ static void op_reduce(gen *g)
 }
 
 /* An op along one dim of an operand, of its shape (softmax, cumsum);
- * tail: its arguments after the dim */
+ * tail: its arguments after the dim; a logcumsumexp along more than the
+ * 256 steps it runs natively is a cumsum */
 static void op_along(gen *g, const char *target, const char *tail)
 {
 	int a, d;
@@ -516,6 +517,8 @@ static void op_along(gen *g, const char *target, const char *tail)
 		op_unary(g);
 		return;
 	}
+	if (strstr(target, "logcumsumexp") && x.shape[d] > 256)
+		target = "aten.cumsum.default";
 	snprintf(args, sizeof args, "[{\"node\":\"v%d\"},%d%s]", a, d, tail);
 	add_node(g, &x, target, args);
 }
@@ -1517,7 +1520,10 @@ static int make_graph(uint64_t seed, const char *path)
 		case 18: op_matmul(&g, 3); break;
 		case 19: op_pool(&g); break;
 		case 15: op_bf16(&g); break;
-		case 13: op_along(&g, "aten.cumsum.default", ""); break;
+		case 13:
+			op_along(&g, pick(&g, 3) ? "aten.cumsum.default" :
+				 "aten.logcumsumexp.default", "");
+			break;
 		case 14: op_rmsnorm(&g); break;
 		case 0: case 1: op_unary(&g); break;
 		case 2: case 3: case 4: op_binary(&g); break;
