@@ -3469,55 +3469,24 @@ static int embbag_native(const npu_target *t, int64_t R, int64_t D, int64_t N, i
 /* EMBBAG_MAX: membership elements (B N) at most */
 #define EMBBAG_MAX (1ll << 22)
 
-static int embbag(dcx *d, npu_gval *a, int na, npu_gval *res)
+/* The bags' membership M [B, N], float32: offsets[b] <= i < offsets[b + 1]
+ * (the last bag's end N, a pad, unless ilo), the index not pad (>= 0). */
+static int bag_members(dcx *d, npu_gval indices, npu_gval offsets, int64_t N, int64_t B,
+		       int ilo, int64_t pad, npu_gval *res)
 {
-	const npu_gmeta *wm = na > 7 ? node_meta(d, &a[0]) : NULL;
-	const npu_gmeta *im = wm ? node_meta(d, &a[1]) : NULL, *om = im ? node_meta(d, &a[2]) : NULL;
 	npu_gkwarg kw = { "dtype", { .kind = NPU_GV_DTYPE, .u.dtype = NPU_DT_F32 } };
-	int64_t ws[NPU_MAX_DIMS], is[NPU_MAX_DIMS], os[NPU_MAX_DIMS], v[2], N, B, pad;
-	int ilo, mode, r;
-	npu_gval g, rows, offs, lo, hi, m, t, one = npu_gv_int(1), dims;
+	int64_t row[2] = { 1, N }, col[2] = { B, 1 }, pd[2] = { 0, 1 };
+	npu_gval rows, offs, lo, hi, m, t, pa[3];
+	int r;
 
-	if (!om || npu_gmeta_shape(wm, ws) != 2 || npu_gmeta_shape(im, is) != 1 ||
-	    npu_gmeta_shape(om, os) != 1 || x0_float(d, &a[0]) != 1 ||
-	    (im->dtype != NPU_DT_I64 && im->dtype != NPU_DT_I32) || om->dtype != im->dtype ||
-	    a[3].kind != NPU_GV_INT || a[5].kind != NPU_GV_BOOL || a[7].kind != NPU_GV_INT ||
-	    (a[6].kind != NPU_GV_INT && a[6].kind != NPU_GV_NONE))
-		return fail(d, "%s", "an embedding bag of another form");
-	mode = (int)a[3].u.i;
-	ilo = a[5].u.b;
-	pad = a[6].kind == NPU_GV_INT ? a[6].u.i : -1;
-	N = is[0];
-	B = os[0] - ilo;
-	if (a[7].u.i != 0 || (mode != 0 && mode != 1) ||
-	    (a[4].kind != NPU_GV_NONE && mode != 0))
-		return fail(d, "%s", "an embedding bag's max, or its offset2bag, bag_size or "
-			    "max_indices");
-	if (B < 1 || N < 1 || N >= (1 << 24) || ws[0] >= (1 << 24) || B * N > EMBBAG_MAX ||
-	    !embbag_native(d->pc->o->target, ws[0], ws[1], N, B, npu_dtype_size(wm->dtype)))
-		return fail(d, "%s", "an embedding bag whose products cost more than the host call "
-			    "(or empty, or past 2^24 positions)");
-	/* G [N, D] in float32, times the per-sample weights */
-	if (call2(d, "aten.embedding.default", a[0], a[1], &g) < 0 ||
-	    (wm->dtype != NPU_DT_F32 &&
-	     make_call(d, "aten._to_copy.default", &g, 1, &kw, 1, &g) < 0))
-		return -1;
-	v[0] = N;
-	v[1] = 1;
-	if (a[4].kind != NPU_GV_NONE &&
-	    (call_ints(d, "aten.view.default", a[4], v, 2, &t) < 0 ||
-	     call2(d, "aten.mul.Tensor", g, t, &g) < 0))
-		return -1;
-	/* M [B, N]: lo <= position < hi, the index not padding_idx */
-	v[0] = 1;
-	v[1] = N;
-	if (float_iota(d, 2, v, 1, &rows) < 0 ||
-	    make_call(d, "aten._to_copy.default", &a[2], 1, &kw, 1, &offs) < 0 ||
-	    slice_of(d, offs, 0, 0, B, 1, &lo) < 0 || slice_of(d, offs, 0, 1, B + 1 - !ilo, 1, &hi) < 0)
+	if (float_iota(d, 2, row, 1, &rows) < 0 ||
+	    make_call(d, "aten._to_copy.default", &offsets, 1, &kw, 1, &offs) < 0 ||
+	    slice_of(d, offs, 0, 0, B, 1, &lo) < 0 ||
+	    slice_of(d, offs, 0, 1, B + 1 - !ilo, 1, &hi) < 0)
 		return -1;
 	if (!ilo) {
-		npu_gval pa[3] = { hi, { 0 }, npu_gv_float((double)N) };
-		int64_t pd[2] = { 0, 1 };
+		pa[0] = hi;
+		pa[2] = npu_gv_float((double)N);
 		if (npu_gv_ints(&pa[1], pd, 2) < 0)
 			return npu_errf(d->pc->e, "out of memory");
 		r = make_call(d, "aten.constant_pad_nd.default", pa, 3, NULL, 0, &hi);
@@ -3525,33 +3494,66 @@ static int embbag(dcx *d, npu_gval *a, int na, npu_gval *res)
 		if (r < 0)
 			return -1;
 	}
-	v[0] = B;
-	v[1] = 1;
-	if (call_ints(d, "aten.view.default", lo, v, 2, &lo) < 0 ||
-	    call_ints(d, "aten.view.default", hi, v, 2, &hi) < 0 ||
+	if (call_ints(d, "aten.view.default", lo, col, 2, &lo) < 0 ||
+	    call_ints(d, "aten.view.default", hi, col, 2, &hi) < 0 ||
 	    call2(d, "aten.ge.Tensor", rows, lo, &lo) < 0 ||
 	    call2(d, "aten.lt.Tensor", rows, hi, &hi) < 0 ||
 	    call2(d, "aten.logical_and.default", lo, hi, &m) < 0)
 		return -1;
-	if (pad >= 0) {
-		v[0] = 1;
-		v[1] = N;
-		if (make_call(d, "aten._to_copy.default", &a[1], 1, &kw, 1, &t) < 0 ||
-		    call2(d, "aten.ne.Scalar", t, npu_gv_float((double)pad), &t) < 0 ||
-		    call_ints(d, "aten.view.default", t, v, 2, &t) < 0 ||
-		    call2(d, "aten.logical_and.default", m, t, &m) < 0)
-			return -1;
-	}
-	if (make_call(d, "aten._to_copy.default", &m, 1, &kw, 1, &m) < 0 ||
+	if (pad >= 0 &&
+	    (make_call(d, "aten._to_copy.default", &indices, 1, &kw, 1, &t) < 0 ||
+	     call2(d, "aten.ne.Scalar", t, npu_gv_float((double)pad), &t) < 0 ||
+	     call_ints(d, "aten.view.default", t, row, 2, &t) < 0 ||
+	     call2(d, "aten.logical_and.default", m, t, &m) < 0))
+		return -1;
+	return make_call(d, "aten._to_copy.default", &m, 1, &kw, 1, res);
+}
+
+static int embbag(dcx *d, npu_gval *a, int na, npu_gval *res)
+{
+	const npu_gmeta *wm = na > 7 ? node_meta(d, &a[0]) : NULL;
+	const npu_gmeta *im = wm ? node_meta(d, &a[1]) : NULL, *om = im ? node_meta(d, &a[2]) : NULL;
+	npu_gkwarg kw = { "dtype", { .kind = NPU_GV_DTYPE, .u.dtype = NPU_DT_F32 } };
+	int64_t ws[NPU_MAX_DIMS], is[NPU_MAX_DIMS], os[NPU_MAX_DIMS], col[2], one = 1, N, B;
+	npu_gval g, m, t, sa[3];
+	int r;
+
+	if (!om || npu_gmeta_shape(wm, ws) != 2 || npu_gmeta_shape(im, is) != 1 ||
+	    npu_gmeta_shape(om, os) != 1 || x0_float(d, &a[0]) != 1 ||
+	    (im->dtype != NPU_DT_I64 && im->dtype != NPU_DT_I32) || om->dtype != im->dtype ||
+	    a[3].kind != NPU_GV_INT || a[5].kind != NPU_GV_BOOL || a[7].kind != NPU_GV_INT ||
+	    (a[6].kind != NPU_GV_INT && a[6].kind != NPU_GV_NONE))
+		return fail(d, "%s", "an embedding bag of another form");
+	N = is[0];
+	B = os[0] - a[5].u.b;
+	if (a[7].u.i != 0 || (a[3].u.i != 0 && a[3].u.i != 1) ||
+	    (a[4].kind != NPU_GV_NONE && a[3].u.i != 0))
+		return fail(d, "%s", "an embedding bag's max, or its offset2bag, bag_size or "
+			    "max_indices");
+	if (B < 1 || N < 1 || N >= (1 << 24) || ws[0] >= (1 << 24) || B * N > EMBBAG_MAX ||
+	    !embbag_native(d->pc->o->target, ws[0], ws[1], N, B, npu_dtype_size(wm->dtype)))
+		return fail(d, "%s", "an embedding bag whose products cost more than the host call "
+			    "(or empty, or past 2^24 positions)");
+	/* G [N, D] in float32, times the per-sample weights, summed by M */
+	col[0] = N;
+	col[1] = 1;
+	if (call2(d, "aten.embedding.default", a[0], a[1], &g) < 0 ||
+	    (wm->dtype != NPU_DT_F32 &&
+	     make_call(d, "aten._to_copy.default", &g, 1, &kw, 1, &g) < 0) ||
+	    (a[4].kind != NPU_GV_NONE &&
+	     (call_ints(d, "aten.view.default", a[4], col, 2, &t) < 0 ||
+	      call2(d, "aten.mul.Tensor", g, t, &g) < 0)) ||
+	    bag_members(d, a[1], a[2], N, B, a[5].u.b, a[6].kind == NPU_GV_INT ? a[6].u.i : -1,
+			&m) < 0 ||
 	    call2(d, "aten.mm.default", m, g, &g) < 0)
 		return -1;
-	if (mode == 1) {
-		npu_gval sa[3] = { m, { 0 }, npu_gv_bool(1) };
-		if (npu_gv_ints(&dims, &one.u.i, 1) < 0)
+	if (a[3].u.i == 1) {	/* the mean: over the count, at least 1 */
+		sa[0] = m;
+		sa[2] = npu_gv_bool(1);
+		if (npu_gv_ints(&sa[1], &one, 1) < 0)
 			return npu_errf(d->pc->e, "out of memory");
-		sa[1] = dims;
 		r = make_call(d, "aten.sum.dim_IntList", sa, 3, NULL, 0, &t);
-		npu_gval_clear(&dims);
+		npu_gval_clear(&sa[1]);
 		if (r < 0 || call2(d, "aten.clamp_min.default", t, npu_gv_float(1), &t) < 0 ||
 		    call2(d, "aten.div.Tensor", g, t, &g) < 0)
 			return -1;

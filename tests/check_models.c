@@ -2450,7 +2450,8 @@ END_TEST
  * nn.EmbeddingBag's sums and means on the NPU (pass_decomp.c @embbag:
  * the rows gathered, times the bags' membership on the array), against
  * the reference: per-sample weights, padding_idx (every 7th index is it),
- * an empty bag (the mean's 0), include_last_offset, bfloat16 rows.  Max
+ * an empty bag (the mean's 0), include_last_offset, bfloat16 rows, one
+ * bag (the offsets' slice past the first empty, then padded).  Max
  * and a read of bag_size stay one host call each.  A table of 1,000 rows,
  * which the host call would move whole.
  */
@@ -2458,23 +2459,25 @@ typedef struct embbag_case {
 	const char *dtype;
 	int mode, psw, ilo, pad, bagsize;
 	uint64_t host_calls;
+	int64_t bags;
 } embbag_case;
 
 static const embbag_case embbags[] = {
-	{ "float32", 0, 1, 0, -1, 0, 0 },
-	{ "float32", 1, 0, 0, 5, 0, 0 },
-	{ "bfloat16", 1, 0, 1, -1, 0, 0 },
-	{ "float32", 0, 0, 1, 5, 0, 0 },
-	{ "float32", 2, 0, 0, -1, 0, 1 },
-	{ "float32", 0, 0, 0, -1, 1, 1 },
+	{ "float32", 0, 1, 0, -1, 0, 0, 8 },
+	{ "float32", 1, 0, 0, 5, 0, 0, 8 },
+	{ "bfloat16", 1, 0, 1, -1, 0, 0, 8 },
+	{ "float32", 0, 0, 1, 5, 0, 0, 8 },
+	{ "float32", 1, 0, 0, -1, 0, 0, 1 },
+	{ "float32", 2, 0, 0, -1, 0, 1, 8 },
+	{ "float32", 0, 0, 0, -1, 1, 1, 8 },
 };
 
 START_TEST(t_embbag)
 {
 	const embbag_case *c = &embbags[_i];
 	int dt = npu_dtype_from_name(c->dtype, strlen(c->dtype));
-	int64_t ws[3] = { 1000, 16, 0 }, is[2] = { 40, 0 }, os[2] = { 8 + c->ilo, 0 };
-	int64_t ys[3] = { 8, 16, 0 }, bs[2] = { 8, 0 }, nt = 3;
+	int64_t ws[3] = { 1000, 16, 0 }, is[2] = { 40, 0 }, os[2] = { c->bags + c->ilo, 0 };
+	int64_t ys[3] = { c->bags, 16, 0 }, bs[2] = { c->bags, 0 }, nt = 3;
 	char path[1024], vals[1024], args[400], m0[300], m1[300], m2[300], m3[300];
 	const char *metas[4] = { m0, m1, m2, m3 };
 	uint64_t seed = 17;
@@ -2510,7 +2513,8 @@ START_TEST(t_embbag)
 		((int64_t *)t[1].data)[k] = c->pad;
 	new_tensor(&t[2], "o", NPU_DT_I64, os);
 	for (int64_t b = 0; b < os[0]; b++)	/* bag 3 empty; the last ends at N */
-		((int64_t *)t[2].data)[b] = b == 3 ? 2 * is[0] / 8 : b * is[0] / 8;
+		((int64_t *)t[2].data)[b] = b == 3 ? 2 * is[0] / 8 :
+					    b == c->bags ? is[0] : b * is[0] / 8;
 	if (c->psw)
 		gen_tensor(&t[nt++], "p", dt, is, 0, &seed);
 	tensors_run(path, vals, t, (size_t)nt, &fr);
