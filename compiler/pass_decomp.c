@@ -3565,6 +3565,92 @@ static int embbag(dcx *d, npu_gval *a, int na, npu_gval *res)
 }
 
 /*
+ * @idxsel(x, indices): x[..., i1, ..., ik], k >= 2 run-time index tensors
+ * of one shape at x's last k dims (DLRM's interactions, z[:, iu[0],
+ * iu[1]], its triu_indices a plain attribute and so a graph input):
+ * each position's offset in x's last dims, lin = sum wrap(i_m) * stride_m,
+ * in float32 (exact: PyTorch raises for an index outside [-S, S)), then
+ * the element at it, amax over those dims flattened of where(iota == lin,
+ * x, -inf), so that NaN, infinities and -0 come through as they are.
+ * Fails, the op staying (do_index: a host call for such indices), for
+ * other forms, constant indices (do_index's own), one index (index_rt's)
+ * and past IDXSEL_MAX selections.
+ */
+#define IDXSEL_MAX (1 << 20)
+
+static int idxsel(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
+{
+	npu_gkwarg kw = { "dtype", { .kind = NPU_GV_DTYPE, .u.dtype = NPU_DT_F32 } };
+	int64_t xs[NPU_MAX_DIMS], is[NPU_MAX_DIMS], js[NPU_MAX_DIMS], sh[NPU_MAX_DIMS];
+	int64_t P = 1, M = 1, K = 1, ax = 2;
+	int nd = x0 ? npu_gmeta_shape(x0, xs) : -1, ni = -1, p = -1, out;
+	npu_gval lin = { 0 }, f, t, io, fill, dims;
+	const npu_gval *l = na > 1 ? &a[1] : NULL;
+
+	if (nd < 2 || !l || l->kind != NPU_GV_LIST || l->u.list.n != nd || x0_float(d, &a[0]) != 1)
+		return fail(d, "%s", "an index of another form");
+	for (int m = 0; m < nd; m++) {
+		const npu_gval *e = &l->u.list.v[m];
+		const npu_gmeta *im;
+		int nj;
+		if (e->kind == NPU_GV_NONE && p < 0)
+			continue;
+		if (e->kind != NPU_GV_NODE ||
+		    npu_gedit_node(d->ge, e->u.node)->op == NPU_GOP_GET_ATTR ||
+		    !(im = node_meta(d, e)) || (im->dtype != NPU_DT_I64 && im->dtype != NPU_DT_I32) ||
+		    (nj = npu_gmeta_shape(im, js)) < 0 || (ni >= 0 && (nj != ni ||
+		     memcmp(js, is, (size_t)ni * sizeof *is))))
+			return fail(d, "%s", "an index of another form (not run-time indices "
+				    "of one shape at the last dims)");
+		if (p < 0) {
+			p = m;
+			ni = nj;
+			memcpy(is, js, sizeof is);
+		}
+	}
+	if (p < 0 || p > nd - 2 || p + ni > NPU_MAX_DIMS)
+		return fail(d, "%s", "an index by one run-time index (index_rt's) or none");
+	for (int m = 0; m < nd; m++)
+		*(m < p ? &P : &M) *= xs[m];
+	for (int m = 0; m < ni; m++)
+		K *= is[m];
+	if (P * K * M > IDXSEL_MAX || M >= (1 << 24))
+		return fail(d, "%s", "an index by run-time indices past the selection's size");
+	/* lin [1, K, 1], Horner over the indexed dims, negatives wrapped */
+	for (int m = p; m < nd; m++) {
+		if (make_call(d, "aten._to_copy.default", &l->u.list.v[m], 1, &kw, 1, &f) < 0 ||
+		    call2(d, "aten.lt.Scalar", f, npu_gv_float(0), &t) < 0 ||
+		    call2(d, "aten.add.Tensor", f, npu_gv_float((double)xs[m]), &io) < 0 ||
+		    call3(d, "aten.where.self", t, io, f, &f) < 0)
+			return -1;
+		if (m > p && (call2(d, "aten.mul.Tensor", lin, npu_gv_float((double)xs[m]), &lin) < 0 ||
+			      call2(d, "aten.add.Tensor", lin, f, &f) < 0))
+			return -1;
+		lin = f;
+	}
+	sh[0] = 1, sh[1] = K, sh[2] = 1;
+	if (call_ints(d, "aten.reshape.default", lin, sh, 3, &lin) < 0)
+		return -1;
+	sh[1] = 1, sh[2] = M;
+	if (float_iota(d, 3, sh, 2, &io) < 0 || call2(d, "aten.eq.Tensor", io, lin, &t) < 0)
+		return -1;
+	sh[0] = P;
+	if (call_ints(d, "aten.reshape.default", a[0], sh, 3, &f) < 0 ||
+	    call2(d, "aten.full_like.default", f, npu_gv_float(-INFINITY), &fill) < 0 ||
+	    call3(d, "aten.where.self", t, f, fill, &f) < 0)
+		return -1;
+	if (npu_gv_ints(&dims, &ax, 1) < 0)
+		return npu_errf(d->pc->e, "out of memory");
+	out = call2(d, "aten.amax.default", f, dims, &f);
+	npu_gval_clear(&dims);
+	if (out < 0)
+		return -1;
+	memcpy(sh, xs, (size_t)p * sizeof *sh);
+	memcpy(sh + p, is, (size_t)ni * sizeof *sh);
+	return call_ints(d, "aten.reshape.default", f, sh, p + ni, res);
+}
+
+/*
  * @groupedmm(x, w, offs): transformers' grouped_mm_fallback (the MoE
  * experts of Mixtral, Qwen-MoE, OLMoE, DeepSeek, GPT-OSS in transformers
  * 5): rows [offs[e-1], offs[e]) of x [T, K] times w[e] [K, N], rows past
@@ -4083,6 +4169,8 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 		return groupedmm(d, a, na, x0, res);
 	if (!strcmp(name, "embbag"))           /* (w, indices, offsets, mode, psw, ilo, pad, which) */
 		return embbag(d, a, na, res);
+	if (!strcmp(name, "idxsel"))           /* (x, indices) */
+		return idxsel(d, a, na, x0, res);
 	if (!strcmp(name, "padidx"))           /* (x, padding, reflect) */
 		return padidx(d, a, na, x0, res);
 	if (!strcmp(name, "embbwd"))           /* (go, indices, V, padding_idx, sgf) */

@@ -2524,6 +2524,79 @@ START_TEST(t_embbag)
 END_TEST
 
 /*
+ * Advanced indexing by several run-time indices at the last dims
+ * (DLRM's z[:, iu[0], iu[1]]), on the NPU (pass_decomp.c @idxsel: the
+ * element each offset selects), against the reference: negative indices
+ * (every third), 2-d index shapes, three indices, NaN and infinities in
+ * x (every 7th element; only the selected ones may come through), and
+ * bfloat16.  Indices not at the last dims stay a host call.
+ */
+typedef struct idxsel_case {
+	const char *dtype;
+	int64_t x[5], ix[3];     /* (0-terminated) */
+	int nidx, lead;          /* index tensors; Nones before them */
+	uint64_t host_calls;
+} idxsel_case;
+
+static const idxsel_case idxsels[] = {
+	{ "float32", { 32, 4, 4 }, { 6 }, 2, 1, 0 },
+	{ "float32", { 5, 6 }, { 3, 4 }, 2, 0, 0 },
+	{ "float32", { 2, 3, 4, 5 }, { 7 }, 3, 1, 0 },
+	{ "bfloat16", { 8, 5, 7 }, { 2, 9 }, 2, 1, 0 },
+	{ "float32", { 5, 6, 3 }, { 4 }, 2, 0, 1 },
+};
+
+START_TEST(t_idxsel)
+{
+	const idxsel_case *c = &idxsels[_i];
+	int dt = npu_dtype_from_name(c->dtype, strlen(c->dtype)), nd = 0, no = 0;
+	char path[1024], vals[1024], lst[200], nm[8];
+	int64_t os[6] = { 0 };
+	uint64_t seed = 23;
+	npu_tensor t[4];
+	fxrun fr = { 0 };
+	FILE *f;
+	size_t at;
+
+	while (nd < 4 && c->x[nd])
+		nd++;
+	for (int m = 0; m < c->lead; m++)
+		os[no++] = c->x[m];
+	for (int m = 0; m < 3 && c->ix[m]; m++)
+		os[no++] = c->ix[m];
+	for (int m = c->lead + c->nidx; m < nd; m++)
+		os[no++] = c->x[m];
+	f = graph_begin(path, vals, sizeof path);
+	ph_node(f, "x", c->x, c->dtype);
+	at = (size_t)snprintf(lst, sizeof lst, "{\"node\": \"x\"}, [");
+	for (int m = 0; m < c->lead; m++)
+		at += (size_t)snprintf(lst + at, sizeof lst - at, "null, ");
+	for (int m = 0; m < c->nidx; m++) {
+		snprintf(nm, sizeof nm, "i%d", m);
+		ph_node(f, nm, c->ix, "int64");
+		at += (size_t)snprintf(lst + at, sizeof lst - at, "%s{\"node\": \"%s\"}",
+				       m ? ", " : "", nm);
+	}
+	snprintf(lst + at, sizeof lst - at, "]");
+	call_node(f, "y", "aten.index.Tensor", lst, "", os, c->dtype);
+	graph_end(f, "y");
+	gen_tensor(&t[0], "x", dt, c->x, 0, &seed);
+	for (size_t i = 0; i < t[0].nbytes / npu_dtype_size(dt); i += 7)
+		npu_store_f32(dt, t[0].data, i, i % 3 ? (i % 2 ? INFINITY : -INFINITY) : NAN);
+	for (int m = 0; m < c->nidx; m++) {
+		int64_t S = c->x[c->lead + m];
+		static const char *const names[] = { "i0", "i1", "i2" };
+		gen_tensor(&t[1 + m], names[m], NPU_DT_I64, c->ix, 2 * S, &seed);
+		for (size_t i = 0; i < t[1 + m].nbytes / 8; i++)	/* [-S, S) */
+			((int64_t *)t[1 + m].data)[i] -= S;
+	}
+	tensors_run(path, vals, t, (size_t)(1 + c->nidx), &fr);
+	ck_assert_msg(fr.host_calls == c->host_calls, "index %d: %llu host calls", _i,
+		      (unsigned long long)fr.host_calls);
+}
+END_TEST
+
+/*
  * max_pool2d_with_indices whose indices are read, and its backward, as a
  * training graph has them (ResNet's stem, VGG's stages): on the NPU, no
  * host call, against the reference: the values, the int64 indices (ties
@@ -2874,6 +2947,7 @@ static Suite *models_suite(void)
 	tcase_add_loop_test(tc, t_sort, 0, (int)(sizeof sorts / sizeof sorts[0]));
 	tcase_add_loop_test(tc, t_cumext, 0, (int)(sizeof cumexts / sizeof cumexts[0]));
 	tcase_add_loop_test(tc, t_embbag, 0, (int)(sizeof embbags / sizeof embbags[0]));
+	tcase_add_loop_test(tc, t_idxsel, 0, (int)(sizeof idxsels / sizeof idxsels[0]));
 	tcase_add_loop_test(tc, t_maxpool_train, 0, (int)(sizeof mpools / sizeof mpools[0]));
 	tcase_add_loop_test(tc, t_avgpool_bwd, 0, (int)(sizeof apools / sizeof apools[0]));
 	tcase_add_loop_test(tc, t_adaptive_pool_bwd, 0, (int)(sizeof adapts / sizeof adapts[0]));
