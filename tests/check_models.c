@@ -2373,16 +2373,17 @@ END_TEST
  * index wins) with a NaN in every 37th (it stays, with its own index,
  * until the next NaN); logcumsumexp's rows with -inf and inf pairs
  * (their own rule) and NaN.  Along the last dim past one kernel, a
- * middle dim, the first; bfloat16; bool (lt's result, a range fuse.c
- * knows); results read by another node (no copy of the steps) or the
- * graph's outputs.  int64 of unknown range and runs past 256 steps stay
+ * middle dim, the first; bfloat16; bool (lt's result) and int64 (its
+ * cast: ranges fuse.c knows); results read by another node (no copy of
+ * the steps) or the graph's outputs.  int64 of unknown range and runs past 256 steps stay
  * host calls.
  */
 typedef struct cumext_case {
 	const char *dtype, *target;
 	int dim;
 	int64_t in[4];
-	int pre;	/* the op's input is lt(x, 0.25), bool */
+	int pre;	/* the op's input is lt(x, 0.25), bool (1), or that
+			   cast to int64 (2: a range fuse.c knows) */
 	int post;	/* the values are read by a mul, not a graph output */
 	uint64_t host_calls;
 } cumext_case;
@@ -2393,6 +2394,7 @@ static const cumext_case cumexts[] = {
 	{ "bfloat16", "aten.cummax.default", 0, { 9, 4 }, 0, 0, 0 },
 	{ "float32", "aten.cummin.default", 1, { 2, 40 }, 1, 0, 0 },
 	{ "int64", "aten.cummax.default", -1, { 3, 8 }, 0, 0, 1 },
+	{ "float32", "aten.cummax.default", 0, { 5, 3 }, 2, 0, 0 },
 	{ "float32", "aten.cummax.default", -1, { 2, 300 }, 0, 0, 1 },
 	{ "float32", "aten.logcumsumexp.default", -1, { 3, 70 }, 0, 0, 0 },
 	{ "float32", "aten.logcumsumexp.default", 0, { 6, 5 }, 0, 1, 0 },
@@ -2404,7 +2406,8 @@ START_TEST(t_cumext)
 	const cumext_case *c = &cumexts[_i];
 	int dt = npu_dtype_from_name(c->dtype, strlen(c->dtype));
 	int lcse = strstr(c->target, "logcumsumexp") != NULL;
-	const char *vdt = c->pre ? "bool" : c->dtype, *src = c->pre ? "b" : "x";
+	const char *vdt = c->pre ? (c->pre == 2 ? "int64" : "bool") : c->dtype;
+	const char *src = c->pre ? (c->pre == 2 ? "bi" : "b") : "x";
 	char path[1024], vals[1024], mv[300], mx[300], args[96], outs[16];
 	const char *metas[2] = { mv, mx };
 	uint64_t seed = 9;
@@ -2418,6 +2421,9 @@ START_TEST(t_cumext)
 	ph_node(f, "x", c->in, c->dtype);
 	if (c->pre)
 		call_node(f, "b", "aten.lt.Scalar", "{\"node\": \"x\"}, 0.25", "", c->in, "bool");
+	if (c->pre == 2)
+		call_node(f, "bi", "aten._to_copy.default", "{\"node\": \"b\"}",
+			  "\"dtype\": {\"dtype\": \"int64\"}", c->in, "int64");
 	snprintf(args, sizeof args, "{\"node\": \"%s\"}, %d", src, c->dim);
 	if (lcse)
 		call_node(f, "y0", c->target, args, "", c->in, vdt);
