@@ -511,7 +511,9 @@ static const struct {
 	 * (Funnel's token-type comparison; the MoE routers' sorts and
 	 * topks run in the lanes) */
 	{ "funnel_tiny/inference14", "aten.eq.Tensor", "integer" },
-	/* the embedding bag (1.13's _embedding_bag_forward_only) */
+	/* the embedding bag of a 10-row table (1.13's
+	 * _embedding_bag_forward_only), cheaper as the host call by
+	 * @embbag's estimate */
 	{ "ops7/inference1", "aten._embedding_bag.default", "support.def" },
 	/* median and kthvalue (ties in nth_element's order) and a
 	 * transposed 3-d convolution (cheaper on the host) */
