@@ -4825,6 +4825,12 @@ static int do_embedding(fz *z, int node)
 			return -1;
 		ix = c >= 0 ? c : ix;
 	}
+	/* a table that is a view (a reshape of an input: @idxsel's rows)
+	 * is gathered from a copy of its own */
+	if (w >= 0 && ix >= 0 && ir->v[w].ndim == 2 && ir->v[w].root >= 0 && !ir->v[w].isconst &&
+	    ir->v[ix].root < 0 && !ir->v[ix].isconst &&
+	    (w = copy_val(z, w, node, "an embedding's table, a view")) < 0)
+		return -1;
 	if (w < 0 || ix < 0 || ir->v[w].ndim != 2 || ir->v[w].root >= 0 ||
 	    ir->v[w].isconst || ir->v[ix].root >= 0 || ir->v[ix].isconst ||
 	    (ir->v[ix].dtype != NPU_DT_I64 && ir->v[ix].dtype != NPU_DT_I32))

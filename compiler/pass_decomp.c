@@ -3572,11 +3572,44 @@ static int embbag(dcx *d, npu_gval *a, int na, npu_gval *res)
  * in float32 (exact: PyTorch raises for an index outside [-S, S)), then
  * the element at it, amax over those dims flattened of where(iota == lin,
  * x, -inf), so that NaN, infinities and -0 come through as they are.
- * Fails, the op staying (do_index: a host call for such indices), for
- * other forms, constant indices (do_index's own), one index (index_rt's)
- * and past IDXSEL_MAX selections.
+ * Past IDXSEL_MAX selections, a gather of rows (idxgather).  Fails, the
+ * op staying (do_index: a host call for such indices), for other forms,
+ * constant indices (do_index's own) and one index (index_rt's).
  */
 #define IDXSEL_MAX (1 << 20)
+
+/*
+ * Past IDXSEL_MAX: x's indexed dims flattened into M rows of its P
+ * leading elements each ([M, P], a transposing copy when P > 1), the
+ * rows gathered by the offsets made int64 (an embedding: its index's
+ * range, [0, M - 1], is what lets fuse.c cast the float offsets in the
+ * lanes, integral as they are), moved back behind the leading dims.
+ */
+static int idxgather(dcx *d, npu_gval x, npu_gval lin, const int64_t *xs, int p,
+		     const int64_t *is, int ni, int64_t P, int64_t M, npu_gval *res)
+{
+	npu_gkwarg kw = { "dtype", { .kind = NPU_GV_DTYPE, .u.dtype = NPU_DT_I64 } };
+	int64_t sh[NPU_MAX_DIMS], perm[NPU_MAX_DIMS];
+	npu_gval t, ix;
+
+	sh[0] = P, sh[1] = M;
+	perm[0] = 1, perm[1] = 0;
+	if (make_call(d, "aten._to_copy.default", &lin, 1, &kw, 1, &ix) < 0 ||
+	    call_ints(d, "aten.reshape.default", x, sh, 2, &t) < 0 ||
+	    call_ints(d, "aten.permute.default", t, perm, 2, &t) < 0 ||
+	    call1(d, "aten.clone.default", t, &t) < 0 ||
+	    call2(d, "aten.embedding.default", t, ix, &t) < 0)
+		return -1;
+	/* [I..., P] -> [P, I...] -> [pre..., I...] */
+	perm[0] = ni;
+	for (int m = 0; m < ni; m++)
+		perm[m + 1] = m;
+	memcpy(sh, xs, (size_t)p * sizeof *sh);
+	memcpy(sh + p, is, (size_t)ni * sizeof *sh);
+	if (call_ints(d, "aten.permute.default", t, perm, ni + 1, &t) < 0)
+		return -1;
+	return call_ints(d, "aten.reshape.default", t, sh, p + ni, res);
+}
 
 static int idxsel(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
 {
@@ -3614,8 +3647,8 @@ static int idxsel(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *re
 		*(m < p ? &P : &M) *= xs[m];
 	for (int m = 0; m < ni; m++)
 		K *= is[m];
-	if (P * K * M > IDXSEL_MAX || M >= (1 << 24))
-		return fail(d, "%s", "an index by run-time indices past the selection's size");
+	if (M >= (1 << 24))
+		return fail(d, "%s", "an index by run-time indices into 2^24 elements or more");
 	/* lin [1, K, 1], Horner over the indexed dims, negatives wrapped */
 	for (int m = p; m < nd; m++) {
 		if (make_call(d, "aten._to_copy.default", &l->u.list.v[m], 1, &kw, 1, &f) < 0 ||
@@ -3628,6 +3661,8 @@ static int idxsel(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *re
 			return -1;
 		lin = f;
 	}
+	if (P * K * M > IDXSEL_MAX)
+		return idxgather(d, a[0], lin, xs, p, is, ni, P, M, res);
 	sh[0] = 1, sh[1] = K, sh[2] = 1;
 	if (call_ints(d, "aten.reshape.default", lin, sh, 3, &lin) < 0)
 		return -1;

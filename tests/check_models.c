@@ -2535,7 +2535,9 @@ END_TEST
  * element each offset selects), against the reference: negative indices
  * (every third), 2-d index shapes, three indices, NaN and infinities in
  * x (every 7th element; only the selected ones may come through), and
- * bfloat16.  Indices not at the last dims stay a host call.
+ * bfloat16; past 2^20 selections, the rows gathered by the offsets made
+ * int64 (one leading element a row, and three).  Indices not at the last
+ * dims stay a host call.
  */
 typedef struct idxsel_case {
 	const char *dtype;
@@ -2550,6 +2552,8 @@ static const idxsel_case idxsels[] = {
 	{ "float32", { 2, 3, 4, 5 }, { 7 }, 3, 1, 0 },
 	{ "bfloat16", { 8, 5, 7 }, { 2, 9 }, 2, 1, 0 },
 	{ "float32", { 5, 6, 3 }, { 4 }, 2, 0, 1 },
+	{ "float32", { 1, 300, 300 }, { 40, 30 }, 2, 1, 0 },
+	{ "bfloat16", { 3, 200, 200 }, { 30 }, 2, 1, 0 },
 };
 
 START_TEST(t_idxsel)
