@@ -3611,13 +3611,35 @@ static int idxgather(dcx *d, npu_gval x, npu_gval lin, const int64_t *xs, int p,
 	return call_ints(d, "aten.reshape.default", t, sh, p + ni, res);
 }
 
-static int idxsel(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
+/* The offsets, float32, of the positions the index tensors l[p..nd)
+ * pick in x's dims p..nd of sizes xs: Horner, negative indices wrapped. */
+static int idx_offsets(dcx *d, const npu_gval *l, const int64_t *xs, int p, int nd,
+		       npu_gval *res)
 {
 	npu_gkwarg kw = { "dtype", { .kind = NPU_GV_DTYPE, .u.dtype = NPU_DT_F32 } };
+	npu_gval lin = { 0 }, f, t, up;
+
+	for (int m = p; m < nd; m++) {
+		if (make_call(d, "aten._to_copy.default", &l->u.list.v[m], 1, &kw, 1, &f) < 0 ||
+		    call2(d, "aten.lt.Scalar", f, npu_gv_float(0), &t) < 0 ||
+		    call2(d, "aten.add.Tensor", f, npu_gv_float((double)xs[m]), &up) < 0 ||
+		    call3(d, "aten.where.self", t, up, f, &f) < 0)
+			return -1;
+		if (m > p && (call2(d, "aten.mul.Tensor", lin, npu_gv_float((double)xs[m]), &lin) < 0 ||
+			      call2(d, "aten.add.Tensor", lin, f, &f) < 0))
+			return -1;
+		lin = f;
+	}
+	*res = lin;
+	return 0;
+}
+
+static int idxsel(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
+{
 	int64_t xs[NPU_MAX_DIMS], is[NPU_MAX_DIMS], js[NPU_MAX_DIMS], sh[NPU_MAX_DIMS];
 	int64_t P = 1, M = 1, K = 1, ax = 2;
-	int nd = x0 ? npu_gmeta_shape(x0, xs) : -1, ni = -1, p = -1, out;
-	npu_gval lin = { 0 }, f, t, io, fill, dims;
+	int nd = x0 ? npu_gmeta_shape(x0, xs) : -1, ni = -1, p = -1, r;
+	npu_gval lin, f, t, io, fill, dims;
 	const npu_gval *l = na > 1 ? &a[1] : NULL;
 
 	if (nd < 2 || !l || l->kind != NPU_GV_LIST || l->u.list.n != nd || x0_float(d, &a[0]) != 1)
@@ -3649,18 +3671,8 @@ static int idxsel(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *re
 		K *= is[m];
 	if (M >= (1 << 24))
 		return fail(d, "%s", "an index by run-time indices into 2^24 elements or more");
-	/* lin [1, K, 1], Horner over the indexed dims, negatives wrapped */
-	for (int m = p; m < nd; m++) {
-		if (make_call(d, "aten._to_copy.default", &l->u.list.v[m], 1, &kw, 1, &f) < 0 ||
-		    call2(d, "aten.lt.Scalar", f, npu_gv_float(0), &t) < 0 ||
-		    call2(d, "aten.add.Tensor", f, npu_gv_float((double)xs[m]), &io) < 0 ||
-		    call3(d, "aten.where.self", t, io, f, &f) < 0)
-			return -1;
-		if (m > p && (call2(d, "aten.mul.Tensor", lin, npu_gv_float((double)xs[m]), &lin) < 0 ||
-			      call2(d, "aten.add.Tensor", lin, f, &f) < 0))
-			return -1;
-		lin = f;
-	}
+	if (idx_offsets(d, l, xs, p, nd, &lin) < 0)
+		return -1;
 	if (P * K * M > IDXSEL_MAX)
 		return idxgather(d, a[0], lin, xs, p, is, ni, P, M, res);
 	sh[0] = 1, sh[1] = K, sh[2] = 1;
@@ -3676,9 +3688,9 @@ static int idxsel(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *re
 		return -1;
 	if (npu_gv_ints(&dims, &ax, 1) < 0)
 		return npu_errf(d->pc->e, "out of memory");
-	out = call2(d, "aten.amax.default", f, dims, &f);
+	r = call2(d, "aten.amax.default", f, dims, &f);
 	npu_gval_clear(&dims);
-	if (out < 0)
+	if (r < 0)
 		return -1;
 	memcpy(sh, xs, (size_t)p * sizeof *sh);
 	memcpy(sh + p, is, (size_t)ni * sizeof *sh);
