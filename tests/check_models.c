@@ -2368,15 +2368,15 @@ END_TEST
 
 /*
  * cummax, cummin and logcumsumexp in the lanes (fuse.c do_cumext):
- * PyTorch's loop, 32 steps a kernel chained by its state, against the
- * reference.  Floats in three levels for the extremes (ties: the latest
+ * PyTorch's loop, 20 steps a kernel (logcumsumexp's 31) chained by its
+ * state, against the reference.  Floats in three levels for the extremes (ties: the latest
  * index wins) with a NaN in every 37th (it stays, with its own index,
  * until the next NaN); logcumsumexp's rows with -inf and inf pairs
  * (their own rule) and NaN.  Along the last dim past one kernel, a
  * middle dim, the first; bfloat16; bool (lt's result) and int64 (its
  * cast: ranges fuse.c knows); results read by another node (no copy of
- * the steps) or the graph's outputs.  int64 of unknown range and runs past 256 steps stay
- * host calls.
+ * the steps) or the graph's outputs.  int64 of unknown range and runs
+ * past 256 steps stay host calls.
  */
 typedef struct cumext_case {
 	const char *dtype, *target;
