@@ -4979,8 +4979,10 @@ static int ew_kern(fz *z, int node, const char *name, int ndim,
 }
 
 /* Stores x into value dst at offset off with strides st; ends kernel k. */
-static int ew_store(fz *z, int k, int x, int dst, int64_t off,
-		    const int64_t *st, int node)
+/* Kernel k stores x into value dst at offset off with strides st (one
+ * of its stores; the kernel stays open). */
+static int store_at(fz *z, int k, int x, int dst, int64_t off, const int64_t *st,
+		    int node)
 {
 	npu_kir *ir = z->ir;
 	int o = x < 0 ? -1 : npu_kir_opnd(&ir->k[k], dst, 1, off, st);
@@ -4989,6 +4991,14 @@ static int ew_store(fz *z, int k, int x, int dst, int64_t off,
 	if (o < 0 || npu_kir_x(&ir->k[k], sx) < 0)
 		return npu_errf(z->e, "out of memory");
 	ir->v[dst].producer = k;
+	return 0;
+}
+
+static int ew_store(fz *z, int k, int x, int dst, int64_t off,
+		    const int64_t *st, int node)
+{
+	if (store_at(z, k, x, dst, off, st, node) < 0)
+		return -1;
 	close_cur(z);
 	return 0;
 }
@@ -5279,15 +5289,9 @@ static int dim_slice(fz *z, int node, int v, int dim, int64_t at, int64_t len)
 /* Stores x into the slice at `at` along dim of value dst in kernel k. */
 static int store_slice(fz *z, int k, int x, int dst, int dim, int64_t at, int node)
 {
-	npu_kir *ir = z->ir;
-	int o = x < 0 ? -1 : npu_kir_opnd(&ir->k[k], dst, 1, at * ir->v[dst].stride[dim],
-					  ir->v[dst].stride);
-	npu_xins sx = { .op = NPU_X_STORE, .a = x, .b = o, .node = node };
+	const npu_kval *D = &z->ir->v[dst];
 
-	if (o < 0 || npu_kir_x(&ir->k[k], sx) < 0)
-		return npu_errf(z->e, "out of memory");
-	ir->v[dst].producer = k;
-	return 0;
+	return store_at(z, k, x, dst, at * D->stride[dim], D->stride, node);
 }
 
 /* do_cumsum: scans up to this long run in one kernel, in order */

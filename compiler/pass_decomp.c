@@ -686,6 +686,22 @@ static int infer_arange(dcx *d, const npu_gval *a, int na, npu_gmeta *m)
 	return 0;
 }
 
+/* The meta of a result of a[0]'s dtype and a[si]'s shape (3 args at
+ * least), or fails with why. */
+static int infer_from(dcx *d, const npu_gval *a, int na, int si, const char *why,
+		      npu_gmeta *m)
+{
+	const npu_gmeta *x = na > 2 ? node_meta(d, &a[0]) : NULL;
+	const npu_gmeta *sm = x ? node_meta(d, &a[si]) : NULL;
+	int64_t s[NPU_MAX_DIMS];
+	int nd;
+
+	if (!sm || (nd = npu_gmeta_shape(sm, s)) < 0)
+		return fail(d, "%s", why);
+	npu_gmeta_set(m, x->dtype, nd, s);
+	return 0;
+}
+
 static int infer(dcx *d, int aop, const npu_gval *a, int na,
 		 const npu_gkwarg *kw, int nkw, npu_gmeta *m)
 {
@@ -704,16 +720,8 @@ static int infer(dcx *d, int aop, const npu_gval *a, int na,
 		return infer_conv(d, a, na, m);
 	case NPU_AOP_INDEX:
 		return infer_index(d, a, na, m);
-	case NPU_AOP_GATHER: {          /* (x, dim, index): index's shape, x's type */
-		const npu_gmeta *x = na > 2 ? node_meta(d, &a[0]) : NULL;
-		const npu_gmeta *ix = x ? node_meta(d, &a[2]) : NULL;
-		int64_t s[NPU_MAX_DIMS];
-		int nd;
-		if (!ix || (nd = npu_gmeta_shape(ix, s)) < 0)
-			return fail(d, "%s", "gather of unknown shape");
-		npu_gmeta_set(m, x->dtype, nd, s);
-		return 0;
-	}
+	case NPU_AOP_GATHER:            /* (x, dim, index): index's shape, x's type */
+		return infer_from(d, a, na, 2, "gather of unknown shape", m);
 	case NPU_AOP_EMBEDDING: {       /* (w, indices): indices' shape + [D] */
 		const npu_gmeta *w = na > 1 ? node_meta(d, &a[0]) : NULL;
 		const npu_gmeta *ix = w ? node_meta(d, &a[1]) : NULL;
@@ -770,15 +778,8 @@ static int infer(dcx *d, int aop, const npu_gval *a, int na,
 		m->storage_offset.v = na > 3 && a[3].kind == NPU_GV_INT ? a[3].u.i : 0;
 		return 0;
 	}
-	case NPU_AOP_INDEX_PUT: {       /* self's shape and dtype */
-		const npu_gmeta *x = na > 2 ? node_meta(d, &a[0]) : NULL;
-		int64_t s[NPU_MAX_DIMS];
-		int nd;
-		if (!x || (nd = npu_gmeta_shape(x, s)) < 0)
-			return fail(d, "%s", "index_put of unknown shape");
-		npu_gmeta_set(m, x->dtype, nd, s);
-		return 0;
-	}
+	case NPU_AOP_INDEX_PUT:         /* self's shape and dtype */
+		return infer_from(d, a, na, 0, "index_put of unknown shape", m);
 	}
 	if (npu_aoptab[aop].cat == NPU_ACAT_ELEMWISE)
 		return infer_ew(d, aop, a, na, m);
