@@ -513,6 +513,14 @@ static int divmode_of(const npu_gnode *n)
 	return !strcmp(m->u.s, "floor") ? 1 : !strcmp(m->u.s, "trunc") ? 2 : 0;
 }
 
+/* Whether expression value x of kernel k is the constant c. */
+static int is_const(const fz *z, int k, int x, float c)
+{
+	const npu_kern *K = &z->ir->k[k];
+
+	return x >= 0 && x < K->nx && K->x[x].op == NPU_X_CONST && K->x[x].imm == c;
+}
+
 /* Emits the op of node n into kernel k given its tensor args' values x[]
  * (scalars read from the node); the result value, -1 on error, -3 when
  * the op's form is not supported natively. */
@@ -601,7 +609,14 @@ static int ew_expr(fz *z, int k, const npu_gnode *n, int node, const int *x,
 		case NPU_AOP_MUL_SCALAR: return BINI(VMULI, a, s);
 		default: return BINI(VDIVI, a, s);
 		}
-	case NPU_AOP_MUL_TENSOR: return BIN(VMUL, a, b);
+	case NPU_AOP_MUL_TENSOR:
+		/* x * 1 is x in the lanes, whatever x's type (decomp.def makes
+		 * a float of a bool so; the store converts) */
+		if (is_const(z, k, b, 1))
+			return a;
+		if (is_const(z, k, a, 1))
+			return b;
+		return BIN(VMUL, a, b);
 	case NPU_AOP_DIV_TENSOR: return BIN(VDIV, a, b);
 	case NPU_AOP_DIV_MODE: case NPU_AOP_DIV_SMODE:
 		/* integers only (do_node's int_lanes): floor(a / b), exact
@@ -628,7 +643,9 @@ static int ew_expr(fz *z, int k, const npu_gnode *n, int node, const int *x,
 		if (s == 0.5)
 			return UN(VSQRT, a);
 		return BINI(VPOWI, a, s);
-	case NPU_AOP_POW_TT: return BIN(VPOW, a, b);
+	case NPU_AOP_POW_TT:
+	case NPU_AOP_POW_ST: /* a: the base, a number, as a constant */
+		return BIN(VPOW, a, b);
 	case NPU_AOP_MAXIMUM: return BIN(VMAX, a, b);
 	case NPU_AOP_MINIMUM: return BIN(VMIN, a, b);
 	case NPU_AOP_EQ_TENSOR: return BIN(VCMPEQ, a, b);

@@ -361,6 +361,8 @@ static int infer_reduce(dcx *d, const npu_gval *a, int na, const npu_gkwarg *kw,
 	    (dims->kind == NPU_GV_LIST && !dims->u.list.n))
 		for (int i = 0; i < nd; i++)
 			red[i] = 1;
+	else if (dims->kind == NPU_GV_INT && dims->u.i >= -nd && dims->u.i < nd)
+		red[dims->u.i < 0 ? dims->u.i + nd : dims->u.i] = 1;
 	else if (dims->kind == NPU_GV_LIST)
 		for (int i = 0; i < dims->u.list.n; i++) {
 			int64_t x = dims->u.list.v[i].u.i;
@@ -536,6 +538,24 @@ static int infer_slice(dcx *d, const npu_gval *a, int na, npu_gmeta *m)
 	hi = a[3].u.i < lo ? lo : a[3].u.i > s[dm] ? s[dm] : a[3].u.i;
 	s[dm] = (hi - lo + step - 1) / step;
 	npu_gmeta_set(m, x->dtype, nd, s);
+	return 0;
+}
+
+/* select.int(x, dim, index): x's shape without dim */
+static int infer_select(dcx *d, const npu_gval *a, int na, npu_gmeta *m)
+{
+	const npu_gmeta *x = na > 2 ? node_meta(d, &a[0]) : NULL;
+	int64_t s[NPU_MAX_DIMS], dm;
+	int nd;
+
+	if (!x || (nd = npu_gmeta_shape(x, s)) < 1 || a[1].kind != NPU_GV_INT ||
+	    a[2].kind != NPU_GV_INT || (dm = a[1].u.i) < -nd || dm >= nd)
+		return fail(d, "%s", "select of unknown shape");
+	dm = dm < 0 ? dm + nd : dm;
+	if (a[2].u.i < -s[dm] || a[2].u.i >= s[dm])
+		return fail(d, "%s", "select: index out of range");
+	memmove(s + dm, s + dm + 1, (size_t)(nd - dm - 1) * sizeof *s);
+	npu_gmeta_set(m, x->dtype, nd - 1, s);
 	return 0;
 }
 
@@ -741,6 +761,13 @@ static int infer(dcx *d, int aop, const npu_gval *a, int na,
 	case NPU_AOP_MEAN_DIM: case NPU_AOP_SUM_DIM: case NPU_AOP_AMAX:
 	case NPU_AOP_AMIN:
 		return infer_reduce(d, a, na, kw, nkw, m);
+	case NPU_AOP_ANY_DIM:           /* (x, dim, keepdim): bool */
+		if (infer_reduce(d, a, na, kw, nkw, m) < 0)
+			return -1;
+		m->dtype = NPU_DT_BOOL;
+		return 0;
+	case NPU_AOP_SELECT:            /* (x, dim, index): x without dim */
+		return infer_select(d, a, na, m);
 	case NPU_AOP_VAR:       /* kept when the target reduces it natively */
 		return infer_reduce(d, a, na > 2 ? 2 : na, kw, nkw, m);
 	case NPU_AOP_FULL_LIKE:
@@ -755,7 +782,7 @@ static int infer(dcx *d, int aop, const npu_gval *a, int na,
 		return infer_cat(d, a, na, m);
 	case NPU_AOP_PAD: case NPU_AOP_EXPAND: case NPU_AOP_FLIP:
 		return infer_move(d, aop, a, na, m);
-	case NPU_AOP_CUMSUM: {          /* x's shape; bool and integers sum in int64 */
+	case NPU_AOP_CUMSUM: case NPU_AOP_CUMPROD: { /* x's shape; bool and integers in int64 */
 		const npu_gmeta *x = na > 0 ? node_meta(d, &a[0]) : NULL;
 		int64_t s[NPU_MAX_DIMS];
 		int nd;
@@ -792,27 +819,41 @@ static int eval(dcx *d, lex *l, scope *s, npu_gval *out);
 static int expand(dcx *d, const dentry *en, int out_k, const npu_gval *a,
 		  int na, const npu_gkwarg *kw, int nkw, npu_gval *res);
 
+/* Whether tensor t combined with number c keeps t's type: not for a
+ * bool t (a number promotes it), nor an integer t and a float c
+ * (`mul.Tensor(x > 0, 1.0)` is how decomp.def makes a float of a bool). */
+static int same_type(dcx *d, const npu_gval *t, const npu_gval *c)
+{
+	const npu_gmeta *m = t->kind == NPU_GV_NODE ? node_meta(d, t) : NULL;
 
-/* The identities of decomp.def's header: none operands, *1, +0, -0, /1.
- * Returns 1 with *res set when one applies. */
-static int simplify(int aop, const npu_gval *a, int na, npu_gval *res)
+	if (!m)
+		return 1;
+	return m->dtype != NPU_DT_BOOL &&
+	       !((npu_kir_isint(m->dtype) || m->dtype == NPU_DT_I64) &&
+		 c->kind == NPU_GV_FLOAT);
+}
+
+/* The identities of decomp.def's header: none operands, *1, +0, -0, /1
+ * (where they keep the type).  Returns 1 with *res set when one applies. */
+static int simplify(dcx *d, int aop, const npu_gval *a, int na, npu_gval *res)
 {
 	int bin = aop == NPU_AOP_ADD_TENSOR || aop == NPU_AOP_SUB_TENSOR ||
 		  aop == NPU_AOP_MUL_TENSOR || aop == NPU_AOP_DIV_TENSOR ||
 		  aop == NPU_AOP_MAXIMUM || aop == NPU_AOP_MINIMUM;
+	int mul = aop == NPU_AOP_MUL_TENSOR || aop == NPU_AOP_DIV_TENSOR;
+	int add = aop == NPU_AOP_ADD_TENSOR || aop == NPU_AOP_SUB_TENSOR;
 
 	if (!bin || na != 2)
 		return 0;
 	if (a[1].kind == NPU_GV_NONE ||
-	    ((aop == NPU_AOP_MUL_TENSOR || aop == NPU_AOP_DIV_TENSOR) &&
-	     is_num(&a[1], 1)) ||
-	    ((aop == NPU_AOP_ADD_TENSOR || aop == NPU_AOP_SUB_TENSOR) &&
-	     is_num(&a[1], 0)))
+	    (((mul && is_num(&a[1], 1)) || (add && is_num(&a[1], 0))) &&
+	     same_type(d, &a[0], &a[1])))
 		return npu_gval_copy(res, &a[0]) < 0 ? -1 : 1;
 	if ((a[0].kind == NPU_GV_NONE && aop != NPU_AOP_SUB_TENSOR &&
 	     aop != NPU_AOP_DIV_TENSOR) ||
-	    (aop == NPU_AOP_MUL_TENSOR && is_num(&a[0], 1)) ||
-	    (aop == NPU_AOP_ADD_TENSOR && is_num(&a[0], 0)))
+	    (((aop == NPU_AOP_MUL_TENSOR && is_num(&a[0], 1)) ||
+	      (aop == NPU_AOP_ADD_TENSOR && is_num(&a[0], 0))) &&
+	     same_type(d, &a[1], &a[0])))
 		return npu_gval_copy(res, &a[1]) < 0 ? -1 : 1;
 	return 0;
 }
@@ -828,7 +869,7 @@ static int make_call(dcx *d, const char *target, npu_gval *a, int na,
 	const npu_gnode *site = npu_gedit_node(d->ge, d->site);
 	char name[96];
 
-	if ((r = simplify(aop, a, na, res)) != 0)
+	if ((r = simplify(d, aop, a, na, res)) != 0)
 		return r < 0 ? npu_errf(d->pc->e, "out of memory") : 0;
 	if (aop == NPU_AOP_MEAN_DIM || aop == NPU_AOP_SUM_DIM || aop == NPU_AOP_AMAX)
 		if (na > 1 && a[1].kind == NPU_GV_NONE) {
@@ -2150,6 +2191,37 @@ static int msenorm(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *r
 		return fail(d, "%s", "@msenorm: an empty input");
 	*res = npu_gv_float(a[1].u.i == 1 ? 2.0 / (double)n : 2.0);
 	return 0;
+}
+
+/* linalg_vector_norm of an order other than 2 (x, ord, dim, keepdim), as
+ * ATen's CPU kernel defines it: the count of nonzeros for 0, the largest
+ * and smallest |x| for +-inf, sum(|x|^p)^(1/p) otherwise (1: sum |x|). */
+static int pnorm(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
+{
+	npu_gval ax, t, ra[3];
+	double p;
+
+	if (!x0 || na < 4 || !is_number(&a[1], &p) || npu_kir_isint(x0->dtype) ||
+	    x0->dtype == NPU_DT_I64 || x0->dtype == NPU_DT_BOOL || x0->dtype == NPU_DT_F64)
+		return fail(d, "%s", "@pnorm: bad operands");
+	if (p == 0)
+		return call2(d, "aten.ne.Scalar", a[0], npu_gv_int(0), &t) < 0 ||
+		       call2(d, "aten.mul.Tensor", t, npu_gv_float(1), &t) < 0 ||
+		       call3(d, "aten.sum.dim_IntList", t, a[2], a[3], res) < 0 ? -1 : 0;
+	if (call1(d, "aten.abs.default", a[0], &ax) < 0)
+		return -1;
+	if (isinf(p)) {
+		ra[0] = ax, ra[1] = a[2], ra[2] = a[3];
+		if (ra[1].kind == NPU_GV_NONE)
+			ra[1].kind = NPU_GV_LIST, ra[1].u.list.v = NULL, ra[1].u.list.n = 0;
+		return make_call(d, p > 0 ? "aten.amax.default" : "aten.amin.default",
+				 ra, 3, NULL, 0, res);
+	}
+	if (p == 1)
+		return call3(d, "aten.sum.dim_IntList", ax, a[2], a[3], res);
+	return call2(d, "aten.pow.Tensor_Scalar", ax, npu_gv_float(p), &t) < 0 ||
+	       call3(d, "aten.sum.dim_IntList", t, a[2], a[3], &t) < 0 ||
+	       call2(d, "aten.pow.Tensor_Scalar", t, npu_gv_float(1 / p), res) < 0 ? -1 : 0;
 }
 
 /*
@@ -4120,6 +4192,8 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 			return fail(d, "%s", "a norm of another order");
 		return copy_to(d, res, &a[0]);
 	}
+	if (!strcmp(name, "pnorm"))                 /* (x, ord, dim, keepdim) */
+		return pnorm(d, a, na, x0, res);
 	if (!strcmp(name, "idxlist")) {             /* (x, dim, index) */
 		int nd = x0 ? x0->ndim : -1;
 		int64_t dm = na > 1 && a[1].kind == NPU_GV_INT ? a[1].u.i : -1;
@@ -4267,6 +4341,13 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 		if (na < 2 || a[1].kind != NPU_GV_NONE)
 			return fail(d, "%s", "a reduction with a dtype argument");
 		return copy_to(d, res, &a[0]);
+	}
+	if (!strcmp(name, "kd")) {             /* (x, dim, keepdim) */
+		if (na < 3 || a[1].kind != NPU_GV_INT || a[2].kind != NPU_GV_BOOL)
+			return fail(d, "%s", "@kd: bad operands");
+		if (!a[2].u.b)
+			return copy_to(d, res, &a[0]);
+		return make_call(d, "aten.unsqueeze.default", a, 2, NULL, 0, res);
 	}
 	if (!strcmp(name, "dft"))              /* (x, dim, normalization, forward, onesided) */
 		return build_dft(d, a, na, x0, res);

@@ -362,6 +362,21 @@ static const op_case ops[] = {
 	{ "aten.cumprod.default", "1", "float32", { 3, 13, 5 }, { 0 }, { 3, 13, 5 } },
 	{ "aten.cumprod.default", "-1", "float32", { 4, 7 }, { 0 }, { 4, 7 } },
 	{ "aten.cumprod.default", "0", "float32", { 40, 3 }, { 0 }, { 40, 3 } },
+	/* prod as the cumprod's last element: over a dim, kept, of all */
+	{ "aten.prod.dim_int", "1", "float32", { 3, 13, 5 }, { 0 }, { 3, 5 } },
+	{ "aten.prod.dim_int", "0, true", "float32", { 6, 4 }, { 0 }, { 1, 4 } },
+	{ "aten.prod.default", "", "float32", { 4, 7 }, { 0 }, { 0 } },
+	/* any and all through any.dim; vector norms of orders but 2 */
+	{ "aten.any.default", "", "bool", { 5, 6 }, { 0 }, { 0 } },
+	{ "aten.all.default", "", "bool", { 2, 3 }, { 0 }, { 0 } },
+	{ "aten.all.dim", "1, true", "bool", { 3, 4, 5 }, { 0 }, { 3, 1, 5 } },
+	{ "aten.any.dims", "[0, 2]", "bool", { 3, 4, 5 }, { 0 }, { 4 } },
+	{ "aten.linalg_vector_norm.default", "1, [1]", "float32", { 3, 9 }, { 0 }, { 3 } },
+	{ "aten.linalg_vector_norm.default", "{\"float\": \"inf\"}", "float32", { 3, 9 }, { 0 }, { 0 } },
+	{ "aten.linalg_vector_norm.default", "{\"float\": \"-inf\"}, [0], true", "float32",
+	  { 3, 9 }, { 0 }, { 1, 9 } },
+	{ "aten.linalg_vector_norm.default", "0, [1]", "float32", { 3, 9 }, { 0 }, { 3 } },
+	{ "aten.linalg_vector_norm.default", "3.5, [0, 1]", "float32", { 3, 9 }, { 0 }, { 0 } },
 	/* softmax over a dim that is not the last: over the middle, the first */
 	{ "aten._softmax.default", "1, false", "float32", { 3, 9, 5 }, { 0 }, { 3, 9, 5 } },
 	{ "aten._softmax.default", "0, false", "float32", { 6, 4 }, { 0 }, { 6, 4 } },
@@ -2860,18 +2875,25 @@ END_TEST
 
 /*
  * Decomposed unary functions (decomp.def: atan by range reduction and a
- * series, asin, acos, asinh through it) over wide values, +-1, +-0,
- * +-inf and NaN: against the fp64 reference, NaN and Inf where it has
- * them, no host call.
+ * series, asin, acos, asinh through it; acosh, atanh through log1p) and
+ * pow of a number by x (vpow) over wide values, +-1, +-0, +-inf and NaN:
+ * against the fp64 reference, NaN and Inf where it has them, no host
+ * call.
  */
-static const char *const unaries[] = {
-	"aten.atan.default", "aten.asin.default", "aten.acos.default",
-	"aten.asinh.default",
+static const struct {
+	const char *target, *pre;	/* pre: the arguments before x */
+} unaries[] = {
+	{ "aten.atan.default", "" }, { "aten.asin.default", "" },
+	{ "aten.acos.default", "" }, { "aten.asinh.default", "" },
+	{ "aten.acosh.default", "" }, { "aten.atanh.default", "" },
+	{ "aten.pow.Scalar", "2.5, " }, { "aten.pow.Scalar", "0.5, " },
+	{ "aten.pow.Scalar", "-2, " }, { "aten.pow.Scalar", "1, " },
+	{ "aten.pow.Scalar", "0, " },
 };
 
 START_TEST(t_unary)
 {
-	const char *tg = unaries[_i];
+	const char *tg = unaries[_i].target;
 	char path[1024], vals[1024], mi[300];
 	int64_t sh[3] = { 6, 50, 0 };
 	static const float special[] = { 1, -1, 0, -0.0f, INFINITY, -INFINITY, NAN, 0.5f,
@@ -2886,20 +2908,24 @@ START_TEST(t_unary)
 	fprintf(f, "{\"name\": \"x\", \"op\": \"placeholder\", \"target\": \"x\", \"args\": [], "
 		"\"kwargs\": {}, \"meta\": %s, \"kind\": \"input\", \"source\": \"l_x_\"},\n"
 		"{\"name\": \"y\", \"op\": \"call_function\", \"target\": \"%s\", "
-		"\"args\": [{\"node\": \"x\"}], \"kwargs\": {}, \"meta\": %s},\n"
+		"\"args\": [%s{\"node\": \"x\"}], \"kwargs\": {}, \"meta\": %s},\n"
 		"{\"name\": \"output\", \"op\": \"output\", \"target\": \"output\", "
-		"\"args\": [[{\"node\": \"y\"}]], \"kwargs\": {}}]}\n", mi, tg, mi);
+		"\"args\": [[{\"node\": \"y\"}]], \"kwargs\": {}}]}\n", mi, tg,
+		unaries[_i].pre, mi);
 	fclose(f);
 	gen_tensor(&t, "x", NPU_DT_F32, sh, 0, &seed);
 	for (uint64_t i = 0; i < t.nbytes / 4; i++) {
 		float *v = (float *)t.data + i;
 		/* the first rows in [-1, 1) (asin's and acos's domain), then
 		 * near +-tan(pi/8), where atan's series is at its worst, then
-		 * magnitudes up to e^6, then the special values */
+		 * magnitudes up to e^6 (pow's exponents within +-25), then
+		 * the special values */
 		if (i >= 100 && i < 200)
 			*v = (*v < 0 ? -1 : 1) * (0.38f + 0.07f * fabsf(*v));
-		else if (i >= 200 && i < 280)
+		else if (i >= 200 && i < 280 && !*unaries[_i].pre)
 			*v = *v * expf(6 * fabsf(*v));
+		else if (i >= 200 && i < 280)	/* (within float's range) */
+			*v = *v * 25;
 		else if (i >= 280)
 			*v = special[i % 10];
 	}
