@@ -694,6 +694,8 @@ static int ew_expr(fz *z, int k, const npu_gnode *n, int node, const int *x,
 		if (gnum(arg(n, 2), &s))
 			return -3;
 		return xadd(z, k, NPU_X_SEL, 0, b, CST(s), a, 0, node);
+	case NPU_AOP_MASKED_FILL_T:	/* the value a 0-d tensor, broadcast */
+		return nx > 2 && x[2] >= 0 ? xadd(z, k, NPU_X_SEL, 0, b, x[2], a, 0, node) : -3;
 	case NPU_AOP_ROUND:
 		/* vrnd through i32 rounds half to even but saturates at
 		 * 2^31; from 2^23 up every float is an integer already, and

@@ -2248,6 +2248,38 @@ START_TEST(t_mask_put)
 END_TEST
 
 /*
+ * masked_fill by a 0-d tensor value (a select in the lanes, the value
+ * broadcast), by a mask of x's shape and by one row broadcast over x's:
+ * against the fp64 reference, no host call.
+ */
+START_TEST(t_masked_fill_t)
+{
+	char path[1024], vals[1024];
+	int64_t xs[3] = { 3, 5, 0 }, rs[3] = { 1, 5, 0 }, vs[1] = { 0 };
+	uint64_t seed = 5;
+	npu_tensor t[2];
+	fxrun fr = { 0 };
+	FILE *f;
+
+	f = graph_begin(path, vals, sizeof path);
+	ph_node(f, "x", xs, "float32");
+	ph_node(f, "v", vs, "float32");
+	call_node(f, "m", "aten.gt.Scalar", "{\"node\": \"x\"}, 0", "", xs, "bool");
+	call_node(f, "r", "aten.slice.Tensor", "{\"node\": \"x\"}, 0, 0, 1", "", rs, "float32");
+	call_node(f, "m2", "aten.lt.Scalar", "{\"node\": \"r\"}, 0.25", "", rs, "bool");
+	call_node(f, "y", "aten.masked_fill.Tensor",
+		  "{\"node\": \"x\"}, {\"node\": \"m\"}, {\"node\": \"v\"}", "", xs, "float32");
+	call_node(f, "w", "aten.masked_fill.Tensor",
+		  "{\"node\": \"x\"}, {\"node\": \"m2\"}, {\"node\": \"v\"}", "", xs, "float32");
+	graph_end(f, "y, w");
+	gen_tensor(&t[0], "x", NPU_DT_F32, xs, 0, &seed);
+	gen_tensor(&t[1], "v", NPU_DT_F32, vs, 0, &seed);
+	tensors_run(path, vals, t, 2, &fr);
+	ck_assert_msg(fr.host_calls == 0, "%llu host calls", (unsigned long long)fr.host_calls);
+}
+END_TEST
+
+/*
  * Index reductions, decomposed (decomp.def): argmax and argmin along a
  * middle and the last dim, max.dim and min.dim (values and indices,
  * keepdim), amin, topk and sort (values and indices), on values with ties
@@ -2949,6 +2981,7 @@ static Suite *models_suite(void)
 	tcase_add_loop_test(tc, t_int, 0, (int)(sizeof ints / sizeof ints[0]));
 	tcase_add_test(tc, t_index_add);
 	tcase_add_test(tc, t_mask_put);
+	tcase_add_test(tc, t_masked_fill_t);
 	tcase_add_test(tc, t_long_sum);
 	tcase_add_test(tc, t_many_sums);
 	tcase_add_test(tc, t_scatter_into_fill);
