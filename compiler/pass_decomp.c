@@ -2224,6 +2224,41 @@ static int pnorm(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res
 	       call2(d, "aten.pow.Tensor_Scalar", t, npu_gv_float(1 / p), res) < 0 ? -1 : 0;
 }
 
+/* @aap3d(x, output_size): adaptive average pooling in 3-d as two 2-d
+ * ones, the planes first ([N, C*D, H, W] to [.., OH, OW]), then the
+ * depth ([N, C, D, OH*OW] to [.., OD, OH*OW], a window of one along the
+ * last dim): each dim's windows are its own, so the mean over a box is
+ * the mean over its depth of the planes' means.  A pass whose sizes
+ * stay is left out. */
+static int aap3d(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
+{
+	int64_t s[NPU_MAX_DIMS], o[NPU_MAX_DIMS], v[5];
+	int nd = x0 ? npu_gmeta_shape(x0, s) : -1, nb = nd - 4, no = 0;
+	npu_gval t;
+
+	if ((nd != 5 && nd != 4) || na < 2 || !ints_of(&a[1], o, &no) || no != 3 ||
+	    o[0] <= 0 || o[1] <= 0 || o[2] <= 0 || !lanes_float(x0))
+		return fail(d, "%s", "@aap3d: bad operands or symbolic shape");
+	/* s[nb..]: C, D, H, W (nb: a batch dim or none) */
+	v[0] = nb ? s[0] : 1;
+	if (copy_to(d, &t, &a[0]) < 0)
+		return -1;
+	v[1] = s[nb] * s[nb + 1], v[2] = s[nb + 2], v[3] = s[nb + 3];
+	if ((o[1] != s[nb + 2] || o[2] != s[nb + 3]) &&
+	    (call_ints(d, "aten.view.default", t, v, 4, &t) < 0 ||
+	     call_ints(d, "aten._adaptive_avg_pool2d.default", t, o + 1, 2, &t) < 0))
+		return -1;
+	v[1] = s[nb], v[2] = s[nb + 1], v[3] = o[1] * o[2];
+	if (o[0] != s[nb + 1] &&
+	    (call_ints(d, "aten.view.default", t, v, 4, &t) < 0 ||
+	     call_ints(d, "aten._adaptive_avg_pool2d.default", t,
+		       (int64_t[]){ o[0], v[3] }, 2, &t) < 0))
+		return -1;
+	v[0] = s[0];
+	v[nb] = s[nb], v[nb + 1] = o[0], v[nb + 2] = o[1], v[nb + 3] = o[2];
+	return call_ints(d, "aten.view.default", t, v, nd, res);
+}
+
 /*
  * @asstrided(x, size, stride, storage_offset): as_strided reads x's
  * storage, laid out as x's recorded strides say, not x's elements in
@@ -4192,6 +4227,8 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 			return fail(d, "%s", "a norm of another order");
 		return copy_to(d, res, &a[0]);
 	}
+	if (!strcmp(name, "aap3d"))                 /* (x, output_size) */
+		return aap3d(d, a, na, x0, res);
 	if (!strcmp(name, "pnorm"))                 /* (x, ord, dim, keepdim) */
 		return pnorm(d, a, na, x0, res);
 	if (!strcmp(name, "idxlist")) {             /* (x, dim, index) */

@@ -335,8 +335,9 @@ END_TEST
  * convolution; grouped 1x1 1-d convolutions; 3-d convolutions (grouped,
  * dilated and transposed ones rewritten); 3-d pooling of more taps than
  * a kernel takes; flip;
- * slice_scatter with a step and to the end, select_scatter; ops 1.13
- * keeps whole (below).  Each is a one-node graph
+ * slice_scatter with a step and to the end, select_scatter; 3-d adaptive
+ * average pooling; prod, any, all and vector norms of orders but 2;
+ * ops 1.13 keeps whole (below).  Each is a one-node graph
  * written to the temporary folder, run with generated values against
  * the fp64 reference, and must make no host call.
  */
@@ -362,6 +363,14 @@ static const op_case ops[] = {
 	{ "aten.cumprod.default", "1", "float32", { 3, 13, 5 }, { 0 }, { 3, 13, 5 } },
 	{ "aten.cumprod.default", "-1", "float32", { 4, 7 }, { 0 }, { 4, 7 } },
 	{ "aten.cumprod.default", "0", "float32", { 40, 3 }, { 0 }, { 40, 3 } },
+	/* 3-d adaptive average pooling as two 2-d ones: planes and depth,
+	 * unbatched, the depth alone */
+	{ "aten._adaptive_avg_pool3d.default", "[2, 3, 4]", "float32",
+	  { 2, 3, 5, 6, 7 }, { 0 }, { 2, 3, 2, 3, 4 } },
+	{ "aten._adaptive_avg_pool3d.default", "[5, 3, 4]", "float32",
+	  { 3, 5, 6, 7 }, { 0 }, { 3, 5, 3, 4 } },
+	{ "aten._adaptive_avg_pool3d.default", "[2, 6, 7]", "float32",
+	  { 1, 3, 5, 6, 7 }, { 0 }, { 1, 3, 2, 6, 7 } },
 	/* prod as the cumprod's last element: over a dim, kept, of all */
 	{ "aten.prod.dim_int", "1", "float32", { 3, 13, 5 }, { 0 }, { 3, 5 } },
 	{ "aten.prod.dim_int", "0, true", "float32", { 6, 4 }, { 0 }, { 1, 4 } },
@@ -2249,8 +2258,9 @@ END_TEST
 
 /*
  * masked_fill by a 0-d tensor value (a select in the lanes, the value
- * broadcast), by a mask of x's shape and by one row broadcast over x's:
- * against the fp64 reference, no host call.
+ * broadcast), by a mask of x's shape and by one row broadcast over x's;
+ * fill by it (the value expanded): against the fp64 reference, no host
+ * call.
  */
 START_TEST(t_masked_fill_t)
 {
@@ -2271,7 +2281,9 @@ START_TEST(t_masked_fill_t)
 		  "{\"node\": \"x\"}, {\"node\": \"m\"}, {\"node\": \"v\"}", "", xs, "float32");
 	call_node(f, "w", "aten.masked_fill.Tensor",
 		  "{\"node\": \"x\"}, {\"node\": \"m2\"}, {\"node\": \"v\"}", "", xs, "float32");
-	graph_end(f, "y, w");
+	call_node(f, "fl", "aten.fill.Tensor", "{\"node\": \"x\"}, {\"node\": \"v\"}", "", xs,
+		  "float32");
+	graph_end(f, "y, w, fl");
 	gen_tensor(&t[0], "x", NPU_DT_F32, xs, 0, &seed);
 	gen_tensor(&t[1], "v", NPU_DT_F32, vs, 0, &seed);
 	tensors_run(path, vals, t, 2, &fr);
