@@ -4262,13 +4262,16 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 		if (nd < 1 || na < 6 || a[1].kind != NPU_GV_INT || a[1].u.i < 1 ||
 		    a[1].u.i > TOPK_MAX || dm < -nd || dm >= nd ||
 		    a[3].kind != NPU_GV_BOOL || !a[3].u.b || a[4].kind != NPU_GV_BOOL ||
-		    /* unsorted: an order PyTorch leaves open, but for one and
-		     * two: its CPU kernel's nth_element at k - 1 = 1 leaves the
-		     * one element before it not below it, the largest
-		     * (DeepSeek-V3's top-2 expert groups) */
-		    (!a[4].u.b && a[1].u.i > 2) || a[5].kind != NPU_GV_INT)
-			return fail(d, "%s", "topk of the smallest, unsorted (k > 2), or of more than 8");
+		    a[5].kind != NPU_GV_INT)
+			return fail(d, "%s", "topk of the smallest, or of more than 8");
 		dm = dm < 0 ? dm + nd : dm;
+		/* unsorted: an order PyTorch leaves open, but its CPU kernel
+		 * sorts the k first by partial_sort where k * 64 <= n, and
+		 * for one and two its nth_element at k - 1 = 1 leaves the one
+		 * element before it not below it, the largest (DeepSeek-V3's
+		 * top-2 expert groups): the sorted order either way */
+		if (!a[4].u.b && a[1].u.i > 2 && a[1].u.i * 64 > shp[dm])
+			return fail(d, "%s", "topk unsorted (k > 2, k * 64 > n: nth_element's order)");
 		if (a[1].u.i > shp[dm])
 			return fail(d, "%s", "topk: k past the dim's size");
 		return build_topk(d, a[0], nd, shp, (int)dm, a[1].u.i, (int)a[5].u.i, res);
