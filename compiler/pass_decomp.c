@@ -1939,48 +1939,97 @@ static int build_histc(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gva
  * position (NaN counting as the largest, as PyTorch's topk has it), then
  * that position marked chosen; which 0: the values, 1: the int64
  * indices, each round's concatenated along dim.  Ties go to the lower
- * index.
+ * index.  The k smallest likewise by the min, NaN last: a round takes
+ * the first NaN left only when no number is (topk_small_round).
  */
-static int build_topk(dcx *d, npu_gval x, int nd, const int64_t *shp, int dm,
-		      int64_t k, int which, npu_gval *res)
-{
-	npu_gval iota, nfill, ninf, chosen = { 0 }, part[TOPK_MAX], lst;
-	npu_gval dims, xm, m, hit, nan, idx, pick, t, u;
-	int r;
+typedef struct topk_ctx {
+	npu_gval x, iota, nfill, dims, chosen;
+	int64_t n;              /* the dim's size */
+	int first;              /* the first round: nothing chosen yet */
+} topk_ctx;
 
-	if (build_iota(d, nd, shp, dm, &iota) < 0 ||
-	    call2(d, "aten.full_like.default", iota, npu_gv_int(shp[dm]), &nfill) < 0 ||
-	    call2(d, "aten.full_like.default", x, npu_gv_float(-INFINITY), &ninf) < 0)
+/* amin or amax of v over the ctx's dim, kept */
+static int topk_red(dcx *d, topk_ctx *c, const char *op, npu_gval v, npu_gval *res)
+{
+	npu_gval ra[3] = { v, c->dims, npu_gv_bool(1) };
+
+	return make_call(d, op, ra, 3, NULL, 0, res);
+}
+
+/* The first position where hit holds along dim (n where none does) */
+static int topk_first(dcx *d, topk_ctx *c, npu_gval hit, npu_gval *idx)
+{
+	npu_gval t;
+
+	return call3(d, "aten.where.self", hit, c->iota, c->nfill, &t) < 0 ? -1 :
+	       topk_red(d, c, "aten.amin.default", t, idx);
+}
+
+static int topk_large_round(dcx *d, topk_ctx *c, npu_gval fill, npu_gval *m, npu_gval *idx)
+{
+	npu_gval xm, t, nan, hit, u;
+
+	if ((c->first ? npu_gval_copy(&xm, &c->x) :
+			call3(d, "aten.where.self", c->chosen, fill, c->x, &xm)) < 0 ||
+	    topk_red(d, c, "aten.amax.default", xm, m) < 0 ||
+	    call2(d, "aten.eq.Tensor", xm, *m, &t) < 0 ||
+	    call1(d, "aten.isnan.default", xm, &nan) < 0 ||
+	    call2(d, "aten.logical_or.default", t, nan, &hit) < 0)
 		return -1;
-	{
-		int64_t one = dm;
-		if (npu_gv_ints(&dims, &one, 1) < 0)
-			return npu_errf(d->pc->e, "out of memory");
-	}
-	for (int64_t i = 0; i < k; i++) {
-		npu_gval ra[3];
-		if (i ? call3(d, "aten.where.self", chosen, ninf, x, &xm) : npu_gval_copy(&xm, &x))
-			goto fail;
-		ra[0] = xm;
-		ra[1] = dims;
-		ra[2] = (npu_gval){ .kind = NPU_GV_BOOL, .u.b = 1 };
-		if (make_call(d, "aten.amax.default", ra, 3, NULL, 0, &m) < 0 ||
-		    call2(d, "aten.eq.Tensor", xm, m, &t) < 0 ||
-		    call1(d, "aten.isnan.default", xm, &nan) < 0 ||
-		    call2(d, "aten.logical_or.default", t, nan, &hit) < 0)
-			goto fail;
-		if (i && (call1(d, "aten.logical_not.default", chosen, &u) < 0 ||
+	if (!c->first && (call1(d, "aten.logical_not.default", c->chosen, &u) < 0 ||
 			  call2(d, "aten.logical_and.default", hit, u, &hit) < 0))
-			goto fail;
-		if (call3(d, "aten.where.self", hit, iota, nfill, &t) < 0)
-			goto fail;
-		ra[0] = t;
-		if (make_call(d, "aten.amin.default", ra, 3, NULL, 0, &idx) < 0 ||
-		    call2(d, "aten.eq.Tensor", iota, idx, &pick) < 0)
-			goto fail;
-		if (i ? call2(d, "aten.logical_or.default", chosen, pick, &chosen) < 0
-		      : npu_gval_copy(&chosen, &pick) < 0)
-			goto fail;
+		return -1;
+	return topk_first(d, c, hit, idx);
+}
+
+/* the smallest number left, or the first NaN left when no number is
+ * (chosen positions hold +inf, so NaN here is a NaN not yet chosen) */
+static int topk_small_round(dcx *d, topk_ctx *c, npu_gval fill, npu_gval *m, npu_gval *idx)
+{
+	npu_gval xm, xn, nan, num, t, hit, i1, i2, none, nanf;
+
+	if ((c->first ? npu_gval_copy(&xm, &c->x) :
+			call3(d, "aten.where.self", c->chosen, fill, c->x, &xm)) < 0 ||
+	    call1(d, "aten.isnan.default", xm, &nan) < 0 ||
+	    call3(d, "aten.where.self", nan, fill, xm, &xn) < 0 ||
+	    topk_red(d, c, "aten.amin.default", xn, m) < 0 ||
+	    call2(d, "aten.eq.Tensor", xn, *m, &t) < 0 ||
+	    call1(d, "aten.logical_not.default", nan, &num) < 0 ||
+	    call2(d, "aten.logical_and.default", t, num, &hit) < 0)
+		return -1;
+	if (!c->first && (call1(d, "aten.logical_not.default", c->chosen, &t) < 0 ||
+			  call2(d, "aten.logical_and.default", hit, t, &hit) < 0))
+		return -1;
+	if (topk_first(d, c, hit, &i1) < 0 || topk_first(d, c, nan, &i2) < 0 ||
+	    call2(d, "aten.eq.Scalar", i1, npu_gv_int(c->n), &none) < 0 ||
+	    call3(d, "aten.where.self", none, i2, i1, idx) < 0 ||
+	    call2(d, "aten.full_like.default", *m, npu_gv_float(NAN), &nanf) < 0)
+		return -1;
+	return call3(d, "aten.where.self", none, nanf, *m, m);
+}
+
+static int build_topk(dcx *d, npu_gval x, int nd, const int64_t *shp, int dm,
+		      int64_t k, int largest, int which, npu_gval *res)
+{
+	topk_ctx c = { .x = x, .n = shp[dm], .first = 1 };
+	npu_gval fill, part[TOPK_MAX], lst, m, idx, pick;
+	int64_t one = dm;
+	int r = -1;
+
+	if (build_iota(d, nd, shp, dm, &c.iota) < 0 ||
+	    call2(d, "aten.full_like.default", c.iota, npu_gv_int(shp[dm]), &c.nfill) < 0 ||
+	    call2(d, "aten.full_like.default", x,
+		  npu_gv_float(largest ? -INFINITY : INFINITY), &fill) < 0)
+		return -1;
+	if (npu_gv_ints(&c.dims, &one, 1) < 0)
+		return npu_errf(d->pc->e, "out of memory");
+	for (int64_t i = 0; i < k; i++, c.first = 0) {
+		if ((largest ? topk_large_round(d, &c, fill, &m, &idx)
+			     : topk_small_round(d, &c, fill, &m, &idx)) < 0 ||
+		    call2(d, "aten.eq.Tensor", c.iota, idx, &pick) < 0 ||
+		    (c.first ? npu_gval_copy(&c.chosen, &pick) :
+			       call2(d, "aten.logical_or.default", c.chosen, pick, &c.chosen)) < 0)
+			goto done;
 		part[i] = which ? idx : m;
 	}
 	lst.kind = NPU_GV_LIST;
@@ -1991,11 +2040,9 @@ static int build_topk(dcx *d, npu_gval x, int nd, const int64_t *shp, int dm,
 		r = k == 1 ? (npu_gval_copy(res, &part[0]) < 0 ? -1 : 0)
 			   : make_call(d, "aten.cat.default", ca, 2, NULL, 0, res);
 	}
-	npu_gval_clear(&dims);
+done:
+	npu_gval_clear(&c.dims);
 	return r;
-fail:
-	npu_gval_clear(&dims);
-	return -1;
 }
 
 static int unsq(dcx *d, npu_gval x, int64_t dm, npu_gval *res);
@@ -4261,9 +4308,9 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 		int64_t dm = na > 2 && a[2].kind == NPU_GV_INT ? a[2].u.i : -1;
 		if (nd < 1 || na < 6 || a[1].kind != NPU_GV_INT || a[1].u.i < 1 ||
 		    a[1].u.i > TOPK_MAX || dm < -nd || dm >= nd ||
-		    a[3].kind != NPU_GV_BOOL || !a[3].u.b || a[4].kind != NPU_GV_BOOL ||
+		    a[3].kind != NPU_GV_BOOL || a[4].kind != NPU_GV_BOOL ||
 		    a[5].kind != NPU_GV_INT)
-			return fail(d, "%s", "topk of the smallest, or of more than 8");
+			return fail(d, "%s", "topk of more than 8");
 		dm = dm < 0 ? dm + nd : dm;
 		/* unsorted: an order PyTorch leaves open, but its CPU kernel
 		 * sorts the k first by partial_sort where k * 64 <= n, and
@@ -4274,7 +4321,8 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 			return fail(d, "%s", "topk unsorted (k > 2, k * 64 > n: nth_element's order)");
 		if (a[1].u.i > shp[dm])
 			return fail(d, "%s", "topk: k past the dim's size");
-		return build_topk(d, a[0], nd, shp, (int)dm, a[1].u.i, (int)a[5].u.i, res);
+		return build_topk(d, a[0], nd, shp, (int)dm, a[1].u.i, a[3].u.b, (int)a[5].u.i,
+				  res);
 	}
 	if (!strcmp(name, "sort")) {        /* (x, dim, descending, which) */
 		int nd = x0 ? npu_gmeta_shape(x0, shp) : -1;

@@ -2294,9 +2294,11 @@ END_TEST
 /*
  * Index reductions, decomposed (decomp.def): argmax and argmin along a
  * middle and the last dim and over every element, max.dim and min.dim (values and indices,
- * keepdim), amin, topk and sort (values and indices), on values with ties
+ * keepdim), amin, topk (the largest, the smallest) and sort (values and
+ * indices), on values with ties
  * (the first position wins) and NaN
- * (NaN is the extreme, its first position the index), as PyTorch picks
+ * (NaN is the largest: the max, the smallest's last; its first position
+ * the index), as PyTorch picks
  * them; against the fp64 reference (ref_nn.c's rules), no host call.
  * topk's values are distinct: among ties PyTorch's CPU kernel, and so the
  * reference, does not take the first (ops13 checks the host kernel's
@@ -2324,6 +2326,9 @@ static const argx_case argxs[] = {
 	/* unsorted, of two: the largest first, as PyTorch's nth_element
 	 * leaves them */
 	{ "aten.topk.default", "2, -1, true, false", { 4, 9 }, { 4, 2 }, 1 },
+	/* the smallest: NaN last (the 8 of 9 reach it) */
+	{ "aten.topk.default", "3, -1, false", { 4, 9 }, { 4, 3 }, 1 },
+	{ "aten.topk.default", "8, 1, false", { 3, 9 }, { 3, 8 }, 1 },
 	/* unsorted, k * 64 <= n: sorted by its partial_sort (no NaN: equal
 	 * ones leave partial_sort's heap order) */
 	{ "aten.topk.default", "3, -1, true, false", { 2, 200 }, { 2, 3 }, 1 },
