@@ -4,8 +4,9 @@
  *
  * The fixtures are graphs people wrote; fusion has to be right on every
  * graph.  Each case here is a random inference graph of float32
- * elementwise ops (activations, clamps, sin and cos, a division),
- * broadcasts, reductions with and without keepdim, softmax, RMSNorm's
+ * elementwise ops (activations, clamps, sin and cos, atanh and asinh, a
+ * division), broadcasts, reductions with and without keepdim (sums,
+ * maxima, means, products), softmax, RMSNorm's
  * pattern, layer norm, gelu, cumsum, logcumsumexp, where, cat, mm, bmm, nn.Linear's
  * addmm of frozen weights, 2-d convolutions (grouped, depthwise,
  * strided, padded, dilated, transposed; weights frozen or inputs),
@@ -394,7 +395,7 @@ static void op_unary(gen *g)
 	static const char *const un[] = { "aten.relu.default", "aten.neg.default",
 		"aten.tanh.default", "aten.sigmoid.default", "aten.abs.default",
 		"aten.silu.default", "aten.sin.default", "aten.cos.default",
-		"aten.erf.default" };
+		"aten.erf.default", "aten.atanh.default", "aten.asinh.default" };
 	/* with numbers: relu6's and clamps' bounds, a scale */
 	static const char *const num[] = { "aten.hardtanh.default\0,0.0,6.0",
 		"aten.hardtanh.default\0,-1.0,1.0", "aten.clamp.default\0,-0.5,0.25",
@@ -413,7 +414,7 @@ static void op_unary(gen *g)
 		return;
 	}
 	snprintf(args, sizeof args, "[{\"node\":\"v%d\"}]", a);
-	add_node(g, &x, un[pick(g, 9)], args);
+	add_node(g, &x, un[pick(g, 11)], args);
 }
 
 /* a / (|b| + 1) for broadcastable a, b */
@@ -460,7 +461,7 @@ static void op_binary(gen *g)
 static void op_reduce(gen *g)
 {
 	static const char *const red[] = { "aten.sum.dim_IntList", "aten.amax.default",
-		"aten.mean.dim" };
+		"aten.mean.dim", "aten.prod.dim_int" };
 	int a = g->n - 1 - pick(g, g->n < 3 ? g->n : 3), dim, keep = pick(g, 2), k, r;
 	gval x, y, z;
 
@@ -487,8 +488,14 @@ static void op_reduce(gen *g)
 	}
 	contig(&y);
 	y.view = 0;
-	r = pick(g, 3);
-	snprintf(args, sizeof args, "[{\"node\":\"v%d\"},[%d],%s]", a,
+	/* a product over at most 6 elements (more would leave float32's
+	 * range where the fp64 reference stays finite), of static graphs
+	 * (its decomposition needs concrete shapes); it takes a dim, not a
+	 * list */
+	r = pick(g, 4);
+	r = r == 3 && (x.shape[dim] > 6 || g->dyn) ? 0 : r;
+	snprintf(args, sizeof args, r == 3 ? "[{\"node\":\"v%d\"},%d,%s]" :
+		 "[{\"node\":\"v%d\"},[%d],%s]", a,
 		 pick(g, 2) ? dim - x.nd : dim, keep ? "true" : "false");
 	k = add_node(g, &y, red[r], args);
 	/* often the normalizing pattern (softmax's, layer norm's): the
@@ -498,7 +505,7 @@ static void op_reduce(gen *g)
 	 * fp32 leaves of 256: case 2539) */
 	if (pick(g, 2) && bcast(g, &x, &y, &z)) {
 		snprintf(args, sizeof args, "[{\"node\":\"v%d\"},{\"node\":\"v%d\"}]", a, k);
-		add_node(g, &z, pick(g, 2) && strcmp(red[r], "aten.sum.dim_IntList") ?
+		add_node(g, &z, pick(g, 2) && r ?
 			 "aten.sub.Tensor" : "aten.mul.Tensor", args);
 	}
 }
