@@ -2240,6 +2240,30 @@ static int msenorm(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *r
 	return 0;
 }
 
+/* @rounddec(x, decimals): round.decimals as ATen's CPU kernel computes
+ * it in float: nearbyint(x * p) / p, p = 10^d in float32 (d < 0:
+ * nearbyint(x / p) * p, p = 10^-d); the lanes' multiply, round and
+ * divide are those same float32 operations. */
+static int rounddec(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res)
+{
+	npu_gval t;
+	double p;
+
+	if (na < 2 || a[1].kind != NPU_GV_INT || !lanes_float(x0) || a[1].u.i > 38 ||
+	    a[1].u.i < -38)
+		return fail(d, "%s", "@rounddec: bad operands");
+	if (a[1].u.i == 0)
+		return call1(d, "aten.round.default", a[0], res);
+	p = (float)pow(10, (double)(a[1].u.i < 0 ? -a[1].u.i : a[1].u.i));
+	if (a[1].u.i < 0)
+		return call2(d, "aten.div.Tensor", a[0], npu_gv_float(p), &t) < 0 ||
+		       call1(d, "aten.round.default", t, &t) < 0 ? -1 :
+		       call2(d, "aten.mul.Tensor", t, npu_gv_float(p), res);
+	return call2(d, "aten.mul.Tensor", a[0], npu_gv_float(p), &t) < 0 ||
+	       call1(d, "aten.round.default", t, &t) < 0 ? -1 :
+	       call2(d, "aten.div.Tensor", t, npu_gv_float(p), res);
+}
+
 /* linalg_vector_norm of an order other than 2 (x, ord, dim, keepdim), as
  * ATen's CPU kernel defines it: the count of nonzeros for 0, the largest
  * and smallest |x| for +-inf, sum(|x|^p)^(1/p) otherwise (1: sum |x|). */
@@ -4276,6 +4300,8 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 	}
 	if (!strcmp(name, "aap3d"))                 /* (x, output_size) */
 		return aap3d(d, a, na, x0, res);
+	if (!strcmp(name, "rounddec"))              /* (x, decimals) */
+		return rounddec(d, a, na, x0, res);
 	if (!strcmp(name, "pnorm"))                 /* (x, ord, dim, keepdim) */
 		return pnorm(d, a, na, x0, res);
 	if (!strcmp(name, "idxlist")) {             /* (x, dim, index) */

@@ -64,6 +64,77 @@ static double f_isinf(double x) { return isinf(x) != 0; }
 static double f_isposinf(double x) { return isinf(x) && x > 0; }
 static double f_isneginf(double x) { return isinf(x) && x < 0; }
 static double f_frac(double x) { return x - trunc(x); }
+static double f_signbit(double x) { return signbit(x) != 0; }
+static double f_angle(double x) { return isnan(x) ? x : x < 0 ? M_PI : 0; }
+
+/* The inverse of erf: Winitzki's approximation (within 2e-3), then
+ * Newton's steps on (1 - |y|) - erfc(x), which keeps its digits near
+ * |y| = 1 where erf(x) - y would cancel. */
+static double f_erfinv(double y)
+{
+	double a = fabs(y), l, t, x;
+
+	if (!(a <= 1))
+		return NAN;
+	if (a == 1)
+		return y > 0 ? INFINITY : -INFINITY;
+	l = log((1 - a) * (1 + a));
+	t = 2 / (M_PI * 0.147) + l / 2;
+	x = sqrt(sqrt(t * t - l / 0.147) - t);
+	for (int i = 0; i < 6; i++)
+		x -= ((1 - a) - erfc(x)) / (2 / sqrt(M_PI) * exp(-x * x));
+	return y < 0 ? -x : x;
+}
+
+/* digamma: the reflection psi(1 - x) - pi / tan(pi x) below 0, the
+ * recurrence psi(x) = psi(x + 1) - 1 / x up to 10, then the asymptotic
+ * series in 1 / x^2 (Bernoulli numbers; within 1e-17 from 10 up). */
+static double f_digamma(double x)
+{
+	static const double c[] = { 1.0 / 12, -1.0 / 120, 1.0 / 252, -1.0 / 240, 1.0 / 132,
+				    -691.0 / 32760, 1.0 / 12 };
+	double r = 0, z, s = 0;
+
+	if (x == 0)
+		return signbit(x) ? INFINITY : -INFINITY;
+	if (x < 0)
+		return x == trunc(x) ? NAN : f_digamma(1 - x) - M_PI / tan(M_PI * (x - trunc(x)));
+	if (isnan(x) || isinf(x))
+		return x;
+	for (; x < 10; x += 1)
+		r -= 1 / x;
+	z = 1 / (x * x);
+	for (int k = 6; k >= 0; k--)
+		s = s * z + c[k];
+	return r + log(x) - 0.5 / x - s * z;
+}
+
+/* I0(x) = sum of (x/2)^2k / k!^2: positive terms, summed until they no
+ * longer change the sum (about |x| terms). */
+static double f_i0(double x)
+{
+	double q = x * x / 4, t = 1, s = 1;
+
+	if (isnan(x))
+		return x;
+	for (int k = 1; k < 2000 && t > s * 1e-18; k++) {
+		t *= q / ((double)k * k);
+		s += t;
+	}
+	return s;
+}
+
+/* exp(x^2) erfc(x): directly while exp(x^2) fits, then the asymptotic
+ * series 1 / (x sqrt(pi)) (1 - 1/(2x^2) + 3/(4x^4) - 15/(8x^6)) */
+static double f_erfcx(double x)
+{
+	double z;
+
+	if (x < 26)
+		return exp(x * x) * erfc(x);
+	z = 1 / (x * x);
+	return (1 - z / 2 + 0.75 * z * z - 1.875 * z * z * z) / (x * sqrt(M_PI));
+}
 
 typedef double (*unary_fn)(double);
 
@@ -99,6 +170,13 @@ static unary_fn pick_unary(int id, int *float_out, int *bool_out)
 	case NPU_AOP_TAN: return tan;
 	case NPU_AOP_LOG10: return log10;
 	case NPU_AOP_EXP2: return exp2;
+	case NPU_AOP_ERFC: return erfc;
+	case NPU_AOP_ERFINV: return f_erfinv;
+	case NPU_AOP_LGAMMA: return lgamma;
+	case NPU_AOP_DIGAMMA: return f_digamma;
+	case NPU_AOP_I0: return f_i0;
+	case NPU_AOP_ERFCX: return f_erfcx;
+	case NPU_AOP_ANGLE: return f_angle;
 	}
 	*float_out = 0;
 	switch (id) {
@@ -121,6 +199,7 @@ static unary_fn pick_unary(int id, int *float_out, int *bool_out)
 	case NPU_AOP_ISINF: return f_isinf;
 	case NPU_AOP_ISPOSINF: return f_isposinf;
 	case NPU_AOP_ISNEGINF: return f_isneginf;
+	case NPU_AOP_SIGNBIT: return f_signbit;
 	}
 	return NULL;
 }
@@ -270,6 +349,19 @@ int ref_clamp(ref_op *op)
 		}
 		return 0;
 	}
+	if (op->id == NPU_AOP_ROUND_DEC) {    /* in x's type, as ATen */
+		int64_t dec;
+		double p;
+		if (ref_int(op, 1, "decimals", 0, &dec) < 0 ||
+		    ref_out(op, 0, x->dtype, x->ndim, x->shape, &y) < 0)
+			return -1;
+		p = ref_to_dtype(x->dtype == NPU_DT_F64 ? NPU_DT_F64 : NPU_DT_F32,
+				 pow(10, (double)(dec < 0 ? -dec : dec)));
+		for (int64_t i = 0, n = npu_reftensor_numel(x); i < n; i++)
+			y->data[i] = dec < 0 ? nearbyint(x->data[i] / p) * p
+					     : nearbyint(x->data[i] * p) / p;
+		return 0;
+	}
 	if (op->id == NPU_AOP_HARDSHRINK || op->id == NPU_AOP_SOFTSHRINK) {
 		double l;
 		if (ref_double(op, 1, "lambd", 0.5, &l) < 0 ||
@@ -409,6 +501,8 @@ static double b_ge(double a, double b, double al) { return a >= b; }
 static double b_land(double a, double b, double al) { return a != 0 && b != 0; }
 static double b_lor(double a, double b, double al) { return a != 0 || b != 0; }
 static double b_lxor(double a, double b, double al) { return (a != 0) != (b != 0); }
+static double b_copysign(double a, double b, double al) { return copysign(a, b); }
+static double b_ldexp(double a, double b, double al) { return a * pow(2, b); }
 static double b_band(double a, double b, double al) { return (double)((int64_t)a & (int64_t)b); }
 static double b_bor(double a, double b, double al) { return (double)((int64_t)a | (int64_t)b); }
 static double b_bxor(double a, double b, double al) { return (double)((int64_t)a ^ (int64_t)b); }
@@ -457,6 +551,12 @@ static binary_fn pick_binary(ref_op *op, int *kind)
 	case NPU_AOP_HYPOT:
 		*kind = 2;
 		return b_hypot;
+	case NPU_AOP_COPYSIGN:
+		*kind = 2;
+		return b_copysign;
+	case NPU_AOP_LDEXP:
+		*kind = 2;
+		return b_ldexp;
 	}
 	*kind = 1;
 	switch (op->id) {

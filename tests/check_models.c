@@ -2992,6 +2992,60 @@ START_TEST(t_unary)
 }
 END_TEST
 
+/*
+ * Ops the NPU leaves to the host, known to npucc so that they stay one
+ * explicit host call inside the program (PyTorch 2.11 otherwise runs
+ * them between graphs): erfc, erfinv, lgamma, digamma, i0, erfcx and
+ * signbit over values in [-4, 4) and +-0, +-1, +-inf, NaN, 1e-30, and
+ * copysign by those; against the fp64 reference, NaN and Inf where it
+ * has them.  And the ones decomposed: angle of a real x, round by
+ * decimals (both signs), ldexp, with no host call.
+ */
+static const struct {
+	const char *target, *kw;
+	int host;
+} host_unaries[] = {
+	{ "aten.erfc.default", "", 1 }, { "aten.erfinv.default", "", 1 },
+	{ "aten.lgamma.default", "", 1 }, { "aten.digamma.default", "", 1 },
+	{ "aten.i0.default", "", 1 }, { "aten.special_erfcx.default", "", 1 },
+	{ "aten.signbit.default", "", 1 }, { "aten.copysign.Tensor", "", 1 },
+	{ "aten.angle.default", "", 0 }, { "aten.round.decimals", "\"decimals\": 2", 0 },
+	{ "aten.round.decimals", "\"decimals\": -1", 0 }, { "aten.ldexp.Tensor", "", 0 },
+};
+
+START_TEST(t_unary_host)
+{
+	const char *tg = host_unaries[_i].target;
+	char path[1024], vals[1024], args[128];
+	int64_t sh[3] = { 4, 40, 0 };
+	static const float special[] = { 1, -1, 0, -0.0f, INFINITY, -INFINITY, NAN, 1e-30f };
+	int bin = strstr(tg, "copysign") || strstr(tg, "ldexp");
+	uint64_t seed = 17;
+	npu_tensor t[2];
+	fxrun fr = { 0 };
+	FILE *f;
+
+	f = graph_begin(path, vals, sizeof path);
+	ph_node(f, "x", sh, "float32");
+	if (bin)
+		ph_node(f, "y", sh, "float32");
+	snprintf(args, sizeof args, "{\"node\": \"x\"}%s", bin ? ", {\"node\": \"y\"}" : "");
+	call_node(f, "r", tg, args, host_unaries[_i].kw, sh,
+		  strstr(tg, "signbit") ? "bool" : "float32");
+	graph_end(f, "r");
+	for (int k = 0; k <= bin; k++) {
+		gen_tensor(&t[k], k ? "y" : "x", NPU_DT_F32, sh, 0, &seed);
+		for (uint64_t i = 0; i < t[k].nbytes / 4; i++) {
+			float *v = (float *)t[k].data + i;
+			*v = i >= 120 ? special[(i + 3 * k) % 8] : *v * 4;
+		}
+	}
+	tensors_run(path, vals, t, (size_t)bin + 1, &fr);
+	ck_assert_msg(fr.host_calls == (uint64_t)host_unaries[_i].host, "%s: %llu host calls", tg,
+		      (unsigned long long)fr.host_calls);
+}
+END_TEST
+
 static Suite *models_suite(void)
 {
 	Suite *s = suite_create("models");
@@ -3049,6 +3103,8 @@ static Suite *models_suite(void)
 	tcase_add_loop_test(tc, t_conv3d_bwd, 0, (int)(sizeof c3bwds / sizeof c3bwds[0]));
 	tcase_add_loop_test(tc, t_conv1d_bwd, 0, (int)(sizeof c1bwds / sizeof c1bwds[0]));
 	tcase_add_loop_test(tc, t_unary, 0, (int)(sizeof unaries / sizeof unaries[0]));
+	tcase_add_loop_test(tc, t_unary_host, 0,
+			    (int)(sizeof host_unaries / sizeof host_unaries[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1045,6 +1045,60 @@ START_TEST(new_elementwise_semantics)
 	    "{\"args\": [{\"input\": 0}]}",
 	    in, 1, 1, 0, NPU_DT_F64, 1, (int64_t[]){ 6 },
 	    (double[]){ -3, 0, 1.6989700043360187, -INFINITY, NAN, INFINITY });
+	/* the special functions the NPU leaves to the host, against
+	 * PyTorch's float64 values */
+	npu_reftensor_free(&in[0]);
+	in[0] = tens(NPU_DT_F64, 1, (int64_t[]){ 7 },
+		     (double[]){ -2.5, -0.5, 0, 0.3, 1.7, 30, NAN });
+	opk("aten.erfc.default", "{\"args\": [{\"input\": 0}]}", in, 1, 1, 0, NPU_DT_F64, 1,
+	    (int64_t[]){ 7 }, (double[]){ 1.999593047982555, 1.5204998778130465, 1.0,
+	    0.6713732405408726, 0.01620954140922544, 0.0, NAN });
+	opk("aten.lgamma.default", "{\"args\": [{\"input\": 0}]}", in, 1, 1, 0, NPU_DT_F64, 1,
+	    (int64_t[]){ 7 }, (double[]){ -0.05624371649767405, 1.2655121234846454, INFINITY,
+	    1.0957979948180756, -0.09580769740706588, 71.25703896716801, NAN });
+	opk("aten.digamma.default", "{\"args\": [{\"input\": 0}]}", in, 1, 1, 0, NPU_DT_F64, 1,
+	    (int64_t[]){ 7 }, (double[]){ 1.1031566406452433, 0.03648997397857639, -INFINITY,
+	    -3.502524222200133, 0.20854787487349372, 3.384438132685525, NAN });
+	opk("aten.i0.default", "{\"args\": [{\"input\": 0}]}", in, 1, 1, 0, NPU_DT_F64, 1,
+	    (int64_t[]){ 7 }, (double[]){ 3.289839144050123, 1.0634833707413236, 1.0,
+	    1.0226268793515967, 1.8639649620738397, 781672297823.9775, NAN });
+	opk("aten.special_erfcx.default", "{\"args\": [{\"input\": 0}]}", in, 1, 1, 0, NPU_DT_F64,
+	    1, (int64_t[]){ 7 }, (double[]){ 1035.8148429726227, 1.952360489182557, 1.0,
+	    0.7345993345676554, 0.2916632970753434, 0.018795888861416754, NAN });
+	opk("aten.angle.default", "{\"args\": [{\"input\": 0}]}", in, 1, 1, 0, NPU_DT_F64, 1,
+	    (int64_t[]){ 7 }, (double[]){ M_PI, M_PI, 0, 0, 0, 0, NAN });
+	npu_reftensor_free(&in[0]);
+	in[0] = tens(NPU_DT_F64, 1, (int64_t[]){ 7 },
+		     (double[]){ -1, -0.999999, -0.5, 0, 1e-9, 0.75, 1 });
+	/* at -0.999999 erfc(x) = 1 - |y| to 2e-16 (PyTorch's float64 gives
+	 * -3.458910737283175, 5.5e-11 off: its Newton steps on erf(x) - y
+	 * cancel near 1) */
+	opk("aten.erfinv.default", "{\"args\": [{\"input\": 0}]}", in, 1, 1, 0, NPU_DT_F64, 1,
+	    (int64_t[]){ 7 }, (double[]){ -INFINITY, -3.4589107372754988, -0.4769362762044699, 0.0,
+	    8.86226925452758e-10, 0.8134198475976187, INFINITY });
+	/* digamma: NaN at negative integers and -inf, -+inf at +-0 */
+	npu_reftensor_free(&in[0]);
+	in[0] = tens(NPU_DT_F64, 1, (int64_t[]){ 6 },
+		     (double[]){ -3, 0, -0.0, 2.5, -INFINITY, NAN });
+	opk("aten.digamma.default", "{\"args\": [{\"input\": 0}]}", in, 1, 1, 0, NPU_DT_F64, 1,
+	    (int64_t[]){ 6 }, (double[]){ NAN, -INFINITY, INFINITY, 0.7031566406452431, NAN, NAN });
+	/* round by decimals (half to even), ldexp */
+	npu_reftensor_free(&in[0]);
+	in[0] = tens(NPU_DT_F64, 1, (int64_t[]){ 5 },
+		     (double[]){ 1.2345, -2.675, 1234.5, 0.125, -0.0 });
+	opk("aten.round.decimals", "{\"args\": [{\"input\": 0}], \"kwargs\": {\"decimals\": 2}}",
+	    in, 1, 1, 0, NPU_DT_F64, 1, (int64_t[]){ 5 },
+	    (double[]){ 1.23, -2.68, 1234.5, 0.12, -0.0 });
+	opk("aten.round.decimals", "{\"args\": [{\"input\": 0}], \"kwargs\": {\"decimals\": -1}}",
+	    in, 1, 1, 0, NPU_DT_F64, 1, (int64_t[]){ 5 },
+	    (double[]){ 0.0, -0.0, 1230.0, 0.0, -0.0 });
+	in[1] = tens(NPU_DT_F64, 1, (int64_t[]){ 5 }, (double[]){ 1, -2, 3, 0.5, 4 });
+	opk("aten.ldexp.Tensor", "{\"args\": [{\"input\": 0}, {\"input\": 1}]}", in, 2, 1, 0,
+	    NPU_DT_F64, 1, (int64_t[]){ 5 },
+	    (double[]){ 2.469, -0.66875, 9876.0, 0.1767766952966369, -0.0 });
+	opk("aten.copysign.Tensor", "{\"args\": [{\"input\": 1}, {\"input\": 0}]}", in, 2, 1, 0,
+	    NPU_DT_F64, 1, (int64_t[]){ 5 }, (double[]){ 1, -2, 3, 0.5, -4 });
+	npu_reftensor_free(&in[1]);
 	/* integers give float32 */
 	npu_reftensor_free(&in[0]);
 	in[0] = tens(NPU_DT_I64, 1, (int64_t[]){ 3 },
