@@ -1334,6 +1334,36 @@ static int ref_eye(ref_op *op)
 	return 0;
 }
 
+/* triu_indices and tril_indices (row, col, offset): [2, N] int64, the
+ * rows then the columns of the triangle's elements in row-major order;
+ * triu keeps j - i >= offset, tril j - i <= offset. */
+static int ref_triidx(ref_op *op)
+{
+	int64_t r, c, off, n = 0, sh[2];
+	int up = op->id == NPU_AOP_TRIU_INDICES;
+	npu_reftensor *y;
+
+	if (ref_int(op, 0, "row", -1, &r) < 0 || ref_int(op, 1, "col", -1, &c) < 0 ||
+	    ref_int(op, 2, "offset", 0, &off) < 0)
+		return -1;
+	if (r < 0 || c < 0 || r > (1 << 20) || c > (1 << 20))
+		return npu_errf(op->e, "row and col must be in [0, 2^20]");
+	for (int64_t i = 0; i < r; i++)
+		for (int64_t j = 0; j < c; j++)
+			n += up ? j - i >= off : j - i <= off;
+	sh[0] = 2, sh[1] = n;
+	if (ref_out(op, 0, NPU_DT_I64, 2, sh, &y) < 0)
+		return -1;
+	n = 0;
+	for (int64_t i = 0; i < r; i++)
+		for (int64_t j = 0; j < c; j++)
+			if (up ? j - i >= off : j - i <= off) {
+				y->data[n] = (double)i;
+				y->data[sh[1] + n++] = (double)j;
+			}
+	return 0;
+}
+
 int ref_arange(ref_op *op)
 {
 	const npu_gval *g[3] = { NULL, NULL, NULL };
@@ -1347,6 +1377,8 @@ int ref_arange(ref_op *op)
 		return ref_linspace(op);
 	if (op->id == NPU_AOP_EYE || op->id == NPU_AOP_EYE_M)
 		return ref_eye(op);
+	if (op->id == NPU_AOP_TRIU_INDICES || op->id == NPU_AOP_TRIL_INDICES)
+		return ref_triidx(op);
 
 	for (int i = first; i < cnt; i++) {
 		g[i] = ref_arg(op, i - first, NULL);

@@ -2882,6 +2882,12 @@ START_TEST(kept_op_semantics)
 	    in, 0, 1, 0, NPU_DT_F32, 1, (int64_t[]){ 5 }, (double[]){ 0, 0.25, 0.5, 0.75, 1 });
 	opk("aten.eye.m", "{\"args\": [2, 3]}",
 	    in, 0, 1, 0, NPU_DT_F32, 2, (int64_t[]){ 2, 3 }, (double[]){ 1, 0, 0, 0, 1, 0 });
+	/* the triangles' indices, as PyTorch lists them */
+	opk("aten.triu_indices.default", "{\"args\": [3, 4, 1]}",
+	    in, 0, 1, 0, NPU_DT_I64, 2, (int64_t[]){ 2, 6 },
+	    (double[]){ 0, 0, 0, 1, 1, 2, 1, 2, 3, 2, 3, 3 });
+	opk("aten.tril_indices.default", "{\"args\": [3, 3, -1]}",
+	    in, 0, 1, 0, NPU_DT_I64, 2, (int64_t[]){ 2, 3 }, (double[]){ 1, 2, 2, 0, 0, 1 });
 }
 END_TEST
 
