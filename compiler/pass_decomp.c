@@ -758,8 +758,13 @@ static int infer(dcx *d, int aop, const npu_gval *a, int na,
 		return infer_slice(d, a, na, m);
 	case NPU_AOP_TO_COPY: case NPU_AOP_CLONE:
 		return infer_cast(d, a, na, kw, nkw, m);
-	case NPU_AOP_MEAN_DIM: case NPU_AOP_SUM_DIM: case NPU_AOP_AMAX:
-	case NPU_AOP_AMIN:
+	case NPU_AOP_SUM_DIM:           /* bool and integers sum in int64 */
+		if (infer_reduce(d, a, na, kw, nkw, m) < 0)
+			return -1;
+		if (m->dtype == NPU_DT_BOOL || npu_kir_isint(m->dtype))
+			m->dtype = NPU_DT_I64;
+		return 0;
+	case NPU_AOP_MEAN_DIM: case NPU_AOP_AMAX: case NPU_AOP_AMIN:
 		return infer_reduce(d, a, na, kw, nkw, m);
 	case NPU_AOP_ANY_DIM:           /* (x, dim, keepdim): bool */
 		if (infer_reduce(d, a, na, kw, nkw, m) < 0)
@@ -2237,6 +2242,43 @@ static int msenorm(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *r
 	if (n <= 0)
 		return fail(d, "%s", "@msenorm: an empty input");
 	*res = npu_gv_float(a[1].u.i == 1 ? 2.0 / (double)n : 2.0);
+	return 0;
+}
+
+/* @bucket(x, b, out_int32, right, side, sorter): bucketize and
+ * searchsorted by one 1-d row of boundaries, as the count of boundaries
+ * the binary search steps past: !(b >= x) (right: !(b > x)), summed
+ * over b ([.., M] compares, up to 2^22), NaN counting past all, as
+ * ATen's search has it for sorted boundaries (which it requires).
+ * int64 results, float values. */
+static int bucket(dcx *d, npu_gval *a, int na, npu_gval *res)
+{
+	const npu_gmeta *xm = na > 1 ? node_meta(d, &a[0]) : NULL;
+	const npu_gmeta *bm = xm ? node_meta(d, &a[1]) : NULL;
+	int64_t xs[NPU_MAX_DIMS], bs[NPU_MAX_DIMS], n = 1, one = -1;
+	int nd = xm ? npu_gmeta_shape(xm, xs) : -1, right;
+	npu_gval xu, t, dims;
+
+	if (na < 6 || !bm || nd < 0 || npu_gmeta_shape(bm, bs) != 1 || !lanes_float(xm) ||
+	    bm->dtype != xm->dtype || a[2].kind != NPU_GV_BOOL || a[2].u.b ||
+	    a[3].kind != NPU_GV_BOOL || a[5].kind != NPU_GV_NONE ||
+	    (a[4].kind != NPU_GV_NONE && a[4].kind != NPU_GV_STR))
+		return fail(d, "%s", "a bucketize of another form (1-d float boundaries, int64 results)");
+	for (int i = 0; i < nd; i++)
+		n *= xs[i];
+	if (n * bs[0] > (1 << 22))
+		return fail(d, "%s", "a bucketize of more than 2^22 comparisons");
+	right = a[4].kind == NPU_GV_STR ? !strcmp(a[4].u.s, "right") : a[3].u.b;
+	if (npu_gv_ints(&dims, &one, 1) < 0)
+		return npu_errf(d->pc->e, "out of memory");
+	if (unsq(d, a[0], -1, &xu) < 0 ||
+	    call2(d, right ? "aten.gt.Tensor" : "aten.ge.Tensor", a[1], xu, &t) < 0 ||
+	    call1(d, "aten.logical_not.default", t, &t) < 0 ||
+	    call3(d, "aten.sum.dim_IntList", t, dims, npu_gv_bool(0), res) < 0) {
+		npu_gval_clear(&dims);
+		return -1;
+	}
+	npu_gval_clear(&dims);
 	return 0;
 }
 
@@ -4300,6 +4342,8 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 	}
 	if (!strcmp(name, "aap3d"))                 /* (x, output_size) */
 		return aap3d(d, a, na, x0, res);
+	if (!strcmp(name, "bucket"))                /* (x, b, out_int32, right, side, sorter) */
+		return bucket(d, a, na, res);
 	if (!strcmp(name, "rounddec"))              /* (x, decimals) */
 		return rounddec(d, a, na, x0, res);
 	if (!strcmp(name, "pnorm"))                 /* (x, ord, dim, keepdim) */
@@ -4836,12 +4880,14 @@ static int decomp_node(pass_cx *pc, npu_gedit *ge, int i, const dentry *en)
 	scope_free(&s);
 	d.opmath = n->meta[t0].dtype == NPU_DT_BF16 || n->meta[t0].dtype == NPU_DT_F16;
 	/* a bool result (isnan, isinf) comes of comparisons, exact in any
-	 * input type; argmax's and argmin's int64 of an integer min; a
+	 * input type; argmax's and argmin's int64 of an integer min,
+	 * bucketize's and searchsorted's of a count of comparisons; a
 	 * sort's of integers, comparisons and a gather */
 	if (!d.opmath && n->meta[t0].dtype != NPU_DT_F32 && n->meta[t0].dtype != NPU_DT_F64 &&
 	    n->meta[t0].dtype != NPU_DT_BOOL && n->aop != NPU_AOP_SORT &&
 	    !(n->meta[t0].dtype == NPU_DT_I64 &&
-	      (n->aop == NPU_AOP_ARGMAX || n->aop == NPU_AOP_ARGMIN)))
+	      (n->aop == NPU_AOP_ARGMAX || n->aop == NPU_AOP_ARGMIN ||
+	       n->aop == NPU_AOP_BUCKETIZE || n->aop == NPU_AOP_SEARCHSORTED)))
 		return pass_note(pc, name, "kept %s (%s results)",
 				 name, npu_dtype_torch(n->meta[t0].dtype));
 	if (!n->multi) {

@@ -547,6 +547,53 @@ int ref_histc(ref_op *op)
 	return 0;
 }
 
+/*
+ * bucketize(self, boundaries) and searchsorted(sorted_sequence, self):
+ * for each value, ATen's binary search over its row of the boundaries
+ * (one 1-d row for all, or one per leading index): the first position
+ * whose boundary is not below the value (>= it; right or side 'right':
+ * above it), NaN counting as above every number.  int64, or int32 by
+ * out_int32.
+ */
+int ref_bucket(ref_op *op)
+{
+	int srt = op->id == NPU_AOP_SEARCHSORTED, right, i32;
+	const npu_reftensor *v, *b;
+	const npu_gval *side = ref_arg(op, 4, "side");
+	npu_reftensor *y;
+	int64_t n, m, k;
+
+	if (ref_tensor(op, srt ? 1 : 0, "self", &v) < 0 ||
+	    ref_tensor(op, srt ? 0 : 1, srt ? "sorted_sequence" : "boundaries", &b) < 0 ||
+	    ref_bool(op, 2, "out_int32", 0, &i32) < 0 || ref_bool(op, 3, "right", 0, &right) < 0)
+		return -1;
+	if (srt && side && side->kind == NPU_GV_STR)
+		right = !strcmp(side->u.s, "right");
+	if (ref_arg(op, 5, "sorter") && ref_arg(op, 5, "sorter")->kind != NPU_GV_NONE)
+		return npu_errf(op->e, "searchsorted: a sorter is not supported");
+	if (b->ndim < 1 || (b->ndim > 1 && (b->ndim != v->ndim ||
+	    memcmp(b->shape, v->shape, (size_t)(b->ndim - 1) * sizeof *b->shape))))
+		return npu_errf(op->e, "the boundaries must be 1-d or match the values' leading dims");
+	m = b->shape[b->ndim - 1];
+	n = npu_reftensor_numel(v);
+	k = v->ndim ? v->shape[v->ndim - 1] : 1;
+	if (ref_out(op, 0, i32 ? NPU_DT_I32 : NPU_DT_I64, v->ndim, v->shape, &y) < 0)
+		return -1;
+	for (int64_t i = 0; i < n; i++) {
+		const double *row = b->data + (b->ndim > 1 ? i / k * m : 0);
+		int64_t lo = 0, hi = m;
+		while (lo < hi) {
+			int64_t mid = lo + ((hi - lo) >> 1);
+			if (right ? !(row[mid] > v->data[i]) : !(row[mid] >= v->data[i]))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		y->data[i] = (double)lo;
+	}
+	return 0;
+}
+
 /* linalg_vector_norm: sum |x|^ord ^ (1/ord); inf, -inf: max, min |x|;
  * 0: the count of nonzeros. */
 int ref_vecnorm(ref_op *op)

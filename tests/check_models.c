@@ -2292,6 +2292,45 @@ START_TEST(t_masked_fill_t)
 END_TEST
 
 /*
+ * bucketize and searchsorted by 1-d boundaries with a repeated one:
+ * natively as the count of boundaries below each value (at, or not
+ * past, with right), against the reference's binary search, on values
+ * that meet the boundaries and a NaN (past them all); out_int32 stays
+ * one host call.
+ */
+START_TEST(t_bucketize)
+{
+	char path[1024], vals[1024];
+	int64_t xs[3] = { 3, 7, 0 }, bs[2] = { 5, 0 };
+	static const float bv[5] = { -1, -0.5f, 0, 0, 1 };
+	uint64_t seed = 23;
+	npu_tensor t[2];
+	fxrun fr = { 0 };
+	FILE *f;
+
+	f = graph_begin(path, vals, sizeof path);
+	ph_node(f, "x", xs, "float32");
+	ph_node(f, "b", bs, "float32");
+	call_node(f, "l", "aten.bucketize.Tensor", "{\"node\": \"x\"}, {\"node\": \"b\"}", "",
+		  xs, "int64");
+	call_node(f, "r", "aten.bucketize.Tensor", "{\"node\": \"x\"}, {\"node\": \"b\"}",
+		  "\"right\": true", xs, "int64");
+	call_node(f, "s", "aten.searchsorted.Tensor", "{\"node\": \"b\"}, {\"node\": \"x\"}",
+		  "\"side\": \"right\"", xs, "int64");
+	call_node(f, "i", "aten.bucketize.Tensor", "{\"node\": \"x\"}, {\"node\": \"b\"}",
+		  "\"out_int32\": true", xs, "int32");
+	graph_end(f, "l, r, s, i");
+	gen_tensor(&t[0], "x", NPU_DT_F32, xs, 0, &seed);
+	for (int i = 0; i < 21; i++)
+		((float *)t[0].data)[i] = i == 4 ? NAN : roundf(((float *)t[0].data)[i] * 3) / 2;
+	gen_tensor(&t[1], "b", NPU_DT_F32, bs, 0, &seed);
+	memcpy(t[1].data, bv, sizeof bv);
+	tensors_run(path, vals, t, 2, &fr);
+	ck_assert_msg(fr.host_calls == 1, "%llu host calls", (unsigned long long)fr.host_calls);
+}
+END_TEST
+
+/*
  * Index reductions, decomposed (decomp.def): argmax and argmin along a
  * middle and the last dim and over every element, max.dim and min.dim (values and indices,
  * keepdim), amin, topk (the largest, the smallest) and sort (values and
@@ -3061,6 +3100,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_index_add);
 	tcase_add_test(tc, t_mask_put);
 	tcase_add_test(tc, t_masked_fill_t);
+	tcase_add_test(tc, t_bucketize);
 	tcase_add_test(tc, t_long_sum);
 	tcase_add_test(tc, t_many_sums);
 	tcase_add_test(tc, t_scatter_into_fill);
