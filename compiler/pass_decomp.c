@@ -2314,8 +2314,7 @@ static int pnorm(dcx *d, npu_gval *a, int na, const npu_gmeta *x0, npu_gval *res
 	npu_gval ax, t, ra[3];
 	double p;
 
-	if (!x0 || na < 4 || !is_number(&a[1], &p) || npu_kir_isint(x0->dtype) ||
-	    x0->dtype == NPU_DT_I64 || x0->dtype == NPU_DT_BOOL || x0->dtype == NPU_DT_F64)
+	if (na < 4 || !is_number(&a[1], &p) || !lanes_float(x0))
 		return fail(d, "%s", "@pnorm: bad operands");
 	if (p == 0)
 		return call2(d, "aten.ne.Scalar", a[0], npu_gv_int(0), &t) < 0 ||
