@@ -4499,6 +4499,16 @@ static int builtin(dcx *d, const char *name, npu_gval *a, int na,
 			return fail(d, "%s", "a reduction with a dtype argument");
 		return copy_to(d, res, &a[0]);
 	}
+	if (!strcmp(name, "nzor")) {           /* (x, b): x, none when b is 0 */
+		double b;
+		if (na < 2 || !is_number(&a[1], &b))
+			return fail(d, "%s", "@nzor: not a number");
+		if (b == 0) {
+			res->kind = NPU_GV_NONE;
+			return 0;
+		}
+		return copy_to(d, res, &a[0]);
+	}
 	if (!strcmp(name, "kd")) {             /* (x, dim, keepdim) */
 		if (na < 3 || a[1].kind != NPU_GV_INT || a[2].kind != NPU_GV_BOOL)
 			return fail(d, "%s", "@kd: bad operands");

@@ -632,6 +632,39 @@ int ref_vecnorm(ref_op *op)
 	return 0;
 }
 
+/* dist(self, other, p): the p-norm of self - other (broadcast) over
+ * every element, as linalg_vector_norm's orders have it. */
+int ref_dist(ref_op *op)
+{
+	const npu_reftensor *a, *b;
+	npu_reftensor *y;
+	int64_t shape[NPU_MAX_DIMS], n = 1;
+	double p, s;
+	int nd;
+	ref_iter it;
+
+	if (ref_tensor(op, 0, "self", &a) < 0 || ref_tensor(op, 1, "other", &b) < 0 ||
+	    ref_double(op, 2, "p", 2, &p) < 0 ||
+	    ref_bshape(op, a->ndim, a->shape, b->ndim, b->shape, &nd, shape) < 0 ||
+	    ref_out(op, 0, ref_promote(a->dtype, b->dtype), 0, NULL, &y) < 0)
+		return -1;
+	for (int d = 0; d < nd; d++)
+		n *= shape[d];
+	ref_iter_init(&it, nd, shape, 2);
+	ref_bstrides(a, nd, shape, it.st[0]);
+	ref_bstrides(b, nd, shape, it.st[1]);
+	s = isinf(p) && p < 0 ? INFINITY : 0;
+	for (int64_t i = 0; i < n; i++, ref_iter_next(&it)) {
+		double v = fabs(a->data[it.off[0]] - b->data[it.off[1]]);
+		if (isinf(p))
+			s = isnan(v) || isnan(s) ? NAN : p > 0 ? fmax(s, v) : fmin(s, v);
+		else
+			s += p == 0 ? v != 0 : p == 1 ? v : p == 2 ? v * v : pow(v, p);
+	}
+	y->data[0] = isinf(p) || p == 0 || p == 1 ? s : p == 2 ? sqrt(s) : pow(s, 1 / p);
+	return 0;
+}
+
 /* Orders positions a, b of row p (stride st) for sort/topk: descending
  * puts larger first; NaN counts as the largest (PyTorch); ties keep the
  * index order (stable). */
@@ -1211,6 +1244,38 @@ int ref_grouped_mm(ref_op *op)
 	return 0;
 }
 
+/* addmv(self, mat, vec, beta, alpha): beta * self + alpha * mat @ vec,
+ * self broadcast to [m] and left out for beta 0 (its NaN too, as
+ * ATen). */
+static int addmv(ref_op *op)
+{
+	const npu_reftensor *s, *a, *v;
+	npu_reftensor *y;
+	int64_t m, k, st[NPU_MAX_DIMS], bs[NPU_MAX_DIMS];
+	double alpha, beta;
+	int nd;
+
+	if (ref_tensor(op, 0, "self", &s) < 0 || ref_tensor(op, 1, "mat", &a) < 0 ||
+	    ref_tensor(op, 2, "vec", &v) < 0 || ref_double(op, -1, "beta", 1, &beta) < 0 ||
+	    ref_double(op, -1, "alpha", 1, &alpha) < 0)
+		return -1;
+	if (a->ndim != 2 || v->ndim != 1 || a->shape[1] != v->shape[0])
+		return npu_errf(op->e, "addmv: matrix and vector shapes do not match");
+	m = a->shape[0], k = a->shape[1];
+	if (ref_bshape(op, s->ndim, s->shape, 1, &m, &nd, bs) < 0 || nd != 1 || bs[0] != m)
+		return npu_errf(op->e, "addmv: self does not broadcast to the product");
+	if (ref_out(op, 0, ref_promote(a->dtype, v->dtype), 1, &m, &y) < 0)
+		return -1;
+	ref_bstrides(s, 1, &m, st);
+	for (int64_t i = 0; i < m; i++) {
+		double acc = 0;
+		for (int64_t j = 0; j < k; j++)
+			acc += a->data[i * k + j] * v->data[j];
+		y->data[i] = (beta != 0 ? beta * s->data[i * st[0]] : 0) + alpha * acc;
+	}
+	return 0;
+}
+
 int ref_matmul(ref_op *op)
 {
 	const npu_reftensor *a, *b, *bias = NULL;
@@ -1222,6 +1287,8 @@ int ref_matmul(ref_op *op)
 
 	if (op->id == NPU_AOP_SCALED_MM)
 		return scaled_mm(op);
+	if (op->id == NPU_AOP_ADDMV)
+		return addmv(op);
 	if (op->id == NPU_AOP_ADDMM || op->id == NPU_AOP_BADDBMM) {
 		if (ref_tensor(op, 0, "self", &bias) < 0 ||
 		    ref_double(op, -1, "beta", 1, &beta) < 0 ||

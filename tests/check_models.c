@@ -2292,6 +2292,51 @@ START_TEST(t_masked_fill_t)
 END_TEST
 
 /*
+ * addmv (the vector as a column of a matmul; self broadcast, and left
+ * out with its NaN for beta 0) and dist of orders 2, 1, 0, inf and 3
+ * (the difference broadcast): decomposed, no host call, against the
+ * fp64 reference.
+ */
+START_TEST(t_addmv_dist)
+{
+	char path[1024], vals[1024];
+	int64_t ms[3] = { 6, 9, 0 }, vs[2] = { 9, 0 }, ss[2] = { 1, 0 }, os[2] = { 6, 0 };
+	int64_t zs[1] = { 0 };
+	static const char *const ords[] = { "2", "1", "0", "{\"float\": \"inf\"}", "3.0" };
+	uint64_t seed = 29;
+	npu_tensor t[3];
+	fxrun fr = { 0 };
+	char args[128], name[8], outs[64] = "a, b";
+	FILE *f;
+
+	f = graph_begin(path, vals, sizeof path);
+	ph_node(f, "m", ms, "float32");
+	ph_node(f, "v", vs, "float32");
+	ph_node(f, "s", ss, "float32");
+	call_node(f, "a", "aten.addmv.default",
+		  "{\"node\": \"s\"}, {\"node\": \"m\"}, {\"node\": \"v\"}",
+		  "\"beta\": 0.5, \"alpha\": 2.0", os, "float32");
+	call_node(f, "n", "aten.div.Scalar", "{\"node\": \"s\"}, 0.0", "", ss, "float32");
+	call_node(f, "b", "aten.addmv.default",
+		  "{\"node\": \"n\"}, {\"node\": \"m\"}, {\"node\": \"v\"}",
+		  "\"beta\": 0", os, "float32");
+	for (int i = 0; i < 5; i++) {
+		snprintf(name, sizeof name, "d%d", i);
+		snprintf(args, sizeof args, "{\"node\": \"m\"}, {\"node\": \"v\"}, %s", ords[i]);
+		call_node(f, name, "aten.dist.default", args, "", zs, "float32");
+		snprintf(outs + strlen(outs), sizeof outs - strlen(outs), ", %s", name);
+	}
+	graph_end(f, outs);
+	gen_tensor(&t[0], "m", NPU_DT_F32, ms, 0, &seed);
+	gen_tensor(&t[1], "v", NPU_DT_F32, vs, 0, &seed);
+	gen_tensor(&t[2], "s", NPU_DT_F32, ss, 0, &seed);
+	((float *)t[0].data)[7] = ((float *)t[1].data)[7];   /* a 0 difference */
+	tensors_run(path, vals, t, 3, &fr);
+	ck_assert_msg(fr.host_calls == 0, "%llu host calls", (unsigned long long)fr.host_calls);
+}
+END_TEST
+
+/*
  * bucketize and searchsorted by 1-d boundaries with a repeated one:
  * natively as the count of boundaries below each value (at, or not
  * past, with right), against the reference's binary search, on values
@@ -3101,6 +3146,7 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, t_mask_put);
 	tcase_add_test(tc, t_masked_fill_t);
 	tcase_add_test(tc, t_bucketize);
+	tcase_add_test(tc, t_addmv_dist);
 	tcase_add_test(tc, t_long_sum);
 	tcase_add_test(tc, t_many_sums);
 	tcase_add_test(tc, t_scatter_into_fill);
