@@ -1970,19 +1970,34 @@ static int topk_first(dcx *d, topk_ctx *c, npu_gval hit, npu_gval *idx)
 	       topk_red(d, c, "aten.amin.default", t, idx);
 }
 
+/* x with the chosen positions set to fill (x itself in the first round) */
+static int topk_left(dcx *d, topk_ctx *c, npu_gval fill, npu_gval *xm)
+{
+	return c->first ? (npu_gval_copy(xm, &c->x) < 0 ? -1 : 0) :
+	       call3(d, "aten.where.self", c->chosen, fill, c->x, xm);
+}
+
+/* hit where no round chose yet */
+static int topk_unchosen(dcx *d, topk_ctx *c, npu_gval *hit)
+{
+	npu_gval u;
+
+	if (c->first)
+		return 0;
+	return call1(d, "aten.logical_not.default", c->chosen, &u) < 0 ? -1 :
+	       call2(d, "aten.logical_and.default", *hit, u, hit);
+}
+
 static int topk_large_round(dcx *d, topk_ctx *c, npu_gval fill, npu_gval *m, npu_gval *idx)
 {
-	npu_gval xm, t, nan, hit, u;
+	npu_gval xm, t, nan, hit;
 
-	if ((c->first ? npu_gval_copy(&xm, &c->x) :
-			call3(d, "aten.where.self", c->chosen, fill, c->x, &xm)) < 0 ||
+	if (topk_left(d, c, fill, &xm) < 0 ||
 	    topk_red(d, c, "aten.amax.default", xm, m) < 0 ||
 	    call2(d, "aten.eq.Tensor", xm, *m, &t) < 0 ||
 	    call1(d, "aten.isnan.default", xm, &nan) < 0 ||
-	    call2(d, "aten.logical_or.default", t, nan, &hit) < 0)
-		return -1;
-	if (!c->first && (call1(d, "aten.logical_not.default", c->chosen, &u) < 0 ||
-			  call2(d, "aten.logical_and.default", hit, u, &hit) < 0))
+	    call2(d, "aten.logical_or.default", t, nan, &hit) < 0 ||
+	    topk_unchosen(d, c, &hit) < 0)
 		return -1;
 	return topk_first(d, c, hit, idx);
 }
@@ -1993,17 +2008,14 @@ static int topk_small_round(dcx *d, topk_ctx *c, npu_gval fill, npu_gval *m, npu
 {
 	npu_gval xm, xn, nan, num, t, hit, i1, i2, none, nanf;
 
-	if ((c->first ? npu_gval_copy(&xm, &c->x) :
-			call3(d, "aten.where.self", c->chosen, fill, c->x, &xm)) < 0 ||
+	if (topk_left(d, c, fill, &xm) < 0 ||
 	    call1(d, "aten.isnan.default", xm, &nan) < 0 ||
 	    call3(d, "aten.where.self", nan, fill, xm, &xn) < 0 ||
 	    topk_red(d, c, "aten.amin.default", xn, m) < 0 ||
 	    call2(d, "aten.eq.Tensor", xn, *m, &t) < 0 ||
 	    call1(d, "aten.logical_not.default", nan, &num) < 0 ||
-	    call2(d, "aten.logical_and.default", t, num, &hit) < 0)
-		return -1;
-	if (!c->first && (call1(d, "aten.logical_not.default", c->chosen, &t) < 0 ||
-			  call2(d, "aten.logical_and.default", hit, t, &hit) < 0))
+	    call2(d, "aten.logical_and.default", t, num, &hit) < 0 ||
+	    topk_unchosen(d, c, &hit) < 0)
 		return -1;
 	if (topk_first(d, c, hit, &i1) < 0 || topk_first(d, c, nan, &i2) < 0 ||
 	    call2(d, "aten.eq.Scalar", i1, npu_gv_int(c->n), &none) < 0 ||
