@@ -594,8 +594,27 @@ int ref_bucket(ref_op *op)
 	return 0;
 }
 
-/* linalg_vector_norm: sum |x|^ord ^ (1/ord); inf, -inf: max, min |x|;
- * 0: the count of nonzeros. */
+/* One |x| into a norm's running value y (its start norm_init's), and
+ * the norm of the final one: sum |x|^ord ^ (1/ord); inf, -inf: max,
+ * min |x| (NaN sticks); 0: the count of nonzeros. */
+static double norm_init(double ord)
+{
+	return isinf(ord) && ord < 0 ? INFINITY : 0;
+}
+
+static double norm_step(double y, double a, double ord)
+{
+	if (isinf(ord))
+		return ord > 0 ? (a > y || isnan(a) ? a : y) : (a < y || isnan(a) ? a : y);
+	return y + (ord == 0 ? a != 0 : ord == 2 ? a * a : ord == 1 ? a : pow(a, ord));
+}
+
+static double norm_end(double y, double ord)
+{
+	return isinf(ord) || ord == 0 || ord == 1 ? y : ord == 2 ? sqrt(y) : pow(y, 1 / ord);
+}
+
+/* linalg_vector_norm over dims (norm_step's orders) */
 int ref_vecnorm(ref_op *op)
 {
 	const npu_reftensor *x;
@@ -612,28 +631,18 @@ int ref_vecnorm(ref_op *op)
 	    ref_out(op, 0, ref_is_float(x->dtype) ? x->dtype : NPU_DT_F32, r.nd, r.shape, &y) < 0)
 		return -1;
 	for (int64_t i = 0, m = npu_reftensor_numel(y); i < m; i++)
-		y->data[i] = isinf(ord) ? (ord > 0 ? 0 : INFINITY) : 0;
+		y->data[i] = norm_init(ord);
 	ref_iter_init(&it, x->ndim, x->shape, 1);
 	memcpy(it.st[0], r.ist, sizeof r.ist);
-	for (int64_t i = 0, n = npu_reftensor_numel(x); i < n; i++, ref_iter_next(&it)) {
-		int64_t o = it.off[0];
-		double a = fabs(x->data[i]);
-		if (isinf(ord))
-			y->data[o] = ord > 0 ? (a > y->data[o] || isnan(a) ? a : y->data[o])
-					     : (a < y->data[o] || isnan(a) ? a : y->data[o]);
-		else if (ord == 0)
-			y->data[o] += a != 0;
-		else
-			y->data[o] += ord == 2 ? a * a : ord == 1 ? a : pow(a, ord);
-	}
+	for (int64_t i = 0, n = npu_reftensor_numel(x); i < n; i++, ref_iter_next(&it))
+		y->data[it.off[0]] = norm_step(y->data[it.off[0]], fabs(x->data[i]), ord);
 	for (int64_t i = 0, m = npu_reftensor_numel(y); i < m; i++)
-		if (!isinf(ord) && ord != 0 && ord != 1)
-			y->data[i] = ord == 2 ? sqrt(y->data[i]) : pow(y->data[i], 1 / ord);
+		y->data[i] = norm_end(y->data[i], ord);
 	return 0;
 }
 
 /* dist(self, other, p): the p-norm of self - other (broadcast) over
- * every element, as linalg_vector_norm's orders have it. */
+ * every element (norm_step's orders). */
 int ref_dist(ref_op *op)
 {
 	const npu_reftensor *a, *b;
@@ -653,15 +662,10 @@ int ref_dist(ref_op *op)
 	ref_iter_init(&it, nd, shape, 2);
 	ref_bstrides(a, nd, shape, it.st[0]);
 	ref_bstrides(b, nd, shape, it.st[1]);
-	s = isinf(p) && p < 0 ? INFINITY : 0;
-	for (int64_t i = 0; i < n; i++, ref_iter_next(&it)) {
-		double v = fabs(a->data[it.off[0]] - b->data[it.off[1]]);
-		if (isinf(p))
-			s = isnan(v) || isnan(s) ? NAN : p > 0 ? fmax(s, v) : fmin(s, v);
-		else
-			s += p == 0 ? v != 0 : p == 1 ? v : p == 2 ? v * v : pow(v, p);
-	}
-	y->data[0] = isinf(p) || p == 0 || p == 1 ? s : p == 2 ? sqrt(s) : pow(s, 1 / p);
+	s = norm_init(p);
+	for (int64_t i = 0; i < n; i++, ref_iter_next(&it))
+		s = norm_step(s, fabs(a->data[it.off[0]] - b->data[it.off[1]]), p);
+	y->data[0] = norm_end(s, p);
 	return 0;
 }
 
